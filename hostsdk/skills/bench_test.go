@@ -1,0 +1,74 @@
+package skills
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkSnapshot measures a 1,000-skill snapshot served from the cache
+// and computed afresh (runtime registrations, and a provider listing).
+func BenchmarkSnapshot(b *testing.B) {
+	const n = 1000
+	skillsFor := func(prefix string) []Summary {
+		s := make([]Summary, n)
+		for i := range s {
+			s[i] = sum(fmt.Sprintf("%s-%04d", prefix, (i*7919)%n), fmt.Sprintf("Description of skill %d, long enough to be typical.", i), "p")
+		}
+		return s
+	}
+	runtimeRegistry := func(b *testing.B) *Registry {
+		r := NewRegistry()
+		for _, s := range skillsFor("skill") {
+			if err := r.Register("global", RuntimeSkill{Name: s.Name, Description: s.Description}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		return r
+	}
+	q := Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
+
+	b.Run("cached", func(b *testing.B) {
+		r := runtimeRegistry(b)
+		if _, err := r.Snapshot(b.Context(), q); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := r.Snapshot(b.Context(), q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("uncached-runtime", func(b *testing.B) {
+		r := runtimeRegistry(b)
+		b.ReportAllocs()
+		for b.Loop() {
+			r.Invalidate()
+			if _, err := r.Snapshot(b.Context(), q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("uncached-provider", func(b *testing.B) {
+		r := NewRegistry()
+		r.AddProvider("global", newFake(true, skillsFor("skill")...), ProviderOptions{})
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := r.Snapshot(b.Context(), q); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("cached-token", func(b *testing.B) {
+		r := runtimeRegistry(b)
+		if _, err := r.Snapshot(b.Context(), q); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, ok := r.CachedToken(q); !ok {
+				b.Fatal("not cached")
+			}
+		}
+	})
+}

@@ -1,0 +1,650 @@
+package skills
+
+import (
+	"cmp"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// RuntimeProvider is the provider label of skills registered with
+// Registry.Register when RuntimeSkill.Provider is empty.
+const RuntimeProvider = "runtime"
+
+const (
+	// defaultCacheEntries bounds the snapshot cache. One entry per live
+	// (session, cwd, chain) is the steady state, so this is generous.
+	defaultCacheEntries = 1024
+	// maxConcurrentLists bounds how many providers are listed at once for
+	// one snapshot, so a long chain cannot fan out without limit.
+	maxConcurrentLists = 8
+)
+
+// RuntimeSkill is a skill registered directly by the host at runtime.
+type RuntimeSkill struct {
+	Name        string
+	Description string
+	// Invocation is the skill's invocation policy; nil means DefaultPolicy.
+	Invocation *InvocationPolicy
+	// Provider labels the skill's origin; empty means RuntimeProvider.
+	Provider string
+	// ResourceBase is where the skill's referenced files live; nil means
+	// the host manages resources itself.
+	ResourceBase *ResourceBase
+	// Content is the skill's instructions, returned verbatim by Get.
+	Content string
+	// Rank orders same-name skills within one scope: higher wins.
+	Rank int
+}
+
+// ProviderOptions configures a provider attachment.
+type ProviderOptions struct {
+	// Rank orders same-name skills within one scope: higher wins.
+	Rank int
+}
+
+// Query selects what a snapshot observes.
+type Query struct {
+	SessionID string
+	// Cwd is the session's working directory, passed to providers.
+	Cwd string
+	// Chain lists the scope ids to consider, nearest first, for example
+	// ["agent:reviewer", "global"]. Scopes not listed are ignored; a scope
+	// listed twice counts at its first position.
+	Chain []string
+}
+
+// Snapshot is the set of skills visible to a Query.
+type Snapshot struct {
+	// Skills holds one summary per visible name, including skills the model
+	// may not invoke, sorted by name in byte order. The caller owns it.
+	Skills []Summary
+	// Complete is false when some provider failed or reported an incomplete
+	// observation; Skills then holds what could be observed.
+	Complete bool
+	// Token is a revision token derived only from Skills' content, so equal
+	// content yields an equal token across processes. It is empty when the
+	// snapshot is incomplete.
+	Token string
+}
+
+// LoadError is returned by Registry.Get when the winning provider's Load
+// fails. Err is the provider's error, whose text callers may show verbatim.
+type LoadError struct {
+	Name     string
+	Provider string
+	Err      error
+}
+
+func (e *LoadError) Error() string {
+	return fmt.Sprintf("skills: load %q from provider %q: %v", e.Name, e.Provider, e.Err)
+}
+
+func (e *LoadError) Unwrap() error { return e.Err }
+
+// ValidName reports whether name follows the skill-name grammar
+// ^[a-z0-9]+(-[a-z0-9]+)*$.
+func ValidName(name string) bool {
+	if name == "" {
+		return false
+	}
+	afterDash := true // a leading dash is as invalid as a doubled one
+	for i := 0; i < len(name); i++ {
+		switch c := name[i]; {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+			afterDash = false
+		case c == '-':
+			if afterDash {
+				return false
+			}
+			afterDash = true
+		default:
+			return false
+		}
+	}
+	return !afterDash
+}
+
+// Registry holds runtime skill registrations and providers, grouped by scope,
+// and answers snapshot and load queries over them. It is safe for concurrent
+// use. The zero value is not usable; call NewRegistry.
+type Registry struct {
+	mu     sync.Mutex
+	rev    uint64 // bumped on every change that can alter a snapshot
+	seq    uint64 // registration order shared by runtime skills and providers
+	ends   uint64 // EndSession calls so far
+	scopes map[string]*scopeSources
+	cache  snapshotCache
+}
+
+type scopeSources struct {
+	runtime   map[string]*runtimeEntry
+	providers []*providerEntry // registration order
+}
+
+// runtimeEntry is immutable once published; replacing a registration
+// publishes a new entry, so readers may hold one without the lock.
+type runtimeEntry struct {
+	def   Definition
+	rank  int
+	order uint64
+}
+
+type providerEntry struct {
+	r           *Registry
+	p           Provider
+	rank        int
+	order       uint64 // set under r.mu before publication
+	invalidator bool
+	removed     bool // guarded by r.mu
+}
+
+// invalidate is handed to Invalidator providers. After removal it does
+// nothing: the removal already bumped the revision.
+func (e *providerEntry) invalidate() {
+	e.r.mu.Lock()
+	defer e.r.mu.Unlock()
+	if !e.removed {
+		e.r.bumpLocked()
+	}
+}
+
+// NewRegistry returns an empty registry.
+func NewRegistry() *Registry {
+	return &Registry{
+		scopes: make(map[string]*scopeSources),
+		cache:  newSnapshotCache(defaultCacheEntries),
+	}
+}
+
+// Register adds s to scope, or replaces the same-name registration in that
+// scope while keeping its original registration order.
+func (r *Registry) Register(scope string, s RuntimeSkill) error {
+	if scope == "" {
+		return fmt.Errorf("skills: register %q: scope is empty", s.Name)
+	}
+	if !ValidName(s.Name) {
+		return fmt.Errorf("skills: register in scope %q: invalid name %q: must match ^[a-z0-9]+(-[a-z0-9]+)*$", scope, s.Name)
+	}
+	if strings.TrimSpace(s.Description) == "" {
+		return fmt.Errorf("skills: register %q in scope %q: description is empty", s.Name, scope)
+	}
+	if rb := s.ResourceBase; rb != nil {
+		switch rb.Kind {
+		case ResourceDirectory, ResourceURL, ResourceOpaque:
+		default:
+			return fmt.Errorf("skills: register %q in scope %q: resource base kind %q is not one of %q, %q, %q",
+				s.Name, scope, rb.Kind, ResourceDirectory, ResourceURL, ResourceOpaque)
+		}
+	}
+	policy := DefaultPolicy
+	if s.Invocation != nil {
+		policy = *s.Invocation
+	}
+	provider := s.Provider
+	if provider == "" {
+		provider = RuntimeProvider
+	}
+	e := &runtimeEntry{
+		def: Definition{
+			Summary: Summary{
+				Name:        s.Name,
+				Description: s.Description,
+				Invocation:  policy,
+				Provider:    provider,
+			},
+			ResourceBase: cloneResourceBase(s.ResourceBase),
+			Content:      s.Content,
+		},
+		rank: s.Rank,
+	}
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	src := r.scopeLocked(scope)
+	if old, ok := src.runtime[s.Name]; ok {
+		e.order = old.order
+	} else {
+		r.seq++
+		e.order = r.seq
+	}
+	src.runtime[s.Name] = e
+	r.bumpLocked()
+	return nil
+}
+
+// Unregister removes the runtime registration of name in scope and reports
+// whether there was one.
+func (r *Registry) Unregister(scope, name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	src, ok := r.scopes[scope]
+	if !ok {
+		return false
+	}
+	if _, ok := src.runtime[name]; !ok {
+		return false
+	}
+	delete(src.runtime, name)
+	r.bumpLocked()
+	return true
+}
+
+// AddProvider attaches p to scope and returns a function that detaches it;
+// calling that function more than once is harmless. If p implements
+// Invalidator, SetInvalidate is called once, before p becomes visible.
+// Snapshots involving a provider that does not implement Invalidator are
+// never cached, because nothing would tell the registry when it changes.
+func (r *Registry) AddProvider(scope string, p Provider, opts ProviderOptions) (remove func()) {
+	if p == nil {
+		panic("skills: AddProvider called with a nil Provider")
+	}
+	e := &providerEntry{r: r, p: p, rank: opts.Rank}
+	if inv, ok := p.(Invalidator); ok {
+		e.invalidator = true
+		// Outside the lock: the provider may invalidate synchronously.
+		inv.SetInvalidate(e.invalidate)
+	}
+
+	r.mu.Lock()
+	r.seq++
+	e.order = r.seq
+	src := r.scopeLocked(scope)
+	src.providers = append(src.providers, e)
+	r.bumpLocked()
+	r.mu.Unlock()
+
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			defer r.mu.Unlock()
+			e.removed = true
+			if src, ok := r.scopes[scope]; ok {
+				src.providers = slices.DeleteFunc(src.providers, func(x *providerEntry) bool { return x == e })
+			}
+			r.bumpLocked()
+		})
+	}
+}
+
+// Invalidate drops every cached snapshot and bumps the revision.
+func (r *Registry) Invalidate() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.bumpLocked()
+}
+
+// Revision returns the registry's revision, which changes whenever a
+// registration changes or a provider or caller invalidates.
+func (r *Registry) Revision() uint64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.rev
+}
+
+// Snapshot returns the skills visible to q. Providers of every scope in
+// q.Chain are listed concurrently unless a complete snapshot for q is
+// cached. The only error is ctx's, returned as soon as ctx is done; provider
+// failures yield Complete=false instead.
+func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
+	v, err := r.view(ctx, q)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	return Snapshot{Skills: slices.Clone(v.skills), Complete: v.complete, Token: v.token}, nil
+}
+
+// CachedToken returns the token of the cached complete snapshot for q, if
+// there is one, without calling any provider.
+func (r *Registry) CachedToken(q Query) (string, bool) {
+	key := cacheKey(q)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	v, ok := r.cache.get(key, r.rev)
+	if !ok {
+		return "", false
+	}
+	return v.token, true
+}
+
+// Get loads the definition of the skill that wins name under q. The
+// winner comes from q's snapshot (the cached one when available). A runtime
+// winner returns its registration; a provider winner is asked to Load the
+// name, and fields its definition leaves empty are filled from the listed
+// summary. found is false when no source offers name (or the winning
+// provider no longer does). A Load failure is returned as a *LoadError.
+func (r *Registry) Get(ctx context.Context, q Query, name string) (Definition, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return Definition{}, false, err
+	}
+	if !ValidName(name) {
+		return Definition{}, false, nil
+	}
+	v, err := r.view(ctx, q)
+	if err != nil {
+		return Definition{}, false, err
+	}
+	i, ok := slices.BinarySearchFunc(v.skills, name, func(s Summary, n string) int { return strings.Compare(s.Name, n) })
+	if !ok {
+		return Definition{}, false, nil
+	}
+	sum, src := v.skills[i], v.sources[i]
+	if src.runtime != nil {
+		return cloneDefinition(src.runtime.def), true, nil
+	}
+	def, found, err := src.provider.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
+	if err != nil {
+		return Definition{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
+	}
+	if !found {
+		return Definition{}, false, nil
+	}
+	if def.Name == "" {
+		def.Name = sum.Name
+	}
+	if def.Description == "" {
+		def.Description = sum.Description
+	}
+	if def.Provider == "" {
+		def.Provider = sum.Provider
+	}
+	if def.Invocation == (InvocationPolicy{}) {
+		def.Invocation = sum.Invocation
+	}
+	return def, true, nil
+}
+
+// EndSession drops the session's cached snapshots and forwards the call to
+// every attached provider implementing SessionEnder (once per attachment).
+func (r *Registry) EndSession(sessionID string) {
+	var enders []SessionEnder
+	r.mu.Lock()
+	r.ends++
+	r.cache.dropSession(sessionID)
+	for _, src := range r.scopes {
+		for _, e := range src.providers {
+			if se, ok := e.p.(SessionEnder); ok {
+				enders = append(enders, se)
+			}
+		}
+	}
+	r.mu.Unlock()
+	for _, se := range enders {
+		se.EndSession(sessionID)
+	}
+}
+
+func (r *Registry) scopeLocked(scope string) *scopeSources {
+	src, ok := r.scopes[scope]
+	if !ok {
+		src = &scopeSources{runtime: make(map[string]*runtimeEntry)}
+		r.scopes[scope] = src
+	}
+	return src
+}
+
+// bumpLocked advances the revision. Every cached entry was keyed by an older
+// revision and can never be hit again, so the cache is emptied at once.
+func (r *Registry) bumpLocked() {
+	r.rev++
+	r.cache.clear()
+}
+
+// source is where a snapshot's winning summary came from: exactly one of
+// runtime or provider is set.
+type source struct {
+	runtime  *runtimeEntry
+	provider *providerEntry
+}
+
+// view is a computed snapshot plus the winning source of each skill, in the
+// same order. Cached views are shared and never modified.
+type view struct {
+	skills   []Summary
+	sources  []source
+	complete bool
+	token    string
+}
+
+// plan is what a snapshot computation captured under the lock.
+type plan struct {
+	rev       uint64
+	ends      uint64
+	cacheable bool
+	runtime   []candidate
+	providers []*providerEntry
+	provScope []int // chain position of each provider
+}
+
+type candidate struct {
+	sum   Summary
+	scope int // position in the deduplicated chain: lower is nearer
+	rank  int
+	order uint64
+	sub   int // position within one provider's observation
+	src   source
+}
+
+func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	key := cacheKey(q)
+	r.mu.Lock()
+	if v, ok := r.cache.get(key, r.rev); ok {
+		r.mu.Unlock()
+		return v, nil
+	}
+	p := r.planLocked(q)
+	r.mu.Unlock()
+
+	results, err := listAll(ctx, ListRequest{SessionID: q.SessionID, Cwd: q.Cwd}, p.providers)
+	if err != nil {
+		return nil, err
+	}
+	v := merge(p, results)
+	if v.complete && p.cacheable {
+		r.mu.Lock()
+		// A change during the computation may or may not be reflected in v,
+		// so v is only kept if nothing changed. An ending session must not
+		// get an entry back from a computation that raced with EndSession.
+		if r.rev == p.rev && r.ends == p.ends {
+			r.cache.put(key, q.SessionID, p.rev, v)
+		}
+		r.mu.Unlock()
+	}
+	return v, nil
+}
+
+func (r *Registry) planLocked(q Query) plan {
+	p := plan{rev: r.rev, ends: r.ends, cacheable: true}
+	n := 0
+	for _, scope := range q.Chain {
+		if src, ok := r.scopes[scope]; ok {
+			n += len(src.runtime)
+		}
+	}
+	p.runtime = make([]candidate, 0, n) // an upper bound when the chain repeats a scope
+	seen := make(map[string]bool, len(q.Chain))
+	pos := 0
+	for _, scope := range q.Chain {
+		if seen[scope] {
+			continue
+		}
+		seen[scope] = true
+		src, ok := r.scopes[scope]
+		if ok {
+			for _, e := range src.runtime {
+				p.runtime = append(p.runtime, candidate{
+					sum: e.def.Summary, scope: pos, rank: e.rank, order: e.order, src: source{runtime: e},
+				})
+			}
+			for _, e := range src.providers {
+				p.providers = append(p.providers, e)
+				p.provScope = append(p.provScope, pos)
+				if !e.invalidator {
+					p.cacheable = false
+				}
+			}
+		}
+		pos++
+	}
+	return p
+}
+
+type listResult struct {
+	obs Observation
+	err error
+}
+
+// listAll lists every provider with at most maxConcurrentLists in flight. It
+// returns as soon as ctx is done; providers still running then are expected
+// to honour ctx and finish on their own.
+func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) ([]listResult, error) {
+	if len(providers) == 0 {
+		return nil, nil
+	}
+	results := make([]listResult, len(providers))
+	workers := min(len(providers), maxConcurrentLists)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	wg.Add(workers)
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(providers) {
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					results[i].err = err
+					continue
+				}
+				obs, err := providers[i].p.List(ctx, req)
+				results[i] = listResult{obs: obs, err: err}
+			}
+		}()
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-ctx.Done():
+	}
+	// Checked after done too: a provider may have returned early because ctx
+	// ended, and that must not pass for a provider failure.
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+func merge(p plan, results []listResult) *view {
+	complete := true
+	n := len(p.runtime)
+	for _, res := range results {
+		n += len(res.obs.Skills)
+	}
+	cands := slices.Grow(p.runtime, n-len(p.runtime))
+	for i, res := range results {
+		if res.err != nil {
+			complete = false
+			continue
+		}
+		if !res.obs.Complete {
+			complete = false
+		}
+		e := p.providers[i]
+		for j, s := range res.obs.Skills {
+			// A name outside the grammar could never be invoked, so it is
+			// not offered at all.
+			if !ValidName(s.Name) {
+				continue
+			}
+			cands = append(cands, candidate{
+				sum: s, scope: p.provScope[i], rank: e.rank, order: e.order, sub: j, src: source{provider: e},
+			})
+		}
+	}
+	// Sorting indices rather than the wide candidates keeps the sort from
+	// moving pointer-laden structs around.
+	idx := make([]int32, len(cands))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		a, b := &cands[i], &cands[j]
+		// Names almost always differ, so decide on them before building
+		// the tie-breakers (cmp.Or would evaluate all of them).
+		if c := strings.Compare(a.sum.Name, b.sum.Name); c != 0 {
+			return c
+		}
+		return cmp.Or(
+			cmp.Compare(a.scope, b.scope),
+			cmp.Compare(b.rank, a.rank), // higher rank first
+			cmp.Compare(a.order, b.order),
+			cmp.Compare(a.sub, b.sub),
+		)
+	})
+	v := &view{
+		complete: complete,
+		skills:   make([]Summary, 0, len(idx)),
+		sources:  make([]source, 0, len(idx)),
+	}
+	for _, i := range idx {
+		c := &cands[i]
+		if n := len(v.skills); n > 0 && v.skills[n-1].Name == c.sum.Name {
+			continue // a better candidate for this name came first
+		}
+		v.skills = append(v.skills, c.sum)
+		v.sources = append(v.sources, c.src)
+	}
+	if complete {
+		v.token = snapshotToken(v.skills)
+	}
+	return v
+}
+
+// cacheKey encodes (session, cwd, chain) unambiguously: every part is
+// length-prefixed, so no two different queries share a key.
+func cacheKey(q Query) string {
+	n := len(q.SessionID) + len(q.Cwd) + 3*binary.MaxVarintLen64
+	for _, s := range q.Chain {
+		n += len(s) + binary.MaxVarintLen64
+	}
+	b := make([]byte, 0, n)
+	b = appendString(b, q.SessionID)
+	b = appendString(b, q.Cwd)
+	b = binary.AppendUvarint(b, uint64(len(q.Chain)))
+	for _, s := range q.Chain {
+		b = appendString(b, s)
+	}
+	return string(b)
+}
+
+func appendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+func cloneResourceBase(rb *ResourceBase) *ResourceBase {
+	if rb == nil {
+		return nil
+	}
+	c := *rb
+	return &c
+}
+
+func cloneDefinition(d Definition) Definition {
+	d.ResourceBase = cloneResourceBase(d.ResourceBase)
+	return d
+}

@@ -1,0 +1,1082 @@
+package skills
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/zeebo/xxh3"
+	"go.uber.org/goleak"
+)
+
+// fakeProvider is a scriptable Provider that does not implement Invalidator
+// or SessionEnder.
+type fakeProvider struct {
+	mu       sync.Mutex
+	skills   []Summary
+	complete bool
+	err      error
+	defs     map[string]Definition
+	loadErr  error
+	// onList runs at the start of every List call.
+	onList func()
+	// block makes List wait for ctx to end and return its error.
+	block bool
+	// started receives once per List call when block is set.
+	started chan struct{}
+	// sawCancel is closed when a blocked List observes ctx ending.
+	sawCancel chan struct{}
+
+	lists atomic.Int32
+	loads atomic.Int32
+}
+
+func newFake(complete bool, skills ...Summary) *fakeProvider {
+	return &fakeProvider{skills: skills, complete: complete, defs: map[string]Definition{}}
+}
+
+func (f *fakeProvider) List(ctx context.Context, req ListRequest) (Observation, error) {
+	f.lists.Add(1)
+	if f.onList != nil {
+		f.onList()
+	}
+	if f.block {
+		f.started <- struct{}{}
+		<-ctx.Done()
+		close(f.sawCancel)
+		return Observation{}, ctx.Err()
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.err != nil {
+		return Observation{}, f.err
+	}
+	return Observation{Skills: append([]Summary(nil), f.skills...), Complete: f.complete}, nil
+}
+
+func (f *fakeProvider) Load(ctx context.Context, req LoadRequest) (Definition, bool, error) {
+	f.loads.Add(1)
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.loadErr != nil {
+		return Definition{}, false, f.loadErr
+	}
+	d, ok := f.defs[req.Name]
+	return d, ok, nil
+}
+
+func (f *fakeProvider) set(skills ...Summary) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.skills = skills
+}
+
+// watchedProvider adds Invalidator and SessionEnder to fakeProvider.
+type watchedProvider struct {
+	*fakeProvider
+	imu        sync.Mutex
+	invalidate func()
+	setCalls   int
+	ended      []string
+}
+
+func newWatched(skills ...Summary) *watchedProvider {
+	return &watchedProvider{fakeProvider: newFake(true, skills...)}
+}
+
+func (w *watchedProvider) SetInvalidate(fn func()) {
+	w.imu.Lock()
+	defer w.imu.Unlock()
+	w.invalidate = fn
+	w.setCalls++
+}
+
+func (w *watchedProvider) EndSession(id string) {
+	w.imu.Lock()
+	defer w.imu.Unlock()
+	w.ended = append(w.ended, id)
+}
+
+func (w *watchedProvider) fire() {
+	w.imu.Lock()
+	fn := w.invalidate
+	w.imu.Unlock()
+	fn()
+}
+
+func sum(name, desc, provider string) Summary {
+	return Summary{Name: name, Description: desc, Invocation: DefaultPolicy, Provider: provider}
+}
+
+func rt(name, desc string) RuntimeSkill { return RuntimeSkill{Name: name, Description: desc} }
+
+var globalQ = Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
+
+func mustSnapshot(t *testing.T, r *Registry, q Query) Snapshot {
+	t.Helper()
+	s, err := r.Snapshot(t.Context(), q)
+	if err != nil {
+		t.Fatalf("Snapshot: %v", err)
+	}
+	return s
+}
+
+func mustRegister(t *testing.T, r *Registry, scope string, s RuntimeSkill) {
+	t.Helper()
+	if err := r.Register(scope, s); err != nil {
+		t.Fatalf("Register(%q, %q): %v", scope, s.Name, err)
+	}
+}
+
+func TestValidName(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"a", true},
+		{"pdf-tools", true},
+		{"a1-b2-c3", true},
+		{"0", true},
+		{"", false},
+		{"-a", false},
+		{"a-", false},
+		{"a--b", false},
+		{"A", false},
+		{"a_b", false},
+		{"a b", false},
+		{"é", false},
+		{"a.b", false},
+	} {
+		if got := ValidName(tc.name); got != tc.want {
+			t.Errorf("ValidName(%q) = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestRegisterValidation(t *testing.T) {
+	for _, tc := range []struct {
+		desc    string
+		scope   string
+		skill   RuntimeSkill
+		wantErr string // substring; "" means success
+	}{
+		{"valid", "global", rt("pdf", "Read PDFs."), ""},
+		{"empty scope", "", rt("pdf", "Read PDFs."), "scope"},
+		{"empty name", "global", rt("", "d"), "name"},
+		{"upper-case name", "global", rt("Pdf", "d"), "name"},
+		{"trailing dash", "global", rt("pdf-", "d"), "name"},
+		{"empty description", "global", rt("pdf", ""), "description"},
+		{"blank description", "global", rt("pdf", " \t\n"), "description"},
+		{"bad resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &ResourceBase{Kind: "ftp"}}, "resource base kind"},
+		{"good resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &ResourceBase{Kind: ResourceURL, URL: "https://x/"}}, ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := NewRegistry()
+			err := r.Register(tc.scope, tc.skill)
+			if tc.wantErr == "" {
+				if err != nil {
+					t.Fatalf("Register: %v", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.wantErr) {
+				t.Fatalf("Register error = %v, want one mentioning %q", err, tc.wantErr)
+			}
+			if r.Revision() != 0 {
+				t.Errorf("failed Register changed revision to %d", r.Revision())
+			}
+		})
+	}
+}
+
+func TestRegisterDefaults(t *testing.T) {
+	r := NewRegistry()
+	mustRegister(t, r, "global", rt("plain", "d"))
+	mustRegister(t, r, "global", RuntimeSkill{
+		Name: "custom", Description: "d", Provider: "embedded",
+		Invocation: &InvocationPolicy{ModelInvocable: false, UserInvocable: true},
+	})
+	got := mustSnapshot(t, r, globalQ).Skills
+	want := []Summary{
+		{Name: "custom", Description: "d", Invocation: InvocationPolicy{UserInvocable: true}, Provider: "embedded"},
+		{Name: "plain", Description: "d", Invocation: DefaultPolicy, Provider: RuntimeProvider},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("skills (-want +got):\n%s", diff)
+	}
+}
+
+// action sets up one source in a precedence scenario.
+type action struct {
+	scope    string
+	runtime  *RuntimeSkill // register this
+	provider []Summary     // or attach a provider listing these
+	rank     int
+}
+
+func TestPrecedence(t *testing.T) {
+	for _, tc := range []struct {
+		desc    string
+		actions []action
+		chain   []string
+		// want maps name to the winning description.
+		want map[string]string
+	}{
+		{
+			desc: "nearer scope beats higher rank further away",
+			actions: []action{
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "global", Rank: 100}},
+				{scope: "agent", runtime: &RuntimeSkill{Name: "x", Description: "agent", Rank: -5}},
+			},
+			chain: []string{"agent", "global"},
+			want:  map[string]string{"x": "agent"},
+		},
+		{
+			desc: "chain order decides, not registration",
+			actions: []action{
+				{scope: "agent", runtime: &RuntimeSkill{Name: "x", Description: "agent"}},
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "global"}},
+			},
+			chain: []string{"global", "agent"},
+			want:  map[string]string{"x": "global"},
+		},
+		{
+			desc: "higher rank wins within a scope",
+			actions: []action{
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
+				{scope: "global", provider: []Summary{sum("x", "provider", "p")}, rank: 1},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"x": "provider"},
+		},
+		{
+			desc: "rank tie: earlier provider beats later runtime",
+			actions: []action{
+				{scope: "global", provider: []Summary{sum("x", "provider", "p")}},
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"x": "provider"},
+		},
+		{
+			desc: "rank tie: earlier runtime beats later provider",
+			actions: []action{
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
+				{scope: "global", provider: []Summary{sum("x", "provider", "p")}},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"x": "runtime"},
+		},
+		{
+			desc: "rank tie: earlier of two providers",
+			actions: []action{
+				{scope: "global", provider: []Summary{sum("x", "first", "p1")}},
+				{scope: "global", provider: []Summary{sum("x", "second", "p2")}},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"x": "first"},
+		},
+		{
+			desc: "first occurrence within one provider",
+			actions: []action{
+				{scope: "global", provider: []Summary{sum("x", "one", "p"), sum("y", "y", "p"), sum("x", "two", "p")}},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"x": "one", "y": "y"},
+		},
+		{
+			desc: "re-registration keeps its order",
+			actions: []action{
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "old"}},
+				{scope: "global", provider: []Summary{sum("x", "provider", "p")}},
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "new"}},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"x": "new"},
+		},
+		{
+			desc: "scopes outside the chain are ignored",
+			actions: []action{
+				{scope: "other", runtime: &RuntimeSkill{Name: "x", Description: "other"}},
+				{scope: "other", provider: []Summary{sum("y", "other", "p")}},
+				{scope: "global", runtime: &RuntimeSkill{Name: "z", Description: "global"}},
+			},
+			chain: []string{"agent", "global"},
+			want:  map[string]string{"z": "global"},
+		},
+		{
+			desc: "a scope repeated in the chain counts at its first position",
+			actions: []action{
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "global"}},
+				{scope: "agent", runtime: &RuntimeSkill{Name: "x", Description: "agent"}},
+			},
+			chain: []string{"global", "agent", "global"},
+			want:  map[string]string{"x": "global"},
+		},
+		{
+			desc: "provider names outside the grammar are dropped",
+			actions: []action{
+				{scope: "global", provider: []Summary{sum("Bad Name", "d", "p"), sum("", "d", "p"), sum("ok", "d", "p")}},
+			},
+			chain: []string{"global"},
+			want:  map[string]string{"ok": "d"},
+		},
+		{
+			desc:  "empty chain sees nothing",
+			chain: nil,
+			actions: []action{
+				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "d"}},
+			},
+			want: map[string]string{},
+		},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := NewRegistry()
+			for _, a := range tc.actions {
+				if a.runtime != nil {
+					mustRegister(t, r, a.scope, *a.runtime)
+				} else {
+					r.AddProvider(a.scope, newFake(true, a.provider...), ProviderOptions{Rank: a.rank})
+				}
+			}
+			s := mustSnapshot(t, r, Query{SessionID: "s", Cwd: "/", Chain: tc.chain})
+			if !s.Complete {
+				t.Fatal("snapshot incomplete")
+			}
+			got := map[string]string{}
+			for _, sk := range s.Skills {
+				if _, dup := got[sk.Name]; dup {
+					t.Errorf("name %q listed twice", sk.Name)
+				}
+				got[sk.Name] = sk.Description
+			}
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("winners (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUnregister(t *testing.T) {
+	r := NewRegistry()
+	mustRegister(t, r, "global", rt("a", "d"))
+	mustRegister(t, r, "global", rt("b", "d"))
+	rev := r.Revision()
+	for _, tc := range []struct {
+		scope, name string
+		want        bool
+	}{
+		{"elsewhere", "a", false},
+		{"global", "missing", false},
+		{"global", "a", true},
+		{"global", "a", false},
+	} {
+		if got := r.Unregister(tc.scope, tc.name); got != tc.want {
+			t.Errorf("Unregister(%q, %q) = %v, want %v", tc.scope, tc.name, got, tc.want)
+		}
+	}
+	if r.Revision() != rev+1 {
+		t.Errorf("revision %d → %d, want one bump", rev, r.Revision())
+	}
+	s := mustSnapshot(t, r, globalQ)
+	if len(s.Skills) != 1 || s.Skills[0].Name != "b" {
+		t.Errorf("skills = %v, want only b", s.Skills)
+	}
+}
+
+func TestSortOrder(t *testing.T) {
+	r := NewRegistry()
+	names := []string{"z", "a-b", "ab", "a", "a1", "a-a", "9", "b"}
+	for _, n := range names[:4] {
+		mustRegister(t, r, "global", rt(n, "d"))
+	}
+	hidden := InvocationPolicy{UserInvocable: true}
+	r.AddProvider("global", newFake(true,
+		sum("a1", "d", "p"), Summary{Name: "a-a", Description: "d", Invocation: hidden, Provider: "p"},
+		sum("9", "d", "p"), sum("b", "d", "p"),
+	), ProviderOptions{})
+	var got []string
+	for _, s := range mustSnapshot(t, r, globalQ).Skills {
+		got = append(got, s.Name)
+	}
+	want := []string{"9", "a", "a-a", "a-b", "a1", "ab", "b", "z"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("order (-want +got):\n%s", diff)
+	}
+}
+
+func TestIncompleteSnapshots(t *testing.T) {
+	for _, tc := range []struct {
+		desc      string
+		providers []*fakeProvider
+		want      []string
+	}{
+		{
+			desc:      "provider error",
+			providers: []*fakeProvider{{err: errors.New("unreachable")}},
+			want:      []string{"rt"},
+		},
+		{
+			desc:      "provider reports incomplete",
+			providers: []*fakeProvider{newFake(false, sum("partial", "d", "p"))},
+			want:      []string{"partial", "rt"},
+		},
+		{
+			desc: "one failing among good ones",
+			providers: []*fakeProvider{
+				newFake(true, sum("good", "d", "p")),
+				{err: errors.New("boom")},
+				newFake(true, sum("other", "d", "p")),
+			},
+			want: []string{"good", "other", "rt"},
+		},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := NewRegistry()
+			mustRegister(t, r, "global", rt("rt", "d"))
+			for _, p := range tc.providers {
+				w := &watchedProvider{fakeProvider: p} // cacheable if complete
+				r.AddProvider("global", w, ProviderOptions{})
+			}
+			for round := 1; round <= 2; round++ {
+				s := mustSnapshot(t, r, globalQ)
+				if s.Complete || s.Token != "" {
+					t.Fatalf("round %d: Complete=%v Token=%q, want incomplete without token", round, s.Complete, s.Token)
+				}
+				var got []string
+				for _, sk := range s.Skills {
+					got = append(got, sk.Name)
+				}
+				if diff := cmp.Diff(tc.want, got); diff != "" {
+					t.Errorf("round %d skills (-want +got):\n%s", round, diff)
+				}
+				if _, ok := r.CachedToken(globalQ); ok {
+					t.Errorf("round %d: incomplete snapshot was cached", round)
+				}
+				for i, p := range tc.providers {
+					if n := p.lists.Load(); n != int32(round) {
+						t.Errorf("round %d: provider %d listed %d times, want %d", round, i, n, round)
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestCacheHitAndInvalidation(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		// change alters the registry; nil means no change (cache must hit).
+		change func(t *testing.T, r *Registry, w *watchedProvider, remove func())
+	}{
+		{desc: "no change hits the cache"},
+		{desc: "Register", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+			mustRegister(t, r, "global", rt("new", "d"))
+		}},
+		{desc: "Register in another scope", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+			mustRegister(t, r, "elsewhere", rt("new", "d"))
+		}},
+		{desc: "Unregister", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+			if !r.Unregister("global", "rt") {
+				t.Fatal("Unregister returned false")
+			}
+		}},
+		{desc: "AddProvider", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+			r.AddProvider("global", newWatched(), ProviderOptions{})
+		}},
+		{desc: "Invalidate", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+			r.Invalidate()
+		}},
+		{desc: "provider invalidation", change: func(t *testing.T, r *Registry, w *watchedProvider, _ func()) {
+			w.fire()
+		}},
+		{desc: "another provider removed", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+			r.AddProvider("global", newWatched(), ProviderOptions{})()
+		}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := NewRegistry()
+			mustRegister(t, r, "global", rt("rt", "d"))
+			w := newWatched(sum("watched", "d", "w"))
+			remove := r.AddProvider("global", w, ProviderOptions{})
+			first := mustSnapshot(t, r, globalQ)
+			if !first.Complete || first.Token == "" {
+				t.Fatalf("first snapshot: Complete=%v Token=%q", first.Complete, first.Token)
+			}
+			tok, ok := r.CachedToken(globalQ)
+			if !ok || tok != first.Token {
+				t.Fatalf("CachedToken = %q, %v; want %q, true", tok, ok, first.Token)
+			}
+			rev := r.Revision()
+			wantLists := int32(1)
+			if tc.change != nil {
+				tc.change(t, r, w, remove)
+				if r.Revision() == rev {
+					t.Fatal("change did not bump the revision")
+				}
+				if _, ok := r.CachedToken(globalQ); ok {
+					t.Fatal("cached token survived the change")
+				}
+				wantLists = 2
+			}
+			second := mustSnapshot(t, r, globalQ)
+			if n := w.lists.Load(); n != wantLists {
+				t.Errorf("provider listed %d times, want %d", n, wantLists)
+			}
+			if tc.change == nil && second.Token != first.Token {
+				t.Errorf("cached token changed: %q → %q", first.Token, second.Token)
+			}
+			if tok, ok := r.CachedToken(globalQ); !ok || tok != second.Token {
+				t.Errorf("after recompute CachedToken = %q, %v; want %q, true", tok, ok, second.Token)
+			}
+		})
+	}
+}
+
+func TestCacheKeyedByQuery(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("a", "d", "w"))
+	r.AddProvider("global", w, ProviderOptions{})
+	queries := []Query{
+		{SessionID: "s1", Cwd: "/a", Chain: []string{"global"}},
+		{SessionID: "s2", Cwd: "/a", Chain: []string{"global"}},
+		{SessionID: "s1", Cwd: "/b", Chain: []string{"global"}},
+		{SessionID: "s1", Cwd: "/a", Chain: []string{"agent", "global"}},
+		// Length prefixes keep these two apart.
+		{SessionID: "s1", Cwd: "/a", Chain: []string{"ab", "c", "global"}},
+		{SessionID: "s1", Cwd: "/a", Chain: []string{"a", "bc", "global"}},
+	}
+	for _, q := range queries {
+		mustSnapshot(t, r, q)
+	}
+	if n := w.lists.Load(); n != int32(len(queries)) {
+		t.Fatalf("listed %d times for %d distinct queries", n, len(queries))
+	}
+	for _, q := range queries {
+		mustSnapshot(t, r, q)
+	}
+	if n := w.lists.Load(); n != int32(len(queries)) {
+		t.Errorf("repeat queries listed again: %d calls", n)
+	}
+}
+
+func TestCacheIsBounded(t *testing.T) {
+	r := NewRegistry()
+	r.cache = newSnapshotCache(2)
+	mustRegister(t, r, "global", rt("a", "d"))
+	q := func(cwd string) Query { return Query{SessionID: "s", Cwd: cwd, Chain: []string{"global"}} }
+	mustSnapshot(t, r, q("/1"))
+	mustSnapshot(t, r, q("/2"))
+	mustSnapshot(t, r, q("/1")) // /1 becomes most recently used
+	mustSnapshot(t, r, q("/3")) // evicts /2
+	for cwd, want := range map[string]bool{"/1": true, "/2": false, "/3": true} {
+		if _, ok := r.CachedToken(q(cwd)); ok != want {
+			t.Errorf("cached(%s) = %v, want %v", cwd, ok, want)
+		}
+	}
+	if n := r.cache.len(); n != 2 {
+		t.Errorf("cache holds %d entries, want 2", n)
+	}
+}
+
+func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
+	r := NewRegistry()
+	f := newFake(true, sum("a", "d", "f"))
+	r.AddProvider("global", f, ProviderOptions{})
+	var tokens []string
+	for range 3 {
+		s := mustSnapshot(t, r, globalQ)
+		if !s.Complete || s.Token == "" {
+			t.Fatalf("Complete=%v Token=%q", s.Complete, s.Token)
+		}
+		tokens = append(tokens, s.Token)
+		if _, ok := r.CachedToken(globalQ); ok {
+			t.Fatal("snapshot involving a non-Invalidator provider was cached")
+		}
+	}
+	if n := f.lists.Load(); n != 3 {
+		t.Errorf("listed %d times, want 3", n)
+	}
+	if tokens[0] != tokens[1] || tokens[1] != tokens[2] {
+		t.Errorf("tokens differ for equal content: %v", tokens)
+	}
+
+	// The same provider in a scope outside the chain does not prevent caching.
+	other := Query{SessionID: "s1", Cwd: "/w", Chain: []string{"agent"}}
+	mustRegister(t, r, "agent", rt("b", "d"))
+	mustSnapshot(t, r, other)
+	if _, ok := r.CachedToken(other); !ok {
+		t.Error("snapshot not involving the provider was not cached")
+	}
+}
+
+func TestNoCacheWhenRevisionChangesMidFlight(t *testing.T) {
+	for _, tc := range []struct {
+		desc   string
+		change func(r *Registry, w *watchedProvider)
+	}{
+		{"Invalidate", func(r *Registry, _ *watchedProvider) { r.Invalidate() }},
+		{"Register", func(r *Registry, _ *watchedProvider) { _ = r.Register("global", rt("late", "d")) }},
+		{"own invalidation", func(_ *Registry, w *watchedProvider) { w.fire() }},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := NewRegistry()
+			w := newWatched(sum("a", "d", "w"))
+			var once sync.Once
+			w.onList = func() { once.Do(func() { tc.change(r, w) }) }
+			r.AddProvider("global", w, ProviderOptions{})
+			s := mustSnapshot(t, r, globalQ)
+			if !s.Complete {
+				t.Fatal("snapshot incomplete")
+			}
+			if _, ok := r.CachedToken(globalQ); ok {
+				t.Fatal("snapshot computed across a revision change was cached")
+			}
+			mustSnapshot(t, r, globalQ)
+			if _, ok := r.CachedToken(globalQ); !ok {
+				t.Error("a quiet recompute was not cached")
+			}
+			if n := w.lists.Load(); n != 2 {
+				t.Errorf("listed %d times, want 2", n)
+			}
+		})
+	}
+}
+
+func TestCancellationReachesProvider(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		call func(ctx context.Context, r *Registry) error
+	}{
+		{"Snapshot", func(ctx context.Context, r *Registry) error {
+			_, err := r.Snapshot(ctx, globalQ)
+			return err
+		}},
+		{"Get", func(ctx context.Context, r *Registry) error {
+			_, _, err := r.Get(ctx, globalQ, "a")
+			return err
+		}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			defer goleak.VerifyNone(t)
+			r := NewRegistry()
+			mustRegister(t, r, "global", rt("a", "d"))
+			blocker := newFake(true)
+			blocker.block = true
+			blocker.started = make(chan struct{}, 1)
+			blocker.sawCancel = make(chan struct{})
+			r.AddProvider("global", blocker, ProviderOptions{})
+			fine := newWatched(sum("b", "d", "w"))
+			r.AddProvider("global", fine, ProviderOptions{})
+
+			ctx, cancel := context.WithCancel(t.Context())
+			errc := make(chan error, 1)
+			go func() { errc <- tc.call(ctx, r) }()
+			<-blocker.started
+			cancel()
+			if err := <-errc; !errors.Is(err, context.Canceled) {
+				t.Fatalf("error = %v, want context.Canceled", err)
+			}
+			<-blocker.sawCancel // the provider itself saw the cancellation
+			if _, ok := r.CachedToken(globalQ); ok {
+				t.Error("cancelled snapshot was cached")
+			}
+		})
+	}
+}
+
+func TestAlreadyCancelledContextCallsNoProvider(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("a", "d", "w"))
+	r.AddProvider("global", w, ProviderOptions{})
+	mustSnapshot(t, r, globalQ) // cached now
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := r.Snapshot(ctx, Query{SessionID: "s9", Chain: []string{"global"}}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Snapshot error = %v, want context.Canceled", err)
+	}
+	if _, err := r.Snapshot(ctx, globalQ); !errors.Is(err, context.Canceled) {
+		t.Errorf("cached Snapshot error = %v, want context.Canceled", err)
+	}
+	if n := w.lists.Load(); n != 1 {
+		t.Errorf("listed %d times, want 1", n)
+	}
+}
+
+func TestProvidersListedConcurrently(t *testing.T) {
+	// Each provider waits until every other one has started: a sequential
+	// registry would never finish.
+	const n = 4
+	var barrier sync.WaitGroup
+	barrier.Add(n)
+	r := NewRegistry()
+	scopes := []string{"a", "b", "c", "global"}
+	for i := range n {
+		p := newFake(true, sum(fmt.Sprintf("s%d", i), "d", "p"))
+		p.onList = func() { barrier.Done(); barrier.Wait() }
+		r.AddProvider(scopes[i], p, ProviderOptions{})
+	}
+	s := mustSnapshot(t, r, Query{Chain: scopes})
+	if len(s.Skills) != n || !s.Complete {
+		t.Errorf("got %d skills, complete=%v", len(s.Skills), s.Complete)
+	}
+}
+
+func TestGet(t *testing.T) {
+	rb := &ResourceBase{Kind: ResourceDirectory, Path: "/skills/rt"}
+	loadErr := errors.New("server said no")
+	hidden := InvocationPolicy{UserInvocable: true}
+	for _, tc := range []struct {
+		desc string
+		// setup returns the provider whose Load calls are counted.
+		setup     func(t *testing.T, r *Registry) *fakeProvider
+		name      string
+		want      Definition
+		wantFound bool
+		wantErr   error
+		wantLoads int32
+	}{
+		{
+			desc: "runtime winner",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				mustRegister(t, r, "global", RuntimeSkill{Name: "rt", Description: "d", ResourceBase: rb, Content: "body"})
+				return newFake(true)
+			},
+			name:      "rt",
+			want:      Definition{Summary: sum("rt", "d", RuntimeProvider), ResourceBase: rb, Content: "body"},
+			wantFound: true,
+		},
+		{
+			desc: "provider winner fills empty fields from the summary",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				p := newFake(true, Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"})
+				p.defs["remote"] = Definition{Content: "remote body", ResourceBase: &ResourceBase{Kind: ResourceOpaque, Description: "ask"}}
+				r.AddProvider("global", p, ProviderOptions{})
+				return p
+			},
+			name: "remote",
+			want: Definition{
+				Summary:      Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"},
+				ResourceBase: &ResourceBase{Kind: ResourceOpaque, Description: "ask"},
+				Content:      "remote body",
+			},
+			wantFound: true,
+			wantLoads: 1,
+		},
+		{
+			desc: "provider's own fields are kept",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				p := newFake(true, sum("remote", "listed", "mcp"))
+				p.defs["remote"] = Definition{Summary: Summary{Description: "fresh", Invocation: hidden, Provider: "mcp-v2"}, Content: "b"}
+				r.AddProvider("global", p, ProviderOptions{})
+				return p
+			},
+			name: "remote",
+			want: Definition{
+				Summary: Summary{Name: "remote", Description: "fresh", Invocation: hidden, Provider: "mcp-v2"},
+				Content: "b",
+			},
+			wantFound: true,
+			wantLoads: 1,
+		},
+		{
+			desc: "provider no longer offers it",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				p := newFake(true, sum("gone", "d", "p"))
+				r.AddProvider("global", p, ProviderOptions{})
+				return p
+			},
+			name:      "gone",
+			wantLoads: 1,
+		},
+		{
+			desc: "provider load error",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				p := newFake(true, sum("flaky", "d", "p"))
+				p.loadErr = loadErr
+				r.AddProvider("global", p, ProviderOptions{})
+				return p
+			},
+			name:      "flaky",
+			wantErr:   loadErr,
+			wantLoads: 1,
+		},
+		{
+			desc: "shadowed provider is not asked",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				p := newFake(true, sum("x", "global", "p"))
+				p.defs["x"] = Definition{Content: "global body"}
+				r.AddProvider("global", p, ProviderOptions{Rank: 10})
+				mustRegister(t, r, "agent", RuntimeSkill{Name: "x", Description: "agent", Content: "agent body"})
+				return p
+			},
+			name:      "x",
+			want:      Definition{Summary: sum("x", "agent", RuntimeProvider), Content: "agent body"},
+			wantFound: true,
+		},
+		{
+			desc: "unknown name",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				p := newFake(true, sum("a", "d", "p"))
+				r.AddProvider("global", p, ProviderOptions{})
+				return p
+			},
+			name: "b",
+		},
+		{
+			desc: "invalid name",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				mustRegister(t, r, "global", rt("a", "d"))
+				return newFake(true)
+			},
+			name: "A",
+		},
+		{
+			desc: "name only in a scope outside the chain",
+			setup: func(t *testing.T, r *Registry) *fakeProvider {
+				mustRegister(t, r, "other", rt("a", "d"))
+				return newFake(true)
+			},
+			name: "a",
+		},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			r := NewRegistry()
+			p := tc.setup(t, r)
+			q := Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
+			def, found, err := r.Get(t.Context(), q, tc.name)
+			if tc.wantErr != nil {
+				var le *LoadError
+				if !errors.Is(err, tc.wantErr) || !errors.As(err, &le) || le.Name != tc.name {
+					t.Fatalf("error = %v, want a *LoadError for %q wrapping %v", err, tc.name, tc.wantErr)
+				}
+				if !strings.Contains(err.Error(), tc.wantErr.Error()) || !strings.Contains(err.Error(), tc.name) {
+					t.Errorf("error text %q lacks the name or the provider's text", err)
+				}
+			} else if err != nil {
+				t.Fatalf("Get: %v", err)
+			}
+			if found != tc.wantFound {
+				t.Fatalf("found = %v, want %v", found, tc.wantFound)
+			}
+			if diff := cmp.Diff(tc.want, def); diff != "" {
+				t.Errorf("definition (-want +got):\n%s", diff)
+			}
+			if n := p.loads.Load(); n != tc.wantLoads {
+				t.Errorf("Load called %d times, want %d", n, tc.wantLoads)
+			}
+		})
+	}
+}
+
+func TestGetUsesCachedSnapshot(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("a", "d", "w"))
+	w.defs["a"] = Definition{Content: "body"}
+	r.AddProvider("global", w, ProviderOptions{})
+	mustSnapshot(t, r, globalQ)
+	for range 3 {
+		def, found, err := r.Get(t.Context(), globalQ, "a")
+		if err != nil || !found || def.Content != "body" {
+			t.Fatalf("Get = %+v, %v, %v", def, found, err)
+		}
+	}
+	if n := w.lists.Load(); n != 1 {
+		t.Errorf("listed %d times, want 1 (Get should reuse the cached snapshot)", n)
+	}
+}
+
+func TestGetReturnsACopy(t *testing.T) {
+	r := NewRegistry()
+	mustRegister(t, r, "global", RuntimeSkill{Name: "a", Description: "d", ResourceBase: &ResourceBase{Kind: ResourceDirectory, Path: "/p"}})
+	def, _, _ := r.Get(t.Context(), globalQ, "a")
+	def.ResourceBase.Path = "/mutated"
+	again, _, _ := r.Get(t.Context(), globalQ, "a")
+	if again.ResourceBase.Path != "/p" {
+		t.Errorf("registry state changed through a returned definition: %q", again.ResourceBase.Path)
+	}
+	s := mustSnapshot(t, r, globalQ)
+	s.Skills[0].Name = "mutated"
+	if got := mustSnapshot(t, r, globalQ).Skills[0].Name; got != "a" {
+		t.Errorf("cached snapshot changed through a returned slice: %q", got)
+	}
+}
+
+func TestEndSession(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("a", "d", "w"))
+	r.AddProvider("global", w, ProviderOptions{})
+	plain := newFake(true)
+	r.AddProvider("agent", plain, ProviderOptions{}) // no SessionEnder: must not break anything
+	q1 := Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
+	q1b := Query{SessionID: "s1", Cwd: "/other", Chain: []string{"global"}}
+	q2 := Query{SessionID: "s2", Cwd: "/w", Chain: []string{"global"}}
+	for _, q := range []Query{q1, q1b, q2} {
+		mustSnapshot(t, r, q)
+	}
+	rev := r.Revision()
+	r.EndSession("s1")
+	for _, tc := range []struct {
+		q    Query
+		want bool
+	}{{q1, false}, {q1b, false}, {q2, true}} {
+		if _, ok := r.CachedToken(tc.q); ok != tc.want {
+			t.Errorf("after EndSession(s1): cached(%s %s) = %v, want %v", tc.q.SessionID, tc.q.Cwd, ok, tc.want)
+		}
+	}
+	if r.Revision() != rev {
+		t.Error("EndSession bumped the revision")
+	}
+	w.imu.Lock()
+	ended := append([]string(nil), w.ended...)
+	w.imu.Unlock()
+	if diff := cmp.Diff([]string{"s1"}, ended); diff != "" {
+		t.Errorf("forwarded EndSession (-want +got):\n%s", diff)
+	}
+}
+
+func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("a", "d", "w"))
+	var once sync.Once
+	w.onList = func() { once.Do(func() { r.EndSession(globalQ.SessionID) }) }
+	r.AddProvider("global", w, ProviderOptions{})
+	mustSnapshot(t, r, globalQ)
+	if _, ok := r.CachedToken(globalQ); ok {
+		t.Error("a snapshot that raced with EndSession was cached")
+	}
+}
+
+func TestInvalidatorLifecycle(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("a", "d", "w"))
+	remove := r.AddProvider("global", w, ProviderOptions{})
+	if w.setCalls != 1 {
+		t.Fatalf("SetInvalidate called %d times, want 1", w.setCalls)
+	}
+	rev := r.Revision()
+	w.fire()
+	if r.Revision() != rev+1 {
+		t.Fatalf("invalidate: revision %d → %d, want +1", rev, r.Revision())
+	}
+	remove()
+	rev = r.Revision()
+	remove() // second call is harmless
+	w.fire() // safe after removal, and a no-op
+	if r.Revision() != rev {
+		t.Errorf("revision moved after removal: %d → %d", rev, r.Revision())
+	}
+	if s := mustSnapshot(t, r, globalQ); len(s.Skills) != 0 {
+		t.Errorf("removed provider still listed: %v", s.Skills)
+	}
+}
+
+// synchronousInvalidator invalidates from inside SetInvalidate, which must
+// not deadlock.
+type synchronousInvalidator struct{ *fakeProvider }
+
+func (s synchronousInvalidator) SetInvalidate(fn func()) { fn() }
+
+func TestSetInvalidateMayInvalidateImmediately(t *testing.T) {
+	r := NewRegistry()
+	r.AddProvider("global", synchronousInvalidator{newFake(true, sum("a", "d", "p"))}, ProviderOptions{})
+	if s := mustSnapshot(t, r, globalQ); len(s.Skills) != 1 {
+		t.Errorf("skills = %v", s.Skills)
+	}
+}
+
+func TestToken(t *testing.T) {
+	build := func(t *testing.T, skills ...RuntimeSkill) string {
+		t.Helper()
+		r := NewRegistry()
+		for _, s := range skills {
+			mustRegister(t, r, "global", s)
+		}
+		return mustSnapshot(t, r, globalQ).Token
+	}
+	base := build(t, rt("a", "alpha"), rt("b", "beta"))
+	// The encoding, spelled out: domain tag, count, then per skill the
+	// length-prefixed name and description, the policy bits and the
+	// length-prefixed provider.
+	var enc []byte
+	enc = append(enc, byte(len(tokenDomain)))
+	enc = append(enc, tokenDomain...)
+	enc = append(enc, 2)
+	enc = append(enc, 1, 'a', 5, 'a', 'l', 'p', 'h', 'a', 3, 7, 'r', 'u', 'n', 't', 'i', 'm', 'e')
+	enc = append(enc, 1, 'b', 4, 'b', 'e', 't', 'a', 3, 7, 'r', 'u', 'n', 't', 'i', 'm', 'e')
+	sum128 := xxh3.Hash128(enc).Bytes()
+	if want := hex.EncodeToString(sum128[:]); base != want {
+		t.Errorf("token = %q, want xxh3-128 of the documented encoding %q", base, want)
+	}
+	// Pinned so that equal content keeps its token across releases.
+	const pinned = "e8e94bd69e824485644e836819bf87fb"
+	if base != pinned {
+		t.Errorf("token = %q, want pinned %q", base, pinned)
+	}
+	for _, tc := range []struct {
+		desc  string
+		token string
+		same  bool
+	}{
+		{"same content, other registration order", build(t, rt("b", "beta"), rt("a", "alpha")), true},
+		{"same content, provider source", func() string {
+			r := NewRegistry()
+			r.AddProvider("agent", newFake(true, sum("b", "beta", RuntimeProvider), sum("a", "alpha", RuntimeProvider)), ProviderOptions{})
+			return mustSnapshot(t, r, Query{Chain: []string{"agent"}}).Token
+		}(), true},
+		{"description changed", build(t, rt("a", "alpha!"), rt("b", "beta")), false},
+		{"boundary moved between fields", build(t, rt("a", "alphab"), RuntimeSkill{Name: "b", Description: "eta"}), false},
+		{"policy changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Invocation: &InvocationPolicy{UserInvocable: true}}, rt("b", "beta")), false},
+		{"provider label changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Provider: "x"}, rt("b", "beta")), false},
+		{"skill removed", build(t, rt("a", "alpha")), false},
+		{"empty", build(t), false},
+	} {
+		if (tc.token == base) != tc.same {
+			t.Errorf("%s: token %q vs base %q, want same=%v", tc.desc, tc.token, base, tc.same)
+		}
+	}
+	if len(base) != 32 {
+		t.Errorf("token %q is not 32 hex digits", base)
+	}
+}
+
+func TestConcurrentUse(t *testing.T) {
+	r := NewRegistry()
+	w := newWatched(sum("w", "d", "w"))
+	w.defs["w"] = Definition{Content: "b"}
+	r.AddProvider("global", w, ProviderOptions{})
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			for i := range 50 {
+				name := fmt.Sprintf("s%d-%d", g, i%5)
+				_ = r.Register("global", rt(name, "d"))
+				q := Query{SessionID: fmt.Sprint(g), Cwd: "/", Chain: []string{"agent", "global"}}
+				if _, err := r.Snapshot(t.Context(), q); err != nil {
+					t.Error(err)
+					return
+				}
+				if _, _, err := r.Get(t.Context(), q, "w"); err != nil {
+					t.Error(err)
+					return
+				}
+				r.CachedToken(q)
+				if i%7 == 0 {
+					w.fire()
+					r.Unregister("global", name)
+					r.EndSession(fmt.Sprint(g))
+				}
+				if i%11 == 0 {
+					r.AddProvider("agent", newWatched(), ProviderOptions{})()
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
