@@ -1548,7 +1548,9 @@ type SnapshotRequest struct {
 	AgentScope string                 `protobuf:"bytes,2,opt,name=agent_scope,json=agentScope,proto3" json:"agent_scope,omitempty"`
 	// Token of a snapshot the plugin already holds; the host answers
 	// not_modified when its current snapshot has the same token.
-	IfNoneMatch   string `protobuf:"bytes,3,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
+	IfNoneMatch string `protobuf:"bytes,3,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
+	// Session the snapshot is for; providers may keep a per-session view.
+	SessionId     string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1600,6 +1602,13 @@ func (x *SnapshotRequest) GetAgentScope() string {
 func (x *SnapshotRequest) GetIfNoneMatch() string {
 	if x != nil {
 		return x.IfNoneMatch
+	}
+	return ""
+}
+
+func (x *SnapshotRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
 	}
 	return ""
 }
@@ -1678,10 +1687,12 @@ func (x *SnapshotResponse) GetComplete() bool {
 
 // GetSkillRequest loads a skill as the calling agent sees it.
 type GetSkillRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Cwd           string                 `protobuf:"bytes,1,opt,name=cwd,proto3" json:"cwd,omitempty"`
-	AgentScope    string                 `protobuf:"bytes,2,opt,name=agent_scope,json=agentScope,proto3" json:"agent_scope,omitempty"`
-	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Cwd        string                 `protobuf:"bytes,1,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	AgentScope string                 `protobuf:"bytes,2,opt,name=agent_scope,json=agentScope,proto3" json:"agent_scope,omitempty"`
+	Name       string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
+	// Session the load is for; providers may keep a per-session view.
+	SessionId     string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1737,8 +1748,17 @@ func (x *GetSkillRequest) GetName() string {
 	return ""
 }
 
+func (x *GetSkillRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
 // GetSkillResponse carries the definition, or says it was not found, or
-// carries the provider's error text.
+// carries the provider's error text. The host never sends the content of a
+// skill that is not model-invocable: it sends the definition with empty
+// content, so a model-disabled body never crosses the process boundary.
 type GetSkillResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Found bool                   `protobuf:"varint,1,opt,name=found,proto3" json:"found,omitempty"`
@@ -2482,22 +2502,26 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"invocation\x12\x1a\n" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x05 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
-	"\acontent\x18\x06 \x01(\tR\acontent\"h\n" +
+	"\acontent\x18\x06 \x01(\tR\acontent\"\x87\x01\n" +
 	"\x0fSnapshotRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
 	"agentScope\x12\"\n" +
-	"\rif_none_match\x18\x03 \x01(\tR\vifNoneMatch\"\x9e\x01\n" +
+	"\rif_none_match\x18\x03 \x01(\tR\vifNoneMatch\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x04 \x01(\tR\tsessionId\"\x9e\x01\n" +
 	"\x10SnapshotResponse\x12!\n" +
 	"\fnot_modified\x18\x01 \x01(\bR\vnotModified\x12\x14\n" +
 	"\x05token\x18\x02 \x01(\tR\x05token\x125\n" +
 	"\x06skills\x18\x03 \x03(\v2\x1d.skillcatalog.v1.SkillSummaryR\x06skills\x12\x1a\n" +
-	"\bcomplete\x18\x04 \x01(\bR\bcomplete\"X\n" +
+	"\bcomplete\x18\x04 \x01(\bR\bcomplete\"w\n" +
 	"\x0fGetSkillRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
 	"agentScope\x12\x12\n" +
-	"\x04name\x18\x03 \x01(\tR\x04name\"v\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x04 \x01(\tR\tsessionId\"v\n" +
 	"\x10GetSkillResponse\x12\x14\n" +
 	"\x05found\x18\x01 \x01(\bR\x05found\x126\n" +
 	"\x05skill\x18\x02 \x01(\v2 .skillcatalog.v1.SkillDefinitionR\x05skill\x12\x14\n" +

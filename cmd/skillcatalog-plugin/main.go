@@ -1,0 +1,34 @@
+// Command skillcatalog-plugin is the skill-catalog plugin binary. A host
+// starts it through the go-plugin handshake (for example with the hostsdk
+// package); run by hand it explains itself and exits with status 1.
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/skillcatalog/skillcatalog/internal/wire"
+	"github.com/skillcatalog/skillcatalog/plugin"
+)
+
+const usage = `skillcatalog-plugin is the skill-catalog plugin for agent runtimes.
+
+It serves the skillcatalog.v1 gRPC protocol to a host that starts it through
+the HashiCorp go-plugin handshake; it is not meant to be run by hand.
+
+Load it from a Go host with the hostsdk package:
+
+    p, err := hostsdk.Load(ctx, hostsdk.Options{Path: "/path/to/skillcatalog-plugin", ...})
+
+or run the contract suite against this build:
+
+    skillcatalog conform --plugin /path/to/skillcatalog-plugin testdata/conformance
+`
+
+func main() {
+	if !wire.CookieSet(os.Getenv) {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(1)
+	}
+	plugin.Serve()
+}

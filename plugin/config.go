@@ -1,0 +1,96 @@
+package plugin
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/render"
+)
+
+// OptionDescriptionMaxLength is the configuration key for the catalog
+// description cap.
+const OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
+
+// Config is a validated plugin configuration for one mount.
+type Config struct {
+	// DescriptionMaxLength caps normalized catalog descriptions, in
+	// characters, including the "..." of a truncated one.
+	DescriptionMaxLength int
+}
+
+// DefaultConfig returns the configuration used when the host passes none.
+func DefaultConfig() Config {
+	return Config{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
+}
+
+// ParseConfig validates a JSON object of plugin options. An empty string
+// means all defaults. Errors name the option and its bound.
+func ParseConfig(raw string) (Config, error) {
+	cfg := DefaultConfig()
+	if strings.TrimSpace(raw) == "" {
+		return cfg, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var opts map[string]json.RawMessage
+	if err := dec.Decode(&opts); err != nil || opts == nil {
+		return cfg, fmt.Errorf("plugin configuration must be a JSON object of options")
+	}
+	if dec.More() {
+		return cfg, fmt.Errorf("plugin configuration must be a single JSON object")
+	}
+	var unknown []string
+	for k := range opts {
+		if k != OptionDescriptionMaxLength {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], OptionDescriptionMaxLength)
+	}
+	if v, ok := opts[OptionDescriptionMaxLength]; ok {
+		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
+		if err != nil {
+			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
+		}
+		cfg.DescriptionMaxLength = n
+	}
+	return cfg, nil
+}
+
+// parseMinInt accepts a JSON number with an integral value of at least min
+// that fits an int (1e3 and 500.0 are integers; 2.5, "500" and true are not).
+func parseMinInt(v json.RawMessage, min int) (int, error) {
+	v = bytes.TrimSpace(v)
+	if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+		return 0, fmt.Errorf("not a number")
+	}
+	var num json.Number
+	dec := json.NewDecoder(bytes.NewReader(v))
+	dec.UseNumber()
+	if err := dec.Decode(&num); err != nil {
+		return 0, err
+	}
+	f, err := num.Float64()
+	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || f < float64(min) || f > math.MaxInt32 {
+		return 0, fmt.Errorf("out of range")
+	}
+	return int(f), nil
+}
+
+func compactJSON(v json.RawMessage) string {
+	var b bytes.Buffer
+	if err := json.Compact(&b, v); err != nil {
+		return string(v)
+	}
+	s := b.String()
+	if len(s) > 64 {
+		s = s[:61] + "..."
+	}
+	return s
+}
