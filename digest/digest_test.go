@@ -1,0 +1,208 @@
+package digest
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/zeebo/xxh3"
+)
+
+// referenceEncoding builds the documented byte string in one buffer; Of must hash exactly
+// this, without materializing it.
+func referenceEncoding(entries []Entry) []byte {
+	b := []byte("skillcatalog/digest/v1\x00")
+	b = binary.AppendUvarint(b, uint64(len(entries)))
+	for _, e := range entries {
+		b = binary.AppendUvarint(b, uint64(len(e.Name)))
+		b = append(b, e.Name...)
+		b = binary.AppendUvarint(b, uint64(len(e.Description)))
+		b = append(b, e.Description...)
+	}
+	return b
+}
+
+// TestPinned fixes the digests of a few inputs forever. If this test fails, the encoding
+// changed and every stored session would republish its catalog: do not update the values,
+// restore the encoding.
+func TestPinned(t *testing.T) {
+	tests := []struct {
+		name    string
+		entries []Entry
+		want    string
+	}{
+		{"nil", nil, "b2f078e9c6018b2622d920d0abe87c67"},
+		{"empty", []Entry{}, "b2f078e9c6018b2622d920d0abe87c67"},
+		{"one", []Entry{{"a-skill", "Does a thing."}}, "ba38007bdd3ceaf45e9bc35372d48349"},
+		{"empty description", []Entry{{"a-skill", ""}}, "e0c50b10c2acb892f46d29a1529efe41"},
+		{"two", []Entry{{"alpha", "First."}, {"beta", "Second & <third>."}}, "f1c0c63e2a2c09d692a630ad7eab9fe0"},
+		{"unicode", []Entry{{"résumé", "naïve — “quoted” 日本語"}}, "0ec1af54535b4d23fb20f7c8d1b51ca3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Of(tt.entries)
+			if got.String() != tt.want {
+				t.Errorf("Of(%q) = %s, want %s", tt.entries, got, tt.want)
+			}
+			if ref := Digest(xxh3.Hash128(referenceEncoding(tt.entries)).Bytes()); got != ref {
+				t.Errorf("Of(%q) = %s, reference encoding hashes to %s", tt.entries, got, ref)
+			}
+		})
+	}
+}
+
+// TestStreamingMatchesReference covers lengths that cross the hasher's internal block
+// boundaries and multi-byte varints.
+func TestStreamingMatchesReference(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 7, 63, 64, 65, 127, 128, 129, 240, 1000, 1025, 5000} {
+		long := strings.Repeat("x", n)
+		for _, entries := range [][]Entry{
+			{{long, ""}},
+			{{"a", long}},
+			{{long, long}, {"b", long}},
+			manyEntries(n % 300),
+		} {
+			got := Of(entries)
+			want := Digest(xxh3.Hash128(referenceEncoding(entries)).Bytes())
+			if got != want {
+				t.Errorf("n=%d: Of = %s, reference = %s", n, got, want)
+			}
+		}
+	}
+}
+
+// naiveJoins are the separator-based encodings a length-prefixed encoding must not behave like.
+var naiveJoins = map[string]func([]Entry) string{
+	"newline": func(es []Entry) string {
+		var b strings.Builder
+		for _, e := range es {
+			b.WriteString(e.Name + "\n" + e.Description + "\n")
+		}
+		return b.String()
+	},
+	"concat": func(es []Entry) string {
+		var b strings.Builder
+		for _, e := range es {
+			b.WriteString(e.Name + e.Description)
+		}
+		return b.String()
+	},
+	"catalog line": func(es []Entry) string {
+		var b strings.Builder
+		for _, e := range es {
+			b.WriteString("-`" + e.Name + "`: " + e.Description + "\n")
+		}
+		return b.String()
+	},
+}
+
+func TestSeparatorCollisionsDiffer(t *testing.T) {
+	tests := []struct {
+		join string
+		a, b []Entry
+	}{
+		{"newline", []Entry{{"a", "b\nc"}}, []Entry{{"a\nb", "c"}}},
+		{"newline", []Entry{{"a", "b"}, {"c", "d"}}, []Entry{{"a", "b\nc\nd"}}},
+		{"newline", []Entry{{"a", "b\n\n"}}, []Entry{{"a", "b"}, {"", ""}}},
+		{"concat", []Entry{{"ab", ""}}, []Entry{{"a", "b"}}},
+		{"concat", []Entry{{"a", "b"}, {"c", "d"}}, []Entry{{"ab", "cd"}}},
+		{"concat", []Entry{}, []Entry{{"", ""}}},
+		{"catalog line", []Entry{{"a", "x\n-`b`: y"}}, []Entry{{"a", "x"}, {"b", "y"}}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s %q %q", tt.join, tt.a, tt.b), func(t *testing.T) {
+			join := naiveJoins[tt.join]
+			if join(tt.a) != join(tt.b) {
+				t.Fatalf("test case does not collide under %s join", tt.join)
+			}
+			if Of(tt.a) == Of(tt.b) {
+				t.Errorf("Of(%q) == Of(%q) = %s", tt.a, tt.b, Of(tt.a))
+			}
+		})
+	}
+}
+
+func TestOrderMatters(t *testing.T) {
+	a := []Entry{{"alpha", "A"}, {"beta", "B"}}
+	b := []Entry{{"beta", "B"}, {"alpha", "A"}}
+	if Of(a) == Of(b) {
+		t.Errorf("reordered entries share digest %s", Of(a))
+	}
+	if Of([]Entry{{"x", "y"}}) == Of([]Entry{{"y", "x"}}) {
+		t.Error("swapping name and description kept the digest")
+	}
+}
+
+func TestStringParseRoundTrip(t *testing.T) {
+	for _, entries := range [][]Entry{nil, {{"a", "b"}}, manyEntries(50)} {
+		d := Of(entries)
+		s := d.String()
+		if len(s) != 32 || strings.ToLower(s) != s {
+			t.Errorf("String() = %q, want 32 lowercase hex digits", s)
+		}
+		got, err := Parse(s)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", s, err)
+		}
+		if got != d {
+			t.Errorf("Parse(%q) = %s, want %s", s, got, d)
+		}
+	}
+	if got := (Digest{0: 0x01, 15: 0xab}).String(); got != "010000000000000000000000000000ab" {
+		t.Errorf("String() = %q, want high byte first", got)
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	valid := Of(nil).String()
+	for _, s := range []string{
+		"",
+		valid[:31],
+		valid + "0",
+		strings.ToUpper("0123456789abcdef0123456789abcdef"),
+		"0123456789abcdef0123456789abcdeg",
+		" 123456789abcdef0123456789abcdef",
+		"0x23456789abcdef0123456789abcdef",
+		"0123456789abcdef0123456789abcdé",
+	} {
+		if d, err := Parse(s); err == nil {
+			t.Errorf("Parse(%q) = %s, want error", s, d)
+		} else if !strings.Contains(err.Error(), "parse digest") {
+			t.Errorf("Parse(%q) error %q lacks context", s, err)
+		}
+	}
+}
+
+func TestOfAllocations(t *testing.T) {
+	for _, n := range []int{0, 10, 1000, 10000} {
+		entries := manyEntries(n)
+		allocs := testing.AllocsPerRun(20, func() { Of(entries) })
+		if allocs != 0 {
+			t.Errorf("Of(%d entries) allocates %v times, want 0", n, allocs)
+		}
+	}
+}
+
+func manyEntries(n int) []Entry {
+	entries := make([]Entry, n)
+	for i := range entries {
+		entries[i] = Entry{
+			Name:        fmt.Sprintf("skill-%05d", i),
+			Description: fmt.Sprintf("Handles task family %d: reads inputs, validates them, and writes a short report.", i),
+		}
+	}
+	return entries
+}
+
+func BenchmarkOf(b *testing.B) {
+	for _, n := range []int{10, 1000, 10000} {
+		entries := manyEntries(n)
+		b.Run(fmt.Sprintf("entries=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Of(entries)
+			}
+		})
+	}
+}

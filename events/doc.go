@@ -1,0 +1,24 @@
+// Package events recognizes and writes the durable catalog record, and derives the catalog
+// baseline from a session's durable events.
+//
+// Every catalog message is recorded as a user-role message whose source is a small JSON
+// object:
+//
+//	{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a-skill","description":"..."}]}
+//	{"kind":"skill-catalog","form":"catalog","update":true,"entries":[]}
+//
+// The entries are exactly the (name, description) pairs the message published, in catalog
+// order, with descriptions normalized and capped but not XML-escaped. update marks a
+// replacement, including the empty replacement that retires every earlier name. Sessions
+// written by other runtimes that ship the same behaviour use the same shape, so the parser is
+// strict about what counts as readable and lenient about everything else: an unreadable or
+// foreign record is skipped, never an error.
+//
+// The baseline is the newest visible readable catalog. Scanner consumes events newest first
+// and stops as soon as it finds one, so the cost of a pre-step does not grow with the length
+// of the session while a catalog stays visible. When compaction has hidden every catalog, the
+// scan also reports whether any catalog was ever published, which distinguishes a session
+// that needs its first catalog from one whose catalog must be re-established.
+//
+// The package does no I/O; callers hand it the source bytes of each event without copying.
+package events

@@ -1,0 +1,478 @@
+package events
+
+import (
+	"bytes"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// A small purpose-built JSON reader for catalog records. encoding/json is not used because it
+// matches struct fields case-insensitively (a "Name" member would fill Name) and because
+// decoding into generic values costs an allocation per token. The reader accepts exactly the
+// documents that json.Valid accepts, decodes strings exactly as encoding/json does, and keeps
+// only what a catalog record needs; the tests check both claims against encoding/json.
+
+// maxDepth is encoding/json's nesting limit; deeper documents are invalid there too.
+const maxDepth = 10000
+
+// span locates one entry's decoded name and description in parser.arena.
+type span struct{ nameStart, nameEnd, descStart, descEnd int }
+
+// record is what the reader learned about the top-level object; each flag reflects the last
+// occurrence of its member, as with JSON.parse.
+type record struct {
+	kind    bool // "kind" is the string "skill-catalog"
+	form    bool // "form" is the string "catalog"
+	update  bool // "update" is true
+	entries bool // "entries" is an array of well-formed entries (only when wantEntries)
+}
+
+type parser struct {
+	src   []byte
+	pos   int
+	depth int
+	// wantEntries makes the reader decode "entries" into arena and spans; otherwise it only
+	// validates them.
+	wantEntries bool
+	// arena holds decoded entry strings, and transiently the decoded form of escaped keys.
+	arena []byte
+	spans []span
+}
+
+func (p *parser) ws() {
+	for p.pos < len(p.src) {
+		switch p.src[p.pos] {
+		case ' ', '\t', '\n', '\r':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+// peek returns the next byte, or 0 at the end of input (0 never starts a valid token).
+func (p *parser) peek() byte {
+	if p.pos < len(p.src) {
+		return p.src[p.pos]
+	}
+	return 0
+}
+
+// parseRecord reads the whole source as one JSON object with optional surrounding whitespace.
+func (p *parser) parseRecord() (record, bool) {
+	if p.wantEntries {
+		p.arena = make([]byte, 0, len(p.src))
+	}
+	p.ws()
+	if p.peek() != '{' {
+		return record{}, false
+	}
+	rec, ok := p.topObject()
+	if !ok {
+		return record{}, false
+	}
+	p.ws()
+	return rec, p.pos == len(p.src)
+}
+
+// enter and leave track nesting depth; enter consumes the opening bracket.
+func (p *parser) enter() bool {
+	p.pos++
+	p.depth++
+	return p.depth <= maxDepth
+}
+
+func (p *parser) leave() {
+	p.pos++
+	p.depth--
+}
+
+// members walks the members of the object at p.pos. For each member it leaves p.pos at the
+// value and calls member with the decoded key, which is valid only during the call; member
+// must consume the value. It reports whether the object was well-formed.
+func (p *parser) members(member func(key []byte) bool) bool {
+	if !p.enter() {
+		return false
+	}
+	p.ws()
+	if p.peek() == '}' {
+		p.leave()
+		return true
+	}
+	for {
+		if p.peek() != '"' {
+			return false
+		}
+		key, ok := p.key()
+		if !ok {
+			return false
+		}
+		p.ws()
+		if p.peek() != ':' {
+			return false
+		}
+		p.pos++
+		p.ws()
+		if !member(key) {
+			return false
+		}
+		p.ws()
+		switch p.peek() {
+		case ',':
+			p.pos++
+			p.ws()
+		case '}':
+			p.leave()
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// elements walks the elements of the array at p.pos, calling element with p.pos at each one;
+// element must consume it.
+func (p *parser) elements(element func() bool) bool {
+	if !p.enter() {
+		return false
+	}
+	p.ws()
+	if p.peek() == ']' {
+		p.leave()
+		return true
+	}
+	for {
+		if !element() {
+			return false
+		}
+		p.ws()
+		switch p.peek() {
+		case ',':
+			p.pos++
+			p.ws()
+		case ']':
+			p.leave()
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (p *parser) topObject() (record, bool) {
+	var rec record
+	ok := p.members(func(key []byte) bool {
+		switch string(key) {
+		case "kind":
+			eq, ok := p.stringEquals(SourceKind)
+			rec.kind = eq
+			return ok
+		case "form":
+			eq, ok := p.stringEquals(FormCatalog)
+			rec.form = eq
+			return ok
+		case "update":
+			rec.update = p.peek() == 't'
+			return p.skipValue()
+		case "entries":
+			if !p.wantEntries {
+				return p.skipValue()
+			}
+			readable, ok := p.entries()
+			rec.entries = readable
+			return ok
+		default:
+			return p.skipValue()
+		}
+	})
+	return rec, ok
+}
+
+// entries reads an "entries" value. A later "entries" member replaces an earlier one, so the
+// decoded strings start afresh.
+func (p *parser) entries() (readable, ok bool) {
+	p.arena, p.spans = p.arena[:0], p.spans[:0]
+	if p.peek() != '[' {
+		return false, p.skipValue()
+	}
+	readable = true
+	ok = p.elements(func() bool {
+		if p.peek() != '{' {
+			readable = false
+			return p.skipValue()
+		}
+		good, ok := p.entry()
+		readable = readable && good
+		return ok
+	})
+	return readable, ok
+}
+
+// entry reads one element object; good means it has a non-empty string name and a string
+// description.
+func (p *parser) entry() (good, ok bool) {
+	var s span
+	var hasName, hasDesc bool
+	ok = p.members(func(key []byte) bool {
+		switch string(key) {
+		case "name":
+			if hasName = p.peek() == '"'; hasName {
+				s.nameStart = len(p.arena)
+				ok := p.decodeString()
+				s.nameEnd = len(p.arena)
+				return ok
+			}
+		case "description":
+			if hasDesc = p.peek() == '"'; hasDesc {
+				s.descStart = len(p.arena)
+				ok := p.decodeString()
+				s.descEnd = len(p.arena)
+				return ok
+			}
+		}
+		return p.skipValue()
+	})
+	good = hasName && s.nameEnd > s.nameStart && hasDesc
+	if ok && good {
+		p.spans = append(p.spans, s)
+	}
+	return good, ok
+}
+
+// key decodes the member name at p.pos. Unescaped names alias the source; escaped ones are
+// decoded into arena's spare capacity, which the next arena append overwrites.
+func (p *parser) key() ([]byte, bool) {
+	start := p.pos + 1
+	escaped, ok := p.skipString()
+	if !ok {
+		return nil, false
+	}
+	if !escaped {
+		return p.src[start : p.pos-1], true
+	}
+	end := p.pos
+	mark := len(p.arena)
+	p.pos = start - 1
+	p.decodeString()
+	p.pos = end
+	key := p.arena[mark:]
+	p.arena = p.arena[:mark]
+	return key, true
+}
+
+// stringEquals consumes the value at p.pos and reports whether it is the string want.
+func (p *parser) stringEquals(want string) (eq, ok bool) {
+	if p.peek() != '"' {
+		return false, p.skipValue()
+	}
+	v, ok := p.key()
+	return ok && string(v) == want, ok
+}
+
+func (p *parser) skipValue() bool {
+	switch c := p.peek(); {
+	case c == '{':
+		return p.members(func([]byte) bool { return p.skipValue() })
+	case c == '[':
+		return p.elements(p.skipValue)
+	case c == '"':
+		_, ok := p.skipString()
+		return ok
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.literal("null")
+	case c == '-' || '0' <= c && c <= '9':
+		return p.number()
+	default:
+		return false
+	}
+}
+
+func (p *parser) literal(lit string) bool {
+	if !bytes.HasPrefix(p.src[p.pos:], []byte(lit)) {
+		return false
+	}
+	p.pos += len(lit)
+	return true
+}
+
+// number consumes -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; the caller rejects whatever
+// follows if it is not a delimiter.
+func (p *parser) number() bool {
+	if p.peek() == '-' {
+		p.pos++
+	}
+	switch c := p.peek(); {
+	case c == '0':
+		p.pos++
+	case '1' <= c && c <= '9':
+		p.digits()
+	default:
+		return false
+	}
+	if p.peek() == '.' {
+		p.pos++
+		if !p.digits() {
+			return false
+		}
+	}
+	if c := p.peek(); c == 'e' || c == 'E' {
+		p.pos++
+		if c := p.peek(); c == '+' || c == '-' {
+			p.pos++
+		}
+		if !p.digits() {
+			return false
+		}
+	}
+	return true
+}
+
+// digits consumes one or more decimal digits.
+func (p *parser) digits() bool {
+	start := p.pos
+	for c := p.peek(); '0' <= c && c <= '9'; c = p.peek() {
+		p.pos++
+	}
+	return p.pos > start
+}
+
+// skipString validates the string at p.pos (its opening quote) and consumes it, reporting
+// whether it contains escapes. Like json.Valid, it accepts any byte except controls, '"' and
+// '\\' literally, including invalid UTF-8.
+func (p *parser) skipString() (escaped, ok bool) {
+	src := p.src
+	for i := p.pos + 1; i < len(src); {
+		switch c := src[i]; {
+		case c == '"':
+			p.pos = i + 1
+			return escaped, true
+		case c == '\\':
+			escaped = true
+			n := escapeLen(src, i)
+			if n == 0 {
+				return false, false
+			}
+			i += n
+		case c < 0x20:
+			return false, false
+		default:
+			i++
+		}
+	}
+	return false, false
+}
+
+// escapeLen returns the length of the valid escape sequence at src[i] ('\\'), or 0.
+func escapeLen(src []byte, i int) int {
+	if i+1 >= len(src) {
+		return 0
+	}
+	switch src[i+1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2
+	case 'u':
+		if _, ok := hex4(src, i+2); ok {
+			return 6
+		}
+	}
+	return 0
+}
+
+// hex4 decodes four hexadecimal digits at src[i:].
+func hex4(src []byte, i int) (rune, bool) {
+	if i+4 > len(src) {
+		return 0, false
+	}
+	var r rune
+	for _, c := range src[i : i+4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
+// decodeString consumes the string at p.pos and appends its value to arena, coercing it to
+// UTF-8 exactly as encoding/json does: an invalid byte becomes U+FFFD, and a \u escape of a
+// surrogate that does not start a valid pair becomes U+FFFD.
+func (p *parser) decodeString() bool {
+	src, b := p.src, p.arena
+	i := p.pos + 1
+	start := i
+	for i < len(src) {
+		c := src[i]
+		switch {
+		case c == '"':
+			p.arena = append(b, src[start:i]...)
+			p.pos = i + 1
+			return true
+		case c == '\\':
+			b = append(b, src[start:i]...)
+			if escapeLen(src, i) == 0 {
+				p.arena = b
+				return false
+			}
+			switch e := src[i+1]; e {
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				r, _ := hex4(src, i+2)
+				i += 4
+				if utf16.IsSurrogate(r) {
+					r2 := rune(-1)
+					if i+3 < len(src) && src[i+2] == '\\' && src[i+3] == 'u' {
+						if v, ok := hex4(src, i+4); ok {
+							r2 = v
+						}
+					}
+					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+						r = d
+						i += 6
+					} else {
+						r = utf8.RuneError
+					}
+				}
+				b = utf8.AppendRune(b, r)
+			default: // '"', '\\', '/'
+				b = append(b, e)
+			}
+			i += 2
+			start = i
+		case c < 0x20:
+			p.arena = b
+			return false
+		case c < utf8.RuneSelf:
+			i++
+		default:
+			r, size := utf8.DecodeRune(src[i:])
+			if r == utf8.RuneError && size == 1 {
+				b = append(b, src[start:i]...)
+				b = utf8.AppendRune(b, utf8.RuneError)
+				start = i + 1
+			}
+			i += size
+		}
+	}
+	p.arena = b
+	return false
+}

@@ -1,0 +1,180 @@
+package events
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+)
+
+const (
+	// SourceKind is the "kind" of every catalog record's source.
+	SourceKind = "skill-catalog"
+	// FormCatalog is the "form" of a catalog record: a complete list of published entries.
+	FormCatalog = "catalog"
+)
+
+// kindLiteral must occur in every source worth decoding. It lets the great majority of
+// sources, which are not catalog records, be dismissed with one substring search.
+const kindLiteral = `"` + SourceKind + `"`
+
+// mayBeCatalog reports whether source can possibly be a catalog-kind record.
+func mayBeCatalog(source []byte) bool {
+	return bytes.Contains(source, []byte(kindLiteral))
+}
+
+// Catalog is a readable catalog record.
+type Catalog struct {
+	// Entries are the published (name, description) pairs in catalog order. Never nil for a
+	// readable record; empty for the tombstone that retires every earlier name.
+	Entries []digest.Entry
+	// Update is true when the record marks a replacement rather than the first publication.
+	Update bool
+	// Digest is digest.Of(Entries).
+	Digest digest.Digest
+}
+
+// ParseCatalog returns the catalog recorded in source and true when source is readable: a
+// single JSON object (surrounding JSON whitespace allowed) whose "kind" is "skill-catalog",
+// whose "form" is "catalog", and whose "entries" is an array in which every element is an
+// object with a non-empty string "name" and a string "description" (possibly empty). Other
+// members are ignored. "update" counts only when it is the boolean true.
+//
+// Keys are matched exactly (case-sensitively), and a repeated key takes its last value, as in
+// JavaScript's JSON.parse. Strings are decoded like encoding/json: invalid UTF-8 and unpaired
+// surrogate escapes become U+FFFD.
+//
+// Anything else returns false and never panics: invalid JSON, trailing data, a non-object,
+// another kind or form, missing, null or non-array entries, or any malformed element.
+//
+// A source that does not contain the quoted literal "skill-catalog" anywhere is rejected
+// without decoding, so a kind spelled only with JSON escapes (for example
+// "skill\u002dcatalog") is not recognized. No writer produces that spelling.
+func ParseCatalog(source []byte) (Catalog, bool) {
+	if !mayBeCatalog(source) {
+		return Catalog{}, false
+	}
+	p := parser{src: source, wantEntries: true}
+	rec, ok := p.parseRecord()
+	if !ok || !rec.kind || !rec.form || !rec.entries {
+		return Catalog{}, false
+	}
+	// One string holds every decoded name and description, so a record costs a fixed number
+	// of allocations however many entries it has.
+	arena := string(p.arena)
+	entries := make([]digest.Entry, len(p.spans))
+	for i, s := range p.spans {
+		entries[i] = digest.Entry{
+			Name:        arena[s.nameStart:s.nameEnd],
+			Description: arena[s.descStart:s.descEnd],
+		}
+	}
+	return Catalog{Entries: entries, Update: rec.update, Digest: digest.Of(entries)}, true
+}
+
+// IsCatalogKind reports whether source is a valid JSON object whose "kind" is
+// "skill-catalog", readable or not. It tells this plugin's own records, including stale or
+// damaged ones, apart from foreign records. Invalid JSON is not an object and reports false;
+// the same literal prefilter as in ParseCatalog applies.
+func IsCatalogKind(source []byte) bool {
+	if !mayBeCatalog(source) {
+		return false
+	}
+	p := parser{src: source}
+	rec, ok := p.parseRecord()
+	return ok && rec.kind
+}
+
+// EncodeCatalog returns the compact JSON source for a catalog message publishing entries:
+// members in the order kind, form, update (only when true), entries, and entries always an
+// array. Strings are escaped as encoding/json does with HTML escaping disabled, so
+// descriptions keep <, > and & verbatim; invalid UTF-8 becomes U+FFFD.
+//
+// ParseCatalog(EncodeCatalog(entries, update)) returns entries and update unchanged provided
+// every name is non-empty and every string is valid UTF-8; an empty name yields a record that
+// ParseCatalog (and every other reader) treats as unreadable.
+func EncodeCatalog(entries []digest.Entry, update bool) []byte {
+	const (
+		head     = `{"kind":"` + SourceKind + `","form":"` + FormCatalog + `",`
+		upd      = `"update":true,`
+		open     = `"entries":[`
+		entry    = `{"name":"","description":""},`
+		closeAll = `]}`
+	)
+	n := len(head) + len(upd) + len(open) + len(closeAll)
+	for _, e := range entries {
+		n += len(entry) + len(e.Name) + len(e.Description)
+	}
+	n += n / 16 // room for a few escapes, so the common case allocates once
+	b := make([]byte, 0, n)
+	b = append(b, head...)
+	if update {
+		b = append(b, upd...)
+	}
+	b = append(b, open...)
+	for i, e := range entries {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = appendString(b, e.Name)
+		b = append(b, `,"description":`...)
+		b = appendString(b, e.Description)
+		b = append(b, '}')
+	}
+	return append(b, closeAll...)
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string with encoding/json's escaping (HTML escaping off).
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, '\\', 'b')
+			case '\f':
+				b = append(b, '\\', 'f')
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			// Valid JSON, but line terminators in JavaScript source; encoding/json escapes them.
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

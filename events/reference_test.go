@@ -1,0 +1,109 @@
+package events
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+)
+
+// The reference implementations below use encoding/json, whose grammar and string decoding
+// the package's own reader claims to match, and apply the record rules as plainly as
+// possible. Tests and fuzzers compare the package against them.
+
+func referenceTop(src []byte) (map[string]any, bool) {
+	if !bytes.Contains(src, []byte(`"skill-catalog"`)) || !json.Valid(src) {
+		return nil, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.UseNumber() // keep 1e400 valid, as it is in the grammar
+	var top any
+	if err := dec.Decode(&top); err != nil {
+		return nil, false
+	}
+	m, ok := top.(map[string]any)
+	return m, ok
+}
+
+func referenceIsCatalogKind(src []byte) bool {
+	m, ok := referenceTop(src)
+	return ok && m["kind"] == SourceKind
+}
+
+func referenceParse(src []byte) (Catalog, bool) {
+	m, ok := referenceTop(src)
+	if !ok || m["kind"] != SourceKind || m["form"] != FormCatalog {
+		return Catalog{}, false
+	}
+	list, ok := m["entries"].([]any)
+	if !ok {
+		return Catalog{}, false
+	}
+	es := make([]digest.Entry, 0, len(list))
+	for _, el := range list {
+		obj, ok := el.(map[string]any)
+		if !ok {
+			return Catalog{}, false
+		}
+		name, ok := obj["name"].(string)
+		if !ok || name == "" {
+			return Catalog{}, false
+		}
+		desc, ok := obj["description"].(string)
+		if !ok {
+			return Catalog{}, false
+		}
+		es = append(es, digest.Entry{Name: name, Description: desc})
+	}
+	return Catalog{Entries: es, Update: m["update"] == true, Digest: digest.Of(es)}, true
+}
+
+func referenceEncode(es []digest.Entry, update bool) []byte {
+	type entry struct {
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}
+	rec := struct {
+		Kind    string  `json:"kind"`
+		Form    string  `json:"form"`
+		Update  bool    `json:"update,omitempty"`
+		Entries []entry `json:"entries"`
+	}{Kind: SourceKind, Form: FormCatalog, Update: update, Entries: make([]entry, len(es))}
+	for i, e := range es {
+		rec.Entries[i] = entry(e)
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(rec); err != nil {
+		panic(err)
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+}
+
+// referenceBaseline scans every event, newest first, with no early exit.
+func referenceBaseline(evs []Event) Baseline {
+	var b Baseline
+	for _, ev := range evs {
+		c, ok := referenceParse(ev.Source)
+		if !ok {
+			continue
+		}
+		b.EverPublished = true
+		if ev.Visible && !b.Found {
+			b.Found, b.Seq, b.Catalog = true, ev.Seq, c
+		}
+	}
+	return b
+}
+
+func sameCatalog(a, b Catalog) bool {
+	return (a.Entries == nil) == (b.Entries == nil) && slices.Equal(a.Entries, b.Entries) &&
+		a.Update == b.Update && a.Digest == b.Digest
+}
+
+func sameBaseline(a, b Baseline) bool {
+	return a.Found == b.Found && a.Seq == b.Seq && a.EverPublished == b.EverPublished &&
+		sameCatalog(a.Catalog, b.Catalog)
+}

@@ -1,0 +1,89 @@
+package events
+
+// Event is one durable session event as the scanner sees it.
+type Event struct {
+	// Seq orders events within a session; larger is newer.
+	Seq uint64
+	// Source is the event's source bytes (nil when it has none). The scanner reads it only
+	// during Feed and never retains or modifies it.
+	Source []byte
+	// Visible reports whether the event is still part of the model's view (not hidden by
+	// compaction).
+	Visible bool
+}
+
+// Baseline is what a backward scan learned about earlier catalog publications.
+type Baseline struct {
+	// Found reports that a visible readable catalog was found; Seq and Catalog describe the
+	// newest one.
+	Found   bool
+	Seq     uint64
+	Catalog Catalog
+	// EverPublished reports that some readable catalog, visible or hidden, exists among the
+	// scanned events. It is true whenever Found is. Found false with EverPublished true means
+	// compaction hid every catalog and the current one must be re-established.
+	EverPublished bool
+}
+
+// Over combines b, the result for a range of newer events, with older, the result for the
+// events before that range. The newest visible catalog comes from b when b found one and from
+// older otherwise; EverPublished holds if it holds for either. It is valid only while the
+// visibility of the older events is unchanged.
+func (b Baseline) Over(older Baseline) Baseline {
+	if b.Found {
+		return b
+	}
+	older.EverPublished = older.EverPublished || b.EverPublished
+	return older
+}
+
+// Scanner derives a Baseline from events fed newest first. The zero value is ready to use
+// and parses with ParseCatalog.
+type Scanner struct {
+	parse func([]byte) (Catalog, bool)
+	b     Baseline
+}
+
+// NewScanner returns a scanner that reads catalog records with parse, which must agree with
+// ParseCatalog (for example a cache keyed by source content); nil means ParseCatalog. parse is
+// called only for sources that contain the catalog kind literally, and only when the result
+// can still change the baseline.
+func NewScanner(parse func([]byte) (Catalog, bool)) *Scanner {
+	return &Scanner{parse: parse}
+}
+
+// Feed considers the next older event and reports whether the scan is done: the newest
+// visible readable catalog has been found, and no older event can change the baseline.
+// Events fed after that are ignored.
+func (s *Scanner) Feed(ev Event) (done bool) {
+	if s.b.Found {
+		return true
+	}
+	// Once a catalog is known to have been published, hidden events cannot change anything,
+	// so scans across long compacted histories skip them without looking at their sources.
+	if !ev.Visible && s.b.EverPublished {
+		return false
+	}
+	if !mayBeCatalog(ev.Source) {
+		return false
+	}
+	parse := s.parse
+	if parse == nil {
+		parse = ParseCatalog
+	}
+	c, ok := parse(ev.Source)
+	if !ok {
+		return false
+	}
+	s.b.EverPublished = true
+	if !ev.Visible {
+		return false
+	}
+	s.b.Found, s.b.Seq, s.b.Catalog = true, ev.Seq, c
+	return true
+}
+
+// Baseline returns the result for the events fed so far.
+func (s *Scanner) Baseline() Baseline {
+	return s.b
+}
