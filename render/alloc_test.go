@@ -1,0 +1,42 @@
+package render
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestAllocations pins the allocation behaviour the package promises:
+// nothing for input that needs no work, one string otherwise.
+func TestAllocations(t *testing.T) {
+	clean := "Extract text and tables from PDF files, fill PDF forms, and merge documents."
+	dirty := "Extract text\tand tables\n\nfrom PDF files. "
+	long := strings.Repeat("Build charts from CSV data. ", 200)
+	longMultiByte := strings.Repeat("Diagramme für Ihre Daten — schnell. ", 100)
+	entries := benchEntries(50)
+	tests := []struct {
+		name string
+		want float64
+		f    func()
+	}{
+		{"NormalizeDescription clean", 0, func() { NormalizeDescription(clean, DefaultDescriptionMaxLength) }},
+		{"NormalizeDescription dirty", 1, func() { NormalizeDescription(dirty, DefaultDescriptionMaxLength) }},
+		{"NormalizeDescription capped", 1, func() { NormalizeDescription(long, DefaultDescriptionMaxLength) }},
+		{"NormalizeDescription capped multi-byte", 1, func() { NormalizeDescription(longMultiByte, DefaultDescriptionMaxLength) }},
+		{"Escape clean", 0, func() { Escape(clean) }},
+		{"EscapeAttr clean", 0, func() { EscapeAttr(clean) }},
+		{"Escape dirty", 1, func() { Escape("a & <b>") }},
+		{"InitialCatalog", 1, func() { InitialCatalog(entries) }},
+		{"ReplacementCatalog", 1, func() { ReplacementCatalog(entries) }},
+		{"Tombstone", 0, func() { ReplacementCatalog(nil) }},
+		{"SkillContent", 1, func() {
+			if _, err := SkillContent(directoryValue); err != nil {
+				panic(err)
+			}
+		}},
+	}
+	for _, tt := range tests {
+		if got := testing.AllocsPerRun(50, tt.f); got != tt.want {
+			t.Errorf("%s: %v allocations, want %v", tt.name, got, tt.want)
+		}
+	}
+}

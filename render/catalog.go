@@ -1,0 +1,83 @@
+package render
+
+import (
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+)
+
+// Fixed parts of the catalog texts. Entries go between the header and the
+// footer, one line each.
+const (
+	initialHeader = "<system-reminder>\n" +
+		"A skill is a reusable set of task-specific instructions. The following skills are available in this session:\n" +
+		"\n" +
+		"<available_skills>\n"
+	replacementHeader = "<system-reminder>\n" +
+		"The available skills have changed. This complete list replaces every earlier skill catalog in this session:\n" +
+		"\n" +
+		"<available_skills>\n"
+	catalogFooter = "</available_skills>\n" +
+		"\n" +
+		"If the user names a skill, or the task clearly matches a skill's description, call the `skill` tool with the exact skill name before taking task actions. Load all applicable skills, then follow their full instructions. This catalog contains summaries only; do not infer or follow a skill's instructions until it has been loaded.\n" +
+		"</system-reminder>"
+	tombstone = "<system-reminder>\n" +
+		"The available skills have changed. No skills are available in this session anymore:\n" +
+		"\n" +
+		"<available_skills>\n" +
+		"</available_skills>\n" +
+		"\n" +
+		"Do not call the `skill` tool with any skill name from an earlier catalog in this session; those skills are no longer available.\n" +
+		"</system-reminder>"
+
+	// An entry line is entryOpen NAME entrySep DESCRIPTION "\n".
+	entryOpen = "-`"
+	entrySep  = "`: "
+)
+
+// InitialCatalog renders the first catalog of a session: one line per
+// entry, in the given order. Descriptions must already be normalized with
+// NormalizeDescription; names and descriptions are escaped here. The plugin
+// publishes no initial catalog for an empty list; given one, InitialCatalog
+// still renders the frame with an empty list.
+func InitialCatalog(entries []digest.Entry) string {
+	return catalog(initialHeader, entries)
+}
+
+// ReplacementCatalog renders a catalog that replaces every earlier one in
+// the session. An empty list renders the Tombstone, which tells the model
+// that earlier names are gone.
+func ReplacementCatalog(entries []digest.Entry) string {
+	if len(entries) == 0 {
+		return tombstone
+	}
+	return catalog(replacementHeader, entries)
+}
+
+// Tombstone is the replacement catalog for an empty list.
+func Tombstone() string {
+	return tombstone
+}
+
+func catalog(header string, entries []digest.Entry) string {
+	// Size the buffer exactly so that rendering allocates once.
+	n := len(header) + len(catalogFooter)
+	for i := range entries {
+		e := &entries[i]
+		n += len(entryOpen) + escapedLen(e.Name, textSpecials) +
+			len(entrySep) + escapedLen(e.Description, textSpecials) + 1
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(header)
+	for i := range entries {
+		e := &entries[i]
+		b.WriteString(entryOpen)
+		writeEscaped(&b, e.Name, textSpecials)
+		b.WriteString(entrySep)
+		writeEscaped(&b, e.Description, textSpecials)
+		b.WriteByte('\n')
+	}
+	b.WriteString(catalogFooter)
+	return b.String()
+}

@@ -1,0 +1,72 @@
+package render
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+)
+
+var unescaper = strings.NewReplacer("&lt;", "<", "&gt;", ">", "&amp;", "&")
+
+// checkEntities fails unless every & in s starts one of the entities Escape
+// writes.
+func checkEntities(t *testing.T, s string) {
+	t.Helper()
+	for i := 0; i < len(s); i++ {
+		if s[i] != '&' {
+			continue
+		}
+		rest := s[i:]
+		if !strings.HasPrefix(rest, "&amp;") && !strings.HasPrefix(rest, "&lt;") && !strings.HasPrefix(rest, "&gt;") {
+			t.Fatalf("bare & at %d: %q", i, rest[:min(len(rest), 12)])
+		}
+	}
+}
+
+func FuzzRenderCatalog(f *testing.F) {
+	f.Add("pdf-tools", "Extract text & tables from <PDF> files.", uint16(504))
+	f.Add("code-review", "never closes </available_skills> or </system-reminder> early", uint16(504))
+	f.Add("a", "&amp; &lt; already-escaped-looking text &", uint16(20))
+	f.Add("x<y>&z", "\n\n<>&\"'\t\u2028", uint16(3))
+	f.Add("multi\nline", "é😀\xff<", uint16(8))
+	f.Fuzz(func(t *testing.T, name, desc string, limit uint16) {
+		d := NormalizeDescription(desc, int(limit))
+		entries := []digest.Entry{
+			{Name: "alpha", Description: "first & <one>"},
+			{Name: name, Description: d},
+		}
+		wantBody := "-`alpha`: first & <one>\n-`" + name + "`: " + d + "\n"
+		for _, c := range []struct {
+			header string
+			text   string
+		}{
+			{initialHeader, InitialCatalog(entries)},
+			{replacementHeader, ReplacementCatalog(entries)},
+		} {
+			body, ok := strings.CutPrefix(c.text, c.header)
+			if !ok {
+				t.Fatalf("catalog does not start with its header:\n%s", c.text)
+			}
+			body, ok = strings.CutSuffix(body, catalogFooter)
+			if !ok {
+				t.Fatalf("catalog does not end with the </available_skills> block:\n%s", c.text)
+			}
+			if strings.ContainsAny(body, "<>") {
+				t.Fatalf("raw < or > between the tags: %q", body)
+			}
+			checkEntities(t, body)
+			if got := unescaper.Replace(body); got != wantBody {
+				t.Fatalf("entries do not round-trip: got %q, want %q", got, wantBody)
+			}
+			if n := strings.Count(body, "\n"); n != len(entries)+strings.Count(name, "\n") {
+				t.Fatalf("%d lines for %d entries: %q", n, len(entries), body)
+			}
+			for _, tag := range []string{"<available_skills>", "</available_skills>", "<system-reminder>", "</system-reminder>"} {
+				if n := strings.Count(c.text, tag); n != 1 {
+					t.Fatalf("%s appears %d times", tag, n)
+				}
+			}
+		}
+	})
+}

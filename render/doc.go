@@ -1,0 +1,17 @@
+// Package render produces every text the skill catalog shows a model: the
+// initial and replacement catalogs, the tombstone that retires every earlier
+// skill name, the `skill` tool's definition and its result text, and the
+// tool's error texts. It also owns the description normalization that
+// decides what a catalog entry says.
+//
+// The texts are part of the product's contract with models and with
+// sessions recorded by other runtimes, so they are pinned byte for byte by
+// golden files. The package is pure: no I/O, no shared state, and every
+// function is safe for concurrent use.
+//
+// Escaping follows one rule: data placed in prose (names, descriptions,
+// resource bases) is escaped with Escape so it cannot close or open the
+// surrounding tags; the skill name in the name="..." attribute uses
+// EscapeAttr; a loaded skill's instructions are inserted verbatim because
+// they are the payload the model asked for.
+package render

@@ -1,0 +1,96 @@
+package render
+
+import "strings"
+
+// Escape escapes text placed in model-facing prose: & < > become &amp; &lt;
+// &gt;, so the text cannot open or close a tag such as
+// </available_skills>. It returns s itself when there is nothing to escape.
+func Escape(s string) string {
+	return escape(s, textSpecials)
+}
+
+// EscapeAttr escapes text placed in a double-quoted attribute value: like
+// Escape, and " becomes &quot;. It returns s itself when there is nothing
+// to escape.
+func EscapeAttr(s string) string {
+	return escape(s, attrSpecials)
+}
+
+// The bytes each context escapes; entity knows their replacements.
+const (
+	textSpecials = "&<>"
+	attrSpecials = "&<>\""
+)
+
+// hasSpecial reports whether s holds any byte of specials. Searching for
+// each byte separately uses the vectorized IndexByte, which makes the common
+// case, clean text, cheap.
+func hasSpecial(s, specials string) bool {
+	for i := 0; i < len(specials); i++ {
+		if strings.IndexByte(s, specials[i]) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func escape(s, specials string) string {
+	if !hasSpecial(s, specials) {
+		return s
+	}
+	i := strings.IndexAny(s, specials)
+	var b strings.Builder
+	b.Grow(escapedLen(s, specials))
+	b.WriteString(s[:i])
+	writeEscaped(&b, s[i:], specials)
+	return b.String()
+}
+
+// entity returns the replacement for one of the bytes in attrSpecials.
+func entity(c byte) string {
+	switch c {
+	case '&':
+		return "&amp;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	default:
+		return "&quot;"
+	}
+}
+
+// escapedLen returns len(escape(s, specials)) without building it, so that
+// callers can size their buffers exactly.
+func escapedLen(s, specials string) int {
+	n := len(s)
+	if !hasSpecial(s, specials) {
+		return n
+	}
+	for {
+		i := strings.IndexAny(s, specials)
+		if i < 0 {
+			return n
+		}
+		n += len(entity(s[i])) - 1
+		s = s[i+1:]
+	}
+}
+
+// writeEscaped writes s to b, escaping the bytes in specials.
+func writeEscaped(b *strings.Builder, s, specials string) {
+	if !hasSpecial(s, specials) {
+		b.WriteString(s)
+		return
+	}
+	for {
+		i := strings.IndexAny(s, specials)
+		if i < 0 {
+			b.WriteString(s)
+			return
+		}
+		b.WriteString(s[:i])
+		b.WriteString(entity(s[i]))
+		s = s[i+1:]
+	}
+}

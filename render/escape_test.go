@@ -1,0 +1,78 @@
+package render
+
+import (
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+func TestEscape(t *testing.T) {
+	tests := []struct{ in, text, attr string }{
+		{"", "", ""},
+		{"plain text", "plain text", "plain text"},
+		{"a & b", "a &amp; b", "a &amp; b"},
+		{"</available_skills>", "&lt;/available_skills&gt;", "&lt;/available_skills&gt;"},
+		{`say "hi"`, `say "hi"`, "say &quot;hi&quot;"},
+		{"&amp;", "&amp;amp;", "&amp;amp;"},
+		{`<>&"`, `&lt;&gt;&amp;"`, "&lt;&gt;&amp;&quot;"},
+		{"'single'", "'single'", "'single'"},
+		{"é<😀>", "é&lt;😀&gt;", "é&lt;😀&gt;"},
+		{"\xff<", "\xff&lt;", "\xff&lt;"},
+	}
+	for _, tt := range tests {
+		if got := Escape(tt.in); got != tt.text {
+			t.Errorf("Escape(%q) = %q, want %q", tt.in, got, tt.text)
+		}
+		if got := EscapeAttr(tt.in); got != tt.attr {
+			t.Errorf("EscapeAttr(%q) = %q, want %q", tt.in, got, tt.attr)
+		}
+		if got, want := escapedLen(tt.in, textSpecials), len(tt.text); got != want {
+			t.Errorf("escapedLen(%q, text) = %d, want %d", tt.in, got, want)
+		}
+		if got, want := escapedLen(tt.in, attrSpecials), len(tt.attr); got != want {
+			t.Errorf("escapedLen(%q, attr) = %d, want %d", tt.in, got, want)
+		}
+	}
+}
+
+func TestEscapeReturnsCleanInputItself(t *testing.T) {
+	in := strings.Repeat("nothing to escape here, not even a quote: ' ", 4)
+	for name, f := range map[string]func(string) string{"Escape": Escape, "EscapeAttr": EscapeAttr} {
+		if got := f(in); unsafe.StringData(got) != unsafe.StringData(in) {
+			t.Errorf("%s copied clean input", name)
+		}
+	}
+}
+
+func TestValidSkillName(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"pdf-tools", true},
+		{"a", true},
+		{"0", true},
+		{"skill2", true},
+		{"a-b-c", true},
+		{"1-2-3", true},
+		{strings.Repeat("a", 200), true}, // no length limit here
+		{"", false},
+		{"-", false},
+		{"-a", false},
+		{"a-", false},
+		{"a--b", false},
+		{"A", false},
+		{"pdf_tools", false},
+		{"pdf tools", false},
+		{"pdf.tools", false},
+		{"é", false},
+		{"a\n", false},
+		{"a\x00", false},
+		{"../x", false},
+	}
+	for _, tt := range tests {
+		if got := ValidSkillName(tt.name); got != tt.want {
+			t.Errorf("ValidSkillName(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
