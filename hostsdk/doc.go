@@ -1,0 +1,38 @@
+// Package hostsdk lets a Go agent runtime use the skill-catalog plugin
+// without knowing gRPC or go-plugin.
+//
+// A Host owns the three things the plugin calls back into: a scope tree with
+// tool definitions (package tools), a skill registry with pluggable providers
+// (package skills) and a store of durable session logs (package sessionlog).
+// Host.Load starts a plugin binary through the go-plugin handshake (AutoMTLS
+// on, an optional SHA-256 checksum verified before the binary runs); Mount
+// configures it in one scope (tools.GlobalScope, or one agent's composition)
+// and registers its `skill` tool into that scope only, keeping the
+// definition identity it minted.
+//
+// At every model step the runtime calls Host.PreStep. The host runs its
+// downstream listeners, then the PreStep of the mount in effect for the
+// calling agent (the mount in the nearest scope of the agent's chain), then
+// appends the resulting messages of an entering decision to the session log,
+// sources intact. A `skill` tool call goes through Host.CallTool, which
+// resolves the tool name for the agent's scope and forwards calls that
+// resolve to a mount's definition to the plugin.
+//
+// # Failure behaviour
+//
+// A PreStep that fails (the plugin process died, hung past
+// Config.PreStepTimeout, or answered with an error) returns a *PluginError.
+// By default the host fails open: the returned StepResult carries the
+// downstream decision unchanged, nothing the plugin would have added is
+// appended, and the downstream messages proceed as the runtime decides (the
+// SDK appends them only on success, so a failed step leaves the session log
+// exactly as it was). With Config.FailClosed the step's decision is the
+// error alone. A plugin process that died or hung is killed; the next call
+// restarts it and replays every mount's configuration and tool bindings, and
+// the definition identities stay the same, so the catalog logic resumes from
+// the durable log without republishing.
+//
+// The file-backed session log acknowledges an append only after fsync, so a
+// host killed mid-append loses no acknowledged event; a torn last line is
+// dropped when the log is reopened.
+package hostsdk

@@ -1,0 +1,131 @@
+package hostsdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// DefaultPreStepTimeout bounds one PreStep round trip, host callbacks
+// included, when Config.PreStepTimeout is zero.
+const DefaultPreStepTimeout = 30 * time.Second
+
+// Config wires a Host to the runtime's scopes, skills and session logs.
+type Config struct {
+	// Tools is the scope tree with tool definitions. Required.
+	Tools *tools.Tree
+	// Skills is the skill registry. Required.
+	Skills *skills.Registry
+	// Sessions opens durable session logs. Required.
+	Sessions sessionlog.Store
+	// Logger receives the SDK's and the plugins' log output; nil discards.
+	Logger hclog.Logger
+	// PreStepTimeout bounds a PreStep; zero means DefaultPreStepTimeout.
+	PreStepTimeout time.Duration
+	// FailClosed makes a failed PreStep return only the error instead of
+	// letting the downstream decision proceed unchanged.
+	FailClosed bool
+}
+
+// Listener is a downstream pre-step listener. It receives the decision so
+// far and returns the decision to pass on.
+type Listener func(ctx context.Context, step Step, decision Decision) (Decision, error)
+
+// Host is the runtime side of the plugin. It is safe for concurrent use.
+type Host struct {
+	cfg Config
+	log hclog.Logger
+
+	mu        sync.Mutex
+	plugins   []*Plugin
+	listeners []Listener
+}
+
+// New returns a Host. It fails when a required part of cfg is missing.
+func New(cfg Config) (*Host, error) {
+	switch {
+	case cfg.Tools == nil:
+		return nil, errors.New("hostsdk: Config.Tools is required")
+	case cfg.Skills == nil:
+		return nil, errors.New("hostsdk: Config.Skills is required")
+	case cfg.Sessions == nil:
+		return nil, errors.New("hostsdk: Config.Sessions is required")
+	case cfg.PreStepTimeout < 0:
+		return nil, fmt.Errorf("hostsdk: Config.PreStepTimeout must be >= 0, got %s", cfg.PreStepTimeout)
+	}
+	if cfg.PreStepTimeout == 0 {
+		cfg.PreStepTimeout = DefaultPreStepTimeout
+	}
+	logger := cfg.Logger
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	return &Host{cfg: cfg, log: logger}, nil
+}
+
+// AddListener appends a downstream listener; listeners run in order before
+// the plugin at every PreStep.
+func (h *Host) AddListener(l Listener) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.listeners = append(h.listeners, l)
+}
+
+// Close unmounts and stops every plugin the host loaded.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	plugins := h.plugins
+	h.plugins = nil
+	h.mu.Unlock()
+	var errs []error
+	for _, p := range plugins {
+		errs = append(errs, p.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// EndSession tells every plugin and provider that a session ended, so their
+// per-session caches are released. The session's log is kept.
+func (h *Host) EndSession(ctx context.Context, sessionID string) error {
+	h.cfg.Skills.EndSession(sessionID)
+	var errs []error
+	for _, p := range h.loaded() {
+		errs = append(errs, p.endSession(ctx, sessionID))
+	}
+	return errors.Join(errs...)
+}
+
+func (h *Host) loaded() []*Plugin {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]*Plugin(nil), h.plugins...)
+}
+
+// mountFor returns the mount in effect for an agent scope: the mount in the
+// nearest scope of the agent's chain.
+func (h *Host) mountFor(scope string) (*Mount, []string, error) {
+	chain, err := h.cfg.Tools.Chain(scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	var mounts []*Mount
+	for _, p := range h.loaded() {
+		mounts = append(mounts, p.mountList()...)
+	}
+	for _, s := range chain {
+		for _, m := range mounts {
+			if m.scope == s {
+				return m, chain, nil
+			}
+		}
+	}
+	return nil, chain, nil
+}

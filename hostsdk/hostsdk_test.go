@@ -1,0 +1,453 @@
+package hostsdk_test
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"go.uber.org/goleak"
+
+	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// pluginPath is the real plugin binary, built once by TestMain.
+var pluginPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "skillcatalog-hostsdk-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pluginPath = filepath.Join(dir, "skillcatalog-plugin")
+	build := exec.Command("go", "build", "-o", pluginPath, "github.com/skillcatalog/skillcatalog/cmd/skillcatalog-plugin")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build plugin:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	if code == 0 {
+		// Every test closes its host: no plugin goroutines may outlive it.
+		if err := goleak.Find(goleak.IgnoreCurrent()); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// env is one host with a file-backed session store and the plugin loaded.
+type env struct {
+	t      *testing.T
+	tree   *tools.Tree
+	reg    *skills.Registry
+	store  sessionlog.Store
+	host   *hostsdk.Host
+	plugin *hostsdk.Plugin
+}
+
+func newEnv(t *testing.T, cfg hostsdk.Config) *env {
+	t.Helper()
+	store, err := sessionlog.NewFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := &env{t: t, tree: tools.NewTree(), reg: skills.NewRegistry(), store: store}
+	for _, agent := range []string{"agent:a", "agent:b"} {
+		if err := e.tree.AddScope(agent, tools.GlobalScope); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg.Tools, cfg.Skills, cfg.Sessions = e.tree, e.reg, e.store
+	cfg.Logger = hclog.New(&hclog.LoggerOptions{Output: io.Discard})
+	e.host, err = hostsdk.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.plugin, err = e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := e.host.Close(); err != nil {
+			t.Errorf("close host: %v", err)
+		}
+	})
+	return e
+}
+
+func (e *env) register(scope, name, desc string) {
+	e.t.Helper()
+	if err := e.reg.Register(scope, skills.RuntimeSkill{Name: name, Description: desc, Content: "Instructions of " + name + "."}); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+func (e *env) mount(scope string) *hostsdk.Mount {
+	e.t.Helper()
+	m, err := e.plugin.Mount(context.Background(), scope, "")
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return m
+}
+
+func (e *env) step(session, agent string) hostsdk.StepResult {
+	e.t.Helper()
+	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: agent})
+	if err != nil {
+		e.t.Fatalf("PreStep(%s, %s): %v", session, agent, err)
+	}
+	return res
+}
+
+// catalog returns the names a step's catalog message publishes, and whether
+// the step published one.
+func catalog(res hostsdk.StepResult) ([]string, bool) {
+	for _, m := range res.Decision.Messages {
+		if c, ok := events.ParseCatalog(m.Source); ok {
+			names := []string{}
+			for _, en := range c.Entries {
+				names = append(names, en.Name)
+			}
+			return names, true
+		}
+	}
+	return nil, false
+}
+
+func expect(t *testing.T, res hostsdk.StepResult, outcome hostsdk.Outcome, names ...string) {
+	t.Helper()
+	if res.Outcome != outcome {
+		t.Fatalf("outcome = %s, want %s", res.Outcome, outcome)
+	}
+	got, published := catalog(res)
+	switch outcome {
+	case hostsdk.OutcomeInitial, hostsdk.OutcomeReplacement, hostsdk.OutcomeTombstone:
+		if !published {
+			t.Fatalf("%s published no catalog", outcome)
+		}
+		if strings.Join(got, ",") != strings.Join(names, ",") {
+			t.Fatalf("%s lists %v, want %v", outcome, got, names)
+		}
+	default:
+		if published {
+			t.Fatalf("%s published a catalog %v", outcome, got)
+		}
+	}
+}
+
+func TestGlobalMountPublishesAndLoads(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "beta", "Second skill.")
+	e.register(tools.GlobalScope, "alpha", "First skill.")
+	e.mount(tools.GlobalScope)
+
+	res := e.step("s1", "agent:a")
+	expect(t, res, hostsdk.OutcomeInitial, "alpha", "beta")
+	if len(res.Appended) != 1 {
+		t.Fatalf("appended %v, want one message", res.Appended)
+	}
+	if !strings.HasPrefix(res.Decision.Messages[0].Text(), "<system-reminder>\nA skill is a reusable set") {
+		t.Errorf("catalog text = %q", res.Decision.Messages[0].Text())
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
+
+	// The durable log holds the catalog with its source intact.
+	log, err := e.store.Open(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := log.ReadBackward(context.Background(), 0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Events) != 1 || string(page.Events[0].Source) != string(res.Decision.Messages[0].Source) {
+		t.Fatalf("log events = %+v, want the one catalog message", page.Events)
+	}
+
+	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.IsError || out.Value == nil || out.Value.Content != "Instructions of alpha." || out.Value.Provider != "runtime" {
+		t.Fatalf("tool result = %+v", out)
+	}
+	if !strings.Contains(out.Text, "<skill_content name=\"alpha\">") || !strings.Contains(out.Text, "Instructions of alpha.") {
+		t.Errorf("rendered result = %q", out.Text)
+	}
+	out, err = e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"gamma"}`})
+	if err != nil || !out.IsError || out.Text != `Error: skill "gamma" is unknown or no longer available` {
+		t.Fatalf("unknown skill result = %+v, %v", out, err)
+	}
+}
+
+func TestAgentMountIsScopedToItsAgent(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "shared", "For everyone.")
+	e.register("agent:a", "only-a", "Only for agent a.")
+	m := e.mount("agent:a")
+	if m.ToolIdentity("skill") == "" {
+		t.Fatal("mount minted no identity for its skill tool")
+	}
+	if _, _, ok := e.tree.Resolve("agent:b", "skill"); ok {
+		t.Fatal("the agent mount's tool leaked into a sibling scope")
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "only-a", "shared")
+	expect(t, e.step("s2", "agent:b"), hostsdk.OutcomeNoPlugin)
+
+	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s2", AgentScope: "agent:b", Name: "skill", Arguments: `{"name":"shared"}`}); err == nil {
+		t.Fatal("agent b could call a tool mounted for agent a")
+	}
+}
+
+func TestSeveralMountsOfOneBinary(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "shared", "For everyone.")
+	e.register("agent:b", "only-b", "Only for agent b.")
+	global := e.mount(tools.GlobalScope)
+	agentB, err := e.plugin.Mount(context.Background(), "agent:b", `{"catalogDescriptionMaxLength": 5}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if global.ToolIdentity("skill") == agentB.ToolIdentity("skill") {
+		t.Fatal("two mounts share a definition identity")
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "shared")
+	res := e.step("s2", "agent:b")
+	expect(t, res, hostsdk.OutcomeInitial, "only-b", "shared")
+	// The agent's own mount (with its own configuration) is in effect.
+	if !strings.Contains(res.Decision.Messages[0].Text(), "-`shared`: Fo...") {
+		t.Errorf("agent mount's description cap not applied:\n%s", res.Decision.Messages[0].Text())
+	}
+
+	// A second process of the same binary mounted elsewhere works too.
+	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.tree.AddScope("agent:c", tools.GlobalScope); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := second.Mount(context.Background(), "agent:c", ""); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("s3", "agent:c"), hostsdk.OutcomeInitial, "shared")
+}
+
+func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "alpha", "A.")
+	e.mount(tools.GlobalScope)
+
+	// Restricted before the first step: no catalog at all.
+	if err := e.tree.Restrict("agent:b", "skill"); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("sb", "agent:b"), hostsdk.OutcomeUnchanged)
+
+	// Restricted after a catalog: tombstone; lifted: replacement.
+	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeInitial, "alpha")
+	if err := e.tree.Restrict("agent:a", "skill"); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeTombstone)
+	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeUnchanged)
+	if err := e.tree.Unrestrict("agent:a", "skill"); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeReplacement, "alpha")
+
+	// A same-name tool in the agent's layer shadows the plugin's.
+	shadow, err := e.tree.Register("agent:a", tools.Definition{Name: "skill", Description: "Someone else's skill tool."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeTombstone)
+	var notFound *hostsdk.ErrToolNotFound
+	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "sa", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`}); !errors.As(err, &notFound) {
+		t.Fatalf("shadowed call err = %v, want ErrToolNotFound (the runtime dispatches its own tool)", err)
+	}
+	e.tree.Unregister(shadow)
+	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeReplacement, "alpha")
+}
+
+// blockingProvider lists nothing until its context is cancelled, and records
+// that it saw the cancellation.
+type blockingProvider struct {
+	started   chan struct{}
+	once      sync.Once
+	cancelled chan error
+}
+
+func newBlockingProvider() *blockingProvider {
+	return &blockingProvider{started: make(chan struct{}), cancelled: make(chan error, 1)}
+}
+
+func (p *blockingProvider) List(ctx context.Context, _ skills.ListRequest) (skills.Observation, error) {
+	p.once.Do(func() { close(p.started) })
+	<-ctx.Done()
+	select {
+	case p.cancelled <- ctx.Err():
+	default:
+	}
+	return skills.Observation{}, ctx.Err()
+}
+
+func (p *blockingProvider) Load(context.Context, skills.LoadRequest) (skills.Definition, bool, error) {
+	return skills.Definition{}, false, nil
+}
+
+func TestAbortReachesProvider(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	p := newBlockingProvider()
+	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.mount(tools.GlobalScope)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+		done <- err
+	}()
+	<-p.started
+	cancel()
+	select {
+	case err := <-p.cancelled:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("provider saw %v, want context.Canceled", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the provider never observed the cancellation")
+	}
+	var perr *hostsdk.PluginError
+	if err := <-done; !errors.As(err, &perr) {
+		t.Fatalf("PreStep err = %v, want a PluginError", err)
+	}
+}
+
+func TestChecksumMismatchIsRefused(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	bad := sha256.Sum256([]byte("not the plugin"))
+	_, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath, Checksum: bad[:]})
+	if !errors.Is(err, hostsdk.ErrChecksumMismatch) {
+		t.Fatalf("Load with a wrong checksum: err = %v, want ErrChecksumMismatch", err)
+	}
+
+	data, err := os.ReadFile(pluginPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := sha256.Sum256(data)
+	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath, Checksum: good[:]})
+	if err != nil {
+		t.Fatalf("Load with the right checksum: %v", err)
+	}
+	if err := p.Ping(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestConfigErrorReachesCaller(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	for _, tc := range []struct{ config, want string }{
+		{`{"catalogDescriptionMaxLength": 2}`, "plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got 2"},
+		{`{"catalogDescriptionMaxLength": 12.5}`, "plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got 12.5"},
+		{`{"catalogDescriptionMaxLength": "big"}`, `plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got "big"`},
+	} {
+		_, err := e.plugin.Mount(context.Background(), tools.GlobalScope, tc.config)
+		var cerr *hostsdk.ConfigError
+		if !errors.As(err, &cerr) || err.Error() != tc.want {
+			t.Errorf("Mount(%s) err = %v, want ConfigError %q", tc.config, err, tc.want)
+		}
+	}
+	if _, _, ok := e.tree.Resolve("agent:a", "skill"); ok {
+		t.Error("a refused mount left its tool registered")
+	}
+}
+
+func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "alpha", "A.")
+	p := newBlockingProvider()
+	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.mount(tools.GlobalScope)
+
+	// Seed the session with one message so "untouched" is observable.
+	log, err := e.store.Open(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.Append(context.Background(), sessionlog.Record{Type: "message", Body: []byte(`{"id":"u1","role":"user"}`)}); err != nil {
+		t.Fatal(err)
+	}
+
+	pid := e.plugin.PID()
+	done := make(chan struct {
+		res hostsdk.StepResult
+		err error
+	}, 1)
+	go func() {
+		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: []hostsdk.Message{{ID: "d1", Role: hostsdk.RoleUser}}}})
+		done <- struct {
+			res hostsdk.StepResult
+			err error
+		}{res, err}
+	}()
+	<-p.started
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	got := <-done
+	var perr *hostsdk.PluginError
+	if !errors.As(got.err, &perr) {
+		t.Fatalf("PreStep err = %v, want a PluginError", got.err)
+	}
+	if got.res.Outcome != hostsdk.OutcomePluginError || len(got.res.Decision.Messages) != 1 || got.res.Decision.Messages[0].ID != "d1" {
+		t.Fatalf("failed step result = %+v, want the downstream decision unchanged", got.res)
+	}
+	head, err := log.Head(context.Background())
+	if err != nil || head.Seq != 1 {
+		t.Fatalf("log head after the failed step = %+v, %v; want the one seeded event", head, err)
+	}
+
+	remove()
+	res := e.step("s1", "agent:a")
+	expect(t, res, hostsdk.OutcomeInitial, "alpha")
+	if newPID := e.plugin.PID(); newPID == pid || newPID == 0 {
+		t.Errorf("plugin pid %d after restart (was %d)", newPID, pid)
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
+}
+
+func TestHungPluginTimesOutAndFailsClosedByPolicy(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{PreStepTimeout: 200 * time.Millisecond, FailClosed: true})
+	p := newBlockingProvider()
+	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.register(tools.GlobalScope, "alpha", "A.")
+	e.mount(tools.GlobalScope)
+	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	var perr *hostsdk.PluginError
+	if !errors.As(err, &perr) || res.Outcome != "" {
+		t.Fatalf("hung step = %+v, %v; want only a PluginError", res, err)
+	}
+	remove()
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
+}

@@ -1,0 +1,389 @@
+package hostsdk
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os/exec"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/wire"
+	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+)
+
+// LoadOptions says which plugin binary to start and how.
+type LoadOptions struct {
+	// Path of the plugin binary. Required.
+	Path string
+	// Args passed to the binary.
+	Args []string
+	// Env is extra environment for the plugin process ("KEY=value").
+	Env []string
+	// Checksum, when set, is the expected SHA-256 of the binary; a binary
+	// that does not match is refused before it runs.
+	Checksum []byte
+	// Logger receives the plugin's log output; nil uses the Host's logger.
+	Logger hclog.Logger
+}
+
+// ConfigError is a plugin configuration the plugin refused. Its message names
+// the option and its bound.
+type ConfigError struct {
+	Message string
+}
+
+func (e *ConfigError) Error() string { return "plugin configuration: " + e.Message }
+
+// ErrChecksumMismatch is returned by Load when the binary's SHA-256 differs
+// from LoadOptions.Checksum.
+var ErrChecksumMismatch = errors.New("plugin binary checksum does not match; refusing to run it")
+
+// Plugin is one plugin binary loaded by a Host. Its process is restarted on
+// demand after it dies.
+type Plugin struct {
+	host *Host
+	opts LoadOptions
+	log  hclog.Logger
+
+	mu     sync.Mutex
+	proc   *process // nil when not running
+	mounts []*Mount
+	closed bool
+}
+
+// process is one running plugin process and its connections.
+type process struct {
+	client  *goplugin.Client
+	plugin  skillcatalogv1.PluginServiceClient
+	broker  *goplugin.GRPCBroker
+	brokerID uint32
+	server  *grpc.Server
+}
+
+// Load starts a plugin binary and connects to it.
+func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
+	if opts.Path == "" {
+		return nil, errors.New("hostsdk: LoadOptions.Path is required")
+	}
+	logger := opts.Logger
+	if logger == nil {
+		logger = h.log.Named("plugin")
+	}
+	p := &Plugin{host: h, opts: opts, log: logger}
+	p.mu.Lock()
+	_, err := p.processLocked(ctx)
+	p.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	h.mu.Lock()
+	h.plugins = append(h.plugins, p)
+	h.mu.Unlock()
+	return p, nil
+}
+
+// processLocked returns the running process, starting one (and replaying
+// every mount) when there is none. p.mu must be held.
+func (p *Plugin) processLocked(ctx context.Context) (*process, error) {
+	if p.closed {
+		return nil, errors.New("hostsdk: plugin is closed")
+	}
+	if p.proc != nil && !p.proc.client.Exited() {
+		return p.proc, nil
+	}
+	if p.proc != nil {
+		p.proc.stop()
+		p.proc = nil
+	}
+	proc, err := p.start()
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range p.mounts {
+		if err := m.configureLocked(ctx, proc); err != nil {
+			proc.stop()
+			return nil, fmt.Errorf("replay mount in scope %q: %w", m.scope, err)
+		}
+	}
+	p.proc = proc
+	return proc, nil
+}
+
+func (p *Plugin) start() (*process, error) {
+	cmd := exec.Command(p.opts.Path, p.opts.Args...)
+	cmd.Env = append(cmd.Environ(), p.opts.Env...)
+	cfg := &goplugin.ClientConfig{
+		HandshakeConfig:  wire.Handshake(),
+		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{}),
+		Cmd:              cmd,
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Logger:           p.log,
+	}
+	if len(p.opts.Checksum) > 0 {
+		cfg.SecureConfig = &goplugin.SecureConfig{Checksum: p.opts.Checksum, Hash: sha256.New()}
+	}
+	client := goplugin.NewClient(cfg)
+	rpc, err := client.Client()
+	if err != nil {
+		client.Kill()
+		if errors.Is(err, goplugin.ErrChecksumsDoNotMatch) {
+			return nil, fmt.Errorf("start plugin %s: %w", p.opts.Path, ErrChecksumMismatch)
+		}
+		return nil, fmt.Errorf("start plugin %s: %w", p.opts.Path, err)
+	}
+	raw, err := rpc.Dispense(wire.PluginName)
+	if err != nil {
+		client.Kill()
+		return nil, fmt.Errorf("dispense plugin %s: %w", p.opts.Path, err)
+	}
+	wc, ok := raw.(*wire.Client)
+	if !ok {
+		client.Kill()
+		return nil, fmt.Errorf("plugin %s: unexpected client type %T", p.opts.Path, raw)
+	}
+	proc := &process{client: client, plugin: wc.Plugin, broker: wc.Broker}
+	proc.brokerID = wc.Broker.NextId()
+	services := &hostServices{host: p.host}
+	go wc.Broker.AcceptAndServe(proc.brokerID, func(opts []grpc.ServerOption) *grpc.Server {
+		s := grpc.NewServer(opts...)
+		skillcatalogv1.RegisterHostServiceServer(s, services)
+		return s
+	})
+	return proc, nil
+}
+
+func (proc *process) stop() {
+	proc.client.Kill()
+}
+
+// Close unmounts nothing remotely (the process is going away) and stops the
+// plugin process.
+func (p *Plugin) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil
+	}
+	p.closed = true
+	for _, m := range p.mounts {
+		m.unregisterTools()
+	}
+	p.mounts = nil
+	if p.proc != nil {
+		p.proc.stop()
+		p.proc = nil
+	}
+	h := p.host
+	h.mu.Lock()
+	for i, q := range h.plugins {
+		if q == p {
+			h.plugins = append(h.plugins[:i], h.plugins[i+1:]...)
+			break
+		}
+	}
+	h.mu.Unlock()
+	return nil
+}
+
+// Ping makes one empty round trip to the plugin.
+func (p *Plugin) Ping(ctx context.Context) error {
+	proc, err := p.running(ctx)
+	if err != nil {
+		return err
+	}
+	_, err = proc.plugin.Ping(ctx, &skillcatalogv1.PingRequest{})
+	return p.checkCallError(proc, err)
+}
+
+// PID returns the process id of the running plugin process, or 0.
+func (p *Plugin) PID() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.proc == nil || p.proc.client.Exited() {
+		return 0
+	}
+	if rc := p.proc.client.ReattachConfig(); rc != nil {
+		return rc.Pid
+	}
+	return 0
+}
+
+func (p *Plugin) running(ctx context.Context) (*process, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.processLocked(ctx)
+}
+
+// checkCallError kills a process that failed at the transport level, so the
+// next call starts a fresh one.
+func (p *Plugin) checkCallError(proc *process, err error) error {
+	if err == nil {
+		return nil
+	}
+	code := status.Code(err)
+	if proc.client.Exited() || code == codes.Unavailable || code == codes.DeadlineExceeded || code == codes.Internal && proc.client.Exited() {
+		p.mu.Lock()
+		if p.proc == proc {
+			proc.stop()
+			p.proc = nil
+		}
+		p.mu.Unlock()
+	}
+	return err
+}
+
+func (p *Plugin) endSession(ctx context.Context, sessionID string) error {
+	p.mu.Lock()
+	proc := p.proc
+	p.mu.Unlock()
+	if proc == nil {
+		return nil // a fresh process holds nothing for the session
+	}
+	_, err := proc.plugin.EndSession(ctx, &skillcatalogv1.EndSessionRequest{SessionId: sessionID})
+	return p.checkCallError(proc, err)
+}
+
+func (p *Plugin) mountList() []*Mount {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]*Mount(nil), p.mounts...)
+}
+
+// Mount is the plugin configured in one scope.
+type Mount struct {
+	plugin     *Plugin
+	scope      string
+	configJSON string
+
+	// Guarded by plugin.mu.
+	mountID    string
+	identities map[string]string // tool name → definition identity
+}
+
+// Mount configures the plugin in scope (tools.GlobalScope or an agent's
+// composition scope) with a JSON object of plugin options ("" for defaults),
+// and registers the plugin's tools into that scope. A configuration the
+// plugin refuses is returned as a *ConfigError.
+func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, error) {
+	if _, err := p.host.cfg.Tools.Chain(scope); err != nil {
+		return nil, fmt.Errorf("mount: %w", err)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	proc, err := p.processLocked(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := &Mount{plugin: p, scope: scope, configJSON: configJSON}
+	if err := m.configureLocked(ctx, proc); err != nil {
+		m.unregisterTools()
+		if _, isConfig := err.(*ConfigError); !isConfig && proc.client.Exited() {
+			proc.stop()
+			p.proc = nil
+		}
+		return nil, err
+	}
+	p.mounts = append(p.mounts, m)
+	return m, nil
+}
+
+// configureLocked sends the mount's configuration, registers its tools on
+// first use (later replays keep the identities) and binds them.
+func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
+	resp, err := proc.plugin.Configure(ctx, &skillcatalogv1.ConfigureRequest{
+		ConfigJson:          m.configJSON,
+		HostServiceBrokerId: proc.brokerID,
+		Scope:               m.scope,
+	})
+	if err != nil {
+		if status.Code(err) == codes.InvalidArgument {
+			return &ConfigError{Message: status.Convert(err).Message()}
+		}
+		return fmt.Errorf("configure plugin: %w", err)
+	}
+	if m.identities == nil {
+		m.identities = make(map[string]string)
+		for _, t := range resp.GetTools() {
+			id, err := m.plugin.host.cfg.Tools.Register(m.scope, tools.Definition{
+				Name:         t.GetName(),
+				Description:  t.GetDescription(),
+				InputSchema:  t.GetInputSchemaJson(),
+				OutputSchema: t.GetOutputSchemaJson(),
+			})
+			if err != nil {
+				return fmt.Errorf("register tool %q in scope %q: %w", t.GetName(), m.scope, err)
+			}
+			m.identities[t.GetName()] = id
+		}
+	}
+	bindings := make([]*skillcatalogv1.ToolBinding, 0, len(m.identities))
+	for name, id := range m.identities {
+		bindings = append(bindings, &skillcatalogv1.ToolBinding{ToolName: name, DefinitionIdentity: id})
+	}
+	if _, err := proc.plugin.BindTools(ctx, &skillcatalogv1.BindToolsRequest{MountId: resp.GetMountId(), Bindings: bindings}); err != nil {
+		return fmt.Errorf("bind tools: %w", err)
+	}
+	m.mountID = resp.GetMountId()
+	return nil
+}
+
+func (m *Mount) unregisterTools() {
+	for _, id := range m.identities {
+		m.plugin.host.cfg.Tools.Unregister(id)
+	}
+}
+
+// Scope returns the scope the mount is in.
+func (m *Mount) Scope() string { return m.scope }
+
+// ToolIdentity returns the definition identity the host minted for the
+// mount's tool of that name, or "".
+func (m *Mount) ToolIdentity(name string) string {
+	m.plugin.mu.Lock()
+	defer m.plugin.mu.Unlock()
+	return m.identities[name]
+}
+
+// Unmount removes the mount's tools from its scope and releases the mount in
+// the plugin.
+func (m *Mount) Unmount(ctx context.Context) error {
+	p := m.plugin
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, q := range p.mounts {
+		if q == m {
+			p.mounts = append(p.mounts[:i], p.mounts[i+1:]...)
+			break
+		}
+	}
+	m.unregisterTools()
+	m.identities = map[string]string{}
+	if p.proc == nil {
+		return nil
+	}
+	_, err := p.proc.plugin.Unmount(ctx, &skillcatalogv1.UnmountRequest{MountId: m.mountID})
+	return err
+}
+
+// call runs fn against the running process with the mount's current id,
+// restarting the process first if it died.
+func (m *Mount) call(ctx context.Context, fn func(proc *process, mountID string) error) error {
+	p := m.plugin
+	p.mu.Lock()
+	proc, err := p.processLocked(ctx)
+	id := m.mountID
+	p.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return p.checkCallError(proc, fn(proc, id))
+}
