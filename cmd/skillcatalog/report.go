@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+)
+
+// reporter prints the demo either framed for people or as JSON lines.
+type reporter struct {
+	w    io.Writer
+	json bool
+	enc  *json.Encoder
+}
+
+func newReporter(w io.Writer, asJSON bool) *reporter {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return &reporter{w: w, json: asJSON, enc: enc}
+}
+
+type jsonMessage struct {
+	ID     string          `json:"id"`
+	Role   string          `json:"role"`
+	Text   string          `json:"text"`
+	Source json.RawMessage `json:"source,omitempty"`
+}
+
+func (r *reporter) emit(v any) {
+	// Output errors (a closed pipe) end the demo's usefulness, not its run.
+	_ = r.enc.Encode(v)
+}
+
+func (r *reporter) section(n int, title string) {
+	if r.json {
+		r.emit(map[string]any{"event": "section", "section": n, "title": strings.ReplaceAll(title, "`", "")})
+		return
+	}
+	line := fmt.Sprintf("━━ %d. %s ", n, title)
+	if pad := 78 - len([]rune(line)); pad > 0 {
+		line += strings.Repeat("━", pad)
+	}
+	fmt.Fprintf(r.w, "\n%s\n", line)
+}
+
+func (r *reporter) step(n int, res hostsdk.StepResult) {
+	if r.json {
+		msgs := make([]jsonMessage, 0, len(res.Decision.Messages))
+		for _, m := range res.Decision.Messages {
+			msgs = append(msgs, jsonMessage{ID: m.ID, Role: m.Role, Text: m.Text(), Source: m.Source})
+		}
+		r.emit(map[string]any{"event": "step", "step": n, "outcome": res.Outcome, "messages": msgs, "appendedSeqs": res.Appended})
+		return
+	}
+	fmt.Fprintf(r.w, "model step %d → %s", n, describeOutcome(res.Outcome))
+	if len(res.Decision.Messages) == 0 {
+		fmt.Fprintln(r.w, "; no message added")
+		return
+	}
+	fmt.Fprintln(r.w)
+	for i, m := range res.Decision.Messages {
+		seq := ""
+		if i < len(res.Appended) {
+			seq = fmt.Sprintf(", durable event #%d", res.Appended[i])
+		}
+		r.box(fmt.Sprintf("%s message%s", m.Role, seq), m.Text(), "source: "+string(m.Source))
+	}
+}
+
+func (r *reporter) tool(name string, res hostsdk.ToolResult) {
+	if r.json {
+		r.emit(map[string]any{"event": "tool", "tool": "skill", "arguments": map[string]string{"name": name}, "isError": res.IsError, "text": res.Text, "value": res.Value})
+		return
+	}
+	kind := "result"
+	if res.IsError {
+		kind = "error result"
+	}
+	footer := ""
+	if res.Value != nil {
+		v := *res.Value
+		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
+		b, _ := json.Marshal(v)
+		footer = "value: " + string(b)
+	}
+	fmt.Fprintf(r.w, "skill tool ← {\"name\": %q}\n", name)
+	r.box(kind, res.Text, footer)
+}
+
+func (r *reporter) note(kind, text string) {
+	if r.json {
+		r.emit(map[string]any{"event": "note", "kind": kind, "text": text})
+		return
+	}
+	fmt.Fprintf(r.w, "%s: %s\n", kind, text)
+}
+
+func (r *reporter) box(title, body, footer string) {
+	fmt.Fprintf(r.w, "┌─ %s\n", title)
+	for _, line := range strings.Split(body, "\n") {
+		fmt.Fprintf(r.w, "│ %s\n", line)
+	}
+	if footer != "" {
+		fmt.Fprintf(r.w, "└─ %s\n", footer)
+	} else {
+		fmt.Fprintln(r.w, "└─")
+	}
+}
+
+func describeOutcome(o hostsdk.Outcome) string {
+	switch o {
+	case hostsdk.OutcomeInitial:
+		return "initial catalog"
+	case hostsdk.OutcomeReplacement:
+		return "replacement catalog"
+	case hostsdk.OutcomeTombstone:
+		return "empty tombstone"
+	case hostsdk.OutcomeUnchanged:
+		return "catalog unchanged"
+	case hostsdk.OutcomeIncomplete:
+		return "skill discovery incomplete, last catalog kept"
+	}
+	return string(o)
+}
