@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillcatalog/skillcatalog/internal/wire"
+	"github.com/skillcatalog/skillcatalog/plugin"
+)
+
+// TestMain lets the test binary serve as the plugin when the demo
+// re-executes it through the handshake, exactly as the real command does.
+func TestMain(m *testing.M) {
+	if wire.CookieSet(os.Getenv) {
+		plugin.Serve()
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func TestDemoJSONShowsTheWholeLifecycle(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	var outcomes, toolTexts []string
+	for _, line := range strings.Split(strings.TrimSpace(stdout.String()), "\n") {
+		var ev struct {
+			Event   string `json:"event"`
+			Outcome string `json:"outcome"`
+			Text    string `json:"text"`
+			IsError bool   `json:"isError"`
+		}
+		if err := json.Unmarshal([]byte(line), &ev); err != nil {
+			t.Fatalf("line is not JSON: %q: %v", line, err)
+		}
+		switch ev.Event {
+		case "step":
+			outcomes = append(outcomes, ev.Outcome)
+		case "tool":
+			if ev.IsError {
+				toolTexts = append(toolTexts, ev.Text)
+			}
+		}
+	}
+	wantOutcomes := []string{"initial", "unchanged", "replacement", "replacement", "unchanged", "tombstone"}
+	if diff := cmp.Diff(wantOutcomes, outcomes); diff != "" {
+		t.Errorf("step outcomes (-want +got):\n%s", diff)
+	}
+	wantErrors := []string{
+		`Error: invalid skill name "Not A Name"`,
+		`Error: skill "no-such-skill" is unknown or no longer available`,
+		`Error: skill "deploy-production" is not available for model invocation`,
+		`Error: handbook service unavailable: connection refused`,
+		`Error: skill "sql-migrations" is unknown or no longer available`,
+	}
+	if diff := cmp.Diff(wantErrors, toolTexts); diff != "" {
+		t.Errorf("tool errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestDemoTextIsFramedAndKeepsTheSession(t *testing.T) {
+	dir := t.TempDir()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-session-dir", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"━━ 1. The first model step publishes the initial catalog",
+		"model step 1 → initial catalog",
+		"-`pdf-forms`: Fill in, flatten and validate PDF forms.",
+		"model step 2 → catalog unchanged; no message added",
+		"4. Name migrations after what they change, not when.",
+		"model step 6 → empty tombstone",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("demo output lacks %q", want)
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("session dir holds %v, want one session file", files)
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n != 4 {
+		t.Errorf("session file has %d lines, want the 4 catalog messages", n)
+	}
+}
+
+func TestDemoUsesAnotherSkillsDirectory(t *testing.T) {
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "only-one")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: only-one\ndescription: The only skill here.\n---\nBody.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-skills", dir}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "-`only-one`: The only skill here.") || strings.Contains(stdout.String(), "pdf-forms") {
+		t.Errorf("demo did not use the given directory:\n%s", stdout.String())
+	}
+	if _, err := os.Stat(skill); err != nil {
+		t.Errorf("the demo touched the user's directory: %v", err)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{nil, {"frobnicate"}, {"demo", "extra"}, {"demo", "-nope"}} {
+		var stdout, stderr bytes.Buffer
+		if code := run(context.Background(), args, &stdout, &stderr); code != 2 {
+			t.Errorf("run(%q) = %d, want 2", args, code)
+		}
+	}
+}

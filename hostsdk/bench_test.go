@@ -1,0 +1,164 @@
+package hostsdk_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// benchHost is a host with n runtime skills, the plugin mounted globally and
+// a file-backed session store.
+func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.Store) {
+	b.Helper()
+	store, err := sessionlog.NewFileStore(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	tree := tools.NewTree()
+	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
+		b.Fatal(err)
+	}
+	reg := skills.NewRegistry()
+	for i := 0; i < n; i++ {
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
+			Name:        fmt.Sprintf("skill-%05d", i),
+			Description: fmt.Sprintf("Handles task family %d: reads the inputs, checks them against the house rules and writes a short report.", i),
+			Content:     "Instructions.",
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: hclog.New(&hclog.LoggerOptions{Output: io.Discard})})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { host.Close() })
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+		b.Fatal(err)
+	}
+	return host, p, store
+}
+
+// seed appends n events without sources, in large fsync'ed batches.
+func seed(b *testing.B, store sessionlog.Store, session string, n int) {
+	b.Helper()
+	log, err := store.Open(context.Background(), session)
+	if err != nil {
+		b.Fatal(err)
+	}
+	batch := make([]sessionlog.Record, 0, 5000)
+	for i := 0; i < n; i++ {
+		batch = append(batch, sessionlog.Record{Type: "message", Body: []byte(`{"id":"m","role":"assistant","content":[{"type":"text","text":"ok"}]}`)})
+		if len(batch) == cap(batch) || i == n-1 {
+			if _, err := log.Append(context.Background(), batch...); err != nil {
+				b.Fatal(err)
+			}
+			batch = batch[:0]
+		}
+	}
+}
+
+// BenchmarkPreStepRoundTrip is one PreStep over go-plugin, 1,000 skills and
+// a 100,000-event session where nothing changed, beside an empty unary RPC
+// on the same connection.
+func BenchmarkPreStepRoundTrip(b *testing.B) {
+	host, p, store := benchHost(b, 1000)
+	seed(b, store, "s1", 100_000)
+	ctx := context.Background()
+	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
+	for i := 0; i < 2; i++ { // publish, then read the published event once
+		if _, err := host.PreStep(ctx, step); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Run("prestep-unchanged", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			res, err := host.PreStep(ctx, step)
+			if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+				b.Fatalf("outcome %s, err %v", res.Outcome, err)
+			}
+		}
+	})
+	b.Run("empty-rpc", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if err := p.Ping(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkConcurrentSessions serves 100 sessions at once (100 skills each
+// visible, every session publishing its catalog and then stepping) and
+// reports the plugin process's peak resident memory.
+func BenchmarkConcurrentSessions(b *testing.B) {
+	host, p, store := benchHost(b, 100)
+	const sessions = 100
+	for s := 0; s < sessions; s++ {
+		seed(b, store, "s"+strconv.Itoa(s), 1000)
+	}
+	ctx := context.Background()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		var wg sync.WaitGroup
+		errs := make(chan error, sessions)
+		for s := 0; s < sessions; s++ {
+			wg.Add(1)
+			go func(s int) {
+				defer wg.Done()
+				for k := 0; k < 5; k++ {
+					if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s" + strconv.Itoa(s), Cwd: "/work", AgentScope: "agent:a", Step: k}); err != nil {
+						errs <- err
+						return
+					}
+				}
+			}(s)
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	if kib, err := peakRSS(p.PID()); err == nil {
+		b.ReportMetric(float64(kib), "plugin-peak-RSS-KiB")
+	} else {
+		b.Logf("peak RSS unavailable: %v", err)
+	}
+}
+
+// peakRSS reads VmHWM (peak resident set size, KiB) of a process.
+func peakRSS(pid int) (int, error) {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			return strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
+		}
+	}
+	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
