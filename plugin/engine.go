@@ -32,7 +32,8 @@ const (
 	maxSessions       = 4096
 	maxParsedSources  = 1024
 	maxLastTokens     = 4096
-	eventsPageSize    = 512
+	firstEventsPage   = 64   // most scans end near the head
+	maxEventsPage     = 4096 // pages double up to this on long scans
 	maxRescanAttempts = 4
 )
 
@@ -65,6 +66,7 @@ type Engine struct {
 	lastTokens *lru.Cache[string, string]         // cwd + scope + cap → last token seen
 	sessions   *lru.Cache[string, sessionState]   // session id → scan state
 	parsed     *lru.Cache[[16]byte, parsedSource] // xxh3-128 of a source → parse result
+	parses     int                                // catalog-kind sources actually parsed
 }
 
 // NewEngine returns an Engine with empty caches.
@@ -304,6 +306,7 @@ func (e *Engine) parse(source []byte) (events.Catalog, bool) {
 		// Foreign sources are rejected by a cheap scan and need no cache
 		// slot; catalog-kind ones are worth remembering.
 		e.mu.Lock()
+		e.parses++
 		e.parsed.Put(key, parsedSource{catalog: c, ok: ok})
 		e.mu.Unlock()
 	}
@@ -363,8 +366,9 @@ func (e *Engine) scan(ctx context.Context, host Host, session string, after uint
 	sc := events.NewScanner(e.parse)
 	var head *skillcatalogv1.SessionHead
 	var before uint64
+	size := uint32(firstEventsPage)
 	for {
-		page, err := host.ReadEvents(ctx, &skillcatalogv1.ReadEventsRequest{SessionId: session, BeforeSeq: before, AfterSeq: after, MaxEvents: eventsPageSize})
+		page, err := host.ReadEvents(ctx, &skillcatalogv1.ReadEventsRequest{SessionId: session, BeforeSeq: before, AfterSeq: after, MaxEvents: size})
 		if err != nil {
 			return events.Baseline{}, nil, fmt.Errorf("read session events: %w", err)
 		}
@@ -388,6 +392,9 @@ func (e *Engine) scan(ctx context.Context, host Host, session string, after uint
 		before = evs[len(evs)-1].GetSeq()
 		if before <= after+1 {
 			return sc.Baseline(), head, nil
+		}
+		if size < maxEventsPage {
+			size *= 2
 		}
 	}
 }

@@ -643,3 +643,21 @@ func TestParseConfig(t *testing.T) {
 		}
 	}
 }
+
+func TestBaselineIsNotParsedTwice(t *testing.T) {
+	h := newMemHost(skill("alpha", "A."))
+	e := NewEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
+	for i := 0; i < 10; i++ {
+		h.appendSource(nil)
+		mustPreStep(t, e, h, mount(), step(h, enter()))
+	}
+	// Compaction of an unrelated range forces a full rescan, which meets
+	// the same catalog record again.
+	h.hide(5, 6)
+	mustPreStep(t, e, h, mount(), step(h, enter()))
+	if e.parses != 1 {
+		t.Errorf("catalog records parsed %d times, want 1", e.parses)
+	}
+}

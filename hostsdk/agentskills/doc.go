@@ -1,0 +1,104 @@
+// Package agentskills is a skills.Provider over Agent Skills directories on
+// disk: every direct subdirectory of a skill root that holds a file named
+// exactly SKILL.md is a skill. It lets a host offer the skills its users
+// already keep in .agents/skills (and client directories such as
+// .claude/skills) without writing a provider of its own.
+//
+// # Roots
+//
+// For a working directory cwd the roots are, in precedence order:
+//
+//  1. Project roots. Starting at cwd, the provider walks upward to the
+//     repository root, the nearest directory holding .git (a directory or
+//     a file, as in worktrees and submodules), examining at most
+//     Options.MaxDepth directories. At every level from cwd up to the
+//     repository root it reads <level>/.agents/skills and then
+//     <level>/<client>/skills for each of Options.ClientDirs in order.
+//     Without a repository root within reach the project is cwd alone.
+//  2. User roots: <home>/.agents/skills, <home>/<client>/skills for each
+//     client directory, then Options.ExtraRoots in order.
+//
+// A project root that is also a user root (cwd is the home directory) is
+// read once, as a user root. Roots that resolve to the same directory
+// through symbolic links count once, at the first rank.
+//
+// # Precedence
+//
+// Skills are named by the name field of their frontmatter. When two skills
+// share a name the first in this order wins: project before user, a nearer
+// project level before a farther one, .agents before client directories,
+// client directories in option order, then directory names in byte order
+// within one root. Every shadowed skill is reported as a diagnostic.
+// Shadowing is decided before invocation flags apply, so a project skill
+// with disable-model-invocation still hides a user skill of the same name.
+//
+// # Trust
+//
+// Project skills come from repositories that may not be trustworthy, so
+// they load only when Options.TrustProject returns true for the project
+// root. The default (nil) trusts no project: only user-level skills are
+// offered. To change it, pass a TrustProject function that consults the
+// host's own trust store; after a decision changes, call
+// Provider.Invalidate so cached listings are dropped and the registry
+// lists again. An untrusted project's roots are not read at all; each
+// existing one is reported as a warning, its skills never reach a listing,
+// and Load does not find them.
+//
+// # Parsing
+//
+// See ParseSkillFile and Frontmatter.Validate. Loading is lenient, as in
+// other hosts: a name that differs from the directory name or is longer
+// than 64 characters is a warning; a name outside the kebab-case grammar,
+// a missing or empty description, a missing or unclosed frontmatter block,
+// and YAML that does not parse even after the colon retry skip the skill
+// with an error diagnostic. Descriptions are passed on as decoded; the
+// catalog normalizes them. Listing reads at most the frontmatter of each
+// file; Load reads the whole file again, so the body is never cached and a
+// body-only edit is visible to the next load.
+//
+// # Limits
+//
+// Scanning never descends below a root's direct subdirectories. .git and
+// node_modules entries are skipped. Symbolic links to skill directories are
+// followed after resolving them; a link that points at its root or an
+// ancestor of it, a cycle of links, or a dangling link is skipped with a
+// warning, and a directory reached through several links is listed once.
+// Options.MaxDirs bounds the entries examined per List across all roots;
+// past it the listing is incomplete and an error diagnostic says so.
+// Frontmatter is limited to MaxFrontmatterBytes and SKILL.md files to
+// MaxSkillFileBytes.
+//
+// # Refresh and completeness
+//
+// Without Options.Watch every List scans every root, and each List ends by
+// calling the invalidate callback: the provider cannot tell when the
+// directories change, so a registry must not cache its snapshots.
+//
+// With Options.Watch the provider watches, with fsnotify, every root, every
+// skill directory (for SKILL.md only), and the directories above each root
+// up to its level (the project level directory, the home directory, or an
+// extra root's parent), so roots that do not exist yet are noticed when
+// they appear; when even those are missing, the nearest existing ancestor
+// is watched. Changes to other files of a skill (its resources) and to
+// unrelated entries of watched ancestors are ignored. A relevant change
+// drops the cached scans at once, and the invalidate callback fires after
+// Options.Debounce of quiet, so a burst of changes (a checkout, a copy)
+// becomes one invalidation. Between changes List is answered from cache.
+// The watches of every working directory listed stay in place for the
+// provider's lifetime, since a registry may still hold a snapshot for it;
+// Close releases them.
+//
+// A listing is incomplete (skills.Observation.Complete false) when a root
+// or a SKILL.md could not be read, when MaxDirs ran out, or, for the first
+// List after it, when the watcher reported an error (events may have been
+// lost). An incomplete listing is never cached, so the next List tries
+// again, and the plugin keeps its last good catalog meanwhile instead of
+// taking an unreadable root for an empty one. Load of a name that is not
+// found in an incomplete listing is an error rather than "not found".
+//
+// Diagnostics from the latest scan of every working directory are
+// available from Provider.Diagnostics; Provider.Skills exposes each
+// skill's full frontmatter (license, compatibility, metadata,
+// allowed-tools and unknown fields), which is never rendered into a
+// catalog.
+package agentskills

@@ -1,0 +1,381 @@
+package agentskills
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+)
+
+// Limits taken from the Agent Skills format. Exceeding them is reported as a
+// warning; the skill still loads (the plugin normalizes and caps
+// descriptions itself).
+const (
+	MaxNameLength          = 64
+	MaxDescriptionLength   = 1024
+	MaxCompatibilityLength = 500
+)
+
+// MaxFrontmatterBytes bounds the frontmatter block (from the opening to the
+// closing delimiter line). Listing reads at most this much of each SKILL.md,
+// so a huge body never slows discovery down.
+const MaxFrontmatterBytes = 64 << 10
+
+// MaxSkillFileBytes bounds a whole SKILL.md read when a skill is loaded.
+const MaxSkillFileBytes = 8 << 20
+
+// skillNameRE is the name grammar the `skill` tool can address.
+var skillNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+
+// Frontmatter is the decoded YAML frontmatter of a SKILL.md file. Only Name
+// and Description ever reach a model-facing catalog; everything else is
+// metadata for the host.
+type Frontmatter struct {
+	// Name is the `name` field, verbatim.
+	Name string
+	// Description is the `description` field as the YAML decoder produced
+	// it (folded and literal block scalars already applied). Whitespace
+	// normalization and capping are left to the catalog renderer.
+	Description string
+	// License is the optional `license` field.
+	License string
+	// Compatibility is the optional `compatibility` field.
+	Compatibility string
+	// AllowedTools is the optional `allowed-tools` field: a YAML sequence,
+	// or a string split on whitespace (the format's space-delimited form).
+	AllowedTools []string
+	// Metadata is the optional `metadata` string map.
+	Metadata map[string]string
+	// DisableModelInvocation is `disable-model-invocation`; true keeps the
+	// skill out of the model's catalog and the `skill` tool.
+	DisableModelInvocation bool
+	// UserInvocable is `user-invocable`; it defaults to true when the field
+	// is absent.
+	UserInvocable bool
+	// Extra holds every other top-level field, decoded generically.
+	Extra map[string]any
+}
+
+// Invocation returns the invocation policy the frontmatter asks for.
+func (f Frontmatter) Invocation() skills.InvocationPolicy {
+	return skills.InvocationPolicy{
+		ModelInvocable: !f.DisableModelInvocation,
+		UserInvocable:  f.UserInvocable,
+	}
+}
+
+// Validate checks the frontmatter of a skill found in a directory named
+// dirName. A non-nil error means the skill cannot be offered (it is skipped
+// with a diagnostic); warnings describe problems that do not prevent
+// loading. An empty dirName skips the directory comparison.
+func (f Frontmatter) Validate(dirName string) (warnings []string, err error) {
+	if f.Name == "" {
+		return nil, errors.New("frontmatter has no name")
+	}
+	if !skillNameRE.MatchString(f.Name) {
+		return nil, fmt.Errorf("name %q is not kebab-case (lowercase letters, digits and single hyphens), so it cannot be addressed", f.Name)
+	}
+	if strings.TrimSpace(f.Description) == "" {
+		return nil, errors.New("description is missing or empty")
+	}
+	if n := len(f.Name); n > MaxNameLength {
+		warnings = append(warnings, fmt.Sprintf("name is %d characters long; the limit is %d", n, MaxNameLength))
+	}
+	if dirName != "" && f.Name != dirName {
+		warnings = append(warnings, fmt.Sprintf("name %q does not match directory name %q", f.Name, dirName))
+	}
+	if n := utf8.RuneCountInString(f.Description); n > MaxDescriptionLength {
+		warnings = append(warnings, fmt.Sprintf("description is %d characters long; the limit is %d", n, MaxDescriptionLength))
+	}
+	if n := utf8.RuneCountInString(f.Compatibility); n > MaxCompatibilityLength {
+		warnings = append(warnings, fmt.Sprintf("compatibility is %d characters long; the limit is %d", n, MaxCompatibilityLength))
+	}
+	return warnings, nil
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// errFrontmatterTooLarge is returned when no closing delimiter line ends
+// within MaxFrontmatterBytes.
+var errFrontmatterTooLarge = fmt.Errorf("frontmatter is not closed within %d bytes", MaxFrontmatterBytes)
+
+// frontmatterPrefixBytes is enough of a file to split off any frontmatter
+// that splitFrontmatter accepts: the limit, a byte order mark, and one byte
+// more to tell a line ending exactly at the limit from a longer one.
+const frontmatterPrefixBytes = MaxFrontmatterBytes + 3 + 1
+
+// splitFrontmatter separates the frontmatter block from the body. It returns
+// the frontmatter text with CRLF line ends turned into LF, and the body
+// untouched. closed is false when the data ends before a closing line. The
+// whole block, delimiter lines included, must fit in MaxFrontmatterBytes
+// (not counting a byte order mark), so that a prefix of
+// frontmatterPrefixBytes splits exactly like the whole file.
+func splitFrontmatter(data []byte) (front string, body []byte, closed bool, err error) {
+	data = bytes.TrimPrefix(data, utf8BOM)
+	line, rest, _ := bytes.Cut(data, []byte{'\n'})
+	if !isDelimiter(line) {
+		return "", nil, false, errors.New("no frontmatter: the file must start with a '---' line")
+	}
+	start := len(data) - len(rest)
+	for off := start; off < len(data); {
+		end, next := len(data), len(data)
+		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+			end, next = off+i, off+i+1
+		}
+		if next > MaxFrontmatterBytes {
+			return "", nil, false, errFrontmatterTooLarge
+		}
+		if isDelimiter(data[off:end]) {
+			front = strings.ReplaceAll(string(data[start:off]), "\r\n", "\n")
+			return front, data[next:], true, nil
+		}
+		off = next
+	}
+	return "", nil, false, nil
+}
+
+// isDelimiter reports whether a line is a frontmatter delimiter: "---" with
+// optional trailing blanks and an optional CR.
+func isDelimiter(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t\r")) == "---"
+}
+
+// ParseSkillFile parses a SKILL.md file: YAML frontmatter between "---"
+// lines (a UTF-8 byte order mark and CRLF line ends are accepted), then a
+// Markdown body, returned trimmed of surrounding whitespace. YAML that does
+// not parse is retried once with unquoted top-level values that contain ": "
+// (or otherwise need quoting) treated as plain strings; the retry is
+// reported as a warning. Warnings also report fields of an unexpected type,
+// which are ignored. err is non-nil when there is no usable frontmatter.
+//
+// ParseSkillFile does not judge the name or description; see
+// Frontmatter.Validate.
+func ParseSkillFile(data []byte) (fm Frontmatter, body string, warnings []string, err error) {
+	front, rest, closed, err := splitFrontmatter(data)
+	if err != nil {
+		return Frontmatter{}, "", nil, err
+	}
+	if !closed {
+		return Frontmatter{}, "", nil, errors.New("frontmatter is not closed by a '---' line")
+	}
+	fm, warnings, err = parseFrontmatter(front)
+	if err != nil {
+		return Frontmatter{}, "", nil, err
+	}
+	return fm, strings.TrimSpace(string(rest)), warnings, nil
+}
+
+// parseFrontmatter decodes the YAML between the delimiters.
+func parseFrontmatter(front string) (Frontmatter, []string, error) {
+	var warnings []string
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
+		fixed, keys := quoteColonValues(front)
+		if len(keys) == 0 {
+			return Frontmatter{}, nil, fmt.Errorf("frontmatter is not valid YAML: %w", err)
+		}
+		doc = yaml.Node{}
+		if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
+			return Frontmatter{}, nil, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %w", strings.Join(keys, ", "), err)
+		}
+		warnings = append(warnings, fmt.Sprintf("frontmatter is not valid YAML; read the unquoted value of %s as a plain string (quote it to silence this warning)", strings.Join(keys, ", ")))
+	}
+	fm := Frontmatter{UserInvocable: true}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return fm, warnings, nil // empty frontmatter; Validate reports it
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return fm, warnings, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return Frontmatter{}, nil, errors.New("frontmatter is not a YAML mapping")
+	}
+	seen := make(map[string]int, len(root.Content)/2)
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		key := root.Content[i].Value
+		val := root.Content[i+1]
+		if seen[key] == 1 { // once per key, however often it repeats
+			warnings = append(warnings, fmt.Sprintf("field %q appears more than once; the last one is used", key))
+		}
+		seen[key]++
+		if val.Kind == yaml.AliasNode && val.Alias != nil {
+			val = val.Alias
+		}
+		switch key {
+		case "name":
+			fm.Name, warnings = stringField(key, val, warnings)
+		case "description":
+			fm.Description, warnings = stringField(key, val, warnings)
+		case "license":
+			fm.License, warnings = stringField(key, val, warnings)
+		case "compatibility":
+			fm.Compatibility, warnings = stringField(key, val, warnings)
+		case "disable-model-invocation":
+			var ok bool
+			if fm.DisableModelInvocation, ok = boolField(val); !ok {
+				warnings = append(warnings, fmt.Sprintf("field %q is not a boolean; ignored", key))
+			}
+		case "user-invocable":
+			v, ok := boolField(val)
+			if !ok {
+				warnings = append(warnings, fmt.Sprintf("field %q is not a boolean; ignored", key))
+				v = true
+			}
+			fm.UserInvocable = v
+		case "allowed-tools":
+			fm.AllowedTools, warnings = toolsField(key, val, warnings)
+		case "metadata":
+			fm.Metadata, warnings = metadataField(key, val, warnings)
+		default:
+			var v any
+			if err := val.Decode(&v); err != nil {
+				warnings = append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
+				continue
+			}
+			if fm.Extra == nil {
+				fm.Extra = make(map[string]any)
+			}
+			fm.Extra[key] = v
+		}
+	}
+	return fm, warnings, nil
+}
+
+// stringField reads a scalar as text. Non-string scalars (numbers, booleans)
+// keep their source spelling; null becomes "".
+func stringField(key string, n *yaml.Node, warnings []string) (string, []string) {
+	if n.Kind != yaml.ScalarNode {
+		return "", append(warnings, fmt.Sprintf("field %q is not a string; ignored", key))
+	}
+	if n.Tag == "!!null" {
+		return "", warnings
+	}
+	return n.Value, warnings
+}
+
+func boolField(n *yaml.Node) (v, ok bool) {
+	if n.Kind != yaml.ScalarNode {
+		return false, false
+	}
+	if n.Tag == "!!null" {
+		return false, true
+	}
+	if n.Tag != "!!bool" {
+		return false, false
+	}
+	var b bool
+	if err := n.Decode(&b); err != nil {
+		return false, false
+	}
+	return b, true
+}
+
+func toolsField(key string, n *yaml.Node, warnings []string) ([]string, []string) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, warnings
+		}
+		return strings.Fields(n.Value), warnings
+	case yaml.SequenceNode:
+		out := make([]string, 0, len(n.Content))
+		for _, c := range n.Content {
+			if c.Kind != yaml.ScalarNode {
+				warnings = append(warnings, fmt.Sprintf("field %q has a non-string entry; ignored", key))
+				continue
+			}
+			out = append(out, c.Value)
+		}
+		return out, warnings
+	}
+	return nil, append(warnings, fmt.Sprintf("field %q is neither a string nor a list; ignored", key))
+}
+
+func metadataField(key string, n *yaml.Node, warnings []string) (map[string]string, []string) {
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, warnings
+	}
+	if n.Kind != yaml.MappingNode {
+		return nil, append(warnings, fmt.Sprintf("field %q is not a mapping; ignored", key))
+	}
+	out := make(map[string]string, len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i].Value, n.Content[i+1]
+		if v.Kind == yaml.AliasNode && v.Alias != nil {
+			v = v.Alias
+		}
+		if v.Kind != yaml.ScalarNode {
+			warnings = append(warnings, fmt.Sprintf("field %q entry %q is not a string; ignored", key, k))
+			continue
+		}
+		out[k] = v.Value
+	}
+	return out, warnings
+}
+
+// quoteColonValues rewrites top-level "key: value" lines whose unquoted value
+// YAML rejects (a ": " inside, a trailing ":", or a reserved first
+// character) into single-quoted scalars, folding indented continuation lines
+// into the value the way a plain scalar would. It returns the rewritten text
+// and the keys it changed, sorted; no keys means nothing to retry.
+func quoteColonValues(front string) (string, []string) {
+	lines := strings.Split(front, "\n")
+	out := make([]string, 0, len(lines))
+	var keys []string
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		key, value, ok := needsQuoting(line)
+		if !ok {
+			out = append(out, line)
+			continue
+		}
+		for i+1 < len(lines) && isContinuation(lines[i+1]) {
+			i++
+			value += " " + strings.TrimSpace(lines[i])
+		}
+		out = append(out, key+": '"+strings.ReplaceAll(value, "'", "''")+"'")
+		keys = append(keys, fmt.Sprintf("%q", key))
+	}
+	if len(keys) == 0 {
+		return front, nil
+	}
+	sort.Strings(keys)
+	return strings.Join(out, "\n"), slices.Compact(keys)
+}
+
+// needsQuoting recognizes a top-level mapping line with a plain value that
+// cannot be a YAML plain scalar as written.
+func needsQuoting(line string) (key, value string, ok bool) {
+	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
+		return "", "", false
+	}
+	idx := strings.Index(line, ": ")
+	if idx <= 0 {
+		return "", "", false
+	}
+	key = line[:idx]
+	if strings.ContainsAny(key, "'\"[]{}#&*!|>%@`,") {
+		return "", "", false
+	}
+	value = strings.TrimSpace(line[idx+2:])
+	if value == "" || strings.ContainsRune("'\"|>[{&*!", rune(value[0])) {
+		return "", "", false
+	}
+	if strings.Contains(value, ": ") || strings.HasSuffix(value, ":") || value[0] == '@' || value[0] == '`' || value[0] == '%' {
+		return key, value, true
+	}
+	return "", "", false
+}
+
+func isContinuation(line string) bool {
+	return line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
+}

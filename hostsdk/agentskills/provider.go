@@ -1,0 +1,473 @@
+package agentskills
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sync"
+
+	"github.com/fsnotify/fsnotify"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+)
+
+// ProviderLabel is the Provider field of every summary this package
+// produces.
+const ProviderLabel = "agentskills"
+
+// ErrClosed is returned by List and Load after Close.
+var ErrClosed = errors.New("agentskills: provider is closed")
+
+// Severity of a diagnostic.
+type Severity string
+
+const (
+	// SeverityWarning: the skill still loads, or nothing was lost.
+	SeverityWarning Severity = "warning"
+	// SeverityError: a skill was skipped, or a root could not be read.
+	SeverityError Severity = "error"
+)
+
+// Diagnostic describes a problem found while scanning.
+type Diagnostic struct {
+	// Path is the file or directory concerned.
+	Path string
+	// Skill is the skill's name when known, else its directory name; empty
+	// for problems with a whole root.
+	Skill    string
+	Severity Severity
+	Message  string
+}
+
+func (d Diagnostic) String() string {
+	if d.Skill != "" {
+		return fmt.Sprintf("%s: %s: skill %q: %s", d.Severity, d.Path, d.Skill, d.Message)
+	}
+	return fmt.Sprintf("%s: %s: %s", d.Severity, d.Path, d.Message)
+}
+
+// Skill is a discovered skill with everything the provider knows about it.
+// Frontmatter maps are shared with the provider's cache and must not be
+// modified.
+type Skill struct {
+	Name        string
+	Description string
+	Invocation  skills.InvocationPolicy
+	// Dir is the skill's directory as found under its root (symbolic links
+	// not resolved); it is the skill's resource base.
+	Dir string
+	// File is Dir's SKILL.md.
+	File string
+	// Root is the skill root Dir sits in.
+	Root  string
+	Scope Scope
+	// Frontmatter holds every field, including metadata that never
+	// reaches a catalog.
+	Frontmatter Frontmatter
+}
+
+// Provider is a skills.Provider (and skills.Invalidator) over Agent Skills
+// directories. It is safe for concurrent use.
+type Provider struct {
+	cfg config
+	ws  *watchSet // nil without Options.Watch
+
+	closing   chan struct{}
+	loopDone  chan struct{}
+	closeOnce sync.Once
+
+	// scanMu serializes scans, so that watch bookkeeping and the entry
+	// budget see one scan at a time. Cached answers do not take it.
+	scanMu sync.Mutex
+
+	mu          sync.Mutex
+	invalidate  func()
+	closed      bool
+	gen         uint64 // bumped by every relevant change
+	watchFailed bool   // a watcher error since the last scan
+	roots       map[string]*rootScan
+	resolved    map[resKey]*resolution
+	diags       map[string][]Diagnostic // by working directory, latest scan
+}
+
+var (
+	_ skills.Provider    = (*Provider)(nil)
+	_ skills.Invalidator = (*Provider)(nil)
+)
+
+type resKey struct {
+	cwd, projectRoot string
+	trusted          bool
+}
+
+// resolution is the merged view of all roots for one working directory.
+type resolution struct {
+	skills    []Skill // sorted by name
+	summaries []skills.Summary
+	byName    map[string]int
+	complete  bool
+	unwatched bool
+	diags     []Diagnostic
+}
+
+// New validates opts and returns a provider. With opts.Watch it starts a
+// file watcher; call Close to stop it.
+func New(opts Options) (*Provider, error) {
+	cfg, err := opts.config()
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{
+		cfg:      cfg,
+		closing:  make(chan struct{}),
+		loopDone: make(chan struct{}),
+		roots:    make(map[string]*rootScan),
+		resolved: make(map[resKey]*resolution),
+		diags:    make(map[string][]Diagnostic),
+	}
+	if cfg.watch {
+		w, err := fsnotify.NewWatcher()
+		if err != nil {
+			return nil, fmt.Errorf("agentskills: starting file watcher: %w", err)
+		}
+		p.ws = newWatchSet(w)
+		go p.watchLoop()
+	} else {
+		close(p.loopDone)
+	}
+	return p, nil
+}
+
+// SetInvalidate implements skills.Invalidator. With Options.Watch, f is
+// called (from the watcher's goroutine) once per coalesced burst of
+// relevant changes. Without it, nothing can tell when the directories
+// change, so every List ends by calling f, which keeps a registry from
+// caching snapshots that involve this provider.
+func (p *Provider) SetInvalidate(f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.invalidate = f
+}
+
+// Invalidate drops every cached scan and calls the invalidate callback.
+// Hosts call it after a trust decision changes.
+func (p *Provider) Invalidate() {
+	p.dropCaches(false)
+	p.fireInvalidate()
+}
+
+func (p *Provider) dropCaches(watchErr bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.gen++
+	clear(p.roots)
+	clear(p.resolved)
+	if watchErr {
+		p.watchFailed = true
+	}
+}
+
+func (p *Provider) fireInvalidate() {
+	p.mu.Lock()
+	f := p.invalidate
+	p.mu.Unlock()
+	if f != nil {
+		f()
+	}
+}
+
+// Close stops the watcher. List and Load fail afterwards.
+func (p *Provider) Close() error {
+	var err error
+	p.closeOnce.Do(func() {
+		p.mu.Lock()
+		p.closed = true
+		p.mu.Unlock()
+		if p.ws != nil {
+			close(p.closing)
+			err = p.ws.w.Close()
+			<-p.loopDone
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("agentskills: closing file watcher: %w", err)
+	}
+	return nil
+}
+
+// List implements skills.Provider. The observation is incomplete when a
+// root or SKILL.md could not be read, the MaxDirs budget ran out, or the
+// watcher reported an error since the previous scan.
+func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
+	res, err := p.resolve(ctx, req.Cwd, true)
+	if err != nil {
+		return skills.Observation{}, err
+	}
+	if p.ws == nil || res.unwatched {
+		p.fireInvalidate()
+	}
+	return skills.Observation{Skills: slices.Clone(res.summaries), Complete: res.complete}, nil
+}
+
+// Load implements skills.Provider. It picks the skill List would offer for
+// req.Cwd and reads its SKILL.md now, so the body is always current. found
+// is false when no such skill is offered, including when the file changed
+// into something that no longer declares a valid skill of that name.
+func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skills.Definition, bool, error) {
+	res, err := p.resolve(ctx, req.Cwd, false)
+	if err != nil {
+		return skills.Definition{}, false, err
+	}
+	i, ok := res.byName[req.Name]
+	if !ok {
+		if !res.complete {
+			return skills.Definition{}, false, fmt.Errorf("agentskills: skill %q not found, and some skill roots could not be read", req.Name)
+		}
+		return skills.Definition{}, false, nil
+	}
+	sk := res.skills[i]
+	data, err := readSkillFile(sk.File)
+	if err != nil {
+		if isAbsent(err) {
+			return skills.Definition{}, false, nil
+		}
+		return skills.Definition{}, false, fmt.Errorf("agentskills: loading skill %q from %s: %w", req.Name, sk.File, err)
+	}
+	fm, body, _, err := ParseSkillFile(data)
+	if err != nil || fm.Name != req.Name {
+		return skills.Definition{}, false, nil
+	}
+	if _, err := fm.Validate(filepath.Base(sk.Dir)); err != nil {
+		return skills.Definition{}, false, nil
+	}
+	return skills.Definition{
+		Summary: skills.Summary{
+			Name:        fm.Name,
+			Description: fm.Description,
+			Invocation:  fm.Invocation(),
+			Provider:    ProviderLabel,
+		},
+		ResourceBase: &skills.ResourceBase{Kind: skills.ResourceDirectory, Path: sk.Dir},
+		Content:      body,
+	}, true, nil
+}
+
+// Skills returns the skills offered for a working directory, sorted by
+// name, with their full frontmatter, and whether every root was read.
+func (p *Provider) Skills(ctx context.Context, cwd string) ([]Skill, bool, error) {
+	res, err := p.resolve(ctx, cwd, false)
+	if err != nil {
+		return nil, false, err
+	}
+	return slices.Clone(res.skills), res.complete, nil
+}
+
+// Diagnostics returns the diagnostics of the latest scan of every working
+// directory listed so far, sorted by path.
+func (p *Provider) Diagnostics() []Diagnostic {
+	p.mu.Lock()
+	var out []Diagnostic
+	for _, d := range p.diags {
+		out = append(out, d...)
+	}
+	p.mu.Unlock()
+	return sortDiags(out)
+}
+
+func sortDiags(ds []Diagnostic) []Diagnostic {
+	slices.SortFunc(ds, func(a, b Diagnostic) int {
+		return cmp.Or(cmp.Compare(a.Path, b.Path), cmp.Compare(a.Skill, b.Skill),
+			cmp.Compare(a.Severity, b.Severity), cmp.Compare(a.Message, b.Message))
+	})
+	return slices.Compact(ds)
+}
+
+// resolve returns the merged view for cwd, from the cache when watching.
+// Only List consumes a pending watcher error, so that the next observation
+// the host sees reports it.
+func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*resolution, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if cwd != "" {
+		if !filepath.IsAbs(cwd) {
+			return nil, fmt.Errorf("agentskills: working directory %q is not absolute", cwd)
+		}
+		cwd = filepath.Clean(cwd)
+	}
+	lay := p.cfg.projectLayout(cwd)
+	trusted := lay.projectRoot != "" && p.cfg.trust != nil && p.cfg.trust(lay.projectRoot)
+	key := resKey{cwd: cwd, projectRoot: lay.projectRoot, trusted: trusted}
+
+	if res, err := p.cached(key); res != nil || err != nil {
+		return res, err
+	}
+	p.scanMu.Lock()
+	defer p.scanMu.Unlock()
+	if res, err := p.cached(key); res != nil || err != nil {
+		return res, err
+	}
+
+	p.mu.Lock()
+	gen := p.gen
+	watchFailed := p.watchFailed
+	if consume {
+		p.watchFailed = false
+	}
+	p.mu.Unlock()
+
+	var roots []rootSpec
+	var diags []Diagnostic
+	if lay.projectRoot != "" {
+		user := make(map[string]bool, len(p.cfg.userRoots))
+		for _, r := range p.cfg.userRoots {
+			user[r.path] = true
+		}
+		// A project root that is also a user root (the working directory
+		// is the home directory) is scanned once, as a user root.
+		proj := dedupRoots(lay.roots, user)
+		if trusted {
+			roots = append(roots, proj...)
+		} else {
+			for _, r := range proj {
+				if fi, err := os.Stat(r.path); err == nil && fi.IsDir() {
+					diags = append(diags, Diagnostic{Path: r.path, Severity: SeverityWarning,
+						Message: fmt.Sprintf("project %s is not trusted; its skills are ignored", lay.projectRoot)})
+				}
+			}
+		}
+	}
+	roots = append(roots, p.cfg.userRoots...)
+	if p.cfg.homeErr != nil {
+		diags = append(diags, Diagnostic{Severity: SeverityWarning,
+			Message: fmt.Sprintf("no home directory, so no user-level skills: %v", p.cfg.homeErr)})
+	}
+
+	res := &resolution{complete: true, byName: make(map[string]int)}
+	if watchFailed {
+		res.complete = false
+		diags = append(diags, Diagnostic{Severity: SeverityError,
+			Message: "the file watcher reported an error, so changes may have been missed; this listing is incomplete"})
+	}
+	used, overflow := 0, false
+	seenRoot := make(map[string]bool, len(roots))
+	seenDir := make(map[string]string)
+	for _, spec := range roots {
+		s := p.scan(ctx, spec, max(0, p.cfg.maxDirs-used), gen)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if s.real != "" {
+			// Two configured roots may be one directory (a symlinked
+			// client directory); the first, higher-ranked one counts.
+			if seenRoot[s.real] {
+				continue
+			}
+			seenRoot[s.real] = true
+		}
+		diags = append(diags, s.diags...)
+		res.complete = res.complete && s.complete
+		res.unwatched = res.unwatched || s.unwatched
+		used += s.entries
+		if used > p.cfg.maxDirs {
+			if !overflow {
+				overflow = true
+				diags = append(diags, Diagnostic{Path: spec.path, Severity: SeverityError,
+					Message: fmt.Sprintf("more than %d entries in skill roots (Options.MaxDirs); this listing is incomplete", p.cfg.maxDirs)})
+			}
+			res.complete = false
+		}
+		for _, c := range s.cands {
+			file := filepath.Join(c.dir, skillFileName)
+			if first, ok := seenDir[c.real]; ok {
+				diags = append(diags, Diagnostic{Path: file, Skill: c.fm.Name, Severity: SeverityWarning,
+					Message: fmt.Sprintf("same directory as %s (reached through a symbolic link); considered once", first)})
+				continue
+			}
+			seenDir[c.real] = c.dir
+			if i, ok := res.byName[c.fm.Name]; ok {
+				w := res.skills[i]
+				diags = append(diags, Diagnostic{Path: file, Skill: c.fm.Name, Severity: SeverityWarning,
+					Message: fmt.Sprintf("shadowed by the %s skill of the same name at %s", w.Scope, w.Dir)})
+				continue
+			}
+			res.byName[c.fm.Name] = len(res.skills)
+			res.skills = append(res.skills, Skill{
+				Name:        c.fm.Name,
+				Description: c.fm.Description,
+				Invocation:  c.fm.Invocation(),
+				Dir:         c.dir,
+				File:        file,
+				Root:        spec.path,
+				Scope:       spec.scope,
+				Frontmatter: c.fm,
+			})
+		}
+	}
+	slices.SortFunc(res.skills, func(a, b Skill) int { return cmp.Compare(a.Name, b.Name) })
+	res.summaries = make([]skills.Summary, len(res.skills))
+	for i := range res.skills {
+		s := &res.skills[i]
+		res.byName[s.Name] = i
+		res.summaries[i] = skills.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel}
+	}
+	res.diags = sortDiags(diags)
+
+	p.mu.Lock()
+	p.diags[cwd] = res.diags
+	if p.ws != nil && res.complete && !res.unwatched && p.gen == gen {
+		p.resolved[key] = res
+	}
+	p.mu.Unlock()
+	return res, nil
+}
+
+// cached returns the cached resolution for key, if watching and current.
+func (p *Provider) cached(key resKey) (*resolution, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closed {
+		return nil, ErrClosed
+	}
+	if p.ws == nil {
+		return nil, nil
+	}
+	return p.resolved[key], nil
+}
+
+// scan returns a root's scan, cached while watching and unchanged.
+func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint64) *rootScan {
+	if p.ws == nil {
+		s := scanRoot(ctx, spec, budget, nil)
+		p.logDiags(s)
+		return s
+	}
+	p.mu.Lock()
+	s := p.roots[spec.path]
+	p.mu.Unlock()
+	if s != nil {
+		return s
+	}
+	b := p.ws.begin()
+	s = scanRoot(ctx, spec, budget, b)
+	p.ws.commit(spec.path, b)
+	p.logDiags(s)
+	if s.cacheable {
+		p.mu.Lock()
+		if p.gen == gen {
+			p.roots[spec.path] = s
+		}
+		p.mu.Unlock()
+	}
+	return s
+}
+
+func (p *Provider) logDiags(s *rootScan) {
+	for _, d := range s.diags {
+		p.cfg.logger.Debug("agentskills: "+d.Message, "path", d.Path, "skill", d.Skill, "severity", string(d.Severity))
+	}
+}

@@ -1,0 +1,385 @@
+package agentskills
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+)
+
+// Scope says where a skill root comes from.
+type Scope string
+
+const (
+	// ScopeProject roots sit in the working directory or one of its
+	// ancestors up to the repository root.
+	ScopeProject Scope = "project"
+	// ScopeUser roots sit in the home directory, or are extra roots.
+	ScopeUser Scope = "user"
+)
+
+// skillFileName is the file that makes a directory a skill.
+const skillFileName = "SKILL.md"
+
+// rootSpec is one skill root to scan.
+type rootSpec struct {
+	path   string // absolute, cleaned, as configured or derived (not resolved)
+	anchor string // the highest directory whose entry changes can affect path
+	scope  Scope
+	level  int // project roots: 0 for the working directory, 1 for its parent, ...
+}
+
+// layout is where a working directory's project skills may live.
+type layout struct {
+	projectRoot string     // "" without a working directory
+	roots       []rootSpec // project roots, nearest level first
+}
+
+// projectLayout walks upward from cwd to the nearest directory holding .git
+// (at most maxDepth directories, cwd included). Without one, the project is
+// cwd alone.
+func (c *config) projectLayout(cwd string) layout {
+	if cwd == "" {
+		return layout{}
+	}
+	levels := []string{cwd}
+	found := false
+	for dir := cwd; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			found = true
+			break
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || len(levels) >= c.maxDepth {
+			break
+		}
+		dir = parent
+		levels = append(levels, dir)
+	}
+	if !found {
+		levels = levels[:1]
+	}
+	l := layout{projectRoot: levels[len(levels)-1]}
+	for i, dir := range levels {
+		for _, cd := range c.clientDirs {
+			l.roots = append(l.roots, rootSpec{
+				path:   filepath.Join(dir, cd, "skills"),
+				anchor: dir,
+				scope:  ScopeProject,
+				level:  i,
+			})
+		}
+	}
+	return l
+}
+
+// candidate is a parsed, valid skill found in one root.
+type candidate struct {
+	dir  string // root path joined with the entry name
+	real string // resolved directory
+	fm   Frontmatter
+}
+
+// rootScan is the result of scanning one root.
+type rootScan struct {
+	spec     rootSpec
+	real     string // resolved root; "" when the root does not exist
+	entries  int    // entries examined, counted against MaxDirs
+	cands    []candidate
+	diags    []Diagnostic
+	complete bool
+	// cacheable is false when the result must not outlive this List: it is
+	// incomplete, truncated by the budget, or not fully watched.
+	cacheable bool
+	// unwatched is true when a watch could not be set up, so changes would
+	// go unnoticed.
+	unwatched bool
+}
+
+func (s *rootScan) fail(path, skill, format string, args ...any) {
+	s.complete = false
+	s.cacheable = false
+	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+}
+
+func (s *rootScan) warn(path, skill, format string, args ...any) {
+	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityWarning, Message: fmt.Sprintf(format, args...)})
+}
+
+func (s *rootScan) skip(path, skill, format string, args ...any) {
+	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+}
+
+// isAbsent reports errors meaning "nothing is there".
+func isAbsent(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// scanRoot lists one root. budget is how many entries may still be
+// examined in this List. w, when non-nil, receives the watches the root
+// needs, set up before the corresponding reads so no change slips between
+// a read and its watch.
+func scanRoot(ctx context.Context, spec rootSpec, budget int, w *watchBuilder) *rootScan {
+	s := &rootScan{spec: spec, complete: true, cacheable: true}
+	if w != nil {
+		if err := w.watchRoot(spec); err != nil {
+			s.unwatched = true
+			s.cacheable = false
+			s.warn(spec.path, "", "cannot watch skill root; changes are picked up only when the host lists again: %v", err)
+		}
+	}
+	fi, err := os.Stat(spec.path)
+	if err != nil {
+		if isAbsent(err) {
+			if _, lerr := os.Lstat(spec.path); lerr == nil {
+				s.fail(spec.path, "", "skill root is a symbolic link whose target does not exist")
+			}
+			return s
+		}
+		s.fail(spec.path, "", "cannot read skill root: %v", err)
+		return s
+	}
+	if !fi.IsDir() {
+		s.fail(spec.path, "", "skill root is not a directory")
+		return s
+	}
+	real, err := filepath.EvalSymlinks(spec.path)
+	if err != nil {
+		s.fail(spec.path, "", "cannot resolve skill root: %v", err)
+		return s
+	}
+	s.real = real
+
+	entries, truncated, err := readEntries(spec.path, budget)
+	if err != nil {
+		s.fail(spec.path, "", "cannot read skill root: %v", err)
+		return s
+	}
+	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			s.complete, s.cacheable = false, false
+			return s
+		}
+		s.entries++
+		scanEntry(s, e, w)
+	}
+	if truncated {
+		s.entries = budget + 1
+		s.complete, s.cacheable = false, false
+	}
+	return s
+}
+
+// skippedName reports entries that are never skills and never counted.
+func skippedName(name string) bool {
+	return name == ".git" || name == "node_modules"
+}
+
+// readEntries returns the entries of dir sorted by name, without skipped
+// names, stopping once more than budget entries have been read.
+func readEntries(dir string, budget int) (entries []fs.DirEntry, truncated bool, err error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, false, err
+	}
+	defer f.Close()
+	for {
+		batch, err := f.ReadDir(256)
+		for _, e := range batch {
+			if !skippedName(e.Name()) {
+				entries = append(entries, e)
+			}
+		}
+		if len(entries) > budget {
+			// The scan is incomplete anyway; which entries made it in does
+			// not matter.
+			truncated = true
+			break
+		}
+		if err == io.EOF || (err == nil && len(batch) == 0) {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	if truncated {
+		entries = entries[:budget]
+	}
+	return entries, truncated, nil
+}
+
+// scanEntry examines one entry of a root.
+func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder) {
+	name := e.Name()
+	dir := filepath.Join(s.spec.path, name)
+	real := filepath.Join(s.real, name)
+	if e.Type()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(dir)
+		if err != nil {
+			if isAbsent(err) {
+				s.warn(dir, name, "symbolic link target does not exist; skipped")
+			} else {
+				s.warn(dir, name, "cannot resolve symbolic link (loop?); skipped: %v", err)
+			}
+			return
+		}
+		if target == s.real || strings.HasPrefix(s.real, target+string(filepath.Separator)) {
+			s.warn(dir, name, "symbolic link points at the skill root or one of its ancestors (a loop); skipped")
+			return
+		}
+		tfi, err := os.Stat(target)
+		if err != nil {
+			s.fail(dir, name, "cannot read symbolic link target: %v", err)
+			return
+		}
+		if !tfi.IsDir() {
+			return
+		}
+		real = target
+	} else if !e.IsDir() {
+		return
+	}
+
+	if w != nil {
+		if err := w.watchSkill(real); err != nil && !isAbsent(err) {
+			s.unwatched = true
+			s.cacheable = false
+			s.warn(dir, name, "cannot watch skill directory; changes are picked up only when the host lists again: %v", err)
+		}
+	}
+
+	file := filepath.Join(dir, skillFileName)
+	data, err := readFrontmatterPrefix(file)
+	if err != nil {
+		switch {
+		case isAbsent(err):
+			// Not a skill: no SKILL.md.
+		case errors.Is(err, errNotRegular):
+			s.warn(file, name, "SKILL.md is not a regular file; skipped")
+		default:
+			s.fail(file, name, "cannot read SKILL.md: %v", err)
+		}
+		return
+	}
+	front, _, closed, err := splitFrontmatter(data)
+	if err == nil && !closed {
+		err = errors.New("frontmatter is not closed by a '---' line")
+	}
+	if err != nil {
+		s.skip(file, name, "skipped: %v", err)
+		return
+	}
+	fm, warnings, err := parseFrontmatter(front)
+	if err != nil {
+		s.skip(file, name, "skipped: %v", err)
+		return
+	}
+	skill := name
+	if fm.Name != "" {
+		skill = fm.Name
+	}
+	for _, m := range warnings {
+		s.warn(file, skill, "%s", m)
+	}
+	vw, err := fm.Validate(name)
+	if err != nil {
+		s.skip(file, skill, "skipped: %v", err)
+		return
+	}
+	for _, m := range vw {
+		s.warn(file, skill, "%s", m)
+	}
+	s.cands = append(s.cands, candidate{dir: dir, real: real, fm: fm})
+}
+
+var errNotRegular = errors.New("not a regular file")
+
+// readFrontmatterPrefix reads as much of a SKILL.md as can hold the
+// frontmatter: the whole file when it is small, else the first
+// frontmatterPrefixBytes.
+func readFrontmatterPrefix(file string) ([]byte, error) {
+	f, fi, err := openRegular(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if !exactSkillFileName(filepath.Dir(file)) {
+		return nil, fs.ErrNotExist
+	}
+	buf := make([]byte, min(fi.Size()+1, frontmatterPrefixBytes)) // +1 notices a file that grew
+	n, err := io.ReadFull(f, buf)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	return buf[:n], nil
+}
+
+// openRegular opens a regular file. It checks before opening because
+// opening a FIFO would block.
+func openRegular(file string) (*os.File, fs.FileInfo, error) {
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, errNotRegular
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err = f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, errNotRegular
+	}
+	return f, fi, nil
+}
+
+// readSkillFile reads a whole SKILL.md for loading.
+func readSkillFile(file string) ([]byte, error) {
+	f, _, err := openRegular(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, MaxSkillFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > MaxSkillFileBytes {
+		return nil, fmt.Errorf("SKILL.md is larger than %d bytes", MaxSkillFileBytes)
+	}
+	return data, nil
+}
+
+// exactSkillFileName checks, on file systems that ignore case, that the
+// file opened as SKILL.md is spelled exactly so. Elsewhere the open itself
+// was exact.
+func exactSkillFileName(dir string) bool {
+	switch runtime.GOOS {
+	case "darwin", "ios", "windows":
+	default:
+		return true
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	names, _ := f.Readdirnames(-1)
+	return slices.Contains(names, skillFileName)
+}
