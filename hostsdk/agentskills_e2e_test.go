@@ -1,0 +1,139 @@
+package hostsdk_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+func writeSkillFile(t *testing.T, root, name, description, body string) {
+	t.Helper()
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := "---\nname: " + name + "\ndescription: " + description + "\n---\n" + body + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// waitForInvalidation waits until the registry's revision moves past rev,
+// which is how the watcher's invalidation reaches the host. It bounds the
+// wait so a watcher that never fires fails the test instead of hanging it.
+func waitForInvalidation(t *testing.T, reg *skills.Registry, rev uint64) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for reg.Revision() == rev {
+		if time.Now().After(deadline) {
+			t.Fatal("the filesystem provider never invalidated the registry")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestFilesystemSkillsLiveRefresh drives the Agent Skills provider through
+// the real plugin: skills created, edited and removed on disk after start
+// reach the model at the next step without a restart, and an unreadable
+// root keeps the last-good catalog.
+func TestFilesystemSkillsLiveRefresh(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	base := t.TempDir()
+	// The root is a symbolic link, so it can later be swapped atomically for
+	// something unreadable.
+	root := filepath.Join(base, "skills")
+	real := filepath.Join(base, "real")
+	writeSkillFile(t, real, "alpha", "First skill.", "Alpha body v1.")
+	swapRoot := func(target string) {
+		t.Helper()
+		tmp := filepath.Join(base, "skills.new")
+		if err := os.Symlink(target, tmp); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, root); err != nil {
+			t.Fatal(err)
+		}
+	}
+	swapRoot(real)
+	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(base, "home"), Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	e.reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	e.mount(tools.GlobalScope)
+	load := func(name string) hostsdk.ToolResult {
+		t.Helper()
+		out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: base, AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"` + name + `"}`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	step := func() hostsdk.StepResult {
+		t.Helper()
+		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: base, AgentScope: "agent:a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	expect(t, step(), hostsdk.OutcomeInitial, "alpha")
+	expect(t, step(), hostsdk.OutcomeUnchanged)
+
+	// A skill directory created after start: replacement at the next step.
+	rev := e.reg.Revision()
+	writeSkillFile(t, real, "beta", "Second skill.", "Beta body.")
+	waitForInvalidation(t, e.reg, rev)
+	expect(t, step(), hostsdk.OutcomeReplacement, "alpha", "beta")
+
+	// A body-only edit: no message, the new body on the next load.
+	rev = e.reg.Revision()
+	writeSkillFile(t, real, "alpha", "First skill.", "Alpha body v2.")
+	waitForInvalidation(t, e.reg, rev)
+	expect(t, step(), hostsdk.OutcomeUnchanged)
+	if out := load("alpha"); out.IsError || !strings.Contains(out.Value.Content, "Alpha body v2.") {
+		t.Fatalf("load after a body edit = %+v", out)
+	}
+
+	// A resource file below a skill changes nothing.
+	if err := os.WriteFile(filepath.Join(real, "alpha", "notes.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, step(), hostsdk.OutcomeUnchanged)
+
+	// The root becomes unreadable (it now resolves to a file; chmod would
+	// not stop a test running as root): no message, the last-good catalog
+	// stays.
+	notDir := filepath.Join(base, "not-a-directory")
+	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rev = e.reg.Revision()
+	swapRoot(notDir)
+	waitForInvalidation(t, e.reg, rev)
+	expect(t, step(), hostsdk.OutcomeIncomplete)
+	expect(t, step(), hostsdk.OutcomeIncomplete)
+
+	// Readable again, with every skill deleted: the tombstone.
+	empty := filepath.Join(base, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rev = e.reg.Revision()
+	swapRoot(empty)
+	waitForInvalidation(t, e.reg, rev)
+	expect(t, step(), hostsdk.OutcomeTombstone)
+	if out := load("alpha"); !out.IsError || out.Text != `Error: skill "alpha" is unknown or no longer available` {
+		t.Fatalf("load after deletion = %+v", out)
+	}
+}
