@@ -199,6 +199,27 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 	}
 }
 
+func TestCloseStopsEveryPluginProcess(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pids := []int{e.plugin.PID(), second.PID()}
+	if err := e.host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range pids {
+		deadline := time.Now().Add(10 * time.Second)
+		for syscall.Kill(pid, 0) == nil {
+			if time.Now().After(deadline) {
+				t.Fatalf("plugin process %d still running after Close", pid)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+}
+
 func TestAgentMountIsScopedToItsAgent(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
 	e.register(tools.GlobalScope, "shared", "For everyone.")
