@@ -61,11 +61,11 @@ type Plugin struct {
 
 // process is one running plugin process and its connections.
 type process struct {
-	client  *goplugin.Client
-	plugin  skillcatalogv1.PluginServiceClient
-	broker  *goplugin.GRPCBroker
+	client   *goplugin.Client
+	plugin   skillcatalogv1.PluginServiceClient
+	broker   *goplugin.GRPCBroker
 	brokerID uint32
-	server  *grpc.Server
+	server   *grpc.Server
 }
 
 // Load starts a plugin binary and connects to it.
@@ -165,8 +165,8 @@ func (proc *process) stop() {
 	proc.client.Kill()
 }
 
-// Close unmounts nothing remotely (the process is going away) and stops the
-// plugin process.
+// Close removes the plugin's tools from every scope it was mounted in and
+// stops the plugin process.
 func (p *Plugin) Close() error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -229,8 +229,10 @@ func (p *Plugin) checkCallError(proc *process, err error) error {
 	if err == nil {
 		return nil
 	}
+	// A dead process, a broken connection or a call that ran out of time
+	// leave the process in an unknown state: replace it.
 	code := status.Code(err)
-	if proc.client.Exited() || code == codes.Unavailable || code == codes.DeadlineExceeded || code == codes.Internal && proc.client.Exited() {
+	if proc.client.Exited() || code == codes.Unavailable || code == codes.DeadlineExceeded {
 		p.mu.Lock()
 		if p.proc == proc {
 			proc.stop()
@@ -286,7 +288,8 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 	m := &Mount{plugin: p, scope: scope, configJSON: configJSON}
 	if err := m.configureLocked(ctx, proc); err != nil {
 		m.unregisterTools()
-		if _, isConfig := err.(*ConfigError); !isConfig && proc.client.Exited() {
+		var cerr *ConfigError
+		if !errors.As(err, &cerr) && proc.client.Exited() {
 			proc.stop()
 			p.proc = nil
 		}

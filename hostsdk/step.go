@@ -167,6 +167,11 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 }
 
 func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, error) {
+	// (Re)starting the process and replaying mounts is not part of the
+	// step's time budget: a slow start is not a hung plugin.
+	if _, err := m.plugin.running(ctx); err != nil {
+		return StepResult{}, &PluginError{Err: err}
+	}
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
 	defer cancel()
 
@@ -274,15 +279,36 @@ func toWireDecision(d Decision) *skillcatalogv1.Decision {
 	return &skillcatalogv1.Decision{Kind: &skillcatalogv1.Decision_Enter{Enter: enter}}
 }
 
-var rolesToWire = map[string]skillcatalogv1.Role{
-	RoleUser:      skillcatalogv1.Role_ROLE_USER,
-	RoleAssistant: skillcatalogv1.Role_ROLE_ASSISTANT,
-	RoleSystem:    skillcatalogv1.Role_ROLE_SYSTEM,
-	RoleTool:      skillcatalogv1.Role_ROLE_TOOL,
+func roleToWire(role string) skillcatalogv1.Role {
+	switch role {
+	case RoleUser:
+		return skillcatalogv1.Role_ROLE_USER
+	case RoleAssistant:
+		return skillcatalogv1.Role_ROLE_ASSISTANT
+	case RoleSystem:
+		return skillcatalogv1.Role_ROLE_SYSTEM
+	case RoleTool:
+		return skillcatalogv1.Role_ROLE_TOOL
+	}
+	return skillcatalogv1.Role_ROLE_UNSPECIFIED
+}
+
+func roleFromWire(role skillcatalogv1.Role) string {
+	switch role {
+	case skillcatalogv1.Role_ROLE_USER:
+		return RoleUser
+	case skillcatalogv1.Role_ROLE_ASSISTANT:
+		return RoleAssistant
+	case skillcatalogv1.Role_ROLE_SYSTEM:
+		return RoleSystem
+	case skillcatalogv1.Role_ROLE_TOOL:
+		return RoleTool
+	}
+	return ""
 }
 
 func toWireMessage(m Message) *skillcatalogv1.Message {
-	out := &skillcatalogv1.Message{Id: m.ID, Role: rolesToWire[m.Role], SourceJson: m.Source}
+	out := &skillcatalogv1.Message{Id: m.ID, Role: roleToWire(m.Role), SourceJson: m.Source}
 	for _, b := range m.Content {
 		out.Content = append(out.Content, &skillcatalogv1.ContentBlock{Type: b.Type, Text: b.Text})
 	}
@@ -290,12 +316,7 @@ func toWireMessage(m Message) *skillcatalogv1.Message {
 }
 
 func fromWireMessage(m *skillcatalogv1.Message) Message {
-	out := Message{ID: m.GetId(), Source: m.GetSourceJson()}
-	for role, w := range rolesToWire {
-		if w == m.GetRole() {
-			out.Role = role
-		}
-	}
+	out := Message{ID: m.GetId(), Role: roleFromWire(m.GetRole()), Source: m.GetSourceJson()}
 	for _, b := range m.GetContent() {
 		out.Content = append(out.Content, ContentBlock{Type: b.GetType(), Text: b.GetText()})
 	}
