@@ -1,0 +1,124 @@
+package sessionlog_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+)
+
+func benchRecord(i int) sessionlog.Record {
+	return sessionlog.Record{
+		Type:   "message",
+		Source: []byte(`{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a-skill","description":"d"}]}`),
+		Body:   []byte(fmt.Sprintf(`{"role":"user","content":"benchmark message number %d with some ordinary text in it"}`, i)),
+	}
+}
+
+// BenchmarkFileAppend measures acknowledged appends: each one is written
+// and fsync'ed before it returns.
+func BenchmarkFileAppend(b *testing.B) {
+	for _, n := range []int{1, 16} {
+		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
+			l, _, err := sessionlog.OpenFile(filepath.Join(b.TempDir(), "s.jsonl"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer l.Close()
+			recs := make([]sessionlog.Record, n)
+			for i := range recs {
+				recs[i] = benchRecord(i)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := l.Append(ctx, recs...); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "appends/s")
+		})
+	}
+}
+
+// buildLog writes n events, a compaction every 1000, and reopens the file
+// so that the index is the one the open scan builds.
+func buildLog(b *testing.B, n int) *sessionlog.FileLog {
+	b.Helper()
+	path := filepath.Join(b.TempDir(), "s.jsonl")
+	l, _, err := sessionlog.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	const batch = 10000
+	recs := make([]sessionlog.Record, 0, batch)
+	for seq := 1; seq <= n; seq++ {
+		r := benchRecord(seq)
+		if seq%1000 == 0 {
+			r = sessionlog.Record{Type: "compaction", Body: []byte(`{"summary":"s"}`), Hide: &sessionlog.Range{From: uint64(seq - 900), To: uint64(seq - 500)}}
+		}
+		recs = append(recs, r)
+		if len(recs) == batch || seq == n {
+			if _, err := l.Append(ctx, recs...); err != nil {
+				b.Fatal(err)
+			}
+			recs = recs[:0]
+		}
+	}
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
+	l, _, err = sessionlog.OpenFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { _ = l.Close() })
+	return l
+}
+
+var benchSizes = []int{1_000, 100_000, 1_000_000}
+
+// BenchmarkFileReadBackward reads one 64-event page at the head, and one in
+// the middle, of logs of different lengths: the cost must not grow with
+// the log.
+func BenchmarkFileReadBackward(b *testing.B) {
+	for _, n := range benchSizes {
+		b.Run(fmt.Sprintf("events=%d", n), func(b *testing.B) {
+			l := buildLog(b, n)
+			for _, at := range []struct {
+				name   string
+				before uint64
+			}{{"head", 0}, {"middle", uint64(n/2 + 100)}} {
+				b.Run(at.name, func(b *testing.B) {
+					b.ReportAllocs()
+					for b.Loop() {
+						p, err := l.ReadBackward(ctx, at.before, 0, 64)
+						if err != nil || len(p.Events) != 64 {
+							b.Fatalf("ReadBackward: %d events, %v", len(p.Events), err)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkOpenFile measures the open scan, which is linear in the file.
+func BenchmarkOpenFile(b *testing.B) {
+	l := buildLog(b, 100_000)
+	path := l.Path()
+	if err := l.Close(); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		l, _, err := sessionlog.OpenFile(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := l.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N)*100_000/b.Elapsed().Seconds(), "events/s")
+}

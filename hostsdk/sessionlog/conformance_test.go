@@ -1,0 +1,132 @@
+package sessionlog_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog/logtest"
+)
+
+func TestMemoryConformance(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) sessionlog.Log { return sessionlog.NewMemory() })
+}
+
+func openTemp(t *testing.T) *sessionlog.FileLog {
+	t.Helper()
+	l, rec, err := sessionlog.OpenFile(filepath.Join(t.TempDir(), "session.jsonl"))
+	if err != nil {
+		t.Fatalf("OpenFile: %v", err)
+	}
+	if rec != (sessionlog.Recovery{}) {
+		t.Fatalf("OpenFile of a new file reported %+v", rec)
+	}
+	return l
+}
+
+func TestFileConformance(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) sessionlog.Log { return openTemp(t) })
+}
+
+// TestFileReopenedConformance closes and reopens the file after every
+// append, so every read sees only what reached the file and what the open
+// scan rebuilt from it.
+func TestFileReopenedConformance(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) sessionlog.Log {
+		return &reopening{path: filepath.Join(t.TempDir(), "session.jsonl"), l: nil}
+	})
+}
+
+type reopening struct {
+	path string
+	mu   sync.RWMutex
+	l    *sessionlog.FileLog
+}
+
+func (r *reopening) reopen() error {
+	if r.l != nil {
+		if err := r.l.Close(); err != nil {
+			return err
+		}
+	}
+	l, rec, err := sessionlog.OpenFile(r.path)
+	if err != nil {
+		return err
+	}
+	if rec != (sessionlog.Recovery{}) {
+		_ = l.Close()
+		return fmt.Errorf("reopen of a cleanly written file reported %+v", rec)
+	}
+	r.l = l
+	return nil
+}
+
+func (r *reopening) log() (*sessionlog.FileLog, error) {
+	if r.l == nil {
+		if err := r.reopen(); err != nil {
+			return nil, err
+		}
+	}
+	return r.l, nil
+}
+
+func (r *reopening) Append(ctx context.Context, recs ...sessionlog.Record) (sessionlog.Head, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l, err := r.log()
+	if err != nil {
+		return sessionlog.Head{}, err
+	}
+	h, err := l.Append(ctx, recs...)
+	if err != nil || len(recs) == 0 {
+		return h, err
+	}
+	return h, r.reopen()
+}
+
+func (r *reopening) ReadBackward(ctx context.Context, before, after uint64, limit int) (sessionlog.Page, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l, err := r.log()
+	if err != nil {
+		return sessionlog.Page{}, err
+	}
+	return l.ReadBackward(ctx, before, after, limit)
+}
+
+func (r *reopening) Head(ctx context.Context) (sessionlog.Head, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l, err := r.log()
+	if err != nil {
+		return sessionlog.Head{}, err
+	}
+	return l.Head(ctx)
+}
+
+func (r *reopening) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l, err := r.log()
+	if err != nil {
+		return err
+	}
+	return l.Close()
+}
+
+func TestMemoryStoreConformance(t *testing.T) {
+	logtest.RunStore(t, func(t *testing.T) sessionlog.Store { return sessionlog.NewMemoryStore() })
+}
+
+func TestFileStoreConformance(t *testing.T) {
+	logtest.RunStore(t, func(t *testing.T) sessionlog.Store {
+		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"))
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		return s
+	})
+}

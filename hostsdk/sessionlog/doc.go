@@ -1,0 +1,92 @@
+// Package sessionlog is the durable event log of a host session: an
+// append-only sequence of events (messages, compactions, ...) that a host
+// writes as a session runs and reads backwards when it resumes, so that the
+// plugin can find the newest visible catalog message without replaying the
+// session.
+//
+// # Model
+//
+// Every event has a sequence number. Seqs are 1-based and dense in append
+// order: the log assigns them, and Head.Seq is the newest. A Record may carry
+// a Hide range; appending it hides the events From..To (all earlier than the
+// record) from the surface, which is how compaction removes history from what
+// the model sees without deleting it. An event is Visible unless a later
+// record's Hide range covers it; hidden ranges accumulate and never shrink. A
+// compaction record is itself an event, visible unless a later one hides it.
+// Head.SurfaceRevision counts the records that carry a Hide range, so a
+// reader that cached a view of the surface can tell when it has shrunk.
+//
+// ReadBackward pages from the newest event towards the oldest: it returns up
+// to max events with after < seq < before, newest first, with the Head the
+// page was read at and whether older events remain in the range. Source
+// bytes (the durable source of a message) come back byte-for-byte, valid
+// JSON or not; Body must be valid JSON and also comes back byte-for-byte.
+//
+// # File format
+//
+// FileLog (OpenFile, NewFileStore) stores one event per line, UTF-8 JSON
+// objects in append order, in a file named <escaped session id>.jsonl:
+//
+//	{"seq":1,"type":"message","source":{"kind":"skill-catalog",...},"body":{"role":"user",...}}
+//	{"seq":2,"type":"message","sourceText":"not JSON","body":{...}}
+//	{"seq":3,"type":"compaction","body":{"summary":"..."},"hide":{"from":1,"to":2}}
+//
+// Source and Body are embedded as JSON when that is lossless (valid JSON on
+// one line without surrounding whitespace), otherwise stored as a JSON string
+// in sourceText/bodyText, or in base64 in sourceB64/bodyB64 when they are not
+// UTF-8. "more":true marks every line of a multi-record Append except the
+// last. "seq" is written for people reading the file; readers trust the
+// position: an event's seq is its 1-based line number. A complete line that
+// is not such a record (edited by hand, written by another tool) is kept,
+// still takes a seq, and reads back as an Event with Type "" and the line in
+// Raw, so readers skip it without losing it.
+//
+// # Durability
+//
+// Append validates every record first (an invalid one rejects the whole
+// call), then writes all its lines with one write and fsyncs the file before
+// it returns; a nil error means every record is on stable storage. A process
+// killed in the middle of an Append therefore loses only that unacknowledged
+// Append: OpenFile truncates an unterminated last line (reported as
+// Recovery.TornTailBytes) and the complete lines of a multi-record Append
+// whose last line is missing (Recovery.IncompleteAppendLines), so an Append
+// is all or nothing. Opening never fails because of the file's contents, only on I/O
+// errors. After a power failure, file systems may also leave garbage in the
+// unacknowledged tail; complete garbage lines are kept as Raw events. If a
+// write or fsync fails, the FileLog refuses further appends (the kernel may
+// have dropped the data it reported written); reopening the file recovers.
+// A new file's directory entry is fsynced too. An exclusive flock keeps two
+// FileLogs, in any processes, from appending to the same file (ErrLocked).
+//
+// Opening scans the file once, holding one line at a time, to count lines,
+// merge the hidden ranges (kept in memory as sorted disjoint intervals) and
+// build a sparse index of the offset of every 256th line. ReadBackward then
+// reads from the end of the requested range in 64 KiB chunks; a range that
+// ends in the middle of the log starts from the nearest checkpoint. A page
+// costs the same whether the log holds a thousand events or a million.
+//
+// # Stores
+//
+// A Store opens per-session logs. Opening a session that is already open
+// returns another handle on the same log; every handle must be closed, and
+// the file is closed with the last one. NewFileStore escapes session ids
+// (SessionFileName) so that any string is safe. NewMemoryStore and NewMemory
+// keep events in memory, for tests and for hosts without durable history.
+//
+// # Other stores
+//
+// A runtime can keep session events in its own store (a SQL table, a
+// replicated log) by implementing Log: assign dense seqs atomically per
+// Append, check records with Record.Validate, keep Source and Body as opaque
+// bytes (nil stays nil), make Append return only once the records are
+// durable, derive Visible from the Hide ranges of later records, count them
+// in SurfaceRevision, check the context first, and return errors wrapping
+// ErrClosed after Close. Then run the conformance suite in package logtest
+// against it:
+//
+//	func TestLog(t *testing.T) {
+//		logtest.Run(t, func(t *testing.T) sessionlog.Log { return openEmptyLog(t) })
+//	}
+//
+// and logtest.RunStore against a Store.
+package sessionlog

@@ -1,0 +1,492 @@
+package sessionlog
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+)
+
+const (
+	// defaultChunk is how much a backward read fetches at a time.
+	defaultChunk = 64 << 10
+	// defaultIndexEvery is the spacing of the sparse seq→offset index. A
+	// read that ends in the middle of the log scans forward at most this
+	// many lines from a checkpoint.
+	defaultIndexEvery = 256
+)
+
+// ErrLocked is returned by OpenFile when another open FileLog, in this
+// process or another, holds the file.
+var ErrLocked = errors.New("sessionlog: log file is already open")
+
+// Recovery reports what OpenFile repaired or tolerated.
+type Recovery struct {
+	// TornTailBytes is the length of an unterminated last line that was
+	// truncated away: the remains of an Append that never completed.
+	TornTailBytes int
+	// IncompleteAppendLines and IncompleteAppendBytes count complete lines
+	// that were truncated away because they belong to a multi-record Append
+	// whose last line never reached the file.
+	IncompleteAppendLines int
+	IncompleteAppendBytes int
+	// UnparsedLines counts complete lines that are not records this package
+	// can read. They are kept, numbered like any other line, and read back
+	// as Event.Raw.
+	UnparsedLines int
+}
+
+// Repaired reports whether open truncated anything.
+func (r Recovery) Repaired() bool { return r.TornTailBytes > 0 || r.IncompleteAppendLines > 0 }
+
+// FileLog is a Log stored in one file, one JSON record per line. See the
+// package documentation for the format and guarantees.
+type FileLog struct {
+	path     string
+	f        *os.File
+	chunk    int
+	every    uint64
+	recovery Recovery
+
+	// appendMu serializes appends across write and fsync, so readers, which
+	// need only mu, are not held up by a slow fsync.
+	appendMu sync.Mutex
+
+	mu     sync.RWMutex
+	closed bool
+	broken error // set when a failed write or fsync left the file untrustworthy
+	head   Head
+	size   int64     // bytes of acknowledged lines
+	index  []int64   // index[k] is the offset of line k*every+1
+	hidden hiddenSet // replaced, never modified, once the log is open
+}
+
+var _ Log = (*FileLog)(nil)
+
+type fileOptions struct {
+	chunk int
+	every uint64
+}
+
+// OpenFile opens the log stored at path, creating it if needed. It scans the
+// file once, never holding more than one line in memory, to count events,
+// rebuild the hidden ranges and the sparse index, and repair the tail: an
+// unterminated last line, and the lines of a multi-record Append that was cut
+// short, are truncated away and reported in Recovery. Lines it cannot parse
+// are kept. OpenFile fails only on I/O errors or when the file is already
+// open (ErrLocked).
+func OpenFile(path string) (*FileLog, Recovery, error) {
+	return openFile(path, fileOptions{chunk: defaultChunk, every: defaultIndexEvery})
+}
+
+func openFile(path string, o fileOptions) (*FileLog, Recovery, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, Recovery{}, fmt.Errorf("sessionlog: open: %w", err)
+	}
+	l := &FileLog{path: path, f: f, chunk: o.chunk, every: o.every}
+	rec, err := l.open()
+	if err != nil {
+		_ = f.Close()
+		return nil, Recovery{}, err
+	}
+	l.recovery = rec
+	return l, rec, nil
+}
+
+func (l *FileLog) open() (Recovery, error) {
+	fi, err := l.f.Stat()
+	if err != nil {
+		return Recovery{}, fmt.Errorf("sessionlog: open %s: %w", l.path, err)
+	}
+	if !fi.Mode().IsRegular() {
+		return Recovery{}, fmt.Errorf("sessionlog: open %s: not a regular file", l.path)
+	}
+	if err := lockFile(l.f); err != nil {
+		return Recovery{}, fmt.Errorf("sessionlog: open %s: %w", l.path, err)
+	}
+	if fi.Size() == 0 {
+		// Possibly just created: make the directory entry durable too, or
+		// a crash could lose the whole file along with acknowledged events.
+		if err := syncDir(filepath.Dir(l.path)); err != nil {
+			return Recovery{}, fmt.Errorf("sessionlog: open %s: %w", l.path, err)
+		}
+		return Recovery{}, nil
+	}
+	return l.scan()
+}
+
+// scan reads the whole file once, front to back.
+func (l *FileLog) scan() (Recovery, error) {
+	var (
+		rec  Recovery
+		r    = bufio.NewReaderSize(l.f, l.chunk)
+		long []byte
+		off  int64
+		seq  uint64
+		rev  uint64
+		// The multi-record Append in progress at the scan point: its hides
+		// take effect only once its last line is seen.
+		pendStart = int64(-1)
+		pendSeq   uint64
+		pendIndex int
+		pendHides []Range
+	)
+	settle := func() {
+		for _, h := range pendHides {
+			l.hidden.add(h)
+			rev++
+		}
+		pendHides = pendHides[:0]
+		pendStart = -1
+	}
+	for {
+		line, err := readLine(r, &long)
+		if err != nil && !errors.Is(err, io.EOF) {
+			return Recovery{}, fmt.Errorf("sessionlog: open %s: read: %w", l.path, err)
+		}
+		if n := len(line); n > 0 && line[n-1] == '\n' {
+			seq++
+			indexLen := len(l.index)
+			if (seq-1)%l.every == 0 {
+				l.index = append(l.index, off)
+			}
+			p := parseLine(line[:n-1], seq)
+			if !p.ok {
+				rec.UnparsedLines++
+				// Unparseable lines do not belong to an Append this package
+				// can track, so everything before them is kept.
+				settle()
+			} else {
+				if p.more && pendStart < 0 {
+					pendStart, pendSeq, pendIndex = off, seq-1, indexLen
+				}
+				if p.hide != nil {
+					pendHides = append(pendHides, *p.hide)
+				}
+				if !p.more {
+					settle()
+				}
+			}
+			off += int64(n)
+		} else if n > 0 {
+			rec.TornTailBytes = n
+		}
+		if err != nil {
+			break
+		}
+	}
+	end := off
+	if pendStart >= 0 {
+		rec.IncompleteAppendLines = int(seq - pendSeq)
+		rec.IncompleteAppendBytes = int(off - pendStart)
+		end, seq, l.index = pendStart, pendSeq, l.index[:pendIndex]
+	}
+	if rec.Repaired() {
+		if err := l.f.Truncate(end); err != nil {
+			return Recovery{}, fmt.Errorf("sessionlog: open %s: drop torn tail: %w", l.path, err)
+		}
+		if err := l.f.Sync(); err != nil {
+			return Recovery{}, fmt.Errorf("sessionlog: open %s: drop torn tail: %w", l.path, err)
+		}
+	}
+	l.head = Head{Seq: seq, SurfaceRevision: rev}
+	l.size = end
+	return rec, nil
+}
+
+// readLine returns the next line including its '\n', or the unterminated
+// remainder at EOF. The result is valid until the next call.
+func readLine(r *bufio.Reader, long *[]byte) ([]byte, error) {
+	line, err := r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	*long = append((*long)[:0], line...)
+	for {
+		line, err = r.ReadSlice('\n')
+		*long = append(*long, line...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return *long, err
+		}
+	}
+}
+
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// Path returns the file's path.
+func (l *FileLog) Path() string { return l.path }
+
+// Recovery returns what OpenFile repaired when it opened the log.
+func (l *FileLog) Recovery() Recovery { return l.recovery }
+
+// Append writes all records' lines with one write and fsyncs the file before
+// returning. If the write fails the file is truncated back; if that or the
+// fsync fails, the log refuses further appends, because the kernel may have
+// discarded data it reported written. Reopening the file recovers.
+func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
+	if err := ctx.Err(); err != nil {
+		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
+	}
+	l.appendMu.Lock()
+	defer l.appendMu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
+	}
+	l.mu.RLock()
+	closed, broken, head, size := l.closed, l.broken, l.head, l.size
+	l.mu.RUnlock()
+	switch {
+	case closed:
+		return Head{}, fmt.Errorf("sessionlog: append: %w", ErrClosed)
+	case broken != nil:
+		return Head{}, fmt.Errorf("sessionlog: append to %s refused after an earlier write failure: %w", l.path, broken)
+	case len(recs) == 0:
+		return head, nil
+	}
+	if err := validateAll(head.Seq, recs); err != nil {
+		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
+	}
+
+	var (
+		n    = 0
+		cps  []int64
+		hide []Range
+	)
+	for i := range recs {
+		n += 64 + len(recs[i].Type) + len(recs[i].Source) + len(recs[i].Body)
+	}
+	buf := make([]byte, 0, n)
+	for i := range recs {
+		seq := head.Seq + 1 + uint64(i)
+		if (seq-1)%l.every == 0 {
+			cps = append(cps, size+int64(len(buf)))
+		}
+		if recs[i].Hide != nil {
+			hide = append(hide, *recs[i].Hide)
+		}
+		buf = appendLine(buf, seq, &recs[i], i < len(recs)-1)
+	}
+
+	if _, err := l.f.WriteAt(buf, size); err != nil {
+		if terr := l.f.Truncate(size); terr != nil {
+			l.setBroken(errors.Join(err, terr))
+		}
+		return Head{}, fmt.Errorf("sessionlog: append to %s: %w", l.path, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		l.setBroken(err)
+		return Head{}, fmt.Errorf("sessionlog: append to %s: sync: %w", l.path, err)
+	}
+
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.head.Seq += uint64(len(recs))
+	for _, h := range hide {
+		// Copy on write: readers use the set they took under the lock.
+		l.hidden = l.hidden.with(h)
+		l.head.SurfaceRevision++
+	}
+	l.size += int64(len(buf))
+	l.index = append(l.index, cps...)
+	return l.head, nil
+}
+
+func (l *FileLog) setBroken(err error) {
+	l.mu.Lock()
+	l.broken = err
+	l.mu.Unlock()
+}
+
+// ReadBackward reads from the end of the requested range towards the start
+// in chunks, so its cost depends on the page, not on the length of the log.
+func (l *FileLog) ReadBackward(ctx context.Context, before, after uint64, limit int) (Page, error) {
+	if err := ctx.Err(); err != nil {
+		return Page{}, fmt.Errorf("sessionlog: read: %w", err)
+	}
+	if limit <= 0 {
+		return Page{}, fmt.Errorf("sessionlog: read: max must be positive, got %d", limit)
+	}
+	l.mu.RLock()
+	if l.closed {
+		l.mu.RUnlock()
+		return Page{}, fmt.Errorf("sessionlog: read: %w", ErrClosed)
+	}
+	head, end, hidden := l.head, l.size, l.hidden
+	upper := upperBound(head.Seq, before)
+	var from int64
+	var skip uint64
+	if upper > after && upper < head.Seq {
+		// The range ends inside the log: find where line upper ends by
+		// scanning forward from the checkpoint at or before line upper+1.
+		k := upper / l.every
+		from, skip = l.index[k], upper-k*l.every
+	}
+	l.mu.RUnlock()
+	if upper <= after {
+		return Page{Head: head}, nil
+	}
+
+	var err error
+	if upper < head.Seq {
+		if end, err = l.skipLines(from, skip, end); err != nil {
+			return Page{}, l.readErr(err)
+		}
+	}
+	events, more, err := l.readBack(end, upper, after, limit)
+	if err != nil {
+		return Page{}, l.readErr(err)
+	}
+
+	for i := range events {
+		events[i].Visible = !hidden.hidden(events[i].Seq)
+	}
+	return Page{Events: events, Head: head, More: more}, nil
+}
+
+func (l *FileLog) readErr(err error) error {
+	if errors.Is(err, os.ErrClosed) {
+		return fmt.Errorf("sessionlog: read: %w", ErrClosed)
+	}
+	return fmt.Errorf("sessionlog: read %s: %w", l.path, err)
+}
+
+var errShortFile = errors.New("file has fewer lines than its index")
+
+// skipLines returns the offset just past the n-th newline at or after from.
+func (l *FileLog) skipLines(from int64, n uint64, limit int64) (int64, error) {
+	if n == 0 {
+		return from, nil
+	}
+	buf := make([]byte, l.chunk)
+	for off := from; off < limit; {
+		b := buf[:min(int64(len(buf)), limit-off)]
+		if err := l.readAt(b, off); err != nil {
+			return 0, err
+		}
+		pos := 0
+		for n > 0 {
+			i := bytes.IndexByte(b[pos:], '\n')
+			if i < 0 {
+				break
+			}
+			pos += i + 1
+			n--
+		}
+		if n == 0 {
+			return off + int64(pos), nil
+		}
+		off += int64(len(b))
+	}
+	return 0, errShortFile
+}
+
+// readBack decodes up to limit lines ending at end (which follows the '\n'
+// of line upper), newest first, stopping before line after.
+func (l *FileLog) readBack(end int64, upper, after uint64, limit int) ([]Event, bool, error) {
+	var (
+		events    = make([]Event, 0, min(uint64(limit), upper-after))
+		seq       = upper
+		data      []byte // file bytes from dataStart on
+		dataStart = end
+		lineEnd   = end - 1 // offset of the '\n' ending line seq
+	)
+	for seq > after && len(events) < limit {
+		var lineStart int64
+		for {
+			if lineEnd > dataStart {
+				if i := bytes.LastIndexByte(data[:lineEnd-dataStart], '\n'); i >= 0 {
+					lineStart = dataStart + int64(i) + 1
+					break
+				}
+			}
+			if dataStart == 0 {
+				lineStart = 0
+				break
+			}
+			// Fetch the preceding chunk, keeping only the unread part of the
+			// current line. Growing the fetch with the line keeps very long
+			// lines linear.
+			keep := data[:max(0, lineEnd-dataStart)]
+			n := min(max(int64(l.chunk), int64(len(keep))), dataStart)
+			nb := make([]byte, n+int64(len(keep)))
+			if err := l.readAt(nb[:n], dataStart-n); err != nil {
+				return nil, false, err
+			}
+			copy(nb[n:], keep)
+			data, dataStart = nb, dataStart-n
+		}
+		if lineStart == 0 && seq > 1 {
+			return nil, false, errShortFile
+		}
+		events = append(events, eventFromLine(data[lineStart-dataStart:lineEnd-dataStart], seq))
+		seq--
+		lineEnd = lineStart - 1
+	}
+	return events, seq > after, nil
+}
+
+func (l *FileLog) readAt(b []byte, off int64) error {
+	n, err := l.f.ReadAt(b, off)
+	if n == len(b) {
+		return nil
+	}
+	if err == nil || errors.Is(err, io.EOF) {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+func eventFromLine(line []byte, seq uint64) Event {
+	p := parseLine(line, seq)
+	if !p.ok {
+		raw := make([]byte, len(line))
+		copy(raw, line)
+		return Event{Seq: seq, Raw: raw}
+	}
+	return Event{Seq: seq, Type: p.typ, Source: p.source, Body: p.body}
+}
+
+// Head returns the head of the acknowledged events.
+func (l *FileLog) Head(ctx context.Context) (Head, error) {
+	if err := ctx.Err(); err != nil {
+		return Head{}, fmt.Errorf("sessionlog: head: %w", err)
+	}
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	if l.closed {
+		return Head{}, fmt.Errorf("sessionlog: head: %w", ErrClosed)
+	}
+	return l.head, nil
+}
+
+// Close waits for an Append in progress, then closes the file.
+func (l *FileLog) Close() error {
+	l.appendMu.Lock()
+	defer l.appendMu.Unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closed {
+		return nil
+	}
+	l.closed = true
+	if err := l.f.Close(); err != nil {
+		return fmt.Errorf("sessionlog: close %s: %w", l.path, err)
+	}
+	return nil
+}
