@@ -1,0 +1,108 @@
+package mcpskills
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidation(t *testing.T) {
+	url := "http://127.0.0.1:1/mcp"
+	for _, tc := range []struct {
+		name string
+		cfg  Config
+		want string // substring of the error
+	}{
+		{"nothing", Config{}, "exactly one of Command and URL"},
+		{"both", Config{URL: url, Command: []string{"x"}}, "not both"},
+		{"empty program", Config{Command: []string{""}}, "Command[0]"},
+		{"headers with command", Config{Command: []string{"x"}, Headers: map[string]string{"A": "b"}}, "Headers apply only to URL"},
+		{"env with url", Config{URL: url, Env: []string{"A=b"}}, "Env applies only to Command"},
+		{"bad env", Config{Command: []string{"x"}, Env: []string{"novalue"}}, "Env[0]"},
+		{"relative url", Config{URL: "/mcp"}, "URL must be"},
+		{"ftp url", Config{URL: "ftp://host/mcp"}, "URL must be"},
+		{"fragment", Config{URL: url + "#x"}, "URL must be"},
+		{"bad header name", Config{URL: url, Headers: map[string]string{"Bad Name": "v"}}, "invalid header name"},
+		{"reserved header", Config{URL: url, Headers: map[string]string{"mcp-session-id": "v"}}, "set by the transport"},
+		{"header value newline", Config{URL: url, Headers: map[string]string{"Authorization": "Bearer x\r\nInjected: y"}}, "control character"},
+		{"negative timeout", Config{URL: url, RequestTimeout: -time.Second}, "RequestTimeout"},
+		{"huge timeout", Config{URL: url, RequestTimeout: 2 * time.Hour}, "RequestTimeout"},
+		{"negative entries", Config{URL: url, MaxEntries: -1}, "MaxEntries must be between 1 and 100000"},
+		{"too many entries", Config{URL: url, MaxEntries: 100001}, "MaxEntries"},
+		{"tiny description", Config{URL: url, MaxDescriptionBytes: 3}, "MaxDescriptionBytes must be between 16 and 65536"},
+		{"tiny index", Config{URL: url, MaxIndexBytes: 10}, "MaxIndexBytes must be between 1024"},
+		{"huge index", Config{URL: url, MaxIndexBytes: 17 << 20}, "MaxIndexBytes"},
+		{"negative age", Config{URL: url, IndexMaxAge: -1}, "IndexMaxAge"},
+		{"negative resources", Config{URL: url, CacheMaxResources: -5}, "CacheMaxResources"},
+		{"negative bytes", Config{URL: url, CacheMaxBytes: -5}, "CacheMaxBytes"},
+		{"huge bytes", Config{URL: url, CacheMaxBytes: 2 << 30}, "CacheMaxBytes"},
+	} {
+		_, err := New(tc.cfg)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: New = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "Injected") {
+			t.Errorf("%s: error quotes a header value: %v", tc.name, err)
+		}
+	}
+}
+
+func TestConfigDefaults(t *testing.T) {
+	cfg, err := Config{URL: "http://127.0.0.1:1/mcp"}.normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{
+		URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{}, Label: "mcp",
+		RequestTimeout: 30 * time.Second, MaxEntries: 1000, MaxDescriptionBytes: 1024,
+		MaxIndexBytes: 1 << 20, IndexMaxAge: 30 * time.Second, CacheMaxResources: 100, CacheMaxBytes: 8 << 20,
+	}
+	if cfg.Label != want.Label || cfg.RequestTimeout != want.RequestTimeout || cfg.MaxEntries != want.MaxEntries ||
+		cfg.MaxDescriptionBytes != want.MaxDescriptionBytes || cfg.MaxIndexBytes != want.MaxIndexBytes ||
+		cfg.IndexMaxAge != want.IndexMaxAge || cfg.CacheMaxResources != want.CacheMaxResources || cfg.CacheMaxBytes != want.CacheMaxBytes {
+		t.Errorf("defaults = %+v, want %+v", cfg, want)
+	}
+}
+
+func TestConnectionHash(t *testing.T) {
+	base := Config{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer one"}}
+	rotated := Config{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer two"}}
+	other := Config{URL: "http://127.0.0.1:2/mcp", Headers: map[string]string{"Authorization": "Bearer one"}}
+	cmdA := Config{Command: []string{"a", "b c"}}
+	cmdB := Config{Command: []string{"a b", "c"}}
+	if base.connectionHash() != base.connectionHash() {
+		t.Error("hash is not deterministic")
+	}
+	for _, c := range []Config{rotated, other} {
+		if c.connectionHash() == base.connectionHash() {
+			t.Errorf("config %+v hashes like %+v", c, base)
+		}
+	}
+	if cmdA.connectionHash() == cmdB.connectionHash() {
+		t.Error("argument boundaries do not change the hash")
+	}
+}
+
+func TestSanitizer(t *testing.T) {
+	cfg := Config{
+		URL:     "http://user:pw-secret-1@127.0.0.1:1/mcp?token=query-secret-2",
+		Headers: map[string]string{"Authorization": "Bearer header-secret-3", "X-Api-Key": "key-secret-4"},
+	}
+	s := sanitizer{secrets: cfg.secrets()}
+	msg := "failed: Post \"http://user:pw-secret-1@127.0.0.1:1/mcp?token=query-secret-2\": " +
+		"server said header-secret-3 and Bearer header-secret-3 and key-secret-4 and query-secret-2\nline two " +
+		strings.Repeat("é", 400)
+	got := s.wrap("listing", errString(msg)).Error()
+	for _, sec := range []string{"pw-secret-1", "query-secret-2", "header-secret-3", "key-secret-4"} {
+		if strings.Contains(got, sec) {
+			t.Errorf("error contains %q: %s", sec, got)
+		}
+	}
+	if len(got) > MaxErrorBytes || strings.Contains(got, "\n") || !strings.HasPrefix(got, "mcpskills: listing: ") {
+		t.Errorf("error not bounded to one line of %d bytes: %d bytes %q", MaxErrorBytes, len(got), got)
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

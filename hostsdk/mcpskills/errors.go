@@ -1,0 +1,86 @@
+package mcpskills
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxErrorBytes bounds the message of every error and diagnostic the
+// provider returns.
+const MaxErrorBytes = 300
+
+// ErrClosed is returned by calls on a closed Provider.
+var ErrClosed = errors.New("mcpskills: provider closed")
+
+// Error is the error type the provider returns for remote failures. Its
+// message is a single line of at most MaxErrorBytes bytes with every
+// configured credential replaced by "[redacted]". The underlying error is not
+// kept (it may quote credentials); Unwrap reports only context cancellation,
+// deadline expiry and ErrClosed, so callers can still tell those apart.
+type Error struct {
+	msg  string
+	kind error
+}
+
+func (e *Error) Error() string { return e.msg }
+
+// Unwrap returns context.Canceled, context.DeadlineExceeded, ErrClosed or
+// nil.
+func (e *Error) Unwrap() error { return e.kind }
+
+// sanitizer turns arbitrary errors into bounded, credential-free Errors.
+type sanitizer struct {
+	secrets []string
+}
+
+func (s sanitizer) clean(msg string) string {
+	for _, sec := range s.secrets {
+		msg = strings.ReplaceAll(msg, sec, "[redacted]")
+	}
+	// One line, no control characters: messages may come from the server.
+	msg = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(msg, "\uFFFD"))
+	return clip(msg, MaxErrorBytes)
+}
+
+// wrap sanitizes err, prefixed with what was being done.
+func (s sanitizer) wrap(what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var kind error
+	switch {
+	case errors.Is(err, context.Canceled):
+		kind = context.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		kind = context.DeadlineExceeded
+	case errors.Is(err, ErrClosed):
+		kind = ErrClosed
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		// Already clean; only add context.
+		return &Error{msg: s.clean("mcpskills: " + what + ": " + strings.TrimPrefix(e.msg, "mcpskills: ")), kind: e.kind}
+	}
+	return &Error{msg: s.clean("mcpskills: " + what + ": " + err.Error()), kind: kind}
+}
+
+// clip cuts s to at most n bytes without splitting a character.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	const ell = "..."
+	cut := n - len(ell)
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + ell
+}

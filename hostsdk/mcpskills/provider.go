@@ -1,0 +1,409 @@
+package mcpskills
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+)
+
+// ErrUnknownSkill is returned by ReadResource for a skill the session's index
+// does not list.
+var ErrUnknownSkill = errors.New("mcpskills: skill not offered by the server")
+
+// Provider offers the skills of one MCP server. It implements
+// skills.Provider, skills.Invalidator and skills.SessionEnder. It is safe for
+// concurrent use.
+type Provider struct {
+	cfg           Config
+	connHash      string
+	san           sanitizer
+	client        *mcp.Client
+	transport     transportFunc
+	httpTransport *http.Transport
+	// connecting admits one connection attempt at a time.
+	connecting chan struct{}
+	// wg tracks the provider's goroutines, so Close can wait for them.
+	wg sync.WaitGroup
+
+	mu         sync.Mutex
+	closed     bool
+	conn       *conn
+	sessions   map[string]*view
+	invalidate func()
+	// indexGen counts index change notifications; an index read that
+	// started under an older generation is stale.
+	indexGen uint64
+	timer    *time.Timer
+	timerAt  time.Time
+	timerSeq uint64
+	diags    []string
+	lastErr  string
+}
+
+var (
+	_ skills.Provider     = (*Provider)(nil)
+	_ skills.Invalidator  = (*Provider)(nil)
+	_ skills.SessionEnder = (*Provider)(nil)
+)
+
+// New returns a provider for the server cfg describes. It does not connect:
+// the first List or Load does.
+func New(cfg Config) (*Provider, error) {
+	return newProvider(cfg, nil)
+}
+
+func newProvider(cfg Config, t transportFunc) (*Provider, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	p := &Provider{
+		cfg:        cfg,
+		connHash:   cfg.connectionHash(),
+		san:        sanitizer{secrets: cfg.secrets()},
+		connecting: make(chan struct{}, 1),
+		sessions:   make(map[string]*view),
+		transport:  t,
+	}
+	if p.transport == nil {
+		var httpClient *http.Client
+		httpClient, p.httpTransport = newHTTPClient(cfg)
+		p.transport = newTransportFunc(cfg, httpClient)
+	}
+	p.client = mcp.NewClient(&mcp.Implementation{Name: "skillcatalog-mcpskills", Version: "1"}, &mcp.ClientOptions{
+		// No roots, sampling or elicitation: this client only reads.
+		Capabilities: &mcp.ClientCapabilities{},
+		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
+			p.indexChanged()
+		},
+		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
+			if req.Params != nil && req.Params.URI == IndexURI {
+				p.indexChanged()
+			}
+		},
+	})
+	return p, nil
+}
+
+// SetInvalidate implements skills.Invalidator. The provider calls f when its
+// listing may have changed: when the server reports that its resource list
+// or the index changed, and when an index copy the provider listed from
+// reaches IndexMaxAge.
+func (p *Provider) SetInvalidate(f func()) {
+	p.mu.Lock()
+	p.invalidate = f
+	p.mu.Unlock()
+}
+
+// EndSession implements skills.SessionEnder: it releases the session's view.
+func (p *Provider) EndSession(sessionID string) {
+	p.mu.Lock()
+	delete(p.sessions, sessionID)
+	p.mu.Unlock()
+}
+
+// Close disconnects from the server (terminating a stdio server), stops the
+// invalidation timer and releases every session's view. Later calls return
+// ErrClosed.
+func (p *Provider) Close() error {
+	p.mu.Lock()
+	if p.closed {
+		p.mu.Unlock()
+		return nil
+	}
+	p.closed = true
+	c := p.conn
+	p.conn = nil
+	if p.timer != nil {
+		p.timer.Stop()
+		p.timer = nil
+	}
+	p.sessions = nil
+	p.mu.Unlock()
+
+	var err error
+	if c != nil {
+		c.markDead()
+		err = c.cs.Close()
+	}
+	p.wg.Wait()
+	if p.httpTransport != nil {
+		p.httpTransport.CloseIdleConnections()
+	}
+	return p.san.wrap("closing", err)
+}
+
+// Diagnostics describes the most recent index (dropped entries, applied
+// bounds) and, if the most recent listing failed, why. Every line is bounded
+// and free of credentials.
+func (p *Provider) Diagnostics() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	out := slices.Clone(p.diags)
+	if p.lastErr != "" {
+		out = append(out, p.lastErr)
+	}
+	return out
+}
+
+// List implements skills.Provider. It answers from the session's copy of the
+// index while that copy is younger than IndexMaxAge and no change was
+// notified; otherwise it reads the index again. If the server cannot be
+// reached, times out, fails the read or serves a malformed index, the
+// observation is incomplete and the error says why; the next List retries.
+func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
+	res, err := p.read(ctx, req.SessionID, IndexURI, readFreshIndex)
+	p.mu.Lock()
+	if err != nil {
+		err = p.san.wrap("listing skills", err)
+		p.lastErr = err.Error()
+		p.mu.Unlock()
+		return skills.Observation{Complete: false}, err
+	}
+	p.lastErr = ""
+	p.scheduleLocked(res.readAt.Add(p.cfg.IndexMaxAge))
+	p.mu.Unlock()
+
+	obs := skills.Observation{Complete: true, Skills: make([]skills.Summary, 0, len(res.index.Entries))}
+	for _, e := range res.index.Entries {
+		obs.Skills = append(obs.Skills, p.summary(e))
+	}
+	return obs, nil
+}
+
+func (p *Provider) summary(e indexEntry) skills.Summary {
+	return skills.Summary{
+		Name:        e.Name,
+		Description: e.Description,
+		Invocation:  skills.DefaultPolicy,
+		Provider:    p.cfg.Label,
+	}
+}
+
+// Load implements skills.Provider. The skill must be listed in the session's
+// copy of the index (the one its catalog came from; it is read first if the
+// session has none). The body is the resource at the entry's url, read
+// through the session's view, with YAML frontmatter stripped. The resource
+// base is skill://<name>/: the skill's other resources are read through the
+// host (see ReadResource).
+func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skills.Definition, bool, error) {
+	if !ValidName(req.Name) {
+		return skills.Definition{}, false, nil
+	}
+	ix, err := p.read(ctx, req.SessionID, IndexURI, readAnyIndex)
+	if err != nil {
+		return skills.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+	}
+	e, ok := ix.index.lookup(req.Name)
+	if !ok {
+		return skills.Definition{}, false, nil
+	}
+	body, err := p.read(ctx, req.SessionID, e.URL, readResource)
+	if err != nil {
+		return skills.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+	}
+	text := body.content.Text
+	if body.content.Blob != nil {
+		text = string(body.content.Blob)
+	}
+	return skills.Definition{
+		Summary:      p.summary(e),
+		ResourceBase: &skills.ResourceBase{Kind: skills.ResourceURL, URL: BaseURI(e.Name)},
+		Content:      stripFrontmatter(strings.ToValidUTF8(text, "\uFFFD")),
+	}, true, nil
+}
+
+// ReadResource reads a resource of a skill for a host that lets the model
+// read skill resources. uri must pass ValidateChildURI for skillName, and the
+// skill must be listed in the session's copy of the index; otherwise nothing
+// is sent to the server. Reads go through the session's view like bodies do.
+func (p *Provider) ReadResource(ctx context.Context, sessionID, skillName, uri string) (*Content, error) {
+	if err := ValidateChildURI(skillName, uri); err != nil {
+		return nil, err
+	}
+	ix, err := p.read(ctx, sessionID, IndexURI, readAnyIndex)
+	if err != nil {
+		return nil, p.san.wrap("reading "+uri, err)
+	}
+	if _, ok := ix.index.lookup(skillName); !ok {
+		return nil, ErrUnknownSkill
+	}
+	res, err := p.read(ctx, sessionID, uri, readResource)
+	if err != nil {
+		return nil, p.san.wrap("reading "+uri, err)
+	}
+	c := *res.content
+	c.Blob = slices.Clone(c.Blob)
+	return &c, nil
+}
+
+// readMode says how a cached entry may be used.
+type readMode int
+
+const (
+	readResource   readMode = iota // any cached copy
+	readAnyIndex                   // the index, any cached copy
+	readFreshIndex                 // the index, a copy younger than IndexMaxAge and not notified stale
+)
+
+type readResult struct {
+	content *Content
+	index   *index // for index reads
+	readAt  time.Time
+}
+
+// read returns uri as seen by the session: from its view if usable, else from
+// the server (one request per key at a time per session), caching successful
+// reads. Failed reads are never cached; an index that does not parse is a
+// failed read.
+func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMode) (readResult, error) {
+	k := cacheKey{conn: p.connHash, uri: uri}
+	for {
+		p.mu.Lock()
+		if p.closed {
+			p.mu.Unlock()
+			return readResult{}, ErrClosed
+		}
+		v := p.sessions[sessionID]
+		if v == nil {
+			v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes)
+			p.sessions[sessionID] = v
+		}
+		if e := v.get(k); e != nil && p.usableLocked(e, mode) {
+			res := readResult{content: e.content, index: e.parsed, readAt: e.readAt}
+			p.mu.Unlock()
+			return res, nil
+		}
+		if f := v.inflight[k]; f != nil {
+			p.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return readResult{}, ctx.Err()
+			}
+			if f.leaderCancelled {
+				continue // the reader gave up; read for ourselves
+			}
+			return f.res, f.err
+		}
+		f := &flight{done: make(chan struct{})}
+		v.inflight[k] = f
+		gen := p.indexGen
+		p.mu.Unlock()
+
+		res, err := p.fetchParsed(ctx, uri, mode != readResource)
+
+		p.mu.Lock()
+		delete(v.inflight, k)
+		if err == nil {
+			res.readAt = time.Now()
+			if !p.closed && p.sessions[sessionID] == v {
+				if e := v.put(k, res.content); e != nil {
+					e.readAt, e.gen, e.parsed = res.readAt, gen, res.index
+					if mode != readResource {
+						v.setIndex(e)
+					}
+				}
+			}
+			if res.index != nil {
+				p.diags = p.cleanAll(res.index.Diagnostics)
+			}
+		}
+		f.res, f.err = res, err
+		f.leaderCancelled = err != nil && ctx.Err() != nil
+		close(f.done)
+		p.mu.Unlock()
+		return res, err
+	}
+}
+
+func (p *Provider) usableLocked(e *cacheEntry, mode readMode) bool {
+	switch mode {
+	case readFreshIndex:
+		return e.parsed != nil && e.gen == p.indexGen && time.Since(e.readAt) < p.cfg.IndexMaxAge
+	case readAnyIndex:
+		return e.parsed != nil
+	default:
+		return true
+	}
+}
+
+func (p *Provider) cleanAll(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = p.san.clean(l)
+	}
+	return out
+}
+
+// fetchParsed reads uri from the server and, for the index, validates it.
+func (p *Provider) fetchParsed(ctx context.Context, uri string, isIndex bool) (readResult, error) {
+	c, err := p.fetch(ctx, uri)
+	if err != nil {
+		return readResult{}, err
+	}
+	res := readResult{content: c}
+	if isIndex {
+		data := []byte(c.Text)
+		if c.Blob != nil {
+			data = c.Blob
+		}
+		ix, err := parseIndex(data, indexLimits{
+			MaxEntries:          p.cfg.MaxEntries,
+			MaxDescriptionBytes: p.cfg.MaxDescriptionBytes,
+			MaxIndexBytes:       p.cfg.MaxIndexBytes,
+		})
+		if err != nil {
+			return readResult{}, err
+		}
+		res.index = ix
+	}
+	return res, nil
+}
+
+// indexChanged handles a change notification from the server: every
+// session's index copy becomes stale and cached snapshots are dropped.
+func (p *Provider) indexChanged() {
+	p.mu.Lock()
+	p.indexGen++
+	inv, closed := p.invalidate, p.closed
+	p.mu.Unlock()
+	if inv != nil && !closed {
+		inv()
+	}
+}
+
+// scheduleLocked makes sure an invalidation happens no later than at, when
+// an index copy that was just listed from reaches IndexMaxAge.
+func (p *Provider) scheduleLocked(at time.Time) {
+	if p.closed || (p.timer != nil && !p.timerAt.After(at)) {
+		return
+	}
+	if p.timer != nil {
+		p.timer.Stop()
+	}
+	p.timerSeq++
+	seq := p.timerSeq
+	p.timerAt = at
+	p.timer = time.AfterFunc(time.Until(at), func() {
+		p.mu.Lock()
+		if seq != p.timerSeq || p.closed {
+			p.mu.Unlock()
+			return
+		}
+		p.timer = nil
+		inv := p.invalidate
+		p.mu.Unlock()
+		if inv != nil {
+			inv()
+		}
+	})
+}
