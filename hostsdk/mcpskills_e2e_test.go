@@ -1,0 +1,93 @@
+package hostsdk_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// TestRemoteSkillsThroughThePlugin drives the MCP provider, talking to a real
+// MCP server over streamable HTTP on loopback, through the real plugin: the
+// remote catalog is published; the server going down keeps the last-good
+// catalog; the server back with a skill removed publishes a replacement; a
+// malformed index publishes nothing.
+func TestRemoteSkillsThroughThePlugin(t *testing.T) {
+	srv := mcpskillstest.New()
+	srv.SetSkill("alpha", "Remote alpha.", "---\nname: alpha\ndescription: Remote alpha.\n---\nAlpha instructions from the server.")
+	srv.SetSkill("beta", "Remote beta.", "Beta instructions.")
+	srv.RequireHeader("Authorization", "Bearer s3cret-token")
+	httpSrv, err := srv.ListenHTTP("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { httpSrv.Stop() })
+
+	e := newEnv(t, hostsdk.Config{})
+	remote, err := mcpskills.New(mcpskills.Config{
+		URL:            httpSrv.URL(),
+		Headers:        map[string]string{"Authorization": "Bearer s3cret-token"},
+		RequestTimeout: 5 * time.Second,
+		IndexMaxAge:    time.Nanosecond, // re-read the index at every step
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { remote.Close() })
+	e.reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})
+	e.mount(tools.GlobalScope)
+
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha", "beta")
+
+	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.IsError || out.Value.Content != "Alpha instructions from the server." || out.Value.ResourceBase == nil || out.Value.ResourceBase.URL != "skill://alpha/" {
+		t.Fatalf("remote load = %+v", out)
+	}
+	if !strings.Contains(out.Text, "untrusted content") || !strings.Contains(out.Text, "Resource base URL: skill://alpha/") {
+		t.Errorf("remote guidance missing from:\n%s", out.Text)
+	}
+
+	// The server goes down: nothing is published, the last-good catalog
+	// stays, and the error never carries the credential.
+	if err := httpSrv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeIncomplete)
+	for _, d := range remote.Diagnostics() {
+		if strings.Contains(d, "s3cret") {
+			t.Errorf("diagnostic leaks the credential: %s", d)
+		}
+	}
+
+	// Back, with beta removed: a replacement.
+	srv.RemoveSkill("beta")
+	if err := httpSrv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeReplacement, "alpha")
+
+	// A malformed index: nothing.
+	srv.SetIndex(`{"skills": "not-a-list"}`)
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeIncomplete)
+	srv.ClearIndex()
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
+
+	// The body was read once for the session, however often it is loaded.
+	for i := 0; i < 2; i++ {
+		if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := srv.Reads(mcpskillstest.SkillURI("alpha")); n != 1 {
+		t.Errorf("alpha's SKILL.md was read %d times in one session, want 1", n)
+	}
+}
