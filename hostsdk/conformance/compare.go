@@ -1,0 +1,384 @@
+package conformance
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+)
+
+// The views below are what failure diffs show. Expected views copy every
+// field the scenario leaves unset from the actual value, so a diff shows
+// only what the scenario asked about.
+
+// MessageView is a message as compared.
+type MessageView struct {
+	ID   string
+	Role string
+	Text string
+	// Source is the parsed JSON source; nil when there is none, a string
+	// starting "invalid JSON: " when it does not parse.
+	Source any
+	// SourceRaw is the exact source, shown only when the scenario asks.
+	SourceRaw string
+}
+
+// EventView is a session-log event as compared.
+type EventView struct {
+	Seq       uint64
+	Type      string
+	Visible   bool
+	Text      string
+	Source    any
+	SourceRaw string
+}
+
+// ToolView is a tool result as compared.
+type ToolView struct {
+	IsError bool
+	Text    string
+	// Value is the canonical value as parsed JSON; nil for none.
+	Value any
+}
+
+var cmpOpts = []cmp.Option{cmpopts.EquateEmpty()}
+
+func diff(want, got any) string {
+	return cmp.Diff(want, got, cmpOpts...)
+}
+
+// sourceValue parses a durable source for comparison.
+func sourceValue(src []byte) any {
+	if src == nil {
+		return nil
+	}
+	var v any
+	if err := json.Unmarshal(src, &v); err != nil {
+		return "invalid JSON: " + string(src)
+	}
+	return v
+}
+
+func messageText(blocks []hostsdk.ContentBlock) string {
+	var b strings.Builder
+	for _, c := range blocks {
+		if c.Type == "text" {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+func viewMessage(m hostsdk.Message) MessageView {
+	return MessageView{ID: m.ID, Role: m.Role, Text: messageText(m.Content), Source: sourceValue(m.Source)}
+}
+
+func viewMessages(ms []hostsdk.Message) []MessageView {
+	out := make([]MessageView, len(ms))
+	for i, m := range ms {
+		out[i] = viewMessage(m)
+	}
+	return out
+}
+
+// diffMessages compares expected messages with actual ones, position by
+// position.
+func diffMessages(want []MessageExpect, got []hostsdk.Message) string {
+	gotViews := make([]MessageView, len(got))
+	wantViews := make([]MessageView, len(want))
+	for i := range got {
+		gotViews[i] = viewMessage(got[i])
+		if i < len(want) && want[i].SourceRaw != nil {
+			gotViews[i].SourceRaw = string(got[i].Source)
+		}
+	}
+	for i, w := range want {
+		var g *MessageView
+		if i < len(gotViews) {
+			g = &gotViews[i]
+		}
+		v := MessageView{Role: w.Role}
+		if w.ID != nil {
+			v.ID = *w.ID
+		} else if g != nil {
+			v.ID = g.ID
+		}
+		if w.Role == "" && g != nil {
+			v.Role = g.Role
+		}
+		switch {
+		case w.Text != nil && g != nil:
+			v.Text = w.Text.want(g.Text)
+		case w.Text != nil:
+			v.Text = w.Text.describe()
+		case g != nil:
+			v.Text = g.Text
+		}
+		if w.Source.Set {
+			v.Source = w.Source.Value
+		} else if g != nil {
+			v.Source = g.Source
+		}
+		if w.SourceRaw != nil {
+			v.SourceRaw = *w.SourceRaw
+		}
+		wantViews[i] = v
+	}
+	return diff(wantViews, gotViews)
+}
+
+// changes returns the final messages that are not proposed ones (added or
+// replacing) and the ids of proposed messages the final list lacks.
+func changes(proposed, final []hostsdk.Message) (added []hostsdk.Message, removed []string) {
+	used := make([]bool, len(proposed))
+	for _, m := range final {
+		found := false
+		for i, p := range proposed {
+			if !used[i] && sameMessage(p, m) {
+				used[i], found = true, true
+				break
+			}
+		}
+		if !found {
+			added = append(added, m)
+		}
+	}
+	for i, p := range proposed {
+		if !used[i] {
+			removed = append(removed, p.ID)
+		}
+	}
+	return added, removed
+}
+
+func sameMessage(a, b hostsdk.Message) bool {
+	return a.ID == b.ID && a.Role == b.Role && slices.Equal(a.Content, b.Content) &&
+		(a.Source == nil) == (b.Source == nil) && bytes.Equal(a.Source, b.Source)
+}
+
+func viewEvents(evs []sessionlog.Event) []EventView {
+	out := make([]EventView, len(evs))
+	for i, ev := range evs {
+		v := EventView{Seq: ev.Seq, Type: ev.Type, Visible: ev.Visible, Source: sourceValue(ev.Source), SourceRaw: string(ev.Source)}
+		if ev.Body != nil {
+			var body struct {
+				Content []hostsdk.ContentBlock `json:"content"`
+			}
+			if json.Unmarshal(ev.Body, &body) == nil {
+				v.Text = messageText(body.Content)
+			}
+		}
+		out[i] = v
+	}
+	return out
+}
+
+func diffEvents(want []EventExpect, got []EventView) string {
+	gotViews := slices.Clone(got)
+	wantViews := make([]EventView, len(want))
+	for i, w := range want {
+		var g *EventView
+		if i < len(gotViews) {
+			g = &gotViews[i]
+		}
+		var v EventView
+		if g != nil {
+			v = *g
+		}
+		if w.Seq != nil {
+			v.Seq = *w.Seq
+		}
+		if w.Type != "" {
+			v.Type = w.Type
+		}
+		if w.Visible != nil {
+			v.Visible = *w.Visible
+		}
+		switch {
+		case w.Text != nil && g != nil:
+			v.Text = w.Text.want(g.Text)
+		case w.Text != nil:
+			v.Text = w.Text.describe()
+		}
+		if w.Source.Set {
+			v.Source = w.Source.Value
+		}
+		if w.SourceRaw != nil {
+			v.SourceRaw = *w.SourceRaw
+		}
+		wantViews[i] = v
+	}
+	// The raw source is shown only where the scenario asked for it.
+	for i := range gotViews {
+		if i >= len(want) || want[i].SourceRaw == nil {
+			gotViews[i].SourceRaw = ""
+			if i < len(wantViews) {
+				wantViews[i].SourceRaw = ""
+			}
+		}
+	}
+	return diff(wantViews, gotViews)
+}
+
+func summarizeEvents(views []EventView) string {
+	var b strings.Builder
+	for _, v := range views {
+		vis := "visible"
+		if !v.Visible {
+			vis = "hidden"
+		}
+		src := v.SourceRaw
+		if len(src) > 120 {
+			src = src[:117] + "..."
+		}
+		fmt.Fprintf(&b, "  %d %s (%s) source=%s\n", v.Seq, v.Type, vis, src)
+	}
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+func viewTool(res hostsdk.ToolResult) ToolView {
+	v := ToolView{IsError: res.IsError, Text: res.Text}
+	if res.Value != nil {
+		b, err := json.Marshal(res.Value)
+		if err != nil {
+			v.Value = "unencodable value: " + err.Error()
+		} else {
+			v.Value = sourceValue(b)
+		}
+	}
+	return v
+}
+
+// textDiff compares a text with a match; "" when it matches.
+func textDiff(m *TextMatch, got string) string {
+	if m.failure(got) == "" {
+		return ""
+	}
+	return diff(m.want(got), got)
+}
+
+// describe renders the match for messages about a missing text.
+func (m *TextMatch) describe() string {
+	if m.Exact != nil {
+		return fmt.Sprintf("%q", *m.Exact)
+	}
+	var parts []string
+	if m.Prefix != "" {
+		parts = append(parts, fmt.Sprintf("starts with %q", m.Prefix))
+	}
+	if m.Suffix != "" {
+		parts = append(parts, fmt.Sprintf("ends with %q", m.Suffix))
+	}
+	for _, c := range m.Contains {
+		parts = append(parts, fmt.Sprintf("contains %q", c))
+	}
+	for _, c := range m.Excludes {
+		parts = append(parts, fmt.Sprintf("does not contain %q", c))
+	}
+	return "<text that " + strings.Join(parts, ", ") + ">"
+}
+
+// describeStep says what a step does, for failure labels.
+func describeStep(st *Step) string {
+	where := func(scope, provider string) string {
+		if provider != "" {
+			return "provider " + provider
+		}
+		return scope
+	}
+	switch {
+	case st.PreStep != nil:
+		a := st.PreStep
+		s := fmt.Sprintf("preStep by %s in session %s", a.Agent, a.Session)
+		if ds := a.Downstream; ds != nil {
+			if ds.Reject != nil {
+				s += ", downstream rejects"
+			} else if len(ds.Messages) > 0 {
+				s += fmt.Sprintf(", %d proposed message(s)", len(ds.Messages))
+			}
+		}
+		if a.Cancel {
+			s += ", cancelled"
+		}
+		return s
+	case st.ToolCall != nil:
+		a := st.ToolCall
+		arg := ""
+		if a.Skill != nil {
+			arg = fmt.Sprintf("%q", *a.Skill)
+		} else {
+			arg = *a.Arguments
+		}
+		return fmt.Sprintf("toolCall %s %s by %s", a.Tool, arg, a.Agent)
+	case st.AddSkill != nil:
+		return fmt.Sprintf("add skill %s to %s", st.AddSkill.Name, where(st.AddSkill.Scope, st.AddSkill.Provider))
+	case st.RemoveSkill != nil:
+		return fmt.Sprintf("remove skill %s from %s", st.RemoveSkill.Name, where(st.RemoveSkill.Scope, st.RemoveSkill.Provider))
+	case st.ChangeSkill != nil:
+		ch := st.ChangeSkill
+		var what []string
+		if ch.Description != nil {
+			what = append(what, "description")
+		}
+		if ch.Body != nil {
+			what = append(what, "body")
+		}
+		if ch.ModelInvocable != nil || ch.UserInvocable != nil {
+			what = append(what, "policy")
+		}
+		if ch.ResourceBase != nil {
+			what = append(what, "resource base")
+		}
+		if ch.LoadError != nil {
+			what = append(what, "load error")
+		}
+		if ch.Vanished != nil {
+			what = append(what, "vanished")
+		}
+		return fmt.Sprintf("change %s of skill %s in %s", strings.Join(what, " and "), ch.Name, where(ch.Scope, ch.Provider))
+	case st.SetProvider != nil:
+		s := "set provider " + st.SetProvider.ID
+		if st.SetProvider.State != "" {
+			s += " " + st.SetProvider.State
+		}
+		return s
+	case st.Restrict != nil:
+		return fmt.Sprintf("restrict %s in %s", st.Restrict.Tool, st.Restrict.Scope)
+	case st.Unrestrict != nil:
+		return fmt.Sprintf("unrestrict %s in %s", st.Unrestrict.Tool, st.Unrestrict.Scope)
+	case st.Shadow != nil:
+		return fmt.Sprintf("shadow %s in %s", st.Shadow.Tool, st.Shadow.Scope)
+	case st.Unshadow != nil:
+		return fmt.Sprintf("remove the shadow %s from %s", st.Unshadow.Tool, st.Unshadow.Scope)
+	case st.Compact != nil:
+		a := st.Compact
+		rng := "everything"
+		if a.From != 0 || a.To != 0 {
+			rng = fmt.Sprintf("events %d..%d", max(a.From, 1), a.To)
+			if a.To == 0 {
+				rng = fmt.Sprintf("events %d..head", a.From)
+			}
+		}
+		return fmt.Sprintf("compact %s of session %s", rng, a.Session)
+	case st.AppendEvents != nil:
+		return fmt.Sprintf("append %d event(s) to session %s", len(st.AppendEvents.Events), st.AppendEvents.Session)
+	}
+	return "no action"
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

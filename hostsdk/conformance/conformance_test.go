@@ -1,0 +1,95 @@
+package conformance_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.uber.org/goleak"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/conformance"
+)
+
+// scenarioDir holds the repository's conformance scenarios.
+const scenarioDir = "../../testdata/conformance"
+
+// pluginPath is the real plugin binary, built once by TestMain.
+var pluginPath string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "skillcatalog-conformance-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	pluginPath = filepath.Join(dir, "skillcatalog-plugin")
+	build := exec.Command("go", "build", "-o", pluginPath, "github.com/skillcatalog/skillcatalog/cmd/skillcatalog-plugin")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "build plugin:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	if code == 0 {
+		// Every scenario closes its host: no plugin goroutines may outlive it.
+		if err := goleak.Find(goleak.IgnoreCurrent()); err != nil {
+			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+func loadAll(t *testing.T) []*conformance.Scenario {
+	t.Helper()
+	files, err := conformance.Files([]string{scenarioDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*conformance.Scenario
+	for _, f := range files {
+		s, err := conformance.LoadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// TestScenarios runs every scenario of the repository against the plugin.
+func TestScenarios(t *testing.T) {
+	scenarios := loadAll(t)
+	if len(scenarios) < 30 {
+		t.Errorf("only %d scenarios; the suite promises at least 30", len(scenarios))
+	}
+	names := make(map[string]string)
+	for _, s := range scenarios {
+		if prev, dup := names[s.Name]; dup {
+			t.Errorf("scenario name %q is used by %s and %s", s.Name, prev, s.File)
+		}
+		names[s.Name] = s.File
+	}
+	runner := &conformance.Runner{PluginPath: pluginPath}
+	for _, s := range scenarios {
+		t.Run(s.Name, func(t *testing.T) {
+			res := runner.Run(context.Background(), s)
+			for _, f := range res.Failures {
+				t.Error(f)
+			}
+		})
+	}
+}
+
+func TestScenarioFilesAreDocumented(t *testing.T) {
+	for _, s := range loadAll(t) {
+		if strings.TrimSpace(s.Description) == "" {
+			t.Errorf("%s: scenario has no description", s.File)
+		}
+	}
+}

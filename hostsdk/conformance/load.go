@@ -1,0 +1,499 @@
+package conformance
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// Defaults applied to a scenario.
+const (
+	// DefaultAgent is the agent scope created when a scenario declares none.
+	DefaultAgent = "agent:main"
+	// DefaultSession is the session used when a scenario declares none.
+	DefaultSession = "s1"
+	// DefaultCwd is the working directory of steps that give none.
+	DefaultCwd = "/work/project"
+)
+
+func reflectValue(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
+
+// Parse decodes and checks one scenario. file names it in errors and is the
+// source of its default name. Every error is a *ParseError.
+func Parse(file string, data []byte) (*Scenario, error) {
+	d := &decoder{file: file}
+	root, err := d.parseYAML(data)
+	if err != nil {
+		return nil, err
+	}
+	s := &Scenario{}
+	if err := d.decodeStruct(root, reflectValue(s)); err != nil {
+		return nil, err
+	}
+	s.File = file
+	if s.Name == "" {
+		s.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	}
+	if err := (&checker{d: d, s: s}).check(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// LoadFile reads and parses one scenario file.
+func LoadFile(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			msg = pe.Err.Error() // the path is already named
+		}
+		return nil, &ParseError{File: path, Msg: msg}
+	}
+	return Parse(path, data)
+}
+
+// Files expands paths into scenario files: a directory stands for every
+// .yaml and .yml file below it, in lexical order; a file stands for itself.
+func Files(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(p, func(path string, e fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !e.IsDir() && (strings.HasSuffix(path, ".yaml") || strings.HasSuffix(path, ".yml")) {
+				found = append(found, path)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
+}
+
+// checker enforces the format's rules after decoding and fills defaults.
+type checker struct {
+	d *decoder
+	s *Scenario
+
+	scopes    map[string]bool
+	providers map[string]bool
+	sessions  map[string]bool
+}
+
+func (c *checker) errorf(p Pos, format string, args ...any) error {
+	return &ParseError{File: c.d.file, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (c *checker) check() error {
+	s := c.s
+	c.scopes = map[string]bool{tools.GlobalScope: true}
+	if len(s.Agents) == 0 {
+		s.Agents = []AgentSpec{{Scope: DefaultAgent, Parent: tools.GlobalScope}}
+	}
+	for i := range s.Agents {
+		a := &s.Agents[i]
+		if a.Scope == "" {
+			return c.errorf(a.Pos, "agent scope is empty")
+		}
+		if c.scopes[a.Scope] {
+			return c.errorf(a.Pos, "scope %q is declared twice", a.Scope)
+		}
+		if a.Parent == "" {
+			a.Parent = tools.GlobalScope
+		}
+		if !c.scopes[a.Parent] {
+			return c.errorf(a.Pos, "parent scope %q of %q is not declared before it", a.Parent, a.Scope)
+		}
+		c.scopes[a.Scope] = true
+	}
+
+	if s.Plugin.Scope == "" {
+		s.Plugin.Scope = tools.GlobalScope
+	}
+	if err := c.scope(s.Plugin.Pos, s.Plugin.Scope); err != nil {
+		return err
+	}
+
+	c.providers = make(map[string]bool)
+	for i := range s.Providers {
+		p := &s.Providers[i]
+		if p.ID == "" {
+			return c.errorf(p.Pos, "provider id is empty")
+		}
+		if c.providers[p.ID] {
+			return c.errorf(p.Pos, "provider %q is declared twice", p.ID)
+		}
+		c.providers[p.ID] = true
+		if p.Scope == "" {
+			p.Scope = tools.GlobalScope
+		}
+		if err := c.scope(p.Pos, p.Scope); err != nil {
+			return err
+		}
+		if p.Label == "" {
+			p.Label = p.ID
+		}
+		if p.State == "" {
+			p.State = StateComplete
+		}
+		if err := c.state(p.Pos, p.State); err != nil {
+			return err
+		}
+		for j := range p.Skills {
+			sk := &p.Skills[j]
+			if sk.Provider != "" && sk.Provider != p.ID {
+				return c.errorf(sk.Pos, "skill %q under provider %q names provider %q", sk.Name, p.ID, sk.Provider)
+			}
+			sk.Provider = p.ID
+			if err := c.skill(sk); err != nil {
+				return err
+			}
+		}
+	}
+	for i := range s.Skills {
+		if err := c.skill(&s.Skills[i]); err != nil {
+			return err
+		}
+	}
+
+	c.sessions = make(map[string]bool)
+	for i := range s.Sessions {
+		ss := &s.Sessions[i]
+		if ss.ID == "" {
+			return c.errorf(ss.Pos, "session id is empty")
+		}
+		if c.sessions[ss.ID] {
+			return c.errorf(ss.Pos, "session %q is declared twice", ss.ID)
+		}
+		c.sessions[ss.ID] = true
+		for j := range ss.Events {
+			if err := c.event(&ss.Events[j]); err != nil {
+				return err
+			}
+		}
+	}
+
+	if s.Plugin.ConfigError == nil && len(s.Steps) == 0 {
+		return c.errorf(s.Pos, "a scenario needs steps (or plugin.configError)")
+	}
+	for i := range s.Steps {
+		if err := c.step(&s.Steps[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *checker) scope(p Pos, scope string) error {
+	if !c.scopes[scope] {
+		return c.errorf(p, "scope %q is neither %q nor a declared agent", scope, tools.GlobalScope)
+	}
+	return nil
+}
+
+func (c *checker) provider(p Pos, id string) error {
+	if !c.providers[id] {
+		return c.errorf(p, "provider %q is not declared", id)
+	}
+	return nil
+}
+
+func (c *checker) state(p Pos, state string) error {
+	switch state {
+	case StateComplete, StateIncomplete, StateFailing, StateHang:
+		return nil
+	}
+	return c.errorf(p, "provider state %q is not one of complete, incomplete, failing, hang", state)
+}
+
+// skill checks a skill's target; the registry judges names and descriptions
+// when the scenario runs, as it would for any host.
+func (c *checker) skill(sk *SkillSpec) error {
+	if sk.Name == "" {
+		return c.errorf(sk.Pos, "skill name is empty")
+	}
+	if sk.Provider != "" {
+		if sk.Scope != "" {
+			return c.errorf(sk.Pos, "skill %q: give scope (a runtime registration) or provider, not both", sk.Name)
+		}
+		if sk.Label != "" {
+			return c.errorf(sk.Pos, "skill %q: a provider's skills carry the provider's label", sk.Name)
+		}
+		return c.provider(sk.Pos, sk.Provider)
+	}
+	if sk.Cwd != "" || sk.LoadError != "" || sk.Vanished || sk.LoadPolicy != nil {
+		return c.errorf(sk.Pos, "skill %q: cwd, loadError, vanished and loadPolicy apply to a scripted provider's skills only", sk.Name)
+	}
+	if sk.Scope == "" {
+		sk.Scope = tools.GlobalScope
+	}
+	return c.scope(sk.Pos, sk.Scope)
+}
+
+func (c *checker) skillTarget(p Pos, name, scope, provider *string) error {
+	if *name == "" {
+		return c.errorf(p, "skill name is empty")
+	}
+	if *provider != "" {
+		if *scope != "" {
+			return c.errorf(p, "skill %q: give scope or provider, not both", *name)
+		}
+		return c.provider(p, *provider)
+	}
+	if *scope == "" {
+		*scope = tools.GlobalScope
+	}
+	return c.scope(p, *scope)
+}
+
+func (c *checker) event(e *EventSpec) error {
+	if e.Hide != nil {
+		if e.Type == "" {
+			e.Type = "compaction"
+		}
+		if e.Hide.From == 0 || e.Hide.To < e.Hide.From {
+			return c.errorf(e.Hide.Pos, "hide range %d..%d: from must be >= 1 and to >= from", e.Hide.From, e.Hide.To)
+		}
+		return nil
+	}
+	if e.Type == "" {
+		e.Type = hostsdk.EventTypeMessage
+	}
+	if e.Role != "" {
+		if err := c.role(e.Pos, e.Role); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *checker) role(p Pos, role string) error {
+	switch role {
+	case hostsdk.RoleUser, hostsdk.RoleAssistant, hostsdk.RoleSystem, hostsdk.RoleTool:
+		return nil
+	}
+	return c.errorf(p, "role %q is not one of user, assistant, system, tool", role)
+}
+
+func (c *checker) session(id *string) {
+	if *id == "" {
+		*id = c.defaultSession()
+	}
+}
+
+func (c *checker) defaultSession() string {
+	if len(c.s.Sessions) > 0 {
+		return c.s.Sessions[0].ID
+	}
+	return DefaultSession
+}
+
+func (c *checker) agent(p Pos, agent *string) error {
+	if *agent == "" {
+		*agent = c.s.Agents[0].Scope
+	}
+	return c.scope(p, *agent)
+}
+
+var outcomes = []string{
+	string(hostsdk.OutcomeNoPlugin), string(hostsdk.OutcomeRejectPassthrough), string(hostsdk.OutcomeUnchanged),
+	string(hostsdk.OutcomeIncomplete), string(hostsdk.OutcomeInitial), string(hostsdk.OutcomeReplacement),
+	string(hostsdk.OutcomeTombstone), string(hostsdk.OutcomePluginError),
+}
+
+func (c *checker) step(st *Step) error {
+	var actions []string
+	set := func(name string, present bool) {
+		if present {
+			actions = append(actions, name)
+		}
+	}
+	set("preStep", st.PreStep != nil)
+	set("toolCall", st.ToolCall != nil)
+	set("addSkill", st.AddSkill != nil)
+	set("removeSkill", st.RemoveSkill != nil)
+	set("changeSkill", st.ChangeSkill != nil)
+	set("setProvider", st.SetProvider != nil)
+	set("restrict", st.Restrict != nil)
+	set("unrestrict", st.Unrestrict != nil)
+	set("shadow", st.Shadow != nil)
+	set("unshadow", st.Unshadow != nil)
+	set("compact", st.Compact != nil)
+	set("appendEvents", st.AppendEvents != nil)
+	switch len(actions) {
+	case 0:
+		return c.errorf(st.Pos, "step has no action (one of preStep, toolCall, addSkill, removeSkill, changeSkill, setProvider, restrict, unrestrict, shadow, unshadow, compact, appendEvents)")
+	case 1:
+	default:
+		return c.errorf(st.Pos, "step has %d actions (%s); give one per step", len(actions), strings.Join(actions, ", "))
+	}
+	if st.Expect != nil && st.PreStep == nil && st.ToolCall == nil {
+		return c.errorf(st.Expect.Pos, "expect is allowed on preStep and toolCall steps only")
+	}
+
+	switch {
+	case st.PreStep != nil:
+		a := st.PreStep
+		if err := c.agent(a.Pos, &a.Agent); err != nil {
+			return err
+		}
+		c.session(&a.Session)
+		if a.Cwd == "" {
+			a.Cwd = DefaultCwd
+		}
+		if ds := a.Downstream; ds != nil {
+			if ds.Reject != nil && len(ds.Messages) > 0 {
+				return c.errorf(ds.Pos, "a downstream decision rejects or enters with messages, not both")
+			}
+			for _, m := range ds.Messages {
+				if err := c.role(m.Pos, m.Role); err != nil {
+					return err
+				}
+			}
+		}
+		if st.Expect != nil {
+			return c.preStepExpect(st.Expect)
+		}
+	case st.ToolCall != nil:
+		a := st.ToolCall
+		if err := c.agent(a.Pos, &a.Agent); err != nil {
+			return err
+		}
+		c.session(&a.Session)
+		if a.Cwd == "" {
+			a.Cwd = DefaultCwd
+		}
+		if a.Tool == "" {
+			a.Tool = "skill"
+		}
+		if (a.Skill == nil) == (a.Arguments == nil) {
+			return c.errorf(a.Pos, "a tool call gives skill or arguments (exactly one)")
+		}
+		if st.Expect != nil {
+			return c.toolExpect(st.Expect)
+		}
+	case st.AddSkill != nil:
+		return c.skill(st.AddSkill)
+	case st.RemoveSkill != nil:
+		r := st.RemoveSkill
+		return c.skillTarget(r.Pos, &r.Name, &r.Scope, &r.Provider)
+	case st.ChangeSkill != nil:
+		ch := st.ChangeSkill
+		if err := c.skillTarget(ch.Pos, &ch.Name, &ch.Scope, &ch.Provider); err != nil {
+			return err
+		}
+		if ch.Provider == "" && (ch.LoadError != nil || ch.Vanished != nil) {
+			return c.errorf(ch.Pos, "loadError and vanished apply to a scripted provider's skills only")
+		}
+	case st.SetProvider != nil:
+		p := st.SetProvider
+		if err := c.provider(p.Pos, p.ID); err != nil {
+			return err
+		}
+		if p.State != "" {
+			return c.state(p.Pos, p.State)
+		}
+	case st.Restrict != nil, st.Unrestrict != nil, st.Shadow != nil, st.Unshadow != nil:
+		r := firstNonNil(st.Restrict, st.Unrestrict, st.Shadow, st.Unshadow)
+		if r.Scope == "" {
+			return c.errorf(r.Pos, "scope is required")
+		}
+		if r.Tool == "" {
+			r.Tool = "skill"
+		}
+		return c.scope(r.Pos, r.Scope)
+	case st.Compact != nil:
+		a := st.Compact
+		if a.To != 0 && a.To < a.From {
+			return c.errorf(a.Pos, "compact range %d..%d: to must be >= from", a.From, a.To)
+		}
+		c.session(&a.Session)
+	case st.AppendEvents != nil:
+		a := st.AppendEvents
+		c.session(&a.Session)
+		if len(a.Events) == 0 {
+			return c.errorf(a.Pos, "appendEvents needs events")
+		}
+		for i := range a.Events {
+			if err := c.event(&a.Events[i]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func firstNonNil(refs ...*ToolRef) *ToolRef {
+	for _, r := range refs {
+		if r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+func (c *checker) common(e *Expect) error {
+	for id := range e.Loads {
+		if err := c.provider(e.Pos, id); err != nil {
+			return err
+		}
+	}
+	for id := range e.Lists {
+		if err := c.provider(e.Pos, id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (c *checker) preStepExpect(e *Expect) error {
+	if e.IsError != nil || e.Text != nil || e.Value.Set || e.NotFound {
+		return c.errorf(e.Pos, "isError, text, value and notFound are tool-call expectations")
+	}
+	if e.Outcome != "" {
+		known := false
+		for _, o := range outcomes {
+			known = known || o == e.Outcome
+		}
+		if !known {
+			return c.errorf(e.Pos, "outcome %q is not one of %s", e.Outcome, strings.Join(outcomes, ", "))
+		}
+	}
+	for _, id := range e.Cancelled {
+		if err := c.provider(e.Pos, id); err != nil {
+			return err
+		}
+	}
+	return c.common(e)
+}
+
+func (c *checker) toolExpect(e *Expect) error {
+	if e.Outcome != "" || e.Reject != nil || e.Messages != nil || e.Added != nil || e.Removed != nil || e.NothingAdded || len(e.Cancelled) > 0 {
+		return c.errorf(e.Pos, "outcome, reject, messages, added, removed, nothingAdded and cancelled are pre-step expectations")
+	}
+	return c.common(e)
+}

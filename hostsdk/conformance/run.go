@@ -1,0 +1,702 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// DefaultWait bounds how long a cancelled pre-step waits for a provider to
+// report that it observed the cancellation.
+const DefaultWait = 30 * time.Second
+
+// DefaultStepTimeout bounds one pre-step or tool call, so a plugin that
+// hangs fails its scenario instead of stalling the suite.
+const DefaultStepTimeout = time.Minute
+
+// Runner runs scenarios against a plugin binary through the host SDK.
+type Runner struct {
+	// PluginPath is the plugin binary. Every scenario starts its own
+	// process of it.
+	PluginPath string
+	// Logger receives the SDK's and the plugin's log output; nil discards.
+	Logger hclog.Logger
+	// Wait bounds waiting for a provider to observe a cancellation; zero
+	// means DefaultWait.
+	Wait time.Duration
+	// StepTimeout bounds each pre-step and tool call; zero means
+	// DefaultStepTimeout.
+	StepTimeout time.Duration
+}
+
+// Result is the outcome of one scenario.
+type Result struct {
+	Name string
+	File string
+	// Failures each name the step that failed and what differed; empty
+	// when the scenario passed. Steps after a failing one are not run.
+	Failures []string
+}
+
+// Passed reports whether the scenario passed.
+func (r Result) Passed() bool { return len(r.Failures) == 0 }
+
+// env is the host-side world of one running scenario.
+type env struct {
+	ctx         context.Context
+	s           *Scenario
+	wait        time.Duration
+	stepTimeout time.Duration
+
+	store     sessionlog.Store
+	tree      *tools.Tree
+	reg       *skills.Registry
+	host      *hostsdk.Host
+	providers map[string]*scriptedProvider
+	runtime   map[string]SkillSpec // scope NUL name → registration
+	shadows   map[string]string    // scope NUL tool → shadow's identity
+	started   chan string          // hanging providers announce themselves here
+	preSteps  map[string]int       // pre-steps run per session
+	after     []string             // changes since the last checked step
+}
+
+// Run executes one scenario in a fresh host: its own scope tree, skill
+// registry, scripted providers, file-backed session store in a temporary
+// directory and plugin process, all closed before Run returns.
+func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
+	res = Result{Name: s.Name, File: s.File}
+	fail := func(format string, args ...any) {
+		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
+	}
+	dir, err := os.MkdirTemp("", "skillcatalog-conform-")
+	if err != nil {
+		fail("setup: %v", err)
+		return res
+	}
+	defer os.RemoveAll(dir)
+
+	e := &env{
+		ctx:         ctx,
+		s:           s,
+		wait:        r.Wait,
+		stepTimeout: r.StepTimeout,
+		tree:        tools.NewTree(),
+		reg:         skills.NewRegistry(),
+		providers:   make(map[string]*scriptedProvider),
+		runtime:     make(map[string]SkillSpec),
+		shadows:     make(map[string]string),
+		started:     make(chan string, 64),
+		preSteps:    make(map[string]int),
+	}
+	if e.wait <= 0 {
+		e.wait = DefaultWait
+	}
+	if e.stepTimeout <= 0 {
+		e.stepTimeout = DefaultStepTimeout
+	}
+	if e.store, err = sessionlog.NewFileStore(dir); err != nil {
+		fail("setup: %v", err)
+		return res
+	}
+	if err := e.setup(); err != nil {
+		fail("setup: %v", err)
+		return res
+	}
+	logger := r.Logger
+	if logger == nil {
+		logger = hclog.New(&hclog.LoggerOptions{Output: io.Discard})
+	}
+	e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: logger})
+	if err != nil {
+		fail("setup: %v", err)
+		return res
+	}
+	defer func() {
+		if err := e.host.Close(); err != nil {
+			fail("close host: %v", err)
+		}
+	}()
+	plugin, err := e.host.Load(ctx, hostsdk.LoadOptions{Path: r.PluginPath})
+	if err != nil {
+		fail("load plugin: %v", err)
+		return res
+	}
+
+	_, err = plugin.Mount(ctx, s.Plugin.Scope, s.Plugin.Config)
+	if want := s.Plugin.ConfigError; want != nil {
+		var cerr *hostsdk.ConfigError
+		switch {
+		case err == nil:
+			fail("mount in %s with configuration %s: accepted, want the configuration error %s", s.Plugin.Scope, s.Plugin.Config, want.describe())
+		case !errors.As(err, &cerr):
+			fail("mount in %s: %v, want a configuration error", s.Plugin.Scope, err)
+		default:
+			if d := textDiff(want, cerr.Message); d != "" {
+				fail("mount in %s with configuration %s: configuration error (-want +got):\n%s", s.Plugin.Scope, s.Plugin.Config, d)
+			}
+		}
+		if _, _, ok := e.tree.Resolve(s.Plugin.Scope, "skill"); ok && err != nil {
+			fail("mount in %s: the refused configuration left a `skill` tool registered", s.Plugin.Scope)
+		}
+	} else if err != nil {
+		fail("mount in %s: %v", s.Plugin.Scope, err)
+	}
+	if len(res.Failures) > 0 {
+		return res
+	}
+
+	for i := range s.Steps {
+		if failures := e.runStep(i); len(failures) > 0 {
+			res.Failures = append(res.Failures, failures...)
+			if rest := len(s.Steps) - i - 1; rest > 0 {
+				fail("%d later step(s) not run", rest)
+			}
+			break
+		}
+	}
+	return res
+}
+
+// setup builds the scopes, seeds the session logs and registers skills and
+// providers.
+func (e *env) setup() error {
+	for _, a := range e.s.Agents {
+		if err := e.tree.AddScope(a.Scope, a.Parent); err != nil {
+			return err
+		}
+	}
+	for _, ss := range e.s.Sessions {
+		if len(ss.Events) == 0 {
+			continue
+		}
+		if err := e.appendEvents(ss.ID, ss.Events); err != nil {
+			return fmt.Errorf("seed session %q: %w", ss.ID, err)
+		}
+	}
+	for _, ps := range e.s.Providers {
+		p := newScriptedProvider(ps, e.started)
+		e.providers[ps.ID] = p
+		e.reg.AddProvider(ps.Scope, p, skills.ProviderOptions{Rank: ps.Rank})
+	}
+	for _, sk := range e.s.Skills {
+		if err := e.addSkill(sk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *env) addSkill(sk SkillSpec) error {
+	if sk.Provider != "" {
+		e.providers[sk.Provider].add(sk)
+		return nil
+	}
+	if err := e.reg.Register(sk.Scope, runtimeSkill(sk)); err != nil {
+		return err
+	}
+	e.runtime[sk.Scope+"\x00"+sk.Name] = sk
+	return nil
+}
+
+func runtimeSkill(sk SkillSpec) skills.RuntimeSkill {
+	pol := policy(sk)
+	rs := skills.RuntimeSkill{
+		Name:        sk.Name,
+		Description: sk.Description,
+		Invocation:  &pol,
+		Provider:    sk.Label,
+		Content:     sk.Body,
+		Rank:        sk.Rank,
+	}
+	if rb := sk.ResourceBase; rb != nil {
+		rs.ResourceBase = &skills.ResourceBase{Kind: rb.Kind, Path: rb.Path, URL: rb.URL, Description: rb.Description}
+	}
+	return rs
+}
+
+func (e *env) openLog(session string) (sessionlog.Log, error) {
+	return e.store.Open(e.ctx, session)
+}
+
+func (e *env) appendEvents(session string, evs []EventSpec) error {
+	recs := make([]sessionlog.Record, len(evs))
+	for i, ev := range evs {
+		rec, err := ev.record()
+		if err != nil {
+			return err
+		}
+		recs[i] = rec
+	}
+	log, err := e.openLog(session)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	_, err = log.Append(e.ctx, recs...)
+	return err
+}
+
+func (ev EventSpec) record() (sessionlog.Record, error) {
+	rec := sessionlog.Record{Type: ev.Type}
+	if ev.Source != nil {
+		rec.Source = []byte(*ev.Source)
+	}
+	if h := ev.Hide; h != nil {
+		rec.Hide = &sessionlog.Range{From: h.From, To: h.To}
+	}
+	switch {
+	case ev.Body != nil:
+		rec.Body = []byte(*ev.Body)
+	case ev.Hide == nil && ev.Type == hostsdk.EventTypeMessage:
+		role := ev.Role
+		if role == "" {
+			role = hostsdk.RoleUser
+		}
+		body, err := json.Marshal(hostsdk.Message{ID: ev.ID, Role: role, Content: []hostsdk.ContentBlock{{Type: "text", Text: ev.Text}}})
+		if err != nil {
+			return rec, err
+		}
+		rec.Body = body
+	}
+	return rec, nil
+}
+
+// readLog returns every event of a session, oldest first.
+func (e *env) readLog(session string) ([]sessionlog.Event, error) {
+	log, err := e.openLog(session)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close()
+	var newestFirst []sessionlog.Event
+	var before uint64
+	for {
+		page, err := log.ReadBackward(e.ctx, before, 0, 1024)
+		if err != nil {
+			return nil, err
+		}
+		newestFirst = append(newestFirst, page.Events...)
+		if !page.More || len(page.Events) == 0 {
+			break
+		}
+		before = page.Events[len(page.Events)-1].Seq
+	}
+	out := make([]sessionlog.Event, len(newestFirst))
+	for i, ev := range newestFirst {
+		out[len(out)-1-i] = ev
+	}
+	return out, nil
+}
+
+// runStep runs step i and returns its failures.
+func (e *env) runStep(i int) []string {
+	st := &e.s.Steps[i]
+	label := fmt.Sprintf("step %d", i+1)
+	if st.Name != "" {
+		label += fmt.Sprintf(" %q", st.Name)
+	}
+	what := describeStep(st)
+	switch {
+	case st.PreStep != nil, st.ToolCall != nil:
+		if len(e.after) > 0 {
+			what += "; after: " + strings.Join(e.after, ", ")
+		}
+		e.after = nil
+	default:
+		e.after = append(e.after, what)
+	}
+	label += " (" + what + ")"
+
+	var failures []string
+	fail := func(format string, args ...any) {
+		failures = append(failures, label+": "+fmt.Sprintf(format, args...))
+	}
+	if err := e.mutate(st); err != nil {
+		fail("%v", err)
+		return failures
+	}
+	switch {
+	case st.PreStep != nil:
+		e.preStep(st.PreStep, st.Expect, fail)
+	case st.ToolCall != nil:
+		e.toolCall(st.ToolCall, st.Expect, fail)
+	}
+	return failures
+}
+
+// mutate applies a step that changes the world (every action but preStep
+// and toolCall).
+func (e *env) mutate(st *Step) error {
+	switch {
+	case st.AddSkill != nil:
+		return e.addSkill(*st.AddSkill)
+	case st.RemoveSkill != nil:
+		r := st.RemoveSkill
+		if r.Provider != "" {
+			if !e.providers[r.Provider].remove(r.Name) {
+				return fmt.Errorf("provider %q offers no skill %q", r.Provider, r.Name)
+			}
+			return nil
+		}
+		if !e.reg.Unregister(r.Scope, r.Name) {
+			return fmt.Errorf("no skill %q is registered in scope %q", r.Name, r.Scope)
+		}
+		delete(e.runtime, r.Scope+"\x00"+r.Name)
+	case st.ChangeSkill != nil:
+		ch := st.ChangeSkill
+		if ch.Provider != "" {
+			if !e.providers[ch.Provider].change(ch) {
+				return fmt.Errorf("provider %q offers no skill %q", ch.Provider, ch.Name)
+			}
+			return nil
+		}
+		key := ch.Scope + "\x00" + ch.Name
+		sk, ok := e.runtime[key]
+		if !ok {
+			return fmt.Errorf("no skill %q is registered in scope %q", ch.Name, ch.Scope)
+		}
+		applyChange(&sk, ch)
+		return e.addSkill(sk)
+	case st.SetProvider != nil:
+		e.providers[st.SetProvider.ID].setState(st.SetProvider)
+	case st.Restrict != nil:
+		return e.tree.Restrict(st.Restrict.Scope, st.Restrict.Tool)
+	case st.Unrestrict != nil:
+		return e.tree.Unrestrict(st.Unrestrict.Scope, st.Unrestrict.Tool)
+	case st.Shadow != nil:
+		r := st.Shadow
+		key := r.Scope + "\x00" + r.Tool
+		if _, ok := e.shadows[key]; ok {
+			return fmt.Errorf("scope %q already has a shadow %q", r.Scope, r.Tool)
+		}
+		id, err := e.tree.Register(r.Scope, tools.Definition{
+			Name:        r.Tool,
+			Description: "A same-name tool of the runtime's own, not the plugin's.",
+			InputSchema: `{"type":"object"}`,
+		})
+		if err != nil {
+			return err
+		}
+		e.shadows[key] = id
+	case st.Unshadow != nil:
+		r := st.Unshadow
+		key := r.Scope + "\x00" + r.Tool
+		id, ok := e.shadows[key]
+		if !ok {
+			return fmt.Errorf("scope %q has no shadow %q", r.Scope, r.Tool)
+		}
+		e.tree.Unregister(id)
+		delete(e.shadows, key)
+	case st.Compact != nil:
+		return e.compact(st.Compact)
+	case st.AppendEvents != nil:
+		return e.appendEvents(st.AppendEvents.Session, st.AppendEvents.Events)
+	}
+	return nil
+}
+
+func (e *env) compact(a *CompactAction) error {
+	log, err := e.openLog(a.Session)
+	if err != nil {
+		return err
+	}
+	defer log.Close()
+	head, err := log.Head(e.ctx)
+	if err != nil {
+		return err
+	}
+	from, to := a.From, a.To
+	if from == 0 {
+		from = 1
+	}
+	if to == 0 {
+		to = head.Seq
+	}
+	if to == 0 || to > head.Seq || from > to {
+		return fmt.Errorf("cannot hide events %d..%d of session %q, whose head is %d", from, to, a.Session, head.Seq)
+	}
+	_, err = log.Append(e.ctx, sessionlog.Record{Type: "compaction", Hide: &sessionlog.Range{From: from, To: to}})
+	return err
+}
+
+func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) {
+	e.preSteps[a.Session]++
+	step := hostsdk.Step{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, Turn: a.Turn, Step: a.Step}
+	if step.Turn == 0 {
+		step.Turn = 1
+	}
+	if step.Step == 0 {
+		step.Step = e.preSteps[a.Session]
+	}
+	if ds := a.Downstream; ds != nil {
+		if ds.Reject != nil {
+			step.Downstream.Reject = &hostsdk.Reject{Reason: *ds.Reject}
+		}
+		for _, m := range ds.Messages {
+			msg := hostsdk.Message{ID: m.ID, Role: m.Role, Content: []hostsdk.ContentBlock{{Type: "text", Text: m.Text}}}
+			if m.Source != nil {
+				msg.Source = json.RawMessage(*m.Source)
+			}
+			step.Downstream.Messages = append(step.Downstream.Messages, msg)
+		}
+	}
+
+	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
+	defer cancel()
+	var res hostsdk.StepResult
+	var err error
+	if a.Cancel {
+		res, err = e.cancelledPreStep(ctx, step)
+	} else {
+		res, err = e.host.PreStep(ctx, step)
+	}
+	if exp == nil {
+		exp = &Expect{}
+	}
+
+	switch {
+	case exp.Error != nil && err == nil:
+		fail("pre-step succeeded, want the error %s", exp.Error.describe())
+	case exp.Error != nil:
+		if d := textDiff(exp.Error, err.Error()); d != "" {
+			fail("pre-step error (-want +got):\n%s", d)
+		}
+	case err != nil && exp.Outcome != string(hostsdk.OutcomePluginError):
+		fail("pre-step failed: %v", err)
+		return
+	}
+	if exp.Outcome != "" && string(res.Outcome) != exp.Outcome {
+		fail("outcome: got %q, want %q", res.Outcome, exp.Outcome)
+	}
+	if exp.Reject != nil {
+		switch got := res.Decision.Reject; {
+		case got == nil:
+			fail("decision: entered with %d message(s), want a rejection with reason %q", len(res.Decision.Messages), *exp.Reject)
+		case got.Reason != *exp.Reject:
+			fail("rejection reason: got %q, want %q", got.Reason, *exp.Reject)
+		}
+	} else if step.Downstream.Reject == nil && res.Decision.Reject != nil {
+		fail("decision: rejected (%q), want an entering decision", res.Decision.Reject.Reason)
+	}
+	if exp.Messages != nil {
+		if d := diffMessages(*exp.Messages, res.Decision.Messages); d != "" {
+			fail("messages (-want +got):\n%s", d)
+		}
+	}
+	added, removed := changes(step.Downstream.Messages, res.Decision.Messages)
+	if exp.Added != nil {
+		if d := diffMessages(*exp.Added, added); d != "" {
+			fail("added messages (-want +got):\n%s", d)
+		}
+	}
+	if exp.Removed != nil {
+		if d := diff(*exp.Removed, removed); d != "" {
+			fail("removed proposed messages (-want +got):\n%s", d)
+		}
+	}
+	if exp.NothingAdded && (len(added) > 0 || len(removed) > 0) {
+		fail("want the proposed messages unchanged; final messages (-proposed +final):\n%s",
+			diff(viewMessages(step.Downstream.Messages), viewMessages(res.Decision.Messages)))
+	}
+	for _, id := range exp.Cancelled {
+		select {
+		case <-e.providers[id].cancelled:
+		case <-time.After(e.wait):
+			fail("provider %q did not observe the cancellation within %s", id, e.wait)
+		}
+	}
+	e.checkCommon(a.Session, exp, fail)
+}
+
+// cancelledPreStep runs a pre-step and cancels its context as soon as a
+// hanging provider has started listing.
+func (e *env) cancelledPreStep(parent context.Context, step hostsdk.Step) (hostsdk.StepResult, error) {
+	for _, p := range e.providers {
+		p.drain()
+	}
+	for len(e.started) > 0 {
+		<-e.started
+	}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	type result struct {
+		res hostsdk.StepResult
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		res, err := e.host.PreStep(ctx, step)
+		done <- result{res, err}
+	}()
+	select {
+	case <-e.started:
+		cancel()
+		r := <-done
+		return r.res, r.err
+	case r := <-done:
+		// Nothing hung, so there was nothing to cancel; the expectations
+		// judge what the step did instead.
+		return r.res, r.err
+	}
+}
+
+func (e *env) toolCall(a *ToolCallAction, exp *Expect, fail func(string, ...any)) {
+	args := ""
+	if a.Arguments != nil {
+		args = *a.Arguments
+	} else {
+		b, _ := json.Marshal(map[string]string{"name": *a.Skill})
+		args = string(b)
+	}
+	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
+	defer cancel()
+	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: args})
+	if exp == nil {
+		exp = &Expect{}
+	}
+	var notFound *hostsdk.ErrToolNotFound
+	switch {
+	case exp.NotFound:
+		if !errors.As(err, &notFound) {
+			fail("want %q not to resolve to the plugin's tool for %s, got %s", a.Tool, a.Agent, describeCall(res, err))
+		}
+	case exp.Error != nil:
+		if err == nil {
+			fail("tool call succeeded, want the error %s", exp.Error.describe())
+		} else if d := textDiff(exp.Error, err.Error()); d != "" {
+			fail("tool call error (-want +got):\n%s", d)
+		}
+	case err != nil:
+		fail("tool call failed: %v", err)
+	default:
+		got := viewTool(res)
+		want := got
+		if exp.IsError != nil {
+			want.IsError = *exp.IsError
+		}
+		if exp.Text != nil {
+			want.Text = exp.Text.want(got.Text)
+		}
+		switch {
+		case exp.Value.Set:
+			want.Value = exp.Value.Value
+		case want.IsError:
+			want.Value = nil // an error result carries no value
+		}
+		if d := diff(want, got); d != "" {
+			fail("tool result (-want +got):\n%s", d)
+		}
+	}
+	e.checkCommon(a.Session, exp, fail)
+}
+
+func describeCall(res hostsdk.ToolResult, err error) string {
+	if err != nil {
+		return "the error " + err.Error()
+	}
+	return fmt.Sprintf("the result %q", res.Text)
+}
+
+// checkCommon checks the expectations both step kinds share.
+func (e *env) checkCommon(session string, exp *Expect, fail func(string, ...any)) {
+	if exp.Log != nil {
+		evs, err := e.readLog(session)
+		if err != nil {
+			fail("read session %q: %v", session, err)
+		} else {
+			e.checkLog(session, exp.Log, evs, fail)
+		}
+	}
+	for _, id := range sortedKeys(exp.Loads) {
+		got, _ := e.providers[id].counters()
+		if d := diff(exp.Loads[id], got); d != "" {
+			fail("provider %q loads so far (-want +got):\n%s", id, d)
+		}
+	}
+	for _, id := range sortedKeys(exp.Lists) {
+		_, got := e.providers[id].counters()
+		if got != exp.Lists[id] {
+			fail("provider %q listed %d time(s) so far, want %d", id, got, exp.Lists[id])
+		}
+	}
+}
+
+func (e *env) checkLog(session string, want *LogExpect, evs []sessionlog.Event, fail func(string, ...any)) {
+	views := viewEvents(evs)
+	if want.Events != nil && len(evs) != *want.Events {
+		fail("session %q has %d event(s), want %d; its events (oldest first):\n%s", session, len(evs), *want.Events, summarizeEvents(views))
+	}
+	var tail []EventExpect
+	switch {
+	case want.Tail != nil:
+		tail = *want.Tail
+	case want.Last != nil:
+		tail = []EventExpect{*want.Last}
+	}
+	if len(tail) == 0 {
+		return
+	}
+	got := views
+	if len(got) > len(tail) {
+		got = got[len(got)-len(tail):]
+	}
+	if d := diffEvents(tail, got); d != "" {
+		fail("session %q newest events (-want +got):\n%s", session, d)
+	}
+}
+
+// RunFiles runs the scenarios of files in order and reports to w: one line
+// per scenario ("PASS name", or "FAIL name (file)" followed by its failures
+// indented), a file that cannot be parsed as "FAIL file" with the error
+// (counted as failed), and finally "N passed, N failed". Scenarios whose
+// name match rejects are skipped; a nil match runs all.
+func (r *Runner) RunFiles(ctx context.Context, files []string, match func(name string) bool, w io.Writer) (passed, failed int) {
+	for _, file := range files {
+		s, err := LoadFile(file)
+		if err != nil {
+			failed++
+			fmt.Fprintf(w, "FAIL %s\n%s", file, indent(err.Error()))
+			continue
+		}
+		if match != nil && !match(s.Name) {
+			continue
+		}
+		res := r.Run(ctx, s)
+		if res.Passed() {
+			passed++
+			fmt.Fprintf(w, "PASS %s\n", res.Name)
+			continue
+		}
+		failed++
+		fmt.Fprintf(w, "FAIL %s (%s)\n", res.Name, res.File)
+		for _, f := range res.Failures {
+			fmt.Fprint(w, indent(f))
+		}
+	}
+	fmt.Fprintf(w, "%d passed, %d failed\n", passed, failed)
+	return passed, failed
+}
+
+// indent prefixes every line of s with four spaces and ends it with a
+// newline.
+func indent(s string) string {
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimRight(s, "\n"), "\n") {
+		b.WriteString("    ")
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
