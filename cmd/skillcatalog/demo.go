@@ -17,6 +17,7 @@ import (
 	"github.com/skillcatalog/skillcatalog"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -40,6 +41,9 @@ description: Write reversible SQL migrations with an explicit down step and a da
 `
 
 type demoOptions struct {
+	mcpURL      string
+	mcpCommand  string
+	mcpHeaders  headerFlags
 	json        bool
 	skillsDir   string
 	sessionDir  string
@@ -55,7 +59,10 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fl.StringVar(&o.skillsDir, "skills", "", "use the Agent Skills in `DIR` (one subdirectory per skill) instead of the embedded examples; the demo works on a copy")
 	fl.StringVar(&o.sessionDir, "session-dir", "", "write the durable session file into `DIR` instead of a temporary directory (implies -keep-session)")
 	fl.BoolVar(&o.keepSession, "keep-session", false, "keep the durable session file and print its path")
-	fl.BoolVar(&o.diagnostics, "diagnostics", false, "print the filesystem provider's diagnostics after discovery")
+	fl.BoolVar(&o.diagnostics, "diagnostics", false, "print the skill providers' diagnostics after discovery")
+	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
+	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
+	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server, for example an Authorization header (repeatable)")
 	fl.Usage = func() {
 		fmt.Fprint(stderr, "Usage: skillcatalog demo [flags]\n\nRuns a scripted agent session against the real plugin and shows what the model sees.\n\nFlags:\n")
 		fl.PrintDefaults()
@@ -139,6 +146,17 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	}
 	reg := skills.NewRegistry()
 	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	var remote *mcpskills.Provider
+	removeRemote := func() {}
+	if o.mcpURL != "" || o.mcpCommand != "" {
+		remote, err = mcpskills.New(mcpskills.Config{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m})
+		if err != nil {
+			return fmt.Errorf("remote skills: %w", err)
+		}
+		defer remote.Close()
+		// Local skills rank above remote ones of the same name.
+		removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
+	}
 	removeHandbook := reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
 
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: hclog.New(&hclog.LoggerOptions{Output: io.Discard})})
@@ -166,6 +184,11 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if o.diagnostics {
 		for _, diag := range fsys.Diagnostics() {
 			out.note("diagnostic", diag.String())
+		}
+		if remote != nil {
+			for _, diag := range remote.Diagnostics() {
+				out.note("diagnostic", "mcp: "+diag)
+			}
 		}
 	}
 
@@ -229,6 +252,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 		}
 	}
 	removeHandbook()
+	removeRemote() // remote skills are the server's to delete; the demo stops listing them
 	fsys.Invalidate()
 	if err := d.step(ctx); err != nil {
 		return err
@@ -339,4 +363,21 @@ func (handbookProvider) List(context.Context, skills.ListRequest) (skills.Observ
 
 func (handbookProvider) Load(context.Context, skills.LoadRequest) (skills.Definition, bool, error) {
 	return skills.Definition{}, false, errors.New("handbook service unavailable: connection refused")
+}
+
+// headerFlags collects repeated "Name: value" flags.
+type headerFlags struct{ m map[string]string }
+
+func (h *headerFlags) String() string { return "" }
+
+func (h *headerFlags) Set(v string) error {
+	name, value, ok := strings.Cut(v, ":")
+	if !ok || strings.TrimSpace(name) == "" {
+		return fmt.Errorf("want NAME: VALUE, got %q", v)
+	}
+	if h.m == nil {
+		h.m = map[string]string{}
+	}
+	h.m[strings.TrimSpace(name)] = strings.TrimSpace(value)
+	return nil
 }

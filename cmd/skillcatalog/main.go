@@ -5,6 +5,7 @@
 //
 //	skillcatalog demo [flags]                       a scripted session, no setup
 //	skillcatalog conform --plugin PATH [FILE|DIR]   the contract suite
+//	skillcatalog serve-mcp [-skills DIR] [-http ADDR] skills as MCP resources
 package main
 
 import (
@@ -23,6 +24,7 @@ const usage = `skillcatalog: a skill-catalog plugin for agent runtimes.
 Usage:
   skillcatalog demo [flags]                        run a scripted session against example skills
   skillcatalog conform --plugin PATH [FILE|DIR...] run conformance scenarios against a plugin binary
+  skillcatalog serve-mcp [-skills DIR] [-http ADDR]  serve skills as MCP resources (stdio or HTTP)
   skillcatalog help                                show this help
 
 Run "skillcatalog demo -h" or "skillcatalog conform -h" for flags.
@@ -50,6 +52,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return demoCommand(ctx, args[1:], stdout, stderr)
 	case "conform":
 		return conformCommand(ctx, args[1:], stdout, stderr)
+	case "serve-mcp":
+		return serveMCPCommand(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

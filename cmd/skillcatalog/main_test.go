@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
 	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin"
 )
@@ -125,5 +127,29 @@ func TestUsageErrors(t *testing.T) {
 		if code := run(context.Background(), args, &stdout, &stderr); code != 2 {
 			t.Errorf("run(%q) = %d, want 2", args, code)
 		}
+	}
+}
+
+func TestDemoListsRemoteSkillsFromAnMCPServer(t *testing.T) {
+	dir := t.TempDir()
+	skill := filepath.Join(dir, "incident-response")
+	if err := os.MkdirAll(skill, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: incident-response\ndescription: Run the first hour of an incident.\n---\nPage the on-call.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(skillserver.New(os.DirFS(dir)).HTTPHandler())
+	defer srv.Close()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-mcp-url", srv.URL, "-mcp-header", "Authorization: Bearer demo"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	if !strings.Contains(out, "-`incident-response`: Run the first hour of an incident.") {
+		t.Errorf("remote skill missing from the catalog:\n%s", out)
+	}
+	if !strings.Contains(out, "model step 6 → empty tombstone") {
+		t.Errorf("remote skills kept the tombstone from being published:\n%s", out)
 	}
 }
