@@ -14,9 +14,15 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// DefaultPreStepTimeout bounds one PreStep round trip, host callbacks
-// included, when Config.PreStepTimeout is zero.
-const DefaultPreStepTimeout = 30 * time.Second
+// Default deadlines, used when the Config leaves them zero.
+const (
+	// DefaultPreStepTimeout bounds one PreStep round trip, host callbacks
+	// included.
+	DefaultPreStepTimeout = 30 * time.Second
+	// DefaultToolCallTimeout bounds one forwarded tool call, the skill's
+	// load from its provider included.
+	DefaultToolCallTimeout = 60 * time.Second
+)
 
 // Config wires a Host to the runtime's scopes, skills and session logs.
 type Config struct {
@@ -30,6 +36,8 @@ type Config struct {
 	Logger hclog.Logger
 	// PreStepTimeout bounds a PreStep; zero means DefaultPreStepTimeout.
 	PreStepTimeout time.Duration
+	// ToolCallTimeout bounds a CallTool; zero means DefaultToolCallTimeout.
+	ToolCallTimeout time.Duration
 	// FailClosed makes a failed PreStep return only the error instead of
 	// letting the downstream decision proceed unchanged.
 	FailClosed bool
@@ -47,6 +55,7 @@ type Host struct {
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
+	logs      map[string]sessionlog.Log // open session logs, until EndSession
 }
 
 // New returns a Host. It fails when a required part of cfg is missing.
@@ -60,15 +69,36 @@ func New(cfg Config) (*Host, error) {
 		return nil, errors.New("hostsdk: Config.Sessions is required")
 	case cfg.PreStepTimeout < 0:
 		return nil, fmt.Errorf("hostsdk: Config.PreStepTimeout must be >= 0, got %s", cfg.PreStepTimeout)
+	case cfg.ToolCallTimeout < 0:
+		return nil, fmt.Errorf("hostsdk: Config.ToolCallTimeout must be >= 0, got %s", cfg.ToolCallTimeout)
 	}
 	if cfg.PreStepTimeout == 0 {
 		cfg.PreStepTimeout = DefaultPreStepTimeout
+	}
+	if cfg.ToolCallTimeout == 0 {
+		cfg.ToolCallTimeout = DefaultToolCallTimeout
 	}
 	logger := cfg.Logger
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &Host{cfg: cfg, log: logger}, nil
+	return &Host{cfg: cfg, log: logger, logs: make(map[string]sessionlog.Log)}, nil
+}
+
+// sessionLog returns the session's log, opening it once and keeping it open
+// until EndSession or Close: reopening a file-backed log rescans the file.
+func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if l, ok := h.logs[sessionID]; ok {
+		return l, nil
+	}
+	l, err := h.cfg.Sessions.Open(ctx, sessionID)
+	if err != nil {
+		return nil, fmt.Errorf("open session %q: %w", sessionID, err)
+	}
+	h.logs[sessionID] = l
+	return l, nil
 }
 
 // AddListener appends a downstream listener; listeners run in order before
@@ -79,24 +109,40 @@ func (h *Host) AddListener(l Listener) {
 	h.listeners = append(h.listeners, l)
 }
 
-// Close unmounts and stops every plugin the host loaded.
+// Close stops every plugin the host loaded and closes the session logs it
+// opened.
 func (h *Host) Close() error {
 	h.mu.Lock()
 	plugins := h.plugins
 	h.plugins = nil
+	logs := h.logs
+	h.logs = make(map[string]sessionlog.Log)
 	h.mu.Unlock()
 	var errs []error
 	for _, p := range plugins {
 		errs = append(errs, p.Close())
 	}
+	for id, l := range logs {
+		if err := l.Close(); err != nil {
+			errs = append(errs, fmt.Errorf("close session %q: %w", id, err))
+		}
+	}
 	return errors.Join(errs...)
 }
 
 // EndSession tells every plugin and provider that a session ended, so their
-// per-session caches are released. The session's log is kept.
+// per-session caches are released, and closes the host's handle on the
+// session's log. The log's contents are kept; a later step reopens it.
 func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 	h.cfg.Skills.EndSession(sessionID)
 	var errs []error
+	h.mu.Lock()
+	l, ok := h.logs[sessionID]
+	delete(h.logs, sessionID)
+	h.mu.Unlock()
+	if ok {
+		errs = append(errs, l.Close())
+	}
 	for _, p := range h.loaded() {
 		errs = append(errs, p.endSession(ctx, sessionID))
 	}

@@ -472,3 +472,49 @@ func TestHungPluginTimesOutAndFailsClosedByPolicy(t *testing.T) {
 	remove()
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
 }
+
+// hangingLoader lists one skill and never finishes loading it.
+type hangingLoader struct{ cancelled chan error }
+
+func (hangingLoader) List(context.Context, skills.ListRequest) (skills.Observation, error) {
+	return skills.Observation{Complete: true, Skills: []skills.Summary{{Name: "slow", Description: "Slow.", Invocation: skills.DefaultPolicy, Provider: "slow"}}}, nil
+}
+
+func (p hangingLoader) Load(ctx context.Context, _ skills.LoadRequest) (skills.Definition, bool, error) {
+	<-ctx.Done()
+	p.cancelled <- ctx.Err()
+	return skills.Definition{}, false, ctx.Err()
+}
+
+func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{ToolCallTimeout: 300 * time.Millisecond})
+	p := hangingLoader{cancelled: make(chan error, 1)}
+	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.mount(tools.GlobalScope)
+	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"slow"}`})
+	var perr *hostsdk.PluginError
+	if !errors.As(err, &perr) {
+		t.Fatalf("hung tool call err = %v, want a PluginError", err)
+	}
+	select {
+	case err := <-p.cancelled:
+		if err == nil {
+			t.Error("provider load ended without a context error")
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("the provider's load never saw the deadline")
+	}
+}
+
+func TestEndSessionReleasesTheLog(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "alpha", "A.")
+	e.mount(tools.GlobalScope)
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
+	if err := e.host.EndSession(context.Background(), "s1"); err != nil {
+		t.Fatal(err)
+	}
+	// The log is closed by the host but kept: a resumed session sees its
+	// catalog and publishes nothing new.
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
+}

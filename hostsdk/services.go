@@ -91,7 +91,7 @@ func (s *hostServices) GetSkill(ctx context.Context, req *skillcatalogv1.GetSkil
 }
 
 func (s *hostServices) ReadEvents(ctx context.Context, req *skillcatalogv1.ReadEventsRequest) (*skillcatalogv1.ReadEventsResponse, error) {
-	log, err := s.host.cfg.Sessions.Open(ctx, req.GetSessionId())
+	log, err := s.host.sessionLog(ctx, req.GetSessionId())
 	if err != nil {
 		return nil, status.Errorf(codes.Unavailable, "open session log: %v", err)
 	}

@@ -127,9 +127,9 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 		decision = d
 	}
 
-	log, err := h.cfg.Sessions.Open(ctx, step.SessionID)
+	log, err := h.sessionLog(ctx, step.SessionID)
 	if err != nil {
-		return StepResult{}, fmt.Errorf("open session %q: %w", step.SessionID, err)
+		return StepResult{}, err
 	}
 	m, chain, err := h.mountFor(step.AgentScope)
 	if err != nil {

@@ -79,6 +79,8 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 	for _, p := range h.loaded() {
 		for _, m := range p.mountList() {
 			if m.ToolIdentity(call.Name) == id {
+				ctx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
+				defer cancel()
 				return m.executeSkillTool(ctx, call)
 			}
 		}
