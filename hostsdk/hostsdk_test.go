@@ -302,9 +302,9 @@ func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeTombstone)
-	var notFound *hostsdk.ErrToolNotFound
+	var notFound *hostsdk.ToolNotFoundError
 	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "sa", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`}); !errors.As(err, &notFound) {
-		t.Fatalf("shadowed call err = %v, want ErrToolNotFound (the runtime dispatches its own tool)", err)
+		t.Fatalf("shadowed call err = %v, want ToolNotFoundError (the runtime dispatches its own tool)", err)
 	}
 	e.tree.Unregister(shadow)
 	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeReplacement, "alpha")

@@ -18,9 +18,6 @@ const (
 	RoleTool      = "tool"
 )
 
-// EventTypeMessage is the session-log event type of an appended message.
-const EventTypeMessage = "message"
-
 // ContentBlock is one block of a message's content.
 type ContentBlock struct {
 	Type string `json:"type"`
@@ -154,7 +151,7 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 		if err != nil {
 			return StepResult{}, fmt.Errorf("encode message %q: %w", msg.ID, err)
 		}
-		recs[i] = sessionlog.Record{Type: EventTypeMessage, Source: msg.Source, Body: body}
+		recs[i] = sessionlog.Record{Type: sessionlog.TypeMessage, Source: msg.Source, Body: body}
 	}
 	head, err := log.Append(ctx, recs...)
 	if err != nil {

@@ -58,23 +58,23 @@ type ToolResult struct {
 	Value *SkillValue
 }
 
-// ErrToolNotFound is returned by CallTool when the name resolves to no tool
+// ToolNotFoundError is returned by CallTool when the name resolves to no tool
 // for the agent.
-type ErrToolNotFound struct{ Name, Scope string }
+type ToolNotFoundError struct{ Name, Scope string }
 
-func (e *ErrToolNotFound) Error() string {
+func (e *ToolNotFoundError) Error() string {
 	return fmt.Sprintf("tool %q is not available in scope %q", e.Name, e.Scope)
 }
 
 // CallTool resolves call.Name for the agent's scope and, when it resolves to
 // a tool a plugin mount registered, forwards the call to the plugin. A name
 // that resolves to another definition (a same-name shadow, say) is not the
-// plugin's: CallTool returns *ErrToolNotFound for it, and the runtime
+// plugin's: CallTool returns *ToolNotFoundError for it, and the runtime
 // dispatches it itself.
 func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
 	id, _, ok := h.cfg.Tools.Resolve(call.AgentScope, call.Name)
 	if !ok {
-		return ToolResult{}, &ErrToolNotFound{Name: call.Name, Scope: call.AgentScope}
+		return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}
 	}
 	for _, p := range h.loaded() {
 		for _, m := range p.mountList() {
@@ -85,7 +85,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 			}
 		}
 	}
-	return ToolResult{}, &ErrToolNotFound{Name: call.Name, Scope: call.AgentScope}
+	return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}
 }
 
 func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -281,7 +282,7 @@ func (c *checker) event(e *EventSpec) error {
 		return nil
 	}
 	if e.Type == "" {
-		e.Type = hostsdk.EventTypeMessage
+		e.Type = sessionlog.TypeMessage
 	}
 	if e.Role != "" {
 		if err := c.role(e.Pos, e.Role); err != nil {

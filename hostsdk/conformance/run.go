@@ -259,7 +259,7 @@ func (ev EventSpec) record() (sessionlog.Record, error) {
 	switch {
 	case ev.Body != nil:
 		rec.Body = []byte(*ev.Body)
-	case ev.Hide == nil && ev.Type == hostsdk.EventTypeMessage:
+	case ev.Hide == nil && ev.Type == sessionlog.TypeMessage:
 		role := ev.Role
 		if role == "" {
 			role = hostsdk.RoleUser
@@ -566,7 +566,7 @@ func (e *env) toolCall(a *ToolCallAction, exp *Expect, fail func(string, ...any)
 	if exp == nil {
 		exp = &Expect{}
 	}
-	var notFound *hostsdk.ErrToolNotFound
+	var notFound *hostsdk.ToolNotFoundError
 	switch {
 	case exp.NotFound:
 		if !errors.As(err, &notFound) {
