@@ -518,3 +518,45 @@ func TestEndSessionReleasesTheLog(t *testing.T) {
 	// catalog and publishes nothing new.
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
 }
+
+// syncBuffer is a concurrency-safe log sink.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestPluginLogsReachTheHostLogger(t *testing.T) {
+	var buf syncBuffer
+	tree, reg := tools.NewTree(), skills.NewRegistry()
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Debug})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 42}`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(buf.String(), "catalogDescriptionMaxLength=42") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the plugin's mount log never reached the host logger; got:\n%s", buf.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

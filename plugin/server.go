@@ -20,7 +20,7 @@ import (
 // Serve runs the plugin until the host disconnects. It must be called from
 // a process the host started through the go-plugin handshake.
 func Serve() {
-	logger := hclog.New(&hclog.LoggerOptions{Name: "skillcatalog", Level: hclog.Info, JSONFormat: true})
+	logger := hclog.New(&hclog.LoggerOptions{Name: "skillcatalog", Level: hclog.Debug, JSONFormat: true}) // the host filters by its own level
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig: wire.Handshake(),
 		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{
