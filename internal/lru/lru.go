@@ -1,5 +1,5 @@
-// Package lru is a small bounded least-recently-used map used for the
-// plugin's and host's caches.
+// Package lru is a small bounded least-recently-used map; it keeps the
+// plugin's caches bounded.
 package lru
 
 import "container/list"
