@@ -560,3 +560,44 @@ func TestPluginLogsReachTheHostLogger(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 }
+
+func TestListenersRunBeforeThePlugin(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.register(tools.GlobalScope, "alpha", "A.")
+	e.mount(tools.GlobalScope)
+	var seen []string
+	e.host.AddListener(func(_ context.Context, step hostsdk.Step, d hostsdk.Decision) (hostsdk.Decision, error) {
+		seen = append(seen, step.SessionID)
+		if step.SessionID == "rejected" {
+			return hostsdk.Decision{Reject: &hostsdk.Reject{Reason: "budget exhausted"}}, nil
+		}
+		d.Messages = append(d.Messages, hostsdk.Message{ID: "reminder", Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{{Type: "text", Text: "Be brief."}}, Source: []byte(`{"kind":"host-note"}`)})
+		return d, nil
+	})
+
+	res := e.step("s1", "agent:a")
+	expect(t, res, hostsdk.OutcomeInitial, "alpha")
+	if len(res.Decision.Messages) != 2 || res.Decision.Messages[0].ID != "reminder" {
+		t.Fatalf("messages = %+v, want the listener's message, then the catalog", res.Decision.Messages)
+	}
+	log, err := e.store.Open(context.Background(), "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	page, err := log.ReadBackward(context.Background(), 0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Events) != 2 || string(page.Events[1].Source) != `{"kind":"host-note"}` {
+		t.Fatalf("log = %+v, want both messages with their sources intact", page.Events)
+	}
+
+	res = e.step("rejected", "agent:a")
+	if res.Outcome != hostsdk.OutcomeRejectPassthrough || res.Decision.Reject == nil || len(res.Appended) != 0 {
+		t.Fatalf("rejected step = %+v", res)
+	}
+	if strings.Join(seen, ",") != "s1,rejected" {
+		t.Errorf("listener saw %v", seen)
+	}
+}
