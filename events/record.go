@@ -2,9 +2,10 @@ package events
 
 import (
 	"bytes"
-	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/digest"
+
+	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
 )
 
 const (
@@ -117,64 +118,10 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"name":`...)
-		b = appendString(b, e.Name)
+		b = jsonstr.Append(b, e.Name)
 		b = append(b, `,"description":`...)
-		b = appendString(b, e.Description)
+		b = jsonstr.Append(b, e.Description)
 		b = append(b, '}')
 	}
 	return append(b, closeAll...)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string with encoding/json's escaping (HTML escaping off).
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			// Valid JSON, but line terminators in JavaScript source; encoding/json escapes them.
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
 )
 
 // appendLine encodes rec as the line for event seq. more marks that the next
@@ -15,7 +17,7 @@ func appendLine(dst []byte, seq uint64, rec *Record, more bool) []byte {
 	dst = append(dst, `{"seq":`...)
 	dst = strconv.AppendUint(dst, seq, 10)
 	dst = append(dst, `,"type":`...)
-	dst = appendJSONString(dst, rec.Type)
+	dst = jsonstr.Append(dst, rec.Type)
 	dst = appendBytesField(dst, "source", rec.Source)
 	dst = appendBytesField(dst, "body", rec.Body)
 	if h := rec.Hide; h != nil {
@@ -47,7 +49,7 @@ func appendBytesField(dst []byte, name string, b []byte) []byte {
 		dst = append(dst, `,"`...)
 		dst = append(dst, name...)
 		dst = append(dst, `Text":`...)
-		return appendJSONString(dst, string(b))
+		return jsonstr.Append(dst, string(b))
 	default:
 		dst = append(dst, `,"`...)
 		dst = append(dst, name...)
@@ -71,37 +73,6 @@ func embeddable(b []byte) bool {
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString quotes s, which must be valid UTF-8. Unlike
-// encoding/json it leaves <, > and & alone so logged prose stays readable.
-func appendJSONString(dst []byte, s string) []byte {
-	dst = append(dst, '"')
-	start := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' {
-			continue
-		}
-		dst = append(dst, s[start:i]...)
-		switch c {
-		case '"', '\\':
-			dst = append(dst, '\\', c)
-		case '\n':
-			dst = append(dst, '\\', 'n')
-		case '\r':
-			dst = append(dst, '\\', 'r')
-		case '\t':
-			dst = append(dst, '\\', 't')
-		default:
-			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-		}
-		start = i + 1
-	}
-	dst = append(dst, s[start:]...)
-	return append(dst, '"')
-}
 
 type wireRange struct {
 	From uint64 `json:"from"`
