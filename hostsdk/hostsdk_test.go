@@ -4,11 +4,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -16,42 +13,19 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"go.uber.org/goleak"
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/plugintest"
 )
 
 // pluginPath is the real plugin binary, built once by TestMain.
 var pluginPath string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "skillcatalog-hostsdk-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	pluginPath = filepath.Join(dir, "skillcatalog-plugin")
-	build := exec.Command("go", "build", "-o", pluginPath, "github.com/skillcatalog/skillcatalog/cmd/skillcatalog-plugin")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build plugin:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	if code == 0 {
-		// Every test closes its host: no plugin goroutines may outlive it.
-		if err := goleak.Find(goleak.IgnoreCurrent()); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { plugintest.Main(m, &pluginPath) }
 
 // env is one host with a file-backed session store and the plugin loaded.
 type env struct {

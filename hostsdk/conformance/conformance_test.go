@@ -2,16 +2,11 @@ package conformance_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"go.uber.org/goleak"
-
 	"github.com/skillcatalog/skillcatalog/hostsdk/conformance"
+	"github.com/skillcatalog/skillcatalog/internal/plugintest"
 )
 
 // scenarioDir holds the repository's conformance scenarios.
@@ -20,30 +15,7 @@ const scenarioDir = "../../testdata/conformance"
 // pluginPath is the real plugin binary, built once by TestMain.
 var pluginPath string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "skillcatalog-conformance-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	pluginPath = filepath.Join(dir, "skillcatalog-plugin")
-	build := exec.Command("go", "build", "-o", pluginPath, "github.com/skillcatalog/skillcatalog/cmd/skillcatalog-plugin")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "build plugin:", err)
-		os.Exit(1)
-	}
-	code := m.Run()
-	os.RemoveAll(dir)
-	if code == 0 {
-		// Every scenario closes its host: no plugin goroutines may outlive it.
-		if err := goleak.Find(goleak.IgnoreCurrent()); err != nil {
-			fmt.Fprintln(os.Stderr, "goroutine leak:", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { plugintest.Main(m, &pluginPath) }
 
 func loadAll(t *testing.T) []*conformance.Scenario {
 	t.Helper()
