@@ -27,10 +27,14 @@
 // appended, and the downstream messages proceed as the runtime decides (the
 // SDK appends them only on success, so a failed step leaves the session log
 // exactly as it was). With Config.FailClosed the step's decision is the
-// error alone. A plugin process that died or hung is killed; the next call
-// restarts it and replays every mount's configuration and tool bindings, and
-// the definition identities stay the same, so the catalog logic resumes from
-// the durable log without republishing.
+// error alone. A plugin process that died, or that ran past the deadline and
+// then failed a Ping, is killed; the next call restarts it and replays every
+// mount's configuration and tool bindings, and the definition identities
+// stay the same, so the catalog logic resumes from the durable log without
+// republishing. A call that failed because the host itself was slow or
+// failing (a provider past the deadline, a storage error) leaves a plugin
+// that still answers Ping running. Tool calls are bounded by
+// Config.ToolCallTimeout the same way.
 //
 // The file-backed session log acknowledges an append only after fsync, so a
 // host killed mid-append loses no acknowledged event; a torn last line is

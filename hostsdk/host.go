@@ -89,15 +89,24 @@ func New(cfg Config) (*Host, error) {
 // until EndSession or Close: reopening a file-backed log rescans the file.
 func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log, error) {
 	h.mu.Lock()
-	defer h.mu.Unlock()
-	if l, ok := h.logs[sessionID]; ok {
+	l, ok := h.logs[sessionID]
+	h.mu.Unlock()
+	if ok {
 		return l, nil
 	}
+	// Opening may scan a whole file: not under the host's lock.
 	l, err := h.cfg.Sessions.Open(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("open session %q: %w", sessionID, err)
 	}
+	h.mu.Lock()
+	if kept, ok := h.logs[sessionID]; ok {
+		h.mu.Unlock()
+		l.Close() // another caller opened it first
+		return kept, nil
+	}
 	h.logs[sessionID] = l
+	h.mu.Unlock()
 	return l, nil
 }
 

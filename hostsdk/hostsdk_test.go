@@ -432,16 +432,22 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
 }
 
-func TestHungPluginTimesOutAndFailsClosedByPolicy(t *testing.T) {
+// A provider slower than the deadline fails the step (closed, by policy)
+// but does not condemn the plugin process, which answered its Ping.
+func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{PreStepTimeout: 200 * time.Millisecond, FailClosed: true})
 	p := newBlockingProvider()
 	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
+	pid := e.plugin.PID()
 	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
 	var perr *hostsdk.PluginError
 	if !errors.As(err, &perr) || res.Outcome != "" {
 		t.Fatalf("hung step = %+v, %v; want only a PluginError", res, err)
+	}
+	if got := e.plugin.PID(); got != pid {
+		t.Errorf("a slow provider replaced the plugin process (pid %d → %d)", pid, got)
 	}
 	remove()
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
@@ -469,6 +475,9 @@ func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 	var perr *hostsdk.PluginError
 	if !errors.As(err, &perr) {
 		t.Fatalf("hung tool call err = %v, want a PluginError", err)
+	}
+	if e.plugin.PID() == 0 {
+		t.Error("a slow provider load condemned the plugin process")
 	}
 	select {
 	case err := <-p.cancelled:
@@ -573,5 +582,84 @@ func TestListenersRunBeforeThePlugin(t *testing.T) {
 	}
 	if strings.Join(seen, ",") != "s1,rejected" {
 		t.Errorf("listener saw %v", seen)
+	}
+}
+
+// A plugin that stops answering (SIGSTOP) past the deadline is replaced:
+// the step fails open, and the next step runs on a fresh process.
+func TestGenuinelyHungPluginIsReplaced(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{PreStepTimeout: 500 * time.Millisecond})
+	e.register(tools.GlobalScope, "alpha", "A.")
+	e.mount(tools.GlobalScope)
+	pid := e.plugin.PID()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	var perr *hostsdk.PluginError
+	if !errors.As(err, &perr) || res.Outcome != hostsdk.OutcomePluginError || len(res.Decision.Messages) != 0 {
+		syscall.Kill(pid, syscall.SIGCONT)
+		t.Fatalf("step against a stopped plugin = %+v, %v", res, err)
+	}
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
+	if got := e.plugin.PID(); got == pid || got == 0 {
+		t.Errorf("plugin pid %d after the hang (was %d)", got, pid)
+	}
+}
+
+// failingStore opens logs whose reads fail, as a broken disk would.
+type failingStore struct{ sessionlog.Store }
+
+type failingLog struct{ sessionlog.Log }
+
+func (s failingStore) Open(ctx context.Context, id string) (sessionlog.Log, error) {
+	l, err := s.Store.Open(ctx, id)
+	return failingLog{l}, err
+}
+
+func (failingLog) ReadBackward(context.Context, uint64, uint64, int) (sessionlog.Page, error) {
+	return sessionlog.Page{}, errors.New("disk read error")
+}
+
+func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	broken, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: failingStore{sessionlog.NewMemoryStore()}, Logger: hclog.New(&hclog.LoggerOptions{Output: io.Discard})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer broken.Close()
+	p, err := broken.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := e.tree.AddScope("agent:broken", tools.GlobalScope); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Mount(context.Background(), "agent:broken", ""); err != nil {
+		t.Fatal(err)
+	}
+	e.register("agent:broken", "alpha", "A.")
+	pid := p.PID()
+	_, err = broken.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:broken"})
+	var perr *hostsdk.PluginError
+	if !errors.As(err, &perr) || !strings.Contains(err.Error(), "disk read error") {
+		t.Fatalf("err = %v, want a PluginError carrying the storage error", err)
+	}
+	if got := p.PID(); got != pid {
+		t.Errorf("a host storage error replaced the plugin process (pid %d → %d)", pid, got)
+	}
+}
+
+func TestCloseEndsAStoppedPlugin(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	pid := e.plugin.PID()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(pid, 0); err == nil {
+		t.Errorf("plugin process %d survived Close", pid)
 	}
 }

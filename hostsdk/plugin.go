@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os/exec"
 	"sync"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -61,11 +62,11 @@ type Plugin struct {
 
 // process is one running plugin process and its connections.
 type process struct {
+	cmd      *exec.Cmd
 	client   *goplugin.Client
 	plugin   skillcatalogv1.PluginServiceClient
 	broker   *goplugin.GRPCBroker
 	brokerID uint32
-	server   *grpc.Server
 }
 
 // Load starts a plugin binary and connects to it.
@@ -150,7 +151,7 @@ func (p *Plugin) start() (*process, error) {
 		client.Kill()
 		return nil, fmt.Errorf("plugin %s: unexpected client type %T", p.opts.Path, raw)
 	}
-	proc := &process{client: client, plugin: wc.Plugin, broker: wc.Broker}
+	proc := &process{cmd: cmd, client: client, plugin: wc.Plugin, broker: wc.Broker}
 	proc.brokerID = wc.Broker.NextId()
 	services := &hostServices{host: p.host}
 	go wc.Broker.AcceptAndServe(proc.brokerID, func(opts []grpc.ServerOption) *grpc.Server {
@@ -161,7 +162,33 @@ func (p *Plugin) start() (*process, error) {
 	return proc, nil
 }
 
+// gracefulStop bounds a graceful shutdown before the process is killed.
+const gracefulStop = 5 * time.Second
+
+// stop shuts the process down gracefully, and kills it if it does not
+// answer in time.
 func (proc *process) stop() {
+	done := make(chan struct{})
+	go func() {
+		proc.client.Kill()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(gracefulStop):
+		if proc.cmd.Process != nil {
+			_ = proc.cmd.Process.Kill()
+		}
+		<-done
+	}
+}
+
+// kill ends a process that no longer answers. go-plugin's graceful shutdown
+// would wait forever for a stopped process, so the OS process goes first.
+func (proc *process) kill() {
+	if proc.cmd.Process != nil {
+		_ = proc.cmd.Process.Kill()
+	}
 	proc.client.Kill()
 }
 
@@ -223,19 +250,29 @@ func (p *Plugin) running(ctx context.Context) (*process, error) {
 	return p.processLocked(ctx)
 }
 
-// checkCallError kills a process that failed at the transport level, so the
-// next call starts a fresh one.
+// pingTimeout bounds the liveness probe after a failed call.
+const pingTimeout = 2 * time.Second
+
+// checkCallError replaces a process that is dead or unresponsive, so the
+// next call starts a fresh one. A call that failed or ran out of time while
+// the plugin was waiting on the host (a slow provider, a storage error) does
+// not condemn the process: it must also fail a Ping.
 func (p *Plugin) checkCallError(proc *process, err error) error {
 	if err == nil {
 		return nil
 	}
-	// A dead process, a broken connection or a call that ran out of time
-	// leave the process in an unknown state: replace it.
 	code := status.Code(err)
-	if proc.client.Exited() || code == codes.Unavailable || code == codes.DeadlineExceeded {
+	dead := proc.client.Exited()
+	if !dead && (code == codes.Unavailable || code == codes.DeadlineExceeded || code == codes.Canceled) {
+		ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
+		_, perr := proc.plugin.Ping(ctx, &skillcatalogv1.PingRequest{})
+		cancel()
+		dead = perr != nil
+	}
+	if dead {
 		p.mu.Lock()
 		if p.proc == proc {
-			proc.stop()
+			proc.kill()
 			p.proc = nil
 		}
 		p.mu.Unlock()
@@ -313,6 +350,18 @@ func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
 		}
 		return fmt.Errorf("configure plugin: %w", err)
 	}
+	if err := m.bindLocked(ctx, proc, resp); err != nil {
+		// The plugin holds a mount the host will never use: release it.
+		_, _ = proc.plugin.Unmount(ctx, &skillcatalogv1.UnmountRequest{MountId: resp.GetMountId()})
+		return err
+	}
+	m.mountID = resp.GetMountId()
+	return nil
+}
+
+// bindLocked registers the mount's tools on first use (later replays keep
+// the identities) and tells the plugin the identities.
+func (m *Mount) bindLocked(ctx context.Context, proc *process, resp *skillcatalogv1.ConfigureResponse) error {
 	if m.identities == nil {
 		m.identities = make(map[string]string)
 		for _, t := range resp.GetTools() {
@@ -335,7 +384,6 @@ func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
 	if _, err := proc.plugin.BindTools(ctx, &skillcatalogv1.BindToolsRequest{MountId: resp.GetMountId(), Bindings: bindings}); err != nil {
 		return fmt.Errorf("bind tools: %w", err)
 	}
-	m.mountID = resp.GetMountId()
 	return nil
 }
 
@@ -361,7 +409,6 @@ func (m *Mount) ToolIdentity(name string) string {
 func (m *Mount) Unmount(ctx context.Context) error {
 	p := m.plugin
 	p.mu.Lock()
-	defer p.mu.Unlock()
 	for i, q := range p.mounts {
 		if q == m {
 			p.mounts = append(p.mounts[:i], p.mounts[i+1:]...)
@@ -370,11 +417,13 @@ func (m *Mount) Unmount(ctx context.Context) error {
 	}
 	m.unregisterTools()
 	m.identities = map[string]string{}
-	if p.proc == nil {
-		return nil
+	proc, id := p.proc, m.mountID
+	p.mu.Unlock()
+	if proc == nil {
+		return nil // a fresh process will not know the mount
 	}
-	_, err := p.proc.plugin.Unmount(ctx, &skillcatalogv1.UnmountRequest{MountId: m.mountID})
-	return err
+	_, err := proc.plugin.Unmount(ctx, &skillcatalogv1.UnmountRequest{MountId: id})
+	return p.checkCallError(proc, err)
 }
 
 // call runs fn against the running process with the mount's current id,

@@ -198,27 +198,17 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		return err
 	})
 	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			// A hung plugin is as good as dead: restart it next time.
-			m.plugin.killIfCurrent()
-		}
+		return StepResult{}, &PluginError{Err: err}
+	}
+	outcome, err := fromWireOutcome(resp.GetOutcome())
+	if err != nil {
 		return StepResult{}, &PluginError{Err: err}
 	}
 	final, err := applyEdits(decision, resp.GetEdits())
 	if err != nil {
 		return StepResult{}, &PluginError{Err: err}
 	}
-	return StepResult{Decision: final, Outcome: fromWireOutcome(resp.GetOutcome())}, nil
-}
-
-// killIfCurrent stops the running process so the next call restarts it.
-func (p *Plugin) killIfCurrent() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.proc != nil {
-		p.proc.stop()
-		p.proc = nil
-	}
+	return StepResult{Decision: final, Outcome: outcome}, nil
 }
 
 // applyEdits applies the plugin's edits to the downstream decision:
@@ -320,20 +310,20 @@ func fromWireMessage(m *skillcatalogv1.Message) Message {
 	return out
 }
 
-func fromWireOutcome(o skillcatalogv1.Outcome) Outcome {
+func fromWireOutcome(o skillcatalogv1.Outcome) (Outcome, error) {
 	switch o {
 	case skillcatalogv1.Outcome_OUTCOME_REJECT_PASSTHROUGH:
-		return OutcomeRejectPassthrough
+		return OutcomeRejectPassthrough, nil
 	case skillcatalogv1.Outcome_OUTCOME_UNCHANGED:
-		return OutcomeUnchanged
+		return OutcomeUnchanged, nil
 	case skillcatalogv1.Outcome_OUTCOME_INCOMPLETE:
-		return OutcomeIncomplete
+		return OutcomeIncomplete, nil
 	case skillcatalogv1.Outcome_OUTCOME_INITIAL:
-		return OutcomeInitial
+		return OutcomeInitial, nil
 	case skillcatalogv1.Outcome_OUTCOME_REPLACEMENT:
-		return OutcomeReplacement
+		return OutcomeReplacement, nil
 	case skillcatalogv1.Outcome_OUTCOME_TOMBSTONE:
-		return OutcomeTombstone
+		return OutcomeTombstone, nil
 	}
-	return OutcomeUnchanged
+	return "", fmt.Errorf("plugin answered with unknown outcome %v", o)
 }

@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -79,6 +80,9 @@ func NewEngine() *Engine {
 	}
 }
 
+// errUnbound is returned for a mount whose tools were never bound.
+var errUnbound = errors.New("mount has no bound identity for the skill tool: call BindTools after Configure")
+
 // Mount is the per-mount input to the rules: its configuration and the
 // identity the host minted for its `skill` tool.
 type Mount struct {
@@ -93,6 +97,12 @@ func (e *Engine) PreStep(ctx context.Context, host Host, m Mount, req *skillcata
 	// Rule 1: a downstream reject passes through; nothing is computed.
 	if req.GetDownstream().GetReject() != nil {
 		return &skillcatalogv1.PreStepResponse{Outcome: skillcatalogv1.Outcome_OUTCOME_REJECT_PASSTHROUGH}, nil
+	}
+
+	if m.SkillIdentity == "" {
+		// Without the identity the host minted, visibility cannot be
+		// judged; treating it as hidden would tombstone a live catalog.
+		return nil, errUnbound
 	}
 
 	// Rule 2: the exact registered definition must be what `skill` resolves
@@ -112,15 +122,15 @@ func (e *Engine) PreStep(ctx context.Context, host Host, m Mount, req *skillcata
 		cur = emptyView()
 	}
 
-	base, err := e.baseline(ctx, host, req.GetSessionId(), req.GetSessionHead())
+	base, head, err := e.baseline(ctx, host, req.GetSessionId(), req.GetSessionHead())
 	if err != nil {
 		return nil, err
 	}
-	return e.decide(cur, base, req), nil
+	return e.decide(cur, base, head, req), nil
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
-func (e *Engine) decide(cur *view, base events.Baseline, req *skillcatalogv1.PreStepRequest) *skillcatalogv1.PreStepResponse {
+func (e *Engine) decide(cur *view, base events.Baseline, head *skillcatalogv1.SessionHead, req *skillcatalogv1.PreStepRequest) *skillcatalogv1.PreStepResponse {
 	proposed := req.GetDownstream().GetEnter().GetMessages()
 	var catalogs []int // indexes of readable catalogs proposed downstream
 	keep := -1         // a proposed catalog that already carries the current digest
@@ -175,7 +185,7 @@ func (e *Engine) decide(cur *view, base events.Baseline, req *skillcatalogv1.Pre
 		outcome = skillcatalogv1.Outcome_OUTCOME_REPLACEMENT
 	}
 	msg := &skillcatalogv1.Message{
-		Id:         "skill-catalog-" + req.GetSessionId() + "-" + strconv.FormatUint(uint64(req.GetTurn()), 10) + "-" + strconv.FormatUint(uint64(req.GetStep()), 10),
+		Id:         catalogMessageID(req.GetSessionId(), head, cur.digest),
 		Role:       skillcatalogv1.Role_ROLE_USER,
 		Content:    []*skillcatalogv1.ContentBlock{{Type: "text", Text: text}},
 		SourceJson: events.EncodeCatalog(cur.entries, update),
@@ -198,6 +208,13 @@ func (e *Engine) decide(cur *view, base events.Baseline, req *skillcatalogv1.Pre
 	return resp
 }
 
+// catalogMessageID names a new catalog message after the session, the log
+// position it follows and its digest: unique within a session and the same
+// whichever plugin process computes it.
+func catalogMessageID(session string, head *skillcatalogv1.SessionHead, d digest.Digest) string {
+	return "skill-catalog-" + session + "-" + strconv.FormatUint(head.GetHeadSeq(), 10) + "-" + d.String()[:12]
+}
+
 func emptyView() *view {
 	return &view{digest: digest.Of(nil)}
 }
@@ -215,10 +232,11 @@ func (e *Engine) currentView(ctx context.Context, host Host, cfg Config, session
 	placeKey := cwd + "\x00" + scope + "\x00" + capKey
 	e.mu.Lock()
 	last, _ := e.lastTokens.Get(placeKey)
-	if last != "" {
-		if _, ok := e.views.Get(last + "\x00" + capKey); !ok {
-			last = "" // only ask conditionally for what we still hold
-		}
+	// Keep the view itself: concurrent steps may evict it from the cache
+	// before the host answers "not modified".
+	held, ok := e.views.Get(last + "\x00" + capKey)
+	if !ok {
+		last = "" // only ask conditionally for what we still hold
 	}
 	e.mu.Unlock()
 
@@ -227,10 +245,10 @@ func (e *Engine) currentView(ctx context.Context, host Host, cfg Config, session
 		return nil, false, fmt.Errorf("skill snapshot: %w", err)
 	}
 	if resp.GetNotModified() {
-		if v, ok := e.cachedView(last + "\x00" + capKey); ok {
-			return v, true, nil
+		if last == "" || held == nil {
+			return nil, false, fmt.Errorf("skill snapshot: host answered not modified to an unconditional request")
 		}
-		return nil, false, fmt.Errorf("skill snapshot: host answered not modified for token %q the plugin does not hold", last)
+		return held, true, nil
 	}
 	if !resp.GetComplete() {
 		return nil, false, nil
@@ -318,14 +336,16 @@ func (e *Engine) parse(source []byte) (events.Catalog, bool) {
 // a newer head on the same surface it reads only the new events; otherwise
 // (first step, restarted plugin, compaction) it scans backwards from the
 // newest event until the newest visible readable catalog.
-func (e *Engine) baseline(ctx context.Context, host Host, session string, hint *skillcatalogv1.SessionHead) (events.Baseline, error) {
+func (e *Engine) baseline(ctx context.Context, host Host, session string, hint *skillcatalogv1.SessionHead) (events.Baseline, *skillcatalogv1.SessionHead, error) {
 	e.mu.Lock()
 	st, ok := e.sessions.Get(session)
 	e.mu.Unlock()
-	if ok && hint != nil && hint.GetSurfaceRevision() == st.head.GetSurfaceRevision() {
+	if ok && hint != nil {
 		switch {
+		case hint.GetSurfaceRevision() != st.head.GetSurfaceRevision():
+			ok = false // compaction since the remembered scan: full rescan
 		case hint.GetHeadSeq() == st.head.GetHeadSeq():
-			return st.baseline, nil
+			return st.baseline, st.head, nil
 		case hint.GetHeadSeq() < st.head.GetHeadSeq():
 			ok = false // the log went backwards: trust nothing remembered
 		}
@@ -337,7 +357,7 @@ func (e *Engine) baseline(ctx context.Context, host Host, session string, hint *
 		}
 		newer, head, err := e.scan(ctx, host, session, after)
 		if err != nil {
-			return events.Baseline{}, err
+			return events.Baseline{}, nil, err
 		}
 		if head == nil { // the surface changed while reading: start over
 			ok = false
@@ -353,9 +373,9 @@ func (e *Engine) baseline(ctx context.Context, host Host, session string, hint *
 		e.mu.Lock()
 		e.sessions.Put(session, sessionState{head: head, baseline: newer})
 		e.mu.Unlock()
-		return newer, nil
+		return newer, head, nil
 	}
-	return events.Baseline{}, fmt.Errorf("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)
+	return events.Baseline{}, nil, fmt.Errorf("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)
 }
 
 // scan reads events with seq > after, newest first, page by page, until the
@@ -382,14 +402,22 @@ func (e *Engine) scan(ctx context.Context, host Host, session string, after uint
 		}
 		evs := page.GetEvents()
 		for _, ev := range evs {
+			// Pages run newest first and never revisit an event; a host
+			// that breaks this would make the scan loop or stop early.
+			if (before != 0 && ev.GetSeq() >= before) || ev.GetSeq() <= after {
+				return events.Baseline{}, nil, fmt.Errorf("read session events: host returned seq %d outside (%d, %d)", ev.GetSeq(), after, before)
+			}
+			before = ev.GetSeq()
 			if sc.Feed(events.Event{Seq: ev.GetSeq(), Source: ev.GetSourceJson(), Visible: ev.GetVisible()}) {
 				return sc.Baseline(), head, nil
 			}
 		}
-		if !page.GetMore() || len(evs) == 0 {
+		if !page.GetMore() {
 			return sc.Baseline(), head, nil
 		}
-		before = evs[len(evs)-1].GetSeq()
+		if len(evs) == 0 {
+			return events.Baseline{}, nil, fmt.Errorf("read session events: host reported more events but sent none")
+		}
 		if before <= after+1 {
 			return sc.Baseline(), head, nil
 		}

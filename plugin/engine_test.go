@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/internal/lru"
 	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/render"
 )
@@ -20,17 +21,19 @@ const identity = "tooldef-1"
 // memHost is an in-process Host: a fixed snapshot and an in-memory event
 // log, counting the calls the plugin makes.
 type memHost struct {
-	skills    []*skillcatalogv1.SkillSummary
-	defs      map[string]*skillcatalogv1.SkillDefinition
-	getErr    string
-	complete  bool
-	token     string
-	events    []*skillcatalogv1.SessionEvent // oldest first; seq = index+1
-	surface   uint64
-	snapshots int
-	reads     int
-	gets      int
-	readSeqs  int // events returned in total
+	onSnapshot func()                               // runs before a snapshot is answered
+	pages      []*skillcatalogv1.ReadEventsResponse // scripted pages, answered in order when set
+	skills     []*skillcatalogv1.SkillSummary
+	defs       map[string]*skillcatalogv1.SkillDefinition
+	getErr     string
+	complete   bool
+	token      string
+	events     []*skillcatalogv1.SessionEvent // oldest first; seq = index+1
+	surface    uint64
+	snapshots  int
+	reads      int
+	gets       int
+	readSeqs   int // events returned in total
 }
 
 func newMemHost(skills ...*skillcatalogv1.SkillSummary) *memHost {
@@ -39,6 +42,9 @@ func newMemHost(skills ...*skillcatalogv1.SkillSummary) *memHost {
 
 func (h *memHost) Snapshot(ctx context.Context, req *skillcatalogv1.SnapshotRequest) (*skillcatalogv1.SnapshotResponse, error) {
 	h.snapshots++
+	if h.onSnapshot != nil {
+		h.onSnapshot()
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -65,6 +71,11 @@ func (h *memHost) GetSkill(_ context.Context, req *skillcatalogv1.GetSkillReques
 
 func (h *memHost) ReadEvents(_ context.Context, req *skillcatalogv1.ReadEventsRequest) (*skillcatalogv1.ReadEventsResponse, error) {
 	h.reads++
+	if h.pages != nil {
+		page := h.pages[0]
+		h.pages = h.pages[1:]
+		return page, nil
+	}
 	resp := &skillcatalogv1.ReadEventsResponse{Head: h.head()}
 	top := uint64(len(h.events))
 	if b := req.GetBeforeSeq(); b != 0 && b-1 < top {
@@ -324,7 +335,7 @@ func TestDecisionRules(t *testing.T) {
 			downstream: enter(userMsg("u1", "x")),
 			outcome:    skillcatalogv1.Outcome_OUTCOME_INITIAL,
 			wantPub:    []events.Catalog{{Entries: []digest.Entry{entA}}},
-			wantIDs:    []string{"u1", "skill-catalog-s1-0-0"},
+			wantIDs:    []string{"u1", catalogMessageID("s1", &skillcatalogv1.SessionHead{}, digest.Of([]digest.Entry{entA}))},
 		},
 		{
 			name:   "malformed and foreign records are skipped, not a baseline",
@@ -659,5 +670,101 @@ func TestBaselineIsNotParsedTwice(t *testing.T) {
 	mustPreStep(t, e, h, mount(), step(h, enter()))
 	if e.parses != 1 {
 		t.Errorf("catalog records parsed %d times, want 1", e.parses)
+	}
+}
+
+func TestUnboundMountIsAnError(t *testing.T) {
+	h := newMemHost(skill("alpha", "A."))
+	_, err := NewEngine().PreStep(context.Background(), h, Mount{Config: DefaultConfig()}, step(h, enter()))
+	if !errors.Is(err, errUnbound) {
+		t.Fatalf("err = %v, want errUnbound", err)
+	}
+}
+
+func TestNotModifiedAfterConcurrentEviction(t *testing.T) {
+	h := newMemHost(skill("alpha", "A."))
+	e := NewEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
+	// Other steps evict every view while this one waits for the host.
+	h.onSnapshot = func() {
+		e.mu.Lock()
+		e.views = lru.New[string, *view](maxViews)
+		e.mu.Unlock()
+	}
+	resp := mustPreStep(t, e, h, mount(), step(h, enter()))
+	if resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_UNCHANGED {
+		t.Fatalf("outcome = %v, want unchanged", resp.GetOutcome())
+	}
+}
+
+func TestCatalogMessageIDsAreUniqueAndStable(t *testing.T) {
+	h := newMemHost(skill("alpha", "A."))
+	e := NewEngine()
+	req := step(h, enter())
+	first := h.apply(t, req, mustPreStep(t, e, h, mount(), req))[0].GetId()
+	h.skills = append(h.skills, skill("beta", "B."))
+	h.token = "tok-2"
+	req = step(h, enter())
+	resp := mustPreStep(t, e, h, mount(), req)
+	again := mustPreStep(t, NewEngine(), h, mount(), step(h, enter())) // a restarted plugin
+	second := resp.GetEdits()[0].GetAppend().GetId()
+	if first == second {
+		t.Errorf("two catalogs of one session share the id %q", first)
+	}
+	if got := again.GetEdits()[0].GetAppend().GetId(); got != second {
+		t.Errorf("restarted plugin named the catalog %q, want %q", got, second)
+	}
+}
+
+func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
+	h := newMemHost(skill("alpha", "A."))
+	e := NewEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
+	mustPreStep(t, e, h, mount(), step(h, enter()))
+	h.appendSource(nil)
+	h.hide(2, 2)
+	reads := h.reads
+	mustPreStep(t, e, h, mount(), step(h, enter()))
+	if got := h.reads - reads; got != 1 {
+		t.Errorf("compaction cost %d reads, want one full scan", got)
+	}
+}
+
+func TestMisbehavingEventPagesAreErrors(t *testing.T) {
+	head := &skillcatalogv1.SessionHead{HeadSeq: 10}
+	ev := func(seq uint64) *skillcatalogv1.SessionEvent {
+		return &skillcatalogv1.SessionEvent{Seq: seq, Visible: true}
+	}
+	for name, pages := range map[string][]*skillcatalogv1.ReadEventsResponse{
+		"more without events": {{Head: head, More: true}},
+		"seq not decreasing":  {{Head: head, Events: []*skillcatalogv1.SessionEvent{ev(10), ev(10)}, More: true}},
+		"page revisits seqs":  {{Head: head, Events: []*skillcatalogv1.SessionEvent{ev(10), ev(9)}, More: true}, {Head: head, Events: []*skillcatalogv1.SessionEvent{ev(9)}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			h := newMemHost(skill("alpha", "A."))
+			h.pages = pages
+			if _, err := NewEngine().PreStep(context.Background(), h, mount(), step(h, enter())); err == nil {
+				t.Fatal("a misbehaving host's pages were accepted")
+			}
+		})
+	}
+}
+
+func TestSeveralProposedCatalogs(t *testing.T) {
+	entA := digest.Entry{Name: "alpha", Description: "A."}
+	h := newMemHost(skill("alpha", "A."), skill("beta", "B."))
+	req := step(h, enter(catalogMsg("c1", false, entA), userMsg("u", "x"), catalogMsg("c2", false, entA)))
+	final := h.apply(t, req, mustPreStep(t, NewEngine(), h, mount(), req))
+	var ids []string
+	for _, m := range final {
+		ids = append(ids, m.GetId())
+	}
+	if diff := cmp.Diff([]string{"c1", "u"}, ids); diff != "" {
+		t.Errorf("final ids (-want +got):\n%s", diff)
+	}
+	if c, _ := events.ParseCatalog(final[0].GetSourceJson()); len(c.Entries) != 2 {
+		t.Errorf("the first proposal was not replaced by the current catalog: %s", final[0].GetSourceJson())
 	}
 }

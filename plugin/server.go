@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"sync"
@@ -185,15 +186,18 @@ func (s *Server) Ping(context.Context, *skillcatalogv1.PingRequest) (*skillcatal
 	return &skillcatalogv1.PingResponse{}, nil
 }
 
-// toStatus keeps cancellation recognizable to the host.
+// toStatus keeps cancellation recognizable to the host and never relays a
+// host callback's own status code: a host that sees Unavailable from the
+// plugin must be able to conclude the plugin is unreachable, not that its
+// own storage failed.
 func toStatus(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return status.FromContextError(ctx.Err()).Err()
+	case errors.Is(err, errUnbound):
+		return status.Error(codes.FailedPrecondition, err.Error())
 	}
-	if _, ok := status.FromError(err); ok {
-		return err
-	}
-	return status.Error(codes.Internal, err.Error())
+	return status.Error(codes.Aborted, err.Error())
 }
 
 // grpcHost adapts the generated client to Host.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,8 +74,9 @@ type Skill struct {
 // Provider is a skills.Provider (and skills.Invalidator) over Agent Skills
 // directories. It is safe for concurrent use.
 type Provider struct {
-	cfg config
-	ws  *watchSet // nil without Options.Watch
+	cfg   config
+	ws    *watchSet   // nil without Options.Watch
+	files *frontCache // parsed frontmatter by SKILL.md path and version
 
 	closing   chan struct{}
 	loopDone  chan struct{}
@@ -123,6 +125,7 @@ func New(opts Options) (*Provider, error) {
 	}
 	p := &Provider{
 		cfg:      cfg,
+		files:    newFrontCache(frontCacheMaxEntries, frontCacheMaxBytes),
 		closing:  make(chan struct{}),
 		loopDone: make(chan struct{}),
 		roots:    make(map[string]*rootScan),
@@ -187,6 +190,7 @@ func (p *Provider) Close() error {
 		p.mu.Lock()
 		p.closed = true
 		p.mu.Unlock()
+		p.files.clear()
 		if p.ws != nil {
 			close(p.closing)
 			err = p.ws.w.Close()
@@ -381,8 +385,9 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 			}
 			res.complete = false
 		}
+		res.skills = slices.Grow(res.skills, len(s.cands))
 		for _, c := range s.cands {
-			file := filepath.Join(c.dir, skillFileName)
+			file := c.file
 			if first, ok := seenDir[c.real]; ok {
 				diags = append(diags, Diagnostic{Path: file, Skill: c.fm.Name, Severity: SeverityWarning,
 					Message: fmt.Sprintf("same directory as %s (reached through a symbolic link); considered once", first)})
@@ -442,8 +447,8 @@ func (p *Provider) cached(key resKey) (*resolution, error) {
 // scan returns a root's scan, cached while watching and unchanged.
 func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint64) *rootScan {
 	if p.ws == nil {
-		s := scanRoot(ctx, spec, budget, nil)
-		p.logDiags(s)
+		s := scanRoot(ctx, spec, budget, nil, p.files)
+		p.logDiags(ctx, s)
 		return s
 	}
 	p.mu.Lock()
@@ -453,9 +458,9 @@ func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint
 		return s
 	}
 	b := p.ws.begin()
-	s = scanRoot(ctx, spec, budget, b)
+	s = scanRoot(ctx, spec, budget, b, p.files)
 	p.ws.commit(spec.path, b)
-	p.logDiags(s)
+	p.logDiags(ctx, s)
 	if s.cacheable {
 		p.mu.Lock()
 		if p.gen == gen {
@@ -466,7 +471,10 @@ func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint
 	return s
 }
 
-func (p *Provider) logDiags(s *rootScan) {
+func (p *Provider) logDiags(ctx context.Context, s *rootScan) {
+	if !p.cfg.logger.Enabled(ctx, slog.LevelDebug) {
+		return
+	}
 	for _, d := range s.diags {
 		p.cfg.logger.Debug("agentskills: "+d.Message, "path", d.Path, "skill", d.Skill, "severity", string(d.Severity))
 	}

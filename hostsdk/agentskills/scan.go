@@ -83,6 +83,7 @@ func (c *config) projectLayout(cwd string) layout {
 // candidate is a parsed, valid skill found in one root.
 type candidate struct {
 	dir  string // root path joined with the entry name
+	file string // dir's SKILL.md
 	real string // resolved directory
 	fm   Frontmatter
 }
@@ -125,8 +126,8 @@ func isAbsent(err error) bool {
 // scanRoot lists one root. budget is how many entries may still be
 // examined in this List. w, when non-nil, receives the watches the root
 // needs, set up before the corresponding reads so no change slips between
-// a read and its watch.
-func scanRoot(ctx context.Context, spec rootSpec, budget int, w *watchBuilder) *rootScan {
+// a read and its watch. fc holds the parses of earlier scans.
+func scanRoot(ctx context.Context, spec rootSpec, budget int, w *watchBuilder, fc *frontCache) *rootScan {
 	s := &rootScan{spec: spec, complete: true, cacheable: true}
 	if w != nil {
 		if err := w.watchRoot(spec); err != nil {
@@ -162,13 +163,14 @@ func scanRoot(ctx context.Context, spec rootSpec, budget int, w *watchBuilder) *
 		s.fail(spec.path, "", "cannot read skill root: %v", err)
 		return s
 	}
+	s.cands = make([]candidate, 0, len(entries))
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			s.complete, s.cacheable = false, false
 			return s
 		}
 		s.entries++
-		scanEntry(s, e, w)
+		scanEntry(s, e, w, fc)
 	}
 	if truncated {
 		s.entries = budget + 1
@@ -218,7 +220,7 @@ func readEntries(dir string, budget int) (entries []fs.DirEntry, truncated bool,
 }
 
 // scanEntry examines one entry of a root.
-func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder) {
+func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 	name := e.Name()
 	dir := filepath.Join(s.spec.path, name)
 	real := filepath.Join(s.real, name)
@@ -258,7 +260,7 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder) {
 	}
 
 	file := filepath.Join(dir, skillFileName)
-	data, err := readFrontmatterPrefix(file)
+	pr, err := readFrontmatter(file, fc)
 	if err != nil {
 		switch {
 		case isAbsent(err):
@@ -270,19 +272,11 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder) {
 		}
 		return
 	}
-	front, _, closed, err := splitFrontmatter(data)
-	if err == nil && !closed {
-		err = errors.New("frontmatter is not closed by a '---' line")
-	}
-	if err != nil {
-		s.skip(file, name, "skipped: %v", err)
+	if pr.err != nil {
+		s.skip(file, name, "skipped: %v", pr.err)
 		return
 	}
-	fm, warnings, err := parseFrontmatter(front)
-	if err != nil {
-		s.skip(file, name, "skipped: %v", err)
-		return
-	}
+	fm, warnings := pr.fm, pr.warnings
 	skill := name
 	if fm.Name != "" {
 		skill = fm.Name
@@ -298,29 +292,65 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder) {
 	for _, m := range vw {
 		s.warn(file, skill, "%s", m)
 	}
-	s.cands = append(s.cands, candidate{dir: dir, real: real, fm: fm})
+	s.cands = append(s.cands, candidate{dir: dir, file: file, real: real, fm: fm})
 }
 
 var errNotRegular = errors.New("not a regular file")
 
-// readFrontmatterPrefix reads as much of a SKILL.md as can hold the
-// frontmatter: the whole file when it is small, else the first
-// frontmatterPrefixBytes.
-func readFrontmatterPrefix(file string) ([]byte, error) {
-	f, fi, err := openRegular(file)
+// readFrontmatter returns the parse of a SKILL.md's frontmatter. When fc
+// holds a parse of the same file version, the file is only stat'ed;
+// otherwise as much of it is read as can hold the frontmatter (the whole
+// file when it is small, else the first frontmatterPrefixBytes), and the
+// parse is cached under the identity of the file that was read.
+func readFrontmatter(file string, fc *frontCache) (*parsed, error) {
+	readStart := fc.now()
+	fi, err := os.Stat(file)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	if !exactSkillFileName(filepath.Dir(file)) {
+		return nil, fs.ErrNotExist
+	}
+	if id, ok := fileIdentity(fi); ok {
+		if pr := fc.get(file, id); pr != nil {
+			return pr, nil
+		}
+	}
+	f, fi, err := openStated(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if !exactSkillFileName(filepath.Dir(file)) {
-		return nil, fs.ErrNotExist
-	}
 	buf := make([]byte, min(fi.Size()+1, frontmatterPrefixBytes)) // +1 notices a file that grew
 	n, err := io.ReadFull(f, buf)
 	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
 		return nil, err
 	}
-	return buf[:n], nil
+	pr, cost := parsePrefix(buf[:n])
+	if id, ok := fileIdentity(fi); ok {
+		fc.put(file, id, pr, cost, readStart)
+	}
+	return pr, nil
+}
+
+// parsePrefix parses the frontmatter at the start of data. cost is the
+// size of the frontmatter text, a measure of what the result keeps alive.
+func parsePrefix(data []byte) (pr *parsed, cost int) {
+	front, _, closed, err := splitFrontmatter(data)
+	if err == nil && !closed {
+		err = errors.New("frontmatter is not closed by a '---' line")
+	}
+	if err != nil {
+		return &parsed{err: err}, 0
+	}
+	fm, warnings, err := parseFrontmatter(front)
+	if err != nil {
+		return &parsed{err: err}, len(front)
+	}
+	return &parsed{fm: fm, warnings: warnings}, len(front)
 }
 
 // openRegular opens a regular file. It checks before opening because
@@ -333,11 +363,18 @@ func openRegular(file string) (*os.File, fs.FileInfo, error) {
 	if !fi.Mode().IsRegular() {
 		return nil, nil, errNotRegular
 	}
+	return openStated(file)
+}
+
+// openStated opens a file that a stat found regular and returns the
+// opened file's own FileInfo, which describes what will be read even if
+// the path was replaced since.
+func openStated(file string) (*os.File, fs.FileInfo, error) {
 	f, err := os.Open(file)
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err = f.Stat()
+	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
 		return nil, nil, err
