@@ -3,6 +3,7 @@ package plugin
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -55,7 +56,10 @@ func ParseConfig(raw string) (Config, error) {
 	}
 	if v, ok := opts[OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
-		if err != nil {
+		switch {
+		case errors.Is(err, errTooLarge):
+			return cfg, fmt.Errorf("%s must be an integer from %d to %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, math.MaxInt32, compactJSON(v))
+		case err != nil:
 			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
 		}
 		cfg.DescriptionMaxLength = n
@@ -77,11 +81,19 @@ func parseMinInt(v json.RawMessage, min int) (int, error) {
 		return 0, err
 	}
 	f, err := num.Float64()
-	if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f != math.Trunc(f) || f < float64(min) || f > math.MaxInt32 {
-		return 0, fmt.Errorf("out of range")
+	switch {
+	case (err != nil || math.IsInf(f, 1)) && !strings.ContainsAny(num.String(), "-.") && !strings.Contains(num.String(), "e-"):
+		return 0, errTooLarge // a huge integral literal
+	case err != nil || math.IsNaN(f) || f != math.Trunc(f) || f < float64(min):
+		return 0, fmt.Errorf("not an integer >= %d", min)
+	case f > math.MaxInt32:
+		return 0, errTooLarge
 	}
 	return int(f), nil
 }
+
+// errTooLarge marks an integer beyond the cap's upper bound.
+var errTooLarge = errors.New("too large")
 
 func compactJSON(v json.RawMessage) string {
 	var b bytes.Buffer

@@ -23,10 +23,14 @@ if [ "${1:-}" != "--check" ]; then
 fi
 
 buf lint
-# Compare against main when it exists and differs from the working tree's
-# commit; on main itself this checks the schema against its own history.
-if git rev-parse --verify --quiet main >/dev/null; then
+# Breaking-change check. Off main, the schema is compared with main. On main
+# (where CI runs), it is compared with the previous commit, so every change
+# that lands is checked against what was there before it; uncommitted edits
+# are compared with HEAD's parent too.
+if [ "$(git rev-parse HEAD 2>/dev/null)" != "$(git rev-parse --verify --quiet main 2>/dev/null)" ]; then
   buf breaking --against ".git#branch=main"
+elif git rev-parse --verify --quiet HEAD~1 >/dev/null; then
+  buf breaking --against ".git#ref=HEAD~1"
 fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

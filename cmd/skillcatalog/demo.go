@@ -266,6 +266,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return err
 	}
+	defer log.Close()
 	head, err := log.Head(ctx)
 	if err != nil {
 		return err

@@ -94,7 +94,9 @@ const (
 	Outcome_OUTCOME_UNSPECIFIED Outcome = 0
 	// The downstream decision was a rejection and passed through.
 	Outcome_OUTCOME_REJECT_PASSTHROUGH Outcome = 1
-	// The model view is current; nothing was published.
+	// The model view is current: the plugin added nothing of its own. The
+	// downstream decision may still carry (or have had removed) catalog
+	// messages it proposed.
 	Outcome_OUTCOME_UNCHANGED Outcome = 2
 	// The skill snapshot was incomplete; nothing changed.
 	Outcome_OUTCOME_INCOMPLETE Outcome = 3
@@ -871,7 +873,10 @@ func (x *EnterDecision) GetMessages() []*Message {
 
 // SessionHead identifies the state of a session's durable log: the sequence
 // number of its newest event and a revision that changes whenever an append
-// hides earlier events (compaction).
+// hides earlier events (compaction). A log is append-only: an event, once
+// written at a sequence number, never changes. A store that rewinds or
+// rewrites a log (restoring a backup, undoing a turn) must change
+// surface_revision, so plugins rescan instead of trusting what they read.
 type SessionHead struct {
 	state           protoimpl.MessageState `protogen:"open.v1"`
 	HeadSeq         uint64                 `protobuf:"varint,1,opt,name=head_seq,json=headSeq,proto3" json:"head_seq,omitempty"`
@@ -1051,7 +1056,8 @@ func (x *PreStepRequest) GetSessionHead() *SessionHead {
 
 // MessageEdit is one edit to the downstream decision's messages. Indexes refer
 // to the downstream messages as proposed; the host applies removals and
-// replacements by index and then appends in order.
+// replacements by index and then appends in order. A message that any edit
+// removes is removed, even if another edit replaces it.
 type MessageEdit struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Edit:
