@@ -56,6 +56,22 @@
 // file; Load reads the whole file again, so the body is never cached and a
 // body-only edit is visible to the next load.
 //
+// Each provider keeps the parsed frontmatter of the SKILL.md files it has
+// read, together with the diagnostics the parse produced, keyed by path
+// and valid only for the file version it was read from: the same device
+// and inode, size, modification time and status change time. A rescan
+// therefore only stats an unchanged SKILL.md, while an edit, a file renamed
+// over it, or a restored modification time (which moves the change time)
+// makes it read again. Because time stamps are coarse, a file changed less
+// than a few seconds before it was read is not cached until it has aged,
+// as git does with racily clean index entries. This relies on the file
+// system updating those times, as local file systems do. Where the
+// platform reports no inode or change time (Windows, for one) nothing is
+// cached. The cache
+// holds at most 16,384 files and about 32 MiB of frontmatter, evicting the
+// least recently used; a set of roots with more skills than that is read
+// in full on every scan.
+//
 // # Limits
 //
 // Scanning never descends below a root's direct subdirectories. .git and
@@ -70,7 +86,8 @@
 //
 // # Refresh and completeness
 //
-// Without Options.Watch every List scans every root, and each List ends by
+// Without Options.Watch every List scans every root (reading directories
+// and stat'ing each SKILL.md; see Parsing), and each List ends by
 // calling the invalidate callback: the provider cannot tell when the
 // directories change, so a registry must not cache its snapshots.
 //

@@ -36,15 +36,11 @@ func FuzzParseSkillFile(f *testing.F) {
 		_, _ = fm.Validate("dir")
 
 		prefix := data[:min(len(data), frontmatterPrefixBytes)]
-		front, _, closed, err := splitFrontmatter(prefix)
-		if err != nil || !closed {
-			t.Fatalf("prefix split failed where the whole file parsed: closed=%v err=%v", closed, err)
+		pr, _ := parsePrefix(prefix)
+		if pr.err != nil {
+			t.Fatalf("prefix parse failed where the whole file parsed: %v", pr.err)
 		}
-		fm2, _, err := parseFrontmatter(front)
-		if err != nil {
-			t.Fatalf("prefix parse failed where the whole file parsed: %v", err)
-		}
-		if diff := cmp.Diff(fm, fm2, cmpopts.EquateNaNs(), cmpopts.EquateEmpty()); diff != "" {
+		if diff := cmp.Diff(fm, pr.fm, cmpopts.EquateNaNs(), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("prefix and whole-file frontmatter differ (-whole +prefix):\n%s", diff)
 		}
 	})
