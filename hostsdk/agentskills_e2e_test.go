@@ -26,15 +26,29 @@ func writeSkillFile(t *testing.T, root, name, description, body string) {
 	}
 }
 
-// waitForInvalidation waits until the registry's revision moves past rev,
-// which is how the watcher's invalidation reaches the host. It bounds the
-// wait so a watcher that never fires fails the test instead of hanging it.
-func waitForInvalidation(t *testing.T, reg *skills.Registry, rev uint64) {
+// waitForView waits until the host's registry, refreshed by the watcher's
+// invalidations, observes the given skill names (complete), or an
+// incomplete observation when complete is false. Only then is the plugin's
+// next step asserted, so the test does not race the watcher's debounce. The
+// wait is bounded so a watcher that never fires fails the test.
+func waitForView(t *testing.T, reg *skills.Registry, cwd string, complete bool, names ...string) {
 	t.Helper()
+	q := skills.Query{SessionID: "s1", Cwd: cwd, Chain: []string{"agent:a", tools.GlobalScope}}
 	deadline := time.Now().Add(20 * time.Second)
-	for reg.Revision() == rev {
+	for {
+		snap, err := reg.Snapshot(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, s := range snap.Skills {
+			got = append(got, s.Name)
+		}
+		if snap.Complete == complete && (!complete || strings.Join(got, ",") == strings.Join(names, ",")) {
+			return
+		}
 		if time.Now().After(deadline) {
-			t.Fatal("the filesystem provider never invalidated the registry")
+			t.Fatalf("the filesystem provider never observed %v (complete %v); last saw %v (complete %v)", names, complete, got, snap.Complete)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -91,15 +105,12 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 	expect(t, step(), hostsdk.OutcomeUnchanged)
 
 	// A skill directory created after start: replacement at the next step.
-	rev := e.reg.Revision()
 	writeSkillFile(t, real, "beta", "Second skill.", "Beta body.")
-	waitForInvalidation(t, e.reg, rev)
+	waitForView(t, e.reg, base, true, "alpha", "beta")
 	expect(t, step(), hostsdk.OutcomeReplacement, "alpha", "beta")
 
 	// A body-only edit: no message, the new body on the next load.
-	rev = e.reg.Revision()
 	writeSkillFile(t, real, "alpha", "First skill.", "Alpha body v2.")
-	waitForInvalidation(t, e.reg, rev)
 	expect(t, step(), hostsdk.OutcomeUnchanged)
 	if out := load("alpha"); out.IsError || !strings.Contains(out.Value.Content, "Alpha body v2.") {
 		t.Fatalf("load after a body edit = %+v", out)
@@ -118,20 +129,23 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 	if err := os.WriteFile(notDir, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rev = e.reg.Revision()
 	swapRoot(notDir)
-	waitForInvalidation(t, e.reg, rev)
+	waitForView(t, e.reg, base, false)
 	expect(t, step(), hostsdk.OutcomeIncomplete)
 	expect(t, step(), hostsdk.OutcomeIncomplete)
 
-	// Readable again, with every skill deleted: the tombstone.
-	empty := filepath.Join(base, "empty")
-	if err := os.Mkdir(empty, 0o755); err != nil {
-		t.Fatal(err)
+	// Readable again: the same skills, so nothing new.
+	swapRoot(real)
+	waitForView(t, e.reg, base, true, "alpha", "beta")
+	expect(t, step(), hostsdk.OutcomeUnchanged)
+
+	// Every skill directory deleted: the tombstone.
+	for _, name := range []string{"alpha", "beta"} {
+		if err := os.RemoveAll(filepath.Join(real, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
-	rev = e.reg.Revision()
-	swapRoot(empty)
-	waitForInvalidation(t, e.reg, rev)
+	waitForView(t, e.reg, base, true)
 	expect(t, step(), hostsdk.OutcomeTombstone)
 	if out := load("alpha"); !out.IsError || out.Text != `Error: skill "alpha" is unknown or no longer available` {
 		t.Fatalf("load after deletion = %+v", out)
