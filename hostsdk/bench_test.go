@@ -23,6 +23,19 @@ import (
 // a file-backed session store.
 func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.Store) {
 	b.Helper()
+	host, _, p, store := benchHostParts(b, n)
+	return host, p, store
+}
+
+// benchHostRegistry is benchHost that also returns the skill registry.
+func benchHostRegistry(b *testing.B, n int) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
+	b.Helper()
+	host, reg, p, _ := benchHostParts(b, n)
+	return host, reg, p
+}
+
+func benchHostParts(b *testing.B, n int) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin, sessionlog.Store) {
+	b.Helper()
 	store, err := sessionlog.NewFileStore(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
@@ -53,7 +66,7 @@ func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.
 	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
 		b.Fatal(err)
 	}
-	return host, p, store
+	return host, reg, p, store
 }
 
 // seed appends n events without sources, in large fsync'ed batches.

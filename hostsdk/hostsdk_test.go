@@ -20,6 +20,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/plugintest"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // pluginPath is the real plugin binary, built once by TestMain.
@@ -306,8 +307,8 @@ func (p *blockingProvider) List(ctx context.Context, _ skills.ListRequest) (skil
 	return skills.Observation{}, ctx.Err()
 }
 
-func (p *blockingProvider) Load(context.Context, skills.LoadRequest) (skills.Definition, bool, error) {
-	return skills.Definition{}, false, nil
+func (p *blockingProvider) Load(context.Context, skills.LoadRequest) (skill.Definition, bool, error) {
+	return skill.Definition{}, false, nil
 }
 
 func TestAbortReachesProvider(t *testing.T) {
@@ -457,13 +458,13 @@ func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 type hangingLoader struct{ cancelled chan error }
 
 func (hangingLoader) List(context.Context, skills.ListRequest) (skills.Observation, error) {
-	return skills.Observation{Complete: true, Skills: []skills.Summary{{Name: "slow", Description: "Slow.", Invocation: skills.DefaultPolicy, Provider: "slow"}}}, nil
+	return skills.Observation{Complete: true, Skills: []skill.Summary{{Name: "slow", Description: "Slow.", Invocation: skill.DefaultPolicy(), Provider: "slow"}}}, nil
 }
 
-func (p hangingLoader) Load(ctx context.Context, _ skills.LoadRequest) (skills.Definition, bool, error) {
+func (p hangingLoader) Load(ctx context.Context, _ skills.LoadRequest) (skill.Definition, bool, error) {
 	<-ctx.Done()
 	p.cancelled <- ctx.Err()
-	return skills.Definition{}, false, ctx.Err()
+	return skill.Definition{}, false, ctx.Err()
 }
 
 func TestToolCallDeadlineReachesTheProvider(t *testing.T) {

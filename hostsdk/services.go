@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.
@@ -84,7 +85,7 @@ func (s *hostServices) GetSkill(ctx context.Context, req *skillcatalogv1.GetSkil
 	if def.Invocation.ModelInvocable {
 		out.Content = def.Content
 		if rb := def.ResourceBase; rb != nil {
-			out.ResourceBase = &skillcatalogv1.ResourceBase{Kind: rb.Kind, Path: rb.Path, Url: rb.URL, Description: rb.Description}
+			out.ResourceBase = &skillcatalogv1.ResourceBase{Kind: string(rb.Kind), Path: rb.Path, Url: rb.URL, Description: rb.Description}
 		}
 	}
 	return &skillcatalogv1.GetSkillResponse{Found: true, Skill: out}, nil
@@ -117,7 +118,7 @@ func (s *hostServices) ReadEvents(ctx context.Context, req *skillcatalogv1.ReadE
 	return resp, nil
 }
 
-func toSummary(s skills.Summary) *skillcatalogv1.SkillSummary {
+func toSummary(s skill.Summary) *skillcatalogv1.SkillSummary {
 	return &skillcatalogv1.SkillSummary{
 		Name:        s.Name,
 		Description: s.Description,

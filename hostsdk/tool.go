@@ -2,11 +2,11 @@ package hostsdk
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // ToolCall is a model's call of a tool, as the runtime received it.
@@ -21,41 +21,13 @@ type ToolCall struct {
 	Arguments string
 }
 
-// SkillValue is the canonical value of a successful `skill` call.
-type SkillValue struct {
-	Name         string               `json:"name"`
-	Provider     string               `json:"provider"`
-	ResourceBase *skills.ResourceBase `json:"resourceBase,omitempty"`
-	Content      string               `json:"content"`
-}
-
-// MarshalJSON writes resourceBase in its wire shape ({kind, path|url|description}).
-func (v SkillValue) MarshalJSON() ([]byte, error) {
-	type base struct {
-		Kind        string `json:"kind"`
-		Path        string `json:"path,omitempty"`
-		URL         string `json:"url,omitempty"`
-		Description string `json:"description,omitempty"`
-	}
-	out := struct {
-		Name         string `json:"name"`
-		Provider     string `json:"provider"`
-		ResourceBase *base  `json:"resourceBase,omitempty"`
-		Content      string `json:"content"`
-	}{Name: v.Name, Provider: v.Provider, Content: v.Content}
-	if rb := v.ResourceBase; rb != nil {
-		out.ResourceBase = &base{Kind: rb.Kind, Path: rb.Path, URL: rb.URL, Description: rb.Description}
-	}
-	return json.Marshal(out)
-}
-
 // ToolResult is a tool call's result: the rendered text the model sees and,
 // on success, the canonical value.
 type ToolResult struct {
 	Text    string
 	IsError bool
 	// Value is set on success.
-	Value *SkillValue
+	Value *skill.ToolValue
 }
 
 // ToolNotFoundError is returned by CallTool when the name resolves to no tool
@@ -107,9 +79,9 @@ func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult
 	}
 	out := ToolResult{Text: resp.GetText(), IsError: resp.GetIsError()}
 	if v := resp.GetValue(); v != nil && !out.IsError {
-		out.Value = &SkillValue{Name: v.GetName(), Provider: v.GetProvider(), Content: v.GetContent()}
+		out.Value = &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), Content: v.GetContent()}
 		if rb := v.GetResourceBase(); rb != nil {
-			out.Value.ResourceBase = &skills.ResourceBase{Kind: rb.GetKind(), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
+			out.Value.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.GetKind()), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
 		}
 	}
 	return out, nil

@@ -13,7 +13,7 @@ import (
 func manySkills(n int) []*skillcatalogv1.SkillSummary {
 	out := make([]*skillcatalogv1.SkillSummary, n)
 	for i := range out {
-		out[i] = skill(fmt.Sprintf("skill-%05d", i), fmt.Sprintf("Handles task family %d: reads the inputs, checks them against the house rules and writes a short report.", i))
+		out[i] = summary(fmt.Sprintf("skill-%05d", i), fmt.Sprintf("Handles task family %d: reads the inputs, checks them against the house rules and writes a short report.", i))
 	}
 	return out
 }
@@ -66,7 +66,7 @@ func BenchmarkSessionScan(b *testing.B) {
 	for _, n := range []int{1_000, 100_000, 1_000_000} {
 		for _, mode := range []string{"catalog-near-head", "all-hidden"} {
 			b.Run(fmt.Sprintf("events=%d/%s", n, mode), func(b *testing.B) {
-				h := newMemHost(skill("alpha", "A."))
+				h := newMemHost(summary("alpha", "A."))
 				for i := 0; i < n; i++ {
 					switch {
 					case i%1000 == 0 || i == n-10:

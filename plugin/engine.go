@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/internal/lru"
 	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Host is the part of the host's services the plugin calls back. The gRPC
@@ -287,7 +288,7 @@ func buildView(skills []*skillcatalogv1.SkillSummary, maxLen int) *view {
 			continue // the host resolves duplicates; the first one listed wins
 		}
 		v.summaries = append(v.summaries, s)
-		if !s.GetInvocation().GetModelInvocable() || !render.ValidSkillName(name) {
+		if !s.GetInvocation().GetModelInvocable() || !skill.ValidName(name) {
 			continue
 		}
 		entries = append(entries, digest.Entry{Name: name, Description: render.NormalizeDescription(s.GetDescription(), maxLen)})

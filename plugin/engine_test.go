@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/internal/lru"
 	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 const identity = "tooldef-1"
@@ -101,7 +102,7 @@ func (h *memHost) appendSource(src []byte) {
 }
 
 // appendMessages records a step's final messages the way a host does.
-func (h *memHost) apply(t *testing.T, req *skillcatalogv1.PreStepRequest, resp *skillcatalogv1.PreStepResponse) []*skillcatalogv1.Message {
+func (h *memHost) apply(t testing.TB, req *skillcatalogv1.PreStepRequest, resp *skillcatalogv1.PreStepResponse) []*skillcatalogv1.Message {
 	t.Helper()
 	msgs := append([]*skillcatalogv1.Message(nil), req.GetDownstream().GetEnter().GetMessages()...)
 	removed := map[int]bool{}
@@ -136,7 +137,7 @@ func (h *memHost) hide(from, to uint64) {
 	h.surface++
 }
 
-func skill(name, desc string) *skillcatalogv1.SkillSummary {
+func summary(name, desc string) *skillcatalogv1.SkillSummary {
 	return &skillcatalogv1.SkillSummary{Name: name, Description: desc, Provider: "runtime", Invocation: &skillcatalogv1.InvocationPolicy{ModelInvocable: true, UserInvocable: true}}
 }
 
@@ -179,13 +180,13 @@ func published(msgs []*skillcatalogv1.Message) []events.Catalog {
 }
 
 func TestDecisionRules(t *testing.T) {
-	a := skill("alpha", "Does alpha things.")
-	b := skill("beta", "Does beta things.")
+	a := summary("alpha", "Does alpha things.")
+	b := summary("beta", "Does beta things.")
 	entA := digest.Entry{Name: "alpha", Description: "Does alpha things."}
 	entB := digest.Entry{Name: "beta", Description: "Does beta things."}
-	userOnly := skill("gamma", "User only.")
+	userOnly := summary("gamma", "User only.")
 	userOnly.Invocation.ModelInvocable = false
-	modelOnly := skill("delta", "Model only.")
+	modelOnly := summary("delta", "Model only.")
 	modelOnly.Invocation.UserInvocable = false
 
 	tests := []struct {
@@ -351,7 +352,7 @@ func TestDecisionRules(t *testing.T) {
 		},
 		{
 			name:     "description change: replacement",
-			skills:   []*skillcatalogv1.SkillSummary{skill("alpha", "New  alpha\n text.")},
+			skills:   []*skillcatalogv1.SkillSummary{summary("alpha", "New  alpha\n text.")},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
 			outcome:  skillcatalogv1.Outcome_OUTCOME_REPLACEMENT,
@@ -405,7 +406,7 @@ func TestDecisionRules(t *testing.T) {
 }
 
 func TestPublishedMessageIsDurableUserReminder(t *testing.T) {
-	h := newMemHost(skill("alpha", "Does <alpha> & things."))
+	h := newMemHost(summary("alpha", "Does <alpha> & things."))
 	resp := mustPreStep(t, NewEngine(), h, mount(), step(h, enter()))
 	final := h.apply(t, step(h, enter()), resp)
 	if len(final) != 1 {
@@ -429,7 +430,7 @@ func TestPublishedMessageIsDurableUserReminder(t *testing.T) {
 }
 
 func TestDescriptionCapFromConfig(t *testing.T) {
-	h := newMemHost(skill("alpha", "abcdefghij"))
+	h := newMemHost(summary("alpha", "abcdefghij"))
 	m := mount()
 	m.Config.DescriptionMaxLength = 5
 	resp := mustPreStep(t, NewEngine(), h, m, step(h, enter()))
@@ -440,7 +441,7 @@ func TestDescriptionCapFromConfig(t *testing.T) {
 }
 
 func TestBodyOnlyChangeDoesNotRepublish(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	h.defs["alpha"] = &skillcatalogv1.SkillDefinition{Name: "alpha", Content: "v1"}
 	e := NewEngine()
 	req := step(h, enter())
@@ -455,7 +456,7 @@ func TestBodyOnlyChangeDoesNotRepublish(t *testing.T) {
 }
 
 func TestUnchangedStepCrossesNothing(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	for i := 0; i < 1000; i++ {
 		h.appendSource(nil)
 	}
@@ -503,7 +504,7 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 
 func TestCompactionAfterScanTriggersFullRescan(t *testing.T) {
 	entA := digest.Entry{Name: "alpha", Description: "A."}
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	e := NewEngine()
 	req := step(h, enter())
 	h.apply(t, req, mustPreStep(t, e, h, mount(), req)) // initial, seq 1
@@ -521,7 +522,7 @@ func TestCompactionAfterScanTriggersFullRescan(t *testing.T) {
 }
 
 func TestRestartedEngineResumesWithoutRepublishing(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."), skill("beta", "B."))
+	h := newMemHost(summary("alpha", "A."), summary("beta", "B."))
 	req := step(h, enter())
 	h.apply(t, req, mustPreStep(t, NewEngine(), h, mount(), req))
 	for i := 0; i < 50; i++ {
@@ -534,7 +535,7 @@ func TestRestartedEngineResumesWithoutRepublishing(t *testing.T) {
 }
 
 func TestCancellationReachesSnapshot(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, err := NewEngine().PreStep(ctx, h, mount(), step(h, enter()))
@@ -544,7 +545,7 @@ func TestCancellationReachesSnapshot(t *testing.T) {
 }
 
 func TestExecuteSkillTool(t *testing.T) {
-	disabled := skill("hidden", "H.")
+	disabled := summary("hidden", "H.")
 	disabled.Invocation.ModelInvocable = false
 	base := func(kind string) *skillcatalogv1.ResourceBase {
 		return &skillcatalogv1.ResourceBase{Kind: kind, Path: "/skills/alpha", Url: "skill://alpha/", Description: "ask the host"}
@@ -588,7 +589,7 @@ func TestExecuteSkillTool(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newMemHost(skill("alpha", "A."), disabled)
+			h := newMemHost(summary("alpha", "A."), disabled)
 			if tc.defs != nil {
 				h.defs = tc.defs
 			}
@@ -596,7 +597,7 @@ func TestExecuteSkillTool(t *testing.T) {
 			want := tc.want
 			if !tc.isError {
 				var err error
-				want, err = render.SkillContent(render.ToolValue{Name: "alpha", Provider: "runtime", ResourceBase: &render.ResourceBase{Kind: "directory", Path: "/skills/alpha", URL: "skill://alpha/", Description: "ask the host"}, Content: "Do alpha."})
+				want, err = render.SkillContent(skill.ToolValue{Name: "alpha", Provider: "runtime", ResourceBase: &skill.ResourceBase{Kind: "directory", Path: "/skills/alpha", URL: "skill://alpha/", Description: "ask the host"}, Content: "Do alpha."})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -659,7 +660,7 @@ func TestParseConfig(t *testing.T) {
 }
 
 func TestBaselineIsNotParsedTwice(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	e := NewEngine()
 	req := step(h, enter())
 	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
@@ -677,7 +678,7 @@ func TestBaselineIsNotParsedTwice(t *testing.T) {
 }
 
 func TestUnboundMountIsAnError(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	_, err := NewEngine().PreStep(context.Background(), h, Mount{Config: DefaultConfig()}, step(h, enter()))
 	if !errors.Is(err, errUnbound) {
 		t.Fatalf("err = %v, want errUnbound", err)
@@ -685,7 +686,7 @@ func TestUnboundMountIsAnError(t *testing.T) {
 }
 
 func TestNotModifiedAfterConcurrentEviction(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	e := NewEngine()
 	req := step(h, enter())
 	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
@@ -702,11 +703,11 @@ func TestNotModifiedAfterConcurrentEviction(t *testing.T) {
 }
 
 func TestCatalogMessageIDsAreUniqueAndStable(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	e := NewEngine()
 	req := step(h, enter())
 	first := h.apply(t, req, mustPreStep(t, e, h, mount(), req))[0].GetId()
-	h.skills = append(h.skills, skill("beta", "B."))
+	h.skills = append(h.skills, summary("beta", "B."))
 	h.token = "tok-2"
 	req = step(h, enter())
 	resp := mustPreStep(t, e, h, mount(), req)
@@ -721,7 +722,7 @@ func TestCatalogMessageIDsAreUniqueAndStable(t *testing.T) {
 }
 
 func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
-	h := newMemHost(skill("alpha", "A."))
+	h := newMemHost(summary("alpha", "A."))
 	e := NewEngine()
 	req := step(h, enter())
 	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
@@ -746,7 +747,7 @@ func TestMisbehavingEventPagesAreErrors(t *testing.T) {
 		"page revisits seqs":  {{Head: head, Events: []*skillcatalogv1.SessionEvent{ev(10), ev(9)}, More: true}, {Head: head, Events: []*skillcatalogv1.SessionEvent{ev(9)}}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			h := newMemHost(skill("alpha", "A."))
+			h := newMemHost(summary("alpha", "A."))
 			h.pages = pages
 			if _, err := NewEngine().PreStep(context.Background(), h, mount(), step(h, enter())); err == nil {
 				t.Fatal("a misbehaving host's pages were accepted")
@@ -757,7 +758,7 @@ func TestMisbehavingEventPagesAreErrors(t *testing.T) {
 
 func TestSeveralProposedCatalogs(t *testing.T) {
 	entA := digest.Entry{Name: "alpha", Description: "A."}
-	h := newMemHost(skill("alpha", "A."), skill("beta", "B."))
+	h := newMemHost(summary("alpha", "A."), summary("beta", "B."))
 	req := step(h, enter(catalogMsg("c1", false, entA), userMsg("u", "x"), catalogMsg("c2", false, entA)))
 	final := h.apply(t, req, mustPreStep(t, NewEngine(), h, mount(), req))
 	var ids []string

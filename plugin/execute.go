@@ -8,6 +8,7 @@ import (
 
 	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // ExecuteSkillTool runs one `skill` tool call. Failures the model should see
@@ -16,7 +17,7 @@ import (
 // requested, and again on the loaded definition.
 func (e *Engine) ExecuteSkillTool(ctx context.Context, host Host, m Mount, req *skillcatalogv1.ExecuteSkillToolRequest) (*skillcatalogv1.ExecuteSkillToolResponse, error) {
 	name, ok := skillNameArgument(req.GetArgumentsJson())
-	if !ok || !render.ValidSkillName(name) {
+	if !ok || !skill.ValidName(name) {
 		return errorResult(render.ErrInvalidName(name)), nil
 	}
 
@@ -57,9 +58,9 @@ func (e *Engine) ExecuteSkillTool(ctx context.Context, host Host, m Mount, req *
 		ResourceBase: def.GetResourceBase(),
 		Content:      def.GetContent(),
 	}
-	tv := render.ToolValue{Name: value.Name, Provider: value.Provider, Content: value.Content}
+	tv := skill.ToolValue{Name: value.Name, Provider: value.Provider, Content: value.Content}
 	if rb := value.ResourceBase; rb != nil {
-		tv.ResourceBase = &render.ResourceBase{Kind: rb.GetKind(), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
+		tv.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.GetKind()), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
 	}
 	text, err := render.SkillContent(tv)
 	if err != nil {

@@ -37,10 +37,10 @@ func FuzzSkillToolArguments(f *testing.F) {
 	for _, s := range []string{`{"name":"alpha"}`, `{"name":"hidden"}`, `{"name":42}`, `{}`, `null`, `{"name":"A B"}`, `{"name":"alpha","x":[1,2]}`, "not json", `{"name":"\u0000"}`} {
 		f.Add(s)
 	}
-	disabled := skill("hidden", "H.")
+	disabled := summary("hidden", "H.")
 	disabled.Invocation.ModelInvocable = false
 	f.Fuzz(func(t *testing.T, args string) {
-		h := newMemHost(skill("alpha", "A."), disabled)
+		h := newMemHost(summary("alpha", "A."), disabled)
 		h.defs["alpha"] = &skillcatalogv1.SkillDefinition{Name: "alpha", Provider: "runtime", Invocation: &skillcatalogv1.InvocationPolicy{ModelInvocable: true}, Content: "body"}
 		resp, err := NewEngine().ExecuteSkillTool(context.Background(), h, mount(), &skillcatalogv1.ExecuteSkillToolRequest{ArgumentsJson: args})
 		if err != nil {

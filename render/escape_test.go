@@ -43,36 +43,3 @@ func TestEscapeReturnsCleanInputItself(t *testing.T) {
 		}
 	}
 }
-
-func TestValidSkillName(t *testing.T) {
-	tests := []struct {
-		name string
-		want bool
-	}{
-		{"pdf-tools", true},
-		{"a", true},
-		{"0", true},
-		{"skill2", true},
-		{"a-b-c", true},
-		{"1-2-3", true},
-		{strings.Repeat("a", 200), true}, // no length limit here
-		{"", false},
-		{"-", false},
-		{"-a", false},
-		{"a-", false},
-		{"a--b", false},
-		{"A", false},
-		{"pdf_tools", false},
-		{"pdf tools", false},
-		{"pdf.tools", false},
-		{"é", false},
-		{"a\n", false},
-		{"a\x00", false},
-		{"../x", false},
-	}
-	for _, tt := range tests {
-		if got := ValidSkillName(tt.name); got != tt.want {
-			t.Errorf("ValidSkillName(%q) = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}

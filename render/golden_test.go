@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/render")
@@ -54,35 +55,35 @@ var (
 		{Name: "pdf-tools", Description: "Extract text and tables from PDF files, fill PDF forms, and merge documents."},
 	}
 
-	directoryValue = ToolValue{
+	directoryValue = skill.ToolValue{
 		Name:     "pdf-tools",
 		Provider: "agentskills",
-		ResourceBase: &ResourceBase{
+		ResourceBase: &skill.ResourceBase{
 			Kind: "directory",
 			Path: "/home/dev/R&D/.agents/skills/pdf-tools",
 		},
 		Content: "# PDF tools\n\nRun `scripts/extract.py <file>` to extract text & tables.\nSee references/forms.md for forms.",
 	}
-	urlValue = ToolValue{
+	urlValue = skill.ToolValue{
 		Name:         "release-notes",
 		Provider:     "mcp",
-		ResourceBase: &ResourceBase{Kind: "url", URL: "skill://release-notes/"},
+		ResourceBase: &skill.ResourceBase{Kind: "url", URL: "skill://release-notes/"},
 		Content:      "Write release notes from the merged pull requests.\nUse templates/notes.md.",
 	}
-	opaqueValue = ToolValue{
+	opaqueValue = skill.ToolValue{
 		Name:         "brand-voice",
 		Provider:     "embedded",
-		ResourceBase: &ResourceBase{Kind: "opaque", Description: "Assets are bundled with the host & served by the `brand_asset` tool <by name>."},
+		ResourceBase: &skill.ResourceBase{Kind: "opaque", Description: "Assets are bundled with the host & served by the `brand_asset` tool <by name>."},
 		Content:      "Write in the brand voice described in assets/voice.md.",
 	}
-	managedValue = ToolValue{
+	managedValue = skill.ToolValue{
 		Name:     "team-handbook",
 		Provider: "runtime",
 		Content:  "Answer questions using the team handbook.",
 	}
 )
 
-func mustSkillContent(t *testing.T, v ToolValue) string {
+func mustSkillContent(t *testing.T, v skill.ToolValue) string {
 	t.Helper()
 	s, err := SkillContent(v)
 	if err != nil {

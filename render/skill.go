@@ -3,34 +3,9 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
-
-// Resource base kinds understood by SkillContent.
-const (
-	kindDirectory = "directory"
-	kindURL       = "url"
-	kindOpaque    = "opaque"
-)
-
-// ResourceBase tells the model where the files referenced by a skill's
-// instructions live. Kind is "directory" (Path is set), "url" (URL is set)
-// or "opaque" (Description is loading guidance in the provider's words).
-type ResourceBase struct {
-	Kind        string
-	Path        string
-	URL         string
-	Description string
-}
-
-// ToolValue is the canonical result of the `skill` tool: the loaded skill's
-// name, its provider, where its resources live (nil when the provider
-// manages them) and its instructions.
-type ToolValue struct {
-	Name         string
-	Provider     string
-	ResourceBase *ResourceBase
-	Content      string
-}
 
 // Guidance texts, one per resource base kind. The directory, URL and opaque
 // texts follow a first line that names the base.
@@ -49,24 +24,22 @@ const (
 // for its attribute and the resource base for prose; the instructions are
 // inserted verbatim. It fails, without rendering, when the resource base
 // has an unknown kind or lacks the field its kind requires.
-func SkillContent(v ToolValue) (string, error) {
+func SkillContent(v skill.ToolValue) (string, error) {
 	var prefix, value, guidance string
 	if rb := v.ResourceBase; rb == nil {
 		guidance = managedGuidance
 	} else {
-		var field string
-		switch rb.Kind {
-		case kindDirectory:
-			prefix, value, guidance, field = directoryPrefix, rb.Path, directoryGuidance, "path"
-		case kindURL:
-			prefix, value, guidance, field = urlPrefix, rb.URL, urlGuidance, "URL"
-		case kindOpaque:
-			prefix, value, guidance, field = opaquePrefix, rb.Description, opaqueGuidance, "description"
-		default:
-			return "", fmt.Errorf("skill %q: unsupported resource base kind %q", v.Name, rb.Kind)
+		if err := rb.Validate(); err != nil {
+			return "", fmt.Errorf("skill %q: %w", v.Name, err)
 		}
-		if value == "" {
-			return "", fmt.Errorf("skill %q: resource base kind %q has an empty %s", v.Name, rb.Kind, field)
+		value = rb.Location()
+		switch rb.Kind {
+		case skill.ResourceDirectory:
+			prefix, guidance = directoryPrefix, directoryGuidance
+		case skill.ResourceURL:
+			prefix, guidance = urlPrefix, urlGuidance
+		case skill.ResourceOpaque:
+			prefix, guidance = opaquePrefix, opaqueGuidance
 		}
 	}
 

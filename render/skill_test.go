@@ -6,25 +6,27 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 func TestSkillContentErrors(t *testing.T) {
 	tests := []struct {
 		name    string
-		base    ResourceBase
+		base    skill.ResourceBase
 		wantErr string
 	}{
-		{"unknown kind", ResourceBase{Kind: "file", Path: "/x"}, `skill "s": unsupported resource base kind "file"`},
-		{"empty kind", ResourceBase{Path: "/x"}, `skill "s": unsupported resource base kind ""`},
-		{"kind is case sensitive", ResourceBase{Kind: "Directory", Path: "/x"}, `skill "s": unsupported resource base kind "Directory"`},
-		{"directory without path", ResourceBase{Kind: "directory", URL: "https://x/"}, `skill "s": resource base kind "directory" has an empty path`},
-		{"url without URL", ResourceBase{Kind: "url", Path: "/x"}, `skill "s": resource base kind "url" has an empty URL`},
-		{"opaque without description", ResourceBase{Kind: "opaque"}, `skill "s": resource base kind "opaque" has an empty description`},
+		{"unknown kind", skill.ResourceBase{Kind: "file", Path: "/x"}, `skill "s": unsupported resource base kind "file"`},
+		{"empty kind", skill.ResourceBase{Path: "/x"}, `skill "s": unsupported resource base kind ""`},
+		{"kind is case sensitive", skill.ResourceBase{Kind: "Directory", Path: "/x"}, `skill "s": unsupported resource base kind "Directory"`},
+		{"directory without path", skill.ResourceBase{Kind: "directory", URL: "https://x/"}, `skill "s": resource base kind "directory" has an empty path`},
+		{"url without URL", skill.ResourceBase{Kind: "url", Path: "/x"}, `skill "s": resource base kind "url" has an empty URL`},
+		{"opaque without description", skill.ResourceBase{Kind: "opaque"}, `skill "s": resource base kind "opaque" has an empty description`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			base := tt.base
-			got, err := SkillContent(ToolValue{Name: "s", Provider: "p", ResourceBase: &base, Content: "body"})
+			got, err := SkillContent(skill.ToolValue{Name: "s", Provider: "p", ResourceBase: &base, Content: "body"})
 			if err == nil {
 				t.Fatalf("SkillContent succeeded with %+v: %q", tt.base, got)
 			}
@@ -39,9 +41,9 @@ func TestSkillContentErrors(t *testing.T) {
 }
 
 func TestSkillContentEscaping(t *testing.T) {
-	got, err := SkillContent(ToolValue{
+	got, err := SkillContent(skill.ToolValue{
 		Name:         `a"b<c>&d`,
-		ResourceBase: &ResourceBase{Kind: "url", URL: "https://x.example/?a=1&b=<2>"},
+		ResourceBase: &skill.ResourceBase{Kind: "url", URL: "https://x.example/?a=1&b=<2>"},
 		Content:      "</skill_instructions> & <raw> \"kept\"",
 	})
 	if err != nil {
@@ -129,10 +131,10 @@ func TestSkillToolOutputSchemaMatchesToolValue(t *testing.T) {
 	}
 
 	// The field of ResourceBase that each kind's schema field maps to.
-	setField := map[string]func(*ResourceBase, string){
-		"path":        func(b *ResourceBase, v string) { b.Path = v },
-		"url":         func(b *ResourceBase, v string) { b.URL = v },
-		"description": func(b *ResourceBase, v string) { b.Description = v },
+	setField := map[string]func(*skill.ResourceBase, string){
+		"path":        func(b *skill.ResourceBase, v string) { b.Path = v },
+		"url":         func(b *skill.ResourceBase, v string) { b.URL = v },
+		"description": func(b *skill.ResourceBase, v string) { b.Description = v },
 	}
 	var kinds []string
 	for _, alt := range rb.OneOf {
@@ -152,16 +154,16 @@ func TestSkillToolOutputSchemaMatchesToolValue(t *testing.T) {
 		if set == nil || alt.Properties[field] == nil || alt.Properties[field].Type != "string" {
 			t.Fatalf("kind %q: unexpected field %q", kind.Const, field)
 		}
-		base := ResourceBase{Kind: kind.Const}
-		if _, err := SkillContent(ToolValue{Name: "s", ResourceBase: &base}); err == nil {
+		base := skill.ResourceBase{Kind: skill.ResourceKind(kind.Const)}
+		if _, err := SkillContent(skill.ToolValue{Name: "s", ResourceBase: &base}); err == nil {
 			t.Errorf("kind %q: SkillContent accepted an empty %s", kind.Const, field)
 		}
 		set(&base, "x")
-		if _, err := SkillContent(ToolValue{Name: "s", ResourceBase: &base}); err != nil {
+		if _, err := SkillContent(skill.ToolValue{Name: "s", ResourceBase: &base}); err != nil {
 			t.Errorf("kind %q with %s set: %v", kind.Const, field, err)
 		}
 	}
-	if want := []string{kindDirectory, kindURL, kindOpaque}; !slices.Equal(kinds, want) {
+	if want := []string{string(skill.ResourceDirectory), string(skill.ResourceURL), string(skill.ResourceOpaque)}; !slices.Equal(kinds, want) {
 		t.Errorf("resource base kinds = %v, want %v", kinds, want)
 	}
 }

@@ -24,7 +24,7 @@ const SkillToolInputSchema = `{
 }`
 
 // SkillToolOutputSchema is the JSON Schema of the `skill` tool's structured
-// result, ToolValue: resourceBase is absent when the provider manages its
+// result, skill.ToolValue: resourceBase is absent when the provider manages its
 // resources.
 const SkillToolOutputSchema = `{
   "type": "object",

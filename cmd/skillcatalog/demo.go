@@ -21,6 +21,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 const (
@@ -354,16 +355,16 @@ func (d *demo) editSkill(name string, edit func(string) string) error {
 type handbookProvider struct{}
 
 func (handbookProvider) List(context.Context, skills.ListRequest) (skills.Observation, error) {
-	return skills.Observation{Complete: true, Skills: []skills.Summary{{
+	return skills.Observation{Complete: true, Skills: []skill.Summary{{
 		Name:        "team-handbook",
 		Description: "Answer questions about the team's working agreements from the handbook service.",
-		Invocation:  skills.DefaultPolicy,
+		Invocation:  skill.DefaultPolicy(),
 		Provider:    "handbook-service",
 	}}}, nil
 }
 
-func (handbookProvider) Load(context.Context, skills.LoadRequest) (skills.Definition, bool, error) {
-	return skills.Definition{}, false, errors.New("handbook service unavailable: connection refused")
+func (handbookProvider) Load(context.Context, skills.LoadRequest) (skill.Definition, bool, error) {
+	return skill.Definition{}, false, errors.New("handbook service unavailable: connection refused")
 }
 
 // headerFlags collects repeated "Name: value" flags.

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // setupCorpus copies the corpus root to a temporary directory and adds
@@ -74,7 +75,7 @@ func TestCorpus(t *testing.T) {
 
 	t.Run("invocation policy and provider label", func(t *testing.T) {
 		for _, s := range obs.Skills {
-			want := skills.DefaultPolicy
+			want := skill.DefaultPolicy()
 			switch s.Name {
 			case "model-hidden":
 				want.ModelInvocable = false
@@ -106,7 +107,7 @@ func TestCorpus(t *testing.T) {
 			if def.Content != tc.body {
 				t.Errorf("%s: content = %q, want %q", name, def.Content, tc.body)
 			}
-			wantBase := &skills.ResourceBase{Kind: skills.ResourceDirectory, Path: filepath.Join(root, tc.dir)}
+			wantBase := &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: filepath.Join(root, tc.dir)}
 			if diff := cmp.Diff(wantBase, def.ResourceBase); diff != "" {
 				t.Errorf("%s: resource base (-want +got):\n%s", name, diff)
 			}

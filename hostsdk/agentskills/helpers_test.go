@@ -13,6 +13,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -81,16 +82,16 @@ func names(obs skills.Observation) []string {
 	return out
 }
 
-func summaryOf(t testing.TB, obs skills.Observation, name string) skills.Summary {
+func summaryOf(t testing.TB, obs skills.Observation, name string) skill.Summary {
 	t.Helper()
-	i := slices.IndexFunc(obs.Skills, func(s skills.Summary) bool { return s.Name == name })
+	i := slices.IndexFunc(obs.Skills, func(s skill.Summary) bool { return s.Name == name })
 	if i < 0 {
 		t.Fatalf("skill %q not listed; have %q", name, names(obs))
 	}
 	return obs.Skills[i]
 }
 
-func mustLoad(t testing.TB, p *Provider, cwd, name string) skills.Definition {
+func mustLoad(t testing.TB, p *Provider, cwd, name string) skill.Definition {
 	t.Helper()
 	def, found, err := p.Load(context.Background(), skills.LoadRequest{SessionID: "s", Cwd: cwd, Name: name})
 	if err != nil {

@@ -4,22 +4,19 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/skill"
 	"go.yaml.in/yaml/v3"
-
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 )
 
 // Limits taken from the Agent Skills format. Exceeding them is reported as a
 // warning; the skill still loads (the plugin normalizes and caps
 // descriptions itself).
 const (
-	MaxNameLength          = 64
 	MaxDescriptionLength   = 1024
 	MaxCompatibilityLength = 500
 )
@@ -31,9 +28,6 @@ const MaxFrontmatterBytes = 64 << 10
 
 // MaxSkillFileBytes bounds a whole SKILL.md read when a skill is loaded.
 const MaxSkillFileBytes = 8 << 20
-
-// skillNameRE is the name grammar the `skill` tool can address.
-var skillNameRE = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
 // Frontmatter is the decoded YAML frontmatter of a SKILL.md file. Only Name
 // and Description ever reach a model-facing catalog; everything else is
@@ -65,8 +59,8 @@ type Frontmatter struct {
 }
 
 // Invocation returns the invocation policy the frontmatter asks for.
-func (f Frontmatter) Invocation() skills.InvocationPolicy {
-	return skills.InvocationPolicy{
+func (f Frontmatter) Invocation() skill.InvocationPolicy {
+	return skill.InvocationPolicy{
 		ModelInvocable: !f.DisableModelInvocation,
 		UserInvocable:  f.UserInvocable,
 	}
@@ -80,14 +74,14 @@ func (f Frontmatter) Validate(dirName string) (warnings []string, err error) {
 	if f.Name == "" {
 		return nil, errors.New("frontmatter has no name")
 	}
-	if !skillNameRE.MatchString(f.Name) {
+	if !skill.ValidName(f.Name) {
 		return nil, fmt.Errorf("name %q is not kebab-case (lowercase letters, digits and single hyphens), so it cannot be addressed", f.Name)
 	}
 	if strings.TrimSpace(f.Description) == "" {
 		return nil, errors.New("description is missing or empty")
 	}
-	if n := len(f.Name); n > MaxNameLength {
-		warnings = append(warnings, fmt.Sprintf("name is %d characters long; the limit is %d", n, MaxNameLength))
+	if n := len(f.Name); n > skill.MaxNameLength {
+		warnings = append(warnings, fmt.Sprintf("name is %d characters long; the limit is %d", n, skill.MaxNameLength))
 	}
 	if dirName != "" && f.Name != dirName {
 		warnings = append(warnings, fmt.Sprintf("name %q does not match directory name %q", f.Name, dirName))

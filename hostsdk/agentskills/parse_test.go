@@ -6,6 +6,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 func TestParseSkillFile(t *testing.T) {
@@ -199,7 +200,7 @@ func TestParseSkillFile(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
-	long := strings.Repeat("a", MaxNameLength+1)
+	long := strings.Repeat("a", skill.MaxNameLength+1)
 	tests := []struct {
 		name     string
 		fm       Frontmatter

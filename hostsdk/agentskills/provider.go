@@ -14,6 +14,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // ProviderLabel is the Provider field of every summary this package
@@ -57,7 +58,7 @@ func (d Diagnostic) String() string {
 type Skill struct {
 	Name        string
 	Description string
-	Invocation  skills.InvocationPolicy
+	Invocation  skill.InvocationPolicy
 	// Dir is the skill's directory as found under its root (symbolic links
 	// not resolved); it is the skill's resource base.
 	Dir string
@@ -109,7 +110,7 @@ type resKey struct {
 // resolution is the merged view of all roots for one working directory.
 type resolution struct {
 	skills    []Skill // sorted by name
-	summaries []skills.Summary
+	summaries []skill.Summary
 	byName    map[string]int
 	complete  bool
 	unwatched bool
@@ -221,41 +222,41 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 // req.Cwd and reads its SKILL.md now, so the body is always current. found
 // is false when no such skill is offered, including when the file changed
 // into something that no longer declares a valid skill of that name.
-func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skills.Definition, bool, error) {
+func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
 	res, err := p.resolve(ctx, req.Cwd, false)
 	if err != nil {
-		return skills.Definition{}, false, err
+		return skill.Definition{}, false, err
 	}
 	i, ok := res.byName[req.Name]
 	if !ok {
 		if !res.complete {
-			return skills.Definition{}, false, fmt.Errorf("agentskills: skill %q not found, and some skill roots could not be read", req.Name)
+			return skill.Definition{}, false, fmt.Errorf("agentskills: skill %q not found, and some skill roots could not be read", req.Name)
 		}
-		return skills.Definition{}, false, nil
+		return skill.Definition{}, false, nil
 	}
 	sk := res.skills[i]
 	data, err := readSkillFile(sk.File)
 	if err != nil {
 		if isAbsent(err) {
-			return skills.Definition{}, false, nil
+			return skill.Definition{}, false, nil
 		}
-		return skills.Definition{}, false, fmt.Errorf("agentskills: loading skill %q from %s: %w", req.Name, sk.File, err)
+		return skill.Definition{}, false, fmt.Errorf("agentskills: loading skill %q from %s: %w", req.Name, sk.File, err)
 	}
 	fm, body, _, err := ParseSkillFile(data)
 	if err != nil || fm.Name != req.Name {
-		return skills.Definition{}, false, nil
+		return skill.Definition{}, false, nil
 	}
 	if _, err := fm.Validate(filepath.Base(sk.Dir)); err != nil {
-		return skills.Definition{}, false, nil
+		return skill.Definition{}, false, nil
 	}
-	return skills.Definition{
-		Summary: skills.Summary{
+	return skill.Definition{
+		Summary: skill.Summary{
 			Name:        fm.Name,
 			Description: fm.Description,
 			Invocation:  fm.Invocation(),
 			Provider:    ProviderLabel,
 		},
-		ResourceBase: &skills.ResourceBase{Kind: skills.ResourceDirectory, Path: sk.Dir},
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: sk.Dir},
 		Content:      body,
 	}, true, nil
 }
@@ -414,11 +415,11 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 		}
 	}
 	slices.SortFunc(res.skills, func(a, b Skill) int { return cmp.Compare(a.Name, b.Name) })
-	res.summaries = make([]skills.Summary, len(res.skills))
+	res.summaries = make([]skill.Summary, len(res.skills))
 	for i := range res.skills {
 		s := &res.skills[i]
 		res.byName[s.Name] = i
-		res.summaries[i] = skills.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel}
+		res.summaries[i] = skill.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel}
 	}
 	res.diags = sortDiags(diags)
 

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // scriptedProvider is a skills.Provider whose listing and loading a
@@ -72,10 +73,10 @@ func (p *scriptedProvider) List(ctx context.Context, req skills.ListRequest) (sk
 	p.mu.Lock()
 	p.lists++
 	state, errText := p.state, p.errText
-	var out []skills.Summary
+	var out []skill.Summary
 	for _, sk := range p.skills {
 		if sk.Cwd == "" || sk.Cwd == req.Cwd {
-			out = append(out, skills.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label})
+			out = append(out, skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label})
 		}
 	}
 	p.mu.Unlock()
@@ -103,7 +104,7 @@ func (p *scriptedProvider) List(ctx context.Context, req skills.ListRequest) (sk
 	return skills.Observation{Skills: out, Complete: true}, nil
 }
 
-func (p *scriptedProvider) Load(_ context.Context, req skills.LoadRequest) (skills.Definition, bool, error) {
+func (p *scriptedProvider) Load(_ context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.loads = append(p.loads, req.Name)
@@ -113,23 +114,23 @@ func (p *scriptedProvider) Load(_ context.Context, req skills.LoadRequest) (skil
 		}
 		switch {
 		case sk.LoadError != "":
-			return skills.Definition{}, false, errors.New(sk.LoadError)
+			return skill.Definition{}, false, errors.New(sk.LoadError)
 		case sk.Vanished:
-			return skills.Definition{}, false, nil
+			return skill.Definition{}, false, nil
 		}
-		def := skills.Definition{
-			Summary: skills.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label},
+		def := skill.Definition{
+			Summary: skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label},
 			Content: sk.Body,
 		}
 		if lp := sk.LoadPolicy; lp != nil {
-			def.Invocation = skills.InvocationPolicy{ModelInvocable: lp.ModelInvocable, UserInvocable: lp.UserInvocable}
+			def.Invocation = skill.InvocationPolicy{ModelInvocable: lp.ModelInvocable, UserInvocable: lp.UserInvocable}
 		}
 		if rb := sk.ResourceBase; rb != nil {
-			def.ResourceBase = &skills.ResourceBase{Kind: rb.Kind, Path: rb.Path, URL: rb.URL, Description: rb.Description}
+			def.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
 		}
 		return def, true, nil
 	}
-	return skills.Definition{}, false, nil
+	return skill.Definition{}, false, nil
 }
 
 // indexLocked returns the position of the named skill, or -1.
@@ -210,8 +211,8 @@ func (p *scriptedProvider) drain() {
 }
 
 // policy is a skill's listed invocation policy; both halves default to true.
-func policy(sk SkillSpec) skills.InvocationPolicy {
-	pol := skills.DefaultPolicy
+func policy(sk SkillSpec) skill.InvocationPolicy {
+	pol := skill.DefaultPolicy()
 	if sk.ModelInvocable != nil {
 		pol.ModelInvocable = *sk.ModelInvocable
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // DefaultWait bounds how long a cancelled pre-step waits for a provider to
@@ -221,7 +222,7 @@ func runtimeSkill(sk SkillSpec) skills.RuntimeSkill {
 		Rank:        sk.Rank,
 	}
 	if rb := sk.ResourceBase; rb != nil {
-		rs.ResourceBase = &skills.ResourceBase{Kind: rb.Kind, Path: rb.Path, URL: rb.URL, Description: rb.Description}
+		rs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
 	}
 	return rs
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // SkillTypeMarkdown is the only index entry type this provider loads.
@@ -124,7 +126,7 @@ func entryLabel(name string) string {
 	if name == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (%q)", clip(name, MaxNameLength))
+	return fmt.Sprintf(" (%q)", clip(name, skill.MaxNameLength))
 }
 
 // parseEntry returns the entry, or a reason to drop it. The returned entry's
@@ -150,8 +152,8 @@ func parseEntry(item json.RawMessage, maxDesc int) (indexEntry, string) {
 	if why != "" {
 		return e, why
 	}
-	if !ValidName(name) {
-		return e, fmt.Sprintf("invalid name %q (want lower-case letters, digits and single hyphens, at most %d bytes)", clip(name, MaxNameLength), MaxNameLength)
+	if !skill.ValidBoundedName(name) {
+		return e, fmt.Sprintf("invalid name %q (want lower-case letters, digits and single hyphens, at most %d bytes)", clip(name, skill.MaxNameLength), skill.MaxNameLength)
 	}
 	e.Name = name
 	typ, why := str("type")

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 var testLimits = indexLimits{MaxEntries: 1000, MaxDescriptionBytes: 1024, MaxIndexBytes: 1 << 20}
@@ -156,7 +157,7 @@ func checkIndex(t *testing.T, ix *index, lim indexLimits) {
 	}
 	seen := map[string]bool{}
 	for _, e := range ix.Entries {
-		if !ValidName(e.Name) || seen[e.Name] || e.URL != SkillURI(e.Name) {
+		if !skill.ValidBoundedName(e.Name) || seen[e.Name] || e.URL != SkillURI(e.Name) {
 			t.Fatalf("bad entry %+v", e)
 		}
 		seen[e.Name] = true

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // ErrUnknownSkill is returned by ReadResource for a skill the session's index
@@ -172,18 +173,18 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 	p.scheduleLocked(res.readAt.Add(p.cfg.IndexMaxAge))
 	p.mu.Unlock()
 
-	obs := skills.Observation{Complete: true, Skills: make([]skills.Summary, 0, len(res.index.Entries))}
+	obs := skills.Observation{Complete: true, Skills: make([]skill.Summary, 0, len(res.index.Entries))}
 	for _, e := range res.index.Entries {
 		obs.Skills = append(obs.Skills, p.summary(e))
 	}
 	return obs, nil
 }
 
-func (p *Provider) summary(e indexEntry) skills.Summary {
-	return skills.Summary{
+func (p *Provider) summary(e indexEntry) skill.Summary {
+	return skill.Summary{
 		Name:        e.Name,
 		Description: e.Description,
-		Invocation:  skills.DefaultPolicy,
+		Invocation:  skill.DefaultPolicy(),
 		Provider:    p.cfg.Label,
 	}
 }
@@ -194,29 +195,29 @@ func (p *Provider) summary(e indexEntry) skills.Summary {
 // through the session's view, with YAML frontmatter stripped. The resource
 // base is skill://<name>/: the skill's other resources are read through the
 // host (see ReadResource).
-func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skills.Definition, bool, error) {
-	if !ValidName(req.Name) {
-		return skills.Definition{}, false, nil
+func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
+	if !skill.ValidBoundedName(req.Name) {
+		return skill.Definition{}, false, nil
 	}
 	ix, err := p.read(ctx, req.SessionID, IndexURI, readAnyIndex)
 	if err != nil {
-		return skills.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
 	}
 	e, ok := ix.index.lookup(req.Name)
 	if !ok {
-		return skills.Definition{}, false, nil
+		return skill.Definition{}, false, nil
 	}
 	body, err := p.read(ctx, req.SessionID, e.URL, readResource)
 	if err != nil {
-		return skills.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
 	}
 	text := body.content.Text
 	if body.content.Blob != nil {
 		text = string(body.content.Blob)
 	}
-	return skills.Definition{
+	return skill.Definition{
 		Summary:      p.summary(e),
-		ResourceBase: &skills.ResourceBase{Kind: skills.ResourceURL, URL: BaseURI(e.Name)},
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: BaseURI(e.Name)},
 		Content:      stripFrontmatter(strings.ToValidUTF8(text, "\uFFFD")),
 	}, true, nil
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // memServer is a test server reached over in-memory pipes; down makes new
@@ -72,7 +73,7 @@ func listSkills(t *testing.T, p *Provider, session string) skills.Observation {
 	return obs
 }
 
-func load(t *testing.T, p *Provider, session, name string) skills.Definition {
+func load(t *testing.T, p *Provider, session, name string) skill.Definition {
 	t.Helper()
 	def, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: session, Name: name})
 	if err != nil || !found {
@@ -95,9 +96,9 @@ func TestListAndLoad(t *testing.T) {
 	p := newMemProvider(t, m, Config{Label: "remote"})
 
 	obs := listSkills(t, p, "s1")
-	want := []skills.Summary{
-		{Name: "audit", Description: "Audit logs.", Invocation: skills.DefaultPolicy, Provider: "remote"},
-		{Name: "deploy", Description: "Deploy the service.", Invocation: skills.DefaultPolicy, Provider: "remote"},
+	want := []skill.Summary{
+		{Name: "audit", Description: "Audit logs.", Invocation: skill.DefaultPolicy(), Provider: "remote"},
+		{Name: "deploy", Description: "Deploy the service.", Invocation: skill.DefaultPolicy(), Provider: "remote"},
 	}
 	if diff := cmp.Diff(want, obs.Skills); diff != "" {
 		t.Errorf("List (-want +got):\n%s", diff)
@@ -107,9 +108,9 @@ func TestListAndLoad(t *testing.T) {
 	}
 
 	def := load(t, p, "s1", "deploy")
-	wantDef := skills.Definition{
+	wantDef := skill.Definition{
 		Summary:      want[1],
-		ResourceBase: &skills.ResourceBase{Kind: skills.ResourceURL, URL: "skill://deploy/"},
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://deploy/"},
 		Content:      "# Deploy\nRun it.",
 	}
 	if diff := cmp.Diff(wantDef, def); diff != "" {

@@ -5,40 +5,17 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 const (
 	// IndexURI is the discovery document's resource URI.
 	IndexURI = "skill://index.json"
-	// MaxNameLength bounds a skill name.
-	MaxNameLength = 64
 	// maxChildURIBytes bounds a child resource URI.
 	maxChildURIBytes = 2048
 	uriScheme        = "skill://"
 )
-
-// ValidName reports whether name follows the skill name grammar:
-// ^[a-z0-9]+(-[a-z0-9]+)*$, at most MaxNameLength bytes.
-func ValidName(name string) bool {
-	if name == "" || len(name) > MaxNameLength {
-		return false
-	}
-	prevDash := true // a leading dash is invalid
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			prevDash = false
-		case c == '-':
-			if prevDash {
-				return false
-			}
-			prevDash = true
-		default:
-			return false
-		}
-	}
-	return !prevDash
-}
 
 // SkillURI is the canonical URI of a skill's SKILL.md.
 func SkillURI(name string) string { return uriScheme + name + "/SKILL.md" }
@@ -58,8 +35,8 @@ func BaseURI(name string) string { return uriScheme + name + "/" }
 // are not UTF-8. Hosts that let the model read skill resources call it
 // before routing a read to the server.
 func ValidateChildURI(skillName, uri string) error {
-	if !ValidName(skillName) {
-		return fmt.Errorf("mcpskills: invalid skill name %q", clip(skillName, MaxNameLength))
+	if !skill.ValidBoundedName(skillName) {
+		return fmt.Errorf("mcpskills: invalid skill name %q", clip(skillName, skill.MaxNameLength))
 	}
 	bad := func(why string) error {
 		return errors.New(clip(fmt.Sprintf("mcpskills: resource URI %q is not a canonical resource of skill %q: %s", clip(uri, 128), skillName, why), MaxErrorBytes))

@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 func TestValidateChildURI(t *testing.T) {
@@ -95,18 +97,6 @@ func TestValidateChildURI(t *testing.T) {
 	}
 }
 
-func TestValidName(t *testing.T) {
-	for name, want := range map[string]bool{
-		"a": true, "a-b": true, "a1-2b": true, strings.Repeat("a", 64): true,
-		"": false, "A": false, "a_b": false, "a--b": false, "-a": false, "a-": false,
-		strings.Repeat("a", 65): false, "a b": false, "é": false,
-	} {
-		if got := ValidName(name); got != want {
-			t.Errorf("ValidName(%q) = %v, want %v", name, got, want)
-		}
-	}
-}
-
 // checkAcceptedChildURI asserts the properties of an accepted URI: it parses
 // back to the same package, with no query, fragment, userinfo or port, and its
 // decoded path has no dot or empty segments and no backslash.
@@ -143,7 +133,7 @@ func FuzzValidateChildURI(f *testing.F) {
 			}
 			return
 		}
-		if !ValidName(name) {
+		if !skill.ValidBoundedName(name) {
 			t.Fatalf("accepted %q for invalid name %q", uri, name)
 		}
 		checkAcceptedChildURI(t, name, uri)

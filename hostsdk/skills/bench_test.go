@@ -3,14 +3,16 @@ package skills
 import (
 	"fmt"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // BenchmarkSnapshot measures a 1,000-skill snapshot served from the cache
 // and computed afresh (runtime registrations, and a provider listing).
 func BenchmarkSnapshot(b *testing.B) {
 	const n = 1000
-	skillsFor := func(prefix string) []Summary {
-		s := make([]Summary, n)
+	skillsFor := func(prefix string) []skill.Summary {
+		s := make([]skill.Summary, n)
 		for i := range s {
 			s[i] = sum(fmt.Sprintf("%s-%04d", prefix, (i*7919)%n), fmt.Sprintf("Description of skill %d, long enough to be typical.", i), "p")
 		}

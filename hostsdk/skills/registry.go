@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // RuntimeProvider is the provider label of skills registered with
@@ -29,12 +31,12 @@ type RuntimeSkill struct {
 	Name        string
 	Description string
 	// Invocation is the skill's invocation policy; nil means DefaultPolicy.
-	Invocation *InvocationPolicy
+	Invocation *skill.InvocationPolicy
 	// Provider labels the skill's origin; empty means RuntimeProvider.
 	Provider string
 	// ResourceBase is where the skill's referenced files live; nil means
 	// the host manages resources itself.
-	ResourceBase *ResourceBase
+	ResourceBase *skill.ResourceBase
 	// Content is the skill's instructions, returned verbatim by Get.
 	Content string
 	// Rank orders same-name skills within one scope: higher wins.
@@ -62,7 +64,7 @@ type Query struct {
 type Snapshot struct {
 	// Skills holds one summary per visible name, including skills the model
 	// may not invoke, sorted by name in byte order. The caller owns it.
-	Skills []Summary
+	Skills []skill.Summary
 	// Complete is false when some provider failed or reported an incomplete
 	// observation; Skills then holds what could be observed.
 	Complete bool
@@ -86,29 +88,6 @@ func (e *LoadError) Error() string {
 
 func (e *LoadError) Unwrap() error { return e.Err }
 
-// ValidName reports whether name follows the skill-name grammar
-// ^[a-z0-9]+(-[a-z0-9]+)*$.
-func ValidName(name string) bool {
-	if name == "" {
-		return false
-	}
-	afterDash := true // a leading dash is as invalid as a doubled one
-	for i := 0; i < len(name); i++ {
-		switch c := name[i]; {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9':
-			afterDash = false
-		case c == '-':
-			if afterDash {
-				return false
-			}
-			afterDash = true
-		default:
-			return false
-		}
-	}
-	return !afterDash
-}
-
 // Registry holds runtime skill registrations and providers, grouped by scope,
 // and answers snapshot and load queries over them. It is safe for concurrent
 // use. The zero value is not usable; call NewRegistry.
@@ -129,7 +108,7 @@ type scopeSources struct {
 // runtimeEntry is immutable once published; replacing a registration
 // publishes a new entry, so readers may hold one without the lock.
 type runtimeEntry struct {
-	def   Definition
+	def   skill.Definition
 	rank  int
 	order uint64
 }
@@ -167,21 +146,18 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 	if scope == "" {
 		return fmt.Errorf("skills: register %q: scope is empty", s.Name)
 	}
-	if !ValidName(s.Name) {
+	if !skill.ValidName(s.Name) {
 		return fmt.Errorf("skills: register in scope %q: invalid name %q: must match ^[a-z0-9]+(-[a-z0-9]+)*$", scope, s.Name)
 	}
 	if strings.TrimSpace(s.Description) == "" {
 		return fmt.Errorf("skills: register %q in scope %q: description is empty", s.Name, scope)
 	}
 	if rb := s.ResourceBase; rb != nil {
-		switch rb.Kind {
-		case ResourceDirectory, ResourceURL, ResourceOpaque:
-		default:
-			return fmt.Errorf("skills: register %q in scope %q: resource base kind %q is not one of %q, %q, %q",
-				s.Name, scope, rb.Kind, ResourceDirectory, ResourceURL, ResourceOpaque)
+		if err := rb.Validate(); err != nil {
+			return fmt.Errorf("skills: register %q in scope %q: %w", s.Name, scope, err)
 		}
 	}
-	policy := DefaultPolicy
+	policy := skill.DefaultPolicy()
 	if s.Invocation != nil {
 		policy = *s.Invocation
 	}
@@ -190,14 +166,14 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 		provider = RuntimeProvider
 	}
 	e := &runtimeEntry{
-		def: Definition{
-			Summary: Summary{
+		def: skill.Definition{
+			Summary: skill.Summary{
 				Name:        s.Name,
 				Description: s.Description,
 				Invocation:  policy,
 				Provider:    provider,
 			},
-			ResourceBase: cloneResourceBase(s.ResourceBase),
+			ResourceBase: s.ResourceBase.Clone(),
 			Content:      s.Content,
 		},
 		rank: s.Rank,
@@ -318,31 +294,31 @@ func (r *Registry) CachedToken(q Query) (string, bool) {
 // name, and fields its definition leaves empty are filled from the listed
 // summary. found is false when no source offers name (or the winning
 // provider no longer does). A Load failure is returned as a *LoadError.
-func (r *Registry) Get(ctx context.Context, q Query, name string) (Definition, bool, error) {
+func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definition, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return Definition{}, false, err
+		return skill.Definition{}, false, err
 	}
-	if !ValidName(name) {
-		return Definition{}, false, nil
+	if !skill.ValidName(name) {
+		return skill.Definition{}, false, nil
 	}
 	v, err := r.view(ctx, q)
 	if err != nil {
-		return Definition{}, false, err
+		return skill.Definition{}, false, err
 	}
-	i, ok := slices.BinarySearchFunc(v.skills, name, func(s Summary, n string) int { return strings.Compare(s.Name, n) })
+	i, ok := slices.BinarySearchFunc(v.skills, name, func(s skill.Summary, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
-		return Definition{}, false, nil
+		return skill.Definition{}, false, nil
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
-		return cloneDefinition(src.runtime.def), true, nil
+		return src.runtime.def.Clone(), true, nil
 	}
 	def, found, err := src.provider.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
-		return Definition{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
+		return skill.Definition{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
 	}
 	if !found {
-		return Definition{}, false, nil
+		return skill.Definition{}, false, nil
 	}
 	if def.Name == "" {
 		def.Name = sum.Name
@@ -353,7 +329,7 @@ func (r *Registry) Get(ctx context.Context, q Query, name string) (Definition, b
 	if def.Provider == "" {
 		def.Provider = sum.Provider
 	}
-	if def.Invocation == (InvocationPolicy{}) {
+	if def.Invocation == (skill.InvocationPolicy{}) {
 		def.Invocation = sum.Invocation
 	}
 	return def, true, nil
@@ -405,7 +381,7 @@ type source struct {
 // view is a computed snapshot plus the winning source of each skill, in the
 // same order. Cached views are shared and never modified.
 type view struct {
-	skills   []Summary
+	skills   []skill.Summary
 	sources  []source
 	complete bool
 	token    string
@@ -422,7 +398,7 @@ type plan struct {
 }
 
 type candidate struct {
-	sum   Summary
+	sum   skill.Summary
 	scope int // position in the deduplicated chain: lower is nearer
 	rank  int
 	order uint64
@@ -567,7 +543,7 @@ func merge(p plan, results []listResult) *view {
 		for j, s := range res.obs.Skills {
 			// A name outside the grammar could never be invoked, so it is
 			// not offered at all.
-			if !ValidName(s.Name) {
+			if !skill.ValidName(s.Name) {
 				continue
 			}
 			cands = append(cands, candidate{
@@ -597,7 +573,7 @@ func merge(p plan, results []listResult) *view {
 	})
 	v := &view{
 		complete: complete,
-		skills:   make([]Summary, 0, len(idx)),
+		skills:   make([]skill.Summary, 0, len(idx)),
 		sources:  make([]source, 0, len(idx)),
 	}
 	for _, i := range idx {
@@ -634,17 +610,4 @@ func cacheKey(q Query) string {
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
-}
-
-func cloneResourceBase(rb *ResourceBase) *ResourceBase {
-	if rb == nil {
-		return nil
-	}
-	c := *rb
-	return &c
-}
-
-func cloneDefinition(d Definition) Definition {
-	d.ResourceBase = cloneResourceBase(d.ResourceBase)
-	return d
 }

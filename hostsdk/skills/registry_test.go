@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillcatalog/skillcatalog/skill"
 	"github.com/zeebo/xxh3"
 	"go.uber.org/goleak"
 )
@@ -19,10 +20,10 @@ import (
 // or SessionEnder.
 type fakeProvider struct {
 	mu       sync.Mutex
-	skills   []Summary
+	skills   []skill.Summary
 	complete bool
 	err      error
-	defs     map[string]Definition
+	defs     map[string]skill.Definition
 	loadErr  error
 	// onList runs at the start of every List call.
 	onList func()
@@ -37,8 +38,8 @@ type fakeProvider struct {
 	loads atomic.Int32
 }
 
-func newFake(complete bool, skills ...Summary) *fakeProvider {
-	return &fakeProvider{skills: skills, complete: complete, defs: map[string]Definition{}}
+func newFake(complete bool, skills ...skill.Summary) *fakeProvider {
+	return &fakeProvider{skills: skills, complete: complete, defs: map[string]skill.Definition{}}
 }
 
 func (f *fakeProvider) List(ctx context.Context, req ListRequest) (Observation, error) {
@@ -57,21 +58,21 @@ func (f *fakeProvider) List(ctx context.Context, req ListRequest) (Observation, 
 	if f.err != nil {
 		return Observation{}, f.err
 	}
-	return Observation{Skills: append([]Summary(nil), f.skills...), Complete: f.complete}, nil
+	return Observation{Skills: append([]skill.Summary(nil), f.skills...), Complete: f.complete}, nil
 }
 
-func (f *fakeProvider) Load(ctx context.Context, req LoadRequest) (Definition, bool, error) {
+func (f *fakeProvider) Load(ctx context.Context, req LoadRequest) (skill.Definition, bool, error) {
 	f.loads.Add(1)
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.loadErr != nil {
-		return Definition{}, false, f.loadErr
+		return skill.Definition{}, false, f.loadErr
 	}
 	d, ok := f.defs[req.Name]
 	return d, ok, nil
 }
 
-func (f *fakeProvider) set(skills ...Summary) {
+func (f *fakeProvider) set(skills ...skill.Summary) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.skills = skills
@@ -86,7 +87,7 @@ type watchedProvider struct {
 	ended      []string
 }
 
-func newWatched(skills ...Summary) *watchedProvider {
+func newWatched(skills ...skill.Summary) *watchedProvider {
 	return &watchedProvider{fakeProvider: newFake(true, skills...)}
 }
 
@@ -110,8 +111,8 @@ func (w *watchedProvider) fire() {
 	fn()
 }
 
-func sum(name, desc, provider string) Summary {
-	return Summary{Name: name, Description: desc, Invocation: DefaultPolicy, Provider: provider}
+func sum(name, desc, provider string) skill.Summary {
+	return skill.Summary{Name: name, Description: desc, Invocation: skill.DefaultPolicy(), Provider: provider}
 }
 
 func rt(name, desc string) RuntimeSkill { return RuntimeSkill{Name: name, Description: desc} }
@@ -153,8 +154,8 @@ func TestValidName(t *testing.T) {
 		{"é", false},
 		{"a.b", false},
 	} {
-		if got := ValidName(tc.name); got != tc.want {
-			t.Errorf("ValidName(%q) = %v, want %v", tc.name, got, tc.want)
+		if got := skill.ValidName(tc.name); got != tc.want {
+			t.Errorf("skill.ValidName(%q) = %v, want %v", tc.name, got, tc.want)
 		}
 	}
 }
@@ -173,8 +174,8 @@ func TestRegisterValidation(t *testing.T) {
 		{"trailing dash", "global", rt("pdf-", "d"), "name"},
 		{"empty description", "global", rt("pdf", ""), "description"},
 		{"blank description", "global", rt("pdf", " \t\n"), "description"},
-		{"bad resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &ResourceBase{Kind: "ftp"}}, "resource base kind"},
-		{"good resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &ResourceBase{Kind: ResourceURL, URL: "https://x/"}}, ""},
+		{"bad resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: "ftp"}}, "resource base kind"},
+		{"good resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "https://x/"}}, ""},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := NewRegistry()
@@ -200,12 +201,12 @@ func TestRegisterDefaults(t *testing.T) {
 	mustRegister(t, r, "global", rt("plain", "d"))
 	mustRegister(t, r, "global", RuntimeSkill{
 		Name: "custom", Description: "d", Provider: "embedded",
-		Invocation: &InvocationPolicy{ModelInvocable: false, UserInvocable: true},
+		Invocation: &skill.InvocationPolicy{ModelInvocable: false, UserInvocable: true},
 	})
 	got := mustSnapshot(t, r, globalQ).Skills
-	want := []Summary{
-		{Name: "custom", Description: "d", Invocation: InvocationPolicy{UserInvocable: true}, Provider: "embedded"},
-		{Name: "plain", Description: "d", Invocation: DefaultPolicy, Provider: RuntimeProvider},
+	want := []skill.Summary{
+		{Name: "custom", Description: "d", Invocation: skill.InvocationPolicy{UserInvocable: true}, Provider: "embedded"},
+		{Name: "plain", Description: "d", Invocation: skill.DefaultPolicy(), Provider: RuntimeProvider},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
@@ -215,8 +216,8 @@ func TestRegisterDefaults(t *testing.T) {
 // action sets up one source in a precedence scenario.
 type action struct {
 	scope    string
-	runtime  *RuntimeSkill // register this
-	provider []Summary     // or attach a provider listing these
+	runtime  *RuntimeSkill   // register this
+	provider []skill.Summary // or attach a provider listing these
 	rank     int
 }
 
@@ -250,7 +251,7 @@ func TestPrecedence(t *testing.T) {
 			desc: "higher rank wins within a scope",
 			actions: []action{
 				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
-				{scope: "global", provider: []Summary{sum("x", "provider", "p")}, rank: 1},
+				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}, rank: 1},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"x": "provider"},
@@ -258,7 +259,7 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "rank tie: earlier provider beats later runtime",
 			actions: []action{
-				{scope: "global", provider: []Summary{sum("x", "provider", "p")}},
+				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}},
 				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
 			},
 			chain: []string{"global"},
@@ -268,7 +269,7 @@ func TestPrecedence(t *testing.T) {
 			desc: "rank tie: earlier runtime beats later provider",
 			actions: []action{
 				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
-				{scope: "global", provider: []Summary{sum("x", "provider", "p")}},
+				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"x": "runtime"},
@@ -276,8 +277,8 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "rank tie: earlier of two providers",
 			actions: []action{
-				{scope: "global", provider: []Summary{sum("x", "first", "p1")}},
-				{scope: "global", provider: []Summary{sum("x", "second", "p2")}},
+				{scope: "global", provider: []skill.Summary{sum("x", "first", "p1")}},
+				{scope: "global", provider: []skill.Summary{sum("x", "second", "p2")}},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"x": "first"},
@@ -285,7 +286,7 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "first occurrence within one provider",
 			actions: []action{
-				{scope: "global", provider: []Summary{sum("x", "one", "p"), sum("y", "y", "p"), sum("x", "two", "p")}},
+				{scope: "global", provider: []skill.Summary{sum("x", "one", "p"), sum("y", "y", "p"), sum("x", "two", "p")}},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"x": "one", "y": "y"},
@@ -294,7 +295,7 @@ func TestPrecedence(t *testing.T) {
 			desc: "re-registration keeps its order",
 			actions: []action{
 				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "old"}},
-				{scope: "global", provider: []Summary{sum("x", "provider", "p")}},
+				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}},
 				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "new"}},
 			},
 			chain: []string{"global"},
@@ -304,7 +305,7 @@ func TestPrecedence(t *testing.T) {
 			desc: "scopes outside the chain are ignored",
 			actions: []action{
 				{scope: "other", runtime: &RuntimeSkill{Name: "x", Description: "other"}},
-				{scope: "other", provider: []Summary{sum("y", "other", "p")}},
+				{scope: "other", provider: []skill.Summary{sum("y", "other", "p")}},
 				{scope: "global", runtime: &RuntimeSkill{Name: "z", Description: "global"}},
 			},
 			chain: []string{"agent", "global"},
@@ -322,7 +323,7 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "provider names outside the grammar are dropped",
 			actions: []action{
-				{scope: "global", provider: []Summary{sum("Bad Name", "d", "p"), sum("", "d", "p"), sum("ok", "d", "p")}},
+				{scope: "global", provider: []skill.Summary{sum("Bad Name", "d", "p"), sum("", "d", "p"), sum("ok", "d", "p")}},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"ok": "d"},
@@ -396,9 +397,9 @@ func TestSortOrder(t *testing.T) {
 	for _, n := range names[:4] {
 		mustRegister(t, r, "global", rt(n, "d"))
 	}
-	hidden := InvocationPolicy{UserInvocable: true}
+	hidden := skill.InvocationPolicy{UserInvocable: true}
 	r.AddProvider("global", newFake(true,
-		sum("a1", "d", "p"), Summary{Name: "a-a", Description: "d", Invocation: hidden, Provider: "p"},
+		sum("a1", "d", "p"), skill.Summary{Name: "a-a", Description: "d", Invocation: hidden, Provider: "p"},
 		sum("9", "d", "p"), sum("b", "d", "p"),
 	), ProviderOptions{})
 	var got []string
@@ -729,15 +730,15 @@ func TestProvidersListedConcurrently(t *testing.T) {
 }
 
 func TestGet(t *testing.T) {
-	rb := &ResourceBase{Kind: ResourceDirectory, Path: "/skills/rt"}
+	rb := &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/skills/rt"}
 	loadErr := errors.New("server said no")
-	hidden := InvocationPolicy{UserInvocable: true}
+	hidden := skill.InvocationPolicy{UserInvocable: true}
 	for _, tc := range []struct {
 		desc string
 		// setup returns the provider whose Load calls are counted.
 		setup     func(t *testing.T, r *Registry) *fakeProvider
 		name      string
-		want      Definition
+		want      skill.Definition
 		wantFound bool
 		wantErr   error
 		wantLoads int32
@@ -749,21 +750,21 @@ func TestGet(t *testing.T) {
 				return newFake(true)
 			},
 			name:      "rt",
-			want:      Definition{Summary: sum("rt", "d", RuntimeProvider), ResourceBase: rb, Content: "body"},
+			want:      skill.Definition{Summary: sum("rt", "d", RuntimeProvider), ResourceBase: rb, Content: "body"},
 			wantFound: true,
 		},
 		{
 			desc: "provider winner fills empty fields from the summary",
 			setup: func(t *testing.T, r *Registry) *fakeProvider {
-				p := newFake(true, Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"})
-				p.defs["remote"] = Definition{Content: "remote body", ResourceBase: &ResourceBase{Kind: ResourceOpaque, Description: "ask"}}
+				p := newFake(true, skill.Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"})
+				p.defs["remote"] = skill.Definition{Content: "remote body", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}}
 				r.AddProvider("global", p, ProviderOptions{})
 				return p
 			},
 			name: "remote",
-			want: Definition{
-				Summary:      Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"},
-				ResourceBase: &ResourceBase{Kind: ResourceOpaque, Description: "ask"},
+			want: skill.Definition{
+				Summary:      skill.Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"},
+				ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"},
 				Content:      "remote body",
 			},
 			wantFound: true,
@@ -773,13 +774,13 @@ func TestGet(t *testing.T) {
 			desc: "provider's own fields are kept",
 			setup: func(t *testing.T, r *Registry) *fakeProvider {
 				p := newFake(true, sum("remote", "listed", "mcp"))
-				p.defs["remote"] = Definition{Summary: Summary{Description: "fresh", Invocation: hidden, Provider: "mcp-v2"}, Content: "b"}
+				p.defs["remote"] = skill.Definition{Summary: skill.Summary{Description: "fresh", Invocation: hidden, Provider: "mcp-v2"}, Content: "b"}
 				r.AddProvider("global", p, ProviderOptions{})
 				return p
 			},
 			name: "remote",
-			want: Definition{
-				Summary: Summary{Name: "remote", Description: "fresh", Invocation: hidden, Provider: "mcp-v2"},
+			want: skill.Definition{
+				Summary: skill.Summary{Name: "remote", Description: "fresh", Invocation: hidden, Provider: "mcp-v2"},
 				Content: "b",
 			},
 			wantFound: true,
@@ -811,13 +812,13 @@ func TestGet(t *testing.T) {
 			desc: "shadowed provider is not asked",
 			setup: func(t *testing.T, r *Registry) *fakeProvider {
 				p := newFake(true, sum("x", "global", "p"))
-				p.defs["x"] = Definition{Content: "global body"}
+				p.defs["x"] = skill.Definition{Content: "global body"}
 				r.AddProvider("global", p, ProviderOptions{Rank: 10})
 				mustRegister(t, r, "agent", RuntimeSkill{Name: "x", Description: "agent", Content: "agent body"})
 				return p
 			},
 			name:      "x",
-			want:      Definition{Summary: sum("x", "agent", RuntimeProvider), Content: "agent body"},
+			want:      skill.Definition{Summary: sum("x", "agent", RuntimeProvider), Content: "agent body"},
 			wantFound: true,
 		},
 		{
@@ -878,7 +879,7 @@ func TestGet(t *testing.T) {
 func TestGetUsesCachedSnapshot(t *testing.T) {
 	r := NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
-	w.defs["a"] = Definition{Content: "body"}
+	w.defs["a"] = skill.Definition{Content: "body"}
 	r.AddProvider("global", w, ProviderOptions{})
 	mustSnapshot(t, r, globalQ)
 	for range 3 {
@@ -894,7 +895,7 @@ func TestGetUsesCachedSnapshot(t *testing.T) {
 
 func TestGetReturnsACopy(t *testing.T) {
 	r := NewRegistry()
-	mustRegister(t, r, "global", RuntimeSkill{Name: "a", Description: "d", ResourceBase: &ResourceBase{Kind: ResourceDirectory, Path: "/p"}})
+	mustRegister(t, r, "global", RuntimeSkill{Name: "a", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/p"}})
 	def, _, _ := r.Get(t.Context(), globalQ, "a")
 	def.ResourceBase.Path = "/mutated"
 	again, _, _ := r.Get(t.Context(), globalQ, "a")
@@ -1032,7 +1033,7 @@ func TestToken(t *testing.T) {
 		}(), true},
 		{"description changed", build(t, rt("a", "alpha!"), rt("b", "beta")), false},
 		{"boundary moved between fields", build(t, rt("a", "alphab"), RuntimeSkill{Name: "b", Description: "eta"}), false},
-		{"policy changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Invocation: &InvocationPolicy{UserInvocable: true}}, rt("b", "beta")), false},
+		{"policy changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Invocation: &skill.InvocationPolicy{UserInvocable: true}}, rt("b", "beta")), false},
 		{"provider label changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Provider: "x"}, rt("b", "beta")), false},
 		{"skill removed", build(t, rt("a", "alpha")), false},
 		{"empty", build(t), false},
@@ -1049,7 +1050,7 @@ func TestToken(t *testing.T) {
 func TestConcurrentUse(t *testing.T) {
 	r := NewRegistry()
 	w := newWatched(sum("w", "d", "w"))
-	w.defs["w"] = Definition{Content: "b"}
+	w.defs["w"] = skill.Definition{Content: "b"}
 	r.AddProvider("global", w, ProviderOptions{})
 	var wg sync.WaitGroup
 	for g := range 4 {

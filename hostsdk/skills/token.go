@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 
+	"github.com/skillcatalog/skillcatalog/skill"
 	"github.com/zeebo/xxh3"
 )
 
@@ -15,7 +16,7 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // encoding (count, then per skill: name, description, policy bits,
 // provider), so no two different lists encode alike and the token depends
 // on content alone.
-func snapshotToken(skills []Summary) string {
+func snapshotToken(skills []skill.Summary) string {
 	h := xxh3.New128()
 	var scratch [binary.MaxVarintLen64 + 1]byte
 	writeString := func(s string) {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // IndexSchema is the discovery schema the index declares.
@@ -87,7 +88,7 @@ func (s *Server) Index() ([]byte, error) {
 // skill parses one skill directory; only skills whose name matches their
 // directory are served, so a URL always names its directory.
 func (s *Server) skill(dir string) (string, agentskills.Frontmatter, bool) {
-	if dir != path.Clean(dir) || strings.ContainsAny(dir, "/\\") || !mcpskills.ValidName(dir) {
+	if dir != path.Clean(dir) || strings.ContainsAny(dir, "/\\") || !skill.ValidBoundedName(dir) {
 		return "", agentskills.Frontmatter{}, false
 	}
 	data, err := fs.ReadFile(s.fsys, path.Join(dir, "SKILL.md"))

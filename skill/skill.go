@@ -1,0 +1,48 @@
+package skill
+
+// InvocationPolicy says who may invoke a skill. The zero value forbids both;
+// DefaultPolicy allows both.
+type InvocationPolicy struct {
+	// ModelInvocable lets the skill appear in the model's catalog and be
+	// loaded with the `skill` tool.
+	ModelInvocable bool
+	// UserInvocable lets a user invoke the skill (for example as a slash
+	// command). It does not restrict the model-facing catalog or tool.
+	UserInvocable bool
+}
+
+// DefaultPolicy allows both the model and the user to invoke a skill.
+func DefaultPolicy() InvocationPolicy {
+	return InvocationPolicy{ModelInvocable: true, UserInvocable: true}
+}
+
+// Summary is what a listing says about one skill.
+type Summary struct {
+	Name        string
+	Description string
+	Invocation  InvocationPolicy
+	// Provider labels where the skill came from, for example "runtime" or
+	// "agentskills".
+	Provider string
+}
+
+// Definition is a loaded skill: its summary, where its resources live and
+// its instructions.
+type Definition struct {
+	Summary
+	// ResourceBase is nil when the provider manages resources itself.
+	ResourceBase *ResourceBase
+	// Content is the skill's instructions, verbatim.
+	Content string
+}
+
+// Clone returns a copy of d that shares no pointer with it.
+func (d Definition) Clone() Definition {
+	d.ResourceBase = d.ResourceBase.Clone()
+	return d
+}
+
+// ToolValue returns the `skill` tool's value for d.
+func (d Definition) ToolValue() ToolValue {
+	return ToolValue{Name: d.Name, Provider: d.Provider, ResourceBase: d.ResourceBase.Clone(), Content: d.Content}
+}
