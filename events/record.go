@@ -95,33 +95,69 @@ func IsCatalogKind(source []byte) bool {
 // every name is non-empty and every string is valid UTF-8; an empty name yields a record that
 // ParseCatalog (and every other reader) treats as unreadable.
 func EncodeCatalog(entries []digest.Entry, update bool) []byte {
-	const (
-		head     = `{"kind":"` + SourceKind + `","form":"` + FormCatalog + `",`
-		upd      = `"update":true,`
-		open     = `"entries":[`
-		entry    = `{"name":"","description":""},`
-		closeAll = `]}`
-	)
-	n := len(head) + len(upd) + len(open) + len(closeAll)
-	for _, e := range entries {
-		n += len(entry) + len(e.Name) + len(e.Description)
+	n := catalogFrameLen
+	for i := range entries {
+		n += len(entryFrame) + len(entries[i].Name) + len(entries[i].Description)
 	}
 	n += n / 16 // room for a few escapes, so the common case allocates once
-	b := make([]byte, 0, n)
-	b = append(b, head...)
-	if update {
-		b = append(b, upd...)
-	}
-	b = append(b, open...)
-	for i, e := range entries {
+	b := appendCatalogHead(make([]byte, 0, n), update)
+	for i := range entries {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = append(b, `{"name":`...)
-		b = jsonstr.Append(b, e.Name)
-		b = append(b, `,"description":`...)
-		b = jsonstr.Append(b, e.Description)
-		b = append(b, '}')
+		b = appendEntry(b, &entries[i])
 	}
-	return append(b, closeAll...)
+	return append(b, catalogClose...)
+}
+
+// EncodeEntry returns the JSON object that EncodeCatalog writes for one
+// entry. EncodeCatalogEntries assembles a record from such objects, so a
+// caller that records many catalogs over mostly the same entries encodes
+// each entry once.
+func EncodeEntry(e digest.Entry) string {
+	return string(appendEntry(make([]byte, 0, len(entryFrame)+len(e.Name)+len(e.Description)+8), &e))
+}
+
+// EncodeCatalogEntries is EncodeCatalog for entries already encoded with
+// EncodeEntry; the result is the same byte for byte.
+func EncodeCatalogEntries(encoded []string, update bool) []byte {
+	n := catalogFrameLen
+	for _, e := range encoded {
+		n += len(e) + 1
+	}
+	b := appendCatalogHead(make([]byte, 0, n), update)
+	for i, e := range encoded {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, e...)
+	}
+	return append(b, catalogClose...)
+}
+
+// The fixed parts of an encoded catalog record.
+const (
+	catalogHead   = `{"kind":"` + SourceKind + `","form":"` + FormCatalog + `",`
+	catalogUpdate = `"update":true,`
+	catalogOpen   = `"entries":[`
+	catalogClose  = `]}`
+	entryFrame    = `{"name":"","description":""},`
+
+	catalogFrameLen = len(catalogHead) + len(catalogUpdate) + len(catalogOpen) + len(catalogClose)
+)
+
+func appendCatalogHead(b []byte, update bool) []byte {
+	b = append(b, catalogHead...)
+	if update {
+		b = append(b, catalogUpdate...)
+	}
+	return append(b, catalogOpen...)
+}
+
+func appendEntry(b []byte, e *digest.Entry) []byte {
+	b = append(b, `{"name":`...)
+	b = jsonstr.Append(b, e.Name)
+	b = append(b, `,"description":`...)
+	b = jsonstr.Append(b, e.Description)
+	return append(b, '}')
 }

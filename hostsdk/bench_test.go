@@ -4,14 +4,11 @@ import (
 	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
-
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -54,7 +51,7 @@ func benchHostParts(b *testing.B, n int) (*hostsdk.Host, *skills.Registry, *host
 			b.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: hclog.New(&hclog.LoggerOptions{Output: io.Discard})})
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -4,10 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 	"time"
-
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
@@ -33,7 +32,7 @@ type Config struct {
 	// Sessions opens durable session logs. Required.
 	Sessions sessionlog.Store
 	// Logger receives the SDK's and the plugins' log output; nil discards.
-	Logger hclog.Logger
+	Logger *slog.Logger
 	// PreStepTimeout bounds a PreStep; zero means DefaultPreStepTimeout.
 	PreStepTimeout time.Duration
 	// ToolCallTimeout bounds a CallTool; zero means DefaultToolCallTimeout.
@@ -50,7 +49,7 @@ type Listener func(ctx context.Context, step Step, decision Decision) (Decision,
 // Host is the runtime side of the plugin. It is safe for concurrent use.
 type Host struct {
 	cfg Config
-	log hclog.Logger
+	log *slog.Logger
 
 	mu        sync.Mutex
 	plugins   []*Plugin
@@ -80,7 +79,7 @@ func New(cfg Config) (*Host, error) {
 	}
 	logger := cfg.Logger
 	if logger == nil {
-		logger = hclog.NewNullLogger()
+		logger = slog.New(slog.DiscardHandler)
 	}
 	return &Host{cfg: cfg, log: logger, logs: make(map[string]sessionlog.Log)}, nil
 }

@@ -4,15 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
-	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
@@ -51,7 +49,7 @@ func newEnv(t *testing.T, cfg hostsdk.Config) *env {
 		}
 	}
 	cfg.Tools, cfg.Skills, cfg.Sessions = e.tree, e.reg, e.store
-	cfg.Logger = hclog.New(&hclog.LoggerOptions{Output: io.Discard})
+	cfg.Logger = slog.New(slog.DiscardHandler)
 	e.host, err = hostsdk.New(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -524,7 +522,7 @@ func (s *syncBuffer) String() string {
 func TestPluginLogsReachTheHostLogger(t *testing.T) {
 	var buf syncBuffer
 	tree, reg := tools.NewTree(), skills.NewRegistry()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: hclog.New(&hclog.LoggerOptions{Output: &buf, Level: hclog.Debug})})
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -624,7 +622,7 @@ func (failingLog) ReadBackward(context.Context, uint64, uint64, int) (sessionlog
 
 func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
-	broken, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: failingStore{sessionlog.NewMemoryStore()}, Logger: hclog.New(&hclog.LoggerOptions{Output: io.Discard})})
+	broken, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: failingStore{sessionlog.NewMemoryStore()}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,11 +5,11 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os/exec"
 	"sync"
 	"time"
 
-	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
@@ -17,7 +17,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/wire"
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/plugin"
 )
 
 // LoadOptions says which plugin binary to start and how.
@@ -32,16 +32,12 @@ type LoadOptions struct {
 	// that does not match is refused before it runs.
 	Checksum []byte
 	// Logger receives the plugin's log output; nil uses the Host's logger.
-	Logger hclog.Logger
+	Logger *slog.Logger
 }
 
 // ConfigError is a plugin configuration the plugin refused. Its message names
 // the option and its bound.
-type ConfigError struct {
-	Message string
-}
-
-func (e *ConfigError) Error() string { return "plugin configuration: " + e.Message }
+type ConfigError = plugin.ConfigError
 
 // ErrChecksumMismatch is returned by Load when the binary's SHA-256 differs
 // from LoadOptions.Checksum.
@@ -52,7 +48,7 @@ var ErrChecksumMismatch = errors.New("plugin binary checksum does not match; ref
 type Plugin struct {
 	host *Host
 	opts LoadOptions
-	log  hclog.Logger
+	log  *slog.Logger
 
 	mu     sync.Mutex
 	proc   *process // nil when not running
@@ -64,7 +60,7 @@ type Plugin struct {
 type process struct {
 	cmd      *exec.Cmd
 	client   *goplugin.Client
-	plugin   skillcatalogv1.PluginServiceClient
+	plugin   wire.PluginClient
 	broker   *goplugin.GRPCBroker
 	brokerID uint32
 }
@@ -76,7 +72,7 @@ func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
 	}
 	logger := opts.Logger
 	if logger == nil {
-		logger = h.log.Named("plugin")
+		logger = h.log.With("plugin", opts.Path)
 	}
 	p := &Plugin{host: h, opts: opts, log: logger}
 	p.mu.Lock()
@@ -127,7 +123,7 @@ func (p *Plugin) start() (*process, error) {
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
-		Logger:           p.log,
+		Logger:           hclogFor(p.log, "plugin"),
 	}
 	if len(p.opts.Checksum) > 0 {
 		cfg.SecureConfig = &goplugin.SecureConfig{Checksum: p.opts.Checksum, Hash: sha256.New()}
@@ -153,10 +149,9 @@ func (p *Plugin) start() (*process, error) {
 	}
 	proc := &process{cmd: cmd, client: client, plugin: wc.Plugin, broker: wc.Broker}
 	proc.brokerID = wc.Broker.NextId()
-	services := &hostServices{host: p.host}
 	go wc.Broker.AcceptAndServe(proc.brokerID, func(opts []grpc.ServerOption) *grpc.Server {
 		s := grpc.NewServer(opts...)
-		skillcatalogv1.RegisterHostServiceServer(s, services)
+		wire.RegisterHostServer(s, hostCallbacks{p.host})
 		return s
 	})
 	return proc, nil
@@ -227,8 +222,7 @@ func (p *Plugin) Ping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = proc.plugin.Ping(ctx, &skillcatalogv1.PingRequest{})
-	return p.checkCallError(proc, err)
+	return p.checkCallError(proc, proc.plugin.Ping(ctx))
 }
 
 // PID returns the process id of the running plugin process, or 0.
@@ -265,7 +259,7 @@ func (p *Plugin) checkCallError(proc *process, err error) error {
 	dead := proc.client.Exited()
 	if !dead && (code == codes.Unavailable || code == codes.DeadlineExceeded || code == codes.Canceled) {
 		ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
-		_, perr := proc.plugin.Ping(ctx, &skillcatalogv1.PingRequest{})
+		perr := proc.plugin.Ping(ctx)
 		cancel()
 		dead = perr != nil
 	}
@@ -287,8 +281,7 @@ func (p *Plugin) endSession(ctx context.Context, sessionID string) error {
 	if proc == nil {
 		return nil // a fresh process holds nothing for the session
 	}
-	_, err := proc.plugin.EndSession(ctx, &skillcatalogv1.EndSessionRequest{SessionId: sessionID})
-	return p.checkCallError(proc, err)
+	return p.checkCallError(proc, proc.plugin.EndSession(ctx, sessionID))
 }
 
 func (p *Plugin) mountList() []*Mount {
@@ -339,49 +332,46 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 // configureLocked sends the mount's configuration, registers its tools on
 // first use (later replays keep the identities) and binds them.
 func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
-	resp, err := proc.plugin.Configure(ctx, &skillcatalogv1.ConfigureRequest{
-		ConfigJson:          m.configJSON,
-		HostServiceBrokerId: proc.brokerID,
-		Scope:               m.scope,
-	})
+	resp, err := proc.plugin.Configure(ctx, plugin.ConfigureRequest{Config: m.configJSON, Scope: m.scope}, proc.brokerID)
 	if err != nil {
-		if status.Code(err) == codes.InvalidArgument {
-			return &ConfigError{Message: status.Convert(err).Message()}
+		var cerr *ConfigError
+		if errors.As(err, &cerr) {
+			return cerr
 		}
 		return fmt.Errorf("configure plugin: %w", err)
 	}
 	if err := m.bindLocked(ctx, proc, resp); err != nil {
 		// The plugin holds a mount the host will never use: release it.
-		_, _ = proc.plugin.Unmount(ctx, &skillcatalogv1.UnmountRequest{MountId: resp.GetMountId()})
+		_ = proc.plugin.Unmount(ctx, resp.MountID)
 		return err
 	}
-	m.mountID = resp.GetMountId()
+	m.mountID = resp.MountID
 	return nil
 }
 
 // bindLocked registers the mount's tools on first use (later replays keep
 // the identities) and tells the plugin the identities.
-func (m *Mount) bindLocked(ctx context.Context, proc *process, resp *skillcatalogv1.ConfigureResponse) error {
+func (m *Mount) bindLocked(ctx context.Context, proc *process, resp plugin.ConfigureResponse) error {
 	if m.identities == nil {
 		m.identities = make(map[string]string)
-		for _, t := range resp.GetTools() {
+		for _, t := range resp.Tools {
 			id, err := m.plugin.host.cfg.Tools.Register(m.scope, tools.Definition{
-				Name:         t.GetName(),
-				Description:  t.GetDescription(),
-				InputSchema:  t.GetInputSchemaJson(),
-				OutputSchema: t.GetOutputSchemaJson(),
+				Name:         t.Name,
+				Description:  t.Description,
+				InputSchema:  string(t.InputSchema),
+				OutputSchema: string(t.OutputSchema),
 			})
 			if err != nil {
-				return fmt.Errorf("register tool %q in scope %q: %w", t.GetName(), m.scope, err)
+				return fmt.Errorf("register tool %q in scope %q: %w", t.Name, m.scope, err)
 			}
-			m.identities[t.GetName()] = id
+			m.identities[t.Name] = id
 		}
 	}
-	bindings := make([]*skillcatalogv1.ToolBinding, 0, len(m.identities))
+	bindings := make([]plugin.ToolBinding, 0, len(m.identities))
 	for name, id := range m.identities {
-		bindings = append(bindings, &skillcatalogv1.ToolBinding{ToolName: name, DefinitionIdentity: id})
+		bindings = append(bindings, plugin.ToolBinding{ToolName: name, DefinitionIdentity: id})
 	}
-	if _, err := proc.plugin.BindTools(ctx, &skillcatalogv1.BindToolsRequest{MountId: resp.GetMountId(), Bindings: bindings}); err != nil {
+	if err := proc.plugin.BindTools(ctx, resp.MountID, bindings); err != nil {
 		return fmt.Errorf("bind tools: %w", err)
 	}
 	return nil
@@ -422,8 +412,7 @@ func (m *Mount) Unmount(ctx context.Context) error {
 	if proc == nil {
 		return nil // a fresh process will not know the mount
 	}
-	_, err := proc.plugin.Unmount(ctx, &skillcatalogv1.UnmountRequest{MountId: id})
-	return p.checkCallError(proc, err)
+	return p.checkCallError(proc, proc.plugin.Unmount(ctx, id))
 }
 
 // call runs fn against the running process with the mount's current id,

@@ -3,61 +3,36 @@ package hostsdk
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/plugin"
 )
+
+// Role says whom a message speaks for.
+type Role = plugin.Role
 
 // Message roles.
 const (
-	RoleUser      = "user"
-	RoleAssistant = "assistant"
-	RoleSystem    = "system"
-	RoleTool      = "tool"
+	RoleUser      = plugin.RoleUser
+	RoleAssistant = plugin.RoleAssistant
+	RoleSystem    = plugin.RoleSystem
+	RoleTool      = plugin.RoleTool
 )
 
 // ContentBlock is one block of a message's content.
-type ContentBlock struct {
-	Type string `json:"type"`
-	Text string `json:"text,omitempty"`
-}
+type ContentBlock = plugin.ContentBlock
 
-// Message is a durable message proposed for, or added to, a step.
-type Message struct {
-	ID      string         `json:"id"`
-	Role    string         `json:"role"`
-	Content []ContentBlock `json:"content"`
-	// Source is the message's raw durable source JSON, kept byte for byte;
-	// nil when it has none.
-	Source json.RawMessage `json:"-"`
-}
-
-// Text returns the concatenated text of the message's text blocks.
-func (m Message) Text() string {
-	var s string
-	for _, b := range m.Content {
-		if b.Type == "text" {
-			s += b.Text
-		}
-	}
-	return s
-}
+// Message is a durable message proposed for, or added to, a step. Its
+// Source is the message's raw durable source JSON, kept byte for byte.
+type Message = plugin.Message
 
 // Decision is a pre-step decision: reject the step, or enter it with extra
 // messages.
-type Decision struct {
-	// Reject, when non-nil, rejects the step; Messages are then ignored.
-	Reject *Reject
-	// Messages to add when entering.
-	Messages []Message
-}
+type Decision = plugin.Decision
 
 // Reject says why a step was rejected.
-type Reject struct {
-	Reason string
-}
+type Reject = plugin.Reject
 
 // Step identifies one model step of an agent in a session.
 type Step struct {
@@ -72,18 +47,21 @@ type Step struct {
 }
 
 // Outcome says what the plugin did in a step.
-type Outcome string
+type Outcome = plugin.Outcome
 
-// Outcomes of a step.
+// Outcomes of a step: the plugin's own, and the two the host adds.
 const (
-	OutcomeNoPlugin          Outcome = "no-plugin"
-	OutcomeRejectPassthrough Outcome = "reject-passthrough"
-	OutcomeUnchanged         Outcome = "unchanged"
-	OutcomeIncomplete        Outcome = "incomplete"
-	OutcomeInitial           Outcome = "initial"
-	OutcomeReplacement       Outcome = "replacement"
-	OutcomeTombstone         Outcome = "tombstone"
-	OutcomePluginError       Outcome = "plugin-error"
+	// OutcomeNoPlugin: no mount is in effect for the agent's scope.
+	OutcomeNoPlugin Outcome = "no-plugin"
+	// OutcomePluginError: the plugin failed; see PluginError.
+	OutcomePluginError Outcome = "plugin-error"
+
+	OutcomeRejectPassthrough = plugin.OutcomeRejectPassthrough
+	OutcomeUnchanged         = plugin.OutcomeUnchanged
+	OutcomeIncomplete        = plugin.OutcomeIncomplete
+	OutcomeInitial           = plugin.OutcomeInitial
+	OutcomeReplacement       = plugin.OutcomeReplacement
+	OutcomeTombstone         = plugin.OutcomeTombstone
 )
 
 // StepResult is what a PreStep decided.
@@ -172,13 +150,13 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
 	defer cancel()
 
-	req := &skillcatalogv1.PreStepRequest{
-		SessionId:  step.SessionID,
+	req := plugin.StepRequest{
+		SessionID:  step.SessionID,
 		Cwd:        step.Cwd,
 		AgentScope: step.AgentScope,
 		Turn:       uint32(step.Turn),
 		Step:       uint32(step.Step),
-		Downstream: toWireDecision(decision),
+		Downstream: decision,
 	}
 	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, "skill"); ok {
 		req.SkillToolIdentity = id
@@ -187,12 +165,12 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		req.SnapshotToken = tok
 	}
 	if head, err := log.Head(ctx); err == nil {
-		req.SessionHead = &skillcatalogv1.SessionHead{HeadSeq: head.Seq, SurfaceRevision: head.SurfaceRevision}
+		req.Head = &plugin.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
 	}
 
-	var resp *skillcatalogv1.PreStepResponse
+	var resp plugin.StepResponse
 	err := m.call(ctx, func(proc *process, mountID string) error {
-		req.MountId = mountID
+		req.MountID = mountID
 		var err error
 		resp, err = proc.plugin.PreStep(ctx, req)
 		return err
@@ -200,130 +178,9 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	if err != nil {
 		return StepResult{}, &PluginError{Err: err}
 	}
-	outcome, err := fromWireOutcome(resp.GetOutcome())
+	final, err := decision.Apply(resp.Edits)
 	if err != nil {
-		return StepResult{}, &PluginError{Err: err}
+		return StepResult{}, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	final, err := applyEdits(decision, resp.GetEdits())
-	if err != nil {
-		return StepResult{}, &PluginError{Err: err}
-	}
-	return StepResult{Decision: final, Outcome: outcome}, nil
-}
-
-// applyEdits applies the plugin's edits to the downstream decision:
-// replacements and removals by index into the proposed messages, then
-// appends in order.
-func applyEdits(d Decision, edits []*skillcatalogv1.MessageEdit) (Decision, error) {
-	if d.Reject != nil {
-		if len(edits) > 0 {
-			return d, errors.New("plugin edited a rejected decision")
-		}
-		return d, nil
-	}
-	msgs := append([]Message(nil), d.Messages...)
-	removed := make([]bool, len(msgs))
-	var appended []Message
-	for _, e := range edits {
-		switch {
-		case e.GetReplace() != nil:
-			i := int(e.GetReplace().GetIndex())
-			if i >= len(msgs) {
-				return d, fmt.Errorf("plugin replaced message %d of %d", i, len(msgs))
-			}
-			msgs[i] = fromWireMessage(e.GetReplace().GetMessage())
-		case e.GetAppend() != nil:
-			appended = append(appended, fromWireMessage(e.GetAppend()))
-		default:
-			rm, ok := e.GetEdit().(*skillcatalogv1.MessageEdit_Remove)
-			if !ok {
-				return d, errors.New("plugin sent an empty edit")
-			}
-			if int(rm.Remove) >= len(msgs) {
-				return d, fmt.Errorf("plugin removed message %d of %d", rm.Remove, len(msgs))
-			}
-			removed[rm.Remove] = true
-		}
-	}
-	out := Decision{Messages: make([]Message, 0, len(msgs)+len(appended))}
-	for i, m := range msgs {
-		if !removed[i] {
-			out.Messages = append(out.Messages, m)
-		}
-	}
-	out.Messages = append(out.Messages, appended...)
-	return out, nil
-}
-
-func toWireDecision(d Decision) *skillcatalogv1.Decision {
-	if d.Reject != nil {
-		return &skillcatalogv1.Decision{Kind: &skillcatalogv1.Decision_Reject{Reject: &skillcatalogv1.RejectDecision{Reason: d.Reject.Reason}}}
-	}
-	enter := &skillcatalogv1.EnterDecision{Messages: make([]*skillcatalogv1.Message, len(d.Messages))}
-	for i, m := range d.Messages {
-		enter.Messages[i] = toWireMessage(m)
-	}
-	return &skillcatalogv1.Decision{Kind: &skillcatalogv1.Decision_Enter{Enter: enter}}
-}
-
-func roleToWire(role string) skillcatalogv1.Role {
-	switch role {
-	case RoleUser:
-		return skillcatalogv1.Role_ROLE_USER
-	case RoleAssistant:
-		return skillcatalogv1.Role_ROLE_ASSISTANT
-	case RoleSystem:
-		return skillcatalogv1.Role_ROLE_SYSTEM
-	case RoleTool:
-		return skillcatalogv1.Role_ROLE_TOOL
-	}
-	return skillcatalogv1.Role_ROLE_UNSPECIFIED
-}
-
-func roleFromWire(role skillcatalogv1.Role) string {
-	switch role {
-	case skillcatalogv1.Role_ROLE_USER:
-		return RoleUser
-	case skillcatalogv1.Role_ROLE_ASSISTANT:
-		return RoleAssistant
-	case skillcatalogv1.Role_ROLE_SYSTEM:
-		return RoleSystem
-	case skillcatalogv1.Role_ROLE_TOOL:
-		return RoleTool
-	}
-	return ""
-}
-
-func toWireMessage(m Message) *skillcatalogv1.Message {
-	out := &skillcatalogv1.Message{Id: m.ID, Role: roleToWire(m.Role), SourceJson: m.Source}
-	for _, b := range m.Content {
-		out.Content = append(out.Content, &skillcatalogv1.ContentBlock{Type: b.Type, Text: b.Text})
-	}
-	return out
-}
-
-func fromWireMessage(m *skillcatalogv1.Message) Message {
-	out := Message{ID: m.GetId(), Role: roleFromWire(m.GetRole()), Source: m.GetSourceJson()}
-	for _, b := range m.GetContent() {
-		out.Content = append(out.Content, ContentBlock{Type: b.GetType(), Text: b.GetText()})
-	}
-	return out
-}
-
-func fromWireOutcome(o skillcatalogv1.Outcome) (Outcome, error) {
-	switch o {
-	case skillcatalogv1.Outcome_OUTCOME_REJECT_PASSTHROUGH:
-		return OutcomeRejectPassthrough, nil
-	case skillcatalogv1.Outcome_OUTCOME_UNCHANGED:
-		return OutcomeUnchanged, nil
-	case skillcatalogv1.Outcome_OUTCOME_INCOMPLETE:
-		return OutcomeIncomplete, nil
-	case skillcatalogv1.Outcome_OUTCOME_INITIAL:
-		return OutcomeInitial, nil
-	case skillcatalogv1.Outcome_OUTCOME_REPLACEMENT:
-		return OutcomeReplacement, nil
-	case skillcatalogv1.Outcome_OUTCOME_TOMBSTONE:
-		return OutcomeTombstone, nil
-	}
-	return "", fmt.Errorf("plugin answered with unknown outcome %v", o)
+	return StepResult{Decision: final, Outcome: resp.Outcome}, nil
 }

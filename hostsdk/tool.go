@@ -2,11 +2,11 @@ package hostsdk
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
-	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/plugin"
 )
 
 // ToolCall is a model's call of a tool, as the runtime received it.
@@ -23,12 +23,7 @@ type ToolCall struct {
 
 // ToolResult is a tool call's result: the rendered text the model sees and,
 // on success, the canonical value.
-type ToolResult struct {
-	Text    string
-	IsError bool
-	// Value is set on success.
-	Value *skill.ToolValue
-}
+type ToolResult = plugin.ToolResult
 
 // ToolNotFoundError is returned by CallTool when the name resolves to no tool
 // for the agent.
@@ -61,30 +56,23 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 }
 
 func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
-	var resp *skillcatalogv1.ExecuteSkillToolResponse
+	var res plugin.ToolResult
 	err := m.call(ctx, func(proc *process, mountID string) error {
 		var err error
-		resp, err = proc.plugin.ExecuteSkillTool(ctx, &skillcatalogv1.ExecuteSkillToolRequest{
-			MountId:       mountID,
-			SessionId:     call.SessionID,
-			Cwd:           call.Cwd,
-			AgentScope:    call.AgentScope,
-			ArgumentsJson: call.Arguments,
-			CallId:        call.CallID,
+		res, err = proc.plugin.ExecuteSkillTool(ctx, plugin.ToolCall{
+			MountID:    mountID,
+			SessionID:  call.SessionID,
+			Cwd:        call.Cwd,
+			AgentScope: call.AgentScope,
+			CallID:     call.CallID,
+			Arguments:  json.RawMessage(call.Arguments),
 		})
 		return err
 	})
 	if err != nil {
 		return ToolResult{}, &PluginError{Err: err}
 	}
-	out := ToolResult{Text: resp.GetText(), IsError: resp.GetIsError()}
-	if v := resp.GetValue(); v != nil && !out.IsError {
-		out.Value = &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), Content: v.GetContent()}
-		if rb := v.GetResourceBase(); rb != nil {
-			out.Value.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.GetKind()), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
-		}
-	}
-	return out, nil
+	return res, nil
 }
 
 func skillsQuery(step Step, chain []string) skills.Query {

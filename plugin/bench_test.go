@@ -7,11 +7,11 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-func manySkills(n int) []*skillcatalogv1.SkillSummary {
-	out := make([]*skillcatalogv1.SkillSummary, n)
+func manySkills(n int) []skill.Summary {
+	out := make([]skill.Summary, n)
 	for i := range out {
 		out[i] = summary(fmt.Sprintf("skill-%05d", i), fmt.Sprintf("Handles task family %d: reads the inputs, checks them against the house rules and writes a short report.", i))
 	}
@@ -28,14 +28,14 @@ func BenchmarkDecision(b *testing.B) {
 		for _, mode := range []string{"unchanged", "new-snapshot"} {
 			b.Run(fmt.Sprintf("skills=%d/%s", n, mode), func(b *testing.B) {
 				h := newMemHost(manySkills(n)...)
-				e := NewEngine()
+				e := newEngine()
 				req := step(h, enter())
-				resp, err := e.PreStep(context.Background(), h, mount(), req)
+				resp, err := e.preStep(context.Background(), h, testMount(), req)
 				if err != nil {
 					b.Fatal(err)
 				}
-				for _, ed := range resp.GetEdits() {
-					h.appendSource(ed.GetAppend().GetSourceJson())
+				for _, ed := range resp.Edits {
+					h.appendSource(ed.Message.Source)
 				}
 				ctx := context.Background()
 				b.ReportAllocs()
@@ -47,9 +47,9 @@ func BenchmarkDecision(b *testing.B) {
 					} else {
 						h.token = fmt.Sprintf("tok-%d", i)
 					}
-					resp, err := e.PreStep(ctx, h, mount(), req)
-					if err != nil || resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_UNCHANGED {
-						b.Fatalf("outcome %v, err %v", resp.GetOutcome(), err)
+					resp, err := e.preStep(ctx, h, testMount(), req)
+					if err != nil || resp.Outcome != OutcomeUnchanged {
+						b.Fatalf("outcome %v, err %v", resp.Outcome, err)
 					}
 				}
 			})
@@ -84,7 +84,7 @@ func BenchmarkSessionScan(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
-					e := NewEngine()
+					e := newEngine()
 					base, _, err := e.baseline(ctx, h, "s1", h.head())
 					if err != nil || !base.EverPublished {
 						b.Fatalf("baseline %+v, err %v", base, err)

@@ -7,12 +7,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"google.golang.org/protobuf/testing/protocmp"
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
-	"github.com/skillcatalog/skillcatalog/internal/lru"
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -22,14 +19,14 @@ const identity = "tooldef-1"
 // memHost is an in-process Host: a fixed snapshot and an in-memory event
 // log, counting the calls the plugin makes.
 type memHost struct {
-	onSnapshot func()                               // runs before a snapshot is answered
-	pages      []*skillcatalogv1.ReadEventsResponse // scripted pages, answered in order when set
-	skills     []*skillcatalogv1.SkillSummary
-	defs       map[string]*skillcatalogv1.SkillDefinition
+	onSnapshot func()      // runs before a snapshot is answered
+	pages      []EventPage // scripted pages, answered in order when set
+	skills     []skill.Summary
+	defs       map[string]skill.Definition
 	getErr     string
 	complete   bool
 	token      string
-	events     []*skillcatalogv1.SessionEvent // oldest first; seq = index+1
+	events     []Event // oldest first; seq = index+1
 	surface    uint64
 	snapshots  int
 	reads      int
@@ -37,53 +34,53 @@ type memHost struct {
 	readSeqs   int // events returned in total
 }
 
-func newMemHost(skills ...*skillcatalogv1.SkillSummary) *memHost {
-	return &memHost{skills: skills, complete: true, token: "tok-1", defs: map[string]*skillcatalogv1.SkillDefinition{}}
+func newMemHost(skills ...skill.Summary) *memHost {
+	return &memHost{skills: skills, complete: true, token: "tok-1", defs: map[string]skill.Definition{}}
 }
 
-func (h *memHost) Snapshot(ctx context.Context, req *skillcatalogv1.SnapshotRequest) (*skillcatalogv1.SnapshotResponse, error) {
+func (h *memHost) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, error) {
 	h.snapshots++
 	if h.onSnapshot != nil {
 		h.onSnapshot()
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return Snapshot{}, err
 	}
 	if !h.complete {
-		return &skillcatalogv1.SnapshotResponse{Skills: h.skills}, nil
+		return Snapshot{Skills: h.skills}, nil
 	}
-	if req.GetIfNoneMatch() != "" && req.GetIfNoneMatch() == h.token {
-		return &skillcatalogv1.SnapshotResponse{NotModified: true, Token: h.token, Complete: true}, nil
+	if req.IfNoneMatch != "" && req.IfNoneMatch == h.token {
+		return Snapshot{NotModified: true, Token: h.token, Complete: true}, nil
 	}
-	return &skillcatalogv1.SnapshotResponse{Skills: h.skills, Complete: true, Token: h.token}, nil
+	return Snapshot{Skills: h.skills, Complete: true, Token: h.token}, nil
 }
 
-func (h *memHost) GetSkill(_ context.Context, req *skillcatalogv1.GetSkillRequest) (*skillcatalogv1.GetSkillResponse, error) {
+func (h *memHost) GetSkill(_ context.Context, req SkillRequest) (SkillLookup, error) {
 	h.gets++
 	if h.getErr != "" {
-		return &skillcatalogv1.GetSkillResponse{Error: h.getErr}, nil
+		return SkillLookup{Error: h.getErr}, nil
 	}
-	d, ok := h.defs[req.GetName()]
+	d, ok := h.defs[req.Name]
 	if !ok {
-		return &skillcatalogv1.GetSkillResponse{}, nil
+		return SkillLookup{}, nil
 	}
-	return &skillcatalogv1.GetSkillResponse{Found: true, Skill: d}, nil
+	return SkillLookup{Found: true, Skill: d}, nil
 }
 
-func (h *memHost) ReadEvents(_ context.Context, req *skillcatalogv1.ReadEventsRequest) (*skillcatalogv1.ReadEventsResponse, error) {
+func (h *memHost) ReadEvents(_ context.Context, req EventsRequest) (EventPage, error) {
 	h.reads++
 	if h.pages != nil {
 		page := h.pages[0]
 		h.pages = h.pages[1:]
 		return page, nil
 	}
-	resp := &skillcatalogv1.ReadEventsResponse{Head: h.head()}
+	resp := EventPage{Head: *h.head()}
 	top := uint64(len(h.events))
-	if b := req.GetBeforeSeq(); b != 0 && b-1 < top {
+	if b := req.BeforeSeq; b != 0 && b-1 < top {
 		top = b - 1
 	}
-	for seq := top; seq > req.GetAfterSeq(); seq-- {
-		if len(resp.Events) == int(req.GetMaxEvents()) {
+	for seq := top; seq > req.AfterSeq; seq-- {
+		if len(resp.Events) == req.MaxEvents {
 			resp.More = true
 			break
 		}
@@ -93,41 +90,25 @@ func (h *memHost) ReadEvents(_ context.Context, req *skillcatalogv1.ReadEventsRe
 	return resp, nil
 }
 
-func (h *memHost) head() *skillcatalogv1.SessionHead {
-	return &skillcatalogv1.SessionHead{HeadSeq: uint64(len(h.events)), SurfaceRevision: h.surface}
+func (h *memHost) head() *SessionHead {
+	return &SessionHead{Seq: uint64(len(h.events)), SurfaceRevision: h.surface}
 }
 
 func (h *memHost) appendSource(src []byte) {
-	h.events = append(h.events, &skillcatalogv1.SessionEvent{Seq: uint64(len(h.events) + 1), Type: "message", SourceJson: src, Visible: true})
+	h.events = append(h.events, Event{Seq: uint64(len(h.events) + 1), Type: "message", Source: src, Visible: true})
 }
 
-// appendMessages records a step's final messages the way a host does.
-func (h *memHost) apply(t testing.TB, req *skillcatalogv1.PreStepRequest, resp *skillcatalogv1.PreStepResponse) []*skillcatalogv1.Message {
+// apply records a step's final messages the way a host does.
+func (h *memHost) apply(t testing.TB, req StepRequest, resp StepResponse) []Message {
 	t.Helper()
-	msgs := append([]*skillcatalogv1.Message(nil), req.GetDownstream().GetEnter().GetMessages()...)
-	removed := map[int]bool{}
-	var tail []*skillcatalogv1.Message
-	for _, e := range resp.GetEdits() {
-		switch x := e.GetEdit().(type) {
-		case *skillcatalogv1.MessageEdit_Remove:
-			removed[int(x.Remove)] = true
-		case *skillcatalogv1.MessageEdit_Replace:
-			msgs[x.Replace.GetIndex()] = x.Replace.GetMessage()
-		case *skillcatalogv1.MessageEdit_Append:
-			tail = append(tail, x.Append)
-		}
+	final, err := req.Downstream.Apply(resp.Edits)
+	if err != nil {
+		t.Fatalf("apply edits: %v", err)
 	}
-	var out []*skillcatalogv1.Message
-	for i, m := range msgs {
-		if !removed[i] {
-			out = append(out, m)
-		}
+	for _, m := range final.Messages {
+		h.appendSource(m.Source)
 	}
-	out = append(out, tail...)
-	for _, m := range out {
-		h.appendSource(m.GetSourceJson())
-	}
-	return out
+	return final.Messages
 }
 
 func (h *memHost) hide(from, to uint64) {
@@ -137,31 +118,29 @@ func (h *memHost) hide(from, to uint64) {
 	h.surface++
 }
 
-func summary(name, desc string) *skillcatalogv1.SkillSummary {
-	return &skillcatalogv1.SkillSummary{Name: name, Description: desc, Provider: "runtime", Invocation: &skillcatalogv1.InvocationPolicy{ModelInvocable: true, UserInvocable: true}}
+func summary(name, desc string) skill.Summary {
+	return skill.Summary{Name: name, Description: desc, Provider: "runtime", Invocation: skill.DefaultPolicy()}
 }
 
-func mount() Mount { return Mount{Config: DefaultConfig(), SkillIdentity: identity} }
+func testMount() mount { return mount{cfg: DefaultConfig(), skillIdentity: identity} }
 
-func enter(msgs ...*skillcatalogv1.Message) *skillcatalogv1.Decision {
-	return &skillcatalogv1.Decision{Kind: &skillcatalogv1.Decision_Enter{Enter: &skillcatalogv1.EnterDecision{Messages: msgs}}}
+func enter(msgs ...Message) Decision { return Decision{Messages: msgs} }
+
+func step(h *memHost, downstream Decision) StepRequest {
+	return StepRequest{SessionID: "s1", Cwd: "/w", AgentScope: "global", Downstream: downstream, SkillToolIdentity: identity, Head: h.head()}
 }
 
-func step(h *memHost, downstream *skillcatalogv1.Decision) *skillcatalogv1.PreStepRequest {
-	return &skillcatalogv1.PreStepRequest{SessionId: "s1", Cwd: "/w", AgentScope: "global", Downstream: downstream, SkillToolIdentity: identity, SessionHead: h.head()}
+func catalogMsg(id string, update bool, entries ...digest.Entry) Message {
+	return Message{ID: id, Role: RoleUser, Source: events.EncodeCatalog(entries, update)}
 }
 
-func catalogMsg(id string, update bool, entries ...digest.Entry) *skillcatalogv1.Message {
-	return &skillcatalogv1.Message{Id: id, Role: skillcatalogv1.Role_ROLE_USER, SourceJson: events.EncodeCatalog(entries, update)}
+func userMsg(id, text string) Message {
+	return Message{ID: id, Role: RoleUser, Content: []ContentBlock{{Type: "text", Text: text}}}
 }
 
-func userMsg(id, text string) *skillcatalogv1.Message {
-	return &skillcatalogv1.Message{Id: id, Role: skillcatalogv1.Role_ROLE_USER, Content: []*skillcatalogv1.ContentBlock{{Type: "text", Text: text}}}
-}
-
-func mustPreStep(t *testing.T, e *Engine, h *memHost, m Mount, req *skillcatalogv1.PreStepRequest) *skillcatalogv1.PreStepResponse {
+func mustPreStep(t *testing.T, e *engine, h *memHost, m mount, req StepRequest) StepResponse {
 	t.Helper()
-	resp, err := e.PreStep(context.Background(), h, m, req)
+	resp, err := e.preStep(context.Background(), h, m, req)
 	if err != nil {
 		t.Fatalf("PreStep: %v", err)
 	}
@@ -169,10 +148,10 @@ func mustPreStep(t *testing.T, e *Engine, h *memHost, m Mount, req *skillcatalog
 }
 
 // published returns the catalog records among the final messages.
-func published(msgs []*skillcatalogv1.Message) []events.Catalog {
+func published(msgs []Message) []events.Catalog {
 	var out []events.Catalog
 	for _, m := range msgs {
-		if c, ok := events.ParseCatalog(m.GetSourceJson()); ok {
+		if c, ok := events.ParseCatalog(m.Source); ok {
 			out = append(out, c)
 		}
 	}
@@ -191,171 +170,171 @@ func TestDecisionRules(t *testing.T) {
 
 	tests := []struct {
 		name       string
-		skills     []*skillcatalogv1.SkillSummary
+		skills     []skill.Summary
 		incomplete bool
 		history    [][]byte // sources already in the log
 		hideAll    bool     // compaction hides every history event
 		identity   string   // what `skill` resolves to; "" = restricted away
-		downstream *skillcatalogv1.Decision
-		outcome    skillcatalogv1.Outcome
+		downstream Decision
+		outcome    Outcome
 		wantPub    []events.Catalog // catalogs among the final messages
 		wantIDs    []string         // ids of final messages, when checked
 		noSnapshot bool
 	}{
 		{
 			name:       "reject passes through untouched",
-			skills:     []*skillcatalogv1.SkillSummary{a},
+			skills:     []skill.Summary{a},
 			identity:   identity,
-			downstream: &skillcatalogv1.Decision{Kind: &skillcatalogv1.Decision_Reject{Reject: &skillcatalogv1.RejectDecision{Reason: "no"}}},
-			outcome:    skillcatalogv1.Outcome_OUTCOME_REJECT_PASSTHROUGH,
+			downstream: Decision{Reject: &Reject{Reason: "no"}},
+			outcome:    OutcomeRejectPassthrough,
 			noSnapshot: true,
 		},
 		{
 			name:     "initial catalog, sorted, model-invocable only",
-			skills:   []*skillcatalogv1.SkillSummary{b, userOnly, a},
+			skills:   []skill.Summary{b, userOnly, a},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_INITIAL,
+			outcome:  OutcomeInitial,
 			wantPub:  []events.Catalog{{Entries: []digest.Entry{entA, entB}}},
 		},
 		{
 			name:     "userInvocable false does not hide a skill from the model",
-			skills:   []*skillcatalogv1.SkillSummary{modelOnly},
+			skills:   []skill.Summary{modelOnly},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_INITIAL,
+			outcome:  OutcomeInitial,
 			wantPub:  []events.Catalog{{Entries: []digest.Entry{{Name: "delta", Description: "Model only."}}}},
 		},
 		{
 			name:     "empty view and never published: nothing",
-			skills:   []*skillcatalogv1.SkillSummary{userOnly},
+			skills:   []skill.Summary{userOnly},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			outcome:  OutcomeUnchanged,
 		},
 		{
 			name:       "tool restricted away, never published: nothing, no snapshot",
-			skills:     []*skillcatalogv1.SkillSummary{a},
+			skills:     []skill.Summary{a},
 			identity:   "",
-			outcome:    skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			outcome:    OutcomeUnchanged,
 			noSnapshot: true,
 		},
 		{
 			name:       "tool shadowed after a catalog: tombstone, no snapshot",
-			skills:     []*skillcatalogv1.SkillSummary{a},
+			skills:     []skill.Summary{a},
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   "tooldef-shadow",
-			outcome:    skillcatalogv1.Outcome_OUTCOME_TOMBSTONE,
+			outcome:    OutcomeTombstone,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{}}},
 			noSnapshot: true,
 		},
 		{
 			name:       "incomplete snapshot emits nothing and keeps proposals",
-			skills:     []*skillcatalogv1.SkillSummary{a},
+			skills:     []skill.Summary{a},
 			incomplete: true,
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA, entB}, false)},
 			identity:   identity,
 			downstream: enter(catalogMsg("stale", false, entB)),
-			outcome:    skillcatalogv1.Outcome_OUTCOME_INCOMPLETE,
+			outcome:    OutcomeIncomplete,
 			wantPub:    []events.Catalog{{Entries: []digest.Entry{entB}}},
 		},
 		{
 			name:     "same digest as the newest visible catalog: nothing",
-			skills:   []*skillcatalogv1.SkillSummary{a},
+			skills:   []skill.Summary{a},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			outcome:  OutcomeUnchanged,
 		},
 		{
 			name:       "same digest: a proposed duplicate is removed, other messages kept",
-			skills:     []*skillcatalogv1.SkillSummary{a},
+			skills:     []skill.Summary{a},
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   identity,
 			downstream: enter(userMsg("u1", "hi"), catalogMsg("dup", true, entA)),
-			outcome:    skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			outcome:    OutcomeUnchanged,
 			wantIDs:    []string{"u1"},
 		},
 		{
 			name:       "downstream already proposes the current catalog: kept as is",
-			skills:     []*skillcatalogv1.SkillSummary{a, b},
+			skills:     []skill.Summary{a, b},
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   identity,
 			downstream: enter(catalogMsg("theirs", true, entA, entB)),
-			outcome:    skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			outcome:    OutcomeUnchanged,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
 			wantIDs:    []string{"theirs"},
 		},
 		{
 			name:       "never published, empty view: stale proposal removed, unreadable kept",
 			identity:   identity,
-			downstream: enter(catalogMsg("stale", false, entA), &skillcatalogv1.Message{Id: "odd", SourceJson: []byte(`{"kind":"skill-catalog","form":"catalog","entries":[null]}`)}),
-			outcome:    skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			downstream: enter(catalogMsg("stale", false, entA), Message{ID: "odd", Source: []byte(`{"kind":"skill-catalog","form":"catalog","entries":[null]}`)}),
+			outcome:    OutcomeUnchanged,
 			wantIDs:    []string{"odd"},
 		},
 		{
 			name:     "membership change: replacement",
-			skills:   []*skillcatalogv1.SkillSummary{a, b},
+			skills:   []skill.Summary{a, b},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_REPLACEMENT,
+			outcome:  OutcomeReplacement,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
 		},
 		{
 			name:     "every skill removed: tombstone",
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_TOMBSTONE,
+			outcome:  OutcomeTombstone,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{}}},
 		},
 		{
 			name:     "tombstone already visible and still empty: nothing",
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false), events.EncodeCatalog(nil, true)},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_UNCHANGED,
+			outcome:  OutcomeUnchanged,
 		},
 		{
 			name:     "compaction hid every catalog: replacement re-establishes it",
-			skills:   []*skillcatalogv1.SkillSummary{a},
+			skills:   []skill.Summary{a},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			hideAll:  true,
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_REPLACEMENT,
+			outcome:  OutcomeReplacement,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{entA}}},
 		},
 		{
 			name:       "a proposed stale catalog is replaced in place",
-			skills:     []*skillcatalogv1.SkillSummary{a, b},
+			skills:     []skill.Summary{a, b},
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   identity,
 			downstream: enter(userMsg("u1", "x"), catalogMsg("proposed", true, entB), userMsg("u2", "y")),
-			outcome:    skillcatalogv1.Outcome_OUTCOME_REPLACEMENT,
+			outcome:    OutcomeReplacement,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
 			wantIDs:    []string{"u1", "proposed", "u2"},
 		},
 		{
 			name:       "new catalog appended after everything else",
-			skills:     []*skillcatalogv1.SkillSummary{a},
+			skills:     []skill.Summary{a},
 			identity:   identity,
 			downstream: enter(userMsg("u1", "x")),
-			outcome:    skillcatalogv1.Outcome_OUTCOME_INITIAL,
+			outcome:    OutcomeInitial,
 			wantPub:    []events.Catalog{{Entries: []digest.Entry{entA}}},
-			wantIDs:    []string{"u1", catalogMessageID("s1", &skillcatalogv1.SessionHead{}, digest.Of([]digest.Entry{entA}))},
+			wantIDs:    []string{"u1", catalogMessageID("s1", SessionHead{}, digest.Of([]digest.Entry{entA}))},
 		},
 		{
 			name:   "malformed and foreign records are skipped, not a baseline",
-			skills: []*skillcatalogv1.SkillSummary{a},
+			skills: []skill.Summary{a},
 			history: [][]byte{
 				[]byte(`{"kind":"skill-catalog","form":"catalog","entries":"not-an-array"}`),
 				[]byte(`not json`),
 				[]byte(`{"kind":"plugin-note","text":"<available_skills>\n-` + "`alpha`" + `: x\n</available_skills>"}`),
 			},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_INITIAL,
+			outcome:  OutcomeInitial,
 			wantPub:  []events.Catalog{{Entries: []digest.Entry{entA}}},
 		},
 		{
 			name:     "description change: replacement",
-			skills:   []*skillcatalogv1.SkillSummary{summary("alpha", "New  alpha\n text.")},
+			skills:   []skill.Summary{summary("alpha", "New  alpha\n text.")},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  skillcatalogv1.Outcome_OUTCOME_REPLACEMENT,
+			outcome:  OutcomeReplacement,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{{Name: "alpha", Description: "New alpha text."}}}},
 		},
 	}
@@ -369,15 +348,11 @@ func TestDecisionRules(t *testing.T) {
 			if tc.hideAll && len(h.events) > 0 {
 				h.hide(1, uint64(len(h.events)))
 			}
-			downstream := tc.downstream
-			if downstream == nil {
-				downstream = enter()
-			}
-			req := step(h, downstream)
+			req := step(h, tc.downstream)
 			req.SkillToolIdentity = tc.identity
-			resp := mustPreStep(t, NewEngine(), h, mount(), req)
-			if resp.GetOutcome() != tc.outcome {
-				t.Errorf("outcome = %v, want %v", resp.GetOutcome(), tc.outcome)
+			resp := mustPreStep(t, newEngine(), h, testMount(), req)
+			if resp.Outcome != tc.outcome {
+				t.Errorf("outcome = %v, want %v", resp.Outcome, tc.outcome)
 			}
 			if tc.noSnapshot && h.snapshots != 0 {
 				t.Errorf("snapshot requested %d times, want none", h.snapshots)
@@ -395,7 +370,7 @@ func TestDecisionRules(t *testing.T) {
 			if tc.wantIDs != nil {
 				var ids []string
 				for _, m := range final {
-					ids = append(ids, m.GetId())
+					ids = append(ids, m.ID)
 				}
 				if diff := cmp.Diff(tc.wantIDs, ids); diff != "" {
 					t.Errorf("final message ids (-want +got):\n%s", diff)
@@ -407,34 +382,34 @@ func TestDecisionRules(t *testing.T) {
 
 func TestPublishedMessageIsDurableUserReminder(t *testing.T) {
 	h := newMemHost(summary("alpha", "Does <alpha> & things."))
-	resp := mustPreStep(t, NewEngine(), h, mount(), step(h, enter()))
+	resp := mustPreStep(t, newEngine(), h, testMount(), step(h, enter()))
 	final := h.apply(t, step(h, enter()), resp)
 	if len(final) != 1 {
 		t.Fatalf("final messages = %d, want 1", len(final))
 	}
 	m := final[0]
-	if m.GetRole() != skillcatalogv1.Role_ROLE_USER {
-		t.Errorf("role = %v, want user", m.GetRole())
+	if m.Role != RoleUser {
+		t.Errorf("role = %v, want user", m.Role)
 	}
 	want := render.InitialCatalog([]digest.Entry{{Name: "alpha", Description: "Does <alpha> & things."}})
-	if got := m.GetContent()[0].GetText(); got != want {
+	if got := m.Content[0].Text; got != want {
 		t.Errorf("text:\n%s\nwant:\n%s", got, want)
 	}
 	if !strings.Contains(want, "Does &lt;alpha&gt; &amp; things.") {
 		t.Errorf("description not escaped in the rendered catalog:\n%s", want)
 	}
-	c, ok := events.ParseCatalog(m.GetSourceJson())
+	c, ok := events.ParseCatalog(m.Source)
 	if !ok || c.Update || c.Entries[0].Description != "Does <alpha> & things." {
-		t.Errorf("source = %s, want a first catalog with the unescaped description", m.GetSourceJson())
+		t.Errorf("source = %s, want a first catalog with the unescaped description", m.Source)
 	}
 }
 
 func TestDescriptionCapFromConfig(t *testing.T) {
 	h := newMemHost(summary("alpha", "abcdefghij"))
-	m := mount()
-	m.Config.DescriptionMaxLength = 5
-	resp := mustPreStep(t, NewEngine(), h, m, step(h, enter()))
-	c, _ := events.ParseCatalog(resp.GetEdits()[0].GetAppend().GetSourceJson())
+	m := testMount()
+	m.cfg.DescriptionMaxLength = 5
+	resp := mustPreStep(t, newEngine(), h, m, step(h, enter()))
+	c, _ := events.ParseCatalog(resp.Edits[0].Message.Source)
 	if got := c.Entries[0].Description; got != "ab..." {
 		t.Errorf("capped description = %q, want %q", got, "ab...")
 	}
@@ -442,16 +417,16 @@ func TestDescriptionCapFromConfig(t *testing.T) {
 
 func TestBodyOnlyChangeDoesNotRepublish(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	h.defs["alpha"] = &skillcatalogv1.SkillDefinition{Name: "alpha", Content: "v1"}
-	e := NewEngine()
+	h.defs["alpha"] = skill.Definition{Summary: skill.Summary{Name: "alpha"}, Content: "v1"}
+	e := newEngine()
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
-	h.defs["alpha"].Content = "v2"
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+	h.defs["alpha"] = skill.Definition{Summary: skill.Summary{Name: "alpha"}, Content: "v2"}
 	h.token = "tok-2" // the host's token changes with any change it sees
 	req = step(h, enter())
-	resp := mustPreStep(t, e, h, mount(), req)
-	if resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_UNCHANGED || len(resp.GetEdits()) != 0 {
-		t.Errorf("body-only change: outcome %v edits %v, want unchanged and none", resp.GetOutcome(), resp.GetEdits())
+	resp := mustPreStep(t, e, h, testMount(), req)
+	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 0 {
+		t.Errorf("body-only change: outcome %v edits %v, want unchanged and none", resp.Outcome, resp.Edits)
 	}
 }
 
@@ -460,12 +435,12 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 	for i := 0; i < 1000; i++ {
 		h.appendSource(nil)
 	}
-	e := NewEngine()
+	e := newEngine()
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
 	// The next step reads the one event the host appended.
 	reads := h.reads
-	mustPreStep(t, e, h, mount(), step(h, enter()))
+	mustPreStep(t, e, h, testMount(), step(h, enter()))
 	if h.reads != reads+1 {
 		t.Errorf("step after publishing made %d read calls, want 1", h.reads-reads)
 	}
@@ -474,9 +449,9 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 	snaps, reads := h.snapshots, h.reads
 	req = step(h, enter())
 	req.SnapshotToken = h.token
-	resp := mustPreStep(t, e, h, mount(), req)
-	if resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_UNCHANGED {
-		t.Fatalf("outcome = %v", resp.GetOutcome())
+	resp := mustPreStep(t, e, h, testMount(), req)
+	if resp.Outcome != OutcomeUnchanged {
+		t.Fatalf("outcome = %v", resp.Outcome)
 	}
 	if h.snapshots != snaps || h.reads != reads {
 		t.Errorf("unchanged step made %d snapshot and %d read calls, want none", h.snapshots-snaps, h.reads-reads)
@@ -488,7 +463,7 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 	seqs := h.readSeqs
 	req = step(h, enter())
 	req.SnapshotToken = h.token
-	mustPreStep(t, e, h, mount(), req)
+	mustPreStep(t, e, h, testMount(), req)
 	if got := h.readSeqs - seqs; got != 2 {
 		t.Errorf("incremental step read %d events, want 2", got)
 	}
@@ -496,7 +471,7 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 	// Without a token hint the plugin asks conditionally and the host
 	// answers not modified.
 	req = step(h, enter())
-	mustPreStep(t, e, h, mount(), req)
+	mustPreStep(t, e, h, testMount(), req)
 	if h.snapshots != snaps+1 {
 		t.Errorf("snapshot calls = %d, want %d", h.snapshots, snaps+1)
 	}
@@ -505,17 +480,17 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 func TestCompactionAfterScanTriggersFullRescan(t *testing.T) {
 	entA := digest.Entry{Name: "alpha", Description: "A."}
 	h := newMemHost(summary("alpha", "A."))
-	e := NewEngine()
+	e := newEngine()
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, mount(), req)) // initial, seq 1
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req)) // initial, seq 1
 	h.appendSource(nil)
 	h.hide(1, 1)
 	req = step(h, enter())
-	resp := mustPreStep(t, e, h, mount(), req)
-	if resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_REPLACEMENT {
-		t.Fatalf("outcome after compaction = %v, want replacement", resp.GetOutcome())
+	resp := mustPreStep(t, e, h, testMount(), req)
+	if resp.Outcome != OutcomeReplacement {
+		t.Fatalf("outcome after compaction = %v, want replacement", resp.Outcome)
 	}
-	c, _ := events.ParseCatalog(resp.GetEdits()[0].GetAppend().GetSourceJson())
+	c, _ := events.ParseCatalog(resp.Edits[0].Message.Source)
 	if diff := cmp.Diff([]digest.Entry{entA}, c.Entries); diff != "" || !c.Update {
 		t.Errorf("re-established catalog update=%v (-want +got):\n%s", c.Update, diff)
 	}
@@ -524,13 +499,13 @@ func TestCompactionAfterScanTriggersFullRescan(t *testing.T) {
 func TestRestartedEngineResumesWithoutRepublishing(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."), summary("beta", "B."))
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, NewEngine(), h, mount(), req))
+	h.apply(t, req, mustPreStep(t, newEngine(), h, testMount(), req))
 	for i := 0; i < 50; i++ {
 		h.appendSource([]byte(`{"kind":"other"}`))
 	}
-	resp := mustPreStep(t, NewEngine(), h, mount(), step(h, enter()))
-	if resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_UNCHANGED || len(resp.GetEdits()) != 0 {
-		t.Errorf("fresh engine: outcome %v edits %d, want unchanged", resp.GetOutcome(), len(resp.GetEdits()))
+	resp := mustPreStep(t, newEngine(), h, testMount(), step(h, enter()))
+	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 0 {
+		t.Errorf("fresh engine: outcome %v edits %d, want unchanged", resp.Outcome, len(resp.Edits))
 	}
 }
 
@@ -538,7 +513,7 @@ func TestCancellationReachesSnapshot(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err := NewEngine().PreStep(ctx, h, mount(), step(h, enter()))
+	_, err := newEngine().preStep(ctx, h, testMount(), step(h, enter()))
 	if !errors.Is(err, context.Canceled) {
 		t.Errorf("err = %v, want context.Canceled", err)
 	}
@@ -547,13 +522,17 @@ func TestCancellationReachesSnapshot(t *testing.T) {
 func TestExecuteSkillTool(t *testing.T) {
 	disabled := summary("hidden", "H.")
 	disabled.Invocation.ModelInvocable = false
-	base := func(kind string) *skillcatalogv1.ResourceBase {
-		return &skillcatalogv1.ResourceBase{Kind: kind, Path: "/skills/alpha", Url: "skill://alpha/", Description: "ask the host"}
+	base := func(kind skill.ResourceKind) *skill.ResourceBase {
+		return &skill.ResourceBase{Kind: kind, Path: "/skills/alpha", URL: "skill://alpha/", Description: "ask the host"}
 	}
+	def := func(policy skill.InvocationPolicy, rb *skill.ResourceBase, content string) skill.Definition {
+		return skill.Definition{Summary: skill.Summary{Name: "alpha", Provider: "runtime", Invocation: policy}, ResourceBase: rb, Content: content}
+	}
+	modelOnly := skill.InvocationPolicy{ModelInvocable: true}
 	tests := []struct {
 		name     string
 		args     string
-		defs     map[string]*skillcatalogv1.SkillDefinition
+		defs     map[string]skill.Definition
 		getErr   string
 		want     string
 		isError  bool
@@ -566,24 +545,24 @@ func TestExecuteSkillTool(t *testing.T) {
 		{name: "policy on summary, body never requested", args: `{"name":"hidden"}`, want: `Error: skill "hidden" is not available for model invocation`, isError: true},
 		{
 			name: "vanished between snapshot and load", args: `{"name":"alpha"}`,
-			defs: map[string]*skillcatalogv1.SkillDefinition{}, want: `Error: skill "alpha" is unknown or no longer available`, isError: true, wantGets: 1,
+			defs: map[string]skill.Definition{}, want: `Error: skill "alpha" is unknown or no longer available`, isError: true, wantGets: 1,
 		},
 		{
 			name: "policy re-checked on the loaded definition", args: `{"name":"alpha"}`,
-			defs:    map[string]*skillcatalogv1.SkillDefinition{"alpha": {Name: "alpha", Invocation: &skillcatalogv1.InvocationPolicy{}}},
+			defs:    map[string]skill.Definition{"alpha": def(skill.InvocationPolicy{}, nil, "")},
 			want:    `Error: skill "alpha" is not available for model invocation`,
 			isError: true, wantGets: 1,
 		},
 		{name: "provider error", args: `{"name":"alpha"}`, getErr: "disk on fire", want: `Error: disk on fire`, isError: true, wantGets: 1},
 		{
 			name: "unknown resource base kind", args: `{"name":"alpha"}`,
-			defs:    map[string]*skillcatalogv1.SkillDefinition{"alpha": {Name: "alpha", Provider: "runtime", Invocation: &skillcatalogv1.InvocationPolicy{ModelInvocable: true}, ResourceBase: base("zip"), Content: "body"}},
+			defs:    map[string]skill.Definition{"alpha": def(modelOnly, base("zip"), "body")},
 			want:    `Error: skill "alpha": unsupported resource base kind "zip"`,
 			isError: true, wantGets: 1,
 		},
 		{
 			name: "success", args: `{"name":"alpha"}`,
-			defs:     map[string]*skillcatalogv1.SkillDefinition{"alpha": {Name: "alpha", Provider: "runtime", Invocation: &skillcatalogv1.InvocationPolicy{ModelInvocable: true}, ResourceBase: base("directory"), Content: "Do alpha."}},
+			defs:     map[string]skill.Definition{"alpha": def(modelOnly, base("directory"), "Do alpha.")},
 			wantGets: 1,
 		},
 	}
@@ -602,19 +581,19 @@ func TestExecuteSkillTool(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			resp, err := NewEngine().ExecuteSkillTool(context.Background(), h, mount(), &skillcatalogv1.ExecuteSkillToolRequest{ArgumentsJson: tc.args, Cwd: "/w", AgentScope: "global"})
+			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(tc.args), Cwd: "/w", AgentScope: "global"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if resp.GetText() != want || resp.GetIsError() != tc.isError {
-				t.Errorf("result = %q (error %v), want %q (error %v)", resp.GetText(), resp.GetIsError(), want, tc.isError)
+			if resp.Text != want || resp.IsError != tc.isError {
+				t.Errorf("result = %q (error %v), want %q (error %v)", resp.Text, resp.IsError, want, tc.isError)
 			}
 			if h.gets != tc.wantGets {
 				t.Errorf("GetSkill calls = %d, want %d", h.gets, tc.wantGets)
 			}
 			if !tc.isError {
-				want := &skillcatalogv1.SkillToolValue{Name: "alpha", Provider: "runtime", ResourceBase: base("directory"), Content: "Do alpha."}
-				if diff := cmp.Diff(want, resp.GetValue(), protocmp.Transform()); diff != "" {
+				want := &skill.ToolValue{Name: "alpha", Provider: "runtime", ResourceBase: base("directory"), Content: "Do alpha."}
+				if diff := cmp.Diff(want, resp.Value); diff != "" {
 					t.Errorf("value (-want +got):\n%s", diff)
 				}
 			}
@@ -661,95 +640,122 @@ func TestParseConfig(t *testing.T) {
 
 func TestBaselineIsNotParsedTwice(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	e := NewEngine()
-	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
+	// A catalog another plugin process published.
+	h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "alpha", Description: "A."}}, false))
+	e := newEngine()
 	for i := 0; i < 10; i++ {
 		h.appendSource(nil)
-		mustPreStep(t, e, h, mount(), step(h, enter()))
+		if resp := mustPreStep(t, e, h, testMount(), step(h, enter())); resp.Outcome != OutcomeUnchanged {
+			t.Fatalf("outcome = %v, want unchanged", resp.Outcome)
+		}
 	}
 	// Compaction of an unrelated range forces a full rescan, which meets
 	// the same catalog record again.
 	h.hide(5, 6)
-	mustPreStep(t, e, h, mount(), step(h, enter()))
-	if e.parses != 1 {
-		t.Errorf("catalog records parsed %d times, want 1", e.parses)
+	mustPreStep(t, e, h, testMount(), step(h, enter()))
+	if got := e.parses.Load(); got != 1 {
+		t.Errorf("catalog records parsed %d times, want 1", got)
+	}
+}
+
+// TestOwnPublicationIsNeverParsed: the catalog the plugin publishes comes
+// back in the session's events at the next step; the plugin knows what it
+// says without decoding it.
+func TestOwnPublicationIsNeverParsed(t *testing.T) {
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+	h.skills = append(h.skills, summary("beta", "B."))
+	h.token = "tok-2"
+	req = step(h, enter())
+	if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != OutcomeReplacement {
+		t.Fatalf("outcome = %v, want replacement", resp.Outcome)
+	} else {
+		h.apply(t, req, resp)
+	}
+	for i := 0; i < 3; i++ {
+		h.appendSource(nil)
+		if resp := mustPreStep(t, e, h, testMount(), step(h, enter())); resp.Outcome != OutcomeUnchanged {
+			t.Fatalf("outcome = %v, want unchanged", resp.Outcome)
+		}
+	}
+	if got := e.parses.Load(); got != 0 {
+		t.Errorf("the plugin parsed %d of its own catalog records, want 0", got)
 	}
 }
 
 func TestUnboundMountIsAnError(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	_, err := NewEngine().PreStep(context.Background(), h, Mount{Config: DefaultConfig()}, step(h, enter()))
-	if !errors.Is(err, errUnbound) {
-		t.Fatalf("err = %v, want errUnbound", err)
+	_, err := newEngine().preStep(context.Background(), h, mount{cfg: DefaultConfig()}, step(h, enter()))
+	if !errors.Is(err, ErrUnbound) {
+		t.Fatalf("err = %v, want ErrUnbound", err)
 	}
 }
 
 func TestNotModifiedAfterConcurrentEviction(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	e := NewEngine()
+	e := newEngine()
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
 	// Other steps evict every view while this one waits for the host.
 	h.onSnapshot = func() {
-		e.mu.Lock()
-		e.views = lru.New[string, *view](maxViews)
-		e.mu.Unlock()
+		e.views.Purge()
 	}
-	resp := mustPreStep(t, e, h, mount(), step(h, enter()))
-	if resp.GetOutcome() != skillcatalogv1.Outcome_OUTCOME_UNCHANGED {
-		t.Fatalf("outcome = %v, want unchanged", resp.GetOutcome())
+	resp := mustPreStep(t, e, h, testMount(), step(h, enter()))
+	if resp.Outcome != OutcomeUnchanged {
+		t.Fatalf("outcome = %v, want unchanged", resp.Outcome)
 	}
 }
 
 func TestCatalogMessageIDsAreUniqueAndStable(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	e := NewEngine()
+	e := newEngine()
 	req := step(h, enter())
-	first := h.apply(t, req, mustPreStep(t, e, h, mount(), req))[0].GetId()
+	first := h.apply(t, req, mustPreStep(t, e, h, testMount(), req))[0].ID
 	h.skills = append(h.skills, summary("beta", "B."))
 	h.token = "tok-2"
 	req = step(h, enter())
-	resp := mustPreStep(t, e, h, mount(), req)
-	again := mustPreStep(t, NewEngine(), h, mount(), step(h, enter())) // a restarted plugin
-	second := resp.GetEdits()[0].GetAppend().GetId()
+	resp := mustPreStep(t, e, h, testMount(), req)
+	again := mustPreStep(t, newEngine(), h, testMount(), step(h, enter())) // a restarted plugin
+	second := resp.Edits[0].Message.ID
 	if first == second {
 		t.Errorf("two catalogs of one session share the id %q", first)
 	}
-	if got := again.GetEdits()[0].GetAppend().GetId(); got != second {
+	if got := again.Edits[0].Message.ID; got != second {
 		t.Errorf("restarted plugin named the catalog %q, want %q", got, second)
 	}
 }
 
 func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	e := NewEngine()
+	e := newEngine()
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, mount(), req))
-	mustPreStep(t, e, h, mount(), step(h, enter()))
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+	mustPreStep(t, e, h, testMount(), step(h, enter()))
 	h.appendSource(nil)
 	h.hide(2, 2)
 	reads := h.reads
-	mustPreStep(t, e, h, mount(), step(h, enter()))
+	mustPreStep(t, e, h, testMount(), step(h, enter()))
 	if got := h.reads - reads; got != 1 {
 		t.Errorf("compaction cost %d reads, want one full scan", got)
 	}
 }
 
 func TestMisbehavingEventPagesAreErrors(t *testing.T) {
-	head := &skillcatalogv1.SessionHead{HeadSeq: 10}
-	ev := func(seq uint64) *skillcatalogv1.SessionEvent {
-		return &skillcatalogv1.SessionEvent{Seq: seq, Visible: true}
+	head := SessionHead{Seq: 10}
+	ev := func(seq uint64) Event {
+		return Event{Seq: seq, Visible: true}
 	}
-	for name, pages := range map[string][]*skillcatalogv1.ReadEventsResponse{
+	for name, pages := range map[string][]EventPage{
 		"more without events": {{Head: head, More: true}},
-		"seq not decreasing":  {{Head: head, Events: []*skillcatalogv1.SessionEvent{ev(10), ev(10)}, More: true}},
-		"page revisits seqs":  {{Head: head, Events: []*skillcatalogv1.SessionEvent{ev(10), ev(9)}, More: true}, {Head: head, Events: []*skillcatalogv1.SessionEvent{ev(9)}}},
+		"seq not decreasing":  {{Head: head, Events: []Event{ev(10), ev(10)}, More: true}},
+		"page revisits seqs":  {{Head: head, Events: []Event{ev(10), ev(9)}, More: true}, {Head: head, Events: []Event{ev(9)}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newMemHost(summary("alpha", "A."))
 			h.pages = pages
-			if _, err := NewEngine().PreStep(context.Background(), h, mount(), step(h, enter())); err == nil {
+			if _, err := newEngine().preStep(context.Background(), h, testMount(), step(h, enter())); err == nil {
 				t.Fatal("a misbehaving host's pages were accepted")
 			}
 		})
@@ -760,15 +766,15 @@ func TestSeveralProposedCatalogs(t *testing.T) {
 	entA := digest.Entry{Name: "alpha", Description: "A."}
 	h := newMemHost(summary("alpha", "A."), summary("beta", "B."))
 	req := step(h, enter(catalogMsg("c1", false, entA), userMsg("u", "x"), catalogMsg("c2", false, entA)))
-	final := h.apply(t, req, mustPreStep(t, NewEngine(), h, mount(), req))
+	final := h.apply(t, req, mustPreStep(t, newEngine(), h, testMount(), req))
 	var ids []string
 	for _, m := range final {
-		ids = append(ids, m.GetId())
+		ids = append(ids, m.ID)
 	}
 	if diff := cmp.Diff([]string{"c1", "u"}, ids); diff != "" {
 		t.Errorf("final ids (-want +got):\n%s", diff)
 	}
-	if c, _ := events.ParseCatalog(final[0].GetSourceJson()); len(c.Entries) != 2 {
-		t.Errorf("the first proposal was not replaced by the current catalog: %s", final[0].GetSourceJson())
+	if c, _ := events.ParseCatalog(final[0].Source); len(c.Entries) != 2 {
+		t.Errorf("the first proposal was not replaced by the current catalog: %s", final[0].Source)
 	}
 }

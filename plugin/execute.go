@@ -1,85 +1,75 @@
 package plugin
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// ExecuteSkillTool runs one `skill` tool call. Failures the model should see
-// are error results, not Go errors; a Go error means the host could not be
-// reached. Policy is checked on the snapshot summary before the body is
+// executeSkillTool runs one `skill` tool call. Failures the model should
+// see are error results, not Go errors; a Go error means the host could not
+// be reached. Policy is checked on the snapshot listing before the body is
 // requested, and again on the loaded definition.
-func (e *Engine) ExecuteSkillTool(ctx context.Context, host Host, m Mount, req *skillcatalogv1.ExecuteSkillToolRequest) (*skillcatalogv1.ExecuteSkillToolResponse, error) {
-	name, ok := skillNameArgument(req.GetArgumentsJson())
+func (e *engine) executeSkillTool(ctx context.Context, host Host, m mount, call ToolCall) (ToolResult, error) {
+	name, ok := skillNameArgument(call.Arguments)
 	if !ok || !skill.ValidName(name) {
 		return errorResult(render.ErrInvalidName(name)), nil
 	}
 
-	v, complete, err := e.currentView(ctx, host, m.Config, req.GetSessionId(), req.GetCwd(), req.GetAgentScope(), "")
+	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
 	if err != nil {
-		return nil, err
+		return ToolResult{}, err
 	}
 	if complete {
-		summary, listed := v.summary(name)
-		if !listed {
+		listed, ok := v.lookup(name)
+		if !ok {
 			return errorResult(render.ErrUnknownSkill(name)), nil
 		}
-		if !summary.GetInvocation().GetModelInvocable() {
+		if !listed.modelInvocable {
 			return errorResult(render.ErrNotModelInvocable(name)), nil
 		}
 	}
 	// An incomplete snapshot cannot prove absence: ask for the skill itself
 	// and let the loaded definition's policy decide.
 
-	got, err := host.GetSkill(ctx, &skillcatalogv1.GetSkillRequest{Cwd: req.GetCwd(), AgentScope: req.GetAgentScope(), Name: name, SessionId: req.GetSessionId()})
+	got, err := host.GetSkill(ctx, SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
 	if err != nil {
-		return nil, fmt.Errorf("load skill %q: %w", name, err)
+		return ToolResult{}, fmt.Errorf("load skill %q: %w", name, err)
 	}
-	if msg := got.GetError(); msg != "" {
-		return errorResult(render.ErrProvider(msg)), nil
+	if got.Error != "" {
+		return errorResult(render.ErrProvider(got.Error)), nil
 	}
-	def := got.GetSkill()
-	if !got.GetFound() || def == nil {
+	if !got.Found {
 		return errorResult(render.ErrUnknownSkill(name)), nil
 	}
-	if !def.GetInvocation().GetModelInvocable() {
+	if !got.Skill.Invocation.ModelInvocable {
 		return errorResult(render.ErrNotModelInvocable(name)), nil
 	}
 
-	value := &skillcatalogv1.SkillToolValue{
-		Name:         name,
-		Provider:     def.GetProvider(),
-		ResourceBase: def.GetResourceBase(),
-		Content:      def.GetContent(),
-	}
-	tv := skill.ToolValue{Name: value.Name, Provider: value.Provider, Content: value.Content}
-	if rb := value.ResourceBase; rb != nil {
-		tv.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.GetKind()), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
-	}
-	text, err := render.SkillContent(tv)
+	value := got.Skill.ToolValue()
+	value.Name = name
+	text, err := render.SkillContent(value)
 	if err != nil {
 		return errorResult(render.ErrProvider(err.Error())), nil
 	}
-	return &skillcatalogv1.ExecuteSkillToolResponse{Value: value, Text: text}, nil
+	return ToolResult{Value: &value, Text: text}, nil
 }
 
-func errorResult(text string) *skillcatalogv1.ExecuteSkillToolResponse {
-	return &skillcatalogv1.ExecuteSkillToolResponse{Text: text, IsError: true}
+func errorResult(text string) ToolResult {
+	return ToolResult{Text: text, IsError: true}
 }
 
 // skillNameArgument extracts the `name` argument. A missing or non-string
 // name is reported as invalid with its JSON text, so the model sees what it
 // sent.
-func skillNameArgument(args string) (string, bool) {
+func skillNameArgument(args json.RawMessage) (string, bool) {
 	var obj map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(args), &obj); err != nil {
-		return strings.TrimSpace(args), false
+	if err := json.Unmarshal(args, &obj); err != nil {
+		return string(bytes.TrimSpace(args)), false
 	}
 	raw, present := obj["name"]
 	if !present {

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // FuzzParseConfig: host-supplied configuration never panics, and every
@@ -41,21 +41,21 @@ func FuzzSkillToolArguments(f *testing.F) {
 	disabled.Invocation.ModelInvocable = false
 	f.Fuzz(func(t *testing.T, args string) {
 		h := newMemHost(summary("alpha", "A."), disabled)
-		h.defs["alpha"] = &skillcatalogv1.SkillDefinition{Name: "alpha", Provider: "runtime", Invocation: &skillcatalogv1.InvocationPolicy{ModelInvocable: true}, Content: "body"}
-		resp, err := NewEngine().ExecuteSkillTool(context.Background(), h, mount(), &skillcatalogv1.ExecuteSkillToolRequest{ArgumentsJson: args})
+		h.defs["alpha"] = skill.Definition{Summary: skill.Summary{Name: "alpha", Provider: "runtime", Invocation: skill.InvocationPolicy{ModelInvocable: true}}, Content: "body"}
+		resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(args)})
 		if err != nil {
 			t.Fatalf("Go error for arguments %q: %v", args, err)
 		}
-		if resp.GetIsError() != strings.HasPrefix(resp.GetText(), "Error: ") {
-			t.Fatalf("isError %v but text %q", resp.GetIsError(), resp.GetText())
+		if resp.IsError != strings.HasPrefix(resp.Text, "Error: ") {
+			t.Fatalf("isError %v but text %q", resp.IsError, resp.Text)
 		}
-		if !resp.GetIsError() && resp.GetValue().GetName() != "alpha" {
-			t.Fatalf("success for arguments %q: %+v", args, resp.GetValue())
+		if !resp.IsError && (resp.Value == nil || resp.Value.Name != "alpha") {
+			t.Fatalf("success for arguments %q: %+v", args, resp.Value)
 		}
-		if name, ok := skillNameArgument(args); ok && name == "hidden" && (h.gets != 0 || resp.GetText() != `Error: skill "hidden" is not available for model invocation`) {
-			t.Fatalf("model-disabled skill: %d loads, text %q", h.gets, resp.GetText())
+		if name, ok := skillNameArgument([]byte(args)); ok && name == "hidden" && (h.gets != 0 || resp.Text != `Error: skill "hidden" is not available for model invocation`) {
+			t.Fatalf("model-disabled skill: %d loads, text %q", h.gets, resp.Text)
 		}
-		if !resp.GetIsError() && !utf8.ValidString(resp.GetText()) {
+		if !resp.IsError && !utf8.ValidString(resp.Text) {
 			t.Fatalf("result text is not UTF-8")
 		}
 	})

@@ -63,21 +63,68 @@ func catalog(header string, entries []digest.Entry) string {
 	// Size the buffer exactly so that rendering allocates once.
 	n := len(header) + len(catalogFooter)
 	for i := range entries {
-		e := &entries[i]
-		n += len(entryOpen) + escapedLen(e.Name, textSpecials) +
-			len(entrySep) + escapedLen(e.Description, textSpecials) + 1
+		n += entryLineLen(&entries[i])
 	}
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(header)
 	for i := range entries {
-		e := &entries[i]
-		b.WriteString(entryOpen)
-		writeEscaped(&b, e.Name, textSpecials)
-		b.WriteString(entrySep)
-		writeEscaped(&b, e.Description, textSpecials)
-		b.WriteByte('\n')
+		writeEntryLine(&b, &entries[i])
 	}
 	b.WriteString(catalogFooter)
 	return b.String()
+}
+
+// EntryLine renders the line a catalog shows for one entry, newline
+// included: the unit InitialCatalogLines and ReplacementCatalogLines
+// assemble. A caller that renders many catalogs over mostly the same
+// entries renders each entry once.
+func EntryLine(e digest.Entry) string {
+	var b strings.Builder
+	b.Grow(entryLineLen(&e))
+	writeEntryLine(&b, &e)
+	return b.String()
+}
+
+// InitialCatalogLines is InitialCatalog for entries already rendered with
+// EntryLine.
+func InitialCatalogLines(lines []string) string {
+	return catalogOfLines(initialHeader, lines)
+}
+
+// ReplacementCatalogLines is ReplacementCatalog for entries already
+// rendered with EntryLine.
+func ReplacementCatalogLines(lines []string) string {
+	if len(lines) == 0 {
+		return tombstone
+	}
+	return catalogOfLines(replacementHeader, lines)
+}
+
+func catalogOfLines(header string, lines []string) string {
+	n := len(header) + len(catalogFooter)
+	for _, l := range lines {
+		n += len(l)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(header)
+	for _, l := range lines {
+		b.WriteString(l)
+	}
+	b.WriteString(catalogFooter)
+	return b.String()
+}
+
+func entryLineLen(e *digest.Entry) int {
+	return len(entryOpen) + escapedLen(e.Name, textSpecials) +
+		len(entrySep) + escapedLen(e.Description, textSpecials) + 1
+}
+
+func writeEntryLine(b *strings.Builder, e *digest.Entry) {
+	b.WriteString(entryOpen)
+	writeEscaped(b, e.Name, textSpecials)
+	b.WriteString(entrySep)
+	writeEscaped(b, e.Description, textSpecials)
+	b.WriteByte('\n')
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/skillcatalog/skillcatalog/internal/wire"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
 const usage = `skillcatalog-plugin is the skill-catalog plugin for agent runtimes.
@@ -32,5 +32,5 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(1)
 	}
-	plugin.Serve()
+	pluginserver.Serve()
 }

@@ -12,8 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hashicorp/go-hclog"
-
 	"github.com/skillcatalog/skillcatalog"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
@@ -160,7 +158,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	}
 	removeHandbook := reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
 
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: hclog.New(&hclog.LoggerOptions{Output: io.Discard})})
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		return err
 	}

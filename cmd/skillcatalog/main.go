@@ -16,7 +16,7 @@ import (
 	"os/signal"
 
 	"github.com/skillcatalog/skillcatalog/internal/wire"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
 const usage = `skillcatalog: a skill-catalog plugin for agent runtimes.
@@ -33,7 +33,7 @@ Run "skillcatalog demo -h" or "skillcatalog conform -h" for flags.
 func main() {
 	if wire.CookieSet(os.Getenv) {
 		// Started by a host through the handshake: be the plugin.
-		plugin.Serve()
+		pluginserver.Serve()
 		return
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -50,7 +50,7 @@ func (r *reporter) step(n int, res hostsdk.StepResult) {
 	if r.json {
 		msgs := make([]jsonMessage, 0, len(res.Decision.Messages))
 		for _, m := range res.Decision.Messages {
-			msgs = append(msgs, jsonMessage{ID: m.ID, Role: m.Role, Text: m.Text(), Source: m.Source})
+			msgs = append(msgs, jsonMessage{ID: m.ID, Role: string(m.Role), Text: m.Text(), Source: m.Source})
 		}
 		r.emit(map[string]any{"event": "step", "step": n, "outcome": res.Outcome, "messages": msgs, "appendedSeqs": res.Appended})
 		return

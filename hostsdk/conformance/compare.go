@@ -67,18 +67,8 @@ func sourceValue(src []byte) any {
 	return v
 }
 
-func messageText(blocks []hostsdk.ContentBlock) string {
-	var b strings.Builder
-	for _, c := range blocks {
-		if c.Type == "text" {
-			b.WriteString(c.Text)
-		}
-	}
-	return b.String()
-}
-
 func viewMessage(m hostsdk.Message) MessageView {
-	return MessageView{ID: m.ID, Role: m.Role, Text: messageText(m.Content), Source: sourceValue(m.Source)}
+	return MessageView{ID: m.ID, Role: string(m.Role), Text: m.Text(), Source: sourceValue(m.Source)}
 }
 
 func viewMessages(ms []hostsdk.Message) []MessageView {
@@ -173,7 +163,7 @@ func viewEvents(evs []sessionlog.Event) []EventView {
 				Content []hostsdk.ContentBlock `json:"content"`
 			}
 			if json.Unmarshal(ev.Body, &body) == nil {
-				v.Text = messageText(body.Content)
+				v.Text = hostsdk.Message{Content: body.Content}.Text()
 			}
 		}
 		out[i] = v

@@ -293,7 +293,7 @@ func (c *checker) event(e *EventSpec) error {
 }
 
 func (c *checker) role(p Pos, role string) error {
-	switch role {
+	switch hostsdk.Role(role) {
 	case hostsdk.RoleUser, hostsdk.RoleAssistant, hostsdk.RoleSystem, hostsdk.RoleTool:
 		return nil
 	}

@@ -6,11 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
-
-	"github.com/hashicorp/go-hclog"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -33,7 +32,7 @@ type Runner struct {
 	// process of it.
 	PluginPath string
 	// Logger receives the SDK's and the plugin's log output; nil discards.
-	Logger hclog.Logger
+	Logger *slog.Logger
 	// Wait bounds waiting for a provider to observe a cancellation; zero
 	// means DefaultWait.
 	Wait time.Duration
@@ -115,11 +114,7 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 		fail("setup: %v", err)
 		return res
 	}
-	logger := r.Logger
-	if logger == nil {
-		logger = hclog.New(&hclog.LoggerOptions{Output: io.Discard})
-	}
-	e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: logger})
+	e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger})
 	if err != nil {
 		fail("setup: %v", err)
 		return res
@@ -261,7 +256,7 @@ func (ev EventSpec) record() (sessionlog.Record, error) {
 	case ev.Body != nil:
 		rec.Body = []byte(*ev.Body)
 	case ev.Hide == nil && ev.Type == sessionlog.TypeMessage:
-		role := ev.Role
+		role := hostsdk.Role(ev.Role)
 		if role == "" {
 			role = hostsdk.RoleUser
 		}
@@ -446,7 +441,7 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 			step.Downstream.Reject = &hostsdk.Reject{Reason: *ds.Reject}
 		}
 		for _, m := range ds.Messages {
-			msg := hostsdk.Message{ID: m.ID, Role: m.Role, Content: []hostsdk.ContentBlock{{Type: "text", Text: m.Text}}}
+			msg := hostsdk.Message{ID: m.ID, Role: hostsdk.Role(m.Role), Content: []hostsdk.ContentBlock{{Type: "text", Text: m.Text}}}
 			if m.Source != nil {
 				msg.Source = json.RawMessage(*m.Source)
 			}

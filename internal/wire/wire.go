@@ -1,15 +1,23 @@
-// Package wire holds what both ends of the go-plugin connection must agree
-// on: the handshake, the plugin set names and protocol versions, and the
-// go-plugin glue that exposes the gRPC services.
+// Package wire is the one place where the protocol meets Go: what both
+// ends of the go-plugin connection must agree on (the handshake, the plugin
+// set names and protocol versions, the go-plugin glue that exposes the gRPC
+// services), the conversion of every protocol message to the plugin's Go
+// types and back, and the mapping of errors to gRPC status codes and back.
+//
+// The plugin's gRPC server (package pluginserver) and the host's client and
+// callback services (package hostsdk) use it; nothing else sees a generated
+// type.
 package wire
 
 import (
 	"context"
+	"errors"
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	skillcatalogv1 "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/plugin"
+	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
 // PluginName is the key of the skill-catalog plugin in every plugin set.
@@ -36,30 +44,32 @@ func CookieSet(getenv func(string) string) bool {
 }
 
 // GRPCPlugin is the go-plugin adapter for protocol v1. The plugin process
-// sets NewServer; the host leaves it nil and uses the client half.
+// sets Core; the host leaves it nil and uses the client half.
 type GRPCPlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
-	// NewServer builds the PluginService implementation; it receives the
-	// broker so the plugin can dial the host's services.
-	NewServer func(broker *goplugin.GRPCBroker) skillcatalogv1.PluginServiceServer
+	// Core is the plugin the process serves.
+	Core *plugin.Core
 }
 
-// Client is what the host gets from Dispense: the plugin's service client and
-// the broker on which it serves host services.
+// Client is what the host gets from Dispense: the plugin's service and the
+// broker on which the host serves its callbacks.
 type Client struct {
-	Plugin skillcatalogv1.PluginServiceClient
+	Plugin PluginClient
 	Broker *goplugin.GRPCBroker
 }
 
 // GRPCServer registers the plugin service on the plugin's gRPC server.
 func (p *GRPCPlugin) GRPCServer(broker *goplugin.GRPCBroker, s *grpc.Server) error {
-	skillcatalogv1.RegisterPluginServiceServer(s, p.NewServer(broker))
+	if p.Core == nil {
+		return errors.New("skill-catalog plugin: no core to serve")
+	}
+	pb.RegisterPluginServiceServer(s, NewPluginServer(p.Core, broker))
 	return nil
 }
 
 // GRPCClient wraps the host's connection to the plugin.
-func (p *GRPCPlugin) GRPCClient(_ context.Context, broker *goplugin.GRPCBroker, conn *grpc.ClientConn) (interface{}, error) {
-	return &Client{Plugin: skillcatalogv1.NewPluginServiceClient(conn), Broker: broker}, nil
+func (p *GRPCPlugin) GRPCClient(_ context.Context, broker *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return &Client{Plugin: PluginClient{c: pb.NewPluginServiceClient(conn)}, Broker: broker}, nil
 }
 
 // VersionedPlugins returns the plugin sets per protocol version, so a v2

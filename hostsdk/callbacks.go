@@ -1,0 +1,117 @@
+package hostsdk
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/plugin"
+)
+
+// maxProviderErrorBytes bounds provider error text that reaches the model.
+const maxProviderErrorBytes = 1024
+
+// maxEventsPage bounds one ReadEvents page whatever the plugin asks for.
+const maxEventsPage = 4096
+
+// hostCallbacks is the Host as the plugin's callbacks (plugin.Host): the
+// Host's registry, scope tree and session store. The request context is the
+// plugin's call context, so cancelling a pre-step cancels provider work.
+type hostCallbacks struct {
+	h *Host
+}
+
+// Snapshot answers the plugin's Snapshot callback. Its only errors are an
+// unknown agent scope and the caller's own cancellation.
+func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
+	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
+	if err != nil {
+		return plugin.Snapshot{}, err
+	}
+	snap, err := c.h.cfg.Skills.Snapshot(ctx, q)
+	if err != nil {
+		return plugin.Snapshot{}, err
+	}
+	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
+		return plugin.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
+	}
+	return plugin.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}, nil
+}
+
+// GetSkill answers the plugin's GetSkill callback. A provider's failure is
+// an answer (its own text, bounded), not an error.
+func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
+	if err != nil {
+		return plugin.SkillLookup{}, err
+	}
+	def, found, err := c.h.cfg.Skills.Get(ctx, q, req.Name)
+	if err != nil {
+		if ctx.Err() != nil {
+			return plugin.SkillLookup{}, ctx.Err()
+		}
+		// The model sees the provider's own text, not the registry's wrapping.
+		msg := err.Error()
+		var le *skills.LoadError
+		if errors.As(err, &le) && le.Err != nil {
+			msg = le.Err.Error()
+		}
+		return plugin.SkillLookup{Error: boundText(msg, maxProviderErrorBytes)}, nil
+	}
+	if !found {
+		return plugin.SkillLookup{}, nil
+	}
+	// A body the model may not load never leaves the host.
+	if !def.Invocation.ModelInvocable {
+		def.Content, def.ResourceBase = "", nil
+	}
+	return plugin.SkillLookup{Found: true, Skill: def}, nil
+}
+
+// ReadEvents answers the plugin's ReadEvents callback from the session log.
+func (c hostCallbacks) ReadEvents(ctx context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+	log, err := c.h.sessionLog(ctx, req.SessionID)
+	if err != nil {
+		return plugin.EventPage{}, fmt.Errorf("open session log: %w", err)
+	}
+	limit := req.MaxEvents
+	if limit <= 0 || limit > maxEventsPage {
+		limit = maxEventsPage
+	}
+	page, err := log.ReadBackward(ctx, req.BeforeSeq, req.AfterSeq, limit)
+	if err != nil {
+		return plugin.EventPage{}, fmt.Errorf("read session log: %w", err)
+	}
+	out := plugin.EventPage{
+		Head:   plugin.SessionHead{Seq: page.Head.Seq, SurfaceRevision: page.Head.SurfaceRevision},
+		More:   page.More,
+		Events: make([]plugin.Event, len(page.Events)),
+	}
+	for i, ev := range page.Events {
+		out.Events[i] = plugin.Event{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+	}
+	return out, nil
+}
+
+// skillsQuery is the registry query for an agent scope's chain.
+func (h *Host) skillsQuery(session, cwd, scope string) (skills.Query, error) {
+	chain, err := h.cfg.Tools.Chain(scope)
+	if err != nil {
+		return skills.Query{}, err
+	}
+	return skills.Query{SessionID: session, Cwd: cwd, Chain: chain}, nil
+}
+
+// boundText cuts s to at most max bytes on a character boundary.
+func boundText(s string, max int) string {
+	if len(s) <= max {
+		return s
+	}
+	cut := max - len("...")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}

@@ -1,0 +1,68 @@
+package wire
+
+import (
+	"context"
+
+	"github.com/skillcatalog/skillcatalog/plugin"
+	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+)
+
+// PluginClient is the plugin's service as Go calls: the host side of the
+// protocol. Every request and answer is converted here, and every error
+// the plugin reports is mapped back with FromStatus (keeping its gRPC
+// status, so the host can still judge the connection by its code).
+type PluginClient struct {
+	c pb.PluginServiceClient
+}
+
+// Configure configures a mount whose callbacks the host serves on
+// hostBrokerID.
+func (p PluginClient) Configure(ctx context.Context, req plugin.ConfigureRequest, hostBrokerID uint32) (plugin.ConfigureResponse, error) {
+	resp, err := p.c.Configure(ctx, ConfigureRequestToProto(req, hostBrokerID))
+	if err != nil {
+		return plugin.ConfigureResponse{}, FromStatus(err)
+	}
+	return ConfigureResponseFromProto(resp), nil
+}
+
+// BindTools tells the plugin the identities of a mount's tools.
+func (p PluginClient) BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error {
+	_, err := p.c.BindTools(ctx, BindToolsToProto(mountID, bindings))
+	return FromStatus(err)
+}
+
+// Unmount releases a mount.
+func (p PluginClient) Unmount(ctx context.Context, mountID string) error {
+	_, err := p.c.Unmount(ctx, &pb.UnmountRequest{MountId: mountID})
+	return FromStatus(err)
+}
+
+// PreStep runs one pre-step.
+func (p PluginClient) PreStep(ctx context.Context, req plugin.StepRequest) (plugin.StepResponse, error) {
+	resp, err := p.c.PreStep(ctx, StepRequestToProto(req))
+	if err != nil {
+		return plugin.StepResponse{}, FromStatus(err)
+	}
+	return StepResponseFromProto(resp)
+}
+
+// ExecuteSkillTool runs one `skill` tool call.
+func (p PluginClient) ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (plugin.ToolResult, error) {
+	resp, err := p.c.ExecuteSkillTool(ctx, ToolCallToProto(call))
+	if err != nil {
+		return plugin.ToolResult{}, FromStatus(err)
+	}
+	return ToolResultFromProto(resp), nil
+}
+
+// EndSession releases what the plugin cached for a session.
+func (p PluginClient) EndSession(ctx context.Context, sessionID string) error {
+	_, err := p.c.EndSession(ctx, &pb.EndSessionRequest{SessionId: sessionID})
+	return FromStatus(err)
+}
+
+// Ping makes one empty round trip.
+func (p PluginClient) Ping(ctx context.Context) error {
+	_, err := p.c.Ping(ctx, &pb.PingRequest{})
+	return FromStatus(err)
+}

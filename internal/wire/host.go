@@ -1,0 +1,90 @@
+package wire
+
+import (
+	"context"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+
+	"github.com/skillcatalog/skillcatalog/plugin"
+	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+)
+
+// HostServer serves a plugin.Host as the protocol's HostService: the host
+// side of the plugin's callbacks. Failures of the host's own (an unknown
+// scope, a storage error) are answered with Unavailable; the caller's
+// cancellation keeps its code.
+type HostServer struct {
+	pb.UnimplementedHostServiceServer
+	Host plugin.Host
+}
+
+// Snapshot serves plugin.Host.Snapshot.
+func (s HostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb.SnapshotResponse, error) {
+	snap, err := s.Host.Snapshot(ctx, SnapshotRequestFromProto(req))
+	if err != nil {
+		return nil, ToStatus(ctx, err, codes.Unavailable)
+	}
+	return SnapshotToProto(snap), nil
+}
+
+// GetSkill serves plugin.Host.GetSkill.
+func (s HostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb.GetSkillResponse, error) {
+	got, err := s.Host.GetSkill(ctx, SkillRequestFromProto(req))
+	if err != nil {
+		return nil, ToStatus(ctx, err, codes.Unavailable)
+	}
+	return SkillLookupToProto(got), nil
+}
+
+// ReadEvents serves plugin.Host.ReadEvents.
+func (s HostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (*pb.ReadEventsResponse, error) {
+	page, err := s.Host.ReadEvents(ctx, EventsRequestFromProto(req))
+	if err != nil {
+		return nil, ToStatus(ctx, err, codes.Unavailable)
+	}
+	return EventPageToProto(page), nil
+}
+
+// RegisterHostServer registers h as the HostService of s.
+func RegisterHostServer(s grpc.ServiceRegistrar, h plugin.Host) {
+	pb.RegisterHostServiceServer(s, HostServer{Host: h})
+}
+
+// HostClient is plugin.Host over a connection to the host's HostService:
+// the plugin side of the callbacks.
+type HostClient struct {
+	c pb.HostServiceClient
+}
+
+// NewHostClient returns the host's services on conn.
+func NewHostClient(conn grpc.ClientConnInterface) HostClient {
+	return HostClient{c: pb.NewHostServiceClient(conn)}
+}
+
+// Snapshot calls the host's Snapshot.
+func (h HostClient) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
+	resp, err := h.c.Snapshot(ctx, SnapshotRequestToProto(req))
+	if err != nil {
+		return plugin.Snapshot{}, err
+	}
+	return SnapshotFromProto(resp), nil
+}
+
+// GetSkill calls the host's GetSkill.
+func (h HostClient) GetSkill(ctx context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+	resp, err := h.c.GetSkill(ctx, SkillRequestToProto(req))
+	if err != nil {
+		return plugin.SkillLookup{}, err
+	}
+	return SkillLookupFromProto(resp), nil
+}
+
+// ReadEvents calls the host's ReadEvents.
+func (h HostClient) ReadEvents(ctx context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+	resp, err := h.c.ReadEvents(ctx, EventsRequestToProto(req))
+	if err != nil {
+		return plugin.EventPage{}, err
+	}
+	return EventPageFromProto(resp), nil
+}

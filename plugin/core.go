@@ -1,0 +1,159 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"sync"
+
+	"github.com/skillcatalog/skillcatalog/render"
+)
+
+// ErrUnknownMount is returned for a mount id the plugin does not hold: it
+// was never configured, was unmounted, or belongs to an earlier plugin
+// process.
+var ErrUnknownMount = errors.New("unknown mount")
+
+// ErrUnbound is returned by a step of a mount whose `skill` tool was never
+// bound to the identity the host minted for it.
+var ErrUnbound = errors.New("mount has no bound identity for the skill tool: call BindTools after Configure")
+
+// ConfigError is a plugin configuration the plugin refused. Its message
+// names the option and its bound.
+type ConfigError struct {
+	Message string
+}
+
+func (e *ConfigError) Error() string { return "plugin configuration: " + e.Message }
+
+// Options configures a Core.
+type Options struct {
+	// Logger receives the plugin's log output; nil discards it.
+	Logger *slog.Logger
+}
+
+// Core is the skill-catalog plugin without a transport: its mounts, their
+// tool bindings and the catalog rules. The gRPC server in package
+// pluginserver converts the protocol's messages and calls it; a host that
+// runs the plugin in its own process calls it directly. It is safe for
+// concurrent use.
+type Core struct {
+	engine *engine
+	log    *slog.Logger
+
+	mu     sync.Mutex
+	nextID int
+	mounts map[string]*mountState
+}
+
+type mountState struct {
+	mount mount
+	host  Host
+	scope string
+}
+
+// New returns a Core with no mounts and empty caches.
+func New(opts Options) *Core {
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &Core{engine: newEngine(), log: logger, mounts: make(map[string]*mountState)}
+}
+
+// SkillTool returns the definition of the `skill` tool the plugin asks the
+// host to register.
+func SkillTool() ToolDefinition {
+	return ToolDefinition{
+		Name:         render.SkillToolName,
+		Description:  render.SkillToolDescription,
+		InputSchema:  []byte(render.SkillToolInputSchema),
+		OutputSchema: []byte(render.SkillToolOutputSchema),
+	}
+}
+
+// Configure validates a mount's options and returns the tools the host must
+// register into the mount's scope. host is how the mount calls the host
+// back. A refused configuration is a *ConfigError.
+func (c *Core) Configure(_ context.Context, host Host, req ConfigureRequest) (ConfigureResponse, error) {
+	if host == nil {
+		return ConfigureResponse{}, errors.New("configure: no host to call back")
+	}
+	cfg, err := ParseConfig(req.Config)
+	if err != nil {
+		return ConfigureResponse{}, &ConfigError{Message: err.Error()}
+	}
+	c.mu.Lock()
+	c.nextID++
+	id := "mount-" + strconv.Itoa(c.nextID)
+	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
+	c.mu.Unlock()
+	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength)
+	return ConfigureResponse{MountID: id, Tools: []ToolDefinition{SkillTool()}}, nil
+}
+
+// BindTools records the identities the host minted for a mount's tools.
+func (c *Core) BindTools(_ context.Context, mountID string, bindings []ToolBinding) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms, ok := c.mounts[mountID]
+	if !ok {
+		return unknownMount(mountID)
+	}
+	for _, b := range bindings {
+		if b.ToolName == render.SkillToolName {
+			ms.mount.skillIdentity = b.DefinitionIdentity
+		}
+	}
+	return nil
+}
+
+// Unmount forgets a mount. Unmounting an unknown mount does nothing.
+func (c *Core) Unmount(_ context.Context, mountID string) error {
+	c.mu.Lock()
+	delete(c.mounts, mountID)
+	c.mu.Unlock()
+	return nil
+}
+
+// PreStep applies the catalog rules for one model step of req.MountID.
+func (c *Core) PreStep(ctx context.Context, req StepRequest) (StepResponse, error) {
+	ms, err := c.mount(req.MountID)
+	if err != nil {
+		return StepResponse{}, err
+	}
+	return c.engine.preStep(ctx, ms.host, ms.mount, req)
+}
+
+// ExecuteSkillTool runs one `skill` tool call of call.MountID.
+func (c *Core) ExecuteSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+	ms, err := c.mount(call.MountID)
+	if err != nil {
+		return ToolResult{}, err
+	}
+	return c.engine.executeSkillTool(ctx, ms.host, ms.mount, call)
+}
+
+// EndSession drops what the plugin cached for a session.
+func (c *Core) EndSession(_ context.Context, sessionID string) error {
+	c.engine.endSession(sessionID)
+	return nil
+}
+
+// mount returns a copy of a mount's state, so a step never races with a
+// later BindTools.
+func (c *Core) mount(id string) (mountState, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms, ok := c.mounts[id]
+	if !ok {
+		return mountState{}, unknownMount(id)
+	}
+	return *ms, nil
+}
+
+func unknownMount(id string) error {
+	return fmt.Errorf("%w %q", ErrUnknownMount, id)
+}

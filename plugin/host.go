@@ -1,0 +1,97 @@
+package plugin
+
+import (
+	"context"
+
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// Host is what the plugin calls back: the host's skill snapshots and skill
+// definitions, and the session's durable events. Over go-plugin it is the
+// host's HostService reached through the broker; an in-process host
+// implements it directly. Implementations must honour ctx.
+type Host interface {
+	// Snapshot returns the skills visible to an agent scope from a working
+	// directory, sorted by name.
+	Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, error)
+	// GetSkill loads one skill definition, body included.
+	GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error)
+	// ReadEvents reads a page of a session's durable events, newest first.
+	ReadEvents(ctx context.Context, req EventsRequest) (EventPage, error)
+}
+
+// SnapshotRequest asks for the skills visible to an agent scope.
+type SnapshotRequest struct {
+	SessionID  string
+	Cwd        string
+	AgentScope string
+	// IfNoneMatch is the token of a snapshot the plugin holds; the host
+	// answers NotModified when its current snapshot has that token.
+	IfNoneMatch string
+}
+
+// Snapshot is the host's answer to a SnapshotRequest.
+type Snapshot struct {
+	// NotModified means the snapshot the request named is current; Skills
+	// is then empty.
+	NotModified bool
+	// Token is the snapshot's revision token, derived from its content;
+	// empty for an incomplete snapshot.
+	Token string
+	// Skills are sorted by name.
+	Skills []skill.Summary
+	// Complete is false when any provider failed or did not finish.
+	Complete bool
+}
+
+// SkillRequest asks for one skill as the calling agent sees it.
+type SkillRequest struct {
+	SessionID  string
+	Cwd        string
+	AgentScope string
+	Name       string
+}
+
+// SkillLookup is the answer to a SkillRequest: a definition, or not found,
+// or the provider's error text.
+type SkillLookup struct {
+	Found bool
+	// Skill is the definition when Found. A host never sends the content of
+	// a skill that is not model-invocable.
+	Skill skill.Definition
+	// Error is the provider's error message; non-empty means the lookup
+	// failed.
+	Error string
+}
+
+// EventsRequest reads a page of a session's events, newest first.
+type EventsRequest struct {
+	SessionID string
+	// BeforeSeq reads events with seq < BeforeSeq; 0 means from the newest.
+	BeforeSeq uint64
+	// AfterSeq stops at events with seq <= AfterSeq; 0 reads to the oldest.
+	AfterSeq uint64
+	// MaxEvents is the page size; the host may return fewer.
+	MaxEvents int
+}
+
+// Event is one durable session event as the plugin needs to see it.
+type Event struct {
+	Seq  uint64
+	Type string
+	// Source is the event's raw source JSON, exactly as stored; nil when
+	// it has none.
+	Source []byte
+	// Visible is false when compaction hid the event.
+	Visible bool
+}
+
+// EventPage is one page of events.
+type EventPage struct {
+	// Events are newest first.
+	Events []Event
+	// Head is the log's head when the page was read.
+	Head SessionHead
+	// More is true when older events remain in the requested range.
+	More bool
+}

@@ -1,0 +1,32 @@
+// Package pluginserver runs the skill-catalog plugin as a process a host
+// starts through HashiCorp go-plugin: a plugin binary's main function calls
+// Serve. The protocol adapter it serves converts every message to the
+// plugin's Go types and calls plugin.Core.
+package pluginserver
+
+import (
+	"log/slog"
+	"os"
+
+	"github.com/hashicorp/go-hclog"
+	goplugin "github.com/hashicorp/go-plugin"
+
+	"github.com/skillcatalog/skillcatalog/internal/wire"
+	"github.com/skillcatalog/skillcatalog/plugin"
+)
+
+// Serve runs the plugin until the host disconnects. It must be called from
+// a process the host started through the go-plugin handshake.
+func Serve() {
+	// go-plugin relays the plugin's stderr to the host's logger and takes
+	// hclog's JSON lines apart; both loggers write that form, at debug, so
+	// the host's logger decides what is kept. hclog is only go-plugin's own.
+	goLog := hclog.New(&hclog.LoggerOptions{Name: "skillcatalog", Level: hclog.Debug, JSONFormat: true})
+	core := plugin.New(plugin.Options{Logger: slog.New(newLogHandler(os.Stderr))})
+	goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig:  wire.Handshake(),
+		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{Core: core}),
+		GRPCServer:       goplugin.DefaultGRPCServer,
+		Logger:           goLog,
+	})
+}

@@ -1,0 +1,244 @@
+package plugin
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// Role says whom a message speaks for in the model conversation.
+type Role string
+
+// Message roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleSystem    Role = "system"
+	RoleTool      Role = "tool"
+)
+
+// ContentBlock is one block of a message's content.
+type ContentBlock struct {
+	// Type is the block type, "text" for text blocks.
+	Type string `json:"type"`
+	Text string `json:"text,omitempty"`
+}
+
+// Message is a durable message a step proposes or adds.
+type Message struct {
+	ID      string         `json:"id"`
+	Role    Role           `json:"role"`
+	Content []ContentBlock `json:"content"`
+	// Source is the message's raw durable source JSON, kept byte for byte;
+	// nil when it has none. Catalog messages carry their catalog record
+	// here.
+	Source json.RawMessage `json:"-"`
+}
+
+// Text returns the concatenated text of the message's text blocks.
+func (m Message) Text() string {
+	var b strings.Builder
+	for _, c := range m.Content {
+		if c.Type == "text" {
+			b.WriteString(c.Text)
+		}
+	}
+	return b.String()
+}
+
+// Decision is a pre-step decision: reject the step, or enter it with extra
+// messages.
+type Decision struct {
+	// Reject, when non-nil, rejects the step; Messages are then ignored.
+	Reject *Reject
+	// Messages are added to the step when it enters.
+	Messages []Message
+}
+
+// Reject says why a step was rejected.
+type Reject struct {
+	Reason string
+}
+
+// SessionHead identifies the state of a session's durable log: the sequence
+// number of its newest event and a revision that changes whenever events
+// already written change visibility (compaction) or the log is rewritten.
+type SessionHead struct {
+	Seq             uint64
+	SurfaceRevision uint64
+}
+
+// StepRequest is the input of one pre-step.
+type StepRequest struct {
+	// MountID is the mount the step runs under (Core only).
+	MountID    string
+	SessionID  string
+	Cwd        string
+	AgentScope string
+	Turn       uint32
+	Step       uint32
+	// Downstream is the decision of the host's listeners.
+	Downstream Decision
+	// SkillToolIdentity is the definition identity that the tool name
+	// `skill` resolves to for the calling agent; empty when none.
+	SkillToolIdentity string
+	// SnapshotToken is the token of the host's cached complete snapshot
+	// for (Cwd, AgentScope), if it holds one: a hint that lets the plugin
+	// skip the Snapshot callback.
+	SnapshotToken string
+	// Head is the session log's current head, or nil when the host could
+	// not read it: a hint that lets the plugin skip or shorten the
+	// ReadEvents callback.
+	Head *SessionHead
+}
+
+// Outcome says what the plugin did in a pre-step.
+type Outcome string
+
+// Outcomes of a pre-step.
+const (
+	// OutcomeRejectPassthrough: the downstream decision rejected the step
+	// and passed through untouched.
+	OutcomeRejectPassthrough Outcome = "reject-passthrough"
+	// OutcomeUnchanged: the model's view is current and the plugin added
+	// nothing of its own (it may have removed proposed catalogs).
+	OutcomeUnchanged Outcome = "unchanged"
+	// OutcomeIncomplete: the skill snapshot was incomplete; nothing changed.
+	OutcomeIncomplete Outcome = "incomplete"
+	// OutcomeInitial: the session's first catalog was published.
+	OutcomeInitial Outcome = "initial"
+	// OutcomeReplacement: a complete replacement catalog was published.
+	OutcomeReplacement Outcome = "replacement"
+	// OutcomeTombstone: an empty replacement retired every earlier name.
+	OutcomeTombstone Outcome = "tombstone"
+)
+
+// EditOp is the kind of an Edit.
+type EditOp uint8
+
+// Edit operations.
+const (
+	// EditRemove removes the proposed message at Index.
+	EditRemove EditOp = iota + 1
+	// EditReplace replaces the proposed message at Index with Message.
+	EditReplace
+	// EditAppend appends Message after every proposed message.
+	EditAppend
+)
+
+// Edit is one edit to the downstream decision's messages. Indexes refer to
+// the messages as proposed: removals and replacements apply by index, then
+// appends in order; a message that any edit removes is removed even if
+// another edit replaces it.
+type Edit struct {
+	Op      EditOp
+	Index   int
+	Message Message
+}
+
+// StepResponse is what a pre-step decided: its outcome and the edits to
+// the downstream decision.
+type StepResponse struct {
+	Outcome Outcome
+	Edits   []Edit
+}
+
+// ToolDefinition is a model-facing tool the plugin implements.
+type ToolDefinition struct {
+	Name        string
+	Description string
+	// InputSchema is the JSON Schema of the tool's arguments.
+	InputSchema json.RawMessage
+	// OutputSchema is the JSON Schema of the tool's structured result.
+	OutputSchema json.RawMessage
+}
+
+// ToolBinding pairs a tool name with the opaque identity the host minted
+// when it registered that definition.
+type ToolBinding struct {
+	ToolName           string
+	DefinitionIdentity string
+}
+
+// ToolCall is one call of the `skill` tool.
+type ToolCall struct {
+	// MountID is the mount whose tool was called (Core only).
+	MountID    string
+	SessionID  string
+	Cwd        string
+	AgentScope string
+	CallID     string
+	// Arguments is the raw JSON of the call's arguments.
+	Arguments json.RawMessage
+}
+
+// ToolResult is a tool call's result: the text the model sees and, on
+// success, the canonical value.
+type ToolResult struct {
+	// Value is set on success.
+	Value *skill.ToolValue
+	// Text is the wrapped instructions on success, or the error text.
+	Text    string
+	IsError bool
+}
+
+// ConfigureRequest configures one mount.
+type ConfigureRequest struct {
+	// Config is a JSON object of plugin options; empty means all defaults.
+	Config string
+	// Scope is the scope the plugin is mounted in; informational.
+	Scope string
+}
+
+// ConfigureResponse describes a new mount.
+type ConfigureResponse struct {
+	// MountID is passed back on every later call for the mount.
+	MountID string
+	// Tools must be registered into the mount's scope.
+	Tools []ToolDefinition
+}
+
+// Apply applies a pre-step's edits to the decision they were computed for
+// and returns the final decision. It fails, leaving d as it was, when an
+// edit touches a rejected decision, names an index outside the proposed
+// messages, or has no known operation.
+func (d Decision) Apply(edits []Edit) (Decision, error) {
+	if d.Reject != nil {
+		if len(edits) > 0 {
+			return d, errors.New("edits to a rejected decision")
+		}
+		return d, nil
+	}
+	msgs := slices.Clone(d.Messages)
+	removed := make([]bool, len(msgs))
+	var appended []Message
+	for _, e := range edits {
+		switch e.Op {
+		case EditRemove, EditReplace:
+			if e.Index < 0 || e.Index >= len(msgs) {
+				return d, fmt.Errorf("edit of message %d of %d", e.Index, len(msgs))
+			}
+			if e.Op == EditRemove {
+				removed[e.Index] = true
+			} else {
+				msgs[e.Index] = e.Message
+			}
+		case EditAppend:
+			appended = append(appended, e.Message)
+		default:
+			return d, fmt.Errorf("edit with unknown operation %d", e.Op)
+		}
+	}
+	out := Decision{Messages: make([]Message, 0, len(msgs)+len(appended))}
+	for i, m := range msgs {
+		if !removed[i] {
+			out.Messages = append(out.Messages, m)
+		}
+	}
+	out.Messages = append(out.Messages, appended...)
+	return out, nil
+}
