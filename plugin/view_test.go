@@ -33,7 +33,9 @@ func TestBuildViewReusesOnlyWhatDidNotChange(t *testing.T) {
 		{"nothing", func(s []skill.Summary) []skill.Summary { return s }},
 		{"description", func(s []skill.Summary) []skill.Summary { s[1].Description = "B, now longer."; return s }},
 		{"whitespace only", func(s []skill.Summary) []skill.Summary { s[0].Description = "A one."; return s }},
-		{"added first", func(s []skill.Summary) []skill.Summary { return append([]skill.Summary{summary("aardvark", "AA.")}, s...) }},
+		{"added first", func(s []skill.Summary) []skill.Summary {
+			return append([]skill.Summary{summary("aardvark", "AA.")}, s...)
+		}},
 		{"added last", func(s []skill.Summary) []skill.Summary { return append(s, summary("zeta", "Z.")) }},
 		{"removed", func(s []skill.Summary) []skill.Summary { return slices.Delete(s, 1, 2) }},
 		{"renamed, same description", func(s []skill.Summary) []skill.Summary { s[2].Name = "epsilon"; return s }},
