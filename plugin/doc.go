@@ -1,7 +1,13 @@
-// Package plugin is the skill-catalog plugin: the process a host starts with
-// HashiCorp go-plugin. It is the only package that knows both the wire
-// protocol (skillcatalog.v1) and the catalog rules; it composes the pure
+// Package plugin is the skill-catalog plugin's core: the catalog rules and
+// the `skill` tool on plain Go types, with no transport. Core holds the
+// mounts (their configuration and the tool identities the host minted) and
+// calls the host back through the Host interface. It composes the pure
 // packages digest, events and render.
+//
+// A host normally runs the plugin out of process: package pluginserver
+// serves Core over HashiCorp go-plugin and gRPC (protocol skillcatalog.v1),
+// converting every message to these types in one place, and the hostsdk
+// package is the matching host side.
 //
 // At every model step the host calls PreStep. The plugin checks that the
 // tool name `skill` still resolves, for the calling agent, to the definition
@@ -37,5 +43,9 @@
 //
 // Caches are bounded and keyed by content (snapshot tokens, source hashes)
 // or by session with the log's head and surface revision, so a restarted
-// plugin simply rebuilds them and stays correct.
+// plugin simply rebuilds them and stays correct. A new snapshot of a place
+// (working directory, agent scope, description cap) is projected onto the
+// previous one, so only the skills that changed are normalized, rendered and
+// encoded again, and the catalog record the plugin publishes is remembered
+// as parsed, so reading it back at the next step costs a hash.
 package plugin

@@ -1,0 +1,238 @@
+package wire
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync"
+	"testing"
+
+	goplugin "github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// testHost is an in-memory plugin.Host: the far side of the callbacks the
+// plugin makes through the broker. It stands in for hostsdk, whose own
+// tests drive the real plugin binary.
+type testHost struct {
+	mu        sync.Mutex
+	skills    []skill.Summary
+	defs      map[string]skill.Definition
+	events    []plugin.Event
+	failWith  error         // every callback fails with it when set
+	block     chan struct{} // Snapshot waits for ctx when set
+	snapshots int
+}
+
+func (h *testHost) Snapshot(ctx context.Context, _ plugin.SnapshotRequest) (plugin.Snapshot, error) {
+	h.mu.Lock()
+	h.snapshots++
+	fail, block := h.failWith, h.block
+	h.mu.Unlock()
+	if block != nil {
+		close(block)
+		<-ctx.Done()
+		return plugin.Snapshot{}, ctx.Err()
+	}
+	if fail != nil {
+		return plugin.Snapshot{}, fail
+	}
+	return plugin.Snapshot{Skills: h.skills, Complete: true, Token: "tok-1"}, nil
+}
+
+func (h *testHost) GetSkill(_ context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+	d, ok := h.defs[req.Name]
+	return plugin.SkillLookup{Found: ok, Skill: d}, nil
+}
+
+func (h *testHost) ReadEvents(_ context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	page := plugin.EventPage{Head: plugin.SessionHead{Seq: uint64(len(h.events))}}
+	for i := len(h.events) - 1; i >= 0; i-- {
+		if ev := h.events[i]; (req.BeforeSeq == 0 || ev.Seq < req.BeforeSeq) && ev.Seq > req.AfterSeq {
+			page.Events = append(page.Events, ev)
+		}
+	}
+	return page, nil
+}
+
+// connect starts the plugin service for core and the host's callbacks for
+// host on go-plugin's in-process test connection, with a real broker
+// between them, and returns the host's client and the broker id of its
+// callbacks.
+func connect(t *testing.T, core *plugin.Core, host plugin.Host) (PluginClient, uint32) {
+	t.Helper()
+	client, server := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{PluginName: &GRPCPlugin{Core: core}})
+	t.Cleanup(func() {
+		client.Close()
+		server.Stop()
+	})
+	raw, err := client.Dispense(PluginName)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := raw.(*Client)
+	id := c.Broker.NextId()
+	go c.Broker.AcceptAndServe(id, func(opts []grpc.ServerOption) *grpc.Server {
+		s := grpc.NewServer(opts...)
+		RegisterHostServer(s, host)
+		return s
+	})
+	return c.Plugin, id
+}
+
+func newTestHost() *testHost {
+	return &testHost{
+		skills: []skill.Summary{{Name: "alpha", Description: "Does  alpha.", Invocation: skill.DefaultPolicy(), Provider: "runtime"}},
+		defs:   map[string]skill.Definition{"alpha": {Summary: skill.Summary{Name: "alpha", Invocation: skill.DefaultPolicy(), Provider: "runtime"}, Content: "Do alpha."}},
+	}
+}
+
+// mountBound configures a mount and binds its `skill` tool to identity.
+func mountBound(t *testing.T, c PluginClient, brokerID uint32, config, identity string) plugin.ConfigureResponse {
+	t.Helper()
+	ctx := context.Background()
+	resp, err := c.Configure(ctx, plugin.ConfigureRequest{Config: config, Scope: "global"}, brokerID)
+	if err != nil {
+		t.Fatalf("Configure: %v", err)
+	}
+	if err := c.BindTools(ctx, resp.MountID, []plugin.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
+		t.Fatalf("BindTools: %v", err)
+	}
+	return resp
+}
+
+func TestGRPCMountsBindingAndSteps(t *testing.T) {
+	host := newTestHost()
+	c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
+	ctx := context.Background()
+
+	first := mountBound(t, c, brokerID, "", "tooldef-1")
+	if len(first.Tools) != 1 || first.Tools[0].Name != "skill" || !json.Valid(first.Tools[0].InputSchema) {
+		t.Fatalf("tools = %+v, want the skill tool", first.Tools)
+	}
+	second := mountBound(t, c, brokerID, `{"catalogDescriptionMaxLength": 5}`, "tooldef-2")
+	if first.MountID == second.MountID {
+		t.Fatalf("two mounts share the id %q", first.MountID)
+	}
+
+	step := func(mountID, identity, session string) plugin.StepResponse {
+		t.Helper()
+		resp, err := c.PreStep(ctx, plugin.StepRequest{MountID: mountID, SessionID: session, SkillToolIdentity: identity, Head: &plugin.SessionHead{}})
+		if err != nil {
+			t.Fatalf("PreStep: %v", err)
+		}
+		return resp
+	}
+	// Each mount applies its own configuration to its own identity.
+	for _, tc := range []struct {
+		mount, identity, session, desc string
+	}{
+		{first.MountID, "tooldef-1", "s1", "Does alpha."},
+		{second.MountID, "tooldef-2", "s2", "Do..."},
+	} {
+		resp := step(tc.mount, tc.identity, tc.session)
+		if resp.Outcome != plugin.OutcomeInitial || len(resp.Edits) != 1 || resp.Edits[0].Op != plugin.EditAppend {
+			t.Fatalf("mount %s: %+v, want one appended initial catalog", tc.mount, resp)
+		}
+		c, ok := events.ParseCatalog(resp.Edits[0].Message.Source)
+		if !ok || len(c.Entries) != 1 || c.Entries[0].Description != tc.desc {
+			t.Errorf("mount %s published %s, want the description %q", tc.mount, resp.Edits[0].Message.Source, tc.desc)
+		}
+		if resp.Edits[0].Message.Role != plugin.RoleUser || resp.Edits[0].Message.Text() == "" {
+			t.Errorf("mount %s: the catalog message lost its role or text over the wire: %+v", tc.mount, resp.Edits[0].Message)
+		}
+	}
+	// Another tool resolving to `skill` (a shadow) sees nothing.
+	if resp := step(first.MountID, "tooldef-shadow", "s3"); resp.Outcome != plugin.OutcomeUnchanged || len(resp.Edits) != 0 {
+		t.Errorf("shadowed step = %+v, want unchanged", resp)
+	}
+
+	res, err := c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: first.MountID, SessionID: "s1", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	if err != nil || res.IsError || res.Value == nil || res.Value.Content != "Do alpha." {
+		t.Fatalf("ExecuteSkillTool = %+v, %v", res, err)
+	}
+	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: first.MountID, Arguments: json.RawMessage(`{"name":"nope"}`)})
+	if err != nil || !res.IsError || res.Value != nil || res.Text != `Error: skill "nope" is unknown or no longer available` {
+		t.Fatalf("unknown skill = %+v, %v", res, err)
+	}
+
+	if err := c.EndSession(ctx, "s1"); err != nil {
+		t.Fatalf("EndSession: %v", err)
+	}
+	if err := c.Unmount(ctx, second.MountID); err != nil {
+		t.Fatalf("Unmount: %v", err)
+	}
+	_, err = c.PreStep(ctx, plugin.StepRequest{MountID: second.MountID, SkillToolIdentity: "tooldef-2"})
+	if !errors.Is(err, plugin.ErrUnknownMount) || status.Code(err) != codes.NotFound {
+		t.Errorf("step of an unmounted mount: %v, want ErrUnknownMount (NotFound)", err)
+	}
+	if err := c.Ping(ctx); err != nil {
+		t.Errorf("Ping: %v", err)
+	}
+}
+
+func TestGRPCErrors(t *testing.T) {
+	ctx := context.Background()
+
+	t.Run("refused configuration", func(t *testing.T) {
+		c, brokerID := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		_, err := c.Configure(ctx, plugin.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": 2}`}, brokerID)
+		var cfg *plugin.ConfigError
+		if !errors.As(err, &cfg) || cfg.Message != "catalogDescriptionMaxLength must be an integer >= 3, got 2" {
+			t.Fatalf("err = %v, want the ConfigError naming the option and bound", err)
+		}
+	})
+	t.Run("unknown mount", func(t *testing.T) {
+		c, _ := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		err := c.BindTools(ctx, "mount-404", nil)
+		if !errors.Is(err, plugin.ErrUnknownMount) || status.Code(err) != codes.NotFound {
+			t.Fatalf("err = %v, want ErrUnknownMount (NotFound)", err)
+		}
+	})
+	t.Run("unbound mount", func(t *testing.T) {
+		c, brokerID := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		resp, err := c.Configure(ctx, plugin.ConfigureRequest{}, brokerID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = c.PreStep(ctx, plugin.StepRequest{MountID: resp.MountID, SkillToolIdentity: "x"})
+		if !errors.Is(err, plugin.ErrUnbound) || status.Code(err) != codes.FailedPrecondition {
+			t.Fatalf("err = %v, want ErrUnbound (FailedPrecondition)", err)
+		}
+	})
+	t.Run("host callback failed", func(t *testing.T) {
+		host := newTestHost()
+		host.failWith = errors.New("provider index corrupt")
+		c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
+		m := mountBound(t, c, brokerID, "", "tooldef-1")
+		_, err := c.PreStep(ctx, plugin.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
+		// The host answered Unavailable; the plugin must not relay that
+		// code, which would read as "the plugin is unreachable".
+		if status.Code(err) != codes.Aborted {
+			t.Fatalf("err = %v (code %v), want Aborted", err, status.Code(err))
+		}
+	})
+	t.Run("caller cancelled during a callback", func(t *testing.T) {
+		host := newTestHost()
+		host.block = make(chan struct{})
+		c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
+		m := mountBound(t, c, brokerID, "", "tooldef-1")
+		stepCtx, cancel := context.WithCancel(ctx)
+		go func() {
+			<-host.block
+			cancel()
+		}()
+		_, err := c.PreStep(stepCtx, plugin.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("err = %v, want context.Canceled", err)
+		}
+	})
+}
