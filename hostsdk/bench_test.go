@@ -20,23 +20,18 @@ import (
 // a file-backed session store.
 func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.Store) {
 	b.Helper()
-	host, _, p, store := benchHostParts(b, n)
-	return host, p, store
-}
-
-// benchHostRegistry is benchHost that also returns the skill registry.
-func benchHostRegistry(b *testing.B, n int) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
-	b.Helper()
-	host, reg, p, _ := benchHostParts(b, n)
-	return host, reg, p
-}
-
-func benchHostParts(b *testing.B, n int) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin, sessionlog.Store) {
-	b.Helper()
 	store, err := sessionlog.NewFileStore(b.TempDir())
 	if err != nil {
 		b.Fatal(err)
 	}
+	host, _, p := benchHostWith(b, n, store)
+	return host, p, store
+}
+
+// benchHostWith is a host with n runtime skills and the plugin mounted
+// globally, on the given session store.
+func benchHostWith(b *testing.B, n int, store sessionlog.Store) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
+	b.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		b.Fatal(err)
@@ -63,7 +58,7 @@ func benchHostParts(b *testing.B, n int) (*hostsdk.Host, *skills.Registry, *host
 	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
 		b.Fatal(err)
 	}
-	return host, reg, p, store
+	return host, reg, p
 }
 
 // seed appends n events without sources, in large fsync'ed batches.

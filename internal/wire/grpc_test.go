@@ -28,6 +28,7 @@ type testHost struct {
 	failWith  error         // every callback fails with it when set
 	block     chan struct{} // Snapshot waits for ctx when set
 	snapshots int
+	token     string
 }
 
 func (h *testHost) Snapshot(ctx context.Context, _ plugin.SnapshotRequest) (plugin.Snapshot, error) {
@@ -43,7 +44,11 @@ func (h *testHost) Snapshot(ctx context.Context, _ plugin.SnapshotRequest) (plug
 	if fail != nil {
 		return plugin.Snapshot{}, fail
 	}
-	return plugin.Snapshot{Skills: h.skills, Complete: true, Token: "tok-1"}, nil
+	token := h.token
+	if token == "" {
+		token = "tok-1"
+	}
+	return plugin.Snapshot{Skills: h.skills, Complete: true, Token: token}, nil
 }
 
 func (h *testHost) GetSkill(_ context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
@@ -67,7 +72,7 @@ func (h *testHost) ReadEvents(_ context.Context, req plugin.EventsRequest) (plug
 // host on go-plugin's in-process test connection, with a real broker
 // between them, and returns the host's client and the broker id of its
 // callbacks.
-func connect(t *testing.T, core *plugin.Core, host plugin.Host) (PluginClient, uint32) {
+func connect(t testing.TB, core *plugin.Core, host plugin.Host) (PluginClient, uint32) {
 	t.Helper()
 	client, server := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{PluginName: &GRPCPlugin{Core: core}})
 	t.Cleanup(func() {
@@ -96,7 +101,7 @@ func newTestHost() *testHost {
 }
 
 // mountBound configures a mount and binds its `skill` tool to identity.
-func mountBound(t *testing.T, c PluginClient, brokerID uint32, config, identity string) plugin.ConfigureResponse {
+func mountBound(t testing.TB, c PluginClient, brokerID uint32, config, identity string) plugin.ConfigureResponse {
 	t.Helper()
 	ctx := context.Background()
 	resp, err := c.Configure(ctx, plugin.ConfigureRequest{Config: config, Scope: "global"}, brokerID)
