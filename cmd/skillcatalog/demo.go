@@ -272,12 +272,8 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(sessionDir, "...")
-	if fl, ok := log.(*sessionlog.FileLog); ok {
-		path = fl.Path()
-	}
 	if o.keepSession {
-		out.note("session", fmt.Sprintf("%d durable events kept in %s", head.Seq, path))
+		out.note("session", fmt.Sprintf("%d durable events kept in %s", head.Seq, store.Path(demoSession)))
 	} else {
 		out.note("session", fmt.Sprintf("%d durable events were written (-keep-session keeps the file)", head.Seq))
 	}

@@ -72,7 +72,9 @@
 // A Store opens per-session logs. Opening a session that is already open
 // returns another handle on the same log; every handle must be closed, and
 // the file is closed with the last one. NewFileStore escapes session ids
-// (SessionFileName) so that any string is safe. NewMemoryStore and NewMemory
+// (SessionFileName) so that any string is safe; FileStore.OpenHandle returns
+// a *FileHandle, which also reports the file's Path and what opening it
+// repaired (Recovery). NewMemoryStore and NewMemory
 // keep events in memory, for tests and for hosts without durable history.
 //
 // # Other stores
