@@ -27,6 +27,7 @@ func referenceEncoding(entries []Entry) []byte {
 // changed and every stored session would republish its catalog: do not update the values,
 // restore the encoding.
 func TestPinned(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		entries []Entry
@@ -41,6 +42,7 @@ func TestPinned(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := Of(tt.entries)
 			if got.String() != tt.want {
 				t.Errorf("Of(%q) = %s, want %s", tt.entries, got, tt.want)
@@ -55,6 +57,7 @@ func TestPinned(t *testing.T) {
 // TestStreamingMatchesReference covers lengths that cross the hasher's internal block
 // boundaries and multi-byte varints.
 func TestStreamingMatchesReference(t *testing.T) {
+	t.Parallel()
 	for _, n := range []int{0, 1, 2, 7, 63, 64, 65, 127, 128, 129, 240, 1000, 1025, 5000} {
 		long := strings.Repeat("x", n)
 		for _, entries := range [][]Entry{
@@ -98,6 +101,7 @@ var naiveJoins = map[string]func([]Entry) string{
 }
 
 func TestSeparatorCollisionsDiffer(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		join string
 		a, b []Entry
@@ -112,6 +116,7 @@ func TestSeparatorCollisionsDiffer(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %q %q", tt.join, tt.a, tt.b), func(t *testing.T) {
+			t.Parallel()
 			join := naiveJoins[tt.join]
 			if join(tt.a) != join(tt.b) {
 				t.Fatalf("test case does not collide under %s join", tt.join)
@@ -124,6 +129,7 @@ func TestSeparatorCollisionsDiffer(t *testing.T) {
 }
 
 func TestOrderMatters(t *testing.T) {
+	t.Parallel()
 	a := []Entry{{"alpha", "A"}, {"beta", "B"}}
 	b := []Entry{{"beta", "B"}, {"alpha", "A"}}
 	if Of(a) == Of(b) {
@@ -135,6 +141,7 @@ func TestOrderMatters(t *testing.T) {
 }
 
 func TestStringParseRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, entries := range [][]Entry{nil, {{"a", "b"}}, manyEntries(50)} {
 		d := Of(entries)
 		s := d.String()
@@ -155,6 +162,7 @@ func TestStringParseRoundTrip(t *testing.T) {
 }
 
 func TestParseRejects(t *testing.T) {
+	t.Parallel()
 	valid := Of(nil).String()
 	for _, s := range []string{
 		"",
@@ -174,6 +182,8 @@ func TestParseRejects(t *testing.T) {
 	}
 }
 
+// TestOfAllocations is not parallel: AllocsPerRun counts the allocations of
+// every goroutine, and sequential tests never overlap parallel ones.
 func TestOfAllocations(t *testing.T) {
 	for _, n := range []int{0, 10, 1000, 10000} {
 		entries := manyEntries(n)

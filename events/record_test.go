@@ -23,6 +23,7 @@ func en(name, description string) digest.Entry {
 }
 
 func TestParseCatalogReadable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		source  string
@@ -129,6 +130,7 @@ func TestParseCatalogReadable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			c, ok := ParseCatalog([]byte(tt.source))
 			if !ok {
 				t.Fatalf("ParseCatalog(%s) unreadable", tt.source)
@@ -237,8 +239,10 @@ var malformed = []struct {
 }
 
 func TestParseCatalogUnreadable(t *testing.T) {
+	t.Parallel()
 	for _, tt := range malformed {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			src := []byte(tt.source)
 			if c, ok := ParseCatalog(src); ok {
 				t.Errorf("ParseCatalog(%s) = %+v, want unreadable", tt.source, c)
@@ -257,6 +261,7 @@ func TestParseCatalogUnreadable(t *testing.T) {
 }
 
 func TestDepthLimitMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, depth := range []int{9998, 9999, 10000, 10001, 20000} {
 		// The record object itself is one level.
 		inner := strings.Repeat("[", depth-1) + strings.Repeat("]", depth-1)
@@ -271,6 +276,9 @@ func TestDepthLimitMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestFastPathDoesNotAllocate is not parallel: AllocsPerRun counts the
+// allocations of every goroutine, and sequential tests never overlap parallel
+// ones.
 func TestFastPathDoesNotAllocate(t *testing.T) {
 	src := []byte(`{"kind":"tool-result","text":"` + strings.Repeat("<available_skills> x ", 100) + `"}`)
 	if a := testing.AllocsPerRun(100, func() { ParseCatalog(src) }); a != 0 {
@@ -285,6 +293,8 @@ func TestFastPathDoesNotAllocate(t *testing.T) {
 	}
 }
 
+// TestParseAllocationsDoNotScaleWithStrings is not parallel, for the same
+// reason as TestFastPathDoesNotAllocate.
 func TestParseAllocationsDoNotScaleWithStrings(t *testing.T) {
 	src := EncodeCatalog(manyEntries(1000), false)
 	// One arena, one string, one entry slice, and the geometric growth of the span list.
@@ -294,6 +304,7 @@ func TestParseAllocationsDoNotScaleWithStrings(t *testing.T) {
 }
 
 func TestEncodeCatalogGolden(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name    string
 		entries entries
@@ -328,6 +339,7 @@ func TestEncodeCatalogGolden(t *testing.T) {
 }
 
 func TestEncodeCatalogMatchesEncodingJSON(t *testing.T) {
+	t.Parallel()
 	for _, es := range []entries{
 		nil,
 		{},
@@ -345,6 +357,7 @@ func TestEncodeCatalogMatchesEncodingJSON(t *testing.T) {
 }
 
 func TestEncodeParseRoundTrip(t *testing.T) {
+	t.Parallel()
 	for _, es := range []entries{
 		{},
 		{en("a", "")},
@@ -367,6 +380,7 @@ func TestEncodeParseRoundTrip(t *testing.T) {
 }
 
 func TestEntriesDoNotAliasSource(t *testing.T) {
+	t.Parallel()
 	src := EncodeCatalog(entries{en("a-skill", "text")}, false)
 	c, ok := ParseCatalog(src)
 	if !ok {

@@ -29,6 +29,7 @@ func vis(seq uint64, src []byte) Event    { return Event{Seq: seq, Source: src, 
 func hidden(seq uint64, src []byte) Event { return Event{Seq: seq, Source: src} }
 
 func TestScanner(t *testing.T) {
+	t.Parallel()
 	a, b, tomb := mustParse(t, catalogA), mustParse(t, catalogB), mustParse(t, tombstone)
 	tests := []struct {
 		name   string
@@ -98,6 +99,7 @@ func TestScanner(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			for _, s := range []*Scanner{new(Scanner), NewScanner(nil), NewScanner(ParseCatalog)} {
 				got, doneAt := scanAll(s, tt.events)
 				if !sameBaseline(got, tt.want) {
@@ -126,6 +128,7 @@ func scanAll(s *Scanner, evs []Event) (Baseline, int) {
 }
 
 func TestScannerCallsParseOnlyWhenItMatters(t *testing.T) {
+	t.Parallel()
 	var parsed []string
 	s := NewScanner(func(src []byte) (Catalog, bool) {
 		parsed = append(parsed, string(src))
@@ -154,6 +157,7 @@ func TestScannerCallsParseOnlyWhenItMatters(t *testing.T) {
 }
 
 func TestScannerUsesParseResult(t *testing.T) {
+	t.Parallel()
 	cached := mustParse(t, catalogB)
 	s := NewScanner(func([]byte) (Catalog, bool) { return cached, true })
 	s.Feed(vis(3, catalogA))
@@ -163,6 +167,7 @@ func TestScannerUsesParseResult(t *testing.T) {
 }
 
 func TestBaselineOver(t *testing.T) {
+	t.Parallel()
 	a, b := mustParse(t, catalogA), mustParse(t, catalogB)
 	foundA := Baseline{Found: true, Seq: 5, Catalog: a, EverPublished: true}
 	foundB := Baseline{Found: true, Seq: 8, Catalog: b, EverPublished: true}
@@ -183,6 +188,7 @@ func TestBaselineOver(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			if got := tt.newer.Over(tt.older); !sameBaseline(got, tt.want) {
 				t.Errorf("Over = %+v, want %+v", got, tt.want)
 			}
@@ -193,6 +199,7 @@ func TestBaselineOver(t *testing.T) {
 // TestIncrementalScanMatchesFullScan splits histories at every point: scanning the newer part
 // and combining it with the older part's result must equal one scan over everything.
 func TestIncrementalScanMatchesFullScan(t *testing.T) {
+	t.Parallel()
 	pool := [][]byte{nil, foreign, foreignCatalogProse, catalogA, catalogB, tombstone, []byte(malformed[3].source)}
 	// Every history of length 3 over the pool with both visibilities; FuzzScanner goes longer.
 	const n = 3

@@ -6,7 +6,9 @@ import (
 )
 
 // TestAllocations pins the allocation behaviour the package promises:
-// nothing for input that needs no work, one string otherwise.
+// nothing for input that needs no work, one string otherwise. It is not
+// parallel: AllocsPerRun counts the allocations of every goroutine, and
+// sequential tests never overlap parallel ones.
 func TestAllocations(t *testing.T) {
 	clean := "Extract text and tables from PDF files, fill PDF forms, and merge documents."
 	dirty := "Extract text\tand tables\n\nfrom PDF files. "

@@ -7,6 +7,7 @@ import (
 )
 
 func TestEscape(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ in, text, attr string }{
 		{"", "", ""},
 		{"plain text", "plain text", "plain text"},
@@ -36,6 +37,7 @@ func TestEscape(t *testing.T) {
 }
 
 func TestEscapeReturnsCleanInputItself(t *testing.T) {
+	t.Parallel()
 	in := strings.Repeat("nothing to escape here, not even a quote: ' ", 4)
 	for name, f := range map[string]func(string) string{"Escape": Escape, "EscapeAttr": EscapeAttr} {
 		if got := f(in); unsafe.StringData(got) != unsafe.StringData(in) {

@@ -92,6 +92,9 @@ func mustSkillContent(t *testing.T, v skill.ToolValue) string {
 	return s
 }
 
+// TestGolden is not parallel, only its subtests: under -update it must have
+// rewritten every file before TestGoldenMatchesLiteralTemplates reads them,
+// and parallel tests start only once the sequential ones are done.
 func TestGolden(t *testing.T) {
 	tests := []struct {
 		name string
@@ -115,6 +118,7 @@ func TestGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			checkGolden(t, tt.name, tt.text(t))
 		})
 	}
@@ -128,6 +132,7 @@ const literalFooter = "If the user names a skill, or the task clearly matches a 
 // right after -update) to the templates of the behaviour contract written out
 // here by hand, so that a golden file regenerated from wrong code fails.
 func TestGoldenMatchesLiteralTemplates(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		golden string
 		want   string
@@ -287,6 +292,7 @@ func TestGoldenMatchesLiteralTemplates(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
+			t.Parallel()
 			if diff := cmp.Diff(tt.want, readGolden(t, tt.golden)); diff != "" {
 				t.Errorf("golden file differs from the literal template (-want +golden):\n%s", diff)
 			}
@@ -298,6 +304,7 @@ func TestGoldenMatchesLiteralTemplates(t *testing.T) {
 }
 
 func TestReplacementOfNothingIsTombstone(t *testing.T) {
+	t.Parallel()
 	for _, entries := range [][]digest.Entry{nil, {}} {
 		if got := ReplacementCatalog(entries); got != Tombstone() {
 			t.Errorf("ReplacementCatalog(%#v) = %q, want the tombstone", entries, got)
@@ -306,6 +313,7 @@ func TestReplacementOfNothingIsTombstone(t *testing.T) {
 }
 
 func TestInitialCatalogEmptyList(t *testing.T) {
+	t.Parallel()
 	want := lines(
 		"<system-reminder>",
 		"A skill is a reusable set of task-specific instructions. The following skills are available in this session:",
@@ -322,6 +330,7 @@ func TestInitialCatalogEmptyList(t *testing.T) {
 }
 
 func TestCatalogEscapesNames(t *testing.T) {
+	t.Parallel()
 	got := InitialCatalog([]digest.Entry{{Name: "a<b>&c", Description: ""}})
 	if !strings.Contains(got, "\n-`a&lt;b&gt;&amp;c`: \n</available_skills>") {
 		t.Errorf("name not escaped, or empty description line malformed:\n%s", got)
@@ -329,6 +338,7 @@ func TestCatalogEscapesNames(t *testing.T) {
 }
 
 func TestErrorTextsInsertNameVerbatim(t *testing.T) {
+	t.Parallel()
 	name := `we"ird <name> & more`
 	tests := []struct{ got, want string }{
 		{ErrInvalidName(name), `Error: invalid skill name "we"ird <name> & more"`},

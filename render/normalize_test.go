@@ -46,6 +46,7 @@ func referenceNormalize(s string, maxLen int) string {
 }
 
 func TestIsSpaceMatchesJavaScript(t *testing.T) {
+	t.Parallel()
 	want := make(map[rune]bool)
 	for _, r := range jsWhitespace {
 		want[r] = true
@@ -58,6 +59,7 @@ func TestIsSpaceMatchesJavaScript(t *testing.T) {
 }
 
 func TestNormalizeDescriptionEachSpace(t *testing.T) {
+	t.Parallel()
 	for _, w := range jsWhitespace {
 		sp := string(w)
 		tests := []struct{ in, want string }{
@@ -75,6 +77,7 @@ func TestNormalizeDescriptionEachSpace(t *testing.T) {
 }
 
 func TestNormalizeDescription(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		in     string
@@ -123,6 +126,7 @@ func TestNormalizeDescription(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			got := NormalizeDescription(tt.in, tt.maxLen)
 			if got != tt.want {
 				t.Errorf("NormalizeDescription(%q, %d) = %q, want %q", tt.in, tt.maxLen, got, tt.want)
@@ -135,6 +139,7 @@ func TestNormalizeDescription(t *testing.T) {
 }
 
 func TestNormalizeDescriptionReturnsCleanInputItself(t *testing.T) {
+	t.Parallel()
 	in := "Already clean: one space between words, é and 😀 included."
 	got := NormalizeDescription(in, DefaultDescriptionMaxLength)
 	if got != in || unsafe.StringData(got) != unsafe.StringData(in) {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestSkillContentErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		base    skill.ResourceBase
@@ -25,6 +26,7 @@ func TestSkillContentErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			base := tt.base
 			got, err := SkillContent(skill.ToolValue{Name: "s", Provider: "p", ResourceBase: &base, Content: "body"})
 			if err == nil {
@@ -41,6 +43,7 @@ func TestSkillContentErrors(t *testing.T) {
 }
 
 func TestSkillContentEscaping(t *testing.T) {
+	t.Parallel()
 	got, err := SkillContent(skill.ToolValue{
 		Name:         `a"b<c>&d`,
 		ResourceBase: &skill.ResourceBase{Kind: "url", URL: "https://x.example/?a=1&b=<2>"},
@@ -75,6 +78,7 @@ func canonicalJSON(t *testing.T, s string) string {
 }
 
 func TestSkillToolSchemasAreCanonicalJSON(t *testing.T) {
+	t.Parallel()
 	for name, schema := range map[string]string{"input": SkillToolInputSchema, "output": SkillToolOutputSchema} {
 		if !json.Valid([]byte(schema)) {
 			t.Errorf("%s schema is not valid JSON", name)
@@ -107,6 +111,7 @@ type schema struct {
 // what SkillContent accepts: the same fields, the same resource base kinds,
 // each requiring the field SkillContent requires.
 func TestSkillToolOutputSchemaMatchesToolValue(t *testing.T) {
+	t.Parallel()
 	var s schema
 	if err := json.Unmarshal([]byte(SkillToolOutputSchema), &s); err != nil {
 		t.Fatal(err)

@@ -89,42 +89,42 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 
 // demo holds the pieces of the scripted session.
 type demo struct {
+	opts     demoOptions
 	out      *reporter
+	store    *sessionlog.FileStore
 	host     *hostsdk.Host
 	fsys     *agentskills.Provider
-	root     string // the skills root the provider watches
-	project  string // the session's working directory
+	remote   *mcpskills.Provider // nil unless -mcp-url or -mcp-command is set
+	root     string              // the skills root the provider watches
+	project  string              // the session's working directory
 	steps    int
 	sections int
+
+	// Detach the MCP server's and the handbook's skills from the registry.
+	removeRemote, removeHandbook func()
 }
 
+// workspace is the demo's scratch directory tree.
+type workspace struct {
+	root       string // the copied skills, watched by the provider
+	home       string // an empty home, keeping the user's own skills out
+	project    string // the session's working directory
+	sessionDir string // where the durable session file goes
+}
+
+// runDemo sets up the skill sources, the host and the plugin, then plays the
+// script. Resources are released in reverse: host, providers, directory.
 func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	work, err := os.MkdirTemp("", "skillcatalog-demo-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-
-	root := filepath.Join(work, "skills")
-	var src fs.FS = skillcatalog.ExampleSkills()
-	if o.skillsDir != "" {
-		src = os.DirFS(o.skillsDir)
+	ws, err := prepareWorkspace(work, o)
+	if err != nil {
+		return err
 	}
-	if err := os.CopyFS(root, src); err != nil {
-		return fmt.Errorf("copy skills: %w", err)
-	}
-	home := filepath.Join(work, "home") // keeps the user's own skills out of the demo
-	project := filepath.Join(work, "project")
-	for _, d := range []string{home, project} {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return err
-		}
-	}
-	sessionDir := o.sessionDir
-	if sessionDir == "" {
-		sessionDir = filepath.Join(work, "sessions")
-	}
-	store, err := sessionlog.NewFileStore(sessionDir)
+	store, err := sessionlog.NewFileStore(ws.sessionDir)
 	if err != nil {
 		return err
 	}
@@ -133,93 +133,166 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return fmt.Errorf("find the plugin binary: %w", err)
 	}
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, HomeDir: home, Watch: true})
+	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{ws.root}, HomeDir: ws.home, Watch: true})
 	if err != nil {
 		return err
 	}
 	defer fsys.Close()
 
-	tree := tools.NewTree()
-	if err := tree.AddScope(demoAgent, tools.GlobalScope); err != nil {
+	d := &demo{opts: o, out: out, store: store, fsys: fsys, root: ws.root, project: ws.project}
+	tree, reg, err := d.attachSources()
+	if err != nil {
 		return err
 	}
-	reg := skills.NewRegistry()
-	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
-	var remote *mcpskills.Provider
-	removeRemote := func() {}
-	if o.mcpURL != "" || o.mcpCommand != "" {
-		remote, err = mcpskills.New(mcpskills.Config{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m})
-		if err != nil {
-			return fmt.Errorf("remote skills: %w", err)
-		}
-		defer remote.Close()
-		// Local skills rank above remote ones of the same name.
-		removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
+	if d.remote != nil {
+		defer d.remote.Close()
 	}
-	removeHandbook := reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
 
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
-	if err != nil {
+	if d.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store}); err != nil {
 		return err
 	}
 	defer func() {
-		if cerr := host.Close(); err == nil {
+		if cerr := d.host.Close(); err == nil {
 			err = cerr
 		}
 	}()
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Path: exe})
+	if err := d.mountPlugin(ctx, exe); err != nil {
+		return err
+	}
+	return d.play(ctx)
+}
+
+// prepareWorkspace lays out the demo's directories under work and copies the
+// skills into it, so the script can edit them without touching the source.
+func prepareWorkspace(work string, o demoOptions) (workspace, error) {
+	ws := workspace{
+		root:       filepath.Join(work, "skills"),
+		home:       filepath.Join(work, "home"),
+		project:    filepath.Join(work, "project"),
+		sessionDir: o.sessionDir,
+	}
+	var src fs.FS = skillcatalog.ExampleSkills()
+	if o.skillsDir != "" {
+		src = os.DirFS(o.skillsDir)
+	}
+	if err := os.CopyFS(ws.root, src); err != nil {
+		return workspace{}, fmt.Errorf("copy skills: %w", err)
+	}
+	for _, dir := range []string{ws.home, ws.project} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return workspace{}, err
+		}
+	}
+	if ws.sessionDir == "" {
+		ws.sessionDir = filepath.Join(work, "sessions")
+	}
+	return ws, nil
+}
+
+// attachSources builds the scope tree and the registry with its providers in
+// rank order: the skills directory, the MCP server if one is given (ranked
+// below local skills of the same name), and the handbook that fails to load.
+func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
+	tree := tools.NewTree()
+	if err := tree.AddScope(demoAgent, tools.GlobalScope); err != nil {
+		return nil, nil, err
+	}
+	reg := skills.NewRegistry()
+	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{})
+	d.removeRemote = func() {}
+	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
+		remote, err := mcpskills.New(mcpskills.Config{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m})
+		if err != nil {
+			return nil, nil, fmt.Errorf("remote skills: %w", err)
+		}
+		d.remote = remote
+		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
+	}
+	d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
+	return tree, reg, nil
+}
+
+// mountPlugin starts this binary as the plugin and mounts it globally.
+func (d *demo) mountPlugin(ctx context.Context, exe string) error {
+	plugin, err := d.host.Load(ctx, hostsdk.LoadOptions{Path: exe})
 	if err != nil {
 		return err
 	}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, ""); err != nil {
-		return err
-	}
-	d := &demo{out: out, host: host, fsys: fsys, root: root, project: project}
+	_, err = plugin.Mount(ctx, tools.GlobalScope, "")
+	return err
+}
 
+// play runs the script's sections in order.
+func (d *demo) play(ctx context.Context) error {
+	for _, section := range []func(context.Context) error{
+		d.publishInitialCatalog,
+		d.stepWithoutChanges,
+		d.loadFirstSkill,
+		d.addSkill,
+		d.editDescription,
+		d.editBody,
+		d.showToolErrors,
+		d.removeEverySkill,
+		d.showSessionLog,
+	} {
+		if err := section(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (d *demo) publishInitialCatalog(ctx context.Context) error {
 	d.section("The first model step publishes the initial catalog")
 	if err := d.step(ctx); err != nil {
 		return err
 	}
-	if o.diagnostics {
-		for _, diag := range fsys.Diagnostics() {
-			out.note("diagnostic", diag.String())
-		}
-		if remote != nil {
-			for _, diag := range remote.Diagnostics() {
-				out.note("diagnostic", "mcp: "+diag)
-			}
+	if d.opts.diagnostics {
+		d.showDiagnostics()
+	}
+	return nil
+}
+
+func (d *demo) showDiagnostics() {
+	for _, diag := range d.fsys.Diagnostics() {
+		d.out.note("diagnostic", diag.String())
+	}
+	if d.remote != nil {
+		for _, diag := range d.remote.Diagnostics() {
+			d.out.note("diagnostic", "mcp: "+diag)
 		}
 	}
+}
 
+func (d *demo) stepWithoutChanges(ctx context.Context) error {
 	d.section("Nothing changed: the next step adds nothing")
-	if err := d.step(ctx); err != nil {
-		return err
-	}
+	return d.step(ctx)
+}
 
+func (d *demo) loadFirstSkill(ctx context.Context) error {
 	d.section("The model loads a skill with the `skill` tool")
-	first := d.firstSkill()
-	if err := d.call(ctx, first); err != nil {
-		return err
-	}
+	return d.call(ctx, d.firstSkill())
+}
 
+func (d *demo) addSkill(ctx context.Context) error {
 	d.section("A skill is added on disk: a complete replacement")
 	if err := d.writeSkill("sql-migrations", addedSkill); err != nil {
 		return err
 	}
-	if err := d.step(ctx); err != nil {
-		return err
-	}
+	return d.step(ctx)
+}
 
+func (d *demo) editDescription(ctx context.Context) error {
 	d.section("A description is edited: a complete replacement")
 	if err := d.editSkill("sql-migrations", func(s string) string {
 		return strings.Replace(s, "description: Write reversible SQL migrations", "description: Write safe, reversible SQL migrations", 1)
 	}); err != nil {
 		return err
 	}
-	if err := d.step(ctx); err != nil {
-		return err
-	}
+	return d.step(ctx)
+}
 
+func (d *demo) editBody(ctx context.Context) error {
 	d.section("Only a body is edited: no message, but the next load shows the new body")
 	if err := d.editSkill("sql-migrations", func(s string) string {
 		return s + "4. Name migrations after what they change, not when.\n"
@@ -229,39 +302,42 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err := d.step(ctx); err != nil {
 		return err
 	}
-	if err := d.call(ctx, "sql-migrations"); err != nil {
-		return err
-	}
+	return d.call(ctx, "sql-migrations")
+}
 
+func (d *demo) showToolErrors(ctx context.Context) error {
 	d.section("Every error the `skill` tool reports")
 	for _, name := range []string{"Not A Name", "no-such-skill", "deploy-production", "team-handbook"} {
 		if err := d.call(ctx, name); err != nil {
 			return err
 		}
 	}
+	return nil
+}
 
+func (d *demo) removeEverySkill(ctx context.Context) error {
 	d.section("Every skill is removed: the empty tombstone")
-	entries, err := os.ReadDir(root)
+	entries, err := os.ReadDir(d.root)
 	if err != nil {
 		return err
 	}
 	for _, e := range entries {
-		if err := os.RemoveAll(filepath.Join(root, e.Name())); err != nil {
+		if err := os.RemoveAll(filepath.Join(d.root, e.Name())); err != nil {
 			return err
 		}
 	}
-	removeHandbook()
-	removeRemote() // remote skills are the server's to delete; the demo stops listing them
-	fsys.Invalidate()
+	d.removeHandbook()
+	d.removeRemote() // remote skills are the server's to delete; the demo stops listing them
+	d.fsys.Invalidate()
 	if err := d.step(ctx); err != nil {
 		return err
 	}
-	if err := d.call(ctx, "sql-migrations"); err != nil {
-		return err
-	}
+	return d.call(ctx, "sql-migrations")
+}
 
+func (d *demo) showSessionLog(ctx context.Context) error {
 	d.section("The durable session log")
-	log, err := store.Open(ctx, demoSession)
+	log, err := d.store.Open(ctx, demoSession)
 	if err != nil {
 		return err
 	}
@@ -270,14 +346,10 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(sessionDir, "...")
-	if fl, ok := log.(*sessionlog.FileLog); ok {
-		path = fl.Path()
-	}
-	if o.keepSession {
-		out.note("session", fmt.Sprintf("%d durable events kept in %s", head.Seq, path))
+	if d.opts.keepSession {
+		d.out.note("session", fmt.Sprintf("%d durable events kept in %s", head.Seq, d.store.Path(demoSession)))
 	} else {
-		out.note("session", fmt.Sprintf("%d durable events were written (-keep-session keeps the file)", head.Seq))
+		d.out.note("session", fmt.Sprintf("%d durable events were written (-keep-session keeps the file)", head.Seq))
 	}
 	return nil
 }

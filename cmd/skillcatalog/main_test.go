@@ -91,6 +91,9 @@ func TestDemoTextIsFramedAndKeepsTheSession(t *testing.T) {
 	if err != nil || len(files) != 1 {
 		t.Fatalf("session dir holds %v, want one session file", files)
 	}
+	if want := "4 durable events kept in " + files[0] + "\n"; !strings.Contains(out, want) {
+		t.Errorf("demo output lacks %q", want)
+	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)

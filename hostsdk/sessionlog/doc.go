@@ -55,8 +55,10 @@
 // unacknowledged tail; complete garbage lines are kept as Raw events. If a
 // write or fsync fails, the FileLog refuses further appends (the kernel may
 // have dropped the data it reported written); reopening the file recovers.
-// A new file's directory entry is fsynced too. An exclusive flock keeps two
-// FileLogs, in any processes, from appending to the same file (ErrLocked).
+// A new file's directory entry is fsynced too. An exclusive lock on
+// <file>.lock, which exists beside the log only while it is open, keeps two
+// FileLogs, in any processes, from appending to the same file (ErrLocked);
+// the operating system drops it when its holder dies.
 //
 // Opening scans the file once, holding one line at a time, to count lines,
 // merge the hidden ranges (kept in memory as sorted disjoint intervals) and
@@ -70,7 +72,9 @@
 // A Store opens per-session logs. Opening a session that is already open
 // returns another handle on the same log; every handle must be closed, and
 // the file is closed with the last one. NewFileStore escapes session ids
-// (SessionFileName) so that any string is safe. NewMemoryStore and NewMemory
+// (SessionFileName) so that any string is safe; FileStore.OpenHandle returns
+// a *FileHandle, which also reports the file's Path and what opening it
+// repaired (Recovery). NewMemoryStore and NewMemory
 // keep events in memory, for tests and for hosts without durable history.
 //
 // # Other stores

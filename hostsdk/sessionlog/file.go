@@ -49,6 +49,7 @@ func (r Recovery) Repaired() bool { return r.TornTailBytes > 0 || r.IncompleteAp
 type FileLog struct {
 	path     string
 	f        *os.File
+	lock     *fileLock // nil until open takes it
 	chunk    int
 	every    uint64
 	recovery Recovery
@@ -79,7 +80,9 @@ type fileOptions struct {
 // unterminated last line, and the lines of a multi-record Append that was cut
 // short, are truncated away and reported in Recovery. Lines it cannot parse
 // are kept. OpenFile fails only on I/O errors or when the file is already
-// open (ErrLocked).
+// open (ErrLocked). While the log is open its lock is held through the file
+// path+".lock", which Close removes; where the platform has no file locks
+// (plan9, js, wasip1) OpenFile fails rather than risk two writers.
 func OpenFile(path string) (*FileLog, Recovery, error) {
 	return openFile(path, fileOptions{chunk: defaultChunk, every: defaultIndexEvery})
 }
@@ -93,6 +96,9 @@ func openFile(path string, o fileOptions) (*FileLog, Recovery, error) {
 	rec, err := l.open()
 	if err != nil {
 		_ = f.Close()
+		if l.lock != nil {
+			_ = l.lock.release()
+		}
 		return nil, Recovery{}, err
 	}
 	l.recovery = rec
@@ -107,7 +113,7 @@ func (l *FileLog) open() (Recovery, error) {
 	if !fi.Mode().IsRegular() {
 		return Recovery{}, fmt.Errorf("sessionlog: open %s: not a regular file", l.path)
 	}
-	if err := lockFile(l.f); err != nil {
+	if l.lock, err = lockLog(l.path); err != nil {
 		return Recovery{}, fmt.Errorf("sessionlog: open %s: %w", l.path, err)
 	}
 	if fi.Size() == 0 {
@@ -475,7 +481,8 @@ func (l *FileLog) Head(ctx context.Context) (Head, error) {
 	return l.head, nil
 }
 
-// Close waits for an Append in progress, then closes the file.
+// Close waits for an Append in progress, then closes the file and releases
+// its lock.
 func (l *FileLog) Close() error {
 	l.appendMu.Lock()
 	defer l.appendMu.Unlock()
@@ -485,7 +492,13 @@ func (l *FileLog) Close() error {
 		return nil
 	}
 	l.closed = true
-	if err := l.f.Close(); err != nil {
+	// The file is closed first: the next holder may write as soon as the
+	// lock is released.
+	err := l.f.Close()
+	if rerr := l.lock.release(); rerr != nil {
+		err = errors.Join(err, rerr)
+	}
+	if err != nil {
 		return fmt.Errorf("sessionlog: close %s: %w", l.path, err)
 	}
 	return nil

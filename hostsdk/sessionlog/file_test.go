@@ -334,25 +334,49 @@ func TestFileStoreLayout(t *testing.T) {
 	}
 }
 
-// TestFileStoreRecovery: a store handle reports what opening repaired.
+// TestFileStoreRecovery: a store handle reports what opening repaired and
+// where the session's file is, whichever handle opened it.
 func TestFileStoreRecovery(t *testing.T) {
 	dir := t.TempDir()
 	st, err := sessionlog.NewFileStore(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	appendBytes(t, filepath.Join(dir, sessionlog.SessionFileName("s")), "{\"seq\":1")
+	path := filepath.Join(dir, sessionlog.SessionFileName("s"))
+	appendBytes(t, path, "{\"seq\":1")
+	h, err := st.OpenHandle(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
 	l, err := st.Open(ctx, "s")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	r, ok := l.(interface{ Recovery() sessionlog.Recovery })
+	shared, ok := l.(*sessionlog.FileHandle)
 	if !ok {
-		t.Fatalf("file store handle %T has no Recovery method", l)
+		t.Fatalf("Open returned %T, want *sessionlog.FileHandle", l)
 	}
-	if got := r.Recovery(); got.TornTailBytes != 8 {
-		t.Fatalf("Recovery = %+v, want 8 torn bytes", got)
+	for _, h := range []*sessionlog.FileHandle{h, shared} {
+		if got := h.Recovery(); got.TornTailBytes != 8 {
+			t.Errorf("Recovery = %+v, want 8 torn bytes", got)
+		}
+		if got := h.Path(); got != path || got != st.Path("s") {
+			t.Errorf("Path = %q, want %q", got, path)
+		}
+	}
+}
+
+// TestFileStoreOpenFailsWithNilLog: a failed Open returns a nil Log, not a
+// nil handle wrapped in one.
+func TestFileStoreOpenFailsWithNilLog(t *testing.T) {
+	st, err := sessionlog.NewFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l, err := st.Open(ctx, ""); err == nil || l != nil {
+		t.Fatalf("Open of an empty id = %v, %v; want nil and an error", l, err)
 	}
 }
 

@@ -22,12 +22,14 @@ import (
 const childEnv = "SESSIONLOG_TEST_KILL_CHILD"
 
 func TestMain(m *testing.M) {
-	if path := os.Getenv(childEnv); path != "" {
-		if err := runChild(path); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(2)
+	for env, child := range map[string]func(string) error{childEnv: runChild, holderEnv: runHolder} {
+		if path := os.Getenv(env); path != "" {
+			if err := child(path); err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(2)
+			}
+			os.Exit(0)
 		}
-		os.Exit(0)
 	}
 	os.Exit(m.Run())
 }

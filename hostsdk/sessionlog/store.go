@@ -49,11 +49,20 @@ func (h *handle) Close() error {
 	return h.release()
 }
 
-// fileHandle also reports what opening the file repaired.
-type fileHandle struct{ handle }
+// FileHandle is a FileStore's handle on one session's log. Closing it
+// closes the file only when it is the session's last open handle.
+type FileHandle struct {
+	handle
+	file *FileLog
+}
+
+var _ Log = (*FileHandle)(nil)
 
 // Recovery returns what opening the session's file repaired.
-func (h *fileHandle) Recovery() Recovery { return h.log.(*FileLog).Recovery() }
+func (h *FileHandle) Recovery() Recovery { return h.file.Recovery() }
+
+// Path returns the session's file.
+func (h *FileHandle) Path() string { return h.file.Path() }
 
 func checkSessionID(id string) error {
 	if id == "" {
@@ -70,7 +79,7 @@ type MemoryStore struct {
 
 // NewMemoryStore returns an empty MemoryStore. Closing every handle of a
 // session keeps its events: a later Open sees them.
-func NewMemoryStore() Store { return &MemoryStore{sessions: make(map[string]Log)} }
+func NewMemoryStore() *MemoryStore { return &MemoryStore{sessions: make(map[string]Log)} }
 
 // Open returns a handle on the session's log, creating it empty if needed.
 func (s *MemoryStore) Open(ctx context.Context, sessionID string) (Log, error) {
@@ -97,6 +106,11 @@ type FileStore struct {
 	sessions map[string]*sharedFile
 }
 
+var (
+	_ Store = (*MemoryStore)(nil)
+	_ Store = (*FileStore)(nil)
+)
+
 // sharedFile is a session file shared by all its open handles.
 type sharedFile struct {
 	refs  int
@@ -109,7 +123,7 @@ type sharedFile struct {
 // if needed. Each session is the file <dir>/<escaped id>.jsonl (see
 // SessionFileName). A store's handles for a session share one FileLog, which
 // is closed when the last handle is closed.
-func NewFileStore(dir string) (Store, error) {
+func NewFileStore(dir string) (*FileStore, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sessionlog: file store: %w", err)
 	}
@@ -121,9 +135,19 @@ func (s *FileStore) Path(sessionID string) string {
 	return filepath.Join(s.dir, SessionFileName(sessionID))
 }
 
-// Open returns a handle on the session's log, opening the file if no handle
-// is open. The handle's Recovery method reports what opening repaired.
+// Open is OpenHandle for callers that need only a Log.
 func (s *FileStore) Open(ctx context.Context, sessionID string) (Log, error) {
+	h, err := s.OpenHandle(ctx, sessionID)
+	if err != nil {
+		// Not h: a nil *FileHandle would make a non-nil Log.
+		return nil, err
+	}
+	return h, nil
+}
+
+// OpenHandle returns a handle on the session's log, opening the file if no
+// handle is open. The handle's Recovery method reports what opening repaired.
+func (s *FileStore) OpenHandle(ctx context.Context, sessionID string) (*FileHandle, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("sessionlog: open session: %w", err)
 	}
@@ -159,7 +183,10 @@ func (s *FileStore) Open(ctx context.Context, sessionID string) (Log, error) {
 	if of.err != nil {
 		return nil, fmt.Errorf("sessionlog: open session %q: %w", sessionID, of.err)
 	}
-	return &fileHandle{handle{log: of.log, release: func() error { return s.release(sessionID, of) }}}, nil
+	return &FileHandle{
+		handle: handle{log: of.log, release: func() error { return s.release(sessionID, of) }},
+		file:   of.log,
+	}, nil
 }
 
 func (s *FileStore) release(sessionID string, of *sharedFile) error {

@@ -1,79 +1,64 @@
 package skills
 
-import "container/list"
+import (
+	"fmt"
 
-// snapshotCache is a bounded LRU of complete snapshot views. It is not safe
-// for concurrent use; the Registry guards it with its mutex.
+	"github.com/hashicorp/golang-lru/v2/simplelru"
+)
+
+// snapshotCache is a bounded LRU of complete snapshot views, keyed by
+// cacheKey. It is not safe for concurrent use: the Registry guards it with
+// its own mutex, which must cover the revision checks too, so it wraps the
+// unlocked simplelru rather than lru.Cache.
 type snapshotCache struct {
-	capacity int
-	order    *list.List // front is most recently used; values are *cacheEntry
-	items    map[string]*list.Element
+	lru *simplelru.LRU[string, cacheEntry]
 }
 
 type cacheEntry struct {
-	key     string
 	session string
 	rev     uint64
 	v       *view
 }
 
+// newSnapshotCache returns an empty cache of capacity entries. It panics
+// if capacity is not positive: capacities are constants of this package.
 func newSnapshotCache(capacity int) snapshotCache {
-	return snapshotCache{
-		capacity: capacity,
-		order:    list.New(),
-		items:    make(map[string]*list.Element),
+	lru, err := simplelru.NewLRU[string, cacheEntry](capacity, nil)
+	if err != nil {
+		panic(fmt.Sprintf("skills: snapshot cache of %d entries: %v", capacity, err))
 	}
+	return snapshotCache{lru: lru}
 }
 
-// get returns the view cached for key at revision rev.
+// get returns the view cached for key at revision rev. An entry of another
+// revision can never be hit again, so it is dropped.
 func (c *snapshotCache) get(key string, rev uint64) (*view, bool) {
-	el, ok := c.items[key]
+	e, ok := c.lru.Get(key)
 	if !ok {
 		return nil, false
 	}
-	e := el.Value.(*cacheEntry)
 	if e.rev != rev {
-		c.remove(el)
+		c.lru.Remove(key)
 		return nil, false
 	}
-	c.order.MoveToFront(el)
 	return e.v, true
 }
 
+// put caches v for key, evicting the least recently used entry when full.
 func (c *snapshotCache) put(key, session string, rev uint64, v *view) {
-	if el, ok := c.items[key]; ok {
-		e := el.Value.(*cacheEntry)
-		e.rev, e.v = rev, v
-		c.order.MoveToFront(el)
-		return
-	}
-	c.items[key] = c.order.PushFront(&cacheEntry{key: key, session: session, rev: rev, v: v})
-	for c.order.Len() > c.capacity {
-		c.remove(c.order.Back())
-	}
+	c.lru.Add(key, cacheEntry{session: session, rev: rev, v: v})
 }
 
+// dropSession removes every entry of session. It scans the whole cache, which
+// is small and bounded; sessions end far less often than snapshots are read.
 func (c *snapshotCache) dropSession(session string) {
-	for el := c.order.Front(); el != nil; {
-		next := el.Next()
-		if el.Value.(*cacheEntry).session == session {
-			c.remove(el)
+	for _, key := range c.lru.Keys() {
+		if e, ok := c.lru.Peek(key); ok && e.session == session {
+			c.lru.Remove(key)
 		}
-		el = next
 	}
 }
 
-func (c *snapshotCache) clear() {
-	if c.order.Len() == 0 {
-		return
-	}
-	c.order.Init()
-	clear(c.items)
-}
+func (c *snapshotCache) clear() { c.lru.Purge() }
 
-func (c *snapshotCache) len() int { return c.order.Len() }
-
-func (c *snapshotCache) remove(el *list.Element) {
-	c.order.Remove(el)
-	delete(c.items, el.Value.(*cacheEntry).key)
-}
+func (c *snapshotCache) len() int { return c.lru.Len() }
