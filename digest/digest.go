@@ -15,20 +15,55 @@ const domain = "skillcatalog/digest/v1\x00"
 type Digest [16]byte
 
 // Of returns the digest of entries in their given order. It streams the encoding into the
-// hasher, so its allocations do not grow with the number of entries.
+// hasher in blocks, so its allocations do not grow with the number of entries.
 func Of(entries []Entry) Digest {
 	var h xxh3.Hasher
-	var n [binary.MaxVarintLen64]byte
-	h.WriteString(domain)
-	h.Write(binary.AppendUvarint(n[:0], uint64(len(entries))))
+	begin(&h, len(entries))
+	var buf [4096]byte
+	b := buf[:0]
 	for i := range entries {
-		e := &entries[i]
-		h.Write(binary.AppendUvarint(n[:0], uint64(len(e.Name))))
-		h.WriteString(e.Name)
-		h.Write(binary.AppendUvarint(n[:0], uint64(len(e.Description))))
-		h.WriteString(e.Description)
+		e := entries[i]
+		if n := 2*binary.MaxVarintLen64 + len(e.Name) + len(e.Description); len(b)+n > cap(b) {
+			h.Write(b)
+			b = buf[:0]
+			if n > cap(b) {
+				h.Write(AppendEntry(nil, e)) // an entry larger than a block
+				continue
+			}
+		}
+		b = AppendEntry(b, e)
+	}
+	h.Write(b)
+	return Digest(h.Sum128().Bytes())
+}
+
+// OfEncoded returns the digest of n entries whose encodings, each written by AppendEntry,
+// lie back to back in the pieces of encoded: Of(entries) equals OfEncoded(len(entries),
+// the AppendEntry encodings of entries, however split into pieces). A caller that keeps
+// entries encoded hashes a catalog in one pass.
+func OfEncoded(n int, encoded [][]byte) Digest {
+	var h xxh3.Hasher
+	begin(&h, n)
+	for _, p := range encoded {
+		h.Write(p)
 	}
 	return Digest(h.Sum128().Bytes())
+}
+
+// AppendEntry appends the encoding of one entry that the digest hashes:
+// uvarint(len(name)) name uvarint(len(description)) description.
+func AppendEntry(dst []byte, e Entry) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(e.Name)))
+	dst = append(dst, e.Name...)
+	dst = binary.AppendUvarint(dst, uint64(len(e.Description)))
+	return append(dst, e.Description...)
+}
+
+// begin feeds h the domain and the entry count, which precede the entries.
+func begin(h *xxh3.Hasher, n int) {
+	var c [binary.MaxVarintLen64]byte
+	h.WriteString(domain)
+	h.Write(binary.AppendUvarint(c[:0], uint64(n)))
 }
 
 // String returns the digest as 32 lowercase hexadecimal digits.

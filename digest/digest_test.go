@@ -58,7 +58,7 @@ func TestPinned(t *testing.T) {
 // boundaries and multi-byte varints.
 func TestStreamingMatchesReference(t *testing.T) {
 	t.Parallel()
-	for _, n := range []int{0, 1, 2, 7, 63, 64, 65, 127, 128, 129, 240, 1000, 1025, 5000} {
+	for _, n := range []int{0, 1, 2, 7, 63, 64, 65, 127, 128, 129, 240, 1000, 1025, 4095, 4096, 4097, 5000} {
 		long := strings.Repeat("x", n)
 		for _, entries := range [][]Entry{
 			{{long, ""}},
@@ -215,4 +215,40 @@ func BenchmarkOf(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestOfEncodedMatchesOf: hashing entries kept encoded gives the digest of
+// the entries, for lists that fill several blocks and entries larger than
+// one.
+func TestOfEncodedMatchesOf(t *testing.T) {
+	t.Parallel()
+	huge := Entry{Name: "huge", Description: strings.Repeat("x", 10000)}
+	for _, entries := range [][]Entry{nil, {{Name: "a", Description: ""}}, manyEntries(1000), append(manyEntries(3), huge, Entry{Name: "z", Description: "after"})} {
+		var enc []byte
+		for _, e := range entries {
+			enc = AppendEntry(enc, e)
+		}
+		// Any split into pieces hashes alike.
+		pieces := [][]byte{enc}
+		if len(enc) > 3 {
+			pieces = [][]byte{enc[:1], enc[1 : len(enc)/2], nil, enc[len(enc)/2:]}
+		}
+		if got, want := OfEncoded(len(entries), pieces), Of(entries); got != want {
+			t.Errorf("%d entries: OfEncoded = %s, Of = %s", len(entries), got, want)
+		}
+	}
+}
+
+func FuzzOfEncoded(f *testing.F) {
+	f.Add("a", "b", "c\x00", strings.Repeat("d", 5000))
+	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 string) {
+		entries := []Entry{{n1, d1}, {n2, d2}}
+		enc := AppendEntry(AppendEntry(nil, entries[0]), entries[1])
+		if OfEncoded(2, [][]byte{enc}) != Of(entries) {
+			t.Fatal("OfEncoded differs from Of")
+		}
+		if Of(entries) != Digest(xxh3.Hash128(referenceEncoding(entries)).Bytes()) {
+			t.Fatal("Of differs from the reference encoding")
+		}
+	})
 }

@@ -110,27 +110,26 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 	return append(b, catalogClose...)
 }
 
-// EncodeEntry returns the JSON object that EncodeCatalog writes for one
-// entry. EncodeCatalogEntries assembles a record from such objects, so a
-// caller that records many catalogs over mostly the same entries encodes
-// each entry once.
-func EncodeEntry(e digest.Entry) string {
-	return string(appendEntry(make([]byte, 0, len(entryFrame)+len(e.Name)+len(e.Description)+8), &e))
+// AppendEntry appends the JSON object that EncodeCatalog writes for one entry, followed by
+// a comma: the unit EncodeCatalogOf assembles. A caller that records many catalogs over
+// mostly the same entries keeps the encoded entries and encodes only the ones that changed.
+func AppendEntry(dst []byte, e digest.Entry) []byte {
+	return append(appendEntry(dst, &e), ',')
 }
 
-// EncodeCatalogEntries is EncodeCatalog for entries already encoded with
-// EncodeEntry; the result is the same byte for byte.
-func EncodeCatalogEntries(encoded []string, update bool) []byte {
+// EncodeCatalogOf is EncodeCatalog for entries already encoded with AppendEntry: the
+// encodings, back to back, held in pieces. The result is the same byte for byte.
+func EncodeCatalogOf(entries [][]byte, update bool) []byte {
 	n := catalogFrameLen
-	for _, e := range encoded {
-		n += len(e) + 1
+	for _, p := range entries {
+		n += len(p)
 	}
 	b := appendCatalogHead(make([]byte, 0, n), update)
-	for i, e := range encoded {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = append(b, e...)
+	for _, p := range entries {
+		b = append(b, p...)
+	}
+	if b[len(b)-1] == ',' { // the comma after the last entry
+		b = b[:len(b)-1]
 	}
 	return append(b, catalogClose...)
 }

@@ -33,9 +33,12 @@ type sessionState struct {
 	baseline events.Baseline
 }
 
+// parsedSource is what the rules need of a source: whether it is a readable
+// catalog record and, if so, its digest. The entries themselves are never
+// needed again, so the cache does not keep them.
 type parsedSource struct {
-	catalog events.Catalog
-	ok      bool
+	digest digest.Digest
+	ok     bool
 }
 
 // mount is the per-mount input to the rules: its configuration and the
@@ -158,18 +161,18 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	outcome := OutcomeInitial
 	switch {
 	case !update:
-		text = render.InitialCatalogLines(cur.lines)
+		text = render.InitialCatalogOf(cur.lines.pieces)
 	case len(cur.entries) == 0:
 		text = render.Tombstone()
 		outcome = OutcomeTombstone
 	default:
-		text = render.ReplacementCatalogLines(cur.lines)
+		text = render.ReplacementCatalogOf(cur.lines.pieces)
 		outcome = OutcomeReplacement
 	}
-	source := events.EncodeCatalogEntries(cur.records, update)
+	source := events.EncodeCatalogOf(cur.records.pieces, update)
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
-	e.remember(source, events.Catalog{Entries: cur.entries, Update: update, Digest: cur.digest})
+	e.remember(source, cur.digest)
 	msg := Message{
 		ID:      catalogMessageID(req.SessionID, head, cur.digest),
 		Role:    RoleUser,
@@ -243,29 +246,31 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 }
 
 // parse recognizes a readable catalog record, remembering results by
-// content hash so a baseline already seen is never parsed again.
+// content hash so a baseline already seen is never parsed again. The
+// catalog it returns carries the digest only: that is all the rules
+// compare.
 func (e *engine) parse(source []byte) (events.Catalog, bool) {
 	if len(source) == 0 {
 		return events.Catalog{}, false
 	}
 	key := xxh3.Hash128(source).Bytes()
 	if p, hit := e.parsed.Get(key); hit {
-		return p.catalog, p.ok
+		return events.Catalog{Digest: p.digest}, p.ok
 	}
 	c, ok := events.ParseCatalog(source)
 	if ok || events.IsCatalogKind(source) {
 		// Foreign sources are rejected by a cheap scan and need no cache
 		// slot; catalog-kind ones are worth remembering.
 		e.parses.Add(1)
-		e.parsed.Add(key, parsedSource{catalog: c, ok: ok})
+		e.parsed.Add(key, parsedSource{digest: c.Digest, ok: ok})
 	}
-	return c, ok
+	return events.Catalog{Digest: c.Digest}, ok
 }
 
-// remember records what source parses to, for a record the plugin encoded
+// remember records the digest of a catalog record the plugin encoded
 // itself.
-func (e *engine) remember(source []byte, c events.Catalog) {
-	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{catalog: c, ok: true})
+func (e *engine) remember(source []byte, d digest.Digest) {
+	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{digest: d, ok: true})
 }
 
 // baseline returns what the session's durable events say the model has

@@ -16,17 +16,27 @@ import (
 // view is the model-facing projection of one complete snapshot under one
 // description cap. Views are shared between sessions and never modified.
 //
-// Besides the entries and their digest, a view keeps each entry's rendered
-// catalog line and encoded record member, so publishing a catalog is a
-// concatenation, and the hash of each entry's raw description, so the next
-// view of the same place reuses every entry whose skill did not change.
+// A view keeps its entries already rendered (the catalog lines), encoded
+// (the catalog record's members) and in the digest's encoding, each as a
+// rope, so publishing a catalog or hashing it is one pass. Each entry also
+// keeps the hash of its description as listed, so the next view of the same
+// place shares, run by run, the bytes of every entry whose skill did not
+// change instead of producing or copying them again.
 type view struct {
-	entries   []digest.Entry // model-invocable skills with addressable names, sorted
-	lines     []string       // render.EntryLine of each entry
-	records   []string       // events.EncodeEntry of each entry
-	rawHashes []xxh3.Uint128 // hash of each entry's description as listed
-	digest    digest.Digest
-	listed    []listedSkill // every listed skill, sorted by name
+	entries []viewEntry // model-invocable skills with addressable names, sorted
+	lines   rope        // render.AppendEntryLine of every entry
+	records rope        // events.AppendEntry of every entry
+	encoded rope        // digest.AppendEntry of every entry
+	digest  digest.Digest
+	listed  []listedSkill // every listed skill, sorted by name
+}
+
+// viewEntry locates one entry in its view's ropes: each end is the offset
+// just past the entry, and the entry before it ends where it starts.
+type viewEntry struct {
+	name                       string
+	rawHash                    xxh3.Uint128 // of the description as listed
+	lineEnd, recordEnd, encEnd int
 }
 
 // listedSkill is what the `skill` tool checks before loading: that the
@@ -40,51 +50,117 @@ func emptyView() *view {
 	return &view{digest: digest.Of(nil)}
 }
 
+// starts returns where entry i begins in each of the view's byte slices.
+func (v *view) starts(i int) (line, record, enc int) {
+	if i == 0 {
+		return 0, 0, 0
+	}
+	e := &v.entries[i-1]
+	return e.lineEnd, e.recordEnd, e.encEnd
+}
+
 // buildView applies rule 4: model-invocable skills with addressable names,
 // one per name, sorted by name, descriptions normalized and capped. Entries
-// whose name and raw description match prev's are taken from prev instead
-// of being normalized, rendered and encoded again; prev may be nil.
+// whose name and description as listed match prev's share prev's bytes, in
+// runs, instead of being normalized, rendered and encoded again; prev may be
+// nil.
 func buildView(skills []skill.Summary, maxLen int, prev *view) *view {
 	byName := func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) }
 	if !slices.IsSortedFunc(skills, byName) {
 		skills = slices.Clone(skills)
 		slices.SortStableFunc(skills, byName)
 	}
-	v := &view{listed: make([]listedSkill, 0, len(skills))}
-	v.entries = make([]digest.Entry, 0, len(skills))
-	v.lines = make([]string, 0, len(skills))
-	v.records = make([]string, 0, len(skills))
-	v.rawHashes = make([]xxh3.Uint128, 0, len(skills))
-	var from int // cursor into prev's entries, which are sorted too
+	b := viewBuilder{prev: prev, v: &view{listed: make([]listedSkill, 0, len(skills)), entries: make([]viewEntry, 0, len(skills))}}
 	for i, s := range skills {
 		if i > 0 && skills[i-1].Name == s.Name {
 			continue // the host resolves duplicates; the first one listed wins
 		}
-		v.listed = append(v.listed, listedSkill{name: s.Name, modelInvocable: s.Invocation.ModelInvocable})
-		if !s.Invocation.ModelInvocable || !skill.ValidName(s.Name) {
-			continue
+		b.v.listed = append(b.v.listed, listedSkill{name: s.Name, modelInvocable: s.Invocation.ModelInvocable})
+		if s.Invocation.ModelInvocable && skill.ValidName(s.Name) {
+			b.add(s, maxLen)
 		}
-		h := xxh3.HashString128(s.Description)
-		if prev != nil {
-			for from < len(prev.entries) && prev.entries[from].Name < s.Name {
-				from++
-			}
-			if from < len(prev.entries) && prev.entries[from].Name == s.Name && prev.rawHashes[from] == h {
-				v.entries = append(v.entries, prev.entries[from])
-				v.lines = append(v.lines, prev.lines[from])
-				v.records = append(v.records, prev.records[from])
-				v.rawHashes = append(v.rawHashes, h)
-				continue
-			}
-		}
-		e := digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, maxLen)}
-		v.entries = append(v.entries, e)
-		v.lines = append(v.lines, render.EntryLine(e))
-		v.records = append(v.records, events.EncodeEntry(e))
-		v.rawHashes = append(v.rawHashes, h)
 	}
-	v.digest = digest.Of(v.entries)
+	b.flush()
+	b.seal()
+	v := b.v
+	v.lines, v.records, v.encoded = v.lines.compacted(), v.records.compacted(), v.encoded.compacted()
+	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces)
 	return v
+}
+
+// viewBuilder assembles a view, sharing runs of unchanged entries with the
+// previous view of the same place and writing new entries into fresh
+// buffers.
+type viewBuilder struct {
+	v, prev          *view
+	from             int // cursor into prev.entries, which are sorted too
+	runStart, runEnd int // prev entries [runStart, runEnd) wait to be shared
+	// New entries since the last shared run, not yet added to the ropes.
+	lines, records, encoded []byte
+}
+
+func (b *viewBuilder) add(s skill.Summary, maxLen int) {
+	h := xxh3.HashString128(s.Description)
+	if p := b.prev; p != nil {
+		for b.from < len(p.entries) && p.entries[b.from].name < s.Name {
+			b.from++
+		}
+		if b.from < len(p.entries) && p.entries[b.from].name == s.Name && p.entries[b.from].rawHash == h {
+			if b.runStart == b.runEnd {
+				b.seal()
+				b.runStart = b.from
+			} else if b.from != b.runEnd {
+				b.flush()
+				b.runStart = b.from
+			}
+			b.runEnd = b.from + 1
+			b.from++
+			return
+		}
+	}
+	b.flush()
+	e := digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, maxLen)}
+	b.lines = render.AppendEntryLine(b.lines, e)
+	b.records = events.AppendEntry(b.records, e)
+	b.encoded = digest.AppendEntry(b.encoded, e)
+	v := b.v
+	v.entries = append(v.entries, viewEntry{
+		name:      s.Name,
+		rawHash:   h,
+		lineEnd:   v.lines.size + len(b.lines),
+		recordEnd: v.records.size + len(b.records),
+		encEnd:    v.encoded.size + len(b.encoded),
+	})
+}
+
+// seal adds the new entries written so far to the ropes. The buffers keep
+// growing after what was sealed, which the ropes never see.
+func (b *viewBuilder) seal() {
+	b.v.lines.add(b.lines)
+	b.v.records.add(b.records)
+	b.v.encoded.add(b.encoded)
+	b.lines, b.records, b.encoded = b.lines[len(b.lines):], b.records[len(b.records):], b.encoded[len(b.encoded):]
+}
+
+// flush adds the pending run of shared entries to the view.
+func (b *viewBuilder) flush() {
+	if b.runStart == b.runEnd {
+		return
+	}
+	p, v := b.prev, b.v
+	line0, record0, enc0 := p.starts(b.runStart)
+	last := &p.entries[b.runEnd-1]
+	dLine, dRecord, dEnc := v.lines.size-line0, v.records.size-record0, v.encoded.size-enc0
+	v.lines.addRange(&p.lines, line0, last.lineEnd)
+	v.records.addRange(&p.records, record0, last.recordEnd)
+	v.encoded.addRange(&p.encoded, enc0, last.encEnd)
+	for _, e := range p.entries[b.runStart:b.runEnd] {
+		e.lineEnd += dLine
+		e.recordEnd += dRecord
+		e.encEnd += dEnc
+		v.entries = append(v.entries, e)
+	}
+	b.runStart, b.runEnd = 0, 0
 }
 
 // lookup finds a listed skill by name.

@@ -1,19 +1,32 @@
 package plugin
 
 import (
+	"bytes"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
+// viewOptions compare views by content.
+var viewOptions = []cmp.Option{cmp.AllowUnexported(view{}, listedSkill{}, viewEntry{}), cmp.Transformer("rope", func(r rope) []byte { return r.bytes() }), cmpopts.EquateEmpty()}
+
+// sameContent is viewOptions' comparison without reflection, for tests that
+// compare many views.
+func sameContent(a, b *view) bool {
+	return a.digest == b.digest && slices.Equal(a.entries, b.entries) && slices.Equal(a.listed, b.listed) &&
+		bytes.Equal(a.lines.bytes(), b.lines.bytes()) && bytes.Equal(a.records.bytes(), b.records.bytes()) &&
+		bytes.Equal(a.encoded.bytes(), b.encoded.bytes())
+}
+
 // sameView compares everything a view publishes and checks.
 func sameView(t *testing.T, got, want *view) {
 	t.Helper()
-	opt := cmp.AllowUnexported(view{}, listedSkill{})
-	if diff := cmp.Diff(want, got, opt); diff != "" {
+	if diff := cmp.Diff(want, got, viewOptions...); diff != "" {
 		t.Errorf("view built on the previous one differs from a fresh build (-fresh +incremental):\n%s", diff)
 	}
 }
@@ -94,8 +107,40 @@ func FuzzBuildViewReuse(f *testing.F) {
 		prev := buildView(parse(first), capLen, nil)
 		next := parse(second)
 		got, want := buildView(next, capLen, prev), buildView(next, capLen, nil)
-		if !cmp.Equal(got, want, cmp.AllowUnexported(view{}, listedSkill{})) {
+		if !cmp.Equal(got, want, viewOptions...) {
 			t.Fatalf("incremental view of %q after %q differs from a fresh one", second, first)
 		}
 	})
+}
+
+// TestBuildViewChain builds each view on the one before through many
+// changes, so shared pieces fragment and get compacted; every view is still
+// the fresh build of its listing.
+func TestBuildViewChain(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := 0; i < 200; i++ {
+		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), fmt.Sprintf("Skill %d.", i)))
+	}
+	prev := buildView(skills, 40, nil)
+	for round := 0; round < 100; round++ {
+		next := slices.Clone(skills)
+		for k := 0; k < 5; k++ {
+			i := (round*37 + k*53) % len(next)
+			next[i].Description = fmt.Sprintf("Changed in round %d: <%d>.", round, k)
+		}
+		if round%10 == 3 {
+			next = slices.Delete(next, round%len(next), round%len(next)+1)
+		}
+		got, want := buildView(next, 40, prev), buildView(next, 40, nil)
+		if !sameContent(got, want) {
+			t.Fatalf("round %d: the view built on the previous one differs from a fresh build:\n%s", round, cmp.Diff(want, got, viewOptions...))
+		}
+		for _, r := range []rope{got.lines, got.records, got.encoded} {
+			if len(r.pieces) > maxRopePieces {
+				t.Fatalf("round %d: a rope of %d pieces was kept", round, len(r.pieces))
+			}
+		}
+		skills, prev = next, got
+	}
 }

@@ -75,42 +75,45 @@ func catalog(header string, entries []digest.Entry) string {
 	return b.String()
 }
 
-// EntryLine renders the line a catalog shows for one entry, newline
-// included: the unit InitialCatalogLines and ReplacementCatalogLines
-// assemble. A caller that renders many catalogs over mostly the same
-// entries renders each entry once.
-func EntryLine(e digest.Entry) string {
-	var b strings.Builder
-	b.Grow(entryLineLen(&e))
-	writeEntryLine(&b, &e)
-	return b.String()
+// AppendEntryLine appends the line a catalog shows for one entry, newline
+// included: the unit InitialCatalogOf and ReplacementCatalogOf assemble. A
+// caller that renders many catalogs over mostly the same entries keeps the
+// lines and renders only the entries that changed.
+func AppendEntryLine(dst []byte, e digest.Entry) []byte {
+	dst = appendEscaped(append(dst, entryOpen...), e.Name, textSpecials)
+	dst = appendEscaped(append(dst, entrySep...), e.Description, textSpecials)
+	return append(dst, '\n')
 }
 
-// InitialCatalogLines is InitialCatalog for entries already rendered with
-// EntryLine.
-func InitialCatalogLines(lines []string) string {
-	return catalogOfLines(initialHeader, lines)
+// InitialCatalogOf is InitialCatalog for entries already rendered with
+// AppendEntryLine: the lines, back to back, held in pieces.
+func InitialCatalogOf(lines [][]byte) string {
+	return catalogOf(initialHeader, lines)
 }
 
-// ReplacementCatalogLines is ReplacementCatalog for entries already
-// rendered with EntryLine.
-func ReplacementCatalogLines(lines []string) string {
-	if len(lines) == 0 {
+// ReplacementCatalogOf is ReplacementCatalog for entries already rendered
+// with AppendEntryLine, held in pieces; no lines render the Tombstone.
+func ReplacementCatalogOf(lines [][]byte) string {
+	n := 0
+	for _, p := range lines {
+		n += len(p)
+	}
+	if n == 0 {
 		return tombstone
 	}
-	return catalogOfLines(replacementHeader, lines)
+	return catalogOf(replacementHeader, lines)
 }
 
-func catalogOfLines(header string, lines []string) string {
+func catalogOf(header string, lines [][]byte) string {
 	n := len(header) + len(catalogFooter)
-	for _, l := range lines {
-		n += len(l)
+	for _, p := range lines {
+		n += len(p)
 	}
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(header)
-	for _, l := range lines {
-		b.WriteString(l)
+	for _, p := range lines {
+		b.Write(p)
 	}
 	b.WriteString(catalogFooter)
 	return b.String()

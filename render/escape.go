@@ -94,3 +94,15 @@ func writeEscaped(b *strings.Builder, s, specials string) {
 		s = s[i+1:]
 	}
 }
+
+// appendEscaped appends s to dst, escaping the bytes in specials.
+func appendEscaped(dst []byte, s, specials string) []byte {
+	for {
+		i := strings.IndexAny(s, specials)
+		if i < 0 {
+			return append(dst, s...)
+		}
+		dst = append(append(dst, s[:i]...), entity(s[i])...)
+		s = s[i+1:]
+	}
+}

@@ -6,32 +6,40 @@ import (
 	"github.com/skillcatalog/skillcatalog/digest"
 )
 
-// TestCatalogLinesMatchEntries: catalogs assembled from lines rendered one
-// by one are the catalogs rendered from the entries, the tombstone
+// TestCatalogOfLinesMatchesEntries: catalogs assembled from lines rendered
+// one by one are the catalogs rendered from the entries, the tombstone
 // included.
-func TestCatalogLinesMatchEntries(t *testing.T) {
+func TestCatalogOfLinesMatchesEntries(t *testing.T) {
 	t.Parallel()
 	for _, n := range []int{0, 1, 50} {
 		entries := benchEntries(n)
 		if n == 1 {
 			entries[0].Description = "a & <b> \"c\""
 		}
-		lines := make([]string, len(entries))
+		// Lines in pieces of one, two and the rest, as a caller that
+		// reuses rendered lines holds them.
+		var lines [][]byte
 		for i, e := range entries {
-			lines[i] = EntryLine(e)
+			if i == 0 || i == 1 || i == 3 {
+				lines = append(lines, nil)
+			}
+			lines[len(lines)-1] = AppendEntryLine(lines[len(lines)-1], e)
 		}
-		if got, want := InitialCatalogLines(lines), InitialCatalog(entries); got != want {
-			t.Errorf("%d entries: InitialCatalogLines differs from InitialCatalog:\n%s\nwant\n%s", n, got, want)
+		if got, want := InitialCatalogOf(lines), InitialCatalog(entries); got != want {
+			t.Errorf("%d entries: InitialCatalogOf differs from InitialCatalog:\n%s\nwant\n%s", n, got, want)
 		}
-		if got, want := ReplacementCatalogLines(lines), ReplacementCatalog(entries); got != want {
-			t.Errorf("%d entries: ReplacementCatalogLines differs from ReplacementCatalog:\n%s\nwant\n%s", n, got, want)
+		if got, want := ReplacementCatalogOf(lines), ReplacementCatalog(entries); got != want {
+			t.Errorf("%d entries: ReplacementCatalogOf differs from ReplacementCatalog:\n%s\nwant\n%s", n, got, want)
 		}
 	}
 }
 
-func TestEntryLineAllocatesOnce(t *testing.T) {
+// TestAppendEntryLineAllocations: appending into room already there
+// allocates nothing.
+func TestAppendEntryLineAllocations(t *testing.T) {
 	e := digest.Entry{Name: "pdf", Description: "Fill <forms> & more."}
-	if got := testing.AllocsPerRun(50, func() { EntryLine(e) }); got != 1 {
-		t.Errorf("EntryLine: %v allocations, want 1", got)
+	buf := make([]byte, 0, 256)
+	if got := testing.AllocsPerRun(50, func() { buf = AppendEntryLine(buf[:0], e) }); got != 0 {
+		t.Errorf("AppendEntryLine: %v allocations, want 0", got)
 	}
 }
