@@ -37,7 +37,22 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
 		return plugin.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
 	}
-	return plugin.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}, nil
+	out := plugin.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}
+	if !snap.Complete || snap.Token == "" {
+		return out, nil
+	}
+	// Snapshots are content-addressed, so what was sent under a token is
+	// that snapshot for every session and place: a plugin that holds it can
+	// be sent what changed since.
+	if req.AcceptDelta && req.IfNoneMatch != "" {
+		if base, ok := c.h.sent.Get(req.IfNoneMatch); ok {
+			if upserts, removed, worth := plugin.SnapshotDelta(base, snap.Skills); worth {
+				out.Skills, out.Removed, out.DeltaBase = upserts, removed, req.IfNoneMatch
+			}
+		}
+	}
+	c.h.sent.Add(snap.Token, snap.Skills)
+	return out, nil
 }
 
 // GetSkill answers the plugin's GetSkill callback. A provider's failure is

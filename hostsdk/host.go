@@ -8,9 +8,11 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Default deadlines, used when the Config leaves them zero.
@@ -22,6 +24,11 @@ const (
 	// load from its provider included.
 	DefaultToolCallTimeout = 60 * time.Second
 )
+
+// sentSnapshots bounds the complete snapshots a Host remembers for deltas:
+// one per place (working directory and agent scope) that changes at a time
+// is the steady state.
+const sentSnapshots = 16
 
 // Config wires a Host to the runtime's scopes, skills and session logs.
 type Config struct {
@@ -50,6 +57,10 @@ type Listener func(ctx context.Context, step Step, decision Decision) (Decision,
 type Host struct {
 	cfg Config
 	log *slog.Logger
+
+	// sent holds the complete snapshots recently sent to plugins, by token,
+	// so the next one can be sent as a delta.
+	sent *lru.Cache[string, []skill.Summary]
 
 	mu        sync.Mutex
 	plugins   []*Plugin
@@ -81,7 +92,11 @@ func New(cfg Config) (*Host, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Host{cfg: cfg, log: logger, logs: make(map[string]sessionlog.Log)}, nil
+	sent, err := lru.New[string, []skill.Summary](sentSnapshots)
+	if err != nil {
+		return nil, fmt.Errorf("hostsdk: snapshot cache: %w", err)
+	}
+	return &Host{cfg: cfg, log: logger, sent: sent, logs: make(map[string]sessionlog.Log)}, nil
 }
 
 // sessionLog returns the session's log, opening it once and keeping it open

@@ -224,6 +224,7 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 		last = "" // only ask conditionally for what we still hold
 	}
 	req.IfNoneMatch = last
+	req.AcceptDelta = last != ""
 	snap, err := host.Snapshot(ctx, req)
 	if err != nil {
 		return nil, false, fmt.Errorf("skill snapshot: %w", err)
@@ -237,7 +238,17 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 	if !snap.Complete {
 		return nil, false, nil
 	}
-	v := buildView(snap.Skills, cfg.DescriptionMaxLength, held)
+	var v *view
+	if snap.DeltaBase == "" {
+		v = buildView(snap.Skills, cfg.DescriptionMaxLength, held)
+	} else {
+		if !req.AcceptDelta || snap.DeltaBase != last {
+			return nil, false, fmt.Errorf("skill snapshot: host sent a delta against %q, the plugin asked for one against %q", snap.DeltaBase, last)
+		}
+		if v, err = applyDelta(held, snap.Skills, snap.Removed, cfg.DescriptionMaxLength); err != nil {
+			return nil, false, fmt.Errorf("skill snapshot: %w", err)
+		}
+	}
 	if snap.Token != "" {
 		e.views.Add(snap.Token+"\x00"+capKey, v)
 		e.lastTokens.Add(placeKey, snap.Token)

@@ -3,6 +3,8 @@ package plugin
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,6 +31,9 @@ type memHost struct {
 	events     []Event // oldest first; seq = index+1
 	surface    uint64
 	snapshots  int
+	deltas     bool                       // answer conditional requests with deltas when possible
+	sent       map[string][]skill.Summary // snapshots answered, by token
+	summaries  int                        // summaries sent in total
 	reads      int
 	gets       int
 	readSeqs   int // events returned in total
@@ -52,7 +57,39 @@ func (h *memHost) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, 
 	if req.IfNoneMatch != "" && req.IfNoneMatch == h.token {
 		return Snapshot{NotModified: true, Token: h.token, Complete: true}, nil
 	}
+	if h.sent == nil {
+		h.sent = map[string][]skill.Summary{}
+	}
+	h.sent[h.token] = slices.Clone(h.skills)
+	if base, ok := h.sent[req.IfNoneMatch]; ok && h.deltas && req.AcceptDelta {
+		upserts, removed := snapshotDelta(base, h.skills)
+		h.summaries += len(upserts)
+		return Snapshot{Skills: upserts, Removed: removed, DeltaBase: req.IfNoneMatch, Complete: true, Token: h.token}, nil
+	}
+	h.summaries += len(h.skills)
 	return Snapshot{Skills: h.skills, Complete: true, Token: h.token}, nil
+}
+
+// snapshotDelta is the test oracle of a host's delta: what changed from
+// base to cur, by name. Both are sorted without repeats.
+func snapshotDelta(base, cur []skill.Summary) (upserts []skill.Summary, removed []string) {
+	old := map[string]skill.Summary{}
+	for _, s := range base {
+		old[s.Name] = s
+	}
+	now := map[string]bool{}
+	for _, s := range cur {
+		now[s.Name] = true
+		if o, ok := old[s.Name]; !ok || o != s {
+			upserts = append(upserts, s)
+		}
+	}
+	for _, s := range base {
+		if !now[s.Name] {
+			removed = append(removed, s.Name)
+		}
+	}
+	return upserts, removed
 }
 
 func (h *memHost) GetSkill(_ context.Context, req SkillRequest) (SkillLookup, error) {
@@ -777,4 +814,79 @@ func TestSeveralProposedCatalogs(t *testing.T) {
 	if c, _ := events.ParseCatalog(final[0].Source); len(c.Entries) != 2 {
 		t.Errorf("the first proposal was not replaced by the current catalog: %s", final[0].Source)
 	}
+}
+
+// TestChangeStepWithDeltas: a host that answers with deltas sends only what
+// changed, and the plugin publishes what a complete snapshot would have
+// made it publish.
+func TestChangeStepWithDeltas(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := 0; i < 50; i++ {
+		skills = append(skills, summary(fmt.Sprintf("skill-%02d", i), fmt.Sprintf("Skill %d.", i)))
+	}
+	delta, full := newMemHost(slices.Clone(skills)...), newMemHost(slices.Clone(skills)...)
+	delta.deltas = true
+	de, fe := newEngine(), newEngine()
+	for round := 0; round < 6; round++ {
+		for _, h := range []*memHost{delta, full} {
+			switch round {
+			case 0:
+			case 1:
+				h.skills[7].Description = "Changed."
+			case 2:
+				h.skills = slices.Delete(h.skills, 3, 4)
+			case 3:
+				h.skills = sortedUnique(append(h.skills, summary("skill-09a", "Inserted.")))
+			case 4:
+				h.skills[0].Invocation.ModelInvocable = false
+			case 5: // more than half changes: sent whole
+				for i := range h.skills {
+					h.skills[i].Description += " Again."
+				}
+			}
+			h.token = fmt.Sprintf("tok-%d", round)
+		}
+		before := delta.summaries
+		dreq, freq := step(delta, enter()), step(full, enter())
+		dresp, fresp := mustPreStep(t, de, delta, testMount(), dreq), mustPreStep(t, fe, full, testMount(), freq)
+		if diff := cmp.Diff(fresp, dresp); diff != "" {
+			t.Fatalf("round %d: the step with deltas differs (-complete +delta):\n%s", round, diff)
+		}
+		delta.apply(t, dreq, dresp)
+		full.apply(t, freq, fresp)
+		if sent := delta.summaries - before; round > 0 && round < 5 && sent > 1 {
+			t.Errorf("round %d: %d summaries crossed for a one-skill change", round, sent)
+		}
+	}
+}
+
+func TestMalformedDeltasAreErrors(t *testing.T) {
+	t.Parallel()
+	for name, answer := range map[string]Snapshot{
+		"delta against another base": {Complete: true, Token: "tok-2", DeltaBase: "tok-0"},
+		"unsorted delta":             {Complete: true, Token: "tok-2", DeltaBase: "tok-1", Skills: []skill.Summary{summary("b", "B."), summary("a", "A.")}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newMemHost(summary("alpha", "A."))
+			e := newEngine()
+			req := step(h, enter())
+			h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+			e2 := &scriptedSnapshotHost{memHost: h, answer: answer}
+			if _, err := e.preStep(context.Background(), e2, testMount(), step(h, enter())); err == nil {
+				t.Fatal("a malformed delta was applied")
+			}
+		})
+	}
+}
+
+// scriptedSnapshotHost answers every snapshot with one scripted answer.
+type scriptedSnapshotHost struct {
+	*memHost
+	answer Snapshot
+}
+
+func (h *scriptedSnapshotHost) Snapshot(context.Context, SnapshotRequest) (Snapshot, error) {
+	return h.answer, nil
 }

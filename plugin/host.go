@@ -28,6 +28,9 @@ type SnapshotRequest struct {
 	// IfNoneMatch is the token of a snapshot the plugin holds; the host
 	// answers NotModified when its current snapshot has that token.
 	IfNoneMatch string
+	// AcceptDelta lets the host answer with a delta against the snapshot
+	// named by IfNoneMatch (see Snapshot.DeltaBase).
+	AcceptDelta bool
 }
 
 // Snapshot is the host's answer to a SnapshotRequest.
@@ -38,10 +41,20 @@ type Snapshot struct {
 	// Token is the snapshot's revision token, derived from its content;
 	// empty for an incomplete snapshot.
 	Token string
-	// Skills are sorted by name.
+	// Skills are sorted by name: every skill of the snapshot, or, in a
+	// delta, the skills that are new or whose summary changed.
 	Skills []skill.Summary
 	// Complete is false when any provider failed or did not finish.
 	Complete bool
+	// DeltaBase, when set, makes this a delta against the snapshot with
+	// that token (the request's IfNoneMatch, which asked for one): the
+	// snapshot is DeltaBase's without the skills named in Removed, with
+	// Skills added or replacing those of the same name. Only complete
+	// snapshots are sent as deltas.
+	DeltaBase string
+	// Removed names, sorted, the skills of DeltaBase this snapshot no longer
+	// lists.
+	Removed []string
 }
 
 // SkillRequest asks for one skill as the calling agent sees it.

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -70,56 +71,98 @@ func buildView(skills []skill.Summary, maxLen int, prev *view) *view {
 		skills = slices.Clone(skills)
 		slices.SortStableFunc(skills, byName)
 	}
-	b := viewBuilder{prev: prev, v: &view{listed: make([]listedSkill, 0, len(skills)), entries: make([]viewEntry, 0, len(skills))}}
+	b := newViewBuilder(prev, len(skills), maxLen)
 	for i, s := range skills {
 		if i > 0 && skills[i-1].Name == s.Name {
 			continue // the host resolves duplicates; the first one listed wins
 		}
-		b.v.listed = append(b.v.listed, listedSkill{name: s.Name, modelInvocable: s.Invocation.ModelInvocable})
-		if s.Invocation.ModelInvocable && skill.ValidName(s.Name) {
-			b.add(s, maxLen)
-		}
+		b.list(s)
 	}
-	b.flush()
-	b.seal()
-	v := b.v
-	v.lines, v.records, v.encoded = v.lines.compacted(), v.records.compacted(), v.encoded.compacted()
-	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces)
-	return v
+	return b.finish()
 }
 
-// viewBuilder assembles a view, sharing runs of unchanged entries with the
-// previous view of the same place and writing new entries into fresh
-// buffers.
+// applyDelta builds the view of the snapshot that a delta against prev's
+// snapshot describes: prev's skills without removed, with upserts added or
+// replacing those of the same name. upserts and removed must be sorted by
+// name without repeats. It equals buildView of the whole snapshot.
+func applyDelta(prev *view, upserts []skill.Summary, removed []string, maxLen int) (*view, error) {
+	if !sortedUniqueNames(upserts) {
+		return nil, fmt.Errorf("snapshot delta: skills not sorted by name without repeats")
+	}
+	for i := 1; i < len(removed); i++ {
+		if removed[i-1] >= removed[i] {
+			return nil, fmt.Errorf("snapshot delta: removed names not sorted at %q", removed[i])
+		}
+	}
+	b := newViewBuilder(prev, len(prev.listed)+len(upserts), maxLen)
+	var entry, gone int // cursors into prev.entries and removed
+	for i, j := 0, 0; i < len(prev.listed) || j < len(upserts); {
+		if j < len(upserts) && (i == len(prev.listed) || upserts[j].Name <= prev.listed[i].name) {
+			if i < len(prev.listed) && prev.listed[i].name == upserts[j].Name {
+				i++ // replaced
+			}
+			b.list(upserts[j])
+			j++
+			continue
+		}
+		l := prev.listed[i]
+		i++
+		for gone < len(removed) && removed[gone] < l.name {
+			gone++
+		}
+		if gone < len(removed) && removed[gone] == l.name {
+			continue
+		}
+		b.v.listed = append(b.v.listed, l)
+		for entry < len(prev.entries) && prev.entries[entry].name < l.name {
+			entry++
+		}
+		if entry < len(prev.entries) && prev.entries[entry].name == l.name {
+			b.reuse(entry)
+		}
+	}
+	return b.finish(), nil
+}
+
+// viewBuilder assembles a view in name order, sharing runs of unchanged
+// entries with the previous view of the same place and writing new entries
+// into fresh buffers.
 type viewBuilder struct {
 	v, prev          *view
+	maxLen           int
 	from             int // cursor into prev.entries, which are sorted too
 	runStart, runEnd int // prev entries [runStart, runEnd) wait to be shared
 	// New entries since the last shared run, not yet added to the ropes.
 	lines, records, encoded []byte
 }
 
-func (b *viewBuilder) add(s skill.Summary, maxLen int) {
+func newViewBuilder(prev *view, n, maxLen int) *viewBuilder {
+	return &viewBuilder{prev: prev, maxLen: maxLen, v: &view{listed: make([]listedSkill, 0, n), entries: make([]viewEntry, 0, n)}}
+}
+
+// list adds the next listed skill, and its catalog entry when it has one.
+func (b *viewBuilder) list(s skill.Summary) {
+	b.v.listed = append(b.v.listed, listedSkill{name: s.Name, modelInvocable: s.Invocation.ModelInvocable})
+	if s.Invocation.ModelInvocable && skill.ValidName(s.Name) {
+		b.add(s)
+	}
+}
+
+// add adds s's entry: shared with prev when prev has the same name with the
+// same description, written anew otherwise.
+func (b *viewBuilder) add(s skill.Summary) {
 	h := xxh3.HashString128(s.Description)
 	if p := b.prev; p != nil {
 		for b.from < len(p.entries) && p.entries[b.from].name < s.Name {
 			b.from++
 		}
 		if b.from < len(p.entries) && p.entries[b.from].name == s.Name && p.entries[b.from].rawHash == h {
-			if b.runStart == b.runEnd {
-				b.seal()
-				b.runStart = b.from
-			} else if b.from != b.runEnd {
-				b.flush()
-				b.runStart = b.from
-			}
-			b.runEnd = b.from + 1
-			b.from++
+			b.reuse(b.from)
 			return
 		}
 	}
 	b.flush()
-	e := digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, maxLen)}
+	e := digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, b.maxLen)}
 	b.lines = render.AppendEntryLine(b.lines, e)
 	b.records = events.AppendEntry(b.records, e)
 	b.encoded = digest.AppendEntry(b.encoded, e)
@@ -131,6 +174,32 @@ func (b *viewBuilder) add(s skill.Summary, maxLen int) {
 		recordEnd: v.records.size + len(b.records),
 		encEnd:    v.encoded.size + len(b.encoded),
 	})
+}
+
+// reuse adds prev's entry i, extending the pending run of shared entries
+// when it continues it.
+func (b *viewBuilder) reuse(i int) {
+	switch {
+	case b.runStart == b.runEnd:
+		b.seal()
+		b.runStart = i
+	case i != b.runEnd:
+		b.flush()
+		b.runStart = i
+	}
+	b.runEnd = i + 1
+	b.from = i + 1
+}
+
+// finish completes the view: what is pending is added, fragmented ropes are
+// compacted and the digest is taken.
+func (b *viewBuilder) finish() *view {
+	b.flush()
+	b.seal()
+	v := b.v
+	v.lines, v.records, v.encoded = v.lines.compacted(), v.records.compacted(), v.encoded.compacted()
+	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces)
+	return v
 }
 
 // seal adds the new entries written so far to the ropes. The buffers keep

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -76,36 +77,10 @@ func TestBuildViewReusesOnlyWhatDidNotChange(t *testing.T) {
 func FuzzBuildViewReuse(f *testing.F) {
 	f.Add([]byte("alpha=A;beta=B"), []byte("alpha=A;beta=B2;gamma=G"), uint8(40))
 	f.Add([]byte("a=x;a=y;B=z"), []byte("a=y;b=z"), uint8(3))
-	parse := func(b []byte) []skill.Summary {
-		var out []skill.Summary
-		name, desc, inDesc := "", "", false
-		flush := func() {
-			s := summary(name, desc)
-			if len(name)%3 == 2 {
-				s.Invocation.ModelInvocable = false
-			}
-			out = append(out, s)
-			name, desc, inDesc = "", "", false
-		}
-		for _, c := range string(b) {
-			switch {
-			case c == ';':
-				flush()
-			case c == '=' && !inDesc:
-				inDesc = true
-			case inDesc:
-				desc += string(c)
-			default:
-				name += string(c)
-			}
-		}
-		flush()
-		return out
-	}
 	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8) {
 		capLen := int(maxLen%64) + 3
-		prev := buildView(parse(first), capLen, nil)
-		next := parse(second)
+		prev := buildView(parseListing(first), capLen, nil)
+		next := parseListing(second)
 		got, want := buildView(next, capLen, prev), buildView(next, capLen, nil)
 		if !cmp.Equal(got, want, viewOptions...) {
 			t.Fatalf("incremental view of %q after %q differs from a fresh one", second, first)
@@ -143,4 +118,71 @@ func TestBuildViewChain(t *testing.T) {
 		}
 		skills, prev = next, got
 	}
+}
+
+// sortedUnique sorts a listing by name and keeps the first of each name,
+// as a host's snapshot is.
+func sortedUnique(s []skill.Summary) []skill.Summary {
+	s = slices.Clone(s)
+	slices.SortStableFunc(s, func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) })
+	return slices.CompactFunc(s, func(a, b skill.Summary) bool { return a.Name == b.Name })
+}
+
+// FuzzApplyDelta: a delta between two snapshots, applied to the view of
+// the first, gives the view of the second.
+func FuzzApplyDelta(f *testing.F) {
+	f.Add([]byte("alpha=A;beta=B;gamma=G"), []byte("alpha=A;beta=B2;delta=D"), uint8(40))
+	f.Add([]byte("a=x;Bad=y;c=z"), []byte("a=x;c=z;d="), uint8(3))
+	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8) {
+		capLen := int(maxLen%64) + 3
+		base, cur := sortedUnique(parseListing(first)), sortedUnique(parseListing(second))
+		upserts, removed := snapshotDelta(base, cur)
+		got, err := applyDelta(buildView(base, capLen, nil), upserts, removed, capLen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := buildView(cur, capLen, nil); !sameContent(got, want) {
+			t.Fatalf("delta %v -%v applied to %q differs from the view of %q:\n%s", upserts, removed, first, second, cmp.Diff(want, got, viewOptions...))
+		}
+	})
+}
+
+func TestApplyDeltaRejectsUnsortedInput(t *testing.T) {
+	t.Parallel()
+	prev := buildView([]skill.Summary{summary("a", "A.")}, 50, nil)
+	if _, err := applyDelta(prev, []skill.Summary{summary("c", "C."), summary("b", "B.")}, nil, 50); err == nil {
+		t.Error("unsorted skills accepted")
+	}
+	if _, err := applyDelta(prev, nil, []string{"a", "a"}, 50); err == nil {
+		t.Error("repeated removed names accepted")
+	}
+}
+
+// parseListing reads a fuzzer's listing: name=description pairs separated
+// by semicolons; names of length 2 mod 3 are not model-invocable.
+func parseListing(b []byte) []skill.Summary {
+	var out []skill.Summary
+	name, desc, inDesc := "", "", false
+	flush := func() {
+		s := summary(name, desc)
+		if len(name)%3 == 2 {
+			s.Invocation.ModelInvocable = false
+		}
+		out = append(out, s)
+		name, desc, inDesc = "", "", false
+	}
+	for _, c := range string(b) {
+		switch {
+		case c == ';':
+			flush()
+		case c == '=' && !inDesc:
+			inDesc = true
+		case inDesc:
+			desc += string(c)
+		default:
+			name += string(c)
+		}
+	}
+	flush()
+	return out
 }

@@ -323,17 +323,17 @@ func DefinitionFromProto(d *pb.SkillDefinition) skill.Definition {
 
 // SnapshotRequestToProto converts a snapshot request.
 func SnapshotRequestToProto(r plugin.SnapshotRequest) *pb.SnapshotRequest {
-	return &pb.SnapshotRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, IfNoneMatch: r.IfNoneMatch}
+	return &pb.SnapshotRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, IfNoneMatch: r.IfNoneMatch, AcceptDelta: r.AcceptDelta}
 }
 
 // SnapshotRequestFromProto converts a snapshot request.
 func SnapshotRequestFromProto(r *pb.SnapshotRequest) plugin.SnapshotRequest {
-	return plugin.SnapshotRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), IfNoneMatch: r.GetIfNoneMatch()}
+	return plugin.SnapshotRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), IfNoneMatch: r.GetIfNoneMatch(), AcceptDelta: r.GetAcceptDelta()}
 }
 
 // SnapshotToProto converts a snapshot.
 func SnapshotToProto(s plugin.Snapshot) *pb.SnapshotResponse {
-	out := &pb.SnapshotResponse{NotModified: s.NotModified, Token: s.Token, Complete: s.Complete}
+	out := &pb.SnapshotResponse{NotModified: s.NotModified, Token: s.Token, Complete: s.Complete, DeltaBase: s.DeltaBase, Removed: s.Removed}
 	if len(s.Skills) > 0 {
 		// One allocation for every summary and one for every policy: a
 		// snapshot of thousands of skills crosses the wire whenever a
@@ -352,7 +352,7 @@ func SnapshotToProto(s plugin.Snapshot) *pb.SnapshotResponse {
 
 // SnapshotFromProto converts a snapshot.
 func SnapshotFromProto(s *pb.SnapshotResponse) plugin.Snapshot {
-	out := plugin.Snapshot{NotModified: s.GetNotModified(), Token: s.GetToken(), Complete: s.GetComplete()}
+	out := plugin.Snapshot{NotModified: s.GetNotModified(), Token: s.GetToken(), Complete: s.GetComplete(), DeltaBase: s.GetDeltaBase(), Removed: s.GetRemoved()}
 	if sums := s.GetSkills(); len(sums) > 0 {
 		out.Skills = make([]skill.Summary, len(sums))
 		for i, sk := range sums {

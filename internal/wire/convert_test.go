@@ -176,12 +176,13 @@ func TestSnapshots(t *testing.T) {
 	fromNil(t, "SnapshotRequest", SnapshotRequestFromProto, plugin.SnapshotRequest{})
 	fromNil(t, "Snapshot", SnapshotFromProto, plugin.Snapshot{})
 	roundTrip(t, "SnapshotRequest/zero", plugin.SnapshotRequest{}, SnapshotRequestToProto, SnapshotRequestFromProto)
-	roundTrip(t, "SnapshotRequest/full", plugin.SnapshotRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", IfNoneMatch: "tok"}, SnapshotRequestToProto, SnapshotRequestFromProto)
+	roundTrip(t, "SnapshotRequest/full", plugin.SnapshotRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", IfNoneMatch: "tok", AcceptDelta: true}, SnapshotRequestToProto, SnapshotRequestFromProto)
 	for name, s := range map[string]plugin.Snapshot{
 		"zero":         {},
 		"not modified": {NotModified: true, Token: "tok", Complete: true},
 		"full":         {Token: "tok", Complete: true, Skills: []skill.Summary{fullDefinition.Summary, {Name: "b"}}},
 		"incomplete":   {Skills: []skill.Summary{{Name: "a", Description: "d"}}},
+		"delta":        {Token: "tok-2", Complete: true, DeltaBase: "tok-1", Skills: []skill.Summary{{Name: "b"}}, Removed: []string{"a", "c"}},
 	} {
 		roundTrip(t, "Snapshot/"+name, s, SnapshotToProto, SnapshotFromProto)
 	}

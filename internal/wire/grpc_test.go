@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"sync"
 	"testing"
 
@@ -29,9 +30,10 @@ type testHost struct {
 	block     chan struct{} // Snapshot waits for ctx when set
 	snapshots int
 	token     string
+	sent      map[string][]skill.Summary // snapshots answered, by token, for deltas
 }
 
-func (h *testHost) Snapshot(ctx context.Context, _ plugin.SnapshotRequest) (plugin.Snapshot, error) {
+func (h *testHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
 	h.mu.Lock()
 	h.snapshots++
 	fail, block := h.failWith, h.block
@@ -44,11 +46,23 @@ func (h *testHost) Snapshot(ctx context.Context, _ plugin.SnapshotRequest) (plug
 	if fail != nil {
 		return plugin.Snapshot{}, fail
 	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	token := h.token
 	if token == "" {
 		token = "tok-1"
 	}
-	return plugin.Snapshot{Skills: h.skills, Complete: true, Token: token}, nil
+	out := plugin.Snapshot{Skills: h.skills, Complete: true, Token: token}
+	if base, ok := h.sent[req.IfNoneMatch]; ok && req.AcceptDelta {
+		if up, rm, worth := plugin.SnapshotDelta(base, h.skills); worth {
+			out.Skills, out.Removed, out.DeltaBase = up, rm, req.IfNoneMatch
+		}
+	}
+	if h.sent == nil {
+		h.sent = map[string][]skill.Summary{}
+	}
+	h.sent[token] = slices.Clone(h.skills)
+	return out, nil
 }
 
 func (h *testHost) GetSkill(_ context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
@@ -74,11 +88,10 @@ func (h *testHost) ReadEvents(_ context.Context, req plugin.EventsRequest) (plug
 // callbacks.
 func connect(t testing.TB, core *plugin.Core, host plugin.Host) (PluginClient, uint32) {
 	t.Helper()
-	client, server := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{PluginName: &GRPCPlugin{Core: core}})
-	t.Cleanup(func() {
-		client.Close()
-		server.Stop()
-	})
+	client, _ := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{PluginName: &GRPCPlugin{Core: core}})
+	// Closing the client shuts the server down through go-plugin's
+	// controller; stopping it here as well would race with that.
+	t.Cleanup(func() { client.Close() })
 	raw, err := client.Dispense(PluginName)
 	if err != nil {
 		t.Fatal(err)

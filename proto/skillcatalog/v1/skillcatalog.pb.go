@@ -1556,7 +1556,11 @@ type SnapshotRequest struct {
 	// not_modified when its current snapshot has the same token.
 	IfNoneMatch string `protobuf:"bytes,3,opt,name=if_none_match,json=ifNoneMatch,proto3" json:"if_none_match,omitempty"`
 	// Session the snapshot is for; providers may keep a per-session view.
-	SessionId     string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	SessionId string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// True when the plugin can apply a delta against the snapshot named by
+	// if_none_match (see SnapshotResponse.delta_base). A host may always
+	// answer with the complete snapshot instead.
+	AcceptDelta   bool `protobuf:"varint,5,opt,name=accept_delta,json=acceptDelta,proto3" json:"accept_delta,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1619,16 +1623,34 @@ func (x *SnapshotRequest) GetSessionId() string {
 	return ""
 }
 
-// SnapshotResponse is a skill snapshot.
+func (x *SnapshotRequest) GetAcceptDelta() bool {
+	if x != nil {
+		return x.AcceptDelta
+	}
+	return false
+}
+
+// SnapshotResponse is a skill snapshot: complete, or a delta against a
+// snapshot the plugin holds.
 type SnapshotResponse struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
 	NotModified bool                   `protobuf:"varint,1,opt,name=not_modified,json=notModified,proto3" json:"not_modified,omitempty"`
 	// Revision token of this snapshot; empty for incomplete snapshots.
 	Token string `protobuf:"bytes,2,opt,name=token,proto3" json:"token,omitempty"`
-	// Summaries sorted by name.
+	// Summaries sorted by name: every skill of the snapshot, or, in a delta,
+	// only the skills that are new or whose summary changed.
 	Skills []*SkillSummary `protobuf:"bytes,3,rep,name=skills,proto3" json:"skills,omitempty"`
 	// False when any provider failed or did not finish.
-	Complete      bool `protobuf:"varint,4,opt,name=complete,proto3" json:"complete,omitempty"`
+	Complete bool `protobuf:"varint,4,opt,name=complete,proto3" json:"complete,omitempty"`
+	// Set only in answer to a request with accept_delta, to the request's
+	// if_none_match: this answer is a delta. The snapshot with token `token` is
+	// the snapshot named delta_base, without the skills named in `removed`,
+	// with the summaries in `skills` added or replacing those of the same
+	// name. Deltas are sent only for complete snapshots.
+	DeltaBase string `protobuf:"bytes,5,opt,name=delta_base,json=deltaBase,proto3" json:"delta_base,omitempty"`
+	// Names, sorted, of the skills of delta_base that this snapshot no longer
+	// lists. Empty unless delta_base is set.
+	Removed       []string `protobuf:"bytes,6,rep,name=removed,proto3" json:"removed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1689,6 +1711,20 @@ func (x *SnapshotResponse) GetComplete() bool {
 		return x.Complete
 	}
 	return false
+}
+
+func (x *SnapshotResponse) GetDeltaBase() string {
+	if x != nil {
+		return x.DeltaBase
+	}
+	return ""
+}
+
+func (x *SnapshotResponse) GetRemoved() []string {
+	if x != nil {
+		return x.Removed
+	}
+	return nil
 }
 
 // GetSkillRequest loads a skill as the calling agent sees it.
@@ -2508,19 +2544,23 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"invocation\x12\x1a\n" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x05 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
-	"\acontent\x18\x06 \x01(\tR\acontent\"\x87\x01\n" +
+	"\acontent\x18\x06 \x01(\tR\acontent\"\xaa\x01\n" +
 	"\x0fSnapshotRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
 	"agentScope\x12\"\n" +
 	"\rif_none_match\x18\x03 \x01(\tR\vifNoneMatch\x12\x1d\n" +
 	"\n" +
-	"session_id\x18\x04 \x01(\tR\tsessionId\"\x9e\x01\n" +
+	"session_id\x18\x04 \x01(\tR\tsessionId\x12!\n" +
+	"\faccept_delta\x18\x05 \x01(\bR\vacceptDelta\"\xd7\x01\n" +
 	"\x10SnapshotResponse\x12!\n" +
 	"\fnot_modified\x18\x01 \x01(\bR\vnotModified\x12\x14\n" +
 	"\x05token\x18\x02 \x01(\tR\x05token\x125\n" +
 	"\x06skills\x18\x03 \x03(\v2\x1d.skillcatalog.v1.SkillSummaryR\x06skills\x12\x1a\n" +
-	"\bcomplete\x18\x04 \x01(\bR\bcomplete\"w\n" +
+	"\bcomplete\x18\x04 \x01(\bR\bcomplete\x12\x1d\n" +
+	"\n" +
+	"delta_base\x18\x05 \x01(\tR\tdeltaBase\x12\x18\n" +
+	"\aremoved\x18\x06 \x03(\tR\aremoved\"w\n" +
 	"\x0fGetSkillRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +

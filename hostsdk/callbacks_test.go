@@ -1,0 +1,89 @@
+package hostsdk
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// TestSnapshotDeltas: the host answers a plugin that holds an earlier
+// snapshot with what changed since, and anything else with the whole
+// snapshot.
+func TestSnapshotDeltas(t *testing.T) {
+	reg := skills.NewRegistry()
+	register := func(i int, desc string) {
+		t.Helper()
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: fmt.Sprintf("skill-%02d", i), Description: desc}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < 20; i++ {
+		register(i, fmt.Sprintf("Skill %d.", i))
+	}
+	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	c := hostCallbacks{h}
+	ctx := context.Background()
+	ask := func(ifNoneMatch string, acceptDelta bool) plugin.Snapshot {
+		t.Helper()
+		snap, err := c.Snapshot(ctx, plugin.SnapshotRequest{SessionID: "s", AgentScope: tools.GlobalScope, IfNoneMatch: ifNoneMatch, AcceptDelta: acceptDelta})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return snap
+	}
+
+	first := ask("", true)
+	if first.DeltaBase != "" || len(first.Skills) != 20 || !first.Complete {
+		t.Fatalf("first snapshot: %d skills, delta base %q", len(first.Skills), first.DeltaBase)
+	}
+	if again := ask(first.Token, true); !again.NotModified {
+		t.Fatalf("unchanged snapshot not answered as not modified: %+v", again)
+	}
+
+	register(3, "Changed.")
+	if !reg.Unregister(tools.GlobalScope, "skill-07") {
+		t.Fatal("unregister failed")
+	}
+	delta := ask(first.Token, true)
+	want := []skill.Summary{{Name: "skill-03", Description: "Changed.", Invocation: skill.DefaultPolicy(), Provider: skills.RuntimeProvider}}
+	if delta.DeltaBase != first.Token || !delta.Complete || delta.Token == first.Token {
+		t.Fatalf("delta: base %q token %q complete %v", delta.DeltaBase, delta.Token, delta.Complete)
+	}
+	if diff := cmp.Diff(want, delta.Skills); diff != "" {
+		t.Errorf("delta skills (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]string{"skill-07"}, delta.Removed); diff != "" {
+		t.Errorf("delta removed (-want +got):\n%s", diff)
+	}
+
+	// The whole snapshot, when the plugin cannot take a delta or holds a
+	// snapshot the host does not remember.
+	for name, snap := range map[string]plugin.Snapshot{
+		"no delta asked": ask(first.Token, false),
+		"unknown base":   ask("tok-unknown", true),
+	} {
+		if snap.DeltaBase != "" || len(snap.Skills) != 19 || snap.Removed != nil {
+			t.Errorf("%s: %d skills, delta base %q, removed %v", name, len(snap.Skills), snap.DeltaBase, snap.Removed)
+		}
+	}
+
+	// Most skills changed: the delta is not worth it.
+	for i := 0; i < 20; i++ {
+		register(i, "All new.")
+	}
+	if whole := ask(delta.Token, true); whole.DeltaBase != "" || len(whole.Skills) != 20 {
+		t.Errorf("a change to every skill was sent as a delta of %d", len(whole.Skills))
+	}
+}
