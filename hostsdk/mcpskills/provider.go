@@ -266,6 +266,10 @@ type readResult struct {
 // reads. Failed reads are never cached; an index that does not parse is a
 // failed read.
 func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMode) (readResult, error) {
+	// A cached copy must not hide that the caller gave up.
+	if err := ctx.Err(); err != nil {
+		return readResult{}, err
+	}
 	k := cacheKey{conn: p.connHash, uri: uri}
 	for {
 		p.mu.Lock()
