@@ -354,50 +354,56 @@ func TestFakeCancelledContext(t *testing.T) {
 // against; TestSuiteCatchesBrokenProviders sets it in a child process.
 const brokenEnv = "SKILLTEST_BROKEN_PROVIDER"
 
-// broken lists providers that each violate one contract, and the suite's
-// subtest that must catch it.
-var broken = map[string]struct {
+// brokenProvider violates a contract that the suite's catchers subtests
+// must catch.
+type brokenProvider struct {
 	catchers []string
 	harness  func(t *testing.T) skilltest.Harness
-}{
-	"load-disagrees": {[]string{"ListLoadAgree", "Deterministic", "Cancellation", "Invalidation", "Concurrent"}, func(t *testing.T) skilltest.Harness {
-		h, p := fakeHarness(0)
-		h.SetSkill = func(t *testing.T, name, desc string) {
-			p.Put(skilltest.Skill{Summary: summary(name, desc), Loaded: &skill.Definition{Summary: skill.Summary{Description: desc + " (loaded)"}}})
-		}
-		return h
-	}},
-	"unlisted-found": {[]string{"ListLoadAgree", "Invalidation"}, func(t *testing.T) skilltest.Harness {
-		h, p := fakeHarness(0)
-		h.Provider = anyNameLoads{p}
-		return h
-	}},
-	"unordered": {[]string{"Deterministic"}, func(t *testing.T) skilltest.Harness {
-		h, p := fakeHarness(0)
-		h.Provider = &reversing{Provider: p}
-		return h
-	}},
-	"ignores-cancellation": {[]string{"Cancellation"}, func(t *testing.T) skilltest.Harness {
-		h, p := fakeHarness(0)
-		h.Provider = uncancellable{p}
-		h.Block = nil
-		return h
-	}},
-	"stale-listing": {[]string{"Cancellation", "Invalidation", "Concurrent"}, func(t *testing.T) skilltest.Harness {
-		h, p := fakeHarness(0)
-		h.Provider = &caching{Provider: p}
-		return h
-	}},
-	"ended-session-fails": {[]string{"EndSession", "Concurrent"}, func(t *testing.T) skilltest.Harness {
-		h, p := fakeHarness(skilltest.SessionEnder)
-		h.Provider = &forgetful{Provider: p}
-		return h
-	}},
-	"session-state-kept": {[]string{"EndSession"}, func(t *testing.T) skilltest.Harness {
-		h, _ := fakeHarness(skilltest.SessionEnder)
-		h.SessionState = func(string) bool { return true }
-		return h
-	}},
+}
+
+// brokenProviders returns providers that each violate one contract, by
+// name.
+func brokenProviders() map[string]brokenProvider {
+	return map[string]brokenProvider{
+		"load-disagrees": {[]string{"ListLoadAgree", "Deterministic", "Cancellation", "Invalidation", "Concurrent"}, func(t *testing.T) skilltest.Harness {
+			h, p := fakeHarness(0)
+			h.SetSkill = func(t *testing.T, name, desc string) {
+				p.Put(skilltest.Skill{Summary: summary(name, desc), Loaded: &skill.Definition{Summary: skill.Summary{Description: desc + " (loaded)"}}})
+			}
+			return h
+		}},
+		"unlisted-found": {[]string{"ListLoadAgree", "Invalidation"}, func(t *testing.T) skilltest.Harness {
+			h, p := fakeHarness(0)
+			h.Provider = anyNameLoads{p}
+			return h
+		}},
+		"unordered": {[]string{"Deterministic"}, func(t *testing.T) skilltest.Harness {
+			h, p := fakeHarness(0)
+			h.Provider = &reversing{Provider: p}
+			return h
+		}},
+		"ignores-cancellation": {[]string{"Cancellation"}, func(t *testing.T) skilltest.Harness {
+			h, p := fakeHarness(0)
+			h.Provider = uncancellable{p}
+			h.Block = nil
+			return h
+		}},
+		"stale-listing": {[]string{"Cancellation", "Invalidation", "Concurrent"}, func(t *testing.T) skilltest.Harness {
+			h, p := fakeHarness(0)
+			h.Provider = &caching{Provider: p}
+			return h
+		}},
+		"ended-session-fails": {[]string{"EndSession", "Concurrent"}, func(t *testing.T) skilltest.Harness {
+			h, p := fakeHarness(skilltest.SessionEnder)
+			h.Provider = &forgetful{Provider: p}
+			return h
+		}},
+		"session-state-kept": {[]string{"EndSession"}, func(t *testing.T) skilltest.Harness {
+			h, _ := fakeHarness(skilltest.SessionEnder)
+			h.SessionState = func(string) bool { return true }
+			return h
+		}},
+	}
 }
 
 // anyNameLoads finds every valid name.
@@ -501,14 +507,14 @@ func TestBrokenProvider(t *testing.T) {
 	if name == "" {
 		t.Skip("run by TestSuiteCatchesBrokenProviders")
 	}
-	skilltest.RunProvider(t, broken[name].harness)
+	skilltest.RunProvider(t, brokenProviders()[name].harness)
 }
 
 func TestSuiteCatchesBrokenProviders(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process per broken provider")
 	}
-	for name, b := range broken {
+	for name, b := range brokenProviders() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestBrokenProvider$", "-test.v")

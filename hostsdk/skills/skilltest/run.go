@@ -72,7 +72,7 @@ func RunProvider(t *testing.T, factory Factory) {
 			if h.Provider == nil || h.SetSkill == nil || h.RemoveSkill == nil {
 				t.Fatal("the factory's Harness lacks Provider, SetSkill or RemoveSkill")
 			}
-			d := &driver{h: h, inv: newRecorder()}
+			d := &driver{h: h, seeds: seedSkills(), inv: newRecorder()}
 			if inv, ok := h.Provider.(skills.Invalidator); ok {
 				inv.SetInvalidate(d.inv.call)
 				d.invalidator = true
@@ -92,17 +92,22 @@ const (
 
 type seedSkill struct{ name, description string }
 
-var seeds = []seedSkill{
-	{"skilltest-alpha", "Alpha skill of the provider conformance suite."},
-	{"skilltest-beta", "Beta skill of the provider conformance suite."},
-	{"skilltest-gamma", "Gamma skill of the provider conformance suite."},
+func seedSkills() []seedSkill {
+	return []seedSkill{
+		{"skilltest-alpha", "Alpha skill of the provider conformance suite."},
+		{"skilltest-beta", "Beta skill of the provider conformance suite."},
+		{"skilltest-gamma", "Gamma skill of the provider conformance suite."},
+	}
 }
 
 // invalidNames are outside the name grammar or its bound.
-var invalidNames = []string{"", "Skilltest-Alpha", "skilltest_alpha", "../skilltest-alpha", "skilltest-alpha/", "-skilltest", "skilltest--alpha", strings.Repeat("a", skill.MaxNameLength+1)}
+func invalidNames() []string {
+	return []string{"", "Skilltest-Alpha", "skilltest_alpha", "../skilltest-alpha", "skilltest-alpha/", "-skilltest", "skilltest--alpha", strings.Repeat("a", skill.MaxNameLength+1)}
+}
 
 type driver struct {
 	h           Harness
+	seeds       []seedSkill
 	invalidator bool
 	inv         *recorder
 }
@@ -217,9 +222,9 @@ func waitContext(t *testing.T) context.Context {
 }
 
 func testListLoadAgree(t *testing.T, d *driver) {
-	d.seed(t, seeds...)
+	d.seed(t, d.seeds...)
 	obs := d.mustList(t, session1)
-	for _, s := range seeds {
+	for _, s := range d.seeds {
 		sum, ok := find(obs, s.name)
 		switch {
 		case !ok:
@@ -235,7 +240,7 @@ func testListLoadAgree(t *testing.T, d *driver) {
 	if def, found, err := d.load(t.Context(), session1, absent); found || err != nil {
 		t.Errorf("Load(%s) of an unlisted name = %+v, found %v, error %v; want not found", absent, def, found, err)
 	}
-	for _, name := range invalidNames {
+	for _, name := range invalidNames() {
 		def, found, err := d.load(t.Context(), session1, name)
 		if found || !cmp.Equal(def, skill.Definition{}) {
 			t.Errorf("Load(%q) of an invalid name = %+v, found %v, error %v; want not found (or an error) and no definition", name, def, found, err)
@@ -244,7 +249,7 @@ func testListLoadAgree(t *testing.T, d *driver) {
 }
 
 func testDeterministic(t *testing.T, d *driver) {
-	d.seed(t, seeds...)
+	d.seed(t, d.seeds...)
 	first := d.mustList(t, session1)
 	for _, tc := range []struct {
 		what    string
@@ -265,8 +270,8 @@ func testDeterministic(t *testing.T, d *driver) {
 }
 
 func testCancellation(t *testing.T, d *driver) {
-	d.seed(t, seeds...)
-	name := seeds[0].name
+	d.seed(t, d.seeds...)
+	name := d.seeds[0].name
 	d.mustList(t, session1)
 	cancelled, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -352,7 +357,7 @@ func (d *driver) cancelDuring(t *testing.T, op Op, name, session string) {
 func testInvalidation(t *testing.T, d *driver) {
 	// Nothing was listed before the seeds, so there is nothing to
 	// invalidate yet.
-	d.seed(t, seeds[0], seeds[1])
+	d.seed(t, d.seeds[0], d.seeds[1])
 	if obs := d.mustList(t, session1); len(ours(obs)) != 2 {
 		t.Fatalf("List after seeding two skills offers %q", listed(obs))
 	}
@@ -365,31 +370,31 @@ func testInvalidation(t *testing.T, d *driver) {
 		gone   bool
 	}{
 		{
-			what:   "adding " + seeds[2].name,
-			change: func(t *testing.T) { d.h.SetSkill(t, seeds[2].name, seeds[2].description) },
+			what:   "adding " + d.seeds[2].name,
+			change: func(t *testing.T) { d.h.SetSkill(t, d.seeds[2].name, d.seeds[2].description) },
 			want: func(obs skills.Observation) bool {
-				s, ok := find(obs, seeds[2].name)
-				return ok && s.Description == seeds[2].description
+				s, ok := find(obs, d.seeds[2].name)
+				return ok && s.Description == d.seeds[2].description
 			},
-			name: seeds[2].name,
+			name: d.seeds[2].name,
 		},
 		{
-			what:   "changing the description of " + seeds[0].name,
-			change: func(t *testing.T) { d.h.SetSkill(t, seeds[0].name, "Alpha skill, changed.") },
+			what:   "changing the description of " + d.seeds[0].name,
+			change: func(t *testing.T) { d.h.SetSkill(t, d.seeds[0].name, "Alpha skill, changed.") },
 			want: func(obs skills.Observation) bool {
-				s, ok := find(obs, seeds[0].name)
+				s, ok := find(obs, d.seeds[0].name)
 				return ok && s.Description == "Alpha skill, changed."
 			},
-			name: seeds[0].name,
+			name: d.seeds[0].name,
 		},
 		{
-			what:   "removing " + seeds[1].name,
-			change: func(t *testing.T) { d.h.RemoveSkill(t, seeds[1].name) },
+			what:   "removing " + d.seeds[1].name,
+			change: func(t *testing.T) { d.h.RemoveSkill(t, d.seeds[1].name) },
 			want: func(obs skills.Observation) bool {
-				_, ok := find(obs, seeds[1].name)
+				_, ok := find(obs, d.seeds[1].name)
 				return !ok
 			},
-			name: seeds[1].name,
+			name: d.seeds[1].name,
 			gone: true,
 		},
 	} {
@@ -448,7 +453,7 @@ func testEndSession(t *testing.T, d *driver) {
 	if !ok {
 		t.Skip("the provider is not a skills.SessionEnder")
 	}
-	d.seed(t, seeds...)
+	d.seed(t, d.seeds...)
 	before := map[string]skills.Observation{}
 	for _, s := range []string{session1, session2} {
 		before[s] = d.mustList(t, s)
@@ -490,7 +495,7 @@ func testConcurrent(t *testing.T, d *driver) {
 		// 26 changes leave two churn skills present and one removed.
 		changes = 26
 	)
-	d.seed(t, seeds...)
+	d.seed(t, d.seeds...)
 	// session1 lists before the changes, so the final check below shows
 	// that a session with state catches up.
 	d.mustList(t, session1)
@@ -590,7 +595,7 @@ func testConcurrent(t *testing.T, d *driver) {
 
 	// Once the changes stop, the listing settles on the source's content.
 	want := present
-	for _, s := range seeds {
+	for _, s := range d.seeds {
 		want[s.name] = s.description
 	}
 	obs := d.await(t, session1, "the concurrent changes", mark, func(obs skills.Observation) bool {
