@@ -16,6 +16,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/plugintest"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -283,30 +284,12 @@ func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
 	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeReplacement, "alpha")
 }
 
-// blockingProvider lists nothing until its context is cancelled, and records
-// that it saw the cancellation.
-type blockingProvider struct {
-	started   chan struct{}
-	once      sync.Once
-	cancelled chan error
-}
-
-func newBlockingProvider() *blockingProvider {
-	return &blockingProvider{started: make(chan struct{}), cancelled: make(chan error, 1)}
-}
-
-func (p *blockingProvider) List(ctx context.Context, _ skills.ListRequest) (skills.Observation, error) {
-	p.once.Do(func() { close(p.started) })
-	<-ctx.Done()
-	select {
-	case p.cancelled <- ctx.Err():
-	default:
-	}
-	return skills.Observation{}, ctx.Err()
-}
-
-func (p *blockingProvider) Load(context.Context, skills.LoadRequest) (skill.Definition, bool, error) {
-	return skill.Definition{}, false, nil
+// newBlockingProvider returns a fake whose List blocks until its context
+// is cancelled, reporting the start and the cancellation it observed.
+func newBlockingProvider() *skilltest.Provider {
+	p := skilltest.New(skilltest.Options{})
+	p.SetHang(skilltest.OpList, true)
+	return p
 }
 
 func TestAbortReachesProvider(t *testing.T) {
@@ -321,12 +304,12 @@ func TestAbortReachesProvider(t *testing.T) {
 		_, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
 		done <- err
 	}()
-	<-p.started
+	<-p.Started()
 	cancel()
 	select {
-	case err := <-p.cancelled:
-		if !errors.Is(err, context.Canceled) {
-			t.Errorf("provider saw %v, want context.Canceled", err)
+	case c := <-p.Cancelled():
+		if !errors.Is(c.Err, context.Canceled) {
+			t.Errorf("provider saw %v, want context.Canceled", c.Err)
 		}
 	case <-time.After(30 * time.Second):
 		t.Fatal("the provider never observed the cancellation")
@@ -405,7 +388,7 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 			err error
 		}{res, err}
 	}()
-	<-p.started
+	<-p.Started()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
@@ -452,22 +435,18 @@ func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
 }
 
-// hangingLoader lists one skill and never finishes loading it.
-type hangingLoader struct{ cancelled chan error }
-
-func (hangingLoader) List(context.Context, skills.ListRequest) (skills.Observation, error) {
-	return skills.Observation{Complete: true, Skills: []skill.Summary{{Name: "slow", Description: "Slow.", Invocation: skill.DefaultPolicy(), Provider: "slow"}}}, nil
-}
-
-func (p hangingLoader) Load(ctx context.Context, _ skills.LoadRequest) (skill.Definition, bool, error) {
-	<-ctx.Done()
-	p.cancelled <- ctx.Err()
-	return skill.Definition{}, false, ctx.Err()
+// newHangingLoader returns a fake that lists one skill and never finishes
+// loading it.
+func newHangingLoader() *skilltest.Provider {
+	p := skilltest.New(skilltest.Options{Label: "slow"})
+	p.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "slow", Description: "Slow.", Invocation: skill.DefaultPolicy()}})
+	p.SetHang(skilltest.OpLoad, true)
+	return p
 }
 
 func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{ToolCallTimeout: 300 * time.Millisecond})
-	p := hangingLoader{cancelled: make(chan error, 1)}
+	p := newHangingLoader()
 	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
 	e.mount(tools.GlobalScope)
 	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"slow"}`})
@@ -479,8 +458,8 @@ func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 		t.Error("a slow provider load condemned the plugin process")
 	}
 	select {
-	case err := <-p.cancelled:
-		if err == nil {
+	case c := <-p.Cancelled():
+		if c.Err == nil {
 			t.Error("provider load ended without a context error")
 		}
 	case <-time.After(30 * time.Second):

@@ -298,16 +298,11 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if cwd != "" {
-		if !filepath.IsAbs(cwd) {
-			return nil, fmt.Errorf("agentskills: working directory %q is not absolute", cwd)
-		}
-		cwd = filepath.Clean(cwd)
+	cwd, err := cleanCwd(cwd)
+	if err != nil {
+		return nil, err
 	}
-	lay := p.cfg.projectLayout(cwd)
-	trusted := lay.projectRoot != "" && p.cfg.trust != nil && p.cfg.trust(lay.projectRoot)
-	key := resKey{cwd: cwd, projectRoot: lay.projectRoot, trusted: trusted}
-
+	lay, key := p.locate(cwd)
 	if res, err := p.cached(key); res != nil || err != nil {
 		return res, err
 	}
@@ -317,14 +312,60 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 		return res, err
 	}
 
+	gen, watchFailed := p.startScan(consume)
+	roots, diags := p.rootsFor(lay, key.trusted)
+	m := newMerger(len(roots), diags, watchFailed)
+	for _, spec := range roots {
+		s := p.scan(ctx, spec, max(0, p.cfg.maxDirs-m.used), gen)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		m.add(spec, s, p.cfg.maxDirs)
+	}
+	res := m.finish()
+	p.store(key, cwd, res, gen)
+	return res, nil
+}
+
+// cleanCwd validates a request's working directory and cleans it; ""
+// means none.
+func cleanCwd(cwd string) (string, error) {
+	if cwd == "" {
+		return "", nil
+	}
+	if !filepath.IsAbs(cwd) {
+		return "", fmt.Errorf("agentskills: working directory %q is not absolute", cwd)
+	}
+	return filepath.Clean(cwd), nil
+}
+
+// locate returns the project layout of cwd and the key its resolution is
+// cached under, which includes the current trust decision so that a new
+// decision is never answered from the old one's cache.
+func (p *Provider) locate(cwd string) (layout, resKey) {
+	lay := p.cfg.projectLayout(cwd)
+	trusted := lay.projectRoot != "" && p.cfg.trust != nil && p.cfg.trust(lay.projectRoot)
+	return lay, resKey{cwd: cwd, projectRoot: lay.projectRoot, trusted: trusted}
+}
+
+// startScan returns the generation a scan starts under (a change after it
+// keeps the scan out of the cache) and whether the watcher failed since
+// the previous scan; consume clears that failure.
+func (p *Provider) startScan(consume bool) (gen uint64, watchFailed bool) {
 	p.mu.Lock()
-	gen := p.gen
-	watchFailed := p.watchFailed
+	defer p.mu.Unlock()
+	gen, watchFailed = p.gen, p.watchFailed
 	if consume {
 		p.watchFailed = false
 	}
-	p.mu.Unlock()
+	return gen, watchFailed
+}
 
+// rootsFor returns the roots to scan in precedence order (the project's
+// when it is trusted, then the user's) and diagnostics about roots left
+// out: existing project roots of an untrusted project, and the user's
+// roots when there is no home directory.
+func (p *Provider) rootsFor(lay layout, trusted bool) ([]rootSpec, []Diagnostic) {
 	var roots []rootSpec
 	var diags []Diagnostic
 	if lay.projectRoot != "" {
@@ -351,69 +392,94 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 		diags = append(diags, Diagnostic{Severity: SeverityWarning,
 			Message: fmt.Sprintf("no home directory, so no user-level skills: %v", p.cfg.homeErr)})
 	}
+	return roots, diags
+}
 
-	res := &resolution{complete: true, byName: make(map[string]int)}
+// merger combines root scans, in precedence order, into one resolution.
+type merger struct {
+	res      *resolution
+	diags    []Diagnostic
+	used     int  // entries examined so far, against Options.MaxDirs
+	overflow bool // the entry budget ran out
+	seenRoot map[string]bool
+	seenDir  map[string]string // resolved skill directory → first path
+}
+
+func newMerger(roots int, diags []Diagnostic, watchFailed bool) *merger {
+	m := &merger{
+		res:      &resolution{complete: true, byName: make(map[string]int)},
+		diags:    diags,
+		seenRoot: make(map[string]bool, roots),
+		seenDir:  make(map[string]string),
+	}
 	if watchFailed {
-		res.complete = false
-		diags = append(diags, Diagnostic{Severity: SeverityError,
+		m.res.complete = false
+		m.diags = append(m.diags, Diagnostic{Severity: SeverityError,
 			Message: "the file watcher reported an error, so changes may have been missed; this listing is incomplete"})
 	}
-	used, overflow := 0, false
-	seenRoot := make(map[string]bool, len(roots))
-	seenDir := make(map[string]string)
-	for _, spec := range roots {
-		s := p.scan(ctx, spec, max(0, p.cfg.maxDirs-used), gen)
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	return m
+}
+
+// add merges the scan s of spec, charging its entries to the budget.
+func (m *merger) add(spec rootSpec, s *rootScan, maxDirs int) {
+	if s.real != "" {
+		// Two configured roots may be one directory (a symlinked client
+		// directory); the first, higher-ranked one counts.
+		if m.seenRoot[s.real] {
+			return
 		}
-		if s.real != "" {
-			// Two configured roots may be one directory (a symlinked
-			// client directory); the first, higher-ranked one counts.
-			if seenRoot[s.real] {
-				continue
-			}
-			seenRoot[s.real] = true
-		}
-		diags = append(diags, s.diags...)
-		res.complete = res.complete && s.complete
-		res.unwatched = res.unwatched || s.unwatched
-		used += s.entries
-		if used > p.cfg.maxDirs {
-			if !overflow {
-				overflow = true
-				diags = append(diags, Diagnostic{Path: spec.path, Severity: SeverityError,
-					Message: fmt.Sprintf("more than %d entries in skill roots (Options.MaxDirs); this listing is incomplete", p.cfg.maxDirs)})
-			}
-			res.complete = false
-		}
-		res.skills = slices.Grow(res.skills, len(s.cands))
-		for _, c := range s.cands {
-			file := c.file
-			if first, ok := seenDir[c.real]; ok {
-				diags = append(diags, Diagnostic{Path: file, Skill: c.fm.Name, Severity: SeverityWarning,
-					Message: fmt.Sprintf("same directory as %s (reached through a symbolic link); considered once", first)})
-				continue
-			}
-			seenDir[c.real] = c.dir
-			if i, ok := res.byName[c.fm.Name]; ok {
-				w := res.skills[i]
-				diags = append(diags, Diagnostic{Path: file, Skill: c.fm.Name, Severity: SeverityWarning,
-					Message: fmt.Sprintf("shadowed by the %s skill of the same name at %s", w.Scope, w.Dir)})
-				continue
-			}
-			res.byName[c.fm.Name] = len(res.skills)
-			res.skills = append(res.skills, Skill{
-				Name:        c.fm.Name,
-				Description: c.fm.Description,
-				Invocation:  c.fm.Invocation(),
-				Dir:         c.dir,
-				File:        file,
-				Root:        spec.path,
-				Scope:       spec.scope,
-				Frontmatter: c.fm,
-			})
-		}
+		m.seenRoot[s.real] = true
 	}
+	m.diags = append(m.diags, s.diags...)
+	m.res.complete = m.res.complete && s.complete
+	m.res.unwatched = m.res.unwatched || s.unwatched
+	m.used += s.entries
+	if m.used > maxDirs {
+		if !m.overflow {
+			m.overflow = true
+			m.diags = append(m.diags, Diagnostic{Path: spec.path, Severity: SeverityError,
+				Message: fmt.Sprintf("more than %d entries in skill roots (Options.MaxDirs); this listing is incomplete", maxDirs)})
+		}
+		m.res.complete = false
+	}
+	m.res.skills = slices.Grow(m.res.skills, len(s.cands))
+	for _, c := range s.cands {
+		m.addCandidate(spec, c)
+	}
+}
+
+// addCandidate keeps c unless its directory was already seen through
+// another path or a skill of its name came first.
+func (m *merger) addCandidate(spec rootSpec, c candidate) {
+	if first, ok := m.seenDir[c.real]; ok {
+		m.diags = append(m.diags, Diagnostic{Path: c.file, Skill: c.fm.Name, Severity: SeverityWarning,
+			Message: fmt.Sprintf("same directory as %s (reached through a symbolic link); considered once", first)})
+		return
+	}
+	m.seenDir[c.real] = c.dir
+	if i, ok := m.res.byName[c.fm.Name]; ok {
+		w := m.res.skills[i]
+		m.diags = append(m.diags, Diagnostic{Path: c.file, Skill: c.fm.Name, Severity: SeverityWarning,
+			Message: fmt.Sprintf("shadowed by the %s skill of the same name at %s", w.Scope, w.Dir)})
+		return
+	}
+	m.res.byName[c.fm.Name] = len(m.res.skills)
+	m.res.skills = append(m.res.skills, Skill{
+		Name:        c.fm.Name,
+		Description: c.fm.Description,
+		Invocation:  c.fm.Invocation(),
+		Dir:         c.dir,
+		File:        c.file,
+		Root:        spec.path,
+		Scope:       spec.scope,
+		Frontmatter: c.fm,
+	})
+}
+
+// finish sorts the skills by name and derives the summaries, the name
+// index and the sorted diagnostics.
+func (m *merger) finish() *resolution {
+	res := m.res
 	slices.SortFunc(res.skills, func(a, b Skill) int { return cmp.Compare(a.Name, b.Name) })
 	res.summaries = make([]skill.Summary, len(res.skills))
 	for i := range res.skills {
@@ -421,15 +487,20 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 		res.byName[s.Name] = i
 		res.summaries[i] = skill.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel}
 	}
-	res.diags = sortDiags(diags)
+	res.diags = sortDiags(m.diags)
+	return res
+}
 
+// store records res's diagnostics as cwd's latest and, when watching,
+// caches res if it is complete, fully watched and nothing changed since
+// its scan began.
+func (p *Provider) store(key resKey, cwd string, res *resolution, gen uint64) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.diags[cwd] = res.diags
 	if p.ws != nil && res.complete && !res.unwatched && p.gen == gen {
 		p.resolved[key] = res
 	}
-	p.mu.Unlock()
-	return res, nil
 }
 
 // cached returns the cached resolution for key, if watching and current.

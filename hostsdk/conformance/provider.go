@@ -1,209 +1,175 @@
 package conformance
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// scriptedProvider is a skills.Provider whose listing and loading a
-// scenario scripts: it can be complete, incomplete, failing or hang until
-// cancelled, and it records its List calls, the names it was asked to Load
-// and every cancellation it observed.
+// scriptedProvider is a scenario's provider: the skilltest fake, scripted
+// from the scenario's specs. It keeps the specs (so that changeSkill edits
+// them as written) and hands the fake the skills and listing state they
+// describe; the fake does the listing, loading, hanging and recording, and
+// invalidates on every change, as a real provider that watches its source
+// would.
 type scriptedProvider struct {
+	fake      *skilltest.Provider
 	id, label string
 
-	mu         sync.Mutex
-	state      string
-	errText    string
-	skills     []SkillSpec // sorted by name
-	loads      []string
-	lists      int
-	invalidate func()
-
-	// started receives the provider's id each time a hanging List begins
-	// (the channel is shared by a scenario's providers); cancelled receives
-	// a value each time a hanging List observes its context ending.
-	started   chan<- string
-	cancelled chan struct{}
+	// mu keeps the specs and their hand-over to the fake in step.
+	mu      sync.Mutex
+	state   string
+	errText string
+	skills  []SkillSpec // sorted by name
 }
 
-func newScriptedProvider(spec ProviderSpec, started chan<- string) *scriptedProvider {
+// newScriptedProvider returns the provider of spec. Hanging Lists are
+// announced on started, which a scenario's providers share.
+func newScriptedProvider(spec ProviderSpec, started chan skilltest.Call) *scriptedProvider {
 	p := &scriptedProvider{
-		id:        spec.ID,
-		label:     spec.Label,
-		state:     spec.State,
-		errText:   spec.Error,
-		skills:    slices.Clone(spec.Skills),
-		started:   started,
-		cancelled: make(chan struct{}, 16),
+		fake:    skilltest.New(skilltest.Options{Label: spec.Label, Started: started}),
+		id:      spec.ID,
+		label:   spec.Label,
+		state:   spec.State,
+		errText: spec.Error,
+		skills:  slices.Clone(spec.Skills),
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	p.sortLocked()
+	p.publishLocked()
+	p.applyStateLocked()
 	return p
+}
+
+// attached is the provider as the registry sees it: an Invalidator, so
+// that its complete listings are cached between scripted changes.
+func (p *scriptedProvider) attached() skills.Provider {
+	return p.fake.As(skilltest.Invalidator)
 }
 
 func (p *scriptedProvider) sortLocked() {
 	slices.SortStableFunc(p.skills, func(a, b SkillSpec) int { return strings.Compare(a.Name, b.Name) })
 }
 
-// SetInvalidate makes the registry cache the provider's complete listings;
-// every scripted change calls it, as a real provider that watches its
-// source would.
-func (p *scriptedProvider) SetInvalidate(f func()) {
-	p.mu.Lock()
-	p.invalidate = f
-	p.mu.Unlock()
+// publishLocked hands the specs to the fake.
+func (p *scriptedProvider) publishLocked() {
+	out := make([]skilltest.Skill, len(p.skills))
+	for i, sk := range p.skills {
+		out[i] = p.fakeSkill(sk)
+	}
+	p.fake.SetSkills(out...)
 }
 
-func (p *scriptedProvider) changed() {
-	p.mu.Lock()
-	f := p.invalidate
-	p.mu.Unlock()
-	if f != nil {
-		f()
+func (p *scriptedProvider) fakeSkill(sk SkillSpec) skilltest.Skill {
+	fs := skilltest.Skill{
+		Summary:  skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label},
+		Content:  sk.Body,
+		Cwd:      sk.Cwd,
+		Vanished: sk.Vanished,
 	}
+	if rb := sk.ResourceBase; rb != nil {
+		fs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
+	}
+	if sk.LoadError != "" {
+		fs.LoadErr = errors.New(sk.LoadError)
+	}
+	if lp := sk.LoadPolicy; lp != nil {
+		def := skill.Definition{Summary: fs.Summary, ResourceBase: fs.ResourceBase.Clone(), Content: fs.Content}
+		def.Invocation = skill.InvocationPolicy{ModelInvocable: lp.ModelInvocable, UserInvocable: lp.UserInvocable}
+		fs.Loaded = &def
+	}
+	return fs
 }
 
-func (p *scriptedProvider) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
-	p.mu.Lock()
-	p.lists++
-	state, errText := p.state, p.errText
-	var out []skill.Summary
-	for _, sk := range p.skills {
-		if sk.Cwd == "" || sk.Cwd == req.Cwd {
-			out = append(out, skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label})
+// applyStateLocked sets how the fake's List answers.
+func (p *scriptedProvider) applyStateLocked() {
+	p.fake.SetHang(skilltest.OpList, p.state == StateHang)
+	p.fake.SetComplete(p.state != StateIncomplete)
+	var err error
+	if p.state == StateFailing {
+		text := p.errText
+		if text == "" {
+			text = "provider " + p.id + " failed"
 		}
+		err = errors.New(text)
 	}
-	p.mu.Unlock()
-
-	switch state {
-	case StateFailing:
-		if errText == "" {
-			errText = "provider " + p.id + " failed"
-		}
-		return skills.Observation{}, errors.New(errText)
-	case StateHang:
-		select {
-		case p.started <- p.id:
-		default:
-		}
-		<-ctx.Done()
-		select {
-		case p.cancelled <- struct{}{}:
-		default:
-		}
-		return skills.Observation{}, ctx.Err()
-	case StateIncomplete:
-		return skills.Observation{Skills: out, Complete: false}, nil
-	}
-	return skills.Observation{Skills: out, Complete: true}, nil
-}
-
-func (p *scriptedProvider) Load(_ context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.loads = append(p.loads, req.Name)
-	for _, sk := range p.skills {
-		if sk.Name != req.Name || (sk.Cwd != "" && sk.Cwd != req.Cwd) {
-			continue
-		}
-		switch {
-		case sk.LoadError != "":
-			return skill.Definition{}, false, errors.New(sk.LoadError)
-		case sk.Vanished:
-			return skill.Definition{}, false, nil
-		}
-		def := skill.Definition{
-			Summary: skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label},
-			Content: sk.Body,
-		}
-		if lp := sk.LoadPolicy; lp != nil {
-			def.Invocation = skill.InvocationPolicy{ModelInvocable: lp.ModelInvocable, UserInvocable: lp.UserInvocable}
-		}
-		if rb := sk.ResourceBase; rb != nil {
-			def.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
-		}
-		return def, true, nil
-	}
-	return skill.Definition{}, false, nil
+	p.fake.SetListError(err)
 }
 
 // indexLocked returns the position of the named skill, or -1.
 func (p *scriptedProvider) indexLocked(name string) int {
-	for i, sk := range p.skills {
-		if sk.Name == name {
-			return i
-		}
-	}
-	return -1
+	return slices.IndexFunc(p.skills, func(sk SkillSpec) bool { return sk.Name == name })
 }
 
 func (p *scriptedProvider) add(sk SkillSpec) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if i := p.indexLocked(sk.Name); i >= 0 {
 		p.skills[i] = sk
 	} else {
 		p.skills = append(p.skills, sk)
 		p.sortLocked()
 	}
-	p.mu.Unlock()
-	p.changed()
+	p.publishLocked()
 }
 
 func (p *scriptedProvider) remove(name string) bool {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	i := p.indexLocked(name)
-	if i >= 0 {
-		p.skills = slices.Delete(p.skills, i, i+1)
+	if i < 0 {
+		return false
 	}
-	p.mu.Unlock()
-	if i >= 0 {
-		p.changed()
-	}
-	return i >= 0
+	p.skills = slices.Delete(p.skills, i, i+1)
+	p.publishLocked()
+	return true
 }
 
 func (p *scriptedProvider) change(ch *SkillChange) bool {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	i := p.indexLocked(ch.Name)
-	if i >= 0 {
-		applyChange(&p.skills[i], ch)
+	if i < 0 {
+		return false
 	}
-	p.mu.Unlock()
-	if i >= 0 {
-		p.changed()
-	}
-	return i >= 0
+	applyChange(&p.skills[i], ch)
+	p.publishLocked()
+	return true
 }
 
 func (p *scriptedProvider) setState(ch *ProviderChange) {
 	p.mu.Lock()
+	defer p.mu.Unlock()
 	if ch.State != "" {
 		p.state = ch.State
 	}
 	if ch.Error != nil {
 		p.errText = *ch.Error
 	}
-	p.mu.Unlock()
-	p.changed()
+	p.applyStateLocked()
 }
 
+// counters returns every name the provider was asked to Load, in order, and
+// its number of List calls.
 func (p *scriptedProvider) counters() (loads []string, lists int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return slices.Clone(p.loads), p.lists
+	return p.fake.Loads(), p.fake.Lists()
 }
 
-// drain forgets stale cancellation signals before a cancelled pre-step.
+// cancelled receives an event each time a hanging List observes its
+// context ending.
+func (p *scriptedProvider) cancelled() <-chan skilltest.Call { return p.fake.Cancelled() }
+
+// drain forgets stale cancellation events before a cancelled pre-step.
 func (p *scriptedProvider) drain() {
 	for {
 		select {
-		case <-p.cancelled:
+		case <-p.fake.Cancelled():
 		default:
 			return
 		}

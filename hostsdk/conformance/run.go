@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -67,7 +68,7 @@ type env struct {
 	providers map[string]*scriptedProvider
 	runtime   map[string]SkillSpec // scope NUL name → registration
 	shadows   map[string]string    // scope NUL tool → shadow's identity
-	started   chan string          // hanging providers announce themselves here
+	started   chan skilltest.Call  // hanging providers announce themselves here
 	preSteps  map[string]int       // pre-steps run per session
 	after     []string             // changes since the last checked step
 }
@@ -97,7 +98,7 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 		providers:   make(map[string]*scriptedProvider),
 		runtime:     make(map[string]SkillSpec),
 		shadows:     make(map[string]string),
-		started:     make(chan string, 64),
+		started:     make(chan skilltest.Call, 64),
 		preSteps:    make(map[string]int),
 	}
 	if e.wait <= 0 {
@@ -184,7 +185,7 @@ func (e *env) setup() error {
 	for _, ps := range e.s.Providers {
 		p := newScriptedProvider(ps, e.started)
 		e.providers[ps.ID] = p
-		e.reg.AddProvider(ps.Scope, p, skills.ProviderOptions{Rank: ps.Rank})
+		e.reg.AddProvider(ps.Scope, p.attached(), skills.ProviderOptions{Rank: ps.Rank})
 	}
 	for _, sk := range e.s.Skills {
 		if err := e.addSkill(sk); err != nil {
@@ -508,7 +509,7 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 	}
 	for _, id := range exp.Cancelled {
 		select {
-		case <-e.providers[id].cancelled:
+		case <-e.providers[id].cancelled():
 		case <-time.After(e.wait):
 			fail("provider %q did not observe the cancellation within %s", id, e.wait)
 		}

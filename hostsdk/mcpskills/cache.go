@@ -3,6 +3,8 @@ package mcpskills
 import (
 	"container/list"
 	"time"
+
+	"golang.org/x/sync/singleflight"
 )
 
 // cacheKey identifies a cached read: the connection configuration it was read
@@ -42,7 +44,7 @@ type cacheEntry struct {
 // successful reads. The entry for the index is pinned (never evicted by other
 // reads) so that loads cannot push the catalog the session is looking at out
 // of its view; it still counts against the bounds. Callers hold the
-// provider's mutex.
+// provider's mutex, except around flights, which synchronizes itself.
 type view struct {
 	maxEntries int
 	maxBytes   int64
@@ -50,18 +52,9 @@ type view struct {
 	entries    map[cacheKey]*cacheEntry
 	bytes      int64
 	index      *cacheEntry
-	inflight   map[cacheKey]*flight
-}
-
-// flight is a read in progress; concurrent readers of the same key in the
-// same session wait for it instead of asking the server again.
-type flight struct {
-	done chan struct{}
-	res  readResult
-	err  error
-	// leaderCancelled is set when the read failed only because its caller's
-	// context ended; waiters then read for themselves.
-	leaderCancelled bool
+	// flights shares reads in progress among the session's readers, by
+	// URI (the connection part of the key is the provider's, fixed).
+	flights singleflight.Group
 }
 
 func newView(maxEntries int, maxBytes int64) *view {
@@ -70,7 +63,6 @@ func newView(maxEntries int, maxBytes int64) *view {
 		maxBytes:   maxBytes,
 		lru:        list.New(),
 		entries:    make(map[cacheKey]*cacheEntry),
-		inflight:   make(map[cacheKey]*flight),
 	}
 }
 

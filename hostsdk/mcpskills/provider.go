@@ -262,10 +262,14 @@ type readResult struct {
 }
 
 // read returns uri as seen by the session: from its view if usable, else from
-// the server (one request per key at a time per session), caching successful
-// reads. Failed reads are never cached; an index that does not parse is a
-// failed read.
+// the server, caching successful reads. Concurrent readers of one URI in
+// one session share a single server read. Failed reads are never cached;
+// an index that does not parse is a failed read.
 func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMode) (readResult, error) {
+	// A cached copy must not hide that the caller gave up.
+	if err := ctx.Err(); err != nil {
+		return readResult{}, err
+	}
 	k := cacheKey{conn: p.connHash, uri: uri}
 	for {
 		p.mu.Lock()
@@ -283,47 +287,58 @@ func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMod
 			p.mu.Unlock()
 			return res, nil
 		}
-		if f := v.inflight[k]; f != nil {
-			p.mu.Unlock()
-			select {
-			case <-f.done:
-			case <-ctx.Done():
-				return readResult{}, ctx.Err()
-			}
-			if f.leaderCancelled {
-				continue // the reader gave up; read for ourselves
-			}
-			return f.res, f.err
-		}
-		f := &flight{done: make(chan struct{})}
-		v.inflight[k] = f
 		gen := p.indexGen
 		p.mu.Unlock()
 
-		res, err := p.fetchParsed(ctx, uri, mode != readResource)
-
-		p.mu.Lock()
-		delete(v.inflight, k)
-		if err == nil {
-			res.readAt = time.Now()
-			if !p.closed && p.sessions[sessionID] == v {
-				if e := v.put(k, res.content); e != nil {
-					e.readAt, e.gen, e.parsed = res.readAt, gen, res.index
-					if mode != readResource {
-						v.setIndex(e)
-					}
-				}
+		// The read runs under the context of the caller that starts it;
+		// the others wait for it, or for their own context.
+		shared := v.flights.DoChan(uri, func() (any, error) {
+			return p.fetchInto(ctx, sessionID, v, k, mode, gen)
+		})
+		select {
+		case r := <-shared:
+			f := r.Val.(flight)
+			if r.Err != nil && f.starterCancelled && ctx.Err() == nil {
+				continue // the read failed only because its starter gave up
 			}
-			if res.index != nil {
-				p.diags = p.cleanAll(res.index.Diagnostics)
+			return f.res, r.Err
+		case <-ctx.Done():
+			return readResult{}, ctx.Err()
+		}
+	}
+}
+
+// flight is the outcome of a shared read.
+type flight struct {
+	res readResult
+	// starterCancelled is set when the read failed only because the
+	// context it ran under ended; the other readers then read again.
+	starterCancelled bool
+}
+
+// fetchInto reads k's URI from the server for a session's view and caches a
+// successful read there, unless the provider closed or the session ended
+// meanwhile. gen is the index generation from before the read.
+func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k cacheKey, mode readMode, gen uint64) (flight, error) {
+	res, err := p.fetchParsed(ctx, k.uri, mode != readResource)
+	if err != nil {
+		return flight{starterCancelled: ctx.Err() != nil}, err
+	}
+	res.readAt = time.Now()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.closed && p.sessions[sessionID] == v {
+		if e := v.put(k, res.content); e != nil {
+			e.readAt, e.gen, e.parsed = res.readAt, gen, res.index
+			if mode != readResource {
+				v.setIndex(e)
 			}
 		}
-		f.res, f.err = res, err
-		f.leaderCancelled = err != nil && ctx.Err() != nil
-		close(f.done)
-		p.mu.Unlock()
-		return res, err
 	}
+	if res.index != nil {
+		p.diags = p.cleanAll(res.index.Diagnostics)
+	}
+	return flight{res: res}, nil
 }
 
 func (p *Provider) usableLocked(e *cacheEntry, mode readMode) bool {

@@ -195,6 +195,121 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 	}
 }
 
+// waitingContext reports the first call of Done. A reader of this package
+// first calls it once it waits: on a read another reader started, or on a
+// request of its own.
+type waitingContext struct {
+	context.Context
+	once    sync.Once
+	waiting chan struct{}
+}
+
+func newWaitingContext(parent context.Context) *waitingContext {
+	return &waitingContext{Context: parent, waiting: make(chan struct{})}
+}
+
+func (c *waitingContext) Done() <-chan struct{} {
+	c.once.Do(func() { close(c.waiting) })
+	return c.Context.Done()
+}
+
+// holdReads makes the server's reads of uri wait for release, announcing
+// each on the returned channel.
+func holdReads(t *testing.T, s *mcpskillstest.Server, uri string) (reading <-chan struct{}, release func()) {
+	t.Helper()
+	ch := make(chan struct{}, 16)
+	held := make(chan struct{})
+	s.OnRead(func(got string) {
+		if got == uri {
+			ch <- struct{}{}
+			<-held
+		}
+	})
+	var once sync.Once
+	release = func() { once.Do(func() { close(held) }) }
+	t.Cleanup(release)
+	return ch, release
+}
+
+func TestConcurrentReadersShareOneServerRead(t *testing.T) {
+	const readers = 6
+	m := newMemServer()
+	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
+	uri := mcpskillstest.SkillURI("deploy")
+	p := newMemProvider(t, m, Config{})
+	listSkills(t, p, "s1")
+	reading, release := holdReads(t, m.Server, uri)
+
+	errs := make(chan error, readers)
+	loadIn := func(ctx context.Context) {
+		def, found, err := p.Load(ctx, skills.LoadRequest{SessionID: "s1", Name: "deploy"})
+		if err == nil && (!found || def.Content != "# Deploy") {
+			err = fmt.Errorf("Load = %+v, found %v", def, found)
+		}
+		errs <- err
+	}
+	go loadIn(t.Context())
+	<-reading
+	// Every other reader waits, on the held read or on a request of its
+	// own, before the server answers.
+	for range readers - 1 {
+		ctx := newWaitingContext(t.Context())
+		go loadIn(ctx)
+		<-ctx.waiting
+	}
+	release()
+	for range readers {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	wantReads(t, m.Server, uri, 1)
+}
+
+func TestSharedReadCancelledByItsStarterIsReadAgain(t *testing.T) {
+	m := newMemServer()
+	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
+	uri := mcpskillstest.SkillURI("deploy")
+	p := newMemProvider(t, m, Config{})
+	listSkills(t, p, "s1")
+	reading, release := holdReads(t, m.Server, uri)
+
+	starter, cancel := context.WithCancel(t.Context())
+	starterErr := make(chan error, 1)
+	go func() {
+		_, _, err := p.Load(starter, skills.LoadRequest{SessionID: "s1", Name: "deploy"})
+		starterErr <- err
+	}()
+	<-reading
+	waiter := newWaitingContext(t.Context())
+	waiterDone := make(chan error, 1)
+	go func() {
+		def, found, err := p.Load(waiter, skills.LoadRequest{SessionID: "s1", Name: "deploy"})
+		if err == nil && (!found || def.Content != "# Deploy") {
+			err = fmt.Errorf("Load = %+v, found %v", def, found)
+		}
+		waiterDone <- err
+	}()
+	<-waiter.waiting
+	cancel()
+	if err := <-starterErr; !errors.Is(err, context.Canceled) {
+		t.Fatalf("starter's Load = %v, want context.Canceled", err)
+	}
+	select {
+	case <-reading: // the waiter's own read
+	case err := <-waiterDone:
+		t.Fatalf("waiter's Load ended with its starter's read: %v", err)
+	}
+	release()
+	if err := <-waiterDone; err != nil {
+		t.Fatalf("waiter's Load: %v", err)
+	}
+	wantReads(t, m.Server, uri, 2)
+	// The waiter's read was cached: nothing more reaches the server.
+	load(t, p, "s1", "deploy")
+	wantReads(t, m.Server, uri, 2)
+}
+
 func TestFailedReadIsRetriedAndNotCached(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")

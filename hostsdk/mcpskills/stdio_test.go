@@ -35,6 +35,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(stdioServerEnv); spec != "" {
 		os.Exit(runStdioServer(spec))
 	}
+	if sock := os.Getenv(stdioRelayEnv); sock != "" {
+		os.Exit(runStdioRelay(sock))
+	}
 	os.Exit(m.Run())
 }
 

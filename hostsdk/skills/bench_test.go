@@ -1,9 +1,10 @@
-package skills
+package skills_test
 
 import (
 	"fmt"
 	"testing"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -18,16 +19,16 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 		return s
 	}
-	runtimeRegistry := func(b *testing.B) *Registry {
-		r := NewRegistry()
+	runtimeRegistry := func(b *testing.B) *skills.Registry {
+		r := skills.NewRegistry()
 		for _, s := range skillsFor("skill") {
-			if err := r.Register("global", RuntimeSkill{Name: s.Name, Description: s.Description}); err != nil {
+			if err := r.Register("global", skills.RuntimeSkill{Name: s.Name, Description: s.Description}); err != nil {
 				b.Fatal(err)
 			}
 		}
 		return r
 	}
-	q := Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
+	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
 
 	b.Run("cached", func(b *testing.B) {
 		r := runtimeRegistry(b)
@@ -52,8 +53,8 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 	})
 	b.Run("uncached-provider", func(b *testing.B) {
-		r := NewRegistry()
-		r.AddProvider("global", newFake(true, skillsFor("skill")...), ProviderOptions{})
+		r := skills.NewRegistry()
+		r.AddProvider("global", newFake(true, skillsFor("skill")...), skills.ProviderOptions{})
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := r.Snapshot(b.Context(), q); err != nil {

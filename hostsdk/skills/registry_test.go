@@ -1,4 +1,4 @@
-package skills
+package skills_test
 
 import (
 	"context"
@@ -7,119 +7,78 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/skillcatalog/skillcatalog/skill"
 	"github.com/zeebo/xxh3"
 	"go.uber.org/goleak"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// fakeProvider is a scriptable Provider that does not implement Invalidator
-// or SessionEnder.
-type fakeProvider struct {
-	mu       sync.Mutex
-	skills   []skill.Summary
-	complete bool
-	err      error
-	defs     map[string]skill.Definition
-	loadErr  error
-	// onList runs at the start of every List call.
-	onList func()
-	// block makes List wait for ctx to end and return its error.
-	block bool
-	// started receives once per List call when block is set.
-	started chan struct{}
-	// sawCancel is closed when a blocked List observes ctx ending.
-	sawCancel chan struct{}
-
-	lists atomic.Int32
-	loads atomic.Int32
-}
-
-func newFake(complete bool, skills ...skill.Summary) *fakeProvider {
-	return &fakeProvider{skills: skills, complete: complete, defs: map[string]skill.Definition{}}
-}
-
-func (f *fakeProvider) List(ctx context.Context, req ListRequest) (Observation, error) {
-	f.lists.Add(1)
-	if f.onList != nil {
-		f.onList()
+// newFake returns a fake listing sums. Attached as is, it implements
+// neither Invalidator nor SessionEnder.
+func newFake(complete bool, sums ...skill.Summary) *skilltest.Provider {
+	p := skilltest.New(skilltest.Options{})
+	ss := make([]skilltest.Skill, len(sums))
+	for i, s := range sums {
+		ss[i] = skilltest.Skill{Summary: s}
 	}
-	if f.block {
-		f.started <- struct{}{}
-		<-ctx.Done()
-		close(f.sawCancel)
-		return Observation{}, ctx.Err()
+	p.SetSkills(ss...)
+	p.SetComplete(complete)
+	return p
+}
+
+// failingFake returns a fake whose List fails with err.
+func failingFake(err error) *skilltest.Provider {
+	p := newFake(true)
+	p.SetListError(err)
+	return p
+}
+
+// newWatched returns a fake meant to be attached through watched.
+func newWatched(sums ...skill.Summary) *skilltest.Provider { return newFake(true, sums...) }
+
+// watched is p as a provider that implements Invalidator and SessionEnder.
+func watched(p *skilltest.Provider) skills.Provider {
+	return p.As(skilltest.Invalidator | skilltest.SessionEnder)
+}
+
+// setLoaded makes Load of the listed skill name return def verbatim.
+func setLoaded(t *testing.T, p *skilltest.Provider, name string, def skill.Definition) {
+	t.Helper()
+	for _, s := range p.Skills() {
+		if s.Name == name {
+			s.Loaded = &def
+			p.Put(s)
+			return
+		}
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.err != nil {
-		return Observation{}, f.err
-	}
-	return Observation{Skills: append([]skill.Summary(nil), f.skills...), Complete: f.complete}, nil
+	t.Fatalf("the fake lists no skill %q", name)
 }
 
-func (f *fakeProvider) Load(ctx context.Context, req LoadRequest) (skill.Definition, bool, error) {
-	f.loads.Add(1)
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.loadErr != nil {
-		return skill.Definition{}, false, f.loadErr
-	}
-	d, ok := f.defs[req.Name]
-	return d, ok, nil
-}
-
-func (f *fakeProvider) set(skills ...skill.Summary) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.skills = skills
-}
-
-// watchedProvider adds Invalidator and SessionEnder to fakeProvider.
-type watchedProvider struct {
-	*fakeProvider
-	imu        sync.Mutex
-	invalidate func()
-	setCalls   int
-	ended      []string
-}
-
-func newWatched(skills ...skill.Summary) *watchedProvider {
-	return &watchedProvider{fakeProvider: newFake(true, skills...)}
-}
-
-func (w *watchedProvider) SetInvalidate(fn func()) {
-	w.imu.Lock()
-	defer w.imu.Unlock()
-	w.invalidate = fn
-	w.setCalls++
-}
-
-func (w *watchedProvider) EndSession(id string) {
-	w.imu.Lock()
-	defer w.imu.Unlock()
-	w.ended = append(w.ended, id)
-}
-
-func (w *watchedProvider) fire() {
-	w.imu.Lock()
-	fn := w.invalidate
-	w.imu.Unlock()
-	fn()
+// onList makes every List of p run f first.
+func onList(p *skilltest.Provider, f func()) {
+	p.OnCall(func(c skilltest.Call) {
+		if c.Op == skilltest.OpList {
+			f()
+		}
+	})
 }
 
 func sum(name, desc, provider string) skill.Summary {
 	return skill.Summary{Name: name, Description: desc, Invocation: skill.DefaultPolicy(), Provider: provider}
 }
 
-func rt(name, desc string) RuntimeSkill { return RuntimeSkill{Name: name, Description: desc} }
+func rt(name, desc string) skills.RuntimeSkill {
+	return skills.RuntimeSkill{Name: name, Description: desc}
+}
 
-var globalQ = Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
+var globalQ = skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
 
-func mustSnapshot(t *testing.T, r *Registry, q Query) Snapshot {
+func mustSnapshot(t *testing.T, r *skills.Registry, q skills.Query) skills.Snapshot {
 	t.Helper()
 	s, err := r.Snapshot(t.Context(), q)
 	if err != nil {
@@ -128,7 +87,7 @@ func mustSnapshot(t *testing.T, r *Registry, q Query) Snapshot {
 	return s
 }
 
-func mustRegister(t *testing.T, r *Registry, scope string, s RuntimeSkill) {
+func mustRegister(t *testing.T, r *skills.Registry, scope string, s skills.RuntimeSkill) {
 	t.Helper()
 	if err := r.Register(scope, s); err != nil {
 		t.Fatalf("Register(%q, %q): %v", scope, s.Name, err)
@@ -164,7 +123,7 @@ func TestRegisterValidation(t *testing.T) {
 	for _, tc := range []struct {
 		desc    string
 		scope   string
-		skill   RuntimeSkill
+		skill   skills.RuntimeSkill
 		wantErr string // substring; "" means success
 	}{
 		{"valid", "global", rt("pdf", "Read PDFs."), ""},
@@ -174,11 +133,11 @@ func TestRegisterValidation(t *testing.T) {
 		{"trailing dash", "global", rt("pdf-", "d"), "name"},
 		{"empty description", "global", rt("pdf", ""), "description"},
 		{"blank description", "global", rt("pdf", " \t\n"), "description"},
-		{"bad resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: "ftp"}}, "resource base kind"},
-		{"good resource kind", "global", RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "https://x/"}}, ""},
+		{"bad resource kind", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: "ftp"}}, "resource base kind"},
+		{"good resource kind", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "https://x/"}}, ""},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			err := r.Register(tc.scope, tc.skill)
 			if tc.wantErr == "" {
 				if err != nil {
@@ -197,16 +156,16 @@ func TestRegisterValidation(t *testing.T) {
 }
 
 func TestRegisterDefaults(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	mustRegister(t, r, "global", rt("plain", "d"))
-	mustRegister(t, r, "global", RuntimeSkill{
+	mustRegister(t, r, "global", skills.RuntimeSkill{
 		Name: "custom", Description: "d", Provider: "embedded",
 		Invocation: &skill.InvocationPolicy{ModelInvocable: false, UserInvocable: true},
 	})
 	got := mustSnapshot(t, r, globalQ).Skills
 	want := []skill.Summary{
 		{Name: "custom", Description: "d", Invocation: skill.InvocationPolicy{UserInvocable: true}, Provider: "embedded"},
-		{Name: "plain", Description: "d", Invocation: skill.DefaultPolicy(), Provider: RuntimeProvider},
+		{Name: "plain", Description: "d", Invocation: skill.DefaultPolicy(), Provider: skills.RuntimeProvider},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("skills (-want +got):\n%s", diff)
@@ -216,8 +175,8 @@ func TestRegisterDefaults(t *testing.T) {
 // action sets up one source in a precedence scenario.
 type action struct {
 	scope    string
-	runtime  *RuntimeSkill   // register this
-	provider []skill.Summary // or attach a provider listing these
+	runtime  *skills.RuntimeSkill // register this
+	provider []skill.Summary      // or attach a provider listing these
 	rank     int
 }
 
@@ -232,8 +191,8 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "nearer scope beats higher rank further away",
 			actions: []action{
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "global", Rank: 100}},
-				{scope: "agent", runtime: &RuntimeSkill{Name: "x", Description: "agent", Rank: -5}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "global", Rank: 100}},
+				{scope: "agent", runtime: &skills.RuntimeSkill{Name: "x", Description: "agent", Rank: -5}},
 			},
 			chain: []string{"agent", "global"},
 			want:  map[string]string{"x": "agent"},
@@ -241,8 +200,8 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "chain order decides, not registration",
 			actions: []action{
-				{scope: "agent", runtime: &RuntimeSkill{Name: "x", Description: "agent"}},
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "global"}},
+				{scope: "agent", runtime: &skills.RuntimeSkill{Name: "x", Description: "agent"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "global"}},
 			},
 			chain: []string{"global", "agent"},
 			want:  map[string]string{"x": "global"},
@@ -250,7 +209,7 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "higher rank wins within a scope",
 			actions: []action{
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "runtime"}},
 				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}, rank: 1},
 			},
 			chain: []string{"global"},
@@ -260,7 +219,7 @@ func TestPrecedence(t *testing.T) {
 			desc: "rank tie: earlier provider beats later runtime",
 			actions: []action{
 				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}},
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "runtime"}},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"x": "provider"},
@@ -268,7 +227,7 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "rank tie: earlier runtime beats later provider",
 			actions: []action{
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "runtime"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "runtime"}},
 				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}},
 			},
 			chain: []string{"global"},
@@ -294,9 +253,9 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "re-registration keeps its order",
 			actions: []action{
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "old"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "old"}},
 				{scope: "global", provider: []skill.Summary{sum("x", "provider", "p")}},
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "new"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "new"}},
 			},
 			chain: []string{"global"},
 			want:  map[string]string{"x": "new"},
@@ -304,9 +263,9 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "scopes outside the chain are ignored",
 			actions: []action{
-				{scope: "other", runtime: &RuntimeSkill{Name: "x", Description: "other"}},
+				{scope: "other", runtime: &skills.RuntimeSkill{Name: "x", Description: "other"}},
 				{scope: "other", provider: []skill.Summary{sum("y", "other", "p")}},
-				{scope: "global", runtime: &RuntimeSkill{Name: "z", Description: "global"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "z", Description: "global"}},
 			},
 			chain: []string{"agent", "global"},
 			want:  map[string]string{"z": "global"},
@@ -314,8 +273,8 @@ func TestPrecedence(t *testing.T) {
 		{
 			desc: "a scope repeated in the chain counts at its first position",
 			actions: []action{
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "global"}},
-				{scope: "agent", runtime: &RuntimeSkill{Name: "x", Description: "agent"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "global"}},
+				{scope: "agent", runtime: &skills.RuntimeSkill{Name: "x", Description: "agent"}},
 			},
 			chain: []string{"global", "agent", "global"},
 			want:  map[string]string{"x": "global"},
@@ -332,21 +291,21 @@ func TestPrecedence(t *testing.T) {
 			desc:  "empty chain sees nothing",
 			chain: nil,
 			actions: []action{
-				{scope: "global", runtime: &RuntimeSkill{Name: "x", Description: "d"}},
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "x", Description: "d"}},
 			},
 			want: map[string]string{},
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			for _, a := range tc.actions {
 				if a.runtime != nil {
 					mustRegister(t, r, a.scope, *a.runtime)
 				} else {
-					r.AddProvider(a.scope, newFake(true, a.provider...), ProviderOptions{Rank: a.rank})
+					r.AddProvider(a.scope, newFake(true, a.provider...), skills.ProviderOptions{Rank: a.rank})
 				}
 			}
-			s := mustSnapshot(t, r, Query{SessionID: "s", Cwd: "/", Chain: tc.chain})
+			s := mustSnapshot(t, r, skills.Query{SessionID: "s", Cwd: "/", Chain: tc.chain})
 			if !s.Complete {
 				t.Fatal("snapshot incomplete")
 			}
@@ -365,7 +324,7 @@ func TestPrecedence(t *testing.T) {
 }
 
 func TestUnregister(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	mustRegister(t, r, "global", rt("a", "d"))
 	mustRegister(t, r, "global", rt("b", "d"))
 	rev := r.Revision()
@@ -392,7 +351,7 @@ func TestUnregister(t *testing.T) {
 }
 
 func TestSortOrder(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	names := []string{"z", "a-b", "ab", "a", "a1", "a-a", "9", "b"}
 	for _, n := range names[:4] {
 		mustRegister(t, r, "global", rt(n, "d"))
@@ -401,7 +360,7 @@ func TestSortOrder(t *testing.T) {
 	r.AddProvider("global", newFake(true,
 		sum("a1", "d", "p"), skill.Summary{Name: "a-a", Description: "d", Invocation: hidden, Provider: "p"},
 		sum("9", "d", "p"), sum("b", "d", "p"),
-	), ProviderOptions{})
+	), skills.ProviderOptions{})
 	var got []string
 	for _, s := range mustSnapshot(t, r, globalQ).Skills {
 		got = append(got, s.Name)
@@ -415,35 +374,34 @@ func TestSortOrder(t *testing.T) {
 func TestIncompleteSnapshots(t *testing.T) {
 	for _, tc := range []struct {
 		desc      string
-		providers []*fakeProvider
+		providers []*skilltest.Provider
 		want      []string
 	}{
 		{
 			desc:      "provider error",
-			providers: []*fakeProvider{{err: errors.New("unreachable")}},
+			providers: []*skilltest.Provider{failingFake(errors.New("unreachable"))},
 			want:      []string{"rt"},
 		},
 		{
 			desc:      "provider reports incomplete",
-			providers: []*fakeProvider{newFake(false, sum("partial", "d", "p"))},
+			providers: []*skilltest.Provider{newFake(false, sum("partial", "d", "p"))},
 			want:      []string{"partial", "rt"},
 		},
 		{
 			desc: "one failing among good ones",
-			providers: []*fakeProvider{
+			providers: []*skilltest.Provider{
 				newFake(true, sum("good", "d", "p")),
-				{err: errors.New("boom")},
+				failingFake(errors.New("boom")),
 				newFake(true, sum("other", "d", "p")),
 			},
 			want: []string{"good", "other", "rt"},
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			mustRegister(t, r, "global", rt("rt", "d"))
 			for _, p := range tc.providers {
-				w := &watchedProvider{fakeProvider: p} // cacheable if complete
-				r.AddProvider("global", w, ProviderOptions{})
+				r.AddProvider("global", watched(p), skills.ProviderOptions{}) // cacheable if complete
 			}
 			for round := 1; round <= 2; round++ {
 				s := mustSnapshot(t, r, globalQ)
@@ -461,7 +419,7 @@ func TestIncompleteSnapshots(t *testing.T) {
 					t.Errorf("round %d: incomplete snapshot was cached", round)
 				}
 				for i, p := range tc.providers {
-					if n := p.lists.Load(); n != int32(round) {
+					if n := p.Lists(); n != round {
 						t.Errorf("round %d: provider %d listed %d times, want %d", round, i, n, round)
 					}
 				}
@@ -474,38 +432,38 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 	for _, tc := range []struct {
 		desc string
 		// change alters the registry; nil means no change (cache must hit).
-		change func(t *testing.T, r *Registry, w *watchedProvider, remove func())
+		change func(t *testing.T, r *skills.Registry, w *skilltest.Provider, remove func())
 	}{
 		{desc: "no change hits the cache"},
-		{desc: "Register", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+		{desc: "Register", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
 			mustRegister(t, r, "global", rt("new", "d"))
 		}},
-		{desc: "Register in another scope", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+		{desc: "Register in another scope", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
 			mustRegister(t, r, "elsewhere", rt("new", "d"))
 		}},
-		{desc: "Unregister", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+		{desc: "Unregister", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
 			if !r.Unregister("global", "rt") {
 				t.Fatal("Unregister returned false")
 			}
 		}},
-		{desc: "AddProvider", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
-			r.AddProvider("global", newWatched(), ProviderOptions{})
+		{desc: "AddProvider", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
+			r.AddProvider("global", watched(newWatched()), skills.ProviderOptions{})
 		}},
-		{desc: "Invalidate", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
+		{desc: "Invalidate", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
 			r.Invalidate()
 		}},
-		{desc: "provider invalidation", change: func(t *testing.T, r *Registry, w *watchedProvider, _ func()) {
-			w.fire()
+		{desc: "provider invalidation", change: func(t *testing.T, r *skills.Registry, w *skilltest.Provider, _ func()) {
+			w.Invalidate()
 		}},
-		{desc: "another provider removed", change: func(t *testing.T, r *Registry, _ *watchedProvider, _ func()) {
-			r.AddProvider("global", newWatched(), ProviderOptions{})()
+		{desc: "another provider removed", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
+			r.AddProvider("global", watched(newWatched()), skills.ProviderOptions{})()
 		}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			mustRegister(t, r, "global", rt("rt", "d"))
 			w := newWatched(sum("watched", "d", "w"))
-			remove := r.AddProvider("global", w, ProviderOptions{})
+			remove := r.AddProvider("global", watched(w), skills.ProviderOptions{})
 			first := mustSnapshot(t, r, globalQ)
 			if !first.Complete || first.Token == "" {
 				t.Fatalf("first snapshot: Complete=%v Token=%q", first.Complete, first.Token)
@@ -515,7 +473,7 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 				t.Fatalf("CachedToken = %q, %v; want %q, true", tok, ok, first.Token)
 			}
 			rev := r.Revision()
-			wantLists := int32(1)
+			wantLists := 1
 			if tc.change != nil {
 				tc.change(t, r, w, remove)
 				if r.Revision() == rev {
@@ -527,7 +485,7 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 				wantLists = 2
 			}
 			second := mustSnapshot(t, r, globalQ)
-			if n := w.lists.Load(); n != wantLists {
+			if n := w.Lists(); n != wantLists {
 				t.Errorf("provider listed %d times, want %d", n, wantLists)
 			}
 			if tc.change == nil && second.Token != first.Token {
@@ -541,10 +499,10 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 }
 
 func TestCacheKeyedByQuery(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
-	r.AddProvider("global", w, ProviderOptions{})
-	queries := []Query{
+	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	queries := []skills.Query{
 		{SessionID: "s1", Cwd: "/a", Chain: []string{"global"}},
 		{SessionID: "s2", Cwd: "/a", Chain: []string{"global"}},
 		{SessionID: "s1", Cwd: "/b", Chain: []string{"global"}},
@@ -556,22 +514,24 @@ func TestCacheKeyedByQuery(t *testing.T) {
 	for _, q := range queries {
 		mustSnapshot(t, r, q)
 	}
-	if n := w.lists.Load(); n != int32(len(queries)) {
+	if n := w.Lists(); n != len(queries) {
 		t.Fatalf("listed %d times for %d distinct queries", n, len(queries))
 	}
 	for _, q := range queries {
 		mustSnapshot(t, r, q)
 	}
-	if n := w.lists.Load(); n != int32(len(queries)) {
+	if n := w.Lists(); n != len(queries) {
 		t.Errorf("repeat queries listed again: %d calls", n)
 	}
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	r := NewRegistry()
-	r.cache = newSnapshotCache(2)
+	r := skills.NewRegistry()
+	skills.SetCacheCapacity(r, 2)
 	mustRegister(t, r, "global", rt("a", "d"))
-	q := func(cwd string) Query { return Query{SessionID: "s", Cwd: cwd, Chain: []string{"global"}} }
+	q := func(cwd string) skills.Query {
+		return skills.Query{SessionID: "s", Cwd: cwd, Chain: []string{"global"}}
+	}
 	mustSnapshot(t, r, q("/1"))
 	mustSnapshot(t, r, q("/2"))
 	mustSnapshot(t, r, q("/1")) // /1 becomes most recently used
@@ -581,15 +541,15 @@ func TestCacheIsBounded(t *testing.T) {
 			t.Errorf("cached(%s) = %v, want %v", cwd, ok, want)
 		}
 	}
-	if n := r.cache.len(); n != 2 {
+	if n := skills.CacheLen(r); n != 2 {
 		t.Errorf("cache holds %d entries, want 2", n)
 	}
 }
 
 func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	f := newFake(true, sum("a", "d", "f"))
-	r.AddProvider("global", f, ProviderOptions{})
+	r.AddProvider("global", f, skills.ProviderOptions{})
 	var tokens []string
 	for range 3 {
 		s := mustSnapshot(t, r, globalQ)
@@ -601,7 +561,7 @@ func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
 			t.Fatal("snapshot involving a non-Invalidator provider was cached")
 		}
 	}
-	if n := f.lists.Load(); n != 3 {
+	if n := f.Lists(); n != 3 {
 		t.Errorf("listed %d times, want 3", n)
 	}
 	if tokens[0] != tokens[1] || tokens[1] != tokens[2] {
@@ -609,7 +569,7 @@ func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
 	}
 
 	// The same provider in a scope outside the chain does not prevent caching.
-	other := Query{SessionID: "s1", Cwd: "/w", Chain: []string{"agent"}}
+	other := skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"agent"}}
 	mustRegister(t, r, "agent", rt("b", "d"))
 	mustSnapshot(t, r, other)
 	if _, ok := r.CachedToken(other); !ok {
@@ -620,18 +580,18 @@ func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
 func TestNoCacheWhenRevisionChangesMidFlight(t *testing.T) {
 	for _, tc := range []struct {
 		desc   string
-		change func(r *Registry, w *watchedProvider)
+		change func(r *skills.Registry, w *skilltest.Provider)
 	}{
-		{"Invalidate", func(r *Registry, _ *watchedProvider) { r.Invalidate() }},
-		{"Register", func(r *Registry, _ *watchedProvider) { _ = r.Register("global", rt("late", "d")) }},
-		{"own invalidation", func(_ *Registry, w *watchedProvider) { w.fire() }},
+		{"Invalidate", func(r *skills.Registry, _ *skilltest.Provider) { r.Invalidate() }},
+		{"Register", func(r *skills.Registry, _ *skilltest.Provider) { _ = r.Register("global", rt("late", "d")) }},
+		{"own invalidation", func(_ *skills.Registry, w *skilltest.Provider) { w.Invalidate() }},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			w := newWatched(sum("a", "d", "w"))
 			var once sync.Once
-			w.onList = func() { once.Do(func() { tc.change(r, w) }) }
-			r.AddProvider("global", w, ProviderOptions{})
+			onList(w, func() { once.Do(func() { tc.change(r, w) }) })
+			r.AddProvider("global", watched(w), skills.ProviderOptions{})
 			s := mustSnapshot(t, r, globalQ)
 			if !s.Complete {
 				t.Fatal("snapshot incomplete")
@@ -643,7 +603,7 @@ func TestNoCacheWhenRevisionChangesMidFlight(t *testing.T) {
 			if _, ok := r.CachedToken(globalQ); !ok {
 				t.Error("a quiet recompute was not cached")
 			}
-			if n := w.lists.Load(); n != 2 {
+			if n := w.Lists(); n != 2 {
 				t.Errorf("listed %d times, want 2", n)
 			}
 		})
@@ -653,38 +613,36 @@ func TestNoCacheWhenRevisionChangesMidFlight(t *testing.T) {
 func TestCancellationReachesProvider(t *testing.T) {
 	for _, tc := range []struct {
 		desc string
-		call func(ctx context.Context, r *Registry) error
+		call func(ctx context.Context, r *skills.Registry) error
 	}{
-		{"Snapshot", func(ctx context.Context, r *Registry) error {
+		{"Snapshot", func(ctx context.Context, r *skills.Registry) error {
 			_, err := r.Snapshot(ctx, globalQ)
 			return err
 		}},
-		{"Get", func(ctx context.Context, r *Registry) error {
+		{"Get", func(ctx context.Context, r *skills.Registry) error {
 			_, _, err := r.Get(ctx, globalQ, "a")
 			return err
 		}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			defer goleak.VerifyNone(t)
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			mustRegister(t, r, "global", rt("a", "d"))
 			blocker := newFake(true)
-			blocker.block = true
-			blocker.started = make(chan struct{}, 1)
-			blocker.sawCancel = make(chan struct{})
-			r.AddProvider("global", blocker, ProviderOptions{})
+			blocker.SetHang(skilltest.OpList, true)
+			r.AddProvider("global", blocker, skills.ProviderOptions{})
 			fine := newWatched(sum("b", "d", "w"))
-			r.AddProvider("global", fine, ProviderOptions{})
+			r.AddProvider("global", watched(fine), skills.ProviderOptions{})
 
 			ctx, cancel := context.WithCancel(t.Context())
 			errc := make(chan error, 1)
 			go func() { errc <- tc.call(ctx, r) }()
-			<-blocker.started
+			<-blocker.Started()
 			cancel()
 			if err := <-errc; !errors.Is(err, context.Canceled) {
 				t.Fatalf("error = %v, want context.Canceled", err)
 			}
-			<-blocker.sawCancel // the provider itself saw the cancellation
+			<-blocker.Cancelled() // the provider itself saw the cancellation
 			if _, ok := r.CachedToken(globalQ); ok {
 				t.Error("cancelled snapshot was cached")
 			}
@@ -693,19 +651,19 @@ func TestCancellationReachesProvider(t *testing.T) {
 }
 
 func TestAlreadyCancelledContextCallsNoProvider(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
-	r.AddProvider("global", w, ProviderOptions{})
+	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	mustSnapshot(t, r, globalQ) // cached now
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := r.Snapshot(ctx, Query{SessionID: "s9", Chain: []string{"global"}}); !errors.Is(err, context.Canceled) {
+	if _, err := r.Snapshot(ctx, skills.Query{SessionID: "s9", Chain: []string{"global"}}); !errors.Is(err, context.Canceled) {
 		t.Errorf("Snapshot error = %v, want context.Canceled", err)
 	}
 	if _, err := r.Snapshot(ctx, globalQ); !errors.Is(err, context.Canceled) {
 		t.Errorf("cached Snapshot error = %v, want context.Canceled", err)
 	}
-	if n := w.lists.Load(); n != 1 {
+	if n := w.Lists(); n != 1 {
 		t.Errorf("listed %d times, want 1", n)
 	}
 }
@@ -716,14 +674,14 @@ func TestProvidersListedConcurrently(t *testing.T) {
 	const n = 4
 	var barrier sync.WaitGroup
 	barrier.Add(n)
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	scopes := []string{"a", "b", "c", "global"}
 	for i := range n {
 		p := newFake(true, sum(fmt.Sprintf("s%d", i), "d", "p"))
-		p.onList = func() { barrier.Done(); barrier.Wait() }
-		r.AddProvider(scopes[i], p, ProviderOptions{})
+		onList(p, func() { barrier.Done(); barrier.Wait() })
+		r.AddProvider(scopes[i], p, skills.ProviderOptions{})
 	}
-	s := mustSnapshot(t, r, Query{Chain: scopes})
+	s := mustSnapshot(t, r, skills.Query{Chain: scopes})
 	if len(s.Skills) != n || !s.Complete {
 		t.Errorf("got %d skills, complete=%v", len(s.Skills), s.Complete)
 	}
@@ -736,29 +694,29 @@ func TestGet(t *testing.T) {
 	for _, tc := range []struct {
 		desc string
 		// setup returns the provider whose Load calls are counted.
-		setup     func(t *testing.T, r *Registry) *fakeProvider
+		setup     func(t *testing.T, r *skills.Registry) *skilltest.Provider
 		name      string
 		want      skill.Definition
 		wantFound bool
 		wantErr   error
-		wantLoads int32
+		wantLoads int
 	}{
 		{
 			desc: "runtime winner",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
-				mustRegister(t, r, "global", RuntimeSkill{Name: "rt", Description: "d", ResourceBase: rb, Content: "body"})
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				mustRegister(t, r, "global", skills.RuntimeSkill{Name: "rt", Description: "d", ResourceBase: rb, Content: "body"})
 				return newFake(true)
 			},
 			name:      "rt",
-			want:      skill.Definition{Summary: sum("rt", "d", RuntimeProvider), ResourceBase: rb, Content: "body"},
+			want:      skill.Definition{Summary: sum("rt", "d", skills.RuntimeProvider), ResourceBase: rb, Content: "body"},
 			wantFound: true,
 		},
 		{
 			desc: "provider winner fills empty fields from the summary",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, skill.Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"})
-				p.defs["remote"] = skill.Definition{Content: "remote body", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}}
-				r.AddProvider("global", p, ProviderOptions{})
+				setLoaded(t, p, "remote", skill.Definition{Content: "remote body", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}})
+				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
 			},
 			name: "remote",
@@ -772,10 +730,10 @@ func TestGet(t *testing.T) {
 		},
 		{
 			desc: "provider's own fields are kept",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("remote", "listed", "mcp"))
-				p.defs["remote"] = skill.Definition{Summary: skill.Summary{Description: "fresh", Invocation: hidden, Provider: "mcp-v2"}, Content: "b"}
-				r.AddProvider("global", p, ProviderOptions{})
+				setLoaded(t, p, "remote", skill.Definition{Summary: skill.Summary{Description: "fresh", Invocation: hidden, Provider: "mcp-v2"}, Content: "b"})
+				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
 			},
 			name: "remote",
@@ -788,9 +746,10 @@ func TestGet(t *testing.T) {
 		},
 		{
 			desc: "provider no longer offers it",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
-				p := newFake(true, sum("gone", "d", "p"))
-				r.AddProvider("global", p, ProviderOptions{})
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := skilltest.New(skilltest.Options{})
+				p.SetSkills(skilltest.Skill{Summary: sum("gone", "d", "p"), Vanished: true})
+				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
 			},
 			name:      "gone",
@@ -798,10 +757,10 @@ func TestGet(t *testing.T) {
 		},
 		{
 			desc: "provider load error",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
-				p := newFake(true, sum("flaky", "d", "p"))
-				p.loadErr = loadErr
-				r.AddProvider("global", p, ProviderOptions{})
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := skilltest.New(skilltest.Options{})
+				p.SetSkills(skilltest.Skill{Summary: sum("flaky", "d", "p"), LoadErr: loadErr})
+				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
 			},
 			name:      "flaky",
@@ -810,29 +769,29 @@ func TestGet(t *testing.T) {
 		},
 		{
 			desc: "shadowed provider is not asked",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("x", "global", "p"))
-				p.defs["x"] = skill.Definition{Content: "global body"}
-				r.AddProvider("global", p, ProviderOptions{Rank: 10})
-				mustRegister(t, r, "agent", RuntimeSkill{Name: "x", Description: "agent", Content: "agent body"})
+				setLoaded(t, p, "x", skill.Definition{Content: "global body"})
+				r.AddProvider("global", p, skills.ProviderOptions{Rank: 10})
+				mustRegister(t, r, "agent", skills.RuntimeSkill{Name: "x", Description: "agent", Content: "agent body"})
 				return p
 			},
 			name:      "x",
-			want:      skill.Definition{Summary: sum("x", "agent", RuntimeProvider), Content: "agent body"},
+			want:      skill.Definition{Summary: sum("x", "agent", skills.RuntimeProvider), Content: "agent body"},
 			wantFound: true,
 		},
 		{
 			desc: "unknown name",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("a", "d", "p"))
-				r.AddProvider("global", p, ProviderOptions{})
+				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
 			},
 			name: "b",
 		},
 		{
 			desc: "invalid name",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				mustRegister(t, r, "global", rt("a", "d"))
 				return newFake(true)
 			},
@@ -840,7 +799,7 @@ func TestGet(t *testing.T) {
 		},
 		{
 			desc: "name only in a scope outside the chain",
-			setup: func(t *testing.T, r *Registry) *fakeProvider {
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				mustRegister(t, r, "other", rt("a", "d"))
 				return newFake(true)
 			},
@@ -848,14 +807,14 @@ func TestGet(t *testing.T) {
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := NewRegistry()
+			r := skills.NewRegistry()
 			p := tc.setup(t, r)
-			q := Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
+			q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
 			def, found, err := r.Get(t.Context(), q, tc.name)
 			if tc.wantErr != nil {
-				var le *LoadError
+				var le *skills.LoadError
 				if !errors.Is(err, tc.wantErr) || !errors.As(err, &le) || le.Name != tc.name {
-					t.Fatalf("error = %v, want a *LoadError for %q wrapping %v", err, tc.name, tc.wantErr)
+					t.Fatalf("error = %v, want a *skills.LoadError for %q wrapping %v", err, tc.name, tc.wantErr)
 				}
 				if !strings.Contains(err.Error(), tc.wantErr.Error()) || !strings.Contains(err.Error(), tc.name) {
 					t.Errorf("error text %q lacks the name or the provider's text", err)
@@ -869,7 +828,7 @@ func TestGet(t *testing.T) {
 			if diff := cmp.Diff(tc.want, def); diff != "" {
 				t.Errorf("definition (-want +got):\n%s", diff)
 			}
-			if n := p.loads.Load(); n != tc.wantLoads {
+			if n := len(p.Loads()); n != tc.wantLoads {
 				t.Errorf("Load called %d times, want %d", n, tc.wantLoads)
 			}
 		})
@@ -877,10 +836,10 @@ func TestGet(t *testing.T) {
 }
 
 func TestGetUsesCachedSnapshot(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
-	w.defs["a"] = skill.Definition{Content: "body"}
-	r.AddProvider("global", w, ProviderOptions{})
+	setLoaded(t, w, "a", skill.Definition{Content: "body"})
+	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	mustSnapshot(t, r, globalQ)
 	for range 3 {
 		def, found, err := r.Get(t.Context(), globalQ, "a")
@@ -888,14 +847,14 @@ func TestGetUsesCachedSnapshot(t *testing.T) {
 			t.Fatalf("Get = %+v, %v, %v", def, found, err)
 		}
 	}
-	if n := w.lists.Load(); n != 1 {
+	if n := w.Lists(); n != 1 {
 		t.Errorf("listed %d times, want 1 (Get should reuse the cached snapshot)", n)
 	}
 }
 
 func TestGetReturnsACopy(t *testing.T) {
-	r := NewRegistry()
-	mustRegister(t, r, "global", RuntimeSkill{Name: "a", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/p"}})
+	r := skills.NewRegistry()
+	mustRegister(t, r, "global", skills.RuntimeSkill{Name: "a", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/p"}})
 	def, _, _ := r.Get(t.Context(), globalQ, "a")
 	def.ResourceBase.Path = "/mutated"
 	again, _, _ := r.Get(t.Context(), globalQ, "a")
@@ -910,21 +869,21 @@ func TestGetReturnsACopy(t *testing.T) {
 }
 
 func TestEndSession(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
-	r.AddProvider("global", w, ProviderOptions{})
+	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	plain := newFake(true)
-	r.AddProvider("agent", plain, ProviderOptions{}) // no SessionEnder: must not break anything
-	q1 := Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
-	q1b := Query{SessionID: "s1", Cwd: "/other", Chain: []string{"global"}}
-	q2 := Query{SessionID: "s2", Cwd: "/w", Chain: []string{"global"}}
-	for _, q := range []Query{q1, q1b, q2} {
+	r.AddProvider("agent", plain, skills.ProviderOptions{}) // no SessionEnder: must not break anything
+	q1 := skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
+	q1b := skills.Query{SessionID: "s1", Cwd: "/other", Chain: []string{"global"}}
+	q2 := skills.Query{SessionID: "s2", Cwd: "/w", Chain: []string{"global"}}
+	for _, q := range []skills.Query{q1, q1b, q2} {
 		mustSnapshot(t, r, q)
 	}
 	rev := r.Revision()
 	r.EndSession("s1")
 	for _, tc := range []struct {
-		q    Query
+		q    skills.Query
 		want bool
 	}{{q1, false}, {q1b, false}, {q2, true}} {
 		if _, ok := r.CachedToken(tc.q); ok != tc.want {
@@ -934,20 +893,17 @@ func TestEndSession(t *testing.T) {
 	if r.Revision() != rev {
 		t.Error("EndSession bumped the revision")
 	}
-	w.imu.Lock()
-	ended := append([]string(nil), w.ended...)
-	w.imu.Unlock()
-	if diff := cmp.Diff([]string{"s1"}, ended); diff != "" {
+	if diff := cmp.Diff([]string{"s1"}, w.Ended()); diff != "" {
 		t.Errorf("forwarded EndSession (-want +got):\n%s", diff)
 	}
 }
 
 func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
 	var once sync.Once
-	w.onList = func() { once.Do(func() { r.EndSession(globalQ.SessionID) }) }
-	r.AddProvider("global", w, ProviderOptions{})
+	onList(w, func() { once.Do(func() { r.EndSession(globalQ.SessionID) }) })
+	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	mustSnapshot(t, r, globalQ)
 	if _, ok := r.CachedToken(globalQ); ok {
 		t.Error("a snapshot that raced with EndSession was cached")
@@ -955,21 +911,21 @@ func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
 }
 
 func TestInvalidatorLifecycle(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("a", "d", "w"))
-	remove := r.AddProvider("global", w, ProviderOptions{})
-	if w.setCalls != 1 {
-		t.Fatalf("SetInvalidate called %d times, want 1", w.setCalls)
+	remove := r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	if n := w.SetInvalidateCalls(); n != 1 {
+		t.Fatalf("SetInvalidate called %d times, want 1", n)
 	}
 	rev := r.Revision()
-	w.fire()
+	w.Invalidate()
 	if r.Revision() != rev+1 {
 		t.Fatalf("invalidate: revision %d → %d, want +1", rev, r.Revision())
 	}
 	remove()
 	rev = r.Revision()
-	remove() // second call is harmless
-	w.fire() // safe after removal, and a no-op
+	remove()       // second call is harmless
+	w.Invalidate() // safe after removal, and a no-op
 	if r.Revision() != rev {
 		t.Errorf("revision moved after removal: %d → %d", rev, r.Revision())
 	}
@@ -980,23 +936,23 @@ func TestInvalidatorLifecycle(t *testing.T) {
 
 // synchronousInvalidator invalidates from inside SetInvalidate, which must
 // not deadlock.
-type synchronousInvalidator struct{ *fakeProvider }
+type synchronousInvalidator struct{ *skilltest.Provider }
 
 func (s synchronousInvalidator) SetInvalidate(fn func()) { fn() }
 
 func TestSetInvalidateMayInvalidateImmediately(t *testing.T) {
-	r := NewRegistry()
-	r.AddProvider("global", synchronousInvalidator{newFake(true, sum("a", "d", "p"))}, ProviderOptions{})
+	r := skills.NewRegistry()
+	r.AddProvider("global", synchronousInvalidator{newFake(true, sum("a", "d", "p"))}, skills.ProviderOptions{})
 	if s := mustSnapshot(t, r, globalQ); len(s.Skills) != 1 {
 		t.Errorf("skills = %v", s.Skills)
 	}
 }
 
 func TestToken(t *testing.T) {
-	build := func(t *testing.T, skills ...RuntimeSkill) string {
+	build := func(t *testing.T, rs ...skills.RuntimeSkill) string {
 		t.Helper()
-		r := NewRegistry()
-		for _, s := range skills {
+		r := skills.NewRegistry()
+		for _, s := range rs {
 			mustRegister(t, r, "global", s)
 		}
 		return mustSnapshot(t, r, globalQ).Token
@@ -1006,8 +962,8 @@ func TestToken(t *testing.T) {
 	// length-prefixed name and description, the policy bits and the
 	// length-prefixed provider.
 	var enc []byte
-	enc = append(enc, byte(len(tokenDomain)))
-	enc = append(enc, tokenDomain...)
+	enc = append(enc, byte(len(skills.TokenDomain)))
+	enc = append(enc, skills.TokenDomain...)
 	enc = append(enc, 2)
 	enc = append(enc, 1, 'a', 5, 'a', 'l', 'p', 'h', 'a', 3, 7, 'r', 'u', 'n', 't', 'i', 'm', 'e')
 	enc = append(enc, 1, 'b', 4, 'b', 'e', 't', 'a', 3, 7, 'r', 'u', 'n', 't', 'i', 'm', 'e')
@@ -1027,14 +983,14 @@ func TestToken(t *testing.T) {
 	}{
 		{"same content, other registration order", build(t, rt("b", "beta"), rt("a", "alpha")), true},
 		{"same content, provider source", func() string {
-			r := NewRegistry()
-			r.AddProvider("agent", newFake(true, sum("b", "beta", RuntimeProvider), sum("a", "alpha", RuntimeProvider)), ProviderOptions{})
-			return mustSnapshot(t, r, Query{Chain: []string{"agent"}}).Token
+			r := skills.NewRegistry()
+			r.AddProvider("agent", newFake(true, sum("b", "beta", skills.RuntimeProvider), sum("a", "alpha", skills.RuntimeProvider)), skills.ProviderOptions{})
+			return mustSnapshot(t, r, skills.Query{Chain: []string{"agent"}}).Token
 		}(), true},
 		{"description changed", build(t, rt("a", "alpha!"), rt("b", "beta")), false},
-		{"boundary moved between fields", build(t, rt("a", "alphab"), RuntimeSkill{Name: "b", Description: "eta"}), false},
-		{"policy changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Invocation: &skill.InvocationPolicy{UserInvocable: true}}, rt("b", "beta")), false},
-		{"provider label changed", build(t, RuntimeSkill{Name: "a", Description: "alpha", Provider: "x"}, rt("b", "beta")), false},
+		{"boundary moved between fields", build(t, rt("a", "alphab"), skills.RuntimeSkill{Name: "b", Description: "eta"}), false},
+		{"policy changed", build(t, skills.RuntimeSkill{Name: "a", Description: "alpha", Invocation: &skill.InvocationPolicy{UserInvocable: true}}, rt("b", "beta")), false},
+		{"provider label changed", build(t, skills.RuntimeSkill{Name: "a", Description: "alpha", Provider: "x"}, rt("b", "beta")), false},
 		{"skill removed", build(t, rt("a", "alpha")), false},
 		{"empty", build(t), false},
 	} {
@@ -1048,17 +1004,17 @@ func TestToken(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
-	r := NewRegistry()
+	r := skills.NewRegistry()
 	w := newWatched(sum("w", "d", "w"))
-	w.defs["w"] = skill.Definition{Content: "b"}
-	r.AddProvider("global", w, ProviderOptions{})
+	setLoaded(t, w, "w", skill.Definition{Content: "b"})
+	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
 			for i := range 50 {
 				name := fmt.Sprintf("s%d-%d", g, i%5)
 				_ = r.Register("global", rt(name, "d"))
-				q := Query{SessionID: fmt.Sprint(g), Cwd: "/", Chain: []string{"agent", "global"}}
+				q := skills.Query{SessionID: fmt.Sprint(g), Cwd: "/", Chain: []string{"agent", "global"}}
 				if _, err := r.Snapshot(t.Context(), q); err != nil {
 					t.Error(err)
 					return
@@ -1069,12 +1025,12 @@ func TestConcurrentUse(t *testing.T) {
 				}
 				r.CachedToken(q)
 				if i%7 == 0 {
-					w.fire()
+					w.Invalidate()
 					r.Unregister("global", name)
 					r.EndSession(fmt.Sprint(g))
 				}
 				if i%11 == 0 {
-					r.AddProvider("agent", newWatched(), ProviderOptions{})()
+					r.AddProvider("agent", watched(newWatched()), skills.ProviderOptions{})()
 				}
 			}
 		})
