@@ -6,6 +6,10 @@ package skill
 // filesystem provider reports longer names as a warning.
 const MaxNameLength = 64
 
+// NamePattern is the skill-name grammar as a regular expression, for
+// messages and documentation; ValidName checks it without one.
+const NamePattern = `^[a-z0-9]+(-[a-z0-9]+)*$`
+
 // ValidName reports whether name follows the skill-name grammar
 // ^[a-z0-9]+(-[a-z0-9]+)*$: lowercase ASCII letters and digits in groups
 // joined by single hyphens. It imposes no length limit; see MaxNameLength.

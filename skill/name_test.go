@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -54,6 +55,18 @@ func TestValidBoundedName(t *testing.T) {
 	for _, tt := range tests {
 		if got := ValidBoundedName(tt.name); got != tt.want {
 			t.Errorf("ValidBoundedName(%q) = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestNamePatternIsTheGrammar: the pattern shown in messages accepts
+// exactly what ValidName accepts.
+func TestNamePatternIsTheGrammar(t *testing.T) {
+	t.Parallel()
+	re := regexp.MustCompile(NamePattern)
+	for _, name := range []string{"pdf-tools", "a", "0", "a-b-c", "", "-", "-a", "a-", "a--b", "A", "pdf_tools", "é", "a\n", strings.Repeat("a", 100)} {
+		if re.MatchString(name) != ValidName(name) {
+			t.Errorf("%q: pattern says %v, ValidName says %v", name, re.MatchString(name), ValidName(name))
 		}
 	}
 }

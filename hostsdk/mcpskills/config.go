@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"slices"
 	"strings"
@@ -78,6 +79,11 @@ type Config struct {
 	// CacheMaxBytes bounds the bytes cached per session. A resource larger
 	// than this is served but not cached. Default 8 MiB, at most 1 GiB.
 	CacheMaxBytes int64
+
+	// Logger receives listing failures (warn, with credentials removed)
+	// and the diagnostics of each newly read index (debug); nil discards.
+	// It is not part of the connection configuration.
+	Logger *slog.Logger
 }
 
 // Bounds for configuration options.
@@ -130,6 +136,9 @@ func (cfg Config) normalize() (Config, error) {
 		hdrs[k] = v
 	}
 	cfg.Headers = hdrs
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 
 	switch {
 	case len(cfg.Command) > 0 && cfg.URL != "":

@@ -1,7 +1,9 @@
 package mcpskills
 
 import (
+	"bytes"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -79,13 +81,19 @@ func TestHTTPWrongCredentialIsIncompleteAndRedacted(t *testing.T) {
 	}
 	u.User = url.UserPassword("alice", "pw-5e8f0c21")
 	u.RawQuery = "access_token=qt-71c3aa09d5"
-	p := newHTTPProvider(t, Config{URL: u.String(), Headers: map[string]string{"Authorization": "Bearer " + secret, "X-Api-Key": "key-4412ab90ff"}})
+	var logged bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	p := newHTTPProvider(t, Config{URL: u.String(), Headers: map[string]string{"Authorization": "Bearer " + secret, "X-Api-Key": "key-4412ab90ff"}, Logger: logger})
 	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || obs.Complete || len(obs.Skills) != 0 {
 		t.Fatalf("List with a wrong credential = %+v, %v; want incomplete with an error", obs, err)
 	}
 	secrets := []string{secret, "pw-5e8f0c21", "qt-71c3aa09d5", "key-4412ab90ff"}
 	checkNoSecrets(t, err.Error(), secrets...)
+	if !strings.Contains(logged.String(), "level=WARN") || !strings.Contains(logged.String(), "listing failed") {
+		t.Errorf("the failed listing was not logged as a warning:\n%s", logged.String())
+	}
+	checkNoSecrets(t, logged.String(), secrets...)
 	for _, d := range p.Diagnostics() {
 		checkNoSecrets(t, d, secrets...)
 	}

@@ -167,6 +167,9 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 		err = p.san.wrap("listing skills", err)
 		p.lastErr = err.Error()
 		p.mu.Unlock()
+		if ctx.Err() == nil {
+			p.cfg.Logger.Warn("mcpskills: listing failed; the last complete catalog stays in place", "server", p.cfg.endpointLabel(), "error", err)
+		}
 		return skills.Observation{Complete: false}, err
 	}
 	p.lastErr = ""
@@ -337,6 +340,9 @@ func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k c
 	}
 	if res.index != nil {
 		p.diags = p.cleanAll(res.index.Diagnostics)
+		for _, d := range p.diags {
+			p.cfg.Logger.Debug("mcpskills: index diagnostic", "server", p.cfg.endpointLabel(), "diagnostic", d)
+		}
 	}
 	return flight{res: res}, nil
 }

@@ -147,7 +147,7 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 		return fmt.Errorf("skills: register %q: scope is empty", s.Name)
 	}
 	if !skill.ValidName(s.Name) {
-		return fmt.Errorf("skills: register in scope %q: invalid name %q: must match ^[a-z0-9]+(-[a-z0-9]+)*$", scope, s.Name)
+		return fmt.Errorf("skills: register in scope %q: invalid name %q: must match %s", scope, s.Name, skill.NamePattern)
 	}
 	if strings.TrimSpace(s.Description) == "" {
 		return fmt.Errorf("skills: register %q in scope %q: description is empty", s.Name, scope)
