@@ -36,6 +36,11 @@
 // that still answers Ping running. Tool calls are bounded by
 // Config.ToolCallTimeout the same way.
 //
+// A plugin never outlives its host: a plugin process whose host died without
+// closing it (SIGKILL, an OOM kill, a panic that skipped Close) notices that
+// it was re-parented and exits within about a second (see package
+// pluginserver); it holds nothing durable, so nothing is lost.
+//
 // The file-backed session log acknowledges an append only after fsync, so a
 // host killed mid-append loses no acknowledged event; a torn last line is
 // dropped when the log is reopened.

@@ -25,7 +25,12 @@ import (
 // pluginPath is the real plugin binary, built once by TestMain.
 var pluginPath string
 
-func TestMain(m *testing.M) { plugintest.Main(m, &pluginPath) }
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(testHostMode); mode != "" {
+		os.Exit(runTestHost(mode)) // a host process for the orphan tests
+	}
+	plugintest.Main(m, &pluginPath)
+}
 
 // env is one host with a file-backed session store and the plugin loaded.
 type env struct {

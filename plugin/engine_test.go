@@ -57,14 +57,16 @@ func (h *memHost) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, 
 	if req.IfNoneMatch != "" && req.IfNoneMatch == h.token {
 		return Snapshot{NotModified: true, Token: h.token, Complete: true}, nil
 	}
-	if h.sent == nil {
-		h.sent = map[string][]skill.Summary{}
-	}
-	h.sent[h.token] = slices.Clone(h.skills)
-	if base, ok := h.sent[req.IfNoneMatch]; ok && h.deltas && req.AcceptDelta {
-		upserts, removed := snapshotDelta(base, h.skills)
-		h.summaries += len(upserts)
-		return Snapshot{Skills: upserts, Removed: removed, DeltaBase: req.IfNoneMatch, Complete: true, Token: h.token}, nil
+	if h.deltas {
+		base, ok := h.sent[req.IfNoneMatch]
+		// Like a host's, the memory of what was sent is bounded: the
+		// latest snapshot only.
+		h.sent = map[string][]skill.Summary{h.token: slices.Clone(h.skills)}
+		if ok && req.AcceptDelta {
+			upserts, removed := snapshotDelta(base, h.skills)
+			h.summaries += len(upserts)
+			return Snapshot{Skills: upserts, Removed: removed, DeltaBase: req.IfNoneMatch, Complete: true, Token: h.token}, nil
+		}
 	}
 	h.summaries += len(h.skills)
 	return Snapshot{Skills: h.skills, Complete: true, Token: h.token}, nil

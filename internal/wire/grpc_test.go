@@ -58,10 +58,7 @@ func (h *testHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (pl
 			out.Skills, out.Removed, out.DeltaBase = up, rm, req.IfNoneMatch
 		}
 	}
-	if h.sent == nil {
-		h.sent = map[string][]skill.Summary{}
-	}
-	h.sent[token] = slices.Clone(h.skills)
+	h.sent = map[string][]skill.Summary{token: slices.Clone(h.skills)} // the latest only, as a host bounds it
 	return out, nil
 }
 

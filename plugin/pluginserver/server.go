@@ -15,14 +15,18 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin"
 )
 
-// Serve runs the plugin until the host disconnects. It must be called from
-// a process the host started through the go-plugin handshake.
+// Serve runs the plugin until the host disconnects, or exits the process
+// within a second of the host's death (see watchHost). It must be called
+// from a process the host started through the go-plugin handshake.
 func Serve() {
 	// go-plugin relays the plugin's stderr to the host's logger and takes
 	// hclog's JSON lines apart; both loggers write that form, at debug, so
 	// the host's logger decides what is kept. hclog is only go-plugin's own.
 	goLog := hclog.New(&hclog.LoggerOptions{Name: "skillcatalog", Level: hclog.Debug, JSONFormat: true})
-	core := plugin.New(plugin.Options{Logger: slog.New(newLogHandler(os.Stderr))})
+	logger := slog.New(newLogHandler(os.Stderr))
+	// A plugin must not outlive its host, however the host ended.
+	defer watchHost(hostCheckInterval, os.Getppid, exitOrphaned(logger))()
+	core := plugin.New(plugin.Options{Logger: logger})
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig:  wire.Handshake(),
 		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{Core: core}),
