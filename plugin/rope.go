@@ -13,10 +13,11 @@ type rope struct {
 // it into one piece; each change between two views adds at most two.
 const maxRopePieces = 32
 
-// add appends b as a piece; empty pieces are dropped.
+// add appends b as a piece; empty pieces are dropped. The piece is capped
+// at its length, so that no append through it can reach bytes beyond.
 func (r *rope) add(b []byte) {
 	if len(b) > 0 {
-		r.pieces = append(r.pieces, b)
+		r.pieces = append(r.pieces, b[:len(b):len(b)])
 		r.size += len(b)
 	}
 }
