@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -65,7 +66,8 @@ type Host struct {
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
-	logs      map[string]sessionlog.Log // open session logs, until EndSession
+	logs      map[string]sessionlog.Log     // open session logs, until EndSession
+	heads     map[string]plugin.SessionHead // the head each session's last step sent the plugin
 }
 
 // New returns a Host. It fails when a required part of cfg is missing.
@@ -96,7 +98,7 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hostsdk: snapshot cache: %w", err)
 	}
-	return &Host{cfg: cfg, log: logger, sent: sent, logs: make(map[string]sessionlog.Log)}, nil
+	return &Host{cfg: cfg, log: logger, sent: sent, logs: make(map[string]sessionlog.Log), heads: make(map[string]plugin.SessionHead)}, nil
 }
 
 // sessionLog returns the session's log, opening it once and keeping it open
@@ -140,6 +142,7 @@ func (h *Host) Close() error {
 	h.plugins = nil
 	logs := h.logs
 	h.logs = make(map[string]sessionlog.Log)
+	clear(h.heads)
 	h.mu.Unlock()
 	var errs []error
 	for _, p := range plugins {
@@ -162,6 +165,7 @@ func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 	h.mu.Lock()
 	l, ok := h.logs[sessionID]
 	delete(h.logs, sessionID)
+	delete(h.heads, sessionID)
 	h.mu.Unlock()
 	if ok {
 		errs = append(errs, l.Close())

@@ -164,9 +164,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	if tok, ok := h.cfg.Skills.CachedToken(skillsQuery(step, chain)); ok {
 		req.SnapshotToken = tok
 	}
-	if head, err := log.Head(ctx); err == nil {
-		req.Head = &plugin.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
-	}
+	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log)
 
 	var resp plugin.StepResponse
 	err := m.call(ctx, func(proc *process, mountID string) error {
@@ -183,4 +181,55 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		return StepResult{}, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
 	return StepResult{Decision: final, Outcome: resp.Outcome}, nil
+}
+
+// Bounds of the events a step carries to the plugin (see sessionHead).
+const (
+	maxInlineEvents = 64
+	maxInlineBytes  = 256 << 10
+)
+
+// sessionHead returns the session log's head for a step and, when the host
+// sent the plugin an earlier head of this session, the events appended
+// since, so the plugin does not have to read them back: one round trip per
+// step of an agent loop. Events are sent only while they are few and small
+// and the surface revision is unchanged; the plugin reads the log itself
+// otherwise. A log that cannot be read yields no head at all.
+func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log) (*plugin.SessionHead, *plugin.RecentEvents) {
+	h.mu.Lock()
+	prev, known := h.heads[sessionID]
+	h.mu.Unlock()
+	var head sessionlog.Head
+	var recent *plugin.RecentEvents
+	if known {
+		page, err := log.ReadBackward(ctx, 0, prev.Seq, maxInlineEvents)
+		if err != nil {
+			return nil, nil
+		}
+		head = page.Head
+		if head.SurfaceRevision == prev.SurfaceRevision && head.Seq >= prev.Seq && !page.More && inlineSize(page.Events) <= maxInlineBytes {
+			recent = &plugin.RecentEvents{AfterSeq: prev.Seq, Events: make([]plugin.Event, len(page.Events))}
+			for i, ev := range page.Events {
+				recent.Events[i] = plugin.Event{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+			}
+		}
+	} else {
+		var err error
+		if head, err = log.Head(ctx); err != nil {
+			return nil, nil
+		}
+	}
+	sent := plugin.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
+	h.mu.Lock()
+	h.heads[sessionID] = sent
+	h.mu.Unlock()
+	return &sent, recent
+}
+
+func inlineSize(evs []sessionlog.Event) int {
+	n := 0
+	for _, ev := range evs {
+		n += len(ev.Source) + len(ev.Type) + 16
+	}
+	return n
 }

@@ -85,7 +85,7 @@ func BenchmarkSessionScan(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					e := newEngine()
-					base, _, err := e.baseline(ctx, h, "s1", h.head())
+					base, _, err := e.baseline(ctx, h, "s1", h.head(), nil)
 					if err != nil || !base.EverPublished {
 						b.Fatalf("baseline %+v, err %v", base, err)
 					}

@@ -107,7 +107,7 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 		cur = v
 	}
 
-	base, head, err := e.baseline(ctx, host, req.SessionID, req.Head)
+	base, head, err := e.baseline(ctx, host, req.SessionID, req.Head, req.Recent)
 	if err != nil {
 		return StepResponse{}, err
 	}
@@ -286,10 +286,11 @@ func (e *engine) remember(source []byte, d digest.Digest) {
 
 // baseline returns what the session's durable events say the model has
 // seen. With a head hint equal to the remembered head it costs nothing; with
-// a newer head on the same surface it reads only the new events; otherwise
-// (first step, restarted plugin, compaction) it scans backwards from the
-// newest event until the newest visible readable catalog.
-func (e *engine) baseline(ctx context.Context, host Host, session string, hint *SessionHead) (events.Baseline, SessionHead, error) {
+// a newer head on the same surface it reads only the new events, from those
+// the host sent with the step when they continue what it remembers, or with
+// ReadEvents; otherwise (first step, restarted plugin, compaction) it scans
+// backwards from the newest event until the newest visible readable catalog.
+func (e *engine) baseline(ctx context.Context, host Host, session string, hint *SessionHead, recent *RecentEvents) (events.Baseline, SessionHead, error) {
 	st, ok := e.sessions.Get(session)
 	if ok && hint != nil {
 		switch {
@@ -299,6 +300,11 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 			return st.baseline, st.head, nil
 		case hint.Seq < st.head.Seq:
 			ok = false // the log went backwards: trust nothing remembered
+		default:
+			if base, used := e.continueWith(st, *hint, recent); used {
+				e.sessions.Add(session, sessionState{head: *hint, baseline: base})
+				return base, *hint, nil
+			}
 		}
 	}
 	for attempt := 0; attempt < maxRescanAttempts; attempt++ {
@@ -325,6 +331,30 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 		return newer, head, nil
 	}
 	return events.Baseline{}, SessionHead{}, fmt.Errorf("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)
+}
+
+// continueWith extends what a session's state says with the events the host
+// sent along with the step: used only when they start exactly where the
+// state ends and stay within the new head, newest first, so that together
+// they cover the whole log.
+func (e *engine) continueWith(st sessionState, head SessionHead, recent *RecentEvents) (events.Baseline, bool) {
+	if recent == nil || recent.AfterSeq != st.head.Seq {
+		return events.Baseline{}, false
+	}
+	next := head.Seq + 1
+	for _, ev := range recent.Events {
+		if ev.Seq >= next || ev.Seq <= recent.AfterSeq {
+			return events.Baseline{}, false
+		}
+		next = ev.Seq
+	}
+	sc := events.NewScanner(e.parse)
+	for _, ev := range recent.Events {
+		if sc.Feed(events.Event{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
+			break
+		}
+	}
+	return sc.Baseline().Over(st.baseline), true
 }
 
 // scan reads events with seq > after, newest first, page by page, until the

@@ -892,3 +892,115 @@ type scriptedSnapshotHost struct {
 func (h *scriptedSnapshotHost) Snapshot(context.Context, SnapshotRequest) (Snapshot, error) {
 	return h.answer, nil
 }
+
+// recentSince is what a host sends with a step: every event after seq,
+// newest first.
+func (h *memHost) recentSince(after uint64) *RecentEvents {
+	r := &RecentEvents{AfterSeq: after}
+	for seq := uint64(len(h.events)); seq > after; seq-- {
+		r.Events = append(r.Events, h.events[seq-1])
+	}
+	return r
+}
+
+// TestLoopStepsNeedNoCallbacks counts the callbacks of steps whose session
+// grew between them, when the host sends the new events with the step.
+func TestLoopStepsNeedNoCallbacks(t *testing.T) {
+	t.Parallel()
+	entA := digest.Entry{Name: "alpha", Description: "A."}
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req)) // initial catalog
+	last := req.Head.Seq // the head the host sent
+	// loop runs one step the way a host in an agent loop does: its snapshot
+	// token and the events since the head it sent last.
+	loop := func(m mount, e *engine, recent *RecentEvents) (StepResponse, int, int) {
+		t.Helper()
+		reads, snaps := h.reads, h.snapshots
+		req := step(h, enter())
+		req.SnapshotToken = h.token
+		req.Recent = recent
+		resp := mustPreStep(t, e, h, m, req)
+		h.apply(t, req, resp)
+		last = req.Head.Seq
+		return resp, h.reads - reads, h.snapshots - snaps
+	}
+	cases := []struct {
+		name         string
+		between      func()
+		engine       func() *engine
+		recent       func() *RecentEvents
+		want         Outcome
+		reads, snaps int
+	}{
+		{"two messages appended", func() { h.appendSource(nil); h.appendSource([]byte(`{"kind":"tool-result"}`)) }, nil, nil, OutcomeUnchanged, 0, 0},
+		{"the own catalog read back", func() {}, nil, nil, OutcomeUnchanged, 0, 0},
+		{"another writer's catalog, same entries", func() { h.appendSource(events.EncodeCatalog([]digest.Entry{entA}, true)) }, nil, nil, OutcomeUnchanged, 0, 0},
+		{"another writer's catalog, other entries", func() {
+			h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "zeta", Description: "Z."}}, true))
+		}, nil, nil, OutcomeReplacement, 0, 0},
+		{"a gap the host did not send", func() {
+			for i := 0; i < 30; i++ {
+				h.appendSource(nil)
+			}
+		}, nil, func() *RecentEvents { return nil }, OutcomeUnchanged, 1, 0},
+		{"events that do not start where the plugin stopped", func() { h.appendSource(nil) }, nil, func() *RecentEvents {
+			r := h.recentSince(last)
+			r.AfterSeq++ // the host's idea of the previous head is not the plugin's
+			r.Events = r.Events[:len(r.Events)-1]
+			return r
+		}, OutcomeUnchanged, 1, 0},
+		{"compaction", func() { h.appendSource(nil); h.hide(1, 1) }, nil, nil, OutcomeUnchanged, 1, 0},
+		{"a restarted plugin", func() { h.appendSource(nil) }, newEngine, nil, OutcomeUnchanged, 1, 1},
+	}
+	for _, c := range cases {
+		c.between()
+		recent := h.recentSince(last)
+		if c.recent != nil {
+			recent = c.recent()
+		}
+		if c.engine != nil {
+			e = c.engine()
+		}
+		resp, reads, snaps := loop(testMount(), e, recent)
+		if resp.Outcome != c.want || reads != c.reads || snaps != c.snaps {
+			t.Errorf("%s: outcome %v with %d ReadEvents and %d Snapshot calls, want %v with %d and %d", c.name, resp.Outcome, reads, snaps, c.want, c.reads, c.snaps)
+		}
+	}
+}
+
+// TestRecentEventsOutsideTheHeadAreRefused: events that do not fit the
+// head they came with are not trusted; the log is read instead.
+func TestRecentEventsOutsideTheHeadAreRefused(t *testing.T) {
+	t.Parallel()
+	for name, seqs := range map[string][]uint64{
+		"beyond the head":     {3, 2},
+		"oldest first":        {1, 2},
+		"at or before after":  {2, 0},
+		"a repeated sequence": {2, 2},
+	} {
+		h := newMemHost(summary("alpha", "A."))
+		e := newEngine()
+		req := step(h, enter())
+		h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+		mustPreStep(t, e, h, testMount(), step(h, enter())) // the plugin has read to the head
+		after := h.head().Seq
+		h.appendSource(nil)
+		h.appendSource(nil)
+		recent := &RecentEvents{AfterSeq: after}
+		for _, d := range seqs {
+			recent.Events = append(recent.Events, Event{Seq: after + d, Visible: true})
+		}
+		req = step(h, enter())
+		req.SnapshotToken = h.token
+		req.Recent = recent
+		reads := h.reads
+		if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != OutcomeUnchanged {
+			t.Errorf("%s: outcome %v", name, resp.Outcome)
+		}
+		if h.reads-reads != 1 {
+			t.Errorf("%s: %d ReadEvents calls, want the log read once instead of the events sent", name, h.reads-reads)
+		}
+	}
+}

@@ -94,6 +94,18 @@ type StepRequest struct {
 	// not read it: a hint that lets the plugin skip or shorten the
 	// ReadEvents callback.
 	Head *SessionHead
+	// Recent, when set, holds the events appended since an earlier head,
+	// so a step whose session only grew needs no ReadEvents callback.
+	Recent *RecentEvents
+}
+
+// RecentEvents are the newest events of a session, sent with a step. They
+// are every event with AfterSeq < Seq <= Head.Seq, newest first, as
+// ReadEvents would return them at Head; the plugin uses them only when
+// AfterSeq is the head it last read up to on the same surface revision.
+type RecentEvents struct {
+	AfterSeq uint64
+	Events   []Event
 }
 
 // Outcome says what the plugin did in a pre-step.

@@ -65,7 +65,18 @@ type FileLog struct {
 	size   int64     // bytes of acknowledged lines
 	index  []int64   // index[k] is the offset of line k*every+1
 	hidden hiddenSet // replaced, never modified, once the log is open
+	// tail holds the newest events this log appended, oldest first, ending
+	// at head: reading them back (what a host does at every step) costs
+	// no system call. Entries are never modified once added.
+	tail      []Event
+	tailBytes int
 }
+
+// Bounds of a FileLog's in-memory tail.
+const (
+	tailEvents   = 16
+	tailMaxBytes = 64 << 10
+)
 
 var _ Log = (*FileLog)(nil)
 
@@ -302,6 +313,7 @@ func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.keepTail(head.Seq, recs)
 	l.head.Seq += uint64(len(recs))
 	for _, h := range hide {
 		// Copy on write: readers use the set they took under the lock.
@@ -311,6 +323,48 @@ func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 	l.size += int64(len(buf))
 	l.index = append(l.index, cps...)
 	return l.head, nil
+}
+
+// keepTail adds the events just appended after seq to the in-memory tail,
+// dropping the oldest beyond its bounds; an event larger than the bound
+// empties it. l.mu must be held.
+func (l *FileLog) keepTail(seq uint64, recs []Record) {
+	for i := range recs {
+		r := &recs[i]
+		size := len(r.Type) + len(r.Source) + len(r.Body)
+		if size > tailMaxBytes {
+			l.tail, l.tailBytes = nil, 0
+			continue
+		}
+		// A new slice each time: readers may hold the old one.
+		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: bytes.Clone(r.Source), Body: bytes.Clone(r.Body)})
+		l.tailBytes += size
+		for len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes {
+			l.tailBytes -= len(l.tail[0].Type) + len(l.tail[0].Source) + len(l.tail[0].Body)
+			l.tail = l.tail[1:]
+		}
+	}
+}
+
+// fromTail serves a read of (after, upper] from the in-memory tail when the
+// tail holds all of it (at most limit events).
+func fromTail(tail []Event, upper, after uint64, limit int, hidden hiddenSet) ([]Event, bool, bool) {
+	if len(tail) == 0 || upper > tail[len(tail)-1].Seq {
+		return nil, false, false
+	}
+	first := tail[0].Seq
+	low := max(after+1, upper-min(upper, uint64(limit))+1)
+	if low < first {
+		return nil, false, false
+	}
+	out := make([]Event, 0, upper-low+1)
+	for seq := upper; seq >= low && seq > 0; seq-- {
+		ev := tail[seq-first]
+		ev.Source, ev.Body = bytes.Clone(ev.Source), bytes.Clone(ev.Body)
+		ev.Visible = !hidden.hidden(seq)
+		out = append(out, ev)
+	}
+	return out, low > after+1, true
 }
 
 func (l *FileLog) setBroken(err error) {
@@ -333,8 +387,14 @@ func (l *FileLog) ReadBackward(ctx context.Context, before, after uint64, limit 
 		l.mu.RUnlock()
 		return Page{}, fmt.Errorf("sessionlog: read: %w", ErrClosed)
 	}
-	head, end, hidden := l.head, l.size, l.hidden
+	head, end, hidden, tail := l.head, l.size, l.hidden, l.tail
 	upper := upperBound(head.Seq, before)
+	if upper > after {
+		if events, more, ok := fromTail(tail, upper, after, limit, hidden); ok {
+			l.mu.RUnlock()
+			return Page{Events: events, Head: head, More: more}, nil
+		}
+	}
 	var from int64
 	var skip uint64
 	if upper > after && upper < head.Seq {
@@ -402,6 +462,9 @@ func (l *FileLog) skipLines(from int64, n uint64, limit int64) (int64, error) {
 	return 0, errShortFile
 }
 
+// firstFetch is the size of readBack's first read.
+const firstFetch = 4 << 10
+
 // readBack decodes up to limit lines ending at end (which follows the '\n'
 // of line upper), newest first, stopping before line after.
 func (l *FileLog) readBack(end int64, upper, after uint64, limit int) ([]Event, bool, error) {
@@ -411,6 +474,9 @@ func (l *FileLog) readBack(end int64, upper, after uint64, limit int) ([]Event, 
 		data      []byte // file bytes from dataStart on
 		dataStart = end
 		lineEnd   = end - 1 // offset of the '\n' ending line seq
+		// Reads start small and double up to the chunk size: most reads
+		// want the few newest events, which fit in one page.
+		fetch = min(int64(firstFetch), int64(l.chunk))
 	)
 	for seq > after && len(events) < limit {
 		var lineStart int64
@@ -429,7 +495,8 @@ func (l *FileLog) readBack(end int64, upper, after uint64, limit int) ([]Event, 
 			// current line. Growing the fetch with the line keeps very long
 			// lines linear.
 			keep := data[:max(0, lineEnd-dataStart)]
-			n := min(max(int64(l.chunk), int64(len(keep))), dataStart)
+			n := min(max(fetch, int64(len(keep))), dataStart)
+			fetch = min(2*fetch, int64(l.chunk))
 			nb := make([]byte, n+int64(len(keep)))
 			if err := l.readAt(nb[:n], dataStart-n); err != nil {
 				return nil, false, err

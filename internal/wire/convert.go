@@ -140,7 +140,24 @@ func StepRequestToProto(r plugin.StepRequest) *pb.PreStepRequest {
 		SkillToolIdentity: r.SkillToolIdentity,
 		SnapshotToken:     r.SnapshotToken,
 		SessionHead:       SessionHeadToProto(r.Head),
+		RecentEvents:      RecentEventsToProto(r.Recent),
 	}
+}
+
+// RecentEventsToProto converts a step's inlined events; nil stays nil.
+func RecentEventsToProto(r *plugin.RecentEvents) *pb.RecentEvents {
+	if r == nil {
+		return nil
+	}
+	return &pb.RecentEvents{AfterSeq: r.AfterSeq, Events: eventsToProto(r.Events)}
+}
+
+// RecentEventsFromProto converts a step's inlined events; nil stays nil.
+func RecentEventsFromProto(r *pb.RecentEvents) *plugin.RecentEvents {
+	if r == nil {
+		return nil
+	}
+	return &plugin.RecentEvents{AfterSeq: r.GetAfterSeq(), Events: eventsFromProto(r.GetEvents())}
 }
 
 // StepRequestFromProto converts a pre-step request.
@@ -156,6 +173,7 @@ func StepRequestFromProto(r *pb.PreStepRequest) plugin.StepRequest {
 		SkillToolIdentity: r.GetSkillToolIdentity(),
 		SnapshotToken:     r.GetSnapshotToken(),
 		Head:              SessionHeadFromProto(r.GetSessionHead()),
+		Recent:            RecentEventsFromProto(r.GetRecentEvents()),
 	}
 }
 
@@ -407,30 +425,43 @@ func EventsRequestFromProto(r *pb.ReadEventsRequest) plugin.EventsRequest {
 // EventPageToProto converts a page of events; sources are shared, not
 // copied.
 func EventPageToProto(p plugin.EventPage) *pb.ReadEventsResponse {
-	out := &pb.ReadEventsResponse{Head: &pb.SessionHead{HeadSeq: p.Head.Seq, SurfaceRevision: p.Head.SurfaceRevision}, More: p.More}
-	if len(p.Events) > 0 {
-		evs := make([]pb.SessionEvent, len(p.Events))
-		out.Events = make([]*pb.SessionEvent, len(p.Events))
-		for i, ev := range p.Events {
-			evs[i].Seq, evs[i].Type, evs[i].SourceJson, evs[i].Visible = ev.Seq, ev.Type, ev.Source, ev.Visible
-			out.Events[i] = &evs[i]
-		}
+	return &pb.ReadEventsResponse{
+		Head:   &pb.SessionHead{HeadSeq: p.Head.Seq, SurfaceRevision: p.Head.SurfaceRevision},
+		More:   p.More,
+		Events: eventsToProto(p.Events),
 	}
-	return out
 }
 
 // EventPageFromProto converts a page of events; a missing head is the zero
 // head.
 func EventPageFromProto(p *pb.ReadEventsResponse) plugin.EventPage {
-	out := plugin.EventPage{More: p.GetMore()}
+	out := plugin.EventPage{More: p.GetMore(), Events: eventsFromProto(p.GetEvents())}
 	if h := SessionHeadFromProto(p.GetHead()); h != nil {
 		out.Head = *h
 	}
-	if evs := p.GetEvents(); len(evs) > 0 {
-		out.Events = make([]plugin.Event, len(evs))
-		for i, ev := range evs {
-			out.Events[i] = plugin.Event{Seq: ev.GetSeq(), Type: ev.GetType(), Source: ev.GetSourceJson(), Visible: ev.GetVisible()}
-		}
+	return out
+}
+
+func eventsToProto(evs []plugin.Event) []*pb.SessionEvent {
+	if len(evs) == 0 {
+		return nil
+	}
+	all := make([]pb.SessionEvent, len(evs))
+	out := make([]*pb.SessionEvent, len(evs))
+	for i, ev := range evs {
+		all[i].Seq, all[i].Type, all[i].SourceJson, all[i].Visible = ev.Seq, ev.Type, ev.Source, ev.Visible
+		out[i] = &all[i]
+	}
+	return out
+}
+
+func eventsFromProto(evs []*pb.SessionEvent) []plugin.Event {
+	if len(evs) == 0 {
+		return nil
+	}
+	out := make([]plugin.Event, len(evs))
+	for i, ev := range evs {
+		out[i] = plugin.Event{Seq: ev.GetSeq(), Type: ev.GetType(), Source: ev.GetSourceJson(), Visible: ev.GetVisible()}
 	}
 	return out
 }

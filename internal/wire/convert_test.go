@@ -95,7 +95,16 @@ func TestStepRequests(t *testing.T) {
 		Downstream:        plugin.Decision{Messages: []plugin.Message{fullMessage}},
 		SkillToolIdentity: "tooldef-1", SnapshotToken: "tok", Head: &plugin.SessionHead{Seq: 9, SurfaceRevision: 2},
 	}
-	for name, r := range map[string]plugin.StepRequest{"zero": {}, "full": full, "zero head": {Head: &plugin.SessionHead{}}} {
+	withRecent := full
+	withRecent.Recent = &plugin.RecentEvents{AfterSeq: 7, Events: []plugin.Event{{Seq: 9, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true}, {Seq: 8, Type: "message"}}}
+	for name, r := range map[string]plugin.StepRequest{
+		"zero":               {},
+		"full":               full,
+		"zero head":          {Head: &plugin.SessionHead{}},
+		"recent events":      withRecent,
+		"no recent events":   {Recent: &plugin.RecentEvents{AfterSeq: 3}},
+		"recent after start": {Recent: &plugin.RecentEvents{}},
+	} {
 		roundTrip(t, "StepRequest/"+name, r, StepRequestToProto, StepRequestFromProto)
 	}
 }
@@ -221,6 +230,7 @@ func TestEvents(t *testing.T) {
 	fromNil(t, "EventsRequest", EventsRequestFromProto, plugin.EventsRequest{})
 	fromNil(t, "EventPage", EventPageFromProto, plugin.EventPage{})
 	fromNil(t, "SessionHead", SessionHeadFromProto, (*plugin.SessionHead)(nil))
+	fromNil(t, "RecentEvents", RecentEventsFromProto, (*plugin.RecentEvents)(nil))
 	roundTrip(t, "EventsRequest/zero", plugin.EventsRequest{}, EventsRequestToProto, EventsRequestFromProto)
 	roundTrip(t, "EventsRequest/full", plugin.EventsRequest{SessionID: "s", BeforeSeq: 10, AfterSeq: 2, MaxEvents: 64}, EventsRequestToProto, EventsRequestFromProto)
 	for in, want := range map[int]uint32{-1: 0, 0: 0, 7: 7, math.MaxInt: math.MaxUint32} {

@@ -29,6 +29,7 @@ type testHost struct {
 	failWith  error         // every callback fails with it when set
 	block     chan struct{} // Snapshot waits for ctx when set
 	snapshots int
+	reads     int
 	token     string
 	sent      map[string][]skill.Summary // snapshots answered, by token, for deltas
 }
@@ -70,6 +71,7 @@ func (h *testHost) GetSkill(_ context.Context, req plugin.SkillRequest) (plugin.
 func (h *testHost) ReadEvents(_ context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.reads++
 	page := plugin.EventPage{Head: plugin.SessionHead{Seq: uint64(len(h.events))}}
 	for i := len(h.events) - 1; i >= 0; i-- {
 		if ev := h.events[i]; (req.BeforeSeq == 0 || ev.Seq < req.BeforeSeq) && ev.Seq > req.AfterSeq {
@@ -250,4 +252,56 @@ func TestGRPCErrors(t *testing.T) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
 	})
+}
+
+// TestGRPCLoopStepMakesNoCallback: a step that carries the events appended
+// since the previous one, on the same surface, is one round trip.
+func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
+	host := newTestHost()
+	c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
+	m := mountBound(t, c, brokerID, "", "tooldef-1")
+	ctx := context.Background()
+	var sent uint64
+	step := func() plugin.StepResponse {
+		t.Helper()
+		host.mu.Lock()
+		head := plugin.SessionHead{Seq: uint64(len(host.events))}
+		recent := &plugin.RecentEvents{AfterSeq: sent}
+		for i := len(host.events) - 1; i >= int(sent); i-- {
+			recent.Events = append(recent.Events, host.events[i])
+		}
+		host.mu.Unlock()
+		resp, err := c.PreStep(ctx, plugin.StepRequest{MountID: m.MountID, SessionID: "s", SkillToolIdentity: "tooldef-1", SnapshotToken: "tok-1", Head: &head, Recent: recent})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent = head.Seq
+		host.mu.Lock()
+		for _, e := range resp.Edits {
+			host.events = append(host.events, plugin.Event{Seq: uint64(len(host.events) + 1), Source: e.Message.Source, Visible: true})
+		}
+		host.mu.Unlock()
+		return resp
+	}
+	if resp := step(); resp.Outcome != plugin.OutcomeInitial {
+		t.Fatalf("first step: %v", resp.Outcome)
+	}
+	host.mu.Lock()
+	reads, snaps := host.reads, host.snapshots
+	host.mu.Unlock()
+	for i := 0; i < 5; i++ {
+		host.mu.Lock()
+		for k := 0; k < 2; k++ { // the model's reply and a tool result
+			host.events = append(host.events, plugin.Event{Seq: uint64(len(host.events) + 1), Type: "message", Visible: true})
+		}
+		host.mu.Unlock()
+		if resp := step(); resp.Outcome != plugin.OutcomeUnchanged {
+			t.Fatalf("loop step %d: %v", i, resp.Outcome)
+		}
+	}
+	host.mu.Lock()
+	defer host.mu.Unlock()
+	if host.reads != reads || host.snapshots != snaps {
+		t.Errorf("loop steps made %d ReadEvents and %d Snapshot calls, want none", host.reads-reads, host.snapshots-snaps)
+	}
 }

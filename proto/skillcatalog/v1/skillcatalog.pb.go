@@ -949,7 +949,12 @@ type PreStepRequest struct {
 	SnapshotToken string `protobuf:"bytes,9,opt,name=snapshot_token,json=snapshotToken,proto3" json:"snapshot_token,omitempty"`
 	// Current head of the session's durable log. Lets the plugin skip or
 	// shorten the ReadEvents call.
-	SessionHead   *SessionHead `protobuf:"bytes,10,opt,name=session_head,json=sessionHead,proto3" json:"session_head,omitempty"`
+	SessionHead *SessionHead `protobuf:"bytes,10,opt,name=session_head,json=sessionHead,proto3" json:"session_head,omitempty"`
+	// The events appended since an earlier head, sent so that a step whose
+	// session only grew needs no ReadEvents call. Absent when the host sends
+	// none (the first step it makes for the session, a gap larger than it
+	// inlines, a change of surface revision).
+	RecentEvents  *RecentEvents `protobuf:"bytes,11,opt,name=recent_events,json=recentEvents,proto3" json:"recent_events,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1054,6 +1059,72 @@ func (x *PreStepRequest) GetSessionHead() *SessionHead {
 	return nil
 }
 
+func (x *PreStepRequest) GetRecentEvents() *RecentEvents {
+	if x != nil {
+		return x.RecentEvents
+	}
+	return nil
+}
+
+// RecentEvents are the newest events of a session, inlined in a
+// PreStepRequest. Invariant: `events` holds every event with
+// after_seq < seq <= session_head.head_seq, newest first, exactly as
+// ReadEvents would return them at session_head; a host that cannot promise
+// that sends no RecentEvents. A plugin uses them only when after_seq is the
+// head it already read up to on the same surface revision, and reads the
+// log with ReadEvents otherwise.
+type RecentEvents struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	AfterSeq      uint64                 `protobuf:"varint,1,opt,name=after_seq,json=afterSeq,proto3" json:"after_seq,omitempty"`
+	Events        []*SessionEvent        `protobuf:"bytes,2,rep,name=events,proto3" json:"events,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RecentEvents) Reset() {
+	*x = RecentEvents{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RecentEvents) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RecentEvents) ProtoMessage() {}
+
+func (x *RecentEvents) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RecentEvents.ProtoReflect.Descriptor instead.
+func (*RecentEvents) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *RecentEvents) GetAfterSeq() uint64 {
+	if x != nil {
+		return x.AfterSeq
+	}
+	return 0
+}
+
+func (x *RecentEvents) GetEvents() []*SessionEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
 // MessageEdit is one edit to the downstream decision's messages. Indexes refer
 // to the downstream messages as proposed; the host applies removals and
 // replacements by index and then appends in order. A message that any edit
@@ -1072,7 +1143,7 @@ type MessageEdit struct {
 
 func (x *MessageEdit) Reset() {
 	*x = MessageEdit{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[15]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1084,7 +1155,7 @@ func (x *MessageEdit) String() string {
 func (*MessageEdit) ProtoMessage() {}
 
 func (x *MessageEdit) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[15]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1097,7 +1168,7 @@ func (x *MessageEdit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MessageEdit.ProtoReflect.Descriptor instead.
 func (*MessageEdit) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{15}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *MessageEdit) GetEdit() isMessageEdit_Edit {
@@ -1170,7 +1241,7 @@ type ReplaceEdit struct {
 
 func (x *ReplaceEdit) Reset() {
 	*x = ReplaceEdit{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[16]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1182,7 +1253,7 @@ func (x *ReplaceEdit) String() string {
 func (*ReplaceEdit) ProtoMessage() {}
 
 func (x *ReplaceEdit) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[16]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1195,7 +1266,7 @@ func (x *ReplaceEdit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReplaceEdit.ProtoReflect.Descriptor instead.
 func (*ReplaceEdit) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{16}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *ReplaceEdit) GetIndex() uint32 {
@@ -1223,7 +1294,7 @@ type PreStepResponse struct {
 
 func (x *PreStepResponse) Reset() {
 	*x = PreStepResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[17]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1235,7 +1306,7 @@ func (x *PreStepResponse) String() string {
 func (*PreStepResponse) ProtoMessage() {}
 
 func (x *PreStepResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[17]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1248,7 +1319,7 @@ func (x *PreStepResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PreStepResponse.ProtoReflect.Descriptor instead.
 func (*PreStepResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{17}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *PreStepResponse) GetOutcome() Outcome {
@@ -1276,7 +1347,7 @@ type InvocationPolicy struct {
 
 func (x *InvocationPolicy) Reset() {
 	*x = InvocationPolicy{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[18]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1288,7 +1359,7 @@ func (x *InvocationPolicy) String() string {
 func (*InvocationPolicy) ProtoMessage() {}
 
 func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[18]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1301,7 +1372,7 @@ func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvocationPolicy.ProtoReflect.Descriptor instead.
 func (*InvocationPolicy) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{18}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *InvocationPolicy) GetModelInvocable() bool {
@@ -1335,7 +1406,7 @@ type ResourceBase struct {
 
 func (x *ResourceBase) Reset() {
 	*x = ResourceBase{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1347,7 +1418,7 @@ func (x *ResourceBase) String() string {
 func (*ResourceBase) ProtoMessage() {}
 
 func (x *ResourceBase) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1360,7 +1431,7 @@ func (x *ResourceBase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceBase.ProtoReflect.Descriptor instead.
 func (*ResourceBase) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ResourceBase) GetKind() string {
@@ -1404,7 +1475,7 @@ type SkillSummary struct {
 
 func (x *SkillSummary) Reset() {
 	*x = SkillSummary{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1416,7 +1487,7 @@ func (x *SkillSummary) String() string {
 func (*SkillSummary) ProtoMessage() {}
 
 func (x *SkillSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1429,7 +1500,7 @@ func (x *SkillSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillSummary.ProtoReflect.Descriptor instead.
 func (*SkillSummary) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SkillSummary) GetName() string {
@@ -1477,7 +1548,7 @@ type SkillDefinition struct {
 
 func (x *SkillDefinition) Reset() {
 	*x = SkillDefinition{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1489,7 +1560,7 @@ func (x *SkillDefinition) String() string {
 func (*SkillDefinition) ProtoMessage() {}
 
 func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1502,7 +1573,7 @@ func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillDefinition.ProtoReflect.Descriptor instead.
 func (*SkillDefinition) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SkillDefinition) GetName() string {
@@ -1567,7 +1638,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1579,7 +1650,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1592,7 +1663,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SnapshotRequest) GetCwd() string {
@@ -1657,7 +1728,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1669,7 +1740,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1682,7 +1753,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SnapshotResponse) GetNotModified() bool {
@@ -1741,7 +1812,7 @@ type GetSkillRequest struct {
 
 func (x *GetSkillRequest) Reset() {
 	*x = GetSkillRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1753,7 +1824,7 @@ func (x *GetSkillRequest) String() string {
 func (*GetSkillRequest) ProtoMessage() {}
 
 func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1766,7 +1837,7 @@ func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillRequest.ProtoReflect.Descriptor instead.
 func (*GetSkillRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *GetSkillRequest) GetCwd() string {
@@ -1813,7 +1884,7 @@ type GetSkillResponse struct {
 
 func (x *GetSkillResponse) Reset() {
 	*x = GetSkillResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1825,7 +1896,7 @@ func (x *GetSkillResponse) String() string {
 func (*GetSkillResponse) ProtoMessage() {}
 
 func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1838,7 +1909,7 @@ func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillResponse.ProtoReflect.Descriptor instead.
 func (*GetSkillResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetSkillResponse) GetFound() bool {
@@ -1878,7 +1949,7 @@ type ReadEventsRequest struct {
 
 func (x *ReadEventsRequest) Reset() {
 	*x = ReadEventsRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1890,7 +1961,7 @@ func (x *ReadEventsRequest) String() string {
 func (*ReadEventsRequest) ProtoMessage() {}
 
 func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1903,7 +1974,7 @@ func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsRequest.ProtoReflect.Descriptor instead.
 func (*ReadEventsRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *ReadEventsRequest) GetSessionId() string {
@@ -1950,7 +2021,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1962,7 +2033,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1975,7 +2046,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SessionEvent) GetSeq() uint64 {
@@ -2020,7 +2091,7 @@ type ReadEventsResponse struct {
 
 func (x *ReadEventsResponse) Reset() {
 	*x = ReadEventsResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2032,7 +2103,7 @@ func (x *ReadEventsResponse) String() string {
 func (*ReadEventsResponse) ProtoMessage() {}
 
 func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2045,7 +2116,7 @@ func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsResponse.ProtoReflect.Descriptor instead.
 func (*ReadEventsResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *ReadEventsResponse) GetEvents() []*SessionEvent {
@@ -2085,7 +2156,7 @@ type ExecuteSkillToolRequest struct {
 
 func (x *ExecuteSkillToolRequest) Reset() {
 	*x = ExecuteSkillToolRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2097,7 +2168,7 @@ func (x *ExecuteSkillToolRequest) String() string {
 func (*ExecuteSkillToolRequest) ProtoMessage() {}
 
 func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2110,7 +2181,7 @@ func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ExecuteSkillToolRequest) GetMountId() string {
@@ -2169,7 +2240,7 @@ type SkillToolValue struct {
 
 func (x *SkillToolValue) Reset() {
 	*x = SkillToolValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2181,7 +2252,7 @@ func (x *SkillToolValue) String() string {
 func (*SkillToolValue) ProtoMessage() {}
 
 func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2194,7 +2265,7 @@ func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillToolValue.ProtoReflect.Descriptor instead.
 func (*SkillToolValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SkillToolValue) GetName() string {
@@ -2241,7 +2312,7 @@ type ExecuteSkillToolResponse struct {
 
 func (x *ExecuteSkillToolResponse) Reset() {
 	*x = ExecuteSkillToolResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2253,7 +2324,7 @@ func (x *ExecuteSkillToolResponse) String() string {
 func (*ExecuteSkillToolResponse) ProtoMessage() {}
 
 func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2266,7 +2337,7 @@ func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ExecuteSkillToolResponse) GetValue() *SkillToolValue {
@@ -2300,7 +2371,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2312,7 +2383,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2325,7 +2396,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -2344,7 +2415,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2356,7 +2427,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2369,7 +2440,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
 }
 
 // PingRequest is empty.
@@ -2381,7 +2452,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2393,7 +2464,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2406,7 +2477,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
 }
 
 // PingResponse is empty.
@@ -2418,7 +2489,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2430,7 +2501,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2443,7 +2514,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
 }
 
 var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
@@ -2493,7 +2564,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bmessages\x18\x01 \x03(\v2\x18.skillcatalog.v1.MessageR\bmessages\"S\n" +
 	"\vSessionHead\x12\x19\n" +
 	"\bhead_seq\x18\x01 \x01(\x04R\aheadSeq\x12)\n" +
-	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xf8\x02\n" +
+	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xbc\x03\n" +
 	"\x0ePreStepRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -2509,7 +2580,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\x12%\n" +
 	"\x0esnapshot_token\x18\t \x01(\tR\rsnapshotToken\x12?\n" +
 	"\fsession_head\x18\n" +
-	" \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\vsessionHead\"\x9d\x01\n" +
+	" \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\vsessionHead\x12B\n" +
+	"\rrecent_events\x18\v \x01(\v2\x1d.skillcatalog.v1.RecentEventsR\frecentEvents\"b\n" +
+	"\fRecentEvents\x12\x1b\n" +
+	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x125\n" +
+	"\x06events\x18\x02 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\"\x9d\x01\n" +
 	"\vMessageEdit\x12\x18\n" +
 	"\x06remove\x18\x01 \x01(\rH\x00R\x06remove\x128\n" +
 	"\areplace\x18\x02 \x01(\v2\x1c.skillcatalog.v1.ReplaceEditH\x00R\areplace\x122\n" +
@@ -2656,7 +2731,7 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 }
 
 var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 36)
+var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
@@ -2675,27 +2750,28 @@ var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(*EnterDecision)(nil),            // 14: skillcatalog.v1.EnterDecision
 	(*SessionHead)(nil),              // 15: skillcatalog.v1.SessionHead
 	(*PreStepRequest)(nil),           // 16: skillcatalog.v1.PreStepRequest
-	(*MessageEdit)(nil),              // 17: skillcatalog.v1.MessageEdit
-	(*ReplaceEdit)(nil),              // 18: skillcatalog.v1.ReplaceEdit
-	(*PreStepResponse)(nil),          // 19: skillcatalog.v1.PreStepResponse
-	(*InvocationPolicy)(nil),         // 20: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 21: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 22: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 23: skillcatalog.v1.SkillDefinition
-	(*SnapshotRequest)(nil),          // 24: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 25: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 26: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 27: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 28: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 29: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 30: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 31: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 32: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 33: skillcatalog.v1.ExecuteSkillToolResponse
-	(*EndSessionRequest)(nil),        // 34: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 35: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 36: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 37: skillcatalog.v1.PingResponse
+	(*RecentEvents)(nil),             // 17: skillcatalog.v1.RecentEvents
+	(*MessageEdit)(nil),              // 18: skillcatalog.v1.MessageEdit
+	(*ReplaceEdit)(nil),              // 19: skillcatalog.v1.ReplaceEdit
+	(*PreStepResponse)(nil),          // 20: skillcatalog.v1.PreStepResponse
+	(*InvocationPolicy)(nil),         // 21: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 22: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 23: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 24: skillcatalog.v1.SkillDefinition
+	(*SnapshotRequest)(nil),          // 25: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 26: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 27: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 28: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 29: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 30: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 31: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 32: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 33: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 34: skillcatalog.v1.ExecuteSkillToolResponse
+	(*EndSessionRequest)(nil),        // 35: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 36: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 37: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 38: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	4,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
@@ -2707,45 +2783,47 @@ var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	11, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
 	12, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
 	15, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
-	18, // 9: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
-	11, // 10: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
-	11, // 11: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
-	1,  // 12: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
-	17, // 13: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	20, // 14: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	20, // 15: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	21, // 16: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	22, // 17: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	23, // 18: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	29, // 19: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	15, // 20: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	21, // 21: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	32, // 22: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	2,  // 23: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	5,  // 24: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	8,  // 25: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	16, // 26: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	31, // 27: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	34, // 28: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	36, // 29: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	24, // 30: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	26, // 31: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	28, // 32: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	3,  // 33: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	7,  // 34: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	9,  // 35: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	19, // 36: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	33, // 37: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	35, // 38: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	37, // 39: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	25, // 40: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	27, // 41: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	30, // 42: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	33, // [33:43] is the sub-list for method output_type
-	23, // [23:33] is the sub-list for method input_type
-	23, // [23:23] is the sub-list for extension type_name
-	23, // [23:23] is the sub-list for extension extendee
-	0,  // [0:23] is the sub-list for field type_name
+	17, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
+	30, // 10: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	19, // 11: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
+	11, // 12: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
+	11, // 13: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
+	1,  // 14: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
+	18, // 15: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
+	21, // 16: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	21, // 17: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	22, // 18: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	23, // 19: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	24, // 20: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	30, // 21: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	15, // 22: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	22, // 23: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	33, // 24: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	2,  // 25: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	5,  // 26: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	8,  // 27: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	16, // 28: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	32, // 29: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	35, // 30: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	37, // 31: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	25, // 32: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	27, // 33: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	29, // 34: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	3,  // 35: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	7,  // 36: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	9,  // 37: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	20, // 38: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	34, // 39: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	36, // 40: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	38, // 41: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	26, // 42: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	28, // 43: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	31, // 44: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	35, // [35:45] is the sub-list for method output_type
+	25, // [25:35] is the sub-list for method input_type
+	25, // [25:25] is the sub-list for extension type_name
+	25, // [25:25] is the sub-list for extension extendee
+	0,  // [0:25] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -2757,7 +2835,7 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 		(*Decision_Reject)(nil),
 		(*Decision_Enter)(nil),
 	}
-	file_skillcatalog_v1_skillcatalog_proto_msgTypes[15].OneofWrappers = []any{
+	file_skillcatalog_v1_skillcatalog_proto_msgTypes[16].OneofWrappers = []any{
 		(*MessageEdit_Remove)(nil),
 		(*MessageEdit_Replace)(nil),
 		(*MessageEdit_Append)(nil),
@@ -2768,7 +2846,7 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   36,
+			NumMessages:   37,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
