@@ -912,7 +912,7 @@ func TestLoopStepsNeedNoCallbacks(t *testing.T) {
 	e := newEngine()
 	req := step(h, enter())
 	h.apply(t, req, mustPreStep(t, e, h, testMount(), req)) // initial catalog
-	last := req.Head.Seq // the head the host sent
+	last := req.Head.Seq                                    // the head the host sent
 	// loop runs one step the way a host in an agent loop does: its snapshot
 	// token and the events since the head it sent last.
 	loop := func(m mount, e *engine, recent *RecentEvents) (StepResponse, int, int) {
