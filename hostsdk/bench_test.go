@@ -102,14 +102,7 @@ func BenchmarkPreStepRoundTrip(b *testing.B) {
 			}
 		}
 	})
-	b.Run("empty-rpc", func(b *testing.B) {
-		b.ReportAllocs()
-		for i := 0; i < b.N; i++ {
-			if err := p.Ping(ctx); err != nil {
-				b.Fatal(err)
-			}
-		}
-	})
+	b.Run("empty-rpc", emptyRPC(p, nil))
 }
 
 // BenchmarkConcurrentSessions serves 100 sessions at once (100 skills each
@@ -166,4 +159,22 @@ func peakRSS(pid int) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("no VmHWM in /proc/%d/status", pid)
+}
+
+// emptyRPC times Ping on the plugin's connection, the baseline of a step
+// over the wire. before, when set, runs untimed ahead of each call.
+func emptyRPC(p *hostsdk.Plugin, before func(b *testing.B)) func(b *testing.B) {
+	return func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if before != nil {
+				b.StopTimer()
+				before(b)
+				b.StartTimer()
+			}
+			if err := p.Ping(context.Background()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }

@@ -43,13 +43,16 @@ func BenchmarkLoopStep(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				appendTwo := func(b *testing.B) {
+					if _, err := log.Append(ctx, loopRecords()...); err != nil {
+						b.Fatal(err)
+					}
+				}
 				b.Run("loop-step", func(b *testing.B) {
 					b.ReportAllocs()
 					for i := 0; i < b.N; i++ {
 						b.StopTimer()
-						if _, err := log.Append(ctx, loopRecords()...); err != nil {
-							b.Fatal(err)
-						}
+						appendTwo(b)
 						b.StartTimer()
 						res, err := host.PreStep(ctx, step)
 						if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
@@ -57,30 +60,11 @@ func BenchmarkLoopStep(b *testing.B) {
 						}
 					}
 				})
-				b.Run("empty-rpc", func(b *testing.B) {
-					b.ReportAllocs()
-					for i := 0; i < b.N; i++ {
-						if err := p.Ping(ctx); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
+				b.Run("empty-rpc", emptyRPC(p, nil))
 				// The same empty RPC after the same untimed append: what
 				// the append's fsync leaves behind (cold caches, idle
 				// threads) weighs on both sides alike.
-				b.Run("empty-rpc-after-append", func(b *testing.B) {
-					b.ReportAllocs()
-					for i := 0; i < b.N; i++ {
-						b.StopTimer()
-						if _, err := log.Append(ctx, loopRecords()...); err != nil {
-							b.Fatal(err)
-						}
-						b.StartTimer()
-						if err := p.Ping(ctx); err != nil {
-							b.Fatal(err)
-						}
-					}
-				})
+				b.Run("empty-rpc-after-append", emptyRPC(p, appendTwo))
 			})
 		}
 	}
