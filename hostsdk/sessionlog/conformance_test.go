@@ -87,6 +87,20 @@ func (r *reopening) Append(ctx context.Context, recs ...sessionlog.Record) (sess
 	return h, r.reopen()
 }
 
+func (r *reopening) AppendIf(ctx context.Context, expect uint64, recs ...sessionlog.Record) (sessionlog.Head, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	l, err := r.log()
+	if err != nil {
+		return sessionlog.Head{}, err
+	}
+	h, err := l.AppendIf(ctx, expect, recs...)
+	if err != nil || len(recs) == 0 {
+		return h, err
+	}
+	return h, r.reopen()
+}
+
 func (r *reopening) ReadBackward(ctx context.Context, before, after uint64, limit int) (sessionlog.Page, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()

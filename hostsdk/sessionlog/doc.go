@@ -58,7 +58,12 @@
 // A new file's directory entry is fsynced too. An exclusive lock on
 // <file>.lock, which exists beside the log only while it is open, keeps two
 // FileLogs, in any processes, from appending to the same file (ErrLocked);
-// the operating system drops it when its holder dies.
+// the operating system drops it when its holder dies. Because that lock is
+// advisory, every Append also checks that the path still names the open file
+// and that the file ends exactly where the log's acknowledged lines end (and,
+// after the fsync, that it holds the new lines): a file truncated, extended
+// or replaced underneath an open log fails the Append with ErrFileChanged and
+// the log refuses further appends, so nothing is acknowledged and then lost.
 //
 // Opening scans the file once, holding one line at a time, to count lines,
 // merge the hidden ranges (kept in memory as sorted disjoint intervals) and
@@ -66,6 +71,16 @@
 // reads from the end of the requested range in 64 KiB chunks; a range that
 // ends in the middle of the log starts from the nearest checkpoint. A page
 // costs the same whether the log holds a thousand events or a million.
+//
+// # Conditional append
+//
+// AppendIf(ctx, expect, recs...) appends only while the head is still at seq
+// expect; otherwise it writes nothing and returns an error wrapping
+// ErrConflict (a *ConflictError with the head the log is at). A writer that
+// reads the head, decides, and appends with AppendIf knows that nothing was
+// appended between its read and its write: the host SDK publishes each
+// catalog change exactly once per session this way, however many steps,
+// goroutines or host replicas race on one session.
 //
 // # Stores
 //
@@ -81,7 +96,8 @@
 //
 // A runtime can keep session events in its own store (a SQL table, a
 // replicated log) by implementing Log: assign dense seqs atomically per
-// Append, check records with Record.Validate, keep Source and Body as opaque
+// Append, make AppendIf's check and append one atomic step (a unique key on
+// (session, seq) or a row lock, not a read followed by a write), check records with Record.Validate, keep Source and Body as opaque
 // bytes (nil stays nil), make Append return only once the records are
 // durable, derive Visible from the Hide ranges of later records, count them
 // in SurfaceRevision, check the context first, and return errors wrapping

@@ -256,7 +256,23 @@ func (l *FileLog) Recovery() Recovery { return l.recovery }
 // returning. If the write fails the file is truncated back; if that or the
 // fsync fails, the log refuses further appends, because the kernel may have
 // discarded data it reported written. Reopening the file recovers.
+//
+// The lock on the file is advisory, so before writing Append checks that
+// the path still names the open file and that the file still ends where the
+// log's last acknowledged line ends, and after the fsync that it holds the
+// new lines: a file truncated, grown or replaced underneath the log makes
+// the append fail (and the log refuse further appends) rather than
+// acknowledge a record that a later open would not read back.
 func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
+	return l.append(ctx, nil, recs)
+}
+
+// AppendIf is Append on the condition that the head is still at expect.
+func (l *FileLog) AppendIf(ctx context.Context, expect uint64, recs ...Record) (Head, error) {
+	return l.append(ctx, &expect, recs)
+}
+
+func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (Head, error) {
 	if err := ctx.Err(); err != nil {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
@@ -273,7 +289,11 @@ func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", ErrClosed)
 	case broken != nil:
 		return Head{}, fmt.Errorf("sessionlog: append to %s refused after an earlier write failure: %w", l.path, broken)
-	case len(recs) == 0:
+	}
+	if err := checkExpected(expect, head); err != nil {
+		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
+	}
+	if len(recs) == 0 {
 		return head, nil
 	}
 	if err := validateAll(head.Seq, recs); err != nil {
@@ -300,6 +320,10 @@ func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 		buf = appendLine(buf, seq, &recs[i], i < len(recs)-1)
 	}
 
+	if err := l.checkFile(size); err != nil {
+		l.setBroken(err)
+		return Head{}, fmt.Errorf("sessionlog: append to %s refused: %w", l.path, err)
+	}
 	if _, err := l.f.WriteAt(buf, size); err != nil {
 		if terr := l.f.Truncate(size); terr != nil {
 			l.setBroken(errors.Join(err, terr))
@@ -309,6 +333,10 @@ func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 	if err := l.f.Sync(); err != nil {
 		l.setBroken(err)
 		return Head{}, fmt.Errorf("sessionlog: append to %s: sync: %w", l.path, err)
+	}
+	if err := l.checkFile(size + int64(len(buf))); err != nil {
+		l.setBroken(err)
+		return Head{}, fmt.Errorf("sessionlog: append to %s not acknowledged: %w", l.path, err)
 	}
 
 	l.mu.Lock()
@@ -323,6 +351,30 @@ func (l *FileLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 	l.size += int64(len(buf))
 	l.index = append(l.index, cps...)
 	return l.head, nil
+}
+
+// ErrFileChanged is wrapped by the error of an Append that found the log's
+// file changed by something other than this log.
+var ErrFileChanged = errors.New("sessionlog: log file changed underneath the open log")
+
+// checkFile reports an error unless the open file is still the one at the
+// log's path and is exactly size bytes long.
+func (l *FileLog) checkFile(size int64) error {
+	fi, err := l.f.Stat()
+	if err != nil {
+		return fmt.Errorf("stat: %w", err)
+	}
+	if fi.Size() != size {
+		return fmt.Errorf("%w: it is %d bytes long, the log's acknowledged lines end at %d", ErrFileChanged, fi.Size(), size)
+	}
+	pi, err := os.Stat(l.path)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrFileChanged, err)
+	}
+	if !os.SameFile(fi, pi) {
+		return fmt.Errorf("%w: the path now names another file", ErrFileChanged)
+	}
+	return nil
 }
 
 // keepTail adds the events just appended after seq to the in-memory tail,

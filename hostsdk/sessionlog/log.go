@@ -86,6 +86,14 @@ type Log interface {
 	// that fails Record.Validate rejects the whole call and leaves the log
 	// unchanged. Append with no records returns the current head.
 	Append(ctx context.Context, recs ...Record) (Head, error)
+	// AppendIf is Append on a condition: the records are appended only if
+	// the log's head is still at seq expect, the head a caller read and
+	// decided on. If any other append has moved the head, nothing is
+	// written and the error wraps ErrConflict (see ConflictError for the
+	// head the log is at). The check and the append are one atomic step,
+	// across every handle and, for shared stores, every process. The
+	// condition is checked before the records are validated.
+	AppendIf(ctx context.Context, expect uint64, recs ...Record) (Head, error)
 	// ReadBackward returns up to max events with after < seq < before
 	// (before 0 means no upper bound), newest first. More reports whether
 	// older events remain in that range. max must be positive.
@@ -111,7 +119,35 @@ var (
 	ErrClosed = errors.New("sessionlog: log is closed")
 	// ErrInvalidRecord is wrapped by the errors of Record.Validate.
 	ErrInvalidRecord = errors.New("sessionlog: invalid record")
+	// ErrConflict is wrapped by the error of an AppendIf whose expected
+	// head is no longer the log's head.
+	ErrConflict = errors.New("sessionlog: the log's head moved")
 )
+
+// ConflictError is the error of an AppendIf that found the head moved. It
+// wraps ErrConflict.
+type ConflictError struct {
+	// Expected is the head seq the caller decided on.
+	Expected uint64
+	// Head is the log's head when the append was refused.
+	Head Head
+}
+
+func (e *ConflictError) Error() string {
+	return fmt.Sprintf("%v: expected head %d, the log is at %d", ErrConflict, e.Expected, e.Head.Seq)
+}
+
+// Unwrap makes errors.Is(err, ErrConflict) hold.
+func (e *ConflictError) Unwrap() error { return ErrConflict }
+
+// checkExpected returns a *ConflictError unless expect (nil: no condition)
+// is the head's seq.
+func checkExpected(expect *uint64, head Head) error {
+	if expect == nil || *expect == head.Seq {
+		return nil
+	}
+	return &ConflictError{Expected: *expect, Head: head}
+}
 
 // Validate reports whether r may be appended as the event numbered seq.
 // Implementations of Log on other stores use it to apply the same rules.

@@ -26,6 +26,14 @@ type memoryLog struct {
 }
 
 func (m *memoryLog) Append(ctx context.Context, recs ...Record) (Head, error) {
+	return m.append(ctx, nil, recs)
+}
+
+func (m *memoryLog) AppendIf(ctx context.Context, expect uint64, recs ...Record) (Head, error) {
+	return m.append(ctx, &expect, recs)
+}
+
+func (m *memoryLog) append(ctx context.Context, expect *uint64, recs []Record) (Head, error) {
 	if err := ctx.Err(); err != nil {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
@@ -33,6 +41,9 @@ func (m *memoryLog) Append(ctx context.Context, recs ...Record) (Head, error) {
 	defer m.mu.Unlock()
 	if m.closed {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", ErrClosed)
+	}
+	if err := checkExpected(expect, m.head()); err != nil {
+		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 	if err := validateAll(uint64(len(m.events)), recs); err != nil {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)

@@ -28,6 +28,13 @@ func (h *handle) Append(ctx context.Context, recs ...Record) (Head, error) {
 	return h.log.Append(ctx, recs...)
 }
 
+func (h *handle) AppendIf(ctx context.Context, expect uint64, recs ...Record) (Head, error) {
+	if h.closed.Load() {
+		return Head{}, fmt.Errorf("sessionlog: append: %w", ErrClosed)
+	}
+	return h.log.AppendIf(ctx, expect, recs...)
+}
+
 func (h *handle) ReadBackward(ctx context.Context, before, after uint64, limit int) (Page, error) {
 	if h.closed.Load() {
 		return Page{}, fmt.Errorf("sessionlog: read: %w", ErrClosed)

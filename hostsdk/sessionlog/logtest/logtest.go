@@ -42,6 +42,8 @@ func Run(t *testing.T, open func(t *testing.T) sessionlog.Log) {
 		{"ContextCancelled", testContextCancelled},
 		{"BadMax", testBadMax},
 		{"Concurrent", testConcurrent},
+		{"AppendIf", testAppendIf},
+		{"AppendIfConcurrent", testAppendIfConcurrent},
 		{"Closed", testClosed},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -618,6 +620,9 @@ func testClosed(t *testing.T, l sessionlog.Log) {
 	ctx := context.Background()
 	if _, err := l.Append(ctx, msg(2)); !errors.Is(err, sessionlog.ErrClosed) {
 		t.Errorf("Append after Close: error %v, want ErrClosed", err)
+	}
+	if _, err := l.AppendIf(ctx, 1, msg(2)); !errors.Is(err, sessionlog.ErrClosed) {
+		t.Errorf("AppendIf after Close: error %v, want ErrClosed", err)
 	}
 	if _, err := l.ReadBackward(ctx, 0, 0, 1); !errors.Is(err, sessionlog.ErrClosed) {
 		t.Errorf("ReadBackward after Close: error %v, want ErrClosed", err)

@@ -23,6 +23,7 @@ func RunStore(t *testing.T, newStore func(t *testing.T) sessionlog.Store) {
 		{"Persistence", testPersistence},
 		{"AwkwardIDs", testAwkwardIDs},
 		{"BadOpen", testBadOpen},
+		{"AppendIfAcrossHandles", testAppendIfAcrossHandles},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
 	}
