@@ -3,6 +3,7 @@ package hostsdk
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -89,6 +90,14 @@ func (e *PluginError) Unwrap() error { return e.Err }
 // the session log. On a plugin failure it returns a *PluginError; unless
 // Config.FailClosed is set, the StepResult then carries the downstream
 // decision unchanged and nothing is appended.
+//
+// The plugin decides on the session's head as the host read it, and the
+// messages are appended only if the head has not moved since
+// (sessionlog.Log.AppendIf). If another step of the session appended first
+// (another goroutine, a retried request, another host replica sharing the
+// store), the plugin decides again on the new head, up to maxStepAttempts
+// times; so each catalog change is published once per session, whoever
+// races. Listeners run once per PreStep.
 func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 	decision := step.Downstream
 	h.mu.Lock()
@@ -110,42 +119,82 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 	if err != nil {
 		return StepResult{}, fmt.Errorf("agent scope %q: %w", step.AgentScope, err)
 	}
-	result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
-	if m != nil {
-		result, err = h.runPlugin(ctx, m, chain, log, step, decision)
-		if err != nil {
-			if h.cfg.FailClosed {
-				return StepResult{}, err
+	for attempt := 1; ; attempt++ {
+		result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
+		var decidedOn *plugin.SessionHead
+		if m != nil {
+			result, decidedOn, err = h.runPlugin(ctx, m, chain, log, step, decision)
+			if err != nil {
+				if h.cfg.FailClosed {
+					return StepResult{}, err
+				}
+				return StepResult{Decision: decision, Outcome: OutcomePluginError}, err
 			}
-			return StepResult{Decision: decision, Outcome: OutcomePluginError}, err
 		}
-	}
-	if result.Decision.Reject != nil || len(result.Decision.Messages) == 0 {
+		if result.Decision.Reject != nil || len(result.Decision.Messages) == 0 {
+			return result, nil
+		}
+		appended, err := appendMessages(ctx, log, decidedOn, result.Decision.Messages)
+		if errors.Is(err, sessionlog.ErrConflict) && attempt < maxStepAttempts {
+			continue
+		}
+		if err != nil {
+			if errors.Is(err, sessionlog.ErrConflict) {
+				err = fmt.Errorf("the session log kept moving during %d attempts: %w", attempt, err)
+			}
+			return StepResult{}, fmt.Errorf("append step messages: %w", err)
+		}
+		result.Appended = appended
 		return result, nil
 	}
-	recs := make([]sessionlog.Record, len(result.Decision.Messages))
-	for i, msg := range result.Decision.Messages {
+}
+
+// maxStepAttempts bounds how often PreStep decides again because the
+// session's head moved before it could append. Every conflict means another
+// writer's append succeeded, so n steps racing on one session need at most n
+// attempts each.
+const maxStepAttempts = 16
+
+// appendMessages appends a step's messages to the session log: on the
+// condition that the head is still decidedOn, when the plugin decided on one
+// (nil: the host could not read the head, so there is nothing to hold the
+// append to). It returns the messages' sequence numbers.
+func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *plugin.SessionHead, msgs []Message) ([]uint64, error) {
+	recs := make([]sessionlog.Record, len(msgs))
+	for i, msg := range msgs {
 		body, err := json.Marshal(msg)
 		if err != nil {
-			return StepResult{}, fmt.Errorf("encode message %q: %w", msg.ID, err)
+			return nil, fmt.Errorf("encode message %q: %w", msg.ID, err)
 		}
 		recs[i] = sessionlog.Record{Type: sessionlog.TypeMessage, Source: msg.Source, Body: body}
 	}
-	head, err := log.Append(ctx, recs...)
+	var (
+		head sessionlog.Head
+		err  error
+	)
+	if decidedOn != nil {
+		head, err = log.AppendIf(ctx, decidedOn.Seq, recs...)
+	} else {
+		head, err = log.Append(ctx, recs...)
+	}
 	if err != nil {
-		return StepResult{}, fmt.Errorf("append step messages: %w", err)
+		return nil, err
 	}
+	seqs := make([]uint64, len(recs))
 	for i := range recs {
-		result.Appended = append(result.Appended, head.Seq-uint64(len(recs)-1-i))
+		seqs[i] = head.Seq - uint64(len(recs)-1-i)
 	}
-	return result, nil
+	return seqs, nil
 }
 
-func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, error) {
+// runPlugin asks the plugin mount m for its decision on the step. It
+// returns the session head it sent the plugin, nil if the log's head could
+// not be read.
+func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, *plugin.SessionHead, error) {
 	// (Re)starting the process and replaying mounts is not part of the
 	// step's time budget: a slow start is not a hung plugin.
 	if _, err := m.plugin.running(ctx); err != nil {
-		return StepResult{}, &PluginError{Err: err}
+		return StepResult{}, nil, &PluginError{Err: err}
 	}
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
 	defer cancel()
@@ -174,13 +223,13 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		return err
 	})
 	if err != nil {
-		return StepResult{}, &PluginError{Err: err}
+		return StepResult{}, nil, &PluginError{Err: err}
 	}
 	final, err := decision.Apply(resp.Edits)
 	if err != nil {
-		return StepResult{}, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
+		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	return StepResult{Decision: final, Outcome: resp.Outcome}, nil
+	return StepResult{Decision: final, Outcome: resp.Outcome}, req.Head, nil
 }
 
 // Bounds of the events a step carries to the plugin (see sessionHead).
