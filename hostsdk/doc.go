@@ -18,6 +18,27 @@
 // resolves the tool name for the agent's scope and forwards calls that
 // resolve to a mount's definition to the plugin.
 //
+// # The session log and the runtime's transcript
+//
+// The plugin decides from the session log alone, so the log is the
+// runtime's durable transcript, or an adapter over it (implement
+// sessionlog.Store). Every message the model sees belongs in it, in order:
+// messages proposed for a step go in Step.Downstream and PreStep appends
+// them with the plugin's additions; messages that arrive between steps go
+// through AppendMessages. StepResult.Decision.Messages is the step's final
+// message list, already durable, for the runtime to put into the model's
+// context. When the runtime compacts the model's context it records the
+// hidden range with RecordCompaction, and the next PreStep publishes the
+// catalog again if the range held it; an unrecorded compaction is invisible
+// to the plugin, which then adds nothing until the skills change. A forked
+// session starts as a copy of its parent's records; a resumed one reopens
+// its id. SessionRecovery says what opening a session's log repaired.
+//
+// Steps of one session may race (goroutines, retried requests, host
+// replicas sharing a store): PreStep appends with sessionlog.Log.AppendIf on
+// the head the plugin decided on, and decides again if the head moved, so
+// each catalog change is published once per session.
+//
 // # Failure behaviour
 //
 // A PreStep that fails (the plugin process died, hung past

@@ -123,6 +123,7 @@ func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log
 	}
 	h.logs[sessionID] = l
 	h.mu.Unlock()
+	h.warnRepaired(sessionID, l)
 	return l, nil
 }
 
