@@ -2,6 +2,7 @@ package hostsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -86,7 +87,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	load := func(name string) hostsdk.ToolResult {
 		t.Helper()
-		out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: base, AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"` + name + `"}`})
+		out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: base, AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"` + name + `"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,9 @@ type hostCallbacks struct {
 
 // Snapshot answers the plugin's Snapshot callback. Its only errors are an
 // unknown agent scope and the caller's own cancellation.
-func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
+func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (_ plugin.Snapshot, err error) {
+	end := c.h.calls.begin(req.SessionID)
+	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return plugin.Snapshot{}, err
@@ -57,7 +59,9 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 
 // GetSkill answers the plugin's GetSkill callback. A provider's failure is
 // an answer (its own text, bounded), not an error.
-func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_ plugin.SkillLookup, err error) {
+	end := c.h.calls.begin(req.SessionID)
+	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return plugin.SkillLookup{}, err
@@ -86,7 +90,9 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (p
 }
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.
-func (c hostCallbacks) ReadEvents(ctx context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+func (c hostCallbacks) ReadEvents(ctx context.Context, req plugin.EventsRequest) (_ plugin.EventPage, err error) {
+	end := c.h.calls.begin(req.SessionID)
+	defer func() { end(ctx, err) }()
 	log, err := c.h.sessionLog(ctx, req.SessionID)
 	if err != nil {
 		return plugin.EventPage{}, fmt.Errorf("open session log: %w", err)

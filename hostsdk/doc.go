@@ -41,8 +41,17 @@
 //
 // # Failure behaviour
 //
-// A PreStep that fails (the plugin process died, hung past
-// Config.PreStepTimeout, or answered with an error) returns a *PluginError.
+// A failed PreStep or CallTool says whom to blame. The caller's own
+// cancellation or deadline comes back as it is: errors.Is(err,
+// context.Canceled) or errors.Is(err, context.DeadlineExceeded) holds. A
+// host-side dependency that failed or was still working when the host's
+// deadline passed (a skill provider, the session store) is a *HostError, and
+// the plugin keeps running. Anything else — the plugin process died, hung
+// past Config.PreStepTimeout, or answered with an error — is a *PluginError,
+// whose Stopped field says whether the host stopped the process (the next
+// call starts a new one). A *Plugin or *Mount left nil by a failed Load or
+// Mount answers every method with ErrNotLoaded (or its zero value).
+//
 // By default the host fails open: the returned StepResult carries the
 // downstream decision unchanged, nothing the plugin would have added is
 // appended, and the downstream messages proceed as the runtime decides (the

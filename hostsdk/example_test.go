@@ -2,6 +2,7 @@ package hostsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
 	"os"
@@ -59,7 +60,7 @@ func Example() {
 	fmt.Println(step.Outcome)
 	fmt.Println(step.Decision.Messages[0].Text())
 
-	result, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "session-1", Cwd: "/src/project", AgentScope: "agent:reviewer", Name: "skill", Arguments: `{"name":"code-review"}`})
+	result, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "session-1", Cwd: "/src/project", AgentScope: "agent:reviewer", Name: "skill", Arguments: json.RawMessage(`{"name":"code-review"}`)})
 	if err != nil {
 		log.Fatal(err)
 	}

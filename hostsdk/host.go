@@ -68,6 +68,8 @@ type Host struct {
 	listeners []Listener
 	logs      map[string]sessionlog.Log     // open session logs, until EndSession
 	heads     map[string]plugin.SessionHead // the head each session's last step sent the plugin
+
+	calls callTracker // host callbacks per session, to blame failed calls
 }
 
 // New returns a Host. It fails when a required part of cfg is missing.
@@ -168,6 +170,7 @@ func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 	delete(h.logs, sessionID)
 	delete(h.heads, sessionID)
 	h.mu.Unlock()
+	h.calls.forget(sessionID)
 	if ok {
 		errs = append(errs, l.Close())
 	}

@@ -3,6 +3,7 @@ package hostsdk_test
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"log/slog"
 	"os"
@@ -162,7 +163,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 		t.Fatalf("log events = %+v, want the one catalog message", page.Events)
 	}
 
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`})
+	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 	if !strings.Contains(out.Text, "<skill_content name=\"alpha\">") || !strings.Contains(out.Text, "Instructions of alpha.") {
 		t.Errorf("rendered result = %q", out.Text)
 	}
-	out, err = e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"gamma"}`})
+	out, err = e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"gamma"}`)})
 	if err != nil || !out.IsError || out.Text != `Error: skill "gamma" is unknown or no longer available` {
 		t.Fatalf("unknown skill result = %+v, %v", out, err)
 	}
@@ -213,7 +214,7 @@ func TestAgentMountIsScopedToItsAgent(t *testing.T) {
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "only-a", "shared")
 	expect(t, e.step("s2", "agent:b"), hostsdk.OutcomeNoPlugin)
 
-	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s2", AgentScope: "agent:b", Name: "skill", Arguments: `{"name":"shared"}`}); err == nil {
+	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s2", AgentScope: "agent:b", Name: "skill", Arguments: json.RawMessage(`{"name":"shared"}`)}); err == nil {
 		t.Fatal("agent b could call a tool mounted for agent a")
 	}
 }
@@ -282,7 +283,7 @@ func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
 	}
 	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeTombstone)
 	var notFound *hostsdk.ToolNotFoundError
-	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "sa", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`}); !errors.As(err, &notFound) {
+	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "sa", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); !errors.As(err, &notFound) {
 		t.Fatalf("shadowed call err = %v, want ToolNotFoundError (the runtime dispatches its own tool)", err)
 	}
 	e.tree.Unregister(shadow)
@@ -319,9 +320,12 @@ func TestAbortReachesProvider(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the provider never observed the cancellation")
 	}
+	// The caller's own cancellation is neither side's fault.
+	err := <-done
 	var perr *hostsdk.PluginError
-	if err := <-done; !errors.As(err, &perr) {
-		t.Fatalf("PreStep err = %v, want a PluginError", err)
+	var herr *hostsdk.HostError
+	if !errors.Is(err, context.Canceled) || errors.As(err, &perr) || errors.As(err, &herr) {
+		t.Fatalf("PreStep err = %v (%T), want the caller's context.Canceled", err, err)
 	}
 }
 
@@ -429,9 +433,9 @@ func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
 	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
-	var perr *hostsdk.PluginError
-	if !errors.As(err, &perr) || res.Outcome != "" {
-		t.Fatalf("hung step = %+v, %v; want only a PluginError", res, err)
+	var herr *hostsdk.HostError
+	if !errors.As(err, &herr) || !errors.Is(err, context.DeadlineExceeded) || res.Outcome != "" {
+		t.Fatalf("hung step = %+v, %v; want only a HostError (the provider was slow)", res, err)
 	}
 	if got := e.plugin.PID(); got != pid {
 		t.Errorf("a slow provider replaced the plugin process (pid %d → %d)", pid, got)
@@ -454,10 +458,10 @@ func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 	p := newHangingLoader()
 	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
 	e.mount(tools.GlobalScope)
-	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"slow"}`})
-	var perr *hostsdk.PluginError
-	if !errors.As(err, &perr) {
-		t.Fatalf("hung tool call err = %v, want a PluginError", err)
+	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"slow"}`)})
+	var herr *hostsdk.HostError
+	if !errors.As(err, &herr) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("hung tool call err = %v, want a HostError (the provider was slow)", err)
 	}
 	if e.plugin.PID() == 0 {
 		t.Error("a slow provider load condemned the plugin process")
@@ -580,7 +584,7 @@ func TestGenuinelyHungPluginIsReplaced(t *testing.T) {
 	}
 	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
 	var perr *hostsdk.PluginError
-	if !errors.As(err, &perr) || res.Outcome != hostsdk.OutcomePluginError || len(res.Decision.Messages) != 0 {
+	if !errors.As(err, &perr) || !perr.Stopped || res.Outcome != hostsdk.OutcomePluginError || len(res.Decision.Messages) != 0 {
 		syscall.Kill(pid, syscall.SIGCONT)
 		t.Fatalf("step against a stopped plugin = %+v, %v", res, err)
 	}
@@ -624,9 +628,10 @@ func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 	e.register("agent:broken", "alpha", "A.")
 	pid := p.PID()
 	_, err = broken.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:broken"})
+	var herr *hostsdk.HostError
 	var perr *hostsdk.PluginError
-	if !errors.As(err, &perr) || !strings.Contains(err.Error(), "disk read error") {
-		t.Fatalf("err = %v, want a PluginError carrying the storage error", err)
+	if !errors.As(err, &herr) || errors.As(err, &perr) || !strings.Contains(err.Error(), "disk read error") {
+		t.Fatalf("err = %v, want a HostError carrying the storage error", err)
 	}
 	if got := p.PID(); got != pid {
 		t.Errorf("a host storage error replaced the plugin process (pid %d → %d)", pid, got)

@@ -2,6 +2,7 @@ package hostsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestRemoteSkillsThroughThePlugin(t *testing.T) {
 
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha", "beta")
 
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`})
+	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestRemoteSkillsThroughThePlugin(t *testing.T) {
 
 	// The body was read once for the session, however often it is loaded.
 	for i := 0; i < 2; i++ {
-		if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`}); err != nil {
+		if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}

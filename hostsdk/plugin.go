@@ -190,6 +190,9 @@ func (proc *process) kill() {
 // Close removes the plugin's tools from every scope it was mounted in and
 // stops the plugin process.
 func (p *Plugin) Close() error {
+	if p == nil {
+		return nil // nothing was started
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.closed {
@@ -218,6 +221,9 @@ func (p *Plugin) Close() error {
 
 // Ping makes one empty round trip to the plugin.
 func (p *Plugin) Ping(ctx context.Context) error {
+	if p == nil {
+		return ErrNotLoaded
+	}
 	proc, err := p.running(ctx)
 	if err != nil {
 		return err
@@ -227,6 +233,9 @@ func (p *Plugin) Ping(ctx context.Context) error {
 
 // PID returns the process id of the running plugin process, or 0.
 func (p *Plugin) PID() int {
+	if p == nil {
+		return 0
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.proc == nil || p.proc.client.Exited() {
@@ -270,6 +279,7 @@ func (p *Plugin) checkCallError(proc *process, err error) error {
 			p.proc = nil
 		}
 		p.mu.Unlock()
+		return &stoppedError{err: err}
 	}
 	return err
 }
@@ -306,6 +316,9 @@ type Mount struct {
 // and registers the plugin's tools into that scope. A configuration the
 // plugin refuses is returned as a *ConfigError.
 func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, error) {
+	if p == nil {
+		return nil, ErrNotLoaded
+	}
 	if _, err := p.host.cfg.Tools.Chain(scope); err != nil {
 		return nil, fmt.Errorf("mount: %w", err)
 	}
@@ -358,8 +371,8 @@ func (m *Mount) bindLocked(ctx context.Context, proc *process, resp plugin.Confi
 			id, err := m.plugin.host.cfg.Tools.Register(m.scope, tools.Definition{
 				Name:         t.Name,
 				Description:  t.Description,
-				InputSchema:  string(t.InputSchema),
-				OutputSchema: string(t.OutputSchema),
+				InputSchema:  t.InputSchema,
+				OutputSchema: t.OutputSchema,
 			})
 			if err != nil {
 				return fmt.Errorf("register tool %q in scope %q: %w", t.Name, m.scope, err)
@@ -384,11 +397,19 @@ func (m *Mount) unregisterTools() {
 }
 
 // Scope returns the scope the mount is in.
-func (m *Mount) Scope() string { return m.scope }
+func (m *Mount) Scope() string {
+	if m == nil {
+		return ""
+	}
+	return m.scope
+}
 
 // ToolIdentity returns the definition identity the host minted for the
 // mount's tool of that name, or "".
 func (m *Mount) ToolIdentity(name string) string {
+	if m == nil {
+		return ""
+	}
 	m.plugin.mu.Lock()
 	defer m.plugin.mu.Unlock()
 	return m.identities[name]
@@ -397,6 +418,9 @@ func (m *Mount) ToolIdentity(name string) string {
 // Unmount removes the mount's tools from its scope and releases the mount in
 // the plugin.
 func (m *Mount) Unmount(ctx context.Context) error {
+	if m == nil {
+		return ErrNotLoaded
+	}
 	p := m.plugin
 	p.mu.Lock()
 	for i, q := range p.mounts {

@@ -54,7 +54,9 @@ type Outcome = plugin.Outcome
 const (
 	// OutcomeNoPlugin: no mount is in effect for the agent's scope.
 	OutcomeNoPlugin Outcome = "no-plugin"
-	// OutcomePluginError: the plugin failed; see PluginError.
+	// OutcomePluginError: the plugin call failed and the step proceeds
+	// without it; the error says why (*PluginError, *HostError, or the
+	// caller's cancellation).
 	OutcomePluginError Outcome = "plugin-error"
 
 	OutcomeRejectPassthrough = plugin.OutcomeRejectPassthrough
@@ -75,15 +77,6 @@ type StepResult struct {
 	// were appended, in order.
 	Appended []uint64
 }
-
-// PluginError is a PreStep that failed because of the plugin (its process
-// died or hung, or it answered with an error).
-type PluginError struct {
-	Err error
-}
-
-func (e *PluginError) Error() string { return "skill-catalog plugin: " + e.Err.Error() }
-func (e *PluginError) Unwrap() error { return e.Err }
 
 // PreStep runs one pre-step: downstream listeners, then the plugin mount in
 // effect for step.AgentScope, then appends an entering decision's messages to
@@ -194,8 +187,12 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	// (Re)starting the process and replaying mounts is not part of the
 	// step's time budget: a slow start is not a hung plugin.
 	if _, err := m.plugin.running(ctx); err != nil {
+		if ctx.Err() != nil {
+			return StepResult{}, nil, err
+		}
 		return StepResult{}, nil, &PluginError{Err: err}
 	}
+	callerCtx, callerFirst := ctx, callerDeadlineFirst(ctx, h.cfg.PreStepTimeout)
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
 	defer cancel()
 
@@ -216,6 +213,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log)
 
 	var resp plugin.StepResponse
+	mark := h.calls.mark(step.SessionID)
 	err := m.call(ctx, func(proc *process, mountID string) error {
 		req.MountID = mountID
 		var err error
@@ -223,7 +221,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		return err
 	})
 	if err != nil {
-		return StepResult{}, nil, &PluginError{Err: err}
+		return StepResult{}, nil, h.callError(callerCtx, callerFirst, step.SessionID, mark, err)
 	}
 	final, err := decision.Apply(resp.Edits)
 	if err != nil {

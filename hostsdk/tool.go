@@ -17,8 +17,9 @@ type ToolCall struct {
 	CallID     string
 	// Name is the tool name the model called.
 	Name string
-	// Arguments is the raw JSON of the call's arguments.
-	Arguments string
+	// Arguments is the raw JSON of the call's arguments, as the model sent
+	// it (the plugin reports malformed arguments as a tool error).
+	Arguments json.RawMessage
 }
 
 // ToolResult is a tool call's result: the rendered text the model sees and,
@@ -46,9 +47,15 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 	for _, p := range h.loaded() {
 		for _, m := range p.mountList() {
 			if m.ToolIdentity(call.Name) == id {
-				ctx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
+				callerFirst := callerDeadlineFirst(ctx, h.cfg.ToolCallTimeout)
+				callCtx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
 				defer cancel()
-				return m.executeSkillTool(ctx, call)
+				mark := h.calls.mark(call.SessionID)
+				res, err := m.executeSkillTool(callCtx, call)
+				if err != nil {
+					return ToolResult{}, h.callError(ctx, callerFirst, call.SessionID, mark, err)
+				}
+				return res, nil
 			}
 		}
 	}
@@ -65,14 +72,11 @@ func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult
 			Cwd:        call.Cwd,
 			AgentScope: call.AgentScope,
 			CallID:     call.CallID,
-			Arguments:  json.RawMessage(call.Arguments),
+			Arguments:  call.Arguments,
 		})
 		return err
 	})
-	if err != nil {
-		return ToolResult{}, &PluginError{Err: err}
-	}
-	return res, nil
+	return res, err
 }
 
 func skillsQuery(step Step, chain []string) skills.Query {

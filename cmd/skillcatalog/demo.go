@@ -374,7 +374,7 @@ func (d *demo) call(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: "skill", Arguments: string(args)})
+	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: "skill", Arguments: args})
 	if err != nil {
 		return err
 	}

@@ -381,7 +381,7 @@ func (e *env) mutate(st *Step) error {
 		id, err := e.tree.Register(r.Scope, tools.Definition{
 			Name:        r.Tool,
 			Description: "A same-name tool of the runtime's own, not the plugin's.",
-			InputSchema: `{"type":"object"}`,
+			InputSchema: json.RawMessage(`{"type":"object"}`),
 		})
 		if err != nil {
 			return err
@@ -559,7 +559,7 @@ func (e *env) toolCall(a *ToolCallAction, exp *Expect, fail func(string, ...any)
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
 	defer cancel()
-	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: args})
+	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: json.RawMessage(args)})
 	if exp == nil {
 		exp = &Expect{}
 	}

@@ -3,6 +3,7 @@ package tools
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -18,9 +19,10 @@ const GlobalScope = "global"
 type Definition struct {
 	Name        string
 	Description string
-	// InputSchema and OutputSchema are JSON Schema documents, kept opaque.
-	InputSchema  string
-	OutputSchema string
+	// InputSchema and OutputSchema are JSON Schema documents, kept opaque
+	// and byte for byte.
+	InputSchema  json.RawMessage
+	OutputSchema json.RawMessage
 }
 
 // ResolvedTool is one tool a scope sees.

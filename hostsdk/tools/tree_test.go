@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -11,7 +12,7 @@ import (
 )
 
 func def(name, desc string) Definition {
-	return Definition{Name: name, Description: desc, InputSchema: `{"type":"object"}`}
+	return Definition{Name: name, Description: desc, InputSchema: json.RawMessage(`{"type":"object"}`)}
 }
 
 // newTestTree builds global → agent → sub, plus a sibling agent "other".
