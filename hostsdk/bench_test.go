@@ -32,6 +32,12 @@ func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.
 // globally, on the given session store.
 func benchHostWith(b *testing.B, n int, store sessionlog.Store) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
 	b.Helper()
+	return benchHostLoaded(b, n, store, hostsdk.LoadOptions{Path: pluginPath})
+}
+
+// benchHostLoaded is benchHostWith with the plugin loaded as opts say.
+func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts hostsdk.LoadOptions) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
+	b.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		b.Fatal(err)
@@ -51,7 +57,7 @@ func benchHostWith(b *testing.B, n int, store sessionlog.Store) (*hostsdk.Host, 
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { host.Close() })
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	p, err := host.Load(context.Background(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -114,7 +114,8 @@ func (t *callTracker) forget(session string) {
 // callError turns the error of a plugin call into what the runtime acts on:
 // the caller's own cancellation or deadline as it is (errors.Is holds with
 // context.Canceled or context.DeadlineExceeded); a failure the plugin
-// reported from a host callback (status Aborted), or a deadline that passed
+// reported from a host callback (status Aborted over the wire, a marked
+// error in process), or a deadline that passed
 // while host callbacks were failing or running, as a *HostError; anything
 // else as a *PluginError.
 //
@@ -133,10 +134,11 @@ func (h *Host) callError(callerCtx context.Context, callerFirst bool, session st
 	if callerFirst && errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	switch status.Code(err) {
-	case codes.Aborted:
+	var callback *hostCallbackError
+	switch {
+	case errors.As(err, &callback), status.Code(err) == codes.Aborted:
 		return &HostError{Err: err}
-	case codes.DeadlineExceeded, codes.Canceled:
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		if h.calls.hostSide(session, mark) {
 			return &HostError{Err: err}
 		}

@@ -33,6 +33,12 @@ type LoadOptions struct {
 	Checksum []byte
 	// Logger receives the plugin's log output; nil uses the Host's logger.
 	Logger *slog.Logger
+	// InProcess runs the plugin's rules in the host's own process instead
+	// of starting a binary: the same API, answers and durable output,
+	// without a subprocess — and without its isolation, so it is for hosts
+	// that trust the plugin (tests, single-tenant tools, serverless
+	// functions). Path, Args, Env and Checksum must then be empty.
+	InProcess bool
 }
 
 // ConfigError is a plugin configuration the plugin refused. Its message names
@@ -51,7 +57,7 @@ type Plugin struct {
 	log  *slog.Logger
 
 	mu     sync.Mutex
-	proc   *process // nil when not running
+	proc   pluginConn // nil when not running
 	mounts []*Mount
 	closed bool
 }
@@ -67,12 +73,19 @@ type process struct {
 
 // Load starts a plugin binary and connects to it.
 func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
-	if opts.Path == "" {
-		return nil, errors.New("hostsdk: LoadOptions.Path is required")
+	switch {
+	case opts.InProcess && (opts.Path != "" || len(opts.Args) > 0 || len(opts.Env) > 0 || len(opts.Checksum) > 0):
+		return nil, errors.New("hostsdk: LoadOptions.InProcess runs no binary: leave Path, Args, Env and Checksum empty")
+	case !opts.InProcess && opts.Path == "":
+		return nil, errors.New("hostsdk: LoadOptions.Path is required (or set LoadOptions.InProcess)")
 	}
 	logger := opts.Logger
 	if logger == nil {
-		logger = h.log.With("plugin", opts.Path)
+		name := opts.Path
+		if opts.InProcess {
+			name = "in-process"
+		}
+		logger = h.log.With("plugin", name)
 	}
 	p := &Plugin{host: h, opts: opts, log: logger}
 	p.mu.Lock()
@@ -89,24 +102,29 @@ func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
 
 // processLocked returns the running process, starting one (and replaying
 // every mount) when there is none. p.mu must be held.
-func (p *Plugin) processLocked(ctx context.Context) (*process, error) {
+func (p *Plugin) processLocked(ctx context.Context) (pluginConn, error) {
 	if p.closed {
 		return nil, errors.New("hostsdk: plugin is closed")
 	}
-	if p.proc != nil && !p.proc.client.Exited() {
+	if p.proc != nil && !p.proc.Exited() {
 		return p.proc, nil
 	}
 	if p.proc != nil {
-		p.proc.stop()
+		p.proc.Stop()
 		p.proc = nil
 	}
-	proc, err := p.start()
-	if err != nil {
-		return nil, err
+	var proc pluginConn
+	if p.opts.InProcess {
+		proc = newInProcess(p.host, plugin.Options{Logger: p.log})
+	} else {
+		var err error
+		if proc, err = p.start(); err != nil {
+			return nil, err
+		}
 	}
 	for _, m := range p.mounts {
 		if err := m.configureLocked(ctx, proc); err != nil {
-			proc.stop()
+			proc.Stop()
 			return nil, fmt.Errorf("replay mount in scope %q: %w", m.scope, err)
 		}
 	}
@@ -160,9 +178,47 @@ func (p *Plugin) start() (*process, error) {
 // gracefulStop bounds a graceful shutdown before the process is killed.
 const gracefulStop = 5 * time.Second
 
-// stop shuts the process down gracefully, and kills it if it does not
+func (proc *process) Configure(ctx context.Context, req plugin.ConfigureRequest) (plugin.ConfigureResponse, error) {
+	return proc.plugin.Configure(ctx, req, proc.brokerID)
+}
+
+func (proc *process) BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error {
+	return proc.plugin.BindTools(ctx, mountID, bindings)
+}
+
+func (proc *process) Unmount(ctx context.Context, mountID string) error {
+	return proc.plugin.Unmount(ctx, mountID)
+}
+
+func (proc *process) PreStep(ctx context.Context, req plugin.StepRequest) (plugin.StepResponse, error) {
+	return proc.plugin.PreStep(ctx, req)
+}
+
+func (proc *process) ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (plugin.ToolResult, error) {
+	return proc.plugin.ExecuteSkillTool(ctx, call)
+}
+
+func (proc *process) EndSession(ctx context.Context, sessionID string) error {
+	return proc.plugin.EndSession(ctx, sessionID)
+}
+
+func (proc *process) Ping(ctx context.Context) error { return proc.plugin.Ping(ctx) }
+
+func (proc *process) Exited() bool { return proc.client.Exited() }
+
+func (proc *process) PID() int {
+	if proc.client.Exited() {
+		return 0
+	}
+	if rc := proc.client.ReattachConfig(); rc != nil {
+		return rc.Pid
+	}
+	return 0
+}
+
+// Stop shuts the process down gracefully, and kills it if it does not
 // answer in time.
-func (proc *process) stop() {
+func (proc *process) Stop() {
 	done := make(chan struct{})
 	go func() {
 		proc.client.Kill()
@@ -178,9 +234,9 @@ func (proc *process) stop() {
 	}
 }
 
-// kill ends a process that no longer answers. go-plugin's graceful shutdown
+// Kill ends a process that no longer answers. go-plugin's graceful shutdown
 // would wait forever for a stopped process, so the OS process goes first.
-func (proc *process) kill() {
+func (proc *process) Kill() {
 	if proc.cmd.Process != nil {
 		_ = proc.cmd.Process.Kill()
 	}
@@ -204,7 +260,7 @@ func (p *Plugin) Close() error {
 	}
 	p.mounts = nil
 	if p.proc != nil {
-		p.proc.stop()
+		p.proc.Stop()
 		p.proc = nil
 	}
 	h := p.host
@@ -228,26 +284,24 @@ func (p *Plugin) Ping(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	return p.checkCallError(proc, proc.plugin.Ping(ctx))
+	return p.checkCallError(proc, proc.Ping(ctx))
 }
 
-// PID returns the process id of the running plugin process, or 0.
+// PID returns the process id of the running plugin process, or 0 (also
+// for a plugin that runs in the host's process).
 func (p *Plugin) PID() int {
 	if p == nil {
 		return 0
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.proc == nil || p.proc.client.Exited() {
+	if p.proc == nil {
 		return 0
 	}
-	if rc := p.proc.client.ReattachConfig(); rc != nil {
-		return rc.Pid
-	}
-	return 0
+	return p.proc.PID()
 }
 
-func (p *Plugin) running(ctx context.Context) (*process, error) {
+func (p *Plugin) running(ctx context.Context) (pluginConn, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return p.processLocked(ctx)
@@ -260,22 +314,22 @@ const pingTimeout = 2 * time.Second
 // next call starts a fresh one. A call that failed or ran out of time while
 // the plugin was waiting on the host (a slow provider, a storage error) does
 // not condemn the process: it must also fail a Ping.
-func (p *Plugin) checkCallError(proc *process, err error) error {
+func (p *Plugin) checkCallError(proc pluginConn, err error) error {
 	if err == nil {
 		return nil
 	}
 	code := status.Code(err)
-	dead := proc.client.Exited()
+	dead := proc.Exited()
 	if !dead && (code == codes.Unavailable || code == codes.DeadlineExceeded || code == codes.Canceled) {
 		ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
-		perr := proc.plugin.Ping(ctx)
+		perr := proc.Ping(ctx)
 		cancel()
 		dead = perr != nil
 	}
 	if dead {
 		p.mu.Lock()
 		if p.proc == proc {
-			proc.kill()
+			proc.Kill()
 			p.proc = nil
 		}
 		p.mu.Unlock()
@@ -291,7 +345,7 @@ func (p *Plugin) endSession(ctx context.Context, sessionID string) error {
 	if proc == nil {
 		return nil // a fresh process holds nothing for the session
 	}
-	return p.checkCallError(proc, proc.plugin.EndSession(ctx, sessionID))
+	return p.checkCallError(proc, proc.EndSession(ctx, sessionID))
 }
 
 func (p *Plugin) mountList() []*Mount {
@@ -332,8 +386,8 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 	if err := m.configureLocked(ctx, proc); err != nil {
 		m.unregisterTools()
 		var cerr *ConfigError
-		if !errors.As(err, &cerr) && proc.client.Exited() {
-			proc.stop()
+		if !errors.As(err, &cerr) && proc.Exited() {
+			proc.Stop()
 			p.proc = nil
 		}
 		return nil, err
@@ -344,8 +398,8 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 
 // configureLocked sends the mount's configuration, registers its tools on
 // first use (later replays keep the identities) and binds them.
-func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
-	resp, err := proc.plugin.Configure(ctx, plugin.ConfigureRequest{Config: m.configJSON, Scope: m.scope}, proc.brokerID)
+func (m *Mount) configureLocked(ctx context.Context, proc pluginConn) error {
+	resp, err := proc.Configure(ctx, plugin.ConfigureRequest{Config: m.configJSON, Scope: m.scope})
 	if err != nil {
 		var cerr *ConfigError
 		if errors.As(err, &cerr) {
@@ -355,7 +409,7 @@ func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
 	}
 	if err := m.bindLocked(ctx, proc, resp); err != nil {
 		// The plugin holds a mount the host will never use: release it.
-		_ = proc.plugin.Unmount(ctx, resp.MountID)
+		_ = proc.Unmount(ctx, resp.MountID)
 		return err
 	}
 	m.mountID = resp.MountID
@@ -364,7 +418,7 @@ func (m *Mount) configureLocked(ctx context.Context, proc *process) error {
 
 // bindLocked registers the mount's tools on first use (later replays keep
 // the identities) and tells the plugin the identities.
-func (m *Mount) bindLocked(ctx context.Context, proc *process, resp plugin.ConfigureResponse) error {
+func (m *Mount) bindLocked(ctx context.Context, proc pluginConn, resp plugin.ConfigureResponse) error {
 	if m.identities == nil {
 		m.identities = make(map[string]string)
 		for _, t := range resp.Tools {
@@ -384,7 +438,7 @@ func (m *Mount) bindLocked(ctx context.Context, proc *process, resp plugin.Confi
 	for name, id := range m.identities {
 		bindings = append(bindings, plugin.ToolBinding{ToolName: name, DefinitionIdentity: id})
 	}
-	if err := proc.plugin.BindTools(ctx, resp.MountID, bindings); err != nil {
+	if err := proc.BindTools(ctx, resp.MountID, bindings); err != nil {
 		return fmt.Errorf("bind tools: %w", err)
 	}
 	return nil
@@ -436,12 +490,12 @@ func (m *Mount) Unmount(ctx context.Context) error {
 	if proc == nil {
 		return nil // a fresh process will not know the mount
 	}
-	return p.checkCallError(proc, proc.plugin.Unmount(ctx, id))
+	return p.checkCallError(proc, proc.Unmount(ctx, id))
 }
 
 // call runs fn against the running process with the mount's current id,
 // restarting the process first if it died.
-func (m *Mount) call(ctx context.Context, fn func(proc *process, mountID string) error) error {
+func (m *Mount) call(ctx context.Context, fn func(proc pluginConn, mountID string) error) error {
 	p := m.plugin
 	p.mu.Lock()
 	proc, err := p.processLocked(ctx)

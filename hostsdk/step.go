@@ -214,10 +214,10 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 
 	var resp plugin.StepResponse
 	mark := h.calls.mark(step.SessionID)
-	err := m.call(ctx, func(proc *process, mountID string) error {
+	err := m.call(ctx, func(proc pluginConn, mountID string) error {
 		req.MountID = mountID
 		var err error
-		resp, err = proc.plugin.PreStep(ctx, req)
+		resp, err = proc.PreStep(ctx, req)
 		return err
 	})
 	if err != nil {

@@ -64,9 +64,9 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 
 func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
 	var res plugin.ToolResult
-	err := m.call(ctx, func(proc *process, mountID string) error {
+	err := m.call(ctx, func(proc pluginConn, mountID string) error {
 		var err error
-		res, err = proc.plugin.ExecuteSkillTool(ctx, plugin.ToolCall{
+		res, err = proc.ExecuteSkillTool(ctx, plugin.ToolCall{
 			MountID:    mountID,
 			SessionID:  call.SessionID,
 			Cwd:        call.Cwd,

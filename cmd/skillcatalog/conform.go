@@ -34,7 +34,8 @@ Flags:
 func conformCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	pluginPath := fs.String("plugin", "", "the plugin binary to test (required)")
+	pluginPath := fs.String("plugin", "", "the plugin binary to test (required unless -in-process)")
+	inProcess := fs.Bool("in-process", false, "test the plugin's rules in this process instead of a binary")
 	run := fs.String("run", "", "run only scenarios whose name matches this regular expression")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, conformUsage)
@@ -46,20 +47,27 @@ func conformCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		}
 		return 2
 	}
-	if *pluginPath == "" {
-		fmt.Fprintln(stderr, "skillcatalog conform: --plugin PATH is required")
+	switch {
+	case *inProcess && *pluginPath != "":
+		fmt.Fprintln(stderr, "skillcatalog conform: -plugin and -in-process exclude each other")
 		fs.Usage()
 		return 2
-	}
-	info, err := os.Stat(*pluginPath)
-	if err != nil || info.IsDir() {
-		fmt.Fprintf(stderr, "skillcatalog conform: --plugin %s is not a plugin binary: %v\n", *pluginPath, statProblem(err))
+	case !*inProcess && *pluginPath == "":
+		fmt.Fprintln(stderr, "skillcatalog conform: -plugin PATH or -in-process is required")
+		fs.Usage()
 		return 2
+	case !*inProcess:
+		info, err := os.Stat(*pluginPath)
+		if err != nil || info.IsDir() {
+			fmt.Fprintf(stderr, "skillcatalog conform: -plugin %s is not a plugin binary: %v\n", *pluginPath, statProblem(err))
+			return 2
+		}
 	}
 	var filter *regexp.Regexp
 	if *run != "" {
+		var err error
 		if filter, err = regexp.Compile(*run); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog conform: --run: %v\n", err)
+			fmt.Fprintf(stderr, "skillcatalog conform: -run: %v\n", err)
 			return 2
 		}
 	}
@@ -85,7 +93,7 @@ func conformCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if filter != nil {
 		match = filter.MatchString
 	}
-	runner := &conformance.Runner{PluginPath: *pluginPath}
+	runner := &conformance.Runner{PluginPath: *pluginPath, InProcess: *inProcess}
 	if _, failed := runner.RunFiles(ctx, files, match, stdout); failed > 0 {
 		return 1
 	}

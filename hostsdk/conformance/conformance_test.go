@@ -47,12 +47,22 @@ func TestScenarios(t *testing.T) {
 		}
 		names[s.Name] = s.File
 	}
-	runner := &conformance.Runner{PluginPath: pluginPath}
-	for _, s := range scenarios {
-		t.Run(s.Name, func(t *testing.T) {
-			res := runner.Run(context.Background(), s)
-			for _, f := range res.Failures {
-				t.Error(f)
+	// Both hosting modes keep the same contract.
+	for _, mode := range []struct {
+		name   string
+		runner *conformance.Runner
+	}{
+		{"process", &conformance.Runner{PluginPath: pluginPath}},
+		{"in-process", &conformance.Runner{InProcess: true}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			for _, s := range scenarios {
+				t.Run(s.Name, func(t *testing.T) {
+					res := mode.runner.Run(context.Background(), s)
+					for _, f := range res.Failures {
+						t.Error(f)
+					}
+				})
 			}
 		})
 	}

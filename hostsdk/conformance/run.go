@@ -32,6 +32,10 @@ type Runner struct {
 	// PluginPath is the plugin binary. Every scenario starts its own
 	// process of it.
 	PluginPath string
+	// InProcess runs every scenario against the plugin's rules in this
+	// process (hostsdk.LoadOptions.InProcess) instead of a binary;
+	// PluginPath must then be empty.
+	InProcess bool
 	// Logger receives the SDK's and the plugin's log output; nil discards.
 	Logger *slog.Logger
 	// Wait bounds waiting for a provider to observe a cancellation; zero
@@ -125,7 +129,7 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 			fail("close host: %v", err)
 		}
 	}()
-	plugin, err := e.host.Load(ctx, hostsdk.LoadOptions{Path: r.PluginPath})
+	plugin, err := e.host.Load(ctx, hostsdk.LoadOptions{Path: r.PluginPath, InProcess: r.InProcess})
 	if err != nil {
 		fail("load plugin: %v", err)
 		return res
