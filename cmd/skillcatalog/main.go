@@ -15,7 +15,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
@@ -31,11 +30,8 @@ Run "skillcatalog demo -h" or "skillcatalog conform -h" for flags.
 `
 
 func main() {
-	if wire.CookieSet(os.Getenv) {
-		// Started by a host through the handshake: be the plugin.
-		pluginserver.Serve()
-		return
-	}
+	// Started by a host through the handshake: be the plugin.
+	pluginserver.ServeIfRequested()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()

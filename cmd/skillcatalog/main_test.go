@@ -13,17 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
-	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
 // TestMain lets the test binary serve as the plugin when the demo
 // re-executes it through the handshake, exactly as the real command does.
 func TestMain(m *testing.M) {
-	if wire.CookieSet(os.Getenv) {
-		pluginserver.Serve()
-		os.Exit(0)
-	}
+	pluginserver.ServeIfRequested()
 	os.Exit(m.Run())
 }
 
