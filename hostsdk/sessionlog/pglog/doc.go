@@ -29,7 +29,7 @@
 // cannot hold NUL), and found through the unique hash of those bytes, so
 // ids of any length fit the index. Events refer to their session by its
 // key. Type, Source and Body are bytea too, byte for byte: a nil Source or
-// Body is NULL and an empty one is ''. Each event row also keeps its
+// Body is NULL and an empty one is an empty bytea. Each event row also keeps its
 // record's Hide range.
 //
 // hides is derived from the events: the union of every Hide range, kept
