@@ -78,16 +78,8 @@ func (l *Log) ReadBackward(ctx context.Context, before, after uint64, max int) (
 	if max <= 0 {
 		return sessionlog.Page{}, fmt.Errorf("pglog: read: max must be positive, got %d", max)
 	}
-	// Seqs are bigint: bounds past its range mean "no bound" and "nothing".
-	below := int64(math.MaxInt64)
-	if before != 0 && before < math.MaxInt64 {
-		below = int64(before)
-	}
-	above := int64(math.MaxInt64)
-	if after < math.MaxInt64 {
-		above = int64(after)
-	}
-	rows, err := l.store.pool.Query(ctx, l.store.sql.read, l.key, above, below, max)
+	below, above := queryBounds(before, after)
+	rows, err := l.store.pool.Query(ctx, l.store.sql.read, l.key, above, below, int64(max))
 	if err != nil {
 		return sessionlog.Page{}, fmt.Errorf("pglog: read: %w", l.store.wrap(err))
 	}
@@ -124,6 +116,21 @@ func (l *Log) ReadBackward(ctx context.Context, before, after uint64, max int) (
 	}
 	page.More = upper > after && upper-after > uint64(max)
 	return page, nil
+}
+
+// queryBounds maps a read's bounds onto bigint seqs: before 0 (no bound)
+// and bounds past any seq the store can hold become ones the query can add
+// 1 to or take 1 from without overflowing.
+func queryBounds(before, after uint64) (below, above int64) {
+	below = math.MaxInt64
+	if before != 0 && before < math.MaxInt64 {
+		below = int64(before)
+	}
+	above = math.MaxInt64 - 1
+	if after < math.MaxInt64-1 {
+		above = int64(after)
+	}
+	return below, above
 }
 
 // Append adds records durably: it returns once the transaction that wrote

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
@@ -12,18 +13,31 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
 
-// opsFromBytes turns fuzz input into appends: a byte gives the count of
-// records (1 to 4), then each record takes two bytes and is a compaction
-// over a valid range of earlier seqs (a third of the time, when there are
-// any) or a message.
+// opsFromBytes turns fuzz input into appends. A byte of 0xf0 or more
+// appends 400 messages at once (to reach several hide blocks); otherwise it
+// gives the count of records (1 to 4), and each record takes two bytes and
+// is a compaction over a valid range of earlier seqs, up to thousands long
+// and ending anywhere (a third of the time, when there are earlier seqs),
+// or a message.
 func opsFromBytes(data []byte) [][]sessionlog.Record {
 	var ops [][]sessionlog.Record
 	seq := uint64(0) // head so far
+	message := func(seq uint64, x byte) sessionlog.Record {
+		return sessionlog.Record{Type: "message", Source: []byte{x}, Body: []byte(fmt.Sprintf(`{"seq":%d}`, seq))}
+	}
 	for len(data) > 0 {
-		n := int(data[0]%4) + 1
+		op := data[0]
 		data = data[1:]
 		var recs []sessionlog.Record
-		for range n {
+		if op >= 0xf0 {
+			for range 400 {
+				seq++
+				recs = append(recs, message(seq, op))
+			}
+			ops = append(ops, recs)
+			continue
+		}
+		for range int(op%4) + 1 {
 			if len(data) < 2 {
 				break
 			}
@@ -31,15 +45,15 @@ func opsFromBytes(data []byte) [][]sessionlog.Record {
 			data = data[2:]
 			seq++
 			if x%3 == 0 && seq > 1 {
-				from := 1 + y%(seq-1)
-				to := from + (x/3)%(seq-from)
+				from := seq - 1 - (y*y)%(seq-1)
+				to := from + (x/3)*(x/3)%(seq-from)
 				recs = append(recs, sessionlog.Record{
 					Type: "compaction", Body: []byte(fmt.Sprintf(`{"hides":"%d..%d"}`, from, to)),
 					Hide: &sessionlog.Range{From: from, To: to},
 				})
 				continue
 			}
-			recs = append(recs, sessionlog.Record{Type: "message", Source: []byte{byte(x)}, Body: []byte(fmt.Sprintf(`{"seq":%d}`, seq))})
+			recs = append(recs, message(seq, byte(x)))
 		}
 		if len(recs) > 0 {
 			ops = append(ops, recs)
@@ -48,9 +62,9 @@ func opsFromBytes(data []byte) [][]sessionlog.Record {
 	return ops
 }
 
-// checkHides checks the invariant the visibility probe relies on: the
-// session's hides are disjoint, not adjacent, and their union is exactly
-// the seqs that want hidden.
+// checkHides checks the session's rows of hides: exactly the union of the
+// hidden ranges, cut at multiples of hideBlock and nowhere else, so that a
+// page's query finds every row that covers it within a bounded key range.
 func checkHides(t *testing.T, s *Store, l *Log, hidden map[uint64]bool) {
 	t.Helper()
 	rows, err := s.pool.Query(context.Background(),
@@ -66,8 +80,14 @@ func checkHides(t *testing.T, s *Store, l *Log, hidden map[uint64]bool) {
 		if err := rows.Scan(&from, &to); err != nil {
 			t.Fatal(err)
 		}
-		if prevTo >= 0 && from <= prevTo+1 {
-			t.Fatalf("hides range %d..%d overlaps or touches the one ending at %d", from, to, prevTo)
+		if from/hideBlock != to/hideBlock {
+			t.Fatalf("hides row %d..%d crosses a multiple of %d", from, to, hideBlock)
+		}
+		if prevTo >= 0 && from <= prevTo {
+			t.Fatalf("hides row %d..%d overlaps the one ending at %d", from, to, prevTo)
+		}
+		if prevTo >= 0 && from == prevTo+1 && from%hideBlock != 0 {
+			t.Fatalf("hides row %d..%d touches the one ending at %d within a block", from, to, prevTo)
 		}
 		prevTo = to
 		for seq := from; seq <= to; seq++ {
@@ -119,6 +139,9 @@ func FuzzMatchesMemoryLog(f *testing.F) {
 		wide = append(wide, 3, 1, byte(i), 1, byte(i), 6, byte(3*i), 1, byte(i))
 	}
 	f.Add(append(wide, 0, 255, 0))
+	// Sessions of thousands of events with ranges across block boundaries.
+	f.Add([]byte{0xf0, 0xf1, 0xf2, 3, 0, 40, 0, 30, 1, 1, 0xf3, 3, 60, 200, 0, 250, 3, 90, 100, 255, 255})
+	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 3, 3, 32, 6, 33, 9, 32, 0xff, 3, 255, 255, 3, 0, 0xfe, 2, 0, 1, 3, 7})
 
 	s := newTestStore(f)
 	var sessions atomic.Int64
@@ -158,9 +181,16 @@ func FuzzMatchesMemoryLog(f *testing.F) {
 		}
 		windows := [][2]uint64{{0, 0}, {h.Seq / 2, 0}, {0, h.Seq / 3}, {h.Seq, 1}, {h.Seq + 5, h.Seq / 2}}
 		for _, w := range windows {
-			for _, size := range []int{1, 3, 64} {
-				if diff := cmp.Diff(readAll(t, mem, w[0], w[1], size), readAll(t, l, w[0], w[1], size)); diff != "" {
-					t.Fatalf("ReadBackward(before=%d, after=%d) in pages of %d (-memory +store):\n%s", w[0], w[1], size, diff)
+			sizes := []int{1, 3, 64}
+			if h.Seq > 300 {
+				sizes = []int{64, 1000} // not one round trip per event
+			}
+			for _, size := range sizes {
+				want, got := readAll(t, mem, w[0], w[1], size), readAll(t, l, w[0], w[1], size)
+				// DeepEqual tells nil from empty too, and is cheaper than
+				// cmp, which explains a difference.
+				if !reflect.DeepEqual(want, got) {
+					t.Fatalf("ReadBackward(before=%d, after=%d) in pages of %d (-memory +store):\n%s", w[0], w[1], size, cmp.Diff(want, got))
 				}
 			}
 		}

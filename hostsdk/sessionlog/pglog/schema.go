@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
@@ -47,7 +48,7 @@ CREATE TABLE {s}.hides (
 	hide_from bigint NOT NULL,
 	hide_to   bigint NOT NULL,
 	PRIMARY KEY (session, hide_from),
-	CHECK (hide_from >= 1 AND hide_from <= hide_to)
+	CHECK (hide_from >= 1 AND hide_from <= hide_to AND hide_from / {B} = hide_to / {B})
 );
 `,
 	}
@@ -174,9 +175,16 @@ type statements struct {
 	open, head, read, appendPlain, lockHead, insertEvents, mergeHide string
 }
 
-// newReplacer fills {s} in SQL with the quoted schema name.
+// hideBlock is the span of seqs that one row of hides covers at most:
+// hidden ranges are stored cut at multiples of it, so that the row that
+// covers a seq starts at most hideBlock-1 before it and a page finds its
+// rows with a bounded key range. It is part of the schema's format.
+const hideBlock = 1024
+
+// newReplacer fills {s} in SQL with the quoted schema name and {B} with
+// hideBlock.
 func newReplacer(schema string) *strings.Replacer {
-	return strings.NewReplacer("{s}", quoteSchema(schema))
+	return strings.NewReplacer("{s}", quoteSchema(schema), "{B}", strconv.Itoa(hideBlock))
 }
 
 func newStatements(schema string) statements {
@@ -197,28 +205,33 @@ SELECT key FROM found UNION ALL SELECT key FROM made`),
 
 		head: r.Replace(`SELECT head_seq, surface_revision FROM {s}.sessions WHERE key = $1`),
 
-		// One statement, so one snapshot: the head and the page agree. The
-		// page is a range scan of the events' primary key; each event's
-		// visibility is one probe of the hides primary key for the nearest
-		// range starting at or before it, which covers it or nothing does
-		// (the ranges are disjoint).
+		// One statement, so one snapshot: the head and the page agree.
+		// Seqs are dense, so the page is the key range lo..hi: from the
+		// newest seq it may hold ($3 is before) down $4 events, not past
+		// $2 (after). The hide pieces that can cover it start between the
+		// block of lo and hi. Both are key ranges bounded by the page,
+		// whatever plan the planner picks; no scan depends on the length
+		// of the session or an ORDER BY ... LIMIT the planner may not
+		// serve from the index.
 		read: r.Replace(`
-SELECT s.head_seq, s.surface_revision, e.seq, e.type, e.source, e.body,
-	h.hide_to IS NULL OR h.hide_to < e.seq
-FROM {s}.sessions s
+WITH b AS (
+	SELECT key, head_seq, surface_revision, LEAST($3::bigint - 1, head_seq) AS hi
+	FROM {s}.sessions WHERE key = $1
+), p AS (
+	SELECT key, head_seq, surface_revision, hi, GREATEST($2::bigint + 1, hi - $4::bigint + 1) AS lo FROM b
+), r AS MATERIALIZED (
+	SELECT hide_from, hide_to FROM {s}.hides, p
+	WHERE session = p.key AND hide_from BETWEEN p.lo / {B} * {B} AND p.hi AND hide_to >= p.lo
+)
+SELECT p.head_seq, p.surface_revision, e.seq, e.type, e.source, e.body,
+	NOT EXISTS (SELECT FROM r WHERE e.seq BETWEEN r.hide_from AND r.hide_to)
+FROM p
 LEFT JOIN LATERAL (
 	SELECT seq, type, source, body FROM {s}.events
-	WHERE session = s.key AND seq > $2 AND seq < $3 AND seq <= s.head_seq
+	WHERE session = p.key AND seq BETWEEN p.lo AND p.hi
 	ORDER BY seq DESC
-	LIMIT $4
+	LIMIT $4::bigint
 ) e ON true
-LEFT JOIN LATERAL (
-	SELECT hide_to FROM {s}.hides
-	WHERE session = s.key AND hide_from <= e.seq
-	ORDER BY hide_from DESC
-	LIMIT 1
-) h ON true
-WHERE s.key = $1
 ORDER BY e.seq DESC`),
 
 		// Records without a hide range, in one statement and so one round
@@ -251,22 +264,21 @@ SELECT $1, $2 + r.i, r.type, r.source, r.body, r.hide_from, r.hide_to
 FROM unnest($3::bytea[], $4::bytea[], $5::bytea[], $6::bigint[], $7::bigint[])
 	WITH ORDINALITY AS r(type, source, body, hide_from, hide_to, i)`),
 
-		// Replace the ranges that overlap or touch $2..$3 by their union
-		// with it. The ranges are disjoint and not adjacent, so those are
-		// the ones starting in $2-1..$3+1 and, at most, the one before.
+		// Replace the pieces that overlap or touch $2..$3 by the pieces
+		// of their union with it. Pieces lie within a block, so those are
+		// the ones starting between the block of $2-1 and $3+1.
 		mergeHide: r.Replace(`
 WITH gone AS (
 	DELETE FROM {s}.hides
-	WHERE session = $1 AND (
-		hide_from BETWEEN $2::bigint - 1 AND $3::bigint + 1
-		OR hide_from = (
-			SELECT max(hide_from) FROM {s}.hides
-			WHERE session = $1 AND hide_from < $2::bigint - 1
-		) AND hide_to >= $2::bigint - 1
-	)
+	WHERE session = $1
+		AND hide_from BETWEEN ($2::bigint - 1) / {B} * {B} AND $3::bigint + 1
+		AND hide_to >= $2::bigint - 1
 	RETURNING hide_from, hide_to
+), u AS (
+	SELECT LEAST($2::bigint, min(hide_from)) AS f, GREATEST($3::bigint, max(hide_to)) AS t FROM gone
 )
 INSERT INTO {s}.hides (session, hide_from, hide_to)
-SELECT $1, LEAST($2::bigint, min(hide_from)), GREATEST($3::bigint, max(hide_to)) FROM gone`),
+SELECT $1, GREATEST(u.f, k * {B}), LEAST(u.t, k * {B} + {B} - 1)
+FROM u, generate_series(u.f / {B}, u.t / {B}) AS k`),
 	}
 }
