@@ -212,7 +212,8 @@ SELECT key FROM found UNION ALL SELECT key FROM made`),
 		// block of lo and hi. Both are key ranges bounded by the page,
 		// whatever plan the planner picks; no scan depends on the length
 		// of the session or an ORDER BY ... LIMIT the planner may not
-		// serve from the index.
+		// serve from the index. An empty page (a host's step when nothing
+		// was appended) skips both scans: "p.lo <= p.hi" is checked once.
 		read: r.Replace(`
 WITH b AS (
 	SELECT key, head_seq, surface_revision, LEAST($3::bigint - 1, head_seq) AS hi
@@ -221,14 +222,14 @@ WITH b AS (
 	SELECT key, head_seq, surface_revision, hi, GREATEST($2::bigint + 1, hi - $4::bigint + 1) AS lo FROM b
 ), r AS MATERIALIZED (
 	SELECT hide_from, hide_to FROM {s}.hides, p
-	WHERE session = p.key AND hide_from BETWEEN p.lo / {B} * {B} AND p.hi AND hide_to >= p.lo
+	WHERE p.lo <= p.hi AND session = p.key AND hide_from BETWEEN p.lo / {B} * {B} AND p.hi AND hide_to >= p.lo
 )
 SELECT p.head_seq, p.surface_revision, e.seq, e.type, e.source, e.body,
 	NOT EXISTS (SELECT FROM r WHERE e.seq BETWEEN r.hide_from AND r.hide_to)
 FROM p
 LEFT JOIN LATERAL (
 	SELECT seq, type, source, body FROM {s}.events
-	WHERE session = p.key AND seq BETWEEN p.lo AND p.hi
+	WHERE p.lo <= p.hi AND session = p.key AND seq BETWEEN p.lo AND p.hi
 	ORDER BY seq DESC
 	LIMIT $4::bigint
 ) e ON true
