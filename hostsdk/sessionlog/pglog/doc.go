@@ -29,29 +29,34 @@
 // cannot hold NUL), and found through the unique hash of those bytes, so
 // ids of any length fit the index. Events refer to their session by its
 // key. Type, Source and Body are bytea too, byte for byte: a nil Source or
-// Body is NULL and an empty one is an empty bytea. Each event row also keeps its
-// record's Hide range.
+// Body is NULL and an empty one is an empty bytea. Each event row also
+// keeps its record's Hide range.
 //
-// hides is derived from the events: the union of every Hide range, kept
-// merged into disjoint, non-adjacent ranges (appending a range replaces
-// the ones it overlaps or touches by their union). It grows with the
-// number of separate holes in the surface, not with the session.
+// hides is derived from the events: the union of every Hide range, cut at
+// multiples of 1024 (a row never spans two blocks of 1024 seqs) and merged
+// within a block, so the rows are disjoint and canonical. Appending a range
+// replaces the rows it overlaps or touches by the pieces of their union.
+// The table grows with the holes in the surface and the length of the
+// hidden spans (one row per 1024 hidden seqs), never with the events.
 //
 // # Queries
 //
-// Every query goes through a primary key and reads only what it returns.
-// ReadBackward is one statement: the session's row (head and surface
-// revision), a backward range scan of events over (session, seq) limited to
-// the page, and for each event one probe of hides for the nearest range
-// starting at or before it, which covers it or nothing does. Its cost
-// depends on the page, not on the length of the session. An event is
-// visible unless a hide range covers it; since a range names only earlier
-// events, that is exactly "unless a later record hides it".
+// Every query reads a key range of a primary key bounded by what it
+// returns, so no plan the planner may choose (stale statistics, generic
+// plans) reads more. ReadBackward is one statement: the session's row
+// (head and surface revision); since seqs are dense, the page is the key
+// range lo..hi of events that the head and the bounds give; and the rows of
+// hides that can cover it start between the 1024-block of lo and hi. An
+// event is visible unless one of those covers it; a range names only
+// earlier events, so that is exactly "unless a later record hides it". A
+// page costs the same in a session of a thousand events or a million, and
+// an empty page (nothing appended since the reader's last head) reads only
+// the session's row.
 //
 // # Appends and isolation
 //
 // Reads are single statements, so a Page's events, Visible flags and Head
-// come from one snapshot. Appends run at READ COMMITTED and start by moving
+// come from one snapshot, at any isolation level. Appends run at READ COMMITTED and start by moving
 // the session's head with
 //
 //	UPDATE sessions SET head_seq = head_seq + n ... WHERE key = $1 [AND head_seq = $expect] RETURNING ...
