@@ -176,7 +176,7 @@ func (s *Store) OpenLog(ctx context.Context, sessionID string) (*Log, error) {
 // ErrClosed, and passes other errors through.
 func (s *Store) wrap(err error) error {
 	if s.closed.Load() {
-		return fmt.Errorf("%w (%v)", sessionlog.ErrClosed, err)
+		return fmt.Errorf("%w: %w", sessionlog.ErrClosed, err)
 	}
 	return err
 }
