@@ -214,6 +214,9 @@ SELECT key FROM found UNION ALL SELECT key FROM made`),
 		// of the session or an ORDER BY ... LIMIT the planner may not
 		// serve from the index. An empty page (a host's step when nothing
 		// was appended) skips both scans: "p.lo <= p.hi" is checked once.
+		// No LIMIT: the key range holds at most $4 rows, and a LIMIT $4
+		// would make the generic plan look costlier than custom ones, so
+		// the server would plan the statement at every execution.
 		read: r.Replace(`
 WITH b AS (
 	SELECT key, head_seq, surface_revision, LEAST($3::bigint - 1, head_seq) AS hi
@@ -230,8 +233,6 @@ FROM p
 LEFT JOIN LATERAL (
 	SELECT seq, type, source, body FROM {s}.events
 	WHERE p.lo <= p.hi AND session = p.key AND seq BETWEEN p.lo AND p.hi
-	ORDER BY seq DESC
-	LIMIT $4::bigint
 ) e ON true
 ORDER BY e.seq DESC`),
 
