@@ -16,8 +16,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
 
-// benchStore opens a store on a fresh schema with a pool of conns
-// connections, enough for that many appenders at once.
+// benchStore opens a store on a fresh schema as Open does, with a pool of
+// at least conns connections, enough for that many appenders at once.
 func benchStore(b *testing.B, conns int32) *Store {
 	b.Helper()
 	dsn := testDSN(b)
@@ -27,13 +27,7 @@ func benchStore(b *testing.B, conns int32) *Store {
 		b.Fatal(err)
 	}
 	cfg.MaxConns = max(cfg.MaxConns, conns)
-	ctx := context.Background()
-	pool, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(pool.Close)
-	s, err := New(ctx, pool, WithSchema(schema))
+	s, err := openConfig(context.Background(), cfg, []Option{WithSchema(schema)})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	gocmp "github.com/google/go-cmp/cmp"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
@@ -293,5 +294,50 @@ func TestPageCostIsFlat(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPageKeepsGenericPlan reads pages on one connection of a store that
+// Open made while a session grows from 1,000 to 100,000 events: the server
+// must keep using the statement's generic plan. Left to choose, it compares
+// the generic plan of the grown tables with the custom plans it made while
+// they were small, and plans every read from then on.
+func TestPageKeepsGenericPlan(t *testing.T) {
+	dsn := testDSN(t)
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.MaxConns = 1 // every read on the connection inspected below
+	ctx := context.Background()
+	s, err := openConfig(ctx, cfg, []Option{WithSchema(freshSchema(t, dsn))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	plans := func() (generic, custom int64) {
+		t.Helper()
+		if err := s.pool.QueryRow(ctx, `SELECT generic_plans, custom_plans FROM pg_prepared_statements WHERE statement = $1`,
+			s.sql.read).Scan(&generic, &custom); err != nil {
+			t.Fatalf("the page statement is not among the connection's prepared statements: %v", err)
+		}
+		return generic, custom
+	}
+	read := func(l *Log, n uint64) {
+		t.Helper()
+		for i := range uint64(20) {
+			if _, err := l.ReadBackward(ctx, n-i, 0, 64); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	small := bulkLoad(t, s, "small", 1_000, layout{every: 100})
+	exec(t, s, `ANALYZE {s}.sessions, {s}.events, {s}.hides`)
+	read(small, 1_000)
+	large := bulkLoad(t, s, "large", 100_000, layout{every: 100})
+	exec(t, s, `ANALYZE {s}.sessions, {s}.events, {s}.hides`)
+	read(large, 100_000)
+	if generic, custom := plans(); custom != 0 || generic != 40 {
+		t.Errorf("40 reads used %d custom and %d generic plans; want 40 generic", custom, generic)
 	}
 }

@@ -51,7 +51,7 @@
 // earlier events, so that is exactly "unless a later record hides it". A
 // page costs the same in a session of a thousand events or a million, and
 // an empty page (nothing appended since the reader's last head) reads only
-// the session's row.
+// the session's row. Open's connections use generic plans (see Open).
 //
 // # Appends and isolation
 //

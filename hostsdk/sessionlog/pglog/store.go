@@ -65,15 +65,30 @@ var _ sessionlog.Store = (*Store)(nil)
 // key=value string, as pgxpool.ParseConfig reads it, including pool
 // settings such as pool_max_conns), creates or migrates the store's schema,
 // and returns the store. Close closes its connections.
+//
+// Unless the DSN sets plan_cache_mode, the store's connections run with
+// plan_cache_mode=force_generic_plan: every statement of the store reads a
+// key range bounded by its result under any plan, and the server's own
+// choice between generic and custom plans, which compares with custom plans
+// made while the tables were small, would otherwise have a connection plan
+// every read once its sessions have grown large.
 func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
-	cfg, err := newConfig(opts)
-	if err != nil {
-		return nil, err
-	}
 	pcfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// pgconn redacts the password from the connection string it quotes.
 		return nil, fmt.Errorf("pglog: open: %w", err)
+	}
+	return openConfig(ctx, pcfg, opts)
+}
+
+// openConfig is Open on a parsed configuration.
+func openConfig(ctx context.Context, pcfg *pgxpool.Config, opts []Option) (*Store, error) {
+	cfg, err := newConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, set := pcfg.ConnConfig.RuntimeParams["plan_cache_mode"]; !set {
+		pcfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_generic_plan"
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, pcfg)
 	if err != nil {
@@ -89,7 +104,9 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 
 // New returns a store on a pool the caller already has, so that a runtime
 // can share its connections. It creates or migrates the store's schema.
-// Closing the store leaves the pool open.
+// Closing the store leaves the pool open. The pool's settings are the
+// caller's: see Open for why its connections may want plan_cache_mode set
+// to force_generic_plan (RuntimeParams).
 func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error) {
 	if pool == nil {
 		return nil, errors.New("pglog: new: nil pool")
