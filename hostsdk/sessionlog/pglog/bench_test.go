@@ -211,12 +211,43 @@ func BenchmarkNewestCatalog(b *testing.B) {
 	}
 }
 
+// roundTripStore is a file store whose reads first make one minimal round
+// trip to the server (SELECT 1): the least that any store reading a
+// database at every step adds to the file store, the baseline against
+// which the PostgreSQL store's own cost shows.
+type roundTripStore struct {
+	sessionlog.Store
+	pool *pgxpool.Pool
+}
+
+type roundTripLog struct {
+	sessionlog.Log
+	pool *pgxpool.Pool
+}
+
+func (s roundTripStore) Open(ctx context.Context, id string) (sessionlog.Log, error) {
+	l, err := s.Store.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return roundTripLog{Log: l, pool: s.pool}, nil
+}
+
+func (l roundTripLog) ReadBackward(ctx context.Context, before, after uint64, max int) (sessionlog.Page, error) {
+	var one int64
+	if err := l.pool.QueryRow(ctx, `SELECT 1::bigint`).Scan(&one); err != nil {
+		return sessionlog.Page{}, err
+	}
+	return l.Log.ReadBackward(ctx, before, after, max)
+}
+
 // BenchmarkPreStep is a step over go-plugin, 1,000 skills, a session of
-// 100,000 events, with the PostgreSQL store and with the file store: a step
-// where nothing changed, and a step of an agent loop (two messages
-// appended, untimed, before each).
+// 100,000 events, with the PostgreSQL store, the file store, and the file
+// store plus one round trip to the server per read: a step where nothing
+// changed, and a step of an agent loop (two messages appended, untimed,
+// before each).
 func BenchmarkPreStep(b *testing.B) {
-	for _, kind := range []string{"postgres", "file"} {
+	for _, kind := range []string{"postgres", "file", "file+select1"} {
 		b.Run("store="+kind, func(b *testing.B) {
 			var store sessionlog.Store
 			if kind == "postgres" {
@@ -227,6 +258,9 @@ func BenchmarkPreStep(b *testing.B) {
 					b.Fatal(err)
 				}
 				store = fs
+				if kind == "file+select1" {
+					store = roundTripStore{Store: fs, pool: benchStore(b, 4).pool}
+				}
 			}
 			host, _, _ := newHost(b, store, 1000)
 			ctx := context.Background()

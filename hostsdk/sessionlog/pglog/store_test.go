@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -424,6 +425,45 @@ func TestMissingSessionRow(t *testing.T) {
 	for name, err := range map[string]error{"Head": errHead, "ReadBackward": errRead, "Append": errAppend, "AppendIf": errIf} {
 		if err == nil || !strings.Contains(err.Error(), "missing") {
 			t.Errorf("%s without a session row: error %v, want one saying the row is missing", name, err)
+		}
+	}
+}
+
+// TestBoundsPastBigint: seqs are bigint, and uint64 bounds and conditions
+// past its range mean what they mean for any log: no bound, nothing, or a
+// head no log is at.
+func TestBoundsPastBigint(t *testing.T) {
+	s := newTestStore(t)
+	ctx := context.Background()
+	l, err := s.Open(ctx, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []sessionlog.Record{{Type: "message", Body: []byte(`1`)}, {Type: "message", Body: []byte(`2`)}}
+	if _, err := l.Append(ctx, recs...); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		before, after uint64
+		want          int
+	}{
+		{math.MaxUint64, 0, 2},
+		{math.MaxInt64, 0, 2},
+		{math.MaxInt64 + 1, 1, 1},
+		{0, math.MaxUint64, 0},
+		{0, math.MaxInt64 - 1, 0},
+		{math.MaxUint64, math.MaxUint64 - 1, 0},
+	} {
+		p, err := l.ReadBackward(ctx, c.before, c.after, math.MaxInt)
+		if err != nil || len(p.Events) != c.want || p.More || p.Head.Seq != 2 {
+			t.Errorf("ReadBackward(%d, %d, MaxInt) = %d events, More %v, head %d, %v; want %d events at head 2", c.before, c.after, len(p.Events), p.More, p.Head.Seq, err, c.want)
+		}
+	}
+	for _, expect := range []uint64{math.MaxInt64, math.MaxInt64 + 1, math.MaxUint64} {
+		_, err := l.AppendIf(ctx, expect, sessionlog.Record{Type: "message"})
+		var ce *sessionlog.ConflictError
+		if !errors.As(err, &ce) || ce.Head.Seq != 2 || ce.Expected != expect {
+			t.Errorf("AppendIf(%d): error %v, want a conflict at head 2", expect, err)
 		}
 	}
 }
