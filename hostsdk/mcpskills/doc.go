@@ -28,6 +28,17 @@
 // the model through ReadResource, which accepts only URIs that pass
 // ValidateChildURI. Bodies and resources are untrusted remote content.
 //
+// # Bounds on what the server sends
+//
+// Every message from the server is bounded at MaxMessageBytes (16 MiB):
+// over stdio by the SDK's line limit of the same size, over streamable HTTP
+// by the provider's HTTP client, which stops reading a response body, or an
+// event of an event stream, at the bound and fails the request with an
+// error naming it. A larger index or body is never read whole. A SKILL.md (skill://<name>/SKILL.md, loaded or
+// read as a resource) larger than skill.MaxSkillFileBytes (8 MiB, the
+// filesystem provider's bound) is refused with an error naming that bound
+// and is not cached. Other resources are bounded by MaxMessageBytes only.
+//
 // # Per-session view
 //
 // Each session (skills.ListRequest.SessionID) sees the server through its own

@@ -373,6 +373,9 @@ func (p *Provider) fetchParsed(ctx context.Context, uri string, isIndex bool) (r
 		return readResult{}, err
 	}
 	res := readResult{content: c}
+	if n := len(c.Text) + len(c.Blob); !isIndex && n > skill.MaxSkillFileBytes && isSkillFileURI(uri) {
+		return readResult{}, errSkillFileTooLarge(n)
+	}
 	if isIndex {
 		data := []byte(c.Text)
 		if c.Blob != nil {
