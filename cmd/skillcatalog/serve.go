@@ -6,10 +6,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"net"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
@@ -33,11 +31,18 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		return 2
 	}
-	var fsys fs.FS = skillcatalog.ExampleSkills()
+	srv := skillserver.New(skillcatalog.ExampleSkills())
 	if *dir != "" {
-		fsys = os.DirFS(*dir)
+		srv = skillserver.NewDir(*dir)
+		// Say once, up front, which skills will not be served and why.
+		if _, err := srv.Index(); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
+			return 1
+		}
+		for _, d := range srv.Diagnostics() {
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", d)
+		}
 	}
-	srv := skillserver.New(fsys)
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)

@@ -38,16 +38,88 @@ type cacheEntry struct {
 	gen    uint64
 	parsed *index
 	elem   *list.Element
+	// owner is the view holding the entry; belem its place in the
+	// provider's budget, in blist.
+	owner *view
+	belem *list.Element
+	blist *list.List
 }
 
-// view is one session's stable view of the server: a bounded LRU of
-// successful reads. The entry for the index is pinned (never evicted by other
-// reads) so that loads cannot push the catalog the session is looking at out
-// of its view; it still counts against the bounds. Callers hold the
-// provider's mutex, except around flights, which synchronizes itself.
+// budget bounds the bytes that all the views of a provider cache together
+// (Config.CacheTotalBytes). When an entry takes the total past the bound,
+// least recently used entries of any session are dropped: bodies and other
+// resources first, index copies only when no other entry is left, since a
+// dropped index copy can change a session's catalog. Callers hold the
+// provider's mutex.
+type budget struct {
+	max       int64
+	bytes     int64
+	resources *list.List // entries other than index copies; front = most recently used
+	indexes   *list.List // index copies; front = most recently used
+}
+
+func newBudget(maxBytes int64) *budget {
+	return &budget{max: maxBytes, resources: list.New(), indexes: list.New()}
+}
+
+func (b *budget) add(e *cacheEntry) {
+	e.blist = b.resources
+	e.belem = b.resources.PushFront(e)
+	b.bytes += e.size
+}
+
+func (b *budget) touch(e *cacheEntry) { e.blist.MoveToFront(e.belem) }
+
+func (b *budget) remove(e *cacheEntry) {
+	e.blist.Remove(e.belem)
+	b.bytes -= e.size
+}
+
+// pinIndex files e, a session's index copy, among the index copies.
+func (b *budget) pinIndex(e *cacheEntry) {
+	if e.blist == b.indexes {
+		return
+	}
+	e.blist.Remove(e.belem)
+	e.blist = b.indexes
+	e.belem = b.indexes.PushFront(e)
+}
+
+// evict drops least recently used entries other than keep, across all
+// views, until the bound holds.
+func (b *budget) evict(keep *cacheEntry) {
+	for b.bytes > b.max {
+		victim := oldest(b.resources, keep)
+		if victim == nil {
+			victim = oldest(b.indexes, keep)
+		}
+		if victim == nil {
+			return
+		}
+		victim.owner.remove(victim.key)
+	}
+}
+
+func oldest(l *list.List, keep *cacheEntry) *cacheEntry {
+	for el := l.Back(); el != nil; el = el.Prev() {
+		if e := el.Value.(*cacheEntry); e != keep {
+			return e
+		}
+	}
+	return nil
+}
+
+// view is one session's view of the server: a bounded LRU of successful
+// reads. The entry for the index is pinned (never evicted by the session's
+// other reads) so that loads cannot push the catalog the session is looking
+// at out of its view; it still counts against the bounds, and the provider's
+// budget may drop it when no other session's entry is left to drop. Callers
+// hold the provider's mutex, except around flights, which synchronizes
+// itself.
 type view struct {
 	maxEntries int
 	maxBytes   int64
+	budget     *budget
 	lru        *list.List // front = most recently used
 	entries    map[cacheKey]*cacheEntry
 	bytes      int64
@@ -57,10 +129,11 @@ type view struct {
 	flights singleflight.Group
 }
 
-func newView(maxEntries int, maxBytes int64) *view {
+func newView(maxEntries int, maxBytes int64, b *budget) *view {
 	return &view{
 		maxEntries: maxEntries,
 		maxBytes:   maxBytes,
+		budget:     b,
 		lru:        list.New(),
 		entries:    make(map[cacheKey]*cacheEntry),
 	}
@@ -70,13 +143,15 @@ func (v *view) get(k cacheKey) *cacheEntry {
 	e := v.entries[k]
 	if e != nil {
 		v.lru.MoveToFront(e.elem)
+		v.budget.touch(e)
 	}
 	return e
 }
 
-// put caches a successful read, evicting least recently used entries. A
-// resource larger than the byte bound is not cached. It returns the entry,
-// or nil when nothing was cached.
+// put caches a successful read, evicting least recently used entries of
+// this view and then, for the provider's budget, of any view. A resource
+// larger than the view's byte bound or the budget is not cached. It returns
+// the entry, or nil when nothing was cached.
 func (v *view) put(k cacheKey, c *Content) *cacheEntry {
 	v.remove(k)
 	size := c.size()
@@ -86,14 +161,16 @@ func (v *view) put(k cacheKey, c *Content) *cacheEntry {
 		room -= v.index.size
 		slots--
 	}
-	if size > room || slots < 1 {
+	if size > room || size > v.budget.max || slots < 1 {
 		return nil
 	}
-	e := &cacheEntry{key: k, content: c, size: size}
+	e := &cacheEntry{key: k, content: c, size: size, owner: v}
 	e.elem = v.lru.PushFront(e)
 	v.entries[k] = e
 	v.bytes += size
+	v.budget.add(e)
 	v.evict(e)
+	v.budget.evict(e)
 	return e
 }
 
@@ -103,6 +180,7 @@ func (v *view) setIndex(e *cacheEntry) {
 		v.remove(v.index.key)
 	}
 	v.index = e
+	v.budget.pinIndex(e)
 }
 
 func (v *view) remove(k cacheKey) {
@@ -113,13 +191,21 @@ func (v *view) remove(k cacheKey) {
 	v.lru.Remove(e.elem)
 	delete(v.entries, k)
 	v.bytes -= e.size
+	v.budget.remove(e)
 	if v.index == e {
 		v.index = nil
 	}
 }
 
+// release drops every entry, returning its bytes to the budget.
+func (v *view) release() {
+	for k := range v.entries {
+		v.remove(k)
+	}
+}
+
 // evict drops least recently used entries other than keep and the pinned
-// index until the bounds hold.
+// index until the view's bounds hold.
 func (v *view) evict(keep *cacheEntry) {
 	for el := v.lru.Back(); el != nil && (v.lru.Len() > v.maxEntries || v.bytes > v.maxBytes); {
 		e := el.Value.(*cacheEntry)

@@ -22,6 +22,7 @@ const (
 	DefaultIndexMaxAge         = 30 * time.Second
 	DefaultCacheMaxResources   = 100
 	DefaultCacheMaxBytes       = 8 << 20
+	DefaultCacheTotalBytes     = 128 << 20
 )
 
 // Config configures a Provider. Exactly one of Command (stdio) or URL
@@ -79,6 +80,12 @@ type Config struct {
 	// CacheMaxBytes bounds the bytes cached per session. A resource larger
 	// than this is served but not cached. Default 8 MiB, at most 1 GiB.
 	CacheMaxBytes int64
+	// CacheTotalBytes bounds the bytes cached by all sessions of the
+	// Provider together, so that many sessions cannot add up to an
+	// unbounded amount: past it, the least recently used copies of any
+	// session are dropped (see the package documentation for what a
+	// session then reads again). Default 128 MiB, between 1 MiB and 64 GiB.
+	CacheTotalBytes int64
 
 	// Logger receives listing failures (warn, with credentials removed)
 	// and the diagnostics of each newly read index (debug); nil discards.
@@ -97,6 +104,8 @@ const (
 	maxRequestTimeout      = time.Hour
 	maxCacheMaxResources   = 100000
 	maxCacheMaxBytes       = 1 << 30
+	minCacheTotalBytes     = 1 << 20
+	maxCacheTotalBytes     = 64 << 30
 )
 
 // reservedHeaders are set by the MCP transport itself.
@@ -106,6 +115,17 @@ var reservedHeaders = []string{
 }
 
 func intOption(name string, v *int, def, lo, hi int) error {
+	if *v == 0 {
+		*v = def
+		return nil
+	}
+	if *v < lo || *v > hi {
+		return fmt.Errorf("mcpskills: %s must be between %d and %d (0 selects %d), got %d", name, lo, hi, def, *v)
+	}
+	return nil
+}
+
+func int64Option(name string, v *int64, def, lo, hi int64) error {
 	if *v == 0 {
 		*v = def
 		return nil
@@ -201,10 +221,11 @@ func (cfg Config) normalize() (Config, error) {
 	if err := intOption("CacheMaxResources", &cfg.CacheMaxResources, DefaultCacheMaxResources, 1, maxCacheMaxResources); err != nil {
 		return cfg, err
 	}
-	if cfg.CacheMaxBytes == 0 {
-		cfg.CacheMaxBytes = DefaultCacheMaxBytes
-	} else if cfg.CacheMaxBytes < 1 || cfg.CacheMaxBytes > maxCacheMaxBytes {
-		return cfg, fmt.Errorf("mcpskills: CacheMaxBytes must be between 1 and %d (0 selects %d), got %d", maxCacheMaxBytes, DefaultCacheMaxBytes, cfg.CacheMaxBytes)
+	if err := int64Option("CacheMaxBytes", &cfg.CacheMaxBytes, DefaultCacheMaxBytes, 1, maxCacheMaxBytes); err != nil {
+		return cfg, err
+	}
+	if err := int64Option("CacheTotalBytes", &cfg.CacheTotalBytes, DefaultCacheTotalBytes, minCacheTotalBytes, maxCacheTotalBytes); err != nil {
+		return cfg, err
 	}
 	return cfg, nil
 }

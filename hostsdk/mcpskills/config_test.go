@@ -36,6 +36,9 @@ func TestConfigValidation(t *testing.T) {
 		{"negative resources", Config{URL: url, CacheMaxResources: -5}, "CacheMaxResources"},
 		{"negative bytes", Config{URL: url, CacheMaxBytes: -5}, "CacheMaxBytes"},
 		{"huge bytes", Config{URL: url, CacheMaxBytes: 2 << 30}, "CacheMaxBytes"},
+		{"negative total", Config{URL: url, CacheTotalBytes: -1}, "CacheTotalBytes must be between 1048576 and 68719476736 (0 selects 134217728), got -1"},
+		{"tiny total", Config{URL: url, CacheTotalBytes: 1<<20 - 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
+		{"huge total", Config{URL: url, CacheTotalBytes: 64<<30 + 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
 	} {
 		_, err := New(tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -56,10 +59,12 @@ func TestConfigDefaults(t *testing.T) {
 		URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{}, Label: "mcp",
 		RequestTimeout: 30 * time.Second, MaxEntries: 1000, MaxDescriptionBytes: 1024,
 		MaxIndexBytes: 1 << 20, IndexMaxAge: 30 * time.Second, CacheMaxResources: 100, CacheMaxBytes: 8 << 20,
+		CacheTotalBytes: 128 << 20,
 	}
 	if cfg.Label != want.Label || cfg.RequestTimeout != want.RequestTimeout || cfg.MaxEntries != want.MaxEntries ||
 		cfg.MaxDescriptionBytes != want.MaxDescriptionBytes || cfg.MaxIndexBytes != want.MaxIndexBytes ||
-		cfg.IndexMaxAge != want.IndexMaxAge || cfg.CacheMaxResources != want.CacheMaxResources || cfg.CacheMaxBytes != want.CacheMaxBytes {
+		cfg.IndexMaxAge != want.IndexMaxAge || cfg.CacheMaxResources != want.CacheMaxResources || cfg.CacheMaxBytes != want.CacheMaxBytes ||
+		cfg.CacheTotalBytes != want.CacheTotalBytes {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
 	}
 }

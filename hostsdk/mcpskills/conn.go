@@ -53,13 +53,17 @@ func newTransportFunc(cfg Config, httpClient *http.Client) transportFunc {
 		}
 	}
 	return func() (mcp.Transport, error) {
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient}, nil
+		// The SDK leaves events unbounded when MaxEventSize is zero; the
+		// client's boundedBody stops an event at the same size first, with
+		// a clearer error.
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient, MaxEventSize: MaxMessageBytes}, nil
 	}
 }
 
 // newHTTPClient returns a client that adds the configured headers to requests
-// for the endpoint's origin only, and follows no redirects (a redirect could
-// otherwise carry the session to another host).
+// for the endpoint's origin only, follows no redirects (a redirect could
+// otherwise carry the session to another host), and bounds every message it
+// receives at MaxMessageBytes.
 func newHTTPClient(cfg Config) (*http.Client, *http.Transport) {
 	if cfg.URL == "" {
 		return nil, nil
@@ -71,7 +75,7 @@ func newHTTPClient(cfg Config) (*http.Client, *http.Transport) {
 		h.Set(k, v)
 	}
 	return &http.Client{
-		Transport: &headerTransport{base: base, scheme: u.Scheme, host: u.Host, headers: h},
+		Transport: boundedTransport{base: &headerTransport{base: base, scheme: u.Scheme, host: u.Host, headers: h}},
 		CheckRedirect: func(*http.Request, []*http.Request) error {
 			return http.ErrUseLastResponse
 		},
@@ -128,7 +132,15 @@ func (p *Provider) getConn(ctx context.Context) (c *conn, fresh bool, err error)
 	}
 	cctx, cancel := context.WithTimeout(ctx, p.cfg.RequestTimeout)
 	defer cancel()
+	cctx, lim, stop := withMessageLimit(cctx)
+	defer stop()
 	cs, err := p.client.Connect(cctx, t, nil)
+	if lim.exceeded() {
+		err = errMessageTooLarge
+		if cs != nil {
+			_ = cs.Close()
+		}
+	}
 	if err != nil {
 		return nil, false, fmt.Errorf("connecting to %s: %w", p.cfg.endpointLabel(), err)
 	}
@@ -224,7 +236,15 @@ func (p *Provider) fetch(ctx context.Context, uri string) (*Content, error) {
 		if err != nil {
 			return nil, err
 		}
-		res, err := c.cs.ReadResource(rctx, &mcp.ReadResourceParams{URI: uri})
+		mctx, lim, stop := withMessageLimit(rctx)
+		res, err := c.cs.ReadResource(mctx, &mcp.ReadResourceParams{URI: uri})
+		stop()
+		if lim.exceeded() {
+			// Retrying would only read as much again. The connection may
+			// hold the rest of the cut-off stream: replace it.
+			p.dropConn(c)
+			return nil, errMessageTooLarge
+		}
 		if err == nil {
 			return pickContent(uri, res)
 		}

@@ -38,6 +38,7 @@ type Provider struct {
 	closed     bool
 	conn       *conn
 	sessions   map[string]*view
+	budget     *budget // of every view in sessions
 	invalidate func()
 	// indexGen counts index change notifications; an index read that
 	// started under an older generation is stale.
@@ -72,6 +73,7 @@ func newProvider(cfg Config, t transportFunc) (*Provider, error) {
 		san:        sanitizer{secrets: cfg.secrets()},
 		connecting: make(chan struct{}, 1),
 		sessions:   make(map[string]*view),
+		budget:     newBudget(cfg.CacheTotalBytes),
 		transport:  t,
 	}
 	if p.transport == nil {
@@ -107,7 +109,10 @@ func (p *Provider) SetInvalidate(f func()) {
 // EndSession implements skills.SessionEnder: it releases the session's view.
 func (p *Provider) EndSession(sessionID string) {
 	p.mu.Lock()
-	delete(p.sessions, sessionID)
+	if v := p.sessions[sessionID]; v != nil {
+		v.release()
+		delete(p.sessions, sessionID)
+	}
 	p.mu.Unlock()
 }
 
@@ -126,6 +131,9 @@ func (p *Provider) Close() error {
 	if p.timer != nil {
 		p.timer.Stop()
 		p.timer = nil
+	}
+	for _, v := range p.sessions {
+		v.release()
 	}
 	p.sessions = nil
 	p.mu.Unlock()
@@ -282,7 +290,7 @@ func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMod
 		}
 		v := p.sessions[sessionID]
 		if v == nil {
-			v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes)
+			v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes, p.budget)
 			p.sessions[sessionID] = v
 		}
 		if e := v.get(k); e != nil && p.usableLocked(e, mode) {
@@ -373,6 +381,9 @@ func (p *Provider) fetchParsed(ctx context.Context, uri string, isIndex bool) (r
 		return readResult{}, err
 	}
 	res := readResult{content: c}
+	if n := len(c.Text) + len(c.Blob); !isIndex && n > skill.MaxSkillFileBytes && isSkillFileURI(uri) {
+		return readResult{}, errSkillFileTooLarge(n)
+	}
 	if isIndex {
 		data := []byte(c.Text)
 		if c.Blob != nil {

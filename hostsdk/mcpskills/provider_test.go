@@ -469,10 +469,10 @@ func TestEvictionByBytes(t *testing.T) {
 
 func TestLargeBodyServedNotCached(t *testing.T) {
 	m := newMemServer()
-	big := strings.Repeat("0123456789abcdef", 9<<20/16) // 9 MiB
+	big := strings.Repeat("0123456789abcdef", 2<<20/16) // 2 MiB
 	m.SetSkill("big", "Big.", big)
 	m.SetSkill("small", "Small.", "small body")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Config{CacheMaxBytes: 1 << 20})
 	load(t, p, "s1", "small")
 	for i := 1; i <= 2; i++ {
 		def := load(t, p, "s1", "big")

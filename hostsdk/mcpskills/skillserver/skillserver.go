@@ -1,24 +1,48 @@
 // Package skillserver serves Agent Skills directories as MCP resources in
 // the shape hostsdk/mcpskills reads: skill://index.json lists every skill
 // (name, type "skill-md", description, url) and skill://<name>/SKILL.md is
-// each skill's file. Files are read on every request, so edits are served
-// at once. It backs the `skillcatalog serve-mcp` command and is a starting
-// point for hosts that publish skills to remote agents.
+// each skill's file. It backs the `skillcatalog serve-mcp` command and is a
+// starting point for hosts that publish skills to remote agents.
+//
+// Skill directories are untrusted input (often a git checkout, which can
+// carry symbolic links). A SKILL.md is served only if it is, links
+// followed, a regular file of at most skill.MaxSkillFileBytes (8 MiB): it is
+// checked before it is opened, the opened file is checked again, and at
+// most the bound is read. A directory served with NewDir is opened without
+// blocking, so a FIFO cannot hang a request. Any other SKILL.md (a link to a
+// device, a FIFO, an oversized or unreadable file, one that does not
+// parse, names another skill or is kept from the model) leaves its skill off
+// the index, with a diagnostic (see Diagnostics); the other skills are
+// served.
+//
+// The index is built on every request, so edits are served at once, but a
+// SKILL.md is read again only when it changed: the parse is cached by the
+// file's identity (device, inode, size, modification and change time), and
+// an unchanged file costs one stat per request. A file changed less than
+// three seconds before it was read is read again until it has aged, because
+// coarse time stamps could hide a same-size rewrite. Where the platform
+// reports no inode or change time, every request reads every file. Skill
+// bodies are read on every request for them, with the same checks.
 package skillserver
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http"
+	"os"
 	"path"
+	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -30,12 +54,32 @@ const IndexSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 // skill, each holding SKILL.md).
 type Server struct {
 	fsys fs.FS
+	open func(name string) (fs.File, error)
 	srv  *mcp.Server
+	now  func() time.Time // the clock of the racy-window test; tests move it
+
+	mu     sync.Mutex
+	parsed map[string]*parsed // by directory, for the directories last listed
+	diags  []string
 }
 
-// New returns a server for the skills in fsys.
+// New returns a server for the skills in fsys. Files are opened through
+// fsys, which cannot open without blocking: to serve a directory on disk,
+// use NewDir.
 func New(fsys fs.FS) *Server {
-	s := &Server{fsys: fsys}
+	return newServer(fsys, fsys.Open)
+}
+
+// NewDir returns a server for the skills in the directory dir on disk.
+func NewDir(dir string) *Server {
+	return newServer(os.DirFS(dir), func(name string) (fs.File, error) {
+		// name is a checked skill directory and "SKILL.md".
+		return openNonblocking(filepath.Join(dir, filepath.FromSlash(name)))
+	})
+}
+
+func newServer(fsys fs.FS, open func(string) (fs.File, error)) *Server {
+	s := &Server{fsys: fsys, open: open, now: time.Now, parsed: make(map[string]*parsed)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "skillcatalog-skills", Version: "1"}, nil)
 	s.srv.AddResource(&mcp.Resource{URI: mcpskills.IndexURI, Name: "index", MIMEType: "application/json"}, s.readIndex)
 	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "skill://{name}/SKILL.md", Name: "skill", MIMEType: "text/markdown"}, s.readSkill)
@@ -62,22 +106,46 @@ type indexEntry struct {
 	URL         string `json:"url"`
 }
 
+// maxDiagnostics bounds the diagnostics kept from one index.
+const maxDiagnostics = 100
+
 // Index returns the current index document: every model-invocable skill
-// whose SKILL.md parses and whose name matches its directory, sorted by
-// name. Other skills are left out.
+// whose SKILL.md is a regular file within the bound, parses, and names its
+// directory, sorted by name. Other skills are left out, with a diagnostic.
 func (s *Server) Index() ([]byte, error) {
 	dirs, err := fs.ReadDir(s.fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("read skills directory: %w", err)
 	}
 	entries := []indexEntry{}
+	var diags []string
+	listed := make(map[string]bool, len(dirs))
 	for _, d := range dirs {
-		name, fm, ok := s.skill(d.Name())
-		if !ok {
+		dir := d.Name()
+		if !validDir(dir) || d.Type().IsRegular() {
+			continue // not a skill directory
+		}
+		listed[dir] = true
+		fm, err := s.frontmatter(dir)
+		if err != nil {
+			if !errors.Is(err, errNoSkillFile) {
+				diags = append(diags, clip(fmt.Sprintf("skill %s left off the index: %v", dir, err), 300))
+			}
 			continue
 		}
-		entries = append(entries, indexEntry{Name: name, Type: "skill-md", Description: fm.Description, URL: mcpskills.SkillURI(name)})
+		entries = append(entries, indexEntry{Name: dir, Type: "skill-md", Description: fm.Description, URL: mcpskills.SkillURI(dir)})
 	}
+	if n := len(diags) - maxDiagnostics; n > 0 {
+		diags = append(diags[:maxDiagnostics], fmt.Sprintf("%d more skills left off the index", n))
+	}
+	s.mu.Lock()
+	for dir := range s.parsed {
+		if !listed[dir] {
+			delete(s.parsed, dir)
+		}
+	}
+	s.diags = diags
+	s.mu.Unlock()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	return json.Marshal(struct {
 		Schema string       `json:"$schema"`
@@ -85,23 +153,18 @@ func (s *Server) Index() ([]byte, error) {
 	}{IndexSchema, entries})
 }
 
-// skill parses one skill directory; only skills whose name matches their
-// directory are served, so a URL always names its directory.
-func (s *Server) skill(dir string) (string, agentskills.Frontmatter, bool) {
-	if dir != path.Clean(dir) || strings.ContainsAny(dir, "/\\") || !skill.ValidBoundedName(dir) {
-		return "", agentskills.Frontmatter{}, false
-	}
-	data, err := fs.ReadFile(s.fsys, path.Join(dir, "SKILL.md"))
-	if err != nil {
-		return "", agentskills.Frontmatter{}, false
-	}
-	fm, _, _, err := agentskills.ParseSkillFile(data)
-	// The index cannot express invocation policy, so a skill kept from the
-	// model stays off the index.
-	if err != nil || fm.Name != dir || strings.TrimSpace(fm.Description) == "" || !fm.Invocation().ModelInvocable {
-		return "", agentskills.Frontmatter{}, false
-	}
-	return dir, fm, true
+// Diagnostics says why skills were left off the most recent index, one
+// line per skill.
+func (s *Server) Diagnostics() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.diags)
+}
+
+// validDir reports whether dir can name a skill; only skills whose name
+// matches their directory are served, so a URL always names its directory.
+func validDir(dir string) bool {
+	return dir == path.Clean(dir) && !strings.ContainsAny(dir, "/\\") && skill.ValidBoundedName(dir)
 }
 
 func (s *Server) readIndex(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -115,14 +178,15 @@ func (s *Server) readIndex(_ context.Context, req *mcp.ReadResourceRequest) (*mc
 func (s *Server) readSkill(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
 	name, ok := strings.CutSuffix(strings.TrimPrefix(uri, "skill://"), "/SKILL.md")
-	if !ok || !strings.HasPrefix(uri, "skill://") {
+	if !ok || !strings.HasPrefix(uri, "skill://") || !validDir(name) {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	if _, _, ok := s.skill(name); !ok {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	data, err := fs.ReadFile(s.fsys, path.Join(name, "SKILL.md"))
+	// The file served is the one judged: read once, then checked.
+	data, _, _, err := s.readFile(name + "/SKILL.md")
 	if err != nil {
+		return nil, mcp.ResourceNotFoundError(uri)
+	}
+	if _, why := judge(name, data); why != "" {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}, nil
