@@ -205,8 +205,9 @@ func (p *Provider) Close() error {
 }
 
 // List implements skills.Provider. The observation is incomplete when a
-// root or SKILL.md could not be read, the MaxDirs budget ran out, or the
-// watcher reported an error since the previous scan.
+// root could not be listed, a SKILL.md could not be read for a reason that
+// may pass (see the package documentation), the MaxDirs budget ran out, or
+// the watcher reported an error since the previous scan.
 func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
 	res, err := p.resolve(ctx, req.Cwd, true)
 	if err != nil {
