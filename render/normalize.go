@@ -72,12 +72,13 @@ func csiLen(s string) int {
 // whitespace are removed, and so are whole ANSI control sequences (ESC [ or
 // U+009B, parameters, a final byte; other escapes lose their ESC); every run
 // of whitespace (JavaScript's \s set) becomes a single space, and the result
-// is trimmed. Removal happens first, so it never joins or splits anything:
-// "a \u200b b" is "a b" and "a\u200bb" is "ab". If the result is longer
-// than maxLen code points, it keeps the first maxLen-3 code points and
-// appends "...", so the result is exactly maxLen code points long. A maxLen
-// below MinDescriptionMaxLength is treated as MinDescriptionMaxLength;
-// rejecting such a configuration is the caller's job.
+// is trimmed. A removed character leaves no trace: it neither becomes a
+// space nor keeps spaces apart, so "a\u200bb" is "ab" and "a \u200b b" is
+// "a b", and it does not count toward the cap. If the result is longer than
+// maxLen code points, it keeps the first maxLen-3 code points and appends
+// "...", so the result is exactly maxLen code points long. A maxLen below
+// MinDescriptionMaxLength is treated as MinDescriptionMaxLength; rejecting
+// such a configuration is the caller's job.
 //
 // Removed characters are those of Unicode categories Cc and Cf other than
 // whitespace: C0 and C1 controls, DEL, bidirectional embeddings, overrides
