@@ -12,6 +12,8 @@ import (
 func TestAllocations(t *testing.T) {
 	clean := "Extract text and tables from PDF files, fill PDF forms, and merge documents."
 	dirty := "Extract text\tand tables\n\nfrom PDF files. "
+	cleanMultiByte := "Diagramme für Ihre Daten — schnell, genau und übersichtlich: 図表を作成します。"
+	controls := "\x1b[1mExtract\x1b[0m text\u200b and\u202e tables."
 	long := strings.Repeat("Build charts from CSV data. ", 200)
 	longMultiByte := strings.Repeat("Diagramme für Ihre Daten — schnell. ", 100)
 	entries := benchEntries(50)
@@ -21,6 +23,8 @@ func TestAllocations(t *testing.T) {
 		f    func()
 	}{
 		{"NormalizeDescription clean", 0, func() { NormalizeDescription(clean, DefaultDescriptionMaxLength) }},
+		{"NormalizeDescription clean multi-byte", 0, func() { NormalizeDescription(cleanMultiByte, DefaultDescriptionMaxLength) }},
+		{"NormalizeDescription with controls", 1, func() { NormalizeDescription(controls, DefaultDescriptionMaxLength) }},
 		{"NormalizeDescription dirty", 1, func() { NormalizeDescription(dirty, DefaultDescriptionMaxLength) }},
 		{"NormalizeDescription capped", 1, func() { NormalizeDescription(long, DefaultDescriptionMaxLength) }},
 		{"NormalizeDescription capped multi-byte", 1, func() { NormalizeDescription(longMultiByte, DefaultDescriptionMaxLength) }},

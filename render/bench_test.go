@@ -28,6 +28,7 @@ func BenchmarkNormalizeDescription(b *testing.B) {
 		in   string
 	}{
 		{"short-clean", "Extract text and tables from PDF files, fill PDF forms, and merge documents."},
+		{"short-clean-multibyte", "Diagramme für Ihre Daten — schnell, genau und übersichtlich: 図表を作成します。"},
 		{"short-dirty", "Extract text and tables\nfrom PDF files,\tfill PDF forms,  and merge documents.\n"},
 		{"long-clean-capped", strings.Repeat("Build charts from CSV data. ", 200)},
 		{"long-dirty-capped", strings.Repeat("Build charts\u00a0from  CSV\n\tdata. ", 200)},

@@ -14,4 +14,12 @@
 // surrounding tags; the skill name in the name="..." attribute uses
 // EscapeAttr; a loaded skill's instructions are inserted verbatim because
 // they are the payload the model asked for.
+//
+// Control and invisible characters never reach a model through the data
+// this package places around the instructions. NormalizeDescription removes
+// them from descriptions (ANSI escape sequences, C0 and C1 controls,
+// bidirectional controls, zero-width and other format characters). A
+// resource base that holds any of them, a line separator or a byte that is
+// not UTF-8 is shown as a Go string literal (skill.QuoteUnsafe), so its line
+// stays one line and strconv.Unquote gives back the exact value.
 package render

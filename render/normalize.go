@@ -2,6 +2,7 @@ package render
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -28,13 +29,65 @@ func isSpace(r rune) bool {
 	return r >= '\u2000' && r <= '\u200a'
 }
 
+// isInvisible reports control and format characters (Unicode categories Cc
+// and Cf): C0 and C1 controls, DEL, bidirectional embeddings, overrides and
+// isolates, zero-width spaces, joiners and marks, the soft hyphen, tag
+// characters. Some of them are whitespace (tab, newline, U+FEFF); isSpace
+// decides those first.
+func isInvisible(r rune) bool {
+	switch {
+	case r < 0xa0:
+		return r < 0x20 || r >= 0x7f
+	case r < 0x600 && r != 0xad,
+		r >= 0x2010 && r <= 0x2029, r >= 0x202f && r <= 0x205f,
+		r >= 0x2070 && r < 0xfeff:
+		// Ranges without a format character, among them Latin, Greek,
+		// Cyrillic, the common punctuation and CJK, skip the table.
+		return false
+	}
+	return unicode.Is(unicode.Cf, r)
+}
+
+// csiLen returns the length of an ANSI control sequence's body at the start
+// of s, the part after ESC [ or U+009B: parameter bytes 0x30-0x3F,
+// intermediate bytes 0x20-0x2F and one final byte 0x40-0x7E. It is 0 when s
+// does not start with a complete body. The three byte ranges are disjoint,
+// so the longest runs are the only possible match.
+func csiLen(s string) int {
+	i := 0
+	for i < len(s) && s[i] >= 0x30 && s[i] <= 0x3f {
+		i++
+	}
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		return i + 1
+	}
+	return 0
+}
+
 // NormalizeDescription returns s as a catalog shows it. Each invalid UTF-8
-// byte becomes U+FFFD, every run of whitespace (JavaScript's \s set) becomes
-// a single space, and the result is trimmed. If it is then longer than
+// byte becomes U+FFFD; control and format characters that are not
+// whitespace are removed, and so are whole ANSI control sequences (ESC [ or
+// U+009B, parameters, a final byte; other escapes lose their ESC); every run
+// of whitespace (JavaScript's \s set) becomes a single space, and the result
+// is trimmed. A removed character leaves no trace: it neither becomes a
+// space nor keeps spaces apart, so "a\u200bb" is "ab" and "a \u200b b" is
+// "a b", and it does not count toward the cap. If the result is longer than
 // maxLen code points, it keeps the first maxLen-3 code points and appends
 // "...", so the result is exactly maxLen code points long. A maxLen below
 // MinDescriptionMaxLength is treated as MinDescriptionMaxLength; rejecting
 // such a configuration is the caller's job.
+//
+// Removed characters are those of Unicode categories Cc and Cf other than
+// whitespace: C0 and C1 controls, DEL, bidirectional embeddings, overrides
+// and isolates (U+202A-U+202E, U+2066-U+2069), zero-width characters
+// (U+200B-U+200F, U+2060), the soft hyphen, tag characters and the other
+// format characters. They are invisible or act on the display, so a
+// description could otherwise say something other than what it shows. The
+// whitespace rule is the behaviour contract's and is unchanged: tab,
+// newline, carriage return and U+FEFF are whitespace.
 //
 // A description that is already normalized and short enough is returned
 // as is, without allocating.
@@ -64,7 +117,7 @@ func normalizedPrefix(s string, maxLen int) (end, endN int, ok bool) {
 					return end, endN, false
 				}
 				afterSpace = true
-			case c >= '\t' && c <= '\r':
+			case c < ' ' || c == 0x7f: // whitespace or a control
 				return end, endN, false
 			default:
 				afterSpace = false
@@ -72,7 +125,7 @@ func normalizedPrefix(s string, maxLen int) (end, endN int, ok bool) {
 			i++
 		} else {
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if (r == utf8.RuneError && size == 1) || isSpace(r) {
+			if (r == utf8.RuneError && size == 1) || isSpace(r) || isInvisible(r) {
 				return end, endN, false
 			}
 			afterSpace = false
@@ -143,8 +196,22 @@ func normalizeSlow(s string, maxLen, end, endN int) string {
 			r, size = utf8.DecodeRuneInString(s[i:])
 		}
 		i += size
-		if isSpace(r) {
+		switch {
+		case r > ' ' && r < 0x7f:
+			// Printable ASCII, the common case, is neither.
+		case isSpace(r):
 			pendingSpace = w.n > 0
+			continue
+		case isInvisible(r):
+			// Removed without a trace: a pending space stays pending.
+			switch {
+			case r == 0x1b && i < len(s) && s[i] == '[':
+				if n := csiLen(s[i+1:]); n > 0 {
+					i += 1 + n
+				}
+			case r == 0x9b:
+				i += csiLen(s[i:])
+			}
 			continue
 		}
 		if pendingSpace {

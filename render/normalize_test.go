@@ -1,8 +1,10 @@
 package render
 
 import (
+	"regexp"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -16,13 +18,23 @@ var jsWhitespace = []rune{
 	'\u2028', '\u2029', '\u202f', '\u205f', '\u3000', '\ufeff',
 }
 
+// ansiCSI matches an ANSI control sequence: ESC [ or U+009B, parameter
+// bytes, intermediate bytes and a final byte.
+var ansiCSI = regexp.MustCompile(`(?:\x1b\[|\x{9b})[0-?]*[ -/]*[@-~]`)
+
 // referenceNormalize is a deliberately naive NormalizeDescription: decode
-// into code points, collapse, trim, cap.
+// into code points, delete control sequences and invisible characters,
+// collapse, trim, cap.
 func referenceNormalize(s string, maxLen int) string {
 	maxLen = max(maxLen, 3)
+	var valid strings.Builder
+	for _, r := range s { // range yields U+FFFD for each invalid byte
+		valid.WriteRune(r)
+	}
+	s = ansiCSI.ReplaceAllString(valid.String(), "")
 	var out []rune
 	inSpace := false
-	for _, r := range s { // range yields U+FFFD for each invalid byte
+	for _, r := range s {
 		isWS := false
 		for _, w := range jsWhitespace {
 			if r == w {
@@ -31,6 +43,9 @@ func referenceNormalize(s string, maxLen int) string {
 		}
 		if isWS {
 			inSpace = true
+			continue
+		}
+		if unicode.In(r, unicode.Cc, unicode.Cf) {
 			continue
 		}
 		if inSpace && len(out) > 0 {
@@ -92,9 +107,33 @@ func TestNormalizeDescription(t *testing.T) {
 		{"double inner space", "a  b", 500, "a b"},
 		{"clean", "Extract text from PDFs.", 500, "Extract text from PDFs."},
 		{"newlines and tabs", "Line one.\n\n\tLine two.\r\n", 500, "Line one. Line two."},
-		{"NEL is not whitespace", "a\u0085b \u0085 c", 500, "a\u0085b \u0085 c"},
-		{"U+180E is not whitespace", "a\u180eb", 500, "a\u180eb"},
-		{"zero width space is not whitespace", "a\u200bb", 500, "a\u200bb"},
+		{"NEL is removed, not whitespace", "a\u0085b \u0085 c", 500, "ab c"},
+		{"U+180E is removed, not whitespace", "a\u180eb", 500, "ab"},
+		{"zero width space is removed, not whitespace", "a\u200bb", 500, "ab"},
+		{"BOM is whitespace, not removed", "a\ufeffb", 500, "a b"},
+		{"ANSI colour", "\x1b[1;31mred\x1b[0m text", 500, "red text"},
+		{"ANSI sequence with intermediate byte", "a\x1b[2 qb", 500, "ab"},
+		{"ANSI private parameters", "\x1b[?25lhidden cursor\x1b[?25h", 500, "hidden cursor"},
+		{"ANSI between spaces", "a \x1b[0m b", 500, "a b"},
+		{"ANSI at the edges", "\x1b[31m a \x1b[0m", 500, "a"},
+		{"unfinished ANSI sequence loses its ESC", "a\x1b[12;", 500, "a[12;"},
+		{"other escape loses its ESC", "a\x1b]8;;https://x.example\x1b\\b", 500, "a]8;;https://x.example\\b"},
+		{"ESC before ANSI sequence", "\x1b\x1b[31mx", 500, "x"},
+		{"C1 CSI sequence", "a\u009b31mb", 500, "ab"},
+		{"NUL and BEL", "a\x00b\x07c", 500, "abc"},
+		{"DEL", "a\x7fb", 500, "ab"},
+		{"C0 separators are not whitespace", "a\x1cb\x1dc\x1ed\x1fe", 500, "abcde"},
+		{"C1 controls", "a\u0080b\u009fc", 500, "abc"},
+		{"right-to-left override", "invoice\u202eexe.pdf", 500, "invoiceexe.pdf"},
+		{"every embedding and override", "a\u202ab\u202bc\u202cd\u202de\u202ef", 500, "abcdef"},
+		{"isolates", "a\u2066b\u2067c\u2068d\u2069e", 500, "abcde"},
+		{"marks and joiners", "a\u200cb\u200dc\u200ed\u200ff\u2060g", 500, "abcdfg"},
+		{"soft hyphen", "co\u00adoperate", 500, "cooperate"},
+		{"tag characters", "a\U000e0001\U000e0049\U000e007fb", 500, "ab"},
+		{"removed characters do not count toward the cap", "\u200b\u200b\u200babc\x1b[0m", 3, "abc"},
+		{"removed characters at the cut", "01234\u202e56789", 8, "01234..."},
+		{"invisible only", "\u200b\x1b[0m\u202e", 500, ""},
+		{"invalid byte next to ESC", "\xe2\x1b[m\x80\x80", 500, "\ufffd\ufffd\ufffd"},
 		{"invalid byte", "a\xffb", 500, "a\ufffdb"},
 		{"one U+FFFD per bad byte", "\xff\xfe", 500, "\ufffd\ufffd"},
 		{"truncated sequence", "x\xe2\x82", 500, "x\ufffd\ufffd"},
@@ -138,6 +177,60 @@ func TestNormalizeDescription(t *testing.T) {
 	}
 }
 
+// invisibleCharacters are the characters that must never reach a catalog:
+// C0 and C1 controls other than whitespace, DEL, bidirectional embeddings,
+// overrides and isolates, zero-width characters and other format
+// characters.
+var invisibleCharacters = func() []rune {
+	var rs []rune
+	for r := rune(0); r < 0x20; r++ {
+		if !strings.ContainsRune("\t\n\v\f\r", r) {
+			rs = append(rs, r)
+		}
+	}
+	for r := rune(0x7f); r <= 0x9f; r++ {
+		rs = append(rs, r)
+	}
+	rs = append(rs, 0xad, 0x61c, 0x180e)
+	for _, span := range [][2]rune{{0x200b, 0x200f}, {0x202a, 0x202e}, {0x2060, 0x2064}, {0x2066, 0x206f}, {0xfff9, 0xfffb}, {0xe0020, 0xe007f}} {
+		for r := span[0]; r <= span[1]; r++ {
+			rs = append(rs, r)
+		}
+	}
+	return append(rs, 0xe0001)
+}()
+
+func TestNormalizeDescriptionRemovesInvisibleCharacters(t *testing.T) {
+	t.Parallel()
+	for _, r := range invisibleCharacters {
+		// Letters outside ASCII around it: an ASCII letter after ESC [ or
+		// U+009B would end a control sequence, which is removed whole.
+		c := string(r)
+		tests := []struct{ in, want string }{
+			{"é" + c + "ü", "éü"},
+			{"é " + c + " ü", "é ü"},
+			{c + "é" + c, "é"},
+			{c + c, ""},
+			{"clean text" + c, "clean text"},
+		}
+		for _, tt := range tests {
+			if got := NormalizeDescription(tt.in, DefaultDescriptionMaxLength); got != tt.want {
+				t.Errorf("%U: NormalizeDescription(%q) = %q, want %q", r, tt.in, got, tt.want)
+			}
+		}
+	}
+}
+
+func TestInvisibleIsControlOrFormat(t *testing.T) {
+	t.Parallel()
+	for r := rune(0); r <= utf8.MaxRune; r++ {
+		want := !isSpace(r) && unicode.In(r, unicode.Cc, unicode.Cf)
+		if got := isInvisible(r) && !isSpace(r); got != want {
+			t.Errorf("isInvisible(%U) = %v, want %v", r, got, want)
+		}
+	}
+}
+
 func TestNormalizeDescriptionReturnsCleanInputItself(t *testing.T) {
 	t.Parallel()
 	in := "Already clean: one space between words, é and 😀 included."
@@ -156,6 +249,8 @@ func FuzzNormalizeDescription(f *testing.F) {
 	f.Add("😀😀😀😀😀", uint16(7))
 	f.Add("0123 56789abc", uint16(12))
 	f.Add("", uint16(0))
+	f.Add("\x1b[1;31mred\x1b[0m \x1b[12; \u009b2J", uint16(504))
+	f.Add("a\u202eb\u2066c\u200bd\u00ade\U000e0041\x00\x7f\u0085", uint16(504))
 	f.Fuzz(func(t *testing.T, s string, limit uint16) {
 		// Cover caps below the minimum too: they must behave as the minimum.
 		maxLen := int(limit)%520 - 4
@@ -174,9 +269,24 @@ func FuzzNormalizeDescription(f *testing.F) {
 		if strings.HasPrefix(out, " ") || strings.HasSuffix(out, " ") || strings.Contains(out, "  ") {
 			t.Fatalf("stray spaces in %q", out)
 		}
+		if len(out) > 3*len(s) || len(out) > utf8.UTFMax*effective {
+			t.Fatalf("output of %d bytes from %d input bytes, cap %d: %q", len(out), len(s), effective, out)
+		}
+		in := make(map[rune]bool)
+		for _, r := range s {
+			in[r] = true
+		}
 		for _, r := range out {
 			if r != ' ' && isSpace(r) {
 				t.Fatalf("whitespace %U left in %q", r, out)
+			}
+			if unicode.In(r, unicode.Cc, unicode.Cf) {
+				t.Fatalf("control or format character %U left in %q", r, out)
+			}
+			// Nothing is made up: every character but the collapsed space,
+			// the ellipsis and the replacement of bad bytes is the input's.
+			if r != ' ' && r != '.' && !in[r] {
+				t.Fatalf("%U in the output is not in the input %q", r, s)
 			}
 		}
 		if ref := referenceNormalize(s, maxLen); out != ref {

@@ -24,6 +24,12 @@ const (
 // for its attribute and the resource base for prose; the instructions are
 // inserted verbatim. It fails, without rendering, when the resource base
 // has an unknown kind or lacks the field its kind requires.
+//
+// The resource base (path, URL or guidance) is shown on one line: as is,
+// or, when it holds a control or format character, a line separator or a
+// byte that is not UTF-8, as a Go string literal (skill.QuoteUnsafe), so
+// that a directory name holding a newline or a bidirectional override
+// cannot add lines or disguise what it names.
 func SkillContent(v skill.ToolValue) (string, error) {
 	var prefix, value, guidance string
 	if rb := v.ResourceBase; rb == nil {
@@ -32,7 +38,7 @@ func SkillContent(v skill.ToolValue) (string, error) {
 		if err := rb.Validate(); err != nil {
 			return "", fmt.Errorf("skill %q: %w", v.Name, err)
 		}
-		value = rb.Location()
+		value = skill.QuoteUnsafe(rb.Location())
 		switch rb.Kind {
 		case skill.ResourceDirectory:
 			prefix, guidance = directoryPrefix, directoryGuidance

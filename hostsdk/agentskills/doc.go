@@ -106,12 +106,22 @@
 // Close releases them.
 //
 // A listing is incomplete (skills.Observation.Complete false) when a root
-// or a SKILL.md could not be read, when MaxDirs ran out, or, for the first
-// List after it, when the watcher reported an error (events may have been
-// lost). An incomplete listing is never cached, so the next List tries
-// again, and the plugin keeps its last good catalog meanwhile instead of
-// taking an unreadable root for an empty one. Load of a name that is not
-// found in an incomplete listing is an error rather than "not found".
+// could not be listed, when a SKILL.md could not be read for a reason that
+// may pass, when MaxDirs ran out, or, for the first List after it, when the
+// watcher reported an error (events may have been lost). An incomplete
+// listing is never cached, so the next List tries again, and the plugin
+// keeps its last good catalog meanwhile instead of taking an unreadable
+// root for an empty one. Load of a name that is not found in an incomplete
+// listing is an error rather than "not found".
+//
+// Errors reading one skill's SKILL.md are classified. Those that describe
+// the file and last until someone changes it (permission denied, not a
+// regular file, a symbolic link loop, a name too long) skip that skill with
+// an error diagnostic naming the file; the listing stays complete, so one
+// bad file does not hold back every other skill, and repairing it is a
+// change like any other. Every other error (an I/O error, EAGAIN, EINTR,
+// running out of file descriptors or memory, a canceled context, or an
+// error not known to last) makes the listing incomplete.
 //
 // Diagnostics from the latest scan of every working directory are
 // available from Provider.Diagnostics; Provider.Skills exposes each

@@ -436,30 +436,121 @@ func TestUnreadableRoot(t *testing.T) {
 	}
 }
 
+// TestUnreadableSkillFile: a SKILL.md that cannot be used for a reason that
+// lasts until someone changes the file is a per-skill problem. The skill is
+// skipped with an error diagnostic naming the file, and the listing stays
+// complete, so the other skills keep being published. Repairing the file
+// brings the skill back, also when the listing was served from the
+// watcher's cache.
 func TestUnreadableSkillFile(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "skills")
-	writeSkill(t, filepath.Join(root, "ok"), "ok", "Fine.", "")
-	file := filepath.Join(root, "locked", skillFileName)
-	writeSkill(t, filepath.Dir(file), "locked", "Locked.", "")
-	if err := os.Chmod(file, 0); err != nil {
+	tests := []struct {
+		name string
+		// brk breaks the skill whose SKILL.md is file and returns a part
+		// of the expected diagnostic and a function that repairs the skill.
+		brk func(t *testing.T, file string) (want string, repair func())
+	}{
+		{"permission denied", func(t *testing.T, file string) (string, func()) {
+			if err := os.Chmod(file, 0); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.ReadFile(file); err == nil {
+				t.Skip("file permissions do not stop this process (running as root); the other variants cover a stable per-file error")
+			}
+			return "permission denied", func() {
+				if err := os.Chmod(file, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"skill directory not searchable", func(t *testing.T, file string) (string, func()) {
+			dir := filepath.Dir(file)
+			if err := os.Chmod(dir, 0); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := os.Stat(file); err == nil {
+				t.Skip("file permissions do not stop this process (running as root); the other variants cover a stable per-file error")
+			}
+			return "permission denied", func() {
+				if err := os.Chmod(dir, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}},
+		{"directory named SKILL.md", func(t *testing.T, file string) (string, func()) {
+			replace(t, file, func() error { return os.Mkdir(file, 0o755) })
+			return "not a regular file", rewriteSkill(t, file)
+		}},
+		{"FIFO named SKILL.md", func(t *testing.T, file string) (string, func()) {
+			replace(t, file, func() error { return mkfifo(t, file) })
+			return "not a regular file", rewriteSkill(t, file)
+		}},
+		{"SKILL.md links to a device", func(t *testing.T, file string) (string, func()) {
+			replace(t, file, func() error { return os.Symlink(os.DevNull, file) })
+			return "not a regular file", rewriteSkill(t, file)
+		}},
+		{"SKILL.md is a symbolic link loop", func(t *testing.T, file string) (string, func()) {
+			replace(t, file, func() error { return os.Symlink(skillFileName, file) })
+			return "too many levels of symbolic links", rewriteSkill(t, file)
+		}},
+	}
+	for _, tt := range tests {
+		for _, watch := range []bool{false, true} {
+			t.Run(tt.name+map[bool]string{false: "/scan", true: "/watch"}[watch], func(t *testing.T) {
+				root := filepath.Join(t.TempDir(), "skills")
+				writeSkill(t, filepath.Join(root, "ok"), "ok", "Fine.", "")
+				file := filepath.Join(root, "locked", skillFileName)
+				writeSkill(t, filepath.Dir(file), "locked", "Locked.", "")
+				want, repair := tt.brk(t, file)
+				t.Cleanup(func() { os.Chmod(filepath.Dir(file), 0o755) }) // let TempDir's cleanup remove it
+
+				p := mustNew(t, Options{HomeDir: t.TempDir(), ExtraRoots: []string{root}, Watch: watch})
+				rec := newRecorder(p)
+				obs := mustList(t, p, "")
+				if !obs.Complete {
+					t.Errorf("one unusable SKILL.md made the listing incomplete:\n%s", diagText(p.Diagnostics(), ""))
+				}
+				if diff := cmp.Diff([]string{"ok"}, names(obs)); diff != "" {
+					t.Errorf("names (-want +got):\n%s", diff)
+				}
+				requireDiag(t, p.Diagnostics(), "locked/"+skillFileName, want, SeverityError)
+				if watch && len(diagsMatching(p.Diagnostics(), "", "cannot watch")) == 0 && p.cachedResolutions() != 1 {
+					// The repair below must then be noticed by the watcher.
+					t.Error("a complete listing with a skipped skill is not cached while watching")
+				}
+				if _, found, err := p.Load(context.Background(), skills.LoadRequest{Name: "locked"}); found || err != nil {
+					t.Errorf("Load of the skipped skill: found=%v err=%v; want not found", found, err)
+				}
+
+				repair()
+				waitFor(t, p, rec, "", func(obs skills.Observation) bool {
+					return obs.Complete && slices.Equal(names(obs), []string{"locked", "ok"})
+				})
+			})
+		}
+	}
+}
+
+// replace removes file and creates something else in its place.
+func replace(t *testing.T, file string, create func() error) {
+	t.Helper()
+	if err := os.Remove(file); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.ReadFile(file); err == nil {
-		// Privileged: make the open fail another way.
-		if err := os.Remove(file); err != nil {
+	if err := create(); err != nil {
+		t.Fatalf("creating %s: %v", file, err)
+	}
+}
+
+// rewriteSkill returns a function that puts a valid SKILL.md named after
+// its directory back in place of whatever file is.
+func rewriteSkill(t *testing.T, file string) func() {
+	return func() {
+		if err := os.RemoveAll(file); err != nil {
 			t.Fatal(err)
 		}
-		symlink(t, skillFileName, file) // ELOOP
+		dir := filepath.Dir(file)
+		writeSkill(t, dir, filepath.Base(dir), "Repaired.", "")
 	}
-	p := mustNew(t, Options{HomeDir: t.TempDir(), ExtraRoots: []string{root}})
-	obs := mustList(t, p, "")
-	if obs.Complete {
-		t.Error("observation with an unreadable SKILL.md is complete")
-	}
-	if diff := cmp.Diff([]string{"ok"}, names(obs)); diff != "" {
-		t.Errorf("names (-want +got):\n%s", diff)
-	}
-	requireDiag(t, p.Diagnostics(), "locked/SKILL.md", "cannot read SKILL.md", SeverityError)
 }
 
 func TestMaxDirs(t *testing.T) {

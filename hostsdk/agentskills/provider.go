@@ -45,11 +45,15 @@ type Diagnostic struct {
 	Message  string
 }
 
+// String formats d on one line. The path and the message (which may quote
+// a path) are shown as skill.QuoteUnsafe writes them, since directory names
+// may hold newlines and terminal escapes.
 func (d Diagnostic) String() string {
+	path, msg := skill.QuoteUnsafe(d.Path), skill.QuoteUnsafe(d.Message)
 	if d.Skill != "" {
-		return fmt.Sprintf("%s: %s: skill %q: %s", d.Severity, d.Path, d.Skill, d.Message)
+		return fmt.Sprintf("%s: %s: skill %q: %s", d.Severity, path, d.Skill, msg)
 	}
-	return fmt.Sprintf("%s: %s: %s", d.Severity, d.Path, d.Message)
+	return fmt.Sprintf("%s: %s: %s", d.Severity, path, msg)
 }
 
 // Skill is a discovered skill with everything the provider knows about it.
@@ -205,8 +209,9 @@ func (p *Provider) Close() error {
 }
 
 // List implements skills.Provider. The observation is incomplete when a
-// root or SKILL.md could not be read, the MaxDirs budget ran out, or the
-// watcher reported an error since the previous scan.
+// root could not be listed, a SKILL.md could not be read for a reason that
+// may pass (see the package documentation), the MaxDirs budget ran out, or
+// the watcher reported an error since the previous scan.
 func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
 	res, err := p.resolve(ctx, req.Cwd, true)
 	if err != nil {

@@ -123,6 +123,59 @@ func isAbsent(err error) bool {
 	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
+// readFailure is what an error reading one skill's SKILL.md means for the
+// listing.
+type readFailure int
+
+const (
+	// readAbsent: nothing is there, so the entry is not a skill.
+	readAbsent readFailure = iota
+	// readStable: the file is there but unusable, and stays so until
+	// someone changes it (a change the watcher notices, since it watches
+	// the skill directory for SKILL.md and the root for its entries). The
+	// skill is skipped with an error diagnostic; the listing stays
+	// complete, so one bad file cannot hold back every other skill.
+	readStable
+	// readTransient: retrying may succeed (an I/O error, a resource
+	// shortage, an interrupted call, a canceled context), or the error is
+	// not known to last. The listing is incomplete, so the last good
+	// catalog stays in place and the next List tries again, rather than
+	// dropping a skill from every session over a passing failure.
+	readTransient
+)
+
+// classifyReadError decides what err, from reading a skill's SKILL.md or
+// resolving its directory, means for the listing. Only errors that describe
+// the file itself are stable; anything else is transient.
+func classifyReadError(err error) readFailure {
+	switch {
+	case isAbsent(err):
+		return readAbsent
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return readTransient
+	case errors.Is(err, errNotRegular),
+		errors.Is(err, fs.ErrPermission), // EACCES, EPERM
+		errors.Is(err, syscall.ELOOP),    // a symbolic link cycle
+		errors.Is(err, syscall.ENAMETOOLONG),
+		errors.Is(err, syscall.EISDIR),
+		errors.Is(err, syscall.ENXIO): // a socket or a device without a driver
+		return readStable
+	}
+	return readTransient
+}
+
+// readFailed records that what (a SKILL.md, or a skill directory's link
+// target) at path could not be read, as classifyReadError decides.
+func (s *rootScan) readFailed(path, skill, what string, err error) {
+	switch classifyReadError(err) {
+	case readAbsent:
+	case readStable:
+		s.skip(path, skill, "%s cannot be used, so the skill is skipped: %v", what, err)
+	default:
+		s.fail(path, skill, "cannot read %s; this listing is incomplete and the next one tries again: %v", what, err)
+	}
+}
+
 // scanRoot lists one root. budget is how many entries may still be
 // examined in this List. w, when non-nil, receives the watches the root
 // needs, set up before the corresponding reads so no change slips between
@@ -240,7 +293,7 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 		}
 		tfi, err := os.Stat(target)
 		if err != nil {
-			s.fail(dir, name, "cannot read symbolic link target: %v", err)
+			s.readFailed(dir, name, "symbolic link target", err)
 			return
 		}
 		if !tfi.IsDir() {
@@ -262,14 +315,7 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 	file := filepath.Join(dir, skillFileName)
 	pr, err := readFrontmatter(file, fc)
 	if err != nil {
-		switch {
-		case isAbsent(err):
-			// Not a skill: no SKILL.md.
-		case errors.Is(err, errNotRegular):
-			s.warn(file, name, "SKILL.md is not a regular file; skipped")
-		default:
-			s.fail(file, name, "cannot read SKILL.md: %v", err)
-		}
+		s.readFailed(file, name, skillFileName, err)
 		return
 	}
 	if pr.err != nil {
