@@ -45,6 +45,19 @@ type LoadOptions struct {
 // the option and its bound.
 type ConfigError = plugin.ConfigError
 
+// MaxMessageBytes is the largest message the host and the plugin exchange,
+// either way: 64 MiB. A step whose request would be larger (a downstream
+// decision holding more than that), or a tool call whose arguments would
+// be, is not sent and fails with an error that matches ErrMessageTooLarge;
+// so does a call that a larger answer or callback failed. Tool arguments
+// that fit reach the plugin, which answers bad ones with a tool error.
+const MaxMessageBytes = wire.MaxMessageBytes
+
+// ErrMessageTooLarge is matched (errors.Is) by the error of a PreStep or
+// CallTool that a message over MaxMessageBytes failed. The plugin process
+// is not at fault and keeps running.
+var ErrMessageTooLarge = wire.ErrMessageTooLarge
+
 // ErrChecksumMismatch is returned by Load when the binary's SHA-256 differs
 // from LoadOptions.Checksum.
 var ErrChecksumMismatch = errors.New("plugin binary checksum does not match; refusing to run it")
@@ -142,6 +155,7 @@ func (p *Plugin) start() (*process, error) {
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Logger:           hclogFor(p.log, "plugin"),
+		GRPCDialOptions:  wire.DialOptions(),
 	}
 	if len(p.opts.Checksum) > 0 {
 		cfg.SecureConfig = &goplugin.SecureConfig{Checksum: p.opts.Checksum, Hash: sha256.New()}
@@ -168,7 +182,7 @@ func (p *Plugin) start() (*process, error) {
 	proc := &process{cmd: cmd, client: client, plugin: wc.Plugin, broker: wc.Broker}
 	proc.brokerID = wc.Broker.NextId()
 	go wc.Broker.AcceptAndServe(proc.brokerID, func(opts []grpc.ServerOption) *grpc.Server {
-		s := grpc.NewServer(opts...)
+		s := wire.NewGRPCServer(opts)
 		wire.RegisterHostServer(s, hostCallbacks{p.host})
 		return s
 	})

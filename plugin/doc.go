@@ -41,9 +41,11 @@
 //     appended.
 //  9. Skill bodies never enter the digest.
 //
-// Caches are bounded and keyed by content (snapshot tokens, source hashes)
-// or by session with the log's head and surface revision, so a restarted
-// plugin simply rebuilds them and stays correct. A new snapshot of a place
+// Caches are bounded, by entries and by the bytes their entries keep alive
+// (68.25 MiB together, 64 MiB of it for views), and keyed by content
+// (snapshot tokens, source hashes) or by session with the log's head and
+// surface revision, so a restarted plugin simply rebuilds them and stays
+// correct. Views hold capped descriptions, never raw ones. A new snapshot of a place
 // (working directory, agent scope, description cap) is projected onto the
 // previous one, so only the skills that changed are normalized, rendered and
 // encoded again, and the catalog record the plugin publishes is remembered

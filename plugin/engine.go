@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"sync/atomic"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/zeebo/xxh3"
 
 	"github.com/skillcatalog/skillcatalog/digest"
@@ -14,13 +13,25 @@ import (
 	"github.com/skillcatalog/skillcatalog/render"
 )
 
-// Cache bounds. Each is small: a view is shared by every session with the
-// same skills, and a session state is a digest plus a few integers.
+// Cache bounds, by entries and by bytes (what the entries keep alive, see
+// byteLRU and view.bytes). Together the caches hold at most 68.25 MiB
+// whatever the host sends. A view is shared by every session with the same
+// skills and costs about three times its capped descriptions; the byte
+// bound lets the place of a catalog of 10,000 skills at the default cap
+// (some 5 MiB a view) keep the views of a dozen places, and the view of a
+// snapshot larger than the whole bound is used for its step but not kept.
+// A session state is a digest plus a few integers; the entry bounds of the
+// other caches come first unless their keys (host-chosen session ids,
+// working directories, tokens) are unusually long.
 const (
 	maxViews          = 256
+	maxViewBytes      = 64 << 20
 	maxSessions       = 4096
+	maxSessionBytes   = 2 << 20
 	maxParsedSources  = 1024
+	maxParsedBytes    = 256 << 10
 	maxLastTokens     = 4096
+	maxLastTokenBytes = 2 << 20
 	firstEventsPage   = 64   // most scans end near the head
 	maxEventsPage     = 4096 // pages double up to this on long scans
 	maxRescanAttempts = 4
@@ -52,30 +63,20 @@ type mount struct {
 // caches are bounded and keyed by content or by session head, so an empty
 // engine (a restarted plugin) computes the same decisions.
 type engine struct {
-	views      *lru.Cache[string, *view]          // snapshot token + cap → view
-	lastTokens *lru.Cache[string, string]         // cwd + scope + cap → last token seen
-	sessions   *lru.Cache[string, sessionState]   // session id → scan state
-	parsed     *lru.Cache[[16]byte, parsedSource] // xxh3-128 of a source → parse result
-	parses     atomic.Int64                       // catalog-kind sources actually parsed
+	views      *byteLRU[string, *view]          // snapshot token + cap → view
+	lastTokens *byteLRU[string, string]         // cwd + scope + cap → last token seen
+	sessions   *byteLRU[string, sessionState]   // session id → scan state
+	parsed     *byteLRU[[16]byte, parsedSource] // xxh3-128 of a source → parse result
+	parses     atomic.Int64                     // catalog-kind sources actually parsed
 }
 
 func newEngine() *engine {
 	return &engine{
-		views:      mustLRU[string, *view](maxViews),
-		lastTokens: mustLRU[string, string](maxLastTokens),
-		sessions:   mustLRU[string, sessionState](maxSessions),
-		parsed:     mustLRU[[16]byte, parsedSource](maxParsedSources),
+		views:      newByteLRU[string, *view](maxViews, maxViewBytes),
+		lastTokens: newByteLRU[string, string](maxLastTokens, maxLastTokenBytes),
+		sessions:   newByteLRU[string, sessionState](maxSessions, maxSessionBytes),
+		parsed:     newByteLRU[[16]byte, parsedSource](maxParsedSources, maxParsedBytes),
 	}
-}
-
-// mustLRU builds a cache of a constant, positive size, for which
-// golang-lru never fails.
-func mustLRU[K comparable, V any](size int) *lru.Cache[K, V] {
-	c, err := lru.New[K, V](size)
-	if err != nil {
-		panic(fmt.Sprintf("lru cache of size %d: %v", size, err))
-	}
-	return c
 }
 
 // preStep decides what the step adds. host is called back for the snapshot
@@ -250,8 +251,9 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 		}
 	}
 	if snap.Token != "" {
-		e.views.Add(snap.Token+"\x00"+capKey, v)
-		e.lastTokens.Add(placeKey, snap.Token)
+		key := snap.Token + "\x00" + capKey
+		e.views.Add(key, v, len(key)+v.bytes())
+		e.lastTokens.Add(placeKey, snap.Token, len(placeKey)+len(snap.Token))
 	}
 	return v, true, nil
 }
@@ -273,7 +275,7 @@ func (e *engine) parse(source []byte) (events.Catalog, bool) {
 		// Foreign sources are rejected by a cheap scan and need no cache
 		// slot; catalog-kind ones are worth remembering.
 		e.parses.Add(1)
-		e.parsed.Add(key, parsedSource{digest: c.Digest, ok: ok})
+		e.parsed.Add(key, parsedSource{digest: c.Digest, ok: ok}, 0)
 	}
 	return events.Catalog{Digest: c.Digest}, ok
 }
@@ -281,7 +283,7 @@ func (e *engine) parse(source []byte) (events.Catalog, bool) {
 // remember records the digest of a catalog record the plugin encoded
 // itself.
 func (e *engine) remember(source []byte, d digest.Digest) {
-	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{digest: d, ok: true})
+	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{digest: d, ok: true}, 0)
 }
 
 // baseline returns what the session's durable events say the model has
@@ -302,7 +304,7 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 			ok = false // the log went backwards: trust nothing remembered
 		default:
 			if base, used := e.continueWith(st, *hint, recent); used {
-				e.sessions.Add(session, sessionState{head: *hint, baseline: base})
+				e.sessions.Add(session, sessionState{head: *hint, baseline: base}, len(session))
 				return base, *hint, nil
 			}
 		}
@@ -327,7 +329,7 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 			}
 			newer = newer.Over(st.baseline)
 		}
-		e.sessions.Add(session, sessionState{head: head, baseline: newer})
+		e.sessions.Add(session, sessionState{head: head, baseline: newer}, len(session))
 		return newer, head, nil
 	}
 	return events.Baseline{}, SessionHead{}, fmt.Errorf("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)

@@ -15,9 +15,9 @@ import (
 // be reached. Policy is checked on the snapshot listing before the body is
 // requested, and again on the loaded definition.
 func (e *engine) executeSkillTool(ctx context.Context, host Host, m mount, call ToolCall) (ToolResult, error) {
-	name, ok := skillNameArgument(call.Arguments)
-	if !ok || !skill.ValidName(name) {
-		return errorResult(render.ErrInvalidName(name)), nil
+	name, refusal := skillNameArgument(call.Arguments)
+	if refusal != "" {
+		return errorResult(refusal), nil
 	}
 
 	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
@@ -63,21 +63,36 @@ func errorResult(text string) ToolResult {
 	return ToolResult{Text: text, IsError: true}
 }
 
-// skillNameArgument extracts the `name` argument. A missing or non-string
-// name is reported as invalid with its JSON text, so the model sees what it
-// sent.
-func skillNameArgument(args json.RawMessage) (string, bool) {
+// skillNameArgument checks arguments against the tool's input schema and
+// returns the skill name, or the error text that refuses them. Arguments
+// that are not a JSON object, or whose name is missing, not a string or not
+// a valid skill name, are an invalid name, shown as sent (a whole non-object,
+// a non-string's JSON text); a field besides "name" is refused as the schema
+// says (additionalProperties: false), naming the first such field in sorted
+// order. Error texts cap what they repeat (render.MaxEchoBytes).
+func skillNameArgument(args json.RawMessage) (name, refusal string) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil {
-		return string(bytes.TrimSpace(args)), false
+		return "", render.ErrInvalidName(string(bytes.TrimSpace(args)))
+	}
+	extra, unexpected := "", false
+	for k := range obj {
+		if k != "name" && (!unexpected || k < extra) {
+			extra, unexpected = k, true
+		}
+	}
+	if unexpected {
+		return "", render.ErrUnexpectedArgument(extra)
 	}
 	raw, present := obj["name"]
 	if !present {
-		return "", false
+		return "", render.ErrInvalidName("")
 	}
-	var name string
 	if err := json.Unmarshal(raw, &name); err != nil {
-		return string(raw), false
+		return "", render.ErrInvalidName(string(raw))
 	}
-	return name, true
+	if !skill.ValidName(name) {
+		return "", render.ErrInvalidName(name)
+	}
+	return name, ""
 }

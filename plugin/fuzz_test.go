@@ -2,10 +2,12 @@ package plugin
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -32,9 +34,11 @@ func FuzzParseConfig(f *testing.F) {
 
 // FuzzSkillToolArguments: whatever the model sends as arguments, the tool
 // answers with a result or one of its error texts, never a Go error or a
-// panic.
+// panic; it loads a skill only for an object with nothing but a name, as
+// the input schema says, and its error texts repeat at most
+// render.MaxEchoBytes of what was sent.
 func FuzzSkillToolArguments(f *testing.F) {
-	for _, s := range []string{`{"name":"alpha"}`, `{"name":"hidden"}`, `{"name":42}`, `{}`, `null`, `{"name":"A B"}`, `{"name":"alpha","x":[1,2]}`, "not json", `{"name":"\u0000"}`} {
+	for _, s := range []string{`{"name":"alpha"}`, `{"name":"hidden"}`, `{"name":42}`, `{}`, `null`, `{"name":"A B"}`, `{"name":"alpha","x":[1,2]}`, "not json", `{"name":"\u0000"}`, `{"Name":"alpha"}`, `{"name":"` + strings.Repeat("a", 300) + `"}`} {
 		f.Add(s)
 	}
 	disabled := summary("hidden", "H.")
@@ -52,8 +56,18 @@ func FuzzSkillToolArguments(f *testing.F) {
 		if !resp.IsError && (resp.Value == nil || resp.Value.Name != "alpha") {
 			t.Fatalf("success for arguments %q: %+v", args, resp.Value)
 		}
-		if name, ok := skillNameArgument([]byte(args)); ok && name == "hidden" && (h.gets != 0 || resp.Text != `Error: skill "hidden" is not available for model invocation`) {
+		if name, refusal := skillNameArgument([]byte(args)); refusal == "" && name == "hidden" && (h.gets != 0 || resp.Text != `Error: skill "hidden" is not available for model invocation`) {
 			t.Fatalf("model-disabled skill: %d loads, text %q", h.gets, resp.Text)
+		}
+		if !resp.IsError {
+			var obj map[string]any
+			if err := json.Unmarshal([]byte(args), &obj); err != nil || len(obj) != 1 {
+				t.Fatalf("arguments %q loaded a skill: the schema admits an object with the name only", args)
+			}
+		}
+		// The longest frame of an error text is the unexpected argument's.
+		if frame := len(render.ErrUnexpectedArgument("")); resp.IsError && len(resp.Text) > frame+render.MaxEchoBytes {
+			t.Fatalf("error text of %d bytes for %d bytes of arguments, over its frame and render.MaxEchoBytes = %d", len(resp.Text), len(args), render.MaxEchoBytes)
 		}
 		if !resp.IsError && !utf8.ValidString(resp.Text) {
 			t.Fatalf("result text is not UTF-8")

@@ -14,8 +14,9 @@ func FuzzRopeRange(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, cut, from, to uint8) {
 		var src rope
 		step := int(cut%7) + 1
+		whole := &chunk{size: cap(data)}
 		for i := 0; i < len(data); i += step {
-			src.add(data[i:min(i+step, len(data))])
+			src.add(data[i:min(i+step, len(data))], whole)
 		}
 		if !bytes.Equal(src.bytes(), data) || src.size != len(data) {
 			t.Fatalf("rope of %q holds %q (size %d)", data, src.bytes(), src.size)
@@ -31,7 +32,8 @@ func FuzzRopeRange(f *testing.F) {
 			a, b = b, a
 		}
 		var r rope
-		r.add([]byte("x"))
+		x := []byte("x")
+		r.add(x, &chunk{size: cap(x)})
 		r.addRange(&src, a, b)
 		want := append([]byte("x"), data[a:b]...)
 		if !bytes.Equal(r.bytes(), want) || r.size != len(want) {
@@ -42,9 +44,19 @@ func FuzzRopeRange(f *testing.F) {
 				t.Fatal("empty piece")
 			}
 		}
-		c := src.compacted()
-		if !bytes.Equal(c.bytes(), data) || len(c.pieces) > maxRopePieces {
-			t.Fatalf("compacted rope holds %q in %d pieces", c.bytes(), len(c.pieces))
+		if len(data) > 0 && src.retained() != cap(data) {
+			t.Fatalf("rope of one chunk of %d bytes retains %d", cap(data), src.retained())
+		}
+		if want := cap(x) + min(b-a, 1)*cap(data); r.retained() != want {
+			t.Fatalf("range [%d,%d) retains %d bytes, want its two chunks' %d", a, b, r.retained(), want)
+		}
+		for _, c := range []rope{src.compacted(), r.compacted()} {
+			if len(c.chunks) > 1 && (len(c.pieces) > maxRopePieces || c.retained() > maxRopeSlack*c.size) {
+				t.Fatalf("compacted rope holds %d bytes in %d pieces retaining %d", c.size, len(c.pieces), c.retained())
+			}
+		}
+		if c := src.compacted(); !bytes.Equal(c.bytes(), data) {
+			t.Fatalf("compacted rope holds %q", c.bytes())
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unsafe"
 
 	"github.com/zeebo/xxh3"
 
@@ -23,13 +24,19 @@ import (
 // keeps the hash of its description as listed, so the next view of the same
 // place shares, run by run, the bytes of every entry whose skill did not
 // change instead of producing or copying them again.
+//
+// A view holds only what the catalog and the `skill` tool need: capped
+// descriptions, already rendered, and names. Nothing in it refers to the
+// snapshot it was built from (names are copied, descriptions are written
+// into the view's own buffers), so a snapshot's raw descriptions are
+// garbage once its view is built.
 type view struct {
 	entries []viewEntry // model-invocable skills with addressable names, sorted
 	lines   rope        // render.AppendEntryLine of every entry
 	records rope        // events.AppendEntry of every entry
 	encoded rope        // digest.AppendEntry of every entry
 	digest  digest.Digest
-	listed  []listedSkill // every listed skill, sorted by name
+	listed  []listedSkill // every listed skill with an addressable name, sorted by name
 }
 
 // viewEntry locates one entry in its view's ropes: each end is the offset
@@ -41,7 +48,9 @@ type viewEntry struct {
 }
 
 // listedSkill is what the `skill` tool checks before loading: that the
-// snapshot lists the name and whether the model may invoke it.
+// snapshot lists the name and whether the model may invoke it. Skills whose
+// names are not addressable are not kept: the tool refuses such names
+// before it looks anything up.
 type listedSkill struct {
 	name           string
 	modelInvocable bool
@@ -49,6 +58,23 @@ type listedSkill struct {
 
 func emptyView() *view {
 	return &view{digest: digest.Of(nil)}
+}
+
+// viewOverhead is what a view costs beyond its ropes, tables and names: the
+// struct and the headers of its slices.
+const viewOverhead = int(unsafe.Sizeof(view{}))
+
+// bytes is what v keeps alive, for the view cache's byte bound: every chunk
+// its ropes lie in (shared chunks are counted whole in every view that
+// shares them, so the sum over views never falls short), its tables and its
+// names.
+func (v *view) bytes() int {
+	n := viewOverhead + v.lines.retained() + v.records.retained() + v.encoded.retained() +
+		cap(v.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(v.listed)*int(unsafe.Sizeof(listedSkill{}))
+	for _, l := range v.listed {
+		n += len(l.name) // entries' names are these strings
+	}
+	return n
 }
 
 // starts returns where entry i begins in each of the view's byte slices.
@@ -133,7 +159,7 @@ type viewBuilder struct {
 	from             int // cursor into prev.entries, which are sorted too
 	runStart, runEnd int // prev entries [runStart, runEnd) wait to be shared
 	// New entries since the last shared run, not yet added to the ropes.
-	lines, records, encoded []byte
+	lines, records, encoded buffer
 }
 
 func newViewBuilder(prev *view, n, maxLen int) *viewBuilder {
@@ -142,38 +168,49 @@ func newViewBuilder(prev *view, n, maxLen int) *viewBuilder {
 
 // list adds the next listed skill, and its catalog entry when it has one.
 func (b *viewBuilder) list(s skill.Summary) {
-	b.v.listed = append(b.v.listed, listedSkill{name: s.Name, modelInvocable: s.Invocation.ModelInvocable})
-	if s.Invocation.ModelInvocable && skill.ValidName(s.Name) {
-		b.add(s)
+	if !skill.ValidName(s.Name) {
+		return
 	}
+	var name string
+	if s.Invocation.ModelInvocable {
+		name = b.add(s)
+	} else {
+		// A copy, so that the view never pins the snapshot's memory.
+		name = strings.Clone(s.Name)
+	}
+	b.v.listed = append(b.v.listed, listedSkill{name: name, modelInvocable: s.Invocation.ModelInvocable})
 }
 
 // add adds s's entry: shared with prev when prev has the same name with the
-// same description, written anew otherwise.
-func (b *viewBuilder) add(s skill.Summary) {
+// same description, written anew otherwise. It returns the view's copy of
+// the name.
+func (b *viewBuilder) add(s skill.Summary) string {
 	h := xxh3.HashString128(s.Description)
 	if p := b.prev; p != nil {
 		for b.from < len(p.entries) && p.entries[b.from].name < s.Name {
 			b.from++
 		}
 		if b.from < len(p.entries) && p.entries[b.from].name == s.Name && p.entries[b.from].rawHash == h {
+			name := p.entries[b.from].name
 			b.reuse(b.from)
-			return
+			return name
 		}
 	}
 	b.flush()
-	e := digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, b.maxLen)}
-	b.lines = render.AppendEntryLine(b.lines, e)
-	b.records = events.AppendEntry(b.records, e)
-	b.encoded = digest.AppendEntry(b.encoded, e)
+	name := strings.Clone(s.Name)
+	e := digest.Entry{Name: name, Description: render.NormalizeDescription(s.Description, b.maxLen)}
+	b.lines.b = render.AppendEntryLine(b.lines.b, e)
+	b.records.b = events.AppendEntry(b.records.b, e)
+	b.encoded.b = digest.AppendEntry(b.encoded.b, e)
 	v := b.v
 	v.entries = append(v.entries, viewEntry{
-		name:      s.Name,
+		name:      name,
 		rawHash:   h,
-		lineEnd:   v.lines.size + len(b.lines),
-		recordEnd: v.records.size + len(b.records),
-		encEnd:    v.encoded.size + len(b.encoded),
+		lineEnd:   v.lines.size + len(b.lines.b),
+		recordEnd: v.records.size + len(b.records.b),
+		encEnd:    v.encoded.size + len(b.encoded.b),
 	})
+	return name
 }
 
 // reuse adds prev's entry i, extending the pending run of shared entries
@@ -205,10 +242,9 @@ func (b *viewBuilder) finish() *view {
 // seal adds the new entries written so far to the ropes. The buffers keep
 // growing after what was sealed, which the ropes never see.
 func (b *viewBuilder) seal() {
-	b.v.lines.add(b.lines)
-	b.v.records.add(b.records)
-	b.v.encoded.add(b.encoded)
-	b.lines, b.records, b.encoded = b.lines[len(b.lines):], b.records[len(b.records):], b.encoded[len(b.encoded):]
+	b.lines.sealInto(&b.v.lines)
+	b.records.sealInto(&b.v.records)
+	b.encoded.sealInto(&b.v.encoded)
 }
 
 // flush adds the pending run of shared entries to the view.

@@ -94,6 +94,10 @@ var (
 	}
 )
 
+// longName is over MaxEchoBytes, with a two-byte character where the cap
+// falls.
+var longName = strings.Repeat("a", 196) + strings.Repeat("é", 10)
+
 func mustSkillContent(t *testing.T, v skill.ToolValue) string {
 	t.Helper()
 	s, err := SkillContent(v)
@@ -124,6 +128,8 @@ func TestGolden(t *testing.T) {
 		{"error_unknown_skill", func(*testing.T) string { return ErrUnknownSkill("gone-skill") }},
 		{"error_not_model_invocable", func(*testing.T) string { return ErrNotModelInvocable("deploy-prod") }},
 		{"error_provider", func(*testing.T) string { return ErrProvider("remote server unreachable: connection refused") }},
+		{"error_invalid_name_capped", func(*testing.T) string { return ErrInvalidName(longName) }},
+		{"error_unexpected_argument", func(*testing.T) string { return ErrUnexpectedArgument("path") }},
 		{"skill_tool_description", func(*testing.T) string { return SkillToolDescription }},
 		{"skill_tool_input_schema", func(*testing.T) string { return SkillToolInputSchema }},
 		{"skill_tool_output_schema", func(*testing.T) string { return SkillToolOutputSchema }},
@@ -312,6 +318,16 @@ func TestGoldenMatchesLiteralTemplates(t *testing.T) {
 			golden: "error_provider",
 			want:   `Error: remote server unreachable: connection refused`,
 			got:    ErrProvider("remote server unreachable: connection refused"),
+		},
+		{
+			golden: "error_invalid_name_capped",
+			want:   `Error: invalid skill name "` + strings.Repeat("a", 196) + `..."`,
+			got:    ErrInvalidName(longName),
+		},
+		{
+			golden: "error_unexpected_argument",
+			want:   `Error: unexpected argument "path"; the skill tool takes only "name"`,
+			got:    ErrUnexpectedArgument("path"),
 		},
 		{
 			golden: "skill_tool_description",

@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -77,22 +78,55 @@ func SkillContent(v skill.ToolValue) (string, error) {
 	return b.String(), nil
 }
 
+// MaxEchoBytes bounds what an error text repeats of the model's arguments
+// (a name, a field): longer ones keep their first MaxEchoBytes-3 bytes or
+// fewer, never part of a UTF-8 character, followed by "...".
+const MaxEchoBytes = 200
+
+// echo returns s capped at MaxEchoBytes for an error text.
+func echo(s string) string {
+	if len(s) <= MaxEchoBytes {
+		return s
+	}
+	// Cut before the character that would straddle the cut. Invalid bytes
+	// may have no start within a character's reach: they are cut as they
+	// are.
+	cut := MaxEchoBytes - len(ellipsis)
+	for i := cut; i > cut-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			cut = i
+			break
+		}
+	}
+	return s[:cut] + ellipsis
+}
+
 // ErrInvalidName is the `skill` tool's error text for a name that does not
-// follow the skill name grammar. The name is inserted as given.
+// follow the skill name grammar. The name is inserted as given, capped at
+// MaxEchoBytes.
 func ErrInvalidName(name string) string {
-	return `Error: invalid skill name "` + name + `"`
+	return `Error: invalid skill name "` + echo(name) + `"`
 }
 
 // ErrUnknownSkill is the `skill` tool's error text for a name that no
-// visible skill has, or no longer has. The name is inserted as given.
+// visible skill has, or no longer has. The name is inserted as given,
+// capped at MaxEchoBytes.
 func ErrUnknownSkill(name string) string {
-	return `Error: skill "` + name + `" is unknown or no longer available`
+	return `Error: skill "` + echo(name) + `" is unknown or no longer available`
 }
 
 // ErrNotModelInvocable is the `skill` tool's error text for a skill that
-// only a user may invoke. The name is inserted as given.
+// only a user may invoke. The name is inserted as given, capped at
+// MaxEchoBytes.
 func ErrNotModelInvocable(name string) string {
-	return `Error: skill "` + name + `" is not available for model invocation`
+	return `Error: skill "` + echo(name) + `" is not available for model invocation`
+}
+
+// ErrUnexpectedArgument is the `skill` tool's error text for arguments
+// with a field its input schema does not allow (the schema admits "name"
+// only). The field is inserted as given, capped at MaxEchoBytes.
+func ErrUnexpectedArgument(field string) string {
+	return `Error: unexpected argument "` + echo(field) + `"; the skill tool takes only "name"`
 }
 
 // ErrProvider wraps the text of an error a provider raised while loading a

@@ -10,7 +10,9 @@ import (
 // PluginClient is the plugin's service as Go calls: the host side of the
 // protocol. Every request and answer is converted here, and every error
 // the plugin reports is mapped back with FromStatus (keeping its gRPC
-// status, so the host can still judge the connection by its code).
+// status, so the host can still judge the connection by its code). A
+// request that carries host or model data and would exceed MaxMessageBytes
+// is not sent: the call returns a *MessageTooLargeError.
 type PluginClient struct {
 	c pb.PluginServiceClient
 }
@@ -18,7 +20,11 @@ type PluginClient struct {
 // Configure configures a mount whose callbacks the host serves on
 // hostBrokerID.
 func (p PluginClient) Configure(ctx context.Context, req plugin.ConfigureRequest, hostBrokerID uint32) (plugin.ConfigureResponse, error) {
-	resp, err := p.c.Configure(ctx, ConfigureRequestToProto(req, hostBrokerID))
+	in := ConfigureRequestToProto(req, hostBrokerID)
+	if err := checkSize("Configure request", in); err != nil {
+		return plugin.ConfigureResponse{}, err
+	}
+	resp, err := p.c.Configure(ctx, in)
 	if err != nil {
 		return plugin.ConfigureResponse{}, FromStatus(err)
 	}
@@ -27,7 +33,11 @@ func (p PluginClient) Configure(ctx context.Context, req plugin.ConfigureRequest
 
 // BindTools tells the plugin the identities of a mount's tools.
 func (p PluginClient) BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error {
-	_, err := p.c.BindTools(ctx, BindToolsToProto(mountID, bindings))
+	in := BindToolsToProto(mountID, bindings)
+	if err := checkSize("BindTools request", in); err != nil {
+		return err
+	}
+	_, err := p.c.BindTools(ctx, in)
 	return FromStatus(err)
 }
 
@@ -39,7 +49,11 @@ func (p PluginClient) Unmount(ctx context.Context, mountID string) error {
 
 // PreStep runs one pre-step.
 func (p PluginClient) PreStep(ctx context.Context, req plugin.StepRequest) (plugin.StepResponse, error) {
-	resp, err := p.c.PreStep(ctx, StepRequestToProto(req))
+	in := StepRequestToProto(req)
+	if err := checkSize("PreStep request", in); err != nil {
+		return plugin.StepResponse{}, err
+	}
+	resp, err := p.c.PreStep(ctx, in)
 	if err != nil {
 		return plugin.StepResponse{}, FromStatus(err)
 	}
@@ -48,7 +62,11 @@ func (p PluginClient) PreStep(ctx context.Context, req plugin.StepRequest) (plug
 
 // ExecuteSkillTool runs one `skill` tool call.
 func (p PluginClient) ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (plugin.ToolResult, error) {
-	resp, err := p.c.ExecuteSkillTool(ctx, ToolCallToProto(call))
+	in := ToolCallToProto(call)
+	if err := checkSize("ExecuteSkillTool request", in); err != nil {
+		return plugin.ToolResult{}, err
+	}
+	resp, err := p.c.ExecuteSkillTool(ctx, in)
 	if err != nil {
 		return plugin.ToolResult{}, FromStatus(err)
 	}

@@ -52,7 +52,8 @@ func RegisterHostServer(s grpc.ServiceRegistrar, h plugin.Host) {
 }
 
 // HostClient is plugin.Host over a connection to the host's HostService:
-// the plugin side of the callbacks.
+// the plugin side of the callbacks. A message over MaxMessageBytes either
+// way fails the call with a *MessageTooLargeError.
 type HostClient struct {
 	c pb.HostServiceClient
 }
@@ -66,7 +67,7 @@ func NewHostClient(conn grpc.ClientConnInterface) HostClient {
 func (h HostClient) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
 	resp, err := h.c.Snapshot(ctx, SnapshotRequestToProto(req))
 	if err != nil {
-		return plugin.Snapshot{}, err
+		return plugin.Snapshot{}, tooLarge("Snapshot callback", err)
 	}
 	return SnapshotFromProto(resp), nil
 }
@@ -75,7 +76,7 @@ func (h HostClient) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (p
 func (h HostClient) GetSkill(ctx context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
 	resp, err := h.c.GetSkill(ctx, SkillRequestToProto(req))
 	if err != nil {
-		return plugin.SkillLookup{}, err
+		return plugin.SkillLookup{}, tooLarge("GetSkill callback", err)
 	}
 	return SkillLookupFromProto(resp), nil
 }
@@ -84,7 +85,7 @@ func (h HostClient) GetSkill(ctx context.Context, req plugin.SkillRequest) (plug
 func (h HostClient) ReadEvents(ctx context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
 	resp, err := h.c.ReadEvents(ctx, EventsRequestToProto(req))
 	if err != nil {
-		return plugin.EventPage{}, err
+		return plugin.EventPage{}, tooLarge("ReadEvents callback", err)
 	}
 	return EventPageFromProto(resp), nil
 }

@@ -62,7 +62,7 @@ func (s *pluginServer) dialHost(id uint32) (plugin.Host, error) {
 	if s.broker == nil {
 		return nil, fmt.Errorf("no broker to reach host services")
 	}
-	conn, err := s.broker.Dial(id)
+	conn, err := s.broker.DialWithOptions(id, DialOptions()...)
 	if err != nil {
 		return nil, fmt.Errorf("dial host services (broker id %d): %w", id, err)
 	}
@@ -95,6 +95,9 @@ func (s *pluginServer) PreStep(ctx context.Context, req *pb.PreStepRequest) (*pb
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
+	if err := checkSize("PreStep response", out); err != nil {
+		return nil, fail(ctx, err)
+	}
 	return out, nil
 }
 
@@ -103,7 +106,11 @@ func (s *pluginServer) ExecuteSkillTool(ctx context.Context, req *pb.ExecuteSkil
 	if err != nil {
 		return nil, fail(ctx, err)
 	}
-	return ToolResultToProto(res), nil
+	out := ToolResultToProto(res)
+	if err := checkSize("ExecuteSkillTool response", out); err != nil {
+		return nil, fail(ctx, err)
+	}
+	return out, nil
 }
 
 func (s *pluginServer) EndSession(ctx context.Context, req *pb.EndSessionRequest) (*pb.EndSessionResponse, error) {

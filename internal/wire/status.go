@@ -12,8 +12,9 @@ import (
 
 // ToStatus turns the error of a service method into the status the caller
 // receives. The caller's own cancellation or deadline keeps its code, so
-// the caller can tell it from a failure; the plugin's known errors get the
-// codes FromStatus maps back; anything else gets fallback. The plugin
+// the caller can tell it from a failure; the plugin's known errors and a
+// message over MaxMessageBytes get the codes FromStatus maps back; anything
+// else gets fallback. The plugin
 // answers other failures with Aborted (a host callback failed, and its code
 // is never relayed: a host that sees Unavailable from the plugin must be
 // able to conclude the plugin is unreachable); the host's services answer
@@ -28,6 +29,8 @@ func ToStatus(ctx context.Context, err error, fallback codes.Code) error {
 		return status.FromContextError(ctx.Err()).Err()
 	case errors.As(err, &cfg):
 		return status.Error(codes.InvalidArgument, cfg.Message)
+	case errors.Is(err, ErrMessageTooLarge):
+		return status.Error(codes.ResourceExhausted, err.Error())
 	case errors.Is(err, plugin.ErrUnknownMount):
 		return status.Error(codes.NotFound, err.Error())
 	case errors.Is(err, plugin.ErrUnbound):
@@ -40,7 +43,8 @@ func ToStatus(ctx context.Context, err error, fallback codes.Code) error {
 // Go error it stands for: a refused configuration is a *plugin.ConfigError;
 // Canceled and DeadlineExceeded satisfy errors.Is with context.Canceled and
 // context.DeadlineExceeded; NotFound and FailedPrecondition wrap
-// plugin.ErrUnknownMount and plugin.ErrUnbound. Every status error keeps its
+// plugin.ErrUnknownMount and plugin.ErrUnbound; ResourceExhausted (a message
+// over MaxMessageBytes) wraps ErrMessageTooLarge. Every status error keeps its
 // gRPC status (status.Code still reports it). Errors that carry no status
 // are returned as they are.
 func FromStatus(err error) error {
@@ -63,6 +67,8 @@ func FromStatus(err error) error {
 		kind = plugin.ErrUnknownMount
 	case codes.FailedPrecondition:
 		kind = plugin.ErrUnbound
+	case codes.ResourceExhausted:
+		kind = ErrMessageTooLarge
 	}
 	return &statusError{status: st, kind: kind}
 }

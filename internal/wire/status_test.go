@@ -36,6 +36,8 @@ func TestStatusMapping(t *testing.T) {
 		{"host callback failed", live, fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down")), codes.Aborted, codes.Aborted, nil},
 		{"a host callback's own deadline is not the caller's", live, fmt.Errorf("load: %w", context.DeadlineExceeded), codes.Aborted, codes.Aborted, nil},
 		{"host service fallback", live, errors.New("open session log: disk"), codes.Unavailable, codes.Unavailable, nil},
+		{"callback over the message limit", live, fmt.Errorf("skill snapshot: %w", &MessageTooLargeError{Message: "Snapshot callback", Detail: "grpc: received message larger than max"}), codes.Aborted, codes.ResourceExhausted, ErrMessageTooLarge},
+		{"response over the message limit", live, &MessageTooLargeError{Message: "PreStep response", Size: MaxMessageBytes + 1}, codes.Aborted, codes.ResourceExhausted, ErrMessageTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -54,7 +56,7 @@ func TestStatusMapping(t *testing.T) {
 			if tt.is != nil && !errors.Is(back, tt.is) {
 				t.Errorf("FromStatus(%v) does not satisfy errors.Is(%v)", back, tt.is)
 			}
-			for _, other := range []error{context.Canceled, context.DeadlineExceeded, plugin.ErrUnknownMount, plugin.ErrUnbound} {
+			for _, other := range []error{context.Canceled, context.DeadlineExceeded, plugin.ErrUnknownMount, plugin.ErrUnbound, ErrMessageTooLarge} {
 				if other != tt.is && errors.Is(back, other) {
 					t.Errorf("FromStatus(%v) satisfies errors.Is(%v)", back, other)
 				}

@@ -1,7 +1,8 @@
 // Package wire is the one place where the protocol meets Go: what both
 // ends of the go-plugin connection must agree on (the handshake, the plugin
 // set names and protocol versions, the go-plugin glue that exposes the gRPC
-// services), the conversion of every protocol message to the plugin's Go
+// services, and MaxMessageBytes, the limit both ends apply to every message
+// either way), the conversion of every protocol message to the plugin's Go
 // types and back, and the mapping of errors to gRPC status codes and back.
 //
 // The plugin's gRPC server (package pluginserver) and the host's client and

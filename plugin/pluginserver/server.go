@@ -30,7 +30,7 @@ func Serve() {
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig:  wire.Handshake(),
 		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{Core: core}),
-		GRPCServer:       goplugin.DefaultGRPCServer,
+		GRPCServer:       wire.NewGRPCServer, // the protocol's message limits
 		Logger:           goLog,
 	})
 }

@@ -1,0 +1,137 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// liveHeap returns the bytes of live heap objects after a full collection.
+func liveHeap() int {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int(ms.HeapAlloc)
+}
+
+// accountedBytes sums what the engine's caches account for.
+func accountedBytes(e *engine) int {
+	return e.views.Bytes() + e.lastTokens.Bytes() + e.sessions.Bytes() + e.parsed.Bytes()
+}
+
+// heapSlack absorbs what a test allocates besides the engine (its host,
+// the runtime's own structures) when the engine's heap is measured.
+const heapSlack = 4 << 20
+
+// stepSnapshots runs one step per round, each with a new snapshot of n
+// skills whose descriptions of descBytes bytes all changed, and calls
+// check after each.
+func stepSnapshots(t *testing.T, e *engine, m mount, rounds, n, descBytes int, check func(round int)) {
+	t.Helper()
+	h := newMemHost()
+	filler := strings.Repeat("x", descBytes)
+	for r := 0; r < rounds; r++ {
+		h.skills = h.skills[:0]
+		for i := 0; i < n; i++ {
+			head := fmt.Sprintf("Round %d, skill %d: ", r, i)
+			h.skills = append(h.skills, summary(fmt.Sprintf("skill-%03d", i), head+filler[len(head):]))
+		}
+		h.token = fmt.Sprintf("tok-%d", r)
+		if _, err := e.preStep(context.Background(), h, m, step(h, enter())); err != nil {
+			t.Fatal(err)
+		}
+		check(r)
+	}
+}
+
+// TestViewCacheIsBoundedInBytes: snapshots of 100 skills with 60 KB
+// descriptions, under a cap that keeps the descriptions whole, make views of
+// some 18 MB each. The view cache keeps them within maxViewBytes, however
+// many snapshots come (the entry bound, maxViews, allowed 256 of them), and
+// the heap the engine keeps matches what the cache accounts for.
+func TestViewCacheIsBoundedInBytes(t *testing.T) {
+	const skills, descBytes, capLen = 100, 60 << 10, 64 << 10
+	m := testMount()
+	m.cfg.DescriptionMaxLength = capLen
+	// Enough snapshots to exceed the bound twice over.
+	rounds := 2*maxViewBytes/(3*skills*descBytes) + 2
+
+	before := liveHeap()
+	e := newEngine()
+	stepSnapshots(t, e, m, rounds, skills, descBytes, func(r int) {
+		if got := e.views.Bytes(); got > maxViewBytes {
+			t.Fatalf("after snapshot %d the view cache accounts for %d bytes, over maxViewBytes = %d", r+1, got, maxViewBytes)
+		}
+	})
+	live := liveHeap() - before
+	accounted := accountedBytes(e)
+	runtime.KeepAlive(e)
+	t.Logf("%d snapshots: %d views, %d bytes accounted, %d bytes live", rounds, e.views.Len(), accounted, live)
+	if live > maxViewBytes+heapSlack {
+		t.Errorf("the engine keeps %d bytes of heap after %d snapshots, over maxViewBytes = %d (+%d slack)", live, rounds, maxViewBytes, heapSlack)
+	}
+	if live > accounted+heapSlack {
+		t.Errorf("the engine keeps %d bytes of heap but its caches account for %d: something is kept uncounted", live, accounted)
+	}
+	if e.views.Len() < 2 {
+		t.Errorf("only %d views kept: the bound leaves room for three", e.views.Len())
+	}
+}
+
+// TestViewsDoNotKeepRawDescriptions: at the default cap, 121 snapshots of
+// 100 skills with 60 KB descriptions (6 MB each) leave views that hold the
+// capped descriptions only: each costs a small fraction of its snapshot,
+// and nothing else the engine keeps holds raw snapshot data.
+func TestViewsDoNotKeepRawDescriptions(t *testing.T) {
+	const rounds, skills, descBytes = 121, 100, 60 << 10
+	before := liveHeap()
+	e := newEngine()
+	stepSnapshots(t, e, testMount(), rounds, skills, descBytes, func(int) {})
+	live := liveHeap() - before
+	accounted := accountedBytes(e)
+	runtime.KeepAlive(e)
+	t.Logf("%d snapshots: %d views, %d bytes accounted, %d bytes live", rounds, e.views.Len(), accounted, live)
+	if e.views.Len() != rounds {
+		t.Fatalf("%d views kept, want all %d: they fit both bounds", e.views.Len(), rounds)
+	}
+	// Three renderings of 100 descriptions capped at 500 characters, names
+	// and tables: well under a tenth of the 6 MB snapshot.
+	if perView := e.views.Bytes() / rounds; perView > skills*descBytes/10 {
+		t.Errorf("a view costs %d bytes for a snapshot of %d: raw descriptions are kept", perView, skills*descBytes)
+	}
+	if live > accounted+heapSlack {
+		t.Errorf("the engine keeps %d bytes of heap but its caches account for %d: something keeps snapshot data", live, accounted)
+	}
+}
+
+// TestSessionAndPlaceCachesAreBoundedInBytes: host-chosen keys (session
+// ids, working directories) count against the byte bounds
+// maxSessionBytes and maxLastTokenBytes, not only the entry bounds.
+func TestSessionAndPlaceCachesAreBoundedInBytes(t *testing.T) {
+	const n, keyBytes = maxSessions, 4 << 10 // 4096 keys of 4 KiB: 16 MiB of keys
+	before := liveHeap()
+	e := newEngine()
+	h := newMemHost(summary("alpha", "A."))
+	pad := strings.Repeat("k", keyBytes)
+	for i := 0; i < n; i++ {
+		req := step(h, enter())
+		req.SessionID = fmt.Sprintf("%d-%s", i, pad)[:keyBytes]
+		req.Cwd = "/" + req.SessionID
+		if _, err := e.preStep(context.Background(), h, testMount(), req); err != nil {
+			t.Fatal(err)
+		}
+		if got := e.sessions.Bytes(); got > maxSessionBytes {
+			t.Fatalf("session %d: sessions account for %d bytes, over maxSessionBytes = %d", i, got, maxSessionBytes)
+		}
+		if got := e.lastTokens.Bytes(); got > maxLastTokenBytes {
+			t.Fatalf("session %d: places account for %d bytes, over maxLastTokenBytes = %d", i, got, maxLastTokenBytes)
+		}
+	}
+	live := liveHeap() - before
+	runtime.KeepAlive(e)
+	if limit := maxSessionBytes + maxLastTokenBytes + heapSlack; live > limit {
+		t.Errorf("the engine keeps %d bytes of heap after %d sessions with %d-byte ids, over maxSessionBytes + maxLastTokenBytes = %d (+%d slack)", live, n, keyBytes, maxSessionBytes+maxLastTokenBytes, heapSlack)
+	}
+}
