@@ -2,6 +2,7 @@ package hostsdk_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -100,7 +101,7 @@ func TestFiveMiBToolArgumentsAreAToolError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: tt.args})
+			out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(tt.args)})
 			if err != nil {
 				t.Fatalf("CallTool with %d bytes of arguments (limit %d): %v", len(tt.args), hostsdk.MaxMessageBytes, err)
 			}
@@ -119,12 +120,12 @@ func TestToolArgumentsOverTheMessageLimitAreAClearError(t *testing.T) {
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
-	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"` + strings.Repeat("a", hostsdk.MaxMessageBytes) + `"}`})
+	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"` + strings.Repeat("a", hostsdk.MaxMessageBytes) + `"}`)})
 	checkTooLarge(t, e, err, pid)
 	if !strings.Contains(err.Error(), "ExecuteSkillTool request of ") {
 		t.Errorf("error %q does not say the tool call was too large", err)
 	}
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"alpha"}`})
+	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil || out.IsError {
 		t.Fatalf("next call: %v, %q", err, out.Text)
 	}
@@ -141,7 +142,7 @@ func TestLargestBodyPassesBothWays(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mount(tools.GlobalScope)
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: `{"name":"big"}`})
+	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"big"}`)})
 	if err != nil {
 		t.Fatalf("CallTool of a %d-byte skill (limit %d): %v", body, hostsdk.MaxMessageBytes, err)
 	}
