@@ -34,6 +34,9 @@ const (
 // plugin's process id and, in mode "mid-prestep", starts a step whose skill
 // listing hangs and says so; then it waits to be killed.
 func runTestHost(mode string) int {
+	if mode == "replica" {
+		return runReplicaProcess()
+	}
 	ctx := context.Background()
 	reg := skills.NewRegistry()
 	hang := skilltest.New(skilltest.Options{})
