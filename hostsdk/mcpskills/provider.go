@@ -304,6 +304,16 @@ func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMod
 		// The read runs under the context of the caller that starts it;
 		// the others wait for it, or for their own context.
 		shared := v.flights.DoChan(uri, func() (any, error) {
+			// A flight that ended between this caller's cache check and
+			// its DoChan has cached what it read: use that, not a second
+			// server read.
+			p.mu.Lock()
+			if e := v.get(k); e != nil && p.usableLocked(e, mode) {
+				res := readResult{content: e.content, index: e.parsed, readAt: e.readAt}
+				p.mu.Unlock()
+				return flight{res: res}, nil
+			}
+			p.mu.Unlock()
 			return p.fetchInto(ctx, sessionID, v, k, mode, gen)
 		})
 		select {
