@@ -17,7 +17,7 @@ import (
 // repository.
 const defaultConformanceDir = "testdata/conformance"
 
-const conformUsage = `usage: skillcatalog conform --plugin PATH [--run REGEXP] [FILE|DIR ...]
+const conformUsage = `usage: skillcatalog conform (-plugin PATH | -in-process) [-run REGEXP] [FILE|DIR ...]
 
 Runs conformance scenarios against a plugin binary through the host SDK and
 prints one line per scenario (PASS name, or FAIL name and what differed),

@@ -4,7 +4,7 @@
 // demo runs the real plugin without building anything else.
 //
 //	skillcatalog demo [flags]                       a scripted session, no setup
-//	skillcatalog conform --plugin PATH [FILE|DIR]   the contract suite
+//	skillcatalog conform -plugin PATH [FILE|DIR]    the contract suite
 //	skillcatalog serve-mcp [-skills DIR] [-http ADDR] skills as MCP resources
 package main
 
@@ -22,7 +22,8 @@ const usage = `skillcatalog: a skill-catalog plugin for agent runtimes.
 
 Usage:
   skillcatalog demo [flags]                        run a scripted session against example skills
-  skillcatalog conform --plugin PATH [FILE|DIR...] run conformance scenarios against a plugin binary
+  skillcatalog conform -plugin PATH [FILE|DIR...]  run conformance scenarios against a plugin binary
+                                                 (or -in-process: against the rules in this process)
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]  serve skills as MCP resources (stdio or HTTP)
   skillcatalog help                                show this help
 
