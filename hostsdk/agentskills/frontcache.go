@@ -1,6 +1,7 @@
 package agentskills
 
 import (
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"sync"
 	"time"
 )
@@ -24,25 +25,8 @@ const (
 // with its "racily clean" index entries.
 const racyWindow = 3 * time.Second
 
-// fileID identifies one version of a file: the same file (device and
-// inode), the same size, and the same modification and status change
-// times. Writing the file changes its modification time, renaming another
-// file over it changes its inode, and restoring an old modification time
-// (or changing permissions) changes its change time, which cannot be set.
-type fileID struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64 // nanoseconds since the Unix epoch
-}
-
-// makeFileID returns an identity, or false when the file system reports no
-// change time, as some network and user-space file systems do.
-func makeFileID(dev, ino uint64, size, mtime, ctime int64) (fileID, bool) {
-	if ctime == 0 {
-		return fileID{}, false
-	}
-	return fileID{dev: dev, ino: ino, size: size, mtime: mtime, ctime: ctime}, true
-}
+// fileID identifies one version of a file (see package fileid).
+type fileID = fileid.ID
 
 // parsed is what scanning derives from a SKILL.md's content alone: the
 // frontmatter, the parser's warnings, or why there is no usable
@@ -117,7 +101,7 @@ func (c *frontCache) put(path string, id fileID, res *parsed, cost int, readStar
 		c.remove(e)
 	}
 	limit := readStart.Add(-racyWindow).UnixNano()
-	if id.mtime >= limit || id.ctime >= limit || cost > c.maxB || c.maxN <= 0 {
+	if id.MTime >= limit || id.CTime >= limit || cost > c.maxB || c.maxN <= 0 {
 		return
 	}
 	for len(c.m) >= c.maxN || c.bytes+cost > c.maxB {

@@ -1,6 +1,7 @@
 package agentskills
 
 import (
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"os"
 	"path/filepath"
 	"testing"
@@ -37,7 +38,7 @@ func identityOf(t *testing.T, file string) (fileID, bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fileIdentity(fi)
+	return fileid.Of(fi)
 }
 
 // expectLookups checks the cache's hit and miss counts. Where the platform
@@ -69,7 +70,7 @@ func waitForNewerTimestamps(t *testing.T, file string) {
 			t.Fatal(err)
 		}
 		pid, _ := identityOf(t, probe)
-		if pid.mtime > max(id.mtime, id.ctime) && pid.ctime > max(id.mtime, id.ctime) {
+		if pid.MTime > max(id.MTime, id.CTime) && pid.CTime > max(id.MTime, id.CTime) {
 			return
 		}
 		time.Sleep(time.Millisecond)
@@ -266,7 +267,7 @@ func TestParseCacheKeepsDiagnostics(t *testing.T) {
 func TestParseCacheBound(t *testing.T) {
 	readStart := time.Unix(1_000_000, 0)
 	old := readStart.Add(-time.Hour).UnixNano()
-	id := func(ino uint64) fileID { return fileID{dev: 1, ino: ino, size: 10, mtime: old, ctime: old} }
+	id := func(ino uint64) fileID { return fileID{Dev: 1, Ino: ino, Size: 10, MTime: old, CTime: old} }
 	res := &parsed{fm: Frontmatter{Name: "x"}}
 
 	t.Run("entries", func(t *testing.T) {
@@ -318,11 +319,11 @@ func TestParseCacheBound(t *testing.T) {
 		c := newFrontCache(3, 1<<20)
 		c.put("a", id(1), res, 0, readStart)
 		for name, other := range map[string]fileID{
-			"device": {dev: 2, ino: 1, size: 10, mtime: old, ctime: old},
-			"inode":  {dev: 1, ino: 2, size: 10, mtime: old, ctime: old},
-			"size":   {dev: 1, ino: 1, size: 11, mtime: old, ctime: old},
-			"mtime":  {dev: 1, ino: 1, size: 10, mtime: old + 1, ctime: old},
-			"ctime":  {dev: 1, ino: 1, size: 10, mtime: old, ctime: old + 1},
+			"device": {Dev: 2, Ino: 1, Size: 10, MTime: old, CTime: old},
+			"inode":  {Dev: 1, Ino: 2, Size: 10, MTime: old, CTime: old},
+			"size":   {Dev: 1, Ino: 1, Size: 11, MTime: old, CTime: old},
+			"mtime":  {Dev: 1, Ino: 1, Size: 10, MTime: old + 1, CTime: old},
+			"ctime":  {Dev: 1, Ino: 1, Size: 10, MTime: old, CTime: old + 1},
 		} {
 			c.put("a", id(1), res, 0, readStart)
 			if c.get("a", other) != nil {
@@ -337,13 +338,13 @@ func TestParseCacheBound(t *testing.T) {
 	t.Run("racy", func(t *testing.T) {
 		c := newFrontCache(3, 1<<20)
 		recent := readStart.Add(-racyWindow).UnixNano()
-		c.put("m", fileID{mtime: recent, ctime: old}, res, 0, readStart)
-		c.put("c", fileID{mtime: old, ctime: recent}, res, 0, readStart)
-		c.put("f", fileID{mtime: readStart.Add(time.Hour).UnixNano(), ctime: old}, res, 0, readStart)
+		c.put("m", fileID{MTime: recent, CTime: old}, res, 0, readStart)
+		c.put("c", fileID{MTime: old, CTime: recent}, res, 0, readStart)
+		c.put("f", fileID{MTime: readStart.Add(time.Hour).UnixNano(), CTime: old}, res, 0, readStart)
 		if n, _, _, _ := c.stats(); n != 0 {
 			t.Errorf("%d entries cached for files changed within the racy window or in the future", n)
 		}
-		c.put("ok", fileID{mtime: recent - 1, ctime: recent - 1}, res, 0, readStart)
+		c.put("ok", fileID{MTime: recent - 1, CTime: recent - 1}, res, 0, readStart)
 		if n, _, _, _ := c.stats(); n != 1 {
 			t.Errorf("a file older than the racy window was not cached")
 		}
@@ -380,7 +381,7 @@ func TestParseCacheWaitsOutTheRacyWindow(t *testing.T) {
 	p := mustNew(t, Options{HomeDir: t.TempDir(), ExtraRoots: []string{root}})
 
 	// Read just after the last change: not cached, so each List reads it.
-	p.files.now = func() time.Time { return time.Unix(0, max(id.mtime, id.ctime)).Add(time.Millisecond) }
+	p.files.now = func() time.Time { return time.Unix(0, max(id.MTime, id.CTime)).Add(time.Millisecond) }
 	mustList(t, p, "")
 	mustList(t, p, "")
 	if n, _, _, _ := p.files.stats(); n != 0 {
@@ -389,7 +390,7 @@ func TestParseCacheWaitsOutTheRacyWindow(t *testing.T) {
 	expectLookups(t, p, file, 0, 2)
 
 	// Later it is.
-	p.files.now = func() time.Time { return time.Unix(0, max(id.mtime, id.ctime)).Add(racyWindow + time.Millisecond) }
+	p.files.now = func() time.Time { return time.Unix(0, max(id.MTime, id.CTime)).Add(racyWindow + time.Millisecond) }
 	mustList(t, p, "")
 	mustList(t, p, "")
 	if n, _, _, _ := p.files.stats(); ok && n != 1 {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"io"
 	"io/fs"
 	"os"
@@ -360,7 +361,7 @@ func readFrontmatter(file string, fc *frontCache) (*parsed, error) {
 	if !exactSkillFileName(filepath.Dir(file)) {
 		return nil, fs.ErrNotExist
 	}
-	if id, ok := fileIdentity(fi); ok {
+	if id, ok := fileid.Of(fi); ok {
 		if pr := fc.get(file, id); pr != nil {
 			return pr, nil
 		}
@@ -376,7 +377,7 @@ func readFrontmatter(file string, fc *frontCache) (*parsed, error) {
 		return nil, err
 	}
 	pr, cost := parsePrefix(buf[:n])
-	if id, ok := fileIdentity(fi); ok {
+	if id, ok := fileid.Of(fi); ok {
 		fc.put(file, id, pr, cost, readStart)
 	}
 	return pr, nil

@@ -3,6 +3,7 @@ package skillserver
 import (
 	"errors"
 	"fmt"
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"io"
 	"io/fs"
 	"strings"
@@ -12,25 +13,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// fileID identifies one version of a file: the same file (device and
-// inode) with the same size, modification time and status change time. An
-// edit moves the modification time, a file renamed over the path has
-// another inode, and restoring an old modification time moves the change
-// time, which cannot be set.
-type fileID struct {
-	dev, ino     uint64
-	size         int64
-	mtime, ctime int64 // nanoseconds since the Unix epoch
-}
-
-// newFileID returns an identity, or false when the file system reports no
-// change time (some network and user-space file systems do not).
-func newFileID(dev, ino uint64, size, mtime, ctime int64) (fileID, bool) {
-	if ctime == 0 {
-		return fileID{}, false
-	}
-	return fileID{dev: dev, ino: ino, size: size, mtime: mtime, ctime: ctime}, true
-}
+// fileID identifies one version of a file (see package fileid).
+type fileID = fileid.ID
 
 // racyWindow is how old a file's modification and change times must be,
 // by the server's clock when it started reading the file, before the parse
@@ -40,9 +24,9 @@ func newFileID(dev, ino uint64, size, mtime, ctime int64) (fileID, bool) {
 // request until it has aged.
 const racyWindow = 3 * time.Second
 
-func (id fileID) racy(readStart time.Time) bool {
+func racy(id fileID, readStart time.Time) bool {
 	limit := readStart.Add(-racyWindow).UnixNano()
-	return id.mtime >= limit || id.ctime >= limit
+	return id.MTime >= limit || id.CTime >= limit
 }
 
 // parsed is what an index request derives from one version of a SKILL.md:
@@ -156,7 +140,7 @@ func (s *Server) readFile(name string) ([]byte, fileID, bool, error) {
 		// It grew after the check.
 		return nil, fileID{}, false, &fileError{tooLarge(int64(len(data)))}
 	}
-	id, ok := identity(fi)
+	id, ok := fileid.Of(fi)
 	return data, id, ok, nil
 }
 
@@ -199,7 +183,7 @@ func (s *Server) frontmatter(dir string) (agentskills.Frontmatter, error) {
 	if err != nil {
 		return agentskills.Frontmatter{}, err
 	}
-	if id, ok := identity(fi); ok {
+	if id, ok := fileid.Of(fi); ok {
 		s.mu.Lock()
 		c := s.parsed[dir]
 		s.mu.Unlock()
@@ -213,7 +197,7 @@ func (s *Server) frontmatter(dir string) (agentskills.Frontmatter, error) {
 		return agentskills.Frontmatter{}, err
 	}
 	fm, why := judge(dir, data)
-	if ok && !id.racy(start) {
+	if ok && !racy(id, start) {
 		s.mu.Lock()
 		s.parsed[dir] = &parsed{id: id, fm: fm, why: why}
 		s.mu.Unlock()
