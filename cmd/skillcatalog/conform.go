@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -17,7 +16,7 @@ import (
 // repository.
 const defaultConformanceDir = "testdata/conformance"
 
-const conformUsage = `usage: skillcatalog conform (-plugin PATH | -in-process) [-run REGEXP] [FILE|DIR ...]
+const conformUsage = `Usage: skillcatalog conform (-plugin PATH | -in-process) [-run REGEXP] [FILE|DIR ...]
 
 Runs conformance scenarios against a plugin binary through the host SDK and
 prints one line per scenario (PASS name, or FAIL name and what differed),
@@ -33,29 +32,21 @@ Flags:
 // conformCommand implements `skillcatalog conform`.
 func conformCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("conform", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	pluginPath := fs.String("plugin", "", "the plugin binary to test (required unless -in-process)")
 	inProcess := fs.Bool("in-process", false, "test the plugin's rules in this process instead of a binary")
 	run := fs.String("run", "", "run only scenarios whose name matches this regular expression")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, conformUsage)
+		fmt.Fprint(fs.Output(), conformUsage)
 		fs.PrintDefaults()
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	switch {
 	case *inProcess && *pluginPath != "":
-		fmt.Fprintln(stderr, "skillcatalog conform: -plugin and -in-process exclude each other")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "-plugin and -in-process exclude each other")
 	case !*inProcess && *pluginPath == "":
-		fmt.Fprintln(stderr, "skillcatalog conform: -plugin PATH or -in-process is required")
-		fs.Usage()
-		return 2
+		return usageError(fs, stderr, "-plugin PATH or -in-process is required")
 	case !*inProcess:
 		info, err := os.Stat(*pluginPath)
 		if err != nil || info.IsDir() {

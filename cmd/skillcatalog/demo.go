@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog"
@@ -51,30 +52,31 @@ type demoOptions struct {
 }
 
 func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("skillcatalog demo", flag.ContinueOnError)
-	fl.SetOutput(stderr)
+	fl := flag.NewFlagSet("demo", flag.ContinueOnError)
 	var o demoOptions
 	fl.BoolVar(&o.json, "json", false, "print every event as one JSON object per line")
 	fl.StringVar(&o.skillsDir, "skills", "", "use the Agent Skills in `DIR` (one subdirectory per skill) instead of the embedded examples; the demo works on a copy")
 	fl.StringVar(&o.sessionDir, "session-dir", "", "write the durable session file into `DIR` instead of a temporary directory (implies -keep-session)")
-	fl.BoolVar(&o.keepSession, "keep-session", false, "keep the durable session file and print its path")
+	fl.BoolVar(&o.keepSession, "keep-session", false, "keep the durable session file (in a new temporary directory) and print its path")
 	fl.BoolVar(&o.diagnostics, "diagnostics", false, "print the skill providers' diagnostics after discovery")
 	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
 	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server, for example an Authorization header (repeatable)")
 	fl.Usage = func() {
-		fmt.Fprint(stderr, "Usage: skillcatalog demo [flags]\n\nRuns a scripted agent session against the real plugin and shows what the model sees.\n\nFlags:\n")
+		fmt.Fprint(fl.Output(), "Usage: skillcatalog demo [flags]\n\nRuns a scripted agent session against the real plugin and shows what the model sees.\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
+		return code
 	}
 	if fl.NArg() > 0 {
-		fmt.Fprintf(stderr, "skillcatalog demo: unexpected argument %q\n", fl.Arg(0))
-		return 2
+		return usageError(fl, stderr, "unexpected argument %q", fl.Arg(0))
+	}
+	if o.skillsDir != "" {
+		if err := checkSkillsDir(o.skillsDir); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog demo: %v\n", err)
+			return 1
+		}
 	}
 	if o.sessionDir != "" {
 		o.keepSession = true
@@ -176,6 +178,9 @@ func prepareWorkspace(work string, o demoOptions) (workspace, error) {
 		src = os.DirFS(o.skillsDir)
 	}
 	if err := os.CopyFS(ws.root, src); err != nil {
+		if o.skillsDir != "" {
+			return workspace{}, fmt.Errorf("copy the skills of -skills %s: %w", o.skillsDir, err)
+		}
 		return workspace{}, fmt.Errorf("copy skills: %w", err)
 	}
 	for _, dir := range []string{ws.home, ws.project} {
@@ -183,7 +188,16 @@ func prepareWorkspace(work string, o demoOptions) (workspace, error) {
 			return workspace{}, err
 		}
 	}
-	if ws.sessionDir == "" {
+	switch {
+	case ws.sessionDir != "":
+	case o.keepSession:
+		// Outside work, which is removed when the demo ends.
+		dir, err := os.MkdirTemp("", "skillcatalog-session-")
+		if err != nil {
+			return workspace{}, err
+		}
+		ws.sessionDir = dir
+	default:
 		ws.sessionDir = filepath.Join(work, "sessions")
 	}
 	return ws, nil
@@ -191,7 +205,8 @@ func prepareWorkspace(work string, o demoOptions) (workspace, error) {
 
 // attachSources builds the scope tree and the registry with its providers in
 // rank order: the skills directory, the MCP server if one is given (ranked
-// below local skills of the same name), and the handbook that fails to load.
+// below local skills of the same name), and, with the embedded examples
+// only, the scripted handbook that fails to load.
 func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
 	tree := tools.NewTree()
 	if err := tree.AddScope(demoAgent, tools.GlobalScope); err != nil {
@@ -208,7 +223,12 @@ func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
 		d.remote = remote
 		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
 	}
-	d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
+	d.removeHandbook = func() {}
+	if d.opts.skillsDir == "" {
+		// A scripted provider whose skill fails to load, to show a provider
+		// error; left out when the catalog is the user's own skills.
+		d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
+	}
 	return tree, reg, nil
 }
 
@@ -247,6 +267,9 @@ func (d *demo) publishInitialCatalog(ctx context.Context) error {
 	if err := d.step(ctx); err != nil {
 		return err
 	}
+	if d.opts.skillsDir == "" {
+		d.out.note("note", "team-handbook is the demo's scripted skill: its provider fails every load, to show a provider error")
+	}
 	if d.opts.diagnostics {
 		d.showDiagnostics()
 	}
@@ -255,7 +278,7 @@ func (d *demo) publishInitialCatalog(ctx context.Context) error {
 
 func (d *demo) showDiagnostics() {
 	for _, diag := range d.fsys.Diagnostics() {
-		d.out.note("diagnostic", diag.String())
+		d.out.note("diagnostic", d.userPaths(diag.String()))
 	}
 	if d.remote != nil {
 		for _, diag := range d.remote.Diagnostics() {
@@ -271,7 +294,15 @@ func (d *demo) stepWithoutChanges(ctx context.Context) error {
 
 func (d *demo) loadFirstSkill(ctx context.Context) error {
 	d.section("The model loads a skill with the `skill` tool")
-	return d.call(ctx, d.firstSkill())
+	name, err := d.loadableSkill(ctx, true)
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		d.out.note("note", "no skill in "+d.skillsLabel()+" can be loaded by the model; skipped")
+		return nil
+	}
+	return d.call(ctx, name)
 }
 
 func (d *demo) addSkill(ctx context.Context) error {
@@ -307,10 +338,27 @@ func (d *demo) editBody(ctx context.Context) error {
 
 func (d *demo) showToolErrors(ctx context.Context) error {
 	d.section("Every error the `skill` tool reports")
-	for _, name := range []string{"Not A Name", "no-such-skill", "deploy-production", "team-handbook"} {
+	names := []string{"Not A Name", "no-such-skill"}
+	hidden, err := d.loadableSkill(ctx, false)
+	if err != nil {
+		return err
+	}
+	if hidden != "" {
+		names = append(names, hidden)
+	}
+	if d.opts.skillsDir == "" {
+		names = append(names, "team-handbook") // the scripted provider that fails
+	}
+	for _, name := range names {
 		if err := d.call(ctx, name); err != nil {
 			return err
 		}
+	}
+	if hidden == "" {
+		d.out.note("note", "no skill in "+d.skillsLabel()+" sets disable-model-invocation, so the error for one is not shown")
+	}
+	if d.opts.skillsDir != "" {
+		d.out.note("note", "a provider's own error (Error: <message>) shows without -skills, from a scripted failing provider")
 	}
 	return nil
 }
@@ -366,7 +414,26 @@ func (d *demo) step(ctx context.Context) error {
 		return err
 	}
 	d.out.step(d.steps, res)
+	if res.Outcome == hostsdk.OutcomeIncomplete {
+		d.out.note("why", d.incompleteReason())
+	}
 	return nil
+}
+
+// incompleteReason says in one line why skill discovery was incomplete:
+// the newest problem a provider reported.
+func (d *demo) incompleteReason() string {
+	if d.remote != nil {
+		if why := d.remote.ListError(); why != "" {
+			return "mcp: " + why
+		}
+	}
+	for _, diag := range d.fsys.Diagnostics() {
+		if diag.Severity == agentskills.SeverityError && diag.Skill == "" {
+			return d.userPaths(diag.String()) // a root that could not be read
+		}
+	}
+	return "a skill provider could not list its skills; -diagnostics shows what they reported"
 }
 
 func (d *demo) call(ctx context.Context, name string) error {
@@ -382,19 +449,48 @@ func (d *demo) call(ctx context.Context, name string) error {
 	return nil
 }
 
-// firstSkill picks a skill to load from the copied directory, preferring
-// the examples' pdf-forms.
-func (d *demo) firstSkill() string {
-	if _, err := os.Stat(filepath.Join(d.root, "pdf-forms", "SKILL.md")); err == nil {
-		return "pdf-forms"
+// loadableSkill returns a skill of the skills directory that the model can
+// (modelInvocable) or cannot load, preferring the examples' pdf-forms and
+// deploy-production, else the first by name; "" when there is none.
+func (d *demo) loadableSkill(ctx context.Context, modelInvocable bool) (string, error) {
+	obs, err := d.fsys.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
+	if err != nil {
+		return "", err
 	}
-	entries, _ := os.ReadDir(d.root)
-	for _, e := range entries {
-		if e.IsDir() {
-			return e.Name()
+	preferred := "deploy-production"
+	if modelInvocable {
+		preferred = "pdf-forms"
+	}
+	var names []string
+	for _, s := range obs.Skills {
+		if s.Invocation.ModelInvocable == modelInvocable && skill.ValidName(s.Name) {
+			names = append(names, s.Name)
 		}
 	}
-	return "pdf-forms"
+	if len(names) == 0 {
+		return "", nil
+	}
+	if slices.Contains(names, preferred) {
+		return preferred, nil
+	}
+	return slices.Min(names), nil
+}
+
+// skillsLabel names the skills the demo runs on, as the user gave them.
+func (d *demo) skillsLabel() string {
+	if d.opts.skillsDir != "" {
+		return d.opts.skillsDir
+	}
+	return "the example skills"
+}
+
+// userPaths rewrites paths inside the demo's copy of the user's skills
+// directory to the user's own paths.
+func (d *demo) userPaths(s string) string {
+	if d.opts.skillsDir == "" {
+		return s
+	}
+	return strings.ReplaceAll(s, d.root, filepath.Clean(d.opts.skillsDir))
 }
 
 func (d *demo) writeSkill(name, text string) error {

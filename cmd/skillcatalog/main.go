@@ -1,39 +1,51 @@
-// Command skillcatalog runs the skill-catalog demo and the conformance
-// suite. The same binary is also the plugin: when a host starts it through
-// the go-plugin handshake it serves the plugin protocol, which is how the
-// demo runs the real plugin without building anything else.
+// Command skillcatalog runs the skill-catalog demo, the conformance suite
+// and a skills MCP server. The same binary is also the plugin: when a host
+// starts it through the go-plugin handshake it serves the plugin protocol,
+// which is how the demo runs the real plugin without building anything else.
 //
-//	skillcatalog demo [flags]                       a scripted session, no setup
-//	skillcatalog conform -plugin PATH [FILE|DIR]    the contract suite
-//	skillcatalog serve-mcp [-skills DIR] [-http ADDR] skills as MCP resources
+//	skillcatalog demo [flags]                           a scripted session, no setup
+//	skillcatalog conform (-plugin PATH | -in-process)   the contract suite
+//	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills as MCP resources
+//	skillcatalog version                                build and protocol versions
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
+	"runtime/debug"
+	"syscall"
 
+	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
 const usage = `skillcatalog: a skill-catalog plugin for agent runtimes.
 
 Usage:
-  skillcatalog demo [flags]                        run a scripted session against example skills
-  skillcatalog conform -plugin PATH [FILE|DIR...]  run conformance scenarios against a plugin binary
-                                                 (or -in-process: against the rules in this process)
-  skillcatalog serve-mcp [-skills DIR] [-http ADDR]  serve skills as MCP resources (stdio or HTTP)
-  skillcatalog help                                show this help
+  skillcatalog demo [flags]                           run a scripted session against example skills
+  skillcatalog conform (-plugin PATH | -in-process) [flags] [FILE|DIR...]
+                                                      run conformance scenarios
+  skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills as MCP resources (stdio or HTTP)
+  skillcatalog version                                print the build and protocol versions
+  skillcatalog help                                   show this help
 
-Run "skillcatalog demo -h" or "skillcatalog conform -h" for flags.
+Each command's flags:
+  skillcatalog demo -h
+  skillcatalog conform -h
+  skillcatalog serve-mcp -h
 `
 
 func main() {
 	// Started by a host through the handshake: be the plugin.
 	pluginserver.ServeIfRequested()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -51,11 +63,75 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return conformCommand(ctx, args[1:], stdout, stderr)
 	case "serve-mcp":
 		return serveMCPCommand(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "-help", "--help":
+	case "version", "-version":
+		if len(args) > 1 {
+			fmt.Fprintf(stderr, "skillcatalog version: unexpected argument %q\n", args[1])
+			return 2
+		}
+		fmt.Fprintln(stdout, versionLine())
+		return 0
+	case "help", "-h", "-help":
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:
 		fmt.Fprintf(stderr, "skillcatalog: unknown command %q\n\n%s", args[0], usage)
 		return 2
 	}
+}
+
+// versionLine names the module version (or the commit of a development
+// build), the Go release and the plugin protocol version a host must speak.
+func versionLine() string {
+	version, extra := "(unknown)", ""
+	if info, ok := debug.ReadBuildInfo(); ok {
+		version = info.Main.Version
+		var revision, modified string
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				revision = s.Value
+			case "vcs.modified":
+				modified = s.Value
+			}
+		}
+		if len(revision) > 12 {
+			revision = revision[:12]
+		}
+		if revision != "" {
+			extra = ", commit " + revision
+			if modified == "true" {
+				extra += " with local changes"
+			}
+		}
+	}
+	return fmt.Sprintf("skillcatalog %s (%s%s), plugin protocol %d", version, runtime.Version(), extra, wire.ProtocolV1)
+}
+
+// parseFlags parses a command's flags. Help asked for (-h) goes to stdout
+// and ends the command with status 0; a usage error goes to stderr with the
+// usage and status 2. ok is true when the command should run.
+func parseFlags(fl *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
+	var msg bytes.Buffer
+	fl.SetOutput(&msg)
+	err := fl.Parse(args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		fl.SetOutput(stdout)
+		fl.Usage()
+		return 0, false
+	case err != nil:
+		_, _ = stderr.Write(msg.Bytes())
+		return 2, false
+	}
+	fl.SetOutput(stderr)
+	return 0, true
+}
+
+// usageError reports a misuse the flag package cannot see, followed by the
+// command's usage, on stderr.
+func usageError(fl *flag.FlagSet, stderr io.Writer, format string, args ...any) int {
+	fmt.Fprintf(stderr, "skillcatalog %s: %s\n\n", fl.Name(), fmt.Sprintf(format, args...))
+	fl.SetOutput(stderr)
+	fl.Usage()
+	return 2
 }

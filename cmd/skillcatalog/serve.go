@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
@@ -17,26 +19,32 @@ import (
 // serveMCPCommand publishes a skills directory as MCP resources, over stdio
 // or streamable HTTP, for the demo's -mcp-* flags and for remote agents.
 func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("skillcatalog serve-mcp", flag.ContinueOnError)
-	fl.SetOutput(stderr)
-	dir := fl.String("skills", "", "serve the Agent Skills in `DIR` (default: the embedded examples)")
+	fl := flag.NewFlagSet("serve-mcp", flag.ContinueOnError)
+	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`, one subdirectory per skill (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
 	fl.Usage = func() {
-		fmt.Fprint(stderr, "Usage: skillcatalog serve-mcp [flags]\n\nServes skills as MCP resources: skill://index.json and skill://<name>/SKILL.md.\n\nFlags:\n")
+		fmt.Fprint(fl.Output(), "Usage: skillcatalog serve-mcp [flags]\n\n"+
+			"Serves skills as MCP resources: skill://index.json and skill://<name>/SKILL.md,\n"+
+			"over stdio or streamable HTTP. SIGINT or SIGTERM stops it gracefully: requests\n"+
+			"in flight finish (for up to 5 seconds) before it exits.\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
+		return code
+	}
+	if fl.NArg() > 0 {
+		return usageError(fl, stderr, "unexpected argument %q", fl.Arg(0))
 	}
 	srv := skillserver.New(skillcatalog.ExampleSkills())
 	if *dir != "" {
+		if err := checkSkillsDir(*dir); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
+			return 1
+		}
 		srv = skillserver.NewDir(*dir)
 		// Say once, up front, which skills will not be served and why.
 		if _, err := srv.Index(); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s: %v\n", *dir, err)
 			return 1
 		}
 		for _, d := range srv.Diagnostics() {
@@ -70,4 +78,27 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		return 1
 	}
 	return 0
+}
+
+// checkSkillsDir fails, naming the -skills flag and the path, unless dir is
+// a directory that can be read.
+func checkSkillsDir(dir string) error {
+	info, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("-skills %s: no such directory", dir)
+	case err != nil:
+		return fmt.Errorf("-skills %s: %w", dir, err)
+	case !info.IsDir():
+		return fmt.Errorf("-skills %s: not a directory", dir)
+	}
+	f, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("-skills %s: %w", dir, err)
+	}
+	defer f.Close()
+	if _, err := f.ReadDir(1); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("-skills %s: %w", dir, err)
+	}
+	return nil
 }

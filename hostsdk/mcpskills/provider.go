@@ -163,6 +163,15 @@ func (p *Provider) Diagnostics() []string {
 	return out
 }
 
+// ListError returns why the most recent listing failed, or "" when it
+// succeeded (or none ran yet): the line to show a user when the catalog is
+// incomplete. It is bounded and free of credentials.
+func (p *Provider) ListError() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lastErr
+}
+
 // List implements skills.Provider. It answers from the session's copy of the
 // index while that copy is younger than IndexMaxAge and no change was
 // notified; otherwise it reads the index again. If the server cannot be

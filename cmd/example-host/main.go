@@ -1,0 +1,205 @@
+// Command example-host is a minimal agent runtime that embeds the
+// skill-catalog plugin: it loads the plugin binary, offers the model the
+// `skill` tool, feeds the messages the plugin adds into the conversation,
+// runs the tool calls, and records a context compaction. A scripted stand-in
+// plays the model. The README shows this file as it is.
+//
+//	go build -o bin/ ./cmd/skillcatalog-plugin ./cmd/example-host
+//	bin/example-host -plugin bin/skillcatalog-plugin -skills testdata/skills
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+const (
+	agent   = "agent:reviewer" // one agent's composition, below the global scope
+	session = "session-1"
+)
+
+func main() {
+	pluginPath := flag.String("plugin", "bin/skillcatalog-plugin", "the plugin binary")
+	skillsDir := flag.String("skills", "testdata/skills", "a directory of Agent Skills, one subdirectory per skill")
+	sessionDir := flag.String("sessions", "", "keep session logs in this directory (default: a temporary one)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, *pluginPath, *skillsDir, *sessionDir); err != nil {
+		fmt.Fprintln(os.Stderr, "example-host:", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
+	// Scopes, and the tools registered into them.
+	tree := tools.NewTree()
+	if err := tree.AddScope(agent, tools.GlobalScope); err != nil {
+		return err
+	}
+
+	// Skills: one the runtime defines itself, and Agent Skills on disk.
+	registry := skills.NewRegistry()
+	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
+		Name: "code-review", Description: "Review a change for correctness.", Content: "Read the diff twice.",
+	}); err != nil {
+		return err
+	}
+	root, err := filepath.Abs(skillsDir)
+	if err != nil {
+		return err
+	}
+	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, Watch: true})
+	if err != nil {
+		return err
+	}
+	defer disk.Close()
+	registry.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
+
+	// The session log is the runtime's durable transcript.
+	if sessionDir == "" {
+		if sessionDir, err = os.MkdirTemp("", "example-host-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(sessionDir)
+	}
+	store, err := sessionlog.NewFileStore(sessionDir)
+	if err != nil {
+		return err
+	}
+
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: registry, Sessions: store})
+	if err != nil {
+		return err
+	}
+	defer host.Close()
+	// In production, also pass the binary's SHA-256 as LoadOptions.Checksum.
+	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		return err
+	}
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, `{"catalogDescriptionMaxLength": 300}`); err != nil {
+		return err
+	}
+	// The tools this agent sees: the plugin's `skill` tool is among them.
+	offered := tree.Visible(agent)
+
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	var conversation []hostsdk.Message // what the model is sent, in order
+	input := []hostsdk.Message{text("u1", hostsdk.RoleUser, "Please fill in the W-9 form in forms/w9.pdf.")}
+	for step := 1; step <= 3; step++ {
+		// The step's new input goes in as the downstream decision; PreStep
+		// appends it to the log with whatever the plugin adds.
+		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: cwd, AgentScope: agent,
+			Turn: 1, Step: step, Downstream: hostsdk.Decision{Messages: input}})
+		var pluginErr *hostsdk.PluginError
+		switch {
+		case errors.As(err, &pluginErr):
+			// The plugin failed: the step proceeds without it, the log untouched.
+			fmt.Fprintln(os.Stderr, "example-host: skill catalog skipped:", err)
+			if _, err := host.AppendMessages(ctx, session, input...); err != nil {
+				return err
+			}
+		case err != nil:
+			return err
+		}
+		if res.Decision.Reject != nil {
+			return fmt.Errorf("step %d rejected: %s", step, res.Decision.Reject.Reason)
+		}
+		conversation = append(conversation, res.Decision.Messages...)
+		fmt.Printf("step %d: %s, %d messages in the conversation\n", step, res.Outcome, len(conversation))
+
+		call, answer := model(conversation, offered)
+		if call == nil {
+			reply := text(fmt.Sprintf("a%d", step), hostsdk.RoleAssistant, answer)
+			if _, err := host.AppendMessages(ctx, session, reply); err != nil {
+				return err
+			}
+			conversation = append(conversation, reply)
+			fmt.Printf("model: %s\n", answer)
+			break
+		}
+		out, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: session, Cwd: cwd, AgentScope: agent,
+			CallID: fmt.Sprintf("call-%d", step), Name: call.name, Arguments: call.arguments})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("model called %s %s: %d bytes back, error %v\n", call.name, call.arguments, len(out.Text), out.IsError)
+		input = []hostsdk.Message{
+			text(fmt.Sprintf("a%d", step), hostsdk.RoleAssistant, fmt.Sprintf("%s %s", call.name, call.arguments)),
+			text(fmt.Sprintf("r%d", step), hostsdk.RoleTool, out.Text),
+		}
+	}
+
+	// The runtime compacts its context: everything so far is replaced by a
+	// summary. Recording it lets the plugin see that the catalog is gone.
+	log, err := store.Open(ctx, session)
+	if err != nil {
+		return err
+	}
+	head, err := log.Head(ctx)
+	log.Close()
+	if err != nil {
+		return err
+	}
+	summary := text("s1", hostsdk.RoleUser, "Summary: the W-9 form was filled in with the pdf-forms skill.")
+	if _, err := host.RecordCompaction(ctx, session, hostsdk.Compaction{
+		Hide: sessionlog.Range{From: 1, To: head.Seq}, Summary: &summary}); err != nil {
+		return err
+	}
+	conversation = []hostsdk.Message{summary}
+	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: cwd, AgentScope: agent, Turn: 2, Step: 1})
+	if err != nil {
+		return err
+	}
+	conversation = append(conversation, res.Decision.Messages...)
+	fmt.Printf("after compaction: %s, %d messages in the conversation\n", res.Outcome, len(conversation))
+	return nil
+}
+
+// toolCall is a tool call the model asked for.
+type toolCall struct {
+	name      string
+	arguments json.RawMessage
+}
+
+// model stands in for the model: while the catalog lists pdf-forms and the
+// `skill` tool is offered, it loads that skill; after the tool's result, it
+// answers.
+func model(conversation []hostsdk.Message, offered []tools.ResolvedTool) (*toolCall, string) {
+	if conversation[len(conversation)-1].Role == hostsdk.RoleTool {
+		return nil, "Done: the form is filled in, following the pdf-forms skill."
+	}
+	listed := slices.ContainsFunc(conversation, func(m hostsdk.Message) bool {
+		return strings.Contains(m.Text(), "`pdf-forms`")
+	})
+	offeredSkill := slices.ContainsFunc(offered, func(t tools.ResolvedTool) bool {
+		return t.Definition.Name == "skill"
+	})
+	if listed && offeredSkill {
+		return &toolCall{name: "skill", arguments: json.RawMessage(`{"name":"pdf-forms"}`)}, ""
+	}
+	return nil, "I have no skill for PDF forms."
+}
+
+func text(id string, role hostsdk.Role, s string) hostsdk.Message {
+	return hostsdk.Message{ID: id, Role: role, Content: []hostsdk.ContentBlock{{Type: "text", Text: s}}}
+}
