@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
@@ -22,11 +23,16 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	fl := flag.NewFlagSet("serve-mcp", flag.ContinueOnError)
 	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`, one subdirectory per skill (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
+	tokenFile := fl.String("token-file", "", "with -http, require \"Authorization: Bearer <token>\", the token being the first line of `FILE` (or set "+tokenEnv+")")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), "Usage: skillcatalog serve-mcp [flags]\n\n"+
-			"Serves skills as MCP resources: skill://index.json and skill://<name>/SKILL.md,\n"+
-			"over stdio or streamable HTTP. SIGINT or SIGTERM stops it gracefully: requests\n"+
-			"in flight finish (for up to 5 seconds) before it exits.\n\nFlags:\n")
+			"Serves skills as MCP resources over stdio or streamable HTTP: skill://index.json,\n"+
+			"each skill's skill://<name>/SKILL.md, and every other file below a skill's\n"+
+			"directory as skill://<name>/<path> (regular files of at most 8 MiB; no hidden\n"+
+			"files; no links that leave the skill's directory). With -skills, changes to the\n"+
+			"files are announced to clients (notifications/resources/list_changed).\n"+
+			"SIGINT or SIGTERM stops it gracefully: requests in flight finish (for up to\n"+
+			"5 seconds) before it exits.\n\nFlags:\n")
 		fl.PrintDefaults()
 	}
 	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
@@ -34,6 +40,14 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	if fl.NArg() > 0 {
 		return usageError(fl, stderr, "unexpected argument %q", fl.Arg(0))
+	}
+	token, err := bearerToken(*tokenFile)
+	switch {
+	case err != nil:
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
+		return 1
+	case token != "" && *addr == "":
+		return usageError(fl, stderr, "a bearer token (-token-file or %s) needs -http", tokenEnv)
 	}
 	srv := skillserver.New(skillcatalog.ExampleSkills())
 	if *dir != "" {
@@ -50,6 +64,9 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		for _, d := range srv.Diagnostics() {
 			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", d)
 		}
+		if err := srv.Watch(ctx); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: changes will not be announced: %v\n", err)
+		}
 	}
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx); err != nil && ctx.Err() == nil {
@@ -64,7 +81,11 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		return 1
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", srv.HTTPHandler())
+	var handler http.Handler = srv.HTTPHandler()
+	if token != "" {
+		handler = skillserver.RequireBearerToken(handler, token)
+	}
+	mux.Handle("/mcp", handler)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(stdout, "serving skills over MCP at http://%s/mcp\n", ln.Addr())
 	go func() {
@@ -101,4 +122,26 @@ func checkSkillsDir(dir string) error {
 		return fmt.Errorf("-skills %s: %w", dir, err)
 	}
 	return nil
+}
+
+// tokenEnv names the environment variable that may hold serve-mcp's bearer
+// token; a file keeps it out of the process list.
+const tokenEnv = "SKILLCATALOG_MCP_TOKEN"
+
+// bearerToken reads the token from the first line of file, or else from
+// the environment; "" means no token is required.
+func bearerToken(file string) (string, error) {
+	if file == "" {
+		return strings.TrimSpace(os.Getenv(tokenEnv)), nil
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("-token-file: %w", err)
+	}
+	line, _, _ := strings.Cut(string(data), "\n")
+	token := strings.TrimSpace(line)
+	if token == "" {
+		return "", fmt.Errorf("-token-file %s: the first line is empty", file)
+	}
+	return token, nil
 }

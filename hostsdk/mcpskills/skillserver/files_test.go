@@ -180,6 +180,14 @@ func (c *countingFS) Stat(name string) (fs.FileInfo, error) { return fs.Stat(c.F
 
 func (c *countingFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(c.FS, name) }
 
+// reset forgets the opens so far: New lists the directory once to build
+// the resource list, and the tests count the opens of index requests.
+func (c *countingFS) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.opens)
+}
+
 func (c *countingFS) count(name string) int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -212,6 +220,7 @@ func TestUnchangedSkillFilesAreNotReread(t *testing.T) {
 
 	cfs := &countingFS{FS: os.DirFS(root), opens: make(map[string]int)}
 	s := New(cfs)
+	cfs.reset()
 	// Every file was written more than the racy window before the reads.
 	s.now = func() time.Time { return time.Now().Add(time.Minute) }
 	wantOpens := func(name string, want int) {
@@ -263,6 +272,7 @@ func TestRecentlyChangedSkillFilesAreReread(t *testing.T) {
 	writeSkill(t, root, "alpha", skillFile("alpha", "Fresh."))
 	cfs := &countingFS{FS: os.DirFS(root), opens: make(map[string]int)}
 	s := New(cfs)
+	cfs.reset()
 	written := time.Now()
 	s.now = func() time.Time { return written }
 	indexNames(t, s)

@@ -44,6 +44,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -54,35 +55,51 @@ const IndexSchema = "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
 // skill, each holding SKILL.md).
 type Server struct {
 	fsys fs.FS
+	dir  string // the directory on disk, for NewDir; "" for New
 	open func(name string) (fs.File, error)
-	srv  *mcp.Server
-	now  func() time.Time // the clock of the racy-window test; tests move it
+	// openChild opens a file below a skill's directory without leaving it.
+	openChild func(skillDir, rel string) (fs.File, error)
+	srv       *mcp.Server
+	now       func() time.Time // the clock of the racy-window test; tests move it
 
 	mu     sync.Mutex
 	parsed map[string]*parsed // by directory, for the directories last listed
 	diags  []string
+	// watchDiag says what Watch could not follow, if anything.
+	watchDiag string
+
+	syncMu sync.Mutex      // serializes Sync
+	listed map[string]bool // the skill URIs in the resource list, under syncMu
 }
 
 // New returns a server for the skills in fsys. Files are opened through
 // fsys, which cannot open without blocking: to serve a directory on disk,
 // use NewDir.
 func New(fsys fs.FS) *Server {
-	return newServer(fsys, fsys.Open)
+	return newServer(fsys, "", fsys.Open, func(skillDir, rel string) (fs.File, error) {
+		return fsys.Open(skillDir + "/" + rel)
+	})
 }
 
 // NewDir returns a server for the skills in the directory dir on disk.
 func NewDir(dir string) *Server {
-	return newServer(os.DirFS(dir), func(name string) (fs.File, error) {
+	return newServer(os.DirFS(dir), dir, func(name string) (fs.File, error) {
 		// name is a checked skill directory and "SKILL.md".
 		return openNonblocking(filepath.Join(dir, filepath.FromSlash(name)))
+	}, func(skillDir, rel string) (fs.File, error) {
+		return openBelow(filepath.Join(dir, skillDir), rel)
 	})
 }
 
-func newServer(fsys fs.FS, open func(string) (fs.File, error)) *Server {
-	s := &Server{fsys: fsys, open: open, now: time.Now, parsed: make(map[string]*parsed)}
+func newServer(fsys fs.FS, dir string, open func(string) (fs.File, error), openChild func(string, string) (fs.File, error)) *Server {
+	s := &Server{fsys: fsys, dir: dir, open: open, openChild: openChild, now: time.Now, parsed: make(map[string]*parsed)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "skillcatalog-skills", Version: "1"}, nil)
-	s.srv.AddResource(&mcp.Resource{URI: mcpskills.IndexURI, Name: "index", MIMEType: "application/json"}, s.readIndex)
-	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: "skill://{name}/SKILL.md", Name: "skill", MIMEType: "text/markdown"}, s.readSkill)
+	s.srv.AddResourceTemplate(&mcp.ResourceTemplate{
+		URITemplate: "skill://{name}/{+path}",
+		Name:        "skill-file",
+		Description: "A file of a skill: its SKILL.md, or a file below the skill's directory that SKILL.md refers to.",
+	}, s.readResource)
+	s.Sync()
 	return s
 }
 
@@ -109,10 +126,29 @@ type indexEntry struct {
 // maxDiagnostics bounds the diagnostics kept from one index.
 const maxDiagnostics = 100
 
+// maxIndexDescription bounds an index description, in characters. The
+// description is normalized as the plugin normalizes catalog descriptions
+// (control and format characters removed, whitespace collapsed), and the
+// bound is the Agent Skills limit on a description, so clients that cap
+// lower still cut a clean string.
+const maxIndexDescription = 1024
+
 // Index returns the current index document: every model-invocable skill
 // whose SKILL.md is a regular file within the bound, parses, and names its
 // directory, sorted by name. Other skills are left out, with a diagnostic.
 func (s *Server) Index() ([]byte, error) {
+	entries, err := s.index()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(struct {
+		Schema string       `json:"$schema"`
+		Skills []indexEntry `json:"skills"`
+	}{IndexSchema, entries})
+}
+
+// index lists the skills the index serves, sorted by name.
+func (s *Server) index() ([]indexEntry, error) {
 	dirs, err := fs.ReadDir(s.fsys, ".")
 	if err != nil {
 		return nil, fmt.Errorf("read skills directory: %w", err)
@@ -133,7 +169,7 @@ func (s *Server) Index() ([]byte, error) {
 			}
 			continue
 		}
-		entries = append(entries, indexEntry{Name: dir, Type: "skill-md", Description: fm.Description, URL: mcpskills.SkillURI(dir)})
+		entries = append(entries, indexEntry{Name: dir, Type: "skill-md", Description: render.NormalizeDescription(fm.Description, maxIndexDescription), URL: mcpskills.SkillURI(dir)})
 	}
 	if n := len(diags) - maxDiagnostics; n > 0 {
 		diags = append(diags[:maxDiagnostics], fmt.Sprintf("%d more skills left off the index", n))
@@ -147,10 +183,7 @@ func (s *Server) Index() ([]byte, error) {
 	s.diags = diags
 	s.mu.Unlock()
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
-	return json.Marshal(struct {
-		Schema string       `json:"$schema"`
-		Skills []indexEntry `json:"skills"`
-	}{IndexSchema, entries})
+	return entries, nil
 }
 
 // Diagnostics says why skills were left off the most recent index, one
@@ -158,7 +191,11 @@ func (s *Server) Index() ([]byte, error) {
 func (s *Server) Diagnostics() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return slices.Clone(s.diags)
+	out := slices.Clone(s.diags)
+	if s.watchDiag != "" {
+		out = append(out, s.watchDiag)
+	}
+	return out
 }
 
 // validDir reports whether dir can name a skill; only skills whose name
@@ -173,21 +210,4 @@ func (s *Server) readIndex(_ context.Context, req *mcp.ReadResourceRequest) (*mc
 		return nil, err
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "application/json", Text: string(data)}}}, nil
-}
-
-func (s *Server) readSkill(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-	uri := req.Params.URI
-	name, ok := strings.CutSuffix(strings.TrimPrefix(uri, "skill://"), "/SKILL.md")
-	if !ok || !strings.HasPrefix(uri, "skill://") || !validDir(name) {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	// The file served is the one judged: read once, then checked.
-	data, _, _, err := s.readFile(name + "/SKILL.md")
-	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	if _, why := judge(name, data); why != "" {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}, nil
 }
