@@ -37,6 +37,12 @@ type Message struct {
 	// nil when it has none. Catalog messages carry their catalog record
 	// here.
 	Source json.RawMessage `json:"-"`
+	// UserInput marks a direct user message: text the user wrote for this
+	// step, not a tool result, injected context or assistant text. A host
+	// sets it on the user's messages it proposes in the downstream decision
+	// of the step that first carries them; with the userInvocation option,
+	// only these are scanned for `/name` tokens.
+	UserInput bool `json:"userInput,omitempty"`
 }
 
 // Text returns the concatenated text of the message's text blocks.
