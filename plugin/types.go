@@ -114,7 +114,9 @@ type RecentEvents struct {
 	Events   []Event
 }
 
-// Outcome says what the plugin did in a pre-step.
+// Outcome says what the plugin did with the catalog in a pre-step. With the
+// userInvocation option, skills the user invoked may be appended under any
+// outcome but OutcomeRejectPassthrough.
 type Outcome string
 
 // Outcomes of a pre-step.
@@ -123,7 +125,7 @@ const (
 	// and passed through untouched.
 	OutcomeRejectPassthrough Outcome = "reject-passthrough"
 	// OutcomeUnchanged: the model's view is current and the plugin added
-	// nothing of its own (it may have removed proposed catalogs).
+	// no catalog of its own (it may have removed proposed catalogs).
 	OutcomeUnchanged Outcome = "unchanged"
 	// OutcomeIncomplete: the skill snapshot was incomplete; nothing changed.
 	OutcomeIncomplete Outcome = "incomplete"

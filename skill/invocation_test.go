@@ -99,3 +99,21 @@ func FuzzInvocations(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkInvocations scans a 1 MiB user message (a pasted log with
+// paths, prose and a few invocations), the size a scan must stay linear at.
+func BenchmarkInvocations(b *testing.B) {
+	line := "2026-12-01 error at /usr/lib/x.so: see /pdf-forms or ask /code-review\u00a0now\n"
+	text := strings.Repeat(line, (1<<20)/len(line))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for range Invocations(text) {
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no invocations found")
+		}
+	}
+}
