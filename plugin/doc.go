@@ -47,11 +47,11 @@
 // skill, loaded from the host with SkillRequest.UserInvocation; each one
 // whose loaded definition is user-invocable is appended, once, in order of
 // first appearance and after every other message of the step, as the
-// `skill` tool's rendering of it. This does not depend on the catalog: it
-// happens whatever the step's outcome, even when `skill` does not resolve
-// to the mount's tool or the snapshot is incomplete. Names a complete
-// snapshot does not list are not loaded, and at most MaxInvocationsPerStep
-// are. A rejected step
+// `skill` tool's rendering of it. It follows the tool, not the catalog: a
+// step where `skill` does not resolve to the mount's tool (rule 2) loads
+// nothing, while an incomplete snapshot (rule 3) still lets the user invoke
+// skills. Names a complete snapshot does not list are not loaded, and at
+// most MaxInvocationsPerStep are. A rejected step
 // loads nothing; a provider error fails the step with an *InvocationError,
 // so it adds nothing. The catalog texts then end with
 // render.UserInvocationNote; the entries and the digest stay the same.

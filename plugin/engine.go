@@ -117,7 +117,13 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 	if err != nil {
 		return StepResponse{}, err
 	}
-	return e.withInvocations(ctx, host, m, req, listed, head.Seq, e.decide(cur, base, head, req, m.cfg))
+	resp := e.decide(cur, base, head, req, m.cfg)
+	if listed == nil {
+		// The agent does not see this mount's `skill` tool: its skills are
+		// not the plugin's to add, by the model or by the user.
+		return resp, nil
+	}
+	return e.withInvocations(ctx, host, m, req, listed, head.Seq, resp)
 }
 
 // withInvocations adds to a step's catalog decision the skills its direct

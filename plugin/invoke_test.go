@@ -216,11 +216,9 @@ func TestUserInvocationRules(t *testing.T) {
 			outcome:    OutcomeIncomplete,
 		},
 		{
-			name:       "the tool hidden from the agent: no snapshot, names are loaded",
+			name:       "the mount's tool hidden from the agent (restricted or shadowed): nothing is loaded",
 			identity:   "tooldef-shadow",
-			downstream: enter(typed("u1", "/deploy /gone")),
-			wantSkills: []string{"deploy"},
-			wantLoads:  []string{"deploy", "gone"},
+			downstream: enter(typed("u1", "/deploy /alpha")),
 			outcome:    OutcomeUnchanged,
 		},
 	}
