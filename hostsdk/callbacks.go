@@ -82,8 +82,9 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_
 	if !found {
 		return plugin.SkillLookup{}, nil
 	}
-	// A body the model may not load never leaves the host.
-	if !def.Invocation.ModelInvocable {
+	// A body the load may not use never leaves the host: the model's only
+	// if it may invoke the skill, a user invocation's only if the user may.
+	if !def.Invocation.ModelInvocable && !(req.UserInvocation && def.Invocation.UserInvocable) {
 		def.Content, def.ResourceBase = "", nil
 	}
 	return plugin.SkillLookup{Found: true, Skill: def}, nil

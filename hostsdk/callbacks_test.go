@@ -87,3 +87,53 @@ func TestSnapshotDeltas(t *testing.T) {
 		t.Errorf("a change to every skill was sent as a delta of %d", len(whole.Skills))
 	}
 }
+
+// TestGetSkillSendsOnlyUsableBodies: a definition's body and resource base
+// leave the host only for a load that may use them: the model's, of a
+// model-invocable skill; a user invocation's, of a user-invocable one.
+func TestGetSkillSendsOnlyUsableBodies(t *testing.T) {
+	reg := skills.NewRegistry()
+	policies := map[string]skill.InvocationPolicy{
+		"both":    skill.DefaultPolicy(),
+		"model":   {ModelInvocable: true},
+		"user":    {UserInvocable: true},
+		"neither": {},
+	}
+	for name, pol := range policies {
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: name, Description: "D.", Invocation: &pol, Content: "Body.",
+			ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/s"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	tests := []struct {
+		name           string
+		userInvocation bool
+		wantBody       bool
+	}{
+		{"both", false, true},
+		{"both", true, true},
+		{"model", false, true},
+		{"model", true, true}, // the plugin refuses it on the policy
+		{"user", false, false},
+		{"user", true, true},
+		{"neither", false, false},
+		{"neither", true, false},
+	}
+	for _, tt := range tests {
+		got, err := hostCallbacks{h}.GetSkill(context.Background(), plugin.SkillRequest{SessionID: "s", AgentScope: tools.GlobalScope, Name: tt.name, UserInvocation: tt.userInvocation})
+		if err != nil || !got.Found {
+			t.Fatalf("GetSkill(%s): %+v, %v", tt.name, got, err)
+		}
+		if hasBody := got.Skill.Content != "" && got.Skill.ResourceBase != nil; hasBody != tt.wantBody {
+			t.Errorf("GetSkill(%s, user invocation %v): body sent %v, want %v", tt.name, tt.userInvocation, hasBody, tt.wantBody)
+		}
+		if got.Skill.Invocation != policies[tt.name] {
+			t.Errorf("GetSkill(%s): policy %+v, want %+v", tt.name, got.Skill.Invocation, policies[tt.name])
+		}
+	}
+}

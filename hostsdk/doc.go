@@ -25,7 +25,10 @@
 // sessionlog.Store). Every message the model sees belongs in it, in order:
 // messages proposed for a step go in Step.Downstream and PreStep appends
 // them with the plugin's additions; messages that arrive between steps go
-// through AppendMessages. StepResult.Decision.Messages is the step's final
+// through AppendMessages. The user's own message is proposed in the step
+// that first carries it, marked with Message.UserInput: with the plugin's
+// userInvocation option, a `/name` in it adds that skill's instructions to
+// the step. StepResult.Decision.Messages is the step's final
 // message list, already durable, for the runtime to put into the model's
 // context. When the runtime compacts the model's context it records the
 // hidden range with RecordCompaction, and the next PreStep publishes the

@@ -8,6 +8,8 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+
+	"github.com/skillcatalog/skillcatalog/plugin"
 )
 
 // PluginError is a call that failed because of the plugin: its process
@@ -115,7 +117,7 @@ func (t *callTracker) forget(session string) {
 // the caller's own cancellation or deadline as it is (errors.Is holds with
 // context.Canceled or context.DeadlineExceeded); a failure the plugin
 // reported from a host callback (status Aborted over the wire, a marked
-// error in process), or a deadline that passed
+// error or a *plugin.InvocationError in process), or a deadline that passed
 // while host callbacks were failing or running, as a *HostError; anything
 // else as a *PluginError.
 //
@@ -135,8 +137,9 @@ func (h *Host) callError(callerCtx context.Context, callerFirst bool, session st
 		return err
 	}
 	var callback *hostCallbackError
+	var invocation *plugin.InvocationError
 	switch {
-	case errors.As(err, &callback), status.Code(err) == codes.Aborted:
+	case errors.As(err, &callback), errors.As(err, &invocation), status.Code(err) == codes.Aborted:
 		return &HostError{Err: err}
 	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
 		if h.calls.hostSide(session, mark) {

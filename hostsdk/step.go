@@ -44,6 +44,14 @@ type Step struct {
 	Step       int
 	// Downstream is the decision before the host's listeners run; the zero
 	// value enters with no messages.
+	//
+	// The user's own message that starts a turn belongs here, marked with
+	// Message.UserInput, in the step that first carries it: it is appended
+	// with what the plugin adds, and with the userInvocation option a
+	// `/name` token in it adds that skill's instructions after every other
+	// message of the step. Later steps of the turn do not propose it again
+	// (it is in the log), so the skill is added once. A message appended
+	// earlier with AppendMessages is never scanned.
 	Downstream Decision
 }
 

@@ -16,11 +16,19 @@ import (
 // description cap.
 const OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
 
+// OptionUserInvocation is the configuration key that turns on user
+// invocation: a `/name` token in a direct user message adds that skill's
+// instructions to the step.
+const OptionUserInvocation = "userInvocation"
+
 // Config is a validated plugin configuration for one mount.
 type Config struct {
 	// DescriptionMaxLength caps normalized catalog descriptions, in
 	// characters, including the "..." of a truncated one.
 	DescriptionMaxLength int
+	// UserInvocation lets a user invoke a user-invocable skill with a
+	// `/name` token in a direct user message; off by default.
+	UserInvocation bool
 }
 
 // DefaultConfig returns the configuration used when the host passes none.
@@ -46,13 +54,13 @@ func ParseConfig(raw string) (Config, error) {
 	}
 	var unknown []string
 	for k := range opts {
-		if k != OptionDescriptionMaxLength {
+		if k != OptionDescriptionMaxLength && k != OptionUserInvocation {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], OptionDescriptionMaxLength)
+		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s, %s)", unknown[0], OptionDescriptionMaxLength, OptionUserInvocation)
 	}
 	if v, ok := opts[OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
@@ -63,6 +71,11 @@ func ParseConfig(raw string) (Config, error) {
 			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
 		}
 		cfg.DescriptionMaxLength = n
+	}
+	if v, ok := opts[OptionUserInvocation]; ok {
+		if err := json.Unmarshal(v, &cfg.UserInvocation); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return cfg, fmt.Errorf("%s must be true or false, got %s", OptionUserInvocation, compactJSON(v))
+		}
 	}
 	return cfg, nil
 }

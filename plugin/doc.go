@@ -41,6 +41,21 @@
 //     appended.
 //  9. Skill bodies never enter the digest.
 //
+// With the userInvocation option, a step also adds the skills the user
+// invoked: every whitespace-delimited `/name` token (skill.Invocations) in
+// the step's direct user messages (Message.UserInput, role user) names a
+// skill, loaded from the host with SkillRequest.UserInvocation; each one
+// whose loaded definition is user-invocable is appended, once, in order of
+// first appearance and after every other message of the step, as the
+// `skill` tool's rendering of it. It follows the tool, not the catalog: a
+// step where `skill` does not resolve to the mount's tool (rule 2) loads
+// nothing, while an incomplete snapshot (rule 3) still lets the user invoke
+// skills. Names a complete snapshot does not list are not loaded, and at
+// most MaxInvocationsPerStep are. A rejected step
+// loads nothing; a provider error fails the step with an *InvocationError,
+// so it adds nothing. The catalog texts then end with
+// render.UserInvocationNote; the entries and the digest stay the same.
+//
 // Caches are bounded, by entries and by the bytes their entries keep alive
 // (68.25 MiB together, 64 MiB of it for views), and keyed by content
 // (snapshot tokens, source hashes) or by session with the log's head and

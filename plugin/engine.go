@@ -96,6 +96,7 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 	// Rule 2: the exact registered definition must be what `skill` resolves
 	// to; otherwise the view is complete and empty, without asking.
 	cur := emptyView()
+	var listed *view // the agent's complete snapshot, when the step read one
 	if req.SkillToolIdentity == m.skillIdentity {
 		v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken)
 		if err != nil {
@@ -103,20 +104,46 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 		}
 		if !complete {
 			// Rule 3: keep the last-good model view; retry next step.
-			return StepResponse{Outcome: OutcomeIncomplete}, nil
+			var seq uint64
+			if req.Head != nil {
+				seq = req.Head.Seq
+			}
+			return e.withInvocations(ctx, host, m, req, nil, seq, StepResponse{Outcome: OutcomeIncomplete})
 		}
-		cur = v
+		cur, listed = v, v
 	}
 
 	base, head, err := e.baseline(ctx, host, req.SessionID, req.Head, req.Recent)
 	if err != nil {
 		return StepResponse{}, err
 	}
-	return e.decide(cur, base, head, req), nil
+	resp := e.decide(cur, base, head, req, m.cfg)
+	if listed == nil {
+		// The agent does not see this mount's `skill` tool: its skills are
+		// not the plugin's to add, by the model or by the user.
+		return resp, nil
+	}
+	return e.withInvocations(ctx, host, m, req, listed, head.Seq, resp)
+}
+
+// withInvocations adds to a step's catalog decision the skills its direct
+// user messages invoke, when the mount lets users invoke skills: appended
+// after every other message. A skill that cannot be loaded fails the whole
+// step, so it adds nothing.
+func (e *engine) withInvocations(ctx context.Context, host Host, m mount, req StepRequest, listed *view, seq uint64, resp StepResponse) (StepResponse, error) {
+	if !m.cfg.UserInvocation {
+		return resp, nil
+	}
+	edits, err := e.invocations(ctx, host, req, listed, seq)
+	if err != nil {
+		return StepResponse{}, err
+	}
+	resp.Edits = append(resp.Edits, edits...)
+	return resp, nil
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
-func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req StepRequest) StepResponse {
+func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req StepRequest, cfg Config) StepResponse {
 	proposed := req.Downstream.Messages
 	var catalogs []int // indexes of readable catalogs proposed downstream
 	keep := -1         // a proposed catalog that already carries the current digest
@@ -169,6 +196,9 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	default:
 		text = render.ReplacementCatalogOf(cur.lines.pieces)
 		outcome = OutcomeReplacement
+	}
+	if cfg.UserInvocation {
+		text = render.WithUserInvocationNote(text)
 	}
 	source := events.EncodeCatalogOf(cur.records.pieces, update)
 	// The host will hand this record back at a later step: remember it as

@@ -63,14 +63,20 @@ type SkillRequest struct {
 	Cwd        string
 	AgentScope string
 	Name       string
+	// UserInvocation is true when the skill is loaded because the user
+	// invoked it by name, not for the model's `skill` tool: the host then
+	// sends the content of a user-invocable skill even when the model may
+	// not invoke it.
+	UserInvocation bool
 }
 
 // SkillLookup is the answer to a SkillRequest: a definition, or not found,
 // or the provider's error text.
 type SkillLookup struct {
 	Found bool
-	// Skill is the definition when Found. A host never sends the content of
-	// a skill that is not model-invocable.
+	// Skill is the definition when Found. A host sends the content and
+	// resource base only of a skill that is model-invocable or, for a
+	// UserInvocation request, user-invocable; otherwise they are empty.
 	Skill skill.Definition
 	// Error is the provider's error message; non-empty means the lookup
 	// failed.

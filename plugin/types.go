@@ -37,6 +37,12 @@ type Message struct {
 	// nil when it has none. Catalog messages carry their catalog record
 	// here.
 	Source json.RawMessage `json:"-"`
+	// UserInput marks a direct user message: text the user wrote for this
+	// step, not a tool result, injected context or assistant text. A host
+	// sets it on the user's messages it proposes in the downstream decision
+	// of the step that first carries them; with the userInvocation option,
+	// only these are scanned for `/name` tokens.
+	UserInput bool `json:"userInput,omitempty"`
 }
 
 // Text returns the concatenated text of the message's text blocks.
@@ -108,7 +114,9 @@ type RecentEvents struct {
 	Events   []Event
 }
 
-// Outcome says what the plugin did in a pre-step.
+// Outcome says what the plugin did with the catalog in a pre-step. With the
+// userInvocation option, skills the user invoked may be appended under any
+// outcome but OutcomeRejectPassthrough.
 type Outcome string
 
 // Outcomes of a pre-step.
@@ -117,7 +125,7 @@ const (
 	// and passed through untouched.
 	OutcomeRejectPassthrough Outcome = "reject-passthrough"
 	// OutcomeUnchanged: the model's view is current and the plugin added
-	// nothing of its own (it may have removed proposed catalogs).
+	// no catalog of its own (it may have removed proposed catalogs).
 	OutcomeUnchanged Outcome = "unchanged"
 	// OutcomeIncomplete: the skill snapshot was incomplete; nothing changed.
 	OutcomeIncomplete Outcome = "incomplete"

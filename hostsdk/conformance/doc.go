@@ -107,7 +107,10 @@
 //	              Host.PreStep. cwd defaults to /work/project, turn to 1, step
 //	              to the session's pre-step count. downstream is the proposed
 //	              decision: {reject: reason} or {messages: [{id, role, text,
-//	              source}]} with source raw text. cancel: true cancels the
+//	              source, userInput}]} with source raw text; userInput: true
+//	              marks a direct user message (Message.UserInput), the only
+//	              kind the userInvocation option scans for /name tokens.
+//	              cancel: true cancels the
 //	              pre-step's context as soon as a provider in the hang state
 //	              has started listing.
 //	toolCall      {agent, cwd, session, tool, skill | arguments}: runs

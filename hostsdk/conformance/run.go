@@ -446,7 +446,7 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 			step.Downstream.Reject = &hostsdk.Reject{Reason: *ds.Reject}
 		}
 		for _, m := range ds.Messages {
-			msg := hostsdk.Message{ID: m.ID, Role: hostsdk.Role(m.Role), Content: []hostsdk.ContentBlock{{Type: "text", Text: m.Text}}}
+			msg := hostsdk.Message{ID: m.ID, Role: hostsdk.Role(m.Role), Content: []hostsdk.ContentBlock{{Type: "text", Text: m.Text}}, UserInput: m.UserInput}
 			if m.Source != nil {
 				msg.Source = json.RawMessage(*m.Source)
 			}

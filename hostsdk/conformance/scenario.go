@@ -218,7 +218,9 @@ type MessageSpec struct {
 	Role   string  `yaml:"role"`
 	Text   string  `yaml:"text"`
 	Source *string `yaml:"source"`
-	Pos    Pos     `yaml:"-"`
+	// UserInput marks the message as direct user input (Message.UserInput).
+	UserInput bool `yaml:"userInput"`
+	Pos       Pos  `yaml:"-"`
 }
 
 // ToolCallAction runs Host.CallTool.

@@ -49,7 +49,7 @@ func RoleFromProto(r pb.Role) plugin.Role {
 // MessageToProto converts a message; its source bytes are shared, not
 // copied.
 func MessageToProto(m plugin.Message) *pb.Message {
-	out := &pb.Message{Id: m.ID, Role: RoleToProto(m.Role), SourceJson: m.Source}
+	out := &pb.Message{Id: m.ID, Role: RoleToProto(m.Role), SourceJson: m.Source, UserInput: m.UserInput}
 	if len(m.Content) > 0 {
 		out.Content = make([]*pb.ContentBlock, len(m.Content))
 		for i, b := range m.Content {
@@ -61,7 +61,7 @@ func MessageToProto(m plugin.Message) *pb.Message {
 
 // MessageFromProto converts a message.
 func MessageFromProto(m *pb.Message) plugin.Message {
-	out := plugin.Message{ID: m.GetId(), Role: RoleFromProto(m.GetRole()), Source: m.GetSourceJson()}
+	out := plugin.Message{ID: m.GetId(), Role: RoleFromProto(m.GetRole()), Source: m.GetSourceJson(), UserInput: m.GetUserInput()}
 	if blocks := m.GetContent(); len(blocks) > 0 {
 		out.Content = make([]plugin.ContentBlock, len(blocks))
 		for i, b := range blocks {
@@ -382,12 +382,12 @@ func SnapshotFromProto(s *pb.SnapshotResponse) plugin.Snapshot {
 
 // SkillRequestToProto converts a skill lookup request.
 func SkillRequestToProto(r plugin.SkillRequest) *pb.GetSkillRequest {
-	return &pb.GetSkillRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, Name: r.Name}
+	return &pb.GetSkillRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, Name: r.Name, UserInvocation: r.UserInvocation}
 }
 
 // SkillRequestFromProto converts a skill lookup request.
 func SkillRequestFromProto(r *pb.GetSkillRequest) plugin.SkillRequest {
-	return plugin.SkillRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), Name: r.GetName()}
+	return plugin.SkillRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), Name: r.GetName(), UserInvocation: r.GetUserInvocation()}
 }
 
 // SkillLookupToProto converts a skill lookup's answer; a definition is

@@ -21,6 +21,8 @@ var (
 		Role:    plugin.RoleAssistant,
 		Content: []plugin.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}},
 		Source:  json.RawMessage(`{"kind":"skill-catalog"}`),
+		// Only user messages carry it in practice; the wire does not care.
+		UserInput: true,
 	}
 	fullDefinition = skill.Definition{
 		Summary:      skill.Summary{Name: "pdf", Description: "Fill forms.", Invocation: skill.InvocationPolicy{ModelInvocable: true}, Provider: "agentskills"},
@@ -63,7 +65,7 @@ func TestMessages(t *testing.T) {
 	if got := RoleFromProto(pb.Role(99)); got != "" {
 		t.Errorf("unknown wire role = %q, want empty", got)
 	}
-	want := &pb.Message{Id: "m1", Role: pb.Role_ROLE_ASSISTANT, Content: []*pb.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}}, SourceJson: []byte(`{"kind":"skill-catalog"}`)}
+	want := &pb.Message{Id: "m1", Role: pb.Role_ROLE_ASSISTANT, Content: []*pb.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}}, SourceJson: []byte(`{"kind":"skill-catalog"}`), UserInput: true}
 	if diff := cmp.Diff(want, MessageToProto(fullMessage), protocmp.Transform()); diff != "" {
 		t.Errorf("MessageToProto (-want +got):\n%s", diff)
 	}
@@ -209,7 +211,7 @@ func TestSkillLookups(t *testing.T) {
 	fromNil(t, "SkillRequest", SkillRequestFromProto, plugin.SkillRequest{})
 	fromNil(t, "SkillLookup", SkillLookupFromProto, plugin.SkillLookup{})
 	roundTrip(t, "SkillRequest/zero", plugin.SkillRequest{}, SkillRequestToProto, SkillRequestFromProto)
-	roundTrip(t, "SkillRequest/full", plugin.SkillRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", Name: "pdf"}, SkillRequestToProto, SkillRequestFromProto)
+	roundTrip(t, "SkillRequest/full", plugin.SkillRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", Name: "pdf", UserInvocation: true}, SkillRequestToProto, SkillRequestFromProto)
 	for name, l := range map[string]plugin.SkillLookup{
 		"not found":      {},
 		"found":          {Found: true, Skill: fullDefinition},

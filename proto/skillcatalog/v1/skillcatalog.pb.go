@@ -94,9 +94,11 @@ const (
 	Outcome_OUTCOME_UNSPECIFIED Outcome = 0
 	// The downstream decision was a rejection and passed through.
 	Outcome_OUTCOME_REJECT_PASSTHROUGH Outcome = 1
-	// The model view is current: the plugin added nothing of its own. The
+	// The model view is current: the plugin added no catalog of its own. The
 	// downstream decision may still carry (or have had removed) catalog
-	// messages it proposed.
+	// messages it proposed. Outcomes describe the catalog only: with user
+	// invocation on, any outcome but OUTCOME_REJECT_PASSTHROUGH may come with
+	// appended skills the user invoked.
 	Outcome_OUTCOME_UNCHANGED Outcome = 2
 	// The skill snapshot was incomplete; nothing changed.
 	Outcome_OUTCOME_INCOMPLETE Outcome = 3
@@ -635,7 +637,13 @@ type Message struct {
 	Role    Role                   `protobuf:"varint,2,opt,name=role,proto3,enum=skillcatalog.v1.Role" json:"role,omitempty"`
 	Content []*ContentBlock        `protobuf:"bytes,3,rep,name=content,proto3" json:"content,omitempty"`
 	// Raw JSON of the message's durable source, or empty when it has none.
-	SourceJson    []byte `protobuf:"bytes,4,opt,name=source_json,json=sourceJson,proto3" json:"source_json,omitempty"`
+	SourceJson []byte `protobuf:"bytes,4,opt,name=source_json,json=sourceJson,proto3" json:"source_json,omitempty"`
+	// True on a direct user message: text the user wrote for this step, as
+	// opposed to tool results, injected context or assistant text. Hosts set
+	// it on the user's messages they propose in a PreStep's downstream
+	// decision, in the step that first sends them; a plugin mounted with
+	// user invocation on scans only these for `/name` tokens.
+	UserInput     bool `protobuf:"varint,5,opt,name=user_input,json=userInput,proto3" json:"user_input,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -696,6 +704,13 @@ func (x *Message) GetSourceJson() []byte {
 		return x.SourceJson
 	}
 	return nil
+}
+
+func (x *Message) GetUserInput() bool {
+	if x != nil {
+		return x.UserInput
+	}
+	return false
 }
 
 // Decision is what the downstream listeners decided about the step.
@@ -1805,9 +1820,12 @@ type GetSkillRequest struct {
 	AgentScope string                 `protobuf:"bytes,2,opt,name=agent_scope,json=agentScope,proto3" json:"agent_scope,omitempty"`
 	Name       string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`
 	// Session the load is for; providers may keep a per-session view.
-	SessionId     string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	SessionId string `protobuf:"bytes,4,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// True when the plugin loads the skill because the user invoked it by
+	// name in a direct user message, not for the model's `skill` tool.
+	UserInvocation bool `protobuf:"varint,5,opt,name=user_invocation,json=userInvocation,proto3" json:"user_invocation,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *GetSkillRequest) Reset() {
@@ -1868,10 +1886,20 @@ func (x *GetSkillRequest) GetSessionId() string {
 	return ""
 }
 
+func (x *GetSkillRequest) GetUserInvocation() bool {
+	if x != nil {
+		return x.UserInvocation
+	}
+	return false
+}
+
 // GetSkillResponse carries the definition, or says it was not found, or
-// carries the provider's error text. The host never sends the content of a
-// skill that is not model-invocable: it sends the definition with empty
-// content, so a model-disabled body never crosses the process boundary.
+// carries the provider's error text. The host sends the content (and the
+// resource base) of a skill only when the load may use it: the skill is
+// model-invocable, or the request is a user_invocation and the skill is
+// user-invocable. Otherwise it sends the definition with empty content, so a
+// model-disabled body crosses the process boundary only when the user
+// invoked it.
 type GetSkillResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Found bool                   `protobuf:"varint,1,opt,name=found,proto3" json:"found,omitempty"`
@@ -2547,13 +2575,15 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0fUnmountResponse\"6\n" +
 	"\fContentBlock\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\x9e\x01\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\"\xbd\x01\n" +
 	"\aMessage\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12)\n" +
 	"\x04role\x18\x02 \x01(\x0e2\x15.skillcatalog.v1.RoleR\x04role\x127\n" +
 	"\acontent\x18\x03 \x03(\v2\x1d.skillcatalog.v1.ContentBlockR\acontent\x12\x1f\n" +
 	"\vsource_json\x18\x04 \x01(\fR\n" +
-	"sourceJson\"\x85\x01\n" +
+	"sourceJson\x12\x1d\n" +
+	"\n" +
+	"user_input\x18\x05 \x01(\bR\tuserInput\"\x85\x01\n" +
 	"\bDecision\x129\n" +
 	"\x06reject\x18\x01 \x01(\v2\x1f.skillcatalog.v1.RejectDecisionH\x00R\x06reject\x126\n" +
 	"\x05enter\x18\x02 \x01(\v2\x1e.skillcatalog.v1.EnterDecisionH\x00R\x05enterB\x06\n" +
@@ -2635,14 +2665,15 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bcomplete\x18\x04 \x01(\bR\bcomplete\x12\x1d\n" +
 	"\n" +
 	"delta_base\x18\x05 \x01(\tR\tdeltaBase\x12\x18\n" +
-	"\aremoved\x18\x06 \x03(\tR\aremoved\"w\n" +
+	"\aremoved\x18\x06 \x03(\tR\aremoved\"\xa0\x01\n" +
 	"\x0fGetSkillRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
 	"agentScope\x12\x12\n" +
 	"\x04name\x18\x03 \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
-	"session_id\x18\x04 \x01(\tR\tsessionId\"v\n" +
+	"session_id\x18\x04 \x01(\tR\tsessionId\x12'\n" +
+	"\x0fuser_invocation\x18\x05 \x01(\bR\x0euserInvocation\"v\n" +
 	"\x10GetSkillResponse\x12\x14\n" +
 	"\x05found\x18\x01 \x01(\bR\x05found\x126\n" +
 	"\x05skill\x18\x02 \x01(\v2 .skillcatalog.v1.SkillDefinitionR\x05skill\x12\x14\n" +

@@ -1,0 +1,115 @@
+package plugin
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+
+	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// MaxInvocationsPerStep bounds the skills one step loads because the user
+// invoked them: each costs the host a skill load. Further `/name` tokens
+// of the step stay ordinary text.
+const MaxInvocationsPerStep = 16
+
+// InvocationError is a pre-step that failed because a skill the user
+// invoked could not be loaded: the host's provider reported an error, or
+// answered with a definition that cannot be rendered. The step adds
+// nothing; the failure is the host's side, not the plugin's.
+type InvocationError struct {
+	// Name is the invoked skill.
+	Name string
+	// Message is the provider's error text.
+	Message string
+}
+
+func (e *InvocationError) Error() string {
+	return fmt.Sprintf("load skill %q invoked by the user: %s", e.Name, e.Message)
+}
+
+// invokedNames returns the skill names that the step's direct user
+// messages invoke with `/name` tokens, in order of first appearance, each
+// once. A name that listed (a complete snapshot, when the step has one)
+// does not list is skipped: a complete snapshot proves the skill absent.
+// At most MaxInvocationsPerStep names are returned.
+func invokedNames(msgs []Message, listed *view) []string {
+	var names []string
+	for _, m := range msgs {
+		if !m.UserInput || m.Role != RoleUser {
+			continue
+		}
+		for _, c := range m.Content {
+			if c.Type != "text" {
+				continue
+			}
+			for name := range skill.Invocations(c.Text) {
+				if listed != nil {
+					if _, ok := listed.lookup(name); !ok {
+						continue
+					}
+				}
+				if !containsName(names, name) {
+					names = append(names, name)
+					if len(names) == MaxInvocationsPerStep {
+						return names
+					}
+				}
+			}
+		}
+	}
+	return names
+}
+
+func containsName(names []string, name string) bool {
+	for _, n := range names {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// invocations loads every skill the step's user messages invoke and
+// returns the appends that add each user-invocable one, after every other
+// message of the step. Whether a skill is user-invocable is decided on its
+// loaded definition. seq is the log position the step follows, for the
+// messages' ids.
+func (e *engine) invocations(ctx context.Context, host Host, req StepRequest, listed *view, seq uint64) ([]Edit, error) {
+	names := invokedNames(req.Downstream.Messages, listed)
+	var edits []Edit
+	for _, name := range names {
+		got, err := host.GetSkill(ctx, SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
+		if err != nil {
+			return nil, fmt.Errorf("load skill %q invoked by the user: %w", name, err)
+		}
+		if got.Error != "" {
+			return nil, &InvocationError{Name: name, Message: got.Error}
+		}
+		if !got.Found || !got.Skill.Invocation.UserInvocable {
+			continue // ordinary text
+		}
+		value := got.Skill.ToolValue()
+		value.Name = name
+		text, err := render.SkillContent(value)
+		if err != nil {
+			return nil, &InvocationError{Name: name, Message: err.Error()}
+		}
+		edits = append(edits, Edit{Op: EditAppend, Message: Message{
+			ID:      invocationMessageID(req.SessionID, seq, name),
+			Role:    RoleUser,
+			Content: []ContentBlock{{Type: "text", Text: text}},
+			Source:  events.EncodeInvocation(name),
+		}})
+	}
+	return edits, nil
+}
+
+// invocationMessageID names the message that carries an invoked skill after
+// the session, the log position it follows and the skill: a step adds a
+// skill once, and every step that adds messages moves the log on.
+func invocationMessageID(session string, seq uint64, name string) string {
+	return "skill-invocation-" + session + "-" + strconv.FormatUint(seq, 10) + "-" + name
+}

@@ -1,0 +1,432 @@
+package plugin
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+func TestParseConfigUserInvocation(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw     string
+		want    bool
+		wantErr string
+	}{
+		{raw: "", want: false},
+		{raw: `{"userInvocation": false}`, want: false},
+		{raw: `{"userInvocation": true}`, want: true},
+		{raw: `{"userInvocation": true, "catalogDescriptionMaxLength": 40}`, want: true},
+		{raw: `{"userInvocation": "true"}`, wantErr: `userInvocation must be true or false, got "true"`},
+		{raw: `{"userInvocation": 1}`, wantErr: `userInvocation must be true or false, got 1`},
+		{raw: `{"userInvocation": null}`, wantErr: `userInvocation must be true or false, got null`},
+		{raw: `{"userInvocation": [true]}`, wantErr: `userInvocation must be true or false, got [true]`},
+		{raw: `{"userInvokation": true}`, wantErr: `unknown plugin option "userInvokation" (known options: catalogDescriptionMaxLength, userInvocation)`},
+	}
+	for _, tc := range tests {
+		cfg, err := ParseConfig(tc.raw)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("ParseConfig(%s) error = %v, want %q", tc.raw, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || cfg.UserInvocation != tc.want {
+			t.Errorf("ParseConfig(%s) = %v, %v; want %v", tc.raw, cfg.UserInvocation, err, tc.want)
+		}
+	}
+}
+
+// recordingHost records the GetSkill requests the plugin makes, and answers
+// as a host does: the content of a skill the request may not use is empty.
+type recordingHost struct {
+	*memHost
+	loads []SkillRequest
+}
+
+func (h *recordingHost) GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error) {
+	h.loads = append(h.loads, req)
+	got, err := h.memHost.GetSkill(ctx, req)
+	pol := got.Skill.Invocation
+	if got.Found && !pol.ModelInvocable && !(req.UserInvocation && pol.UserInvocable) {
+		got.Skill.Content, got.Skill.ResourceBase = "", nil
+	}
+	return got, err
+}
+
+func invocationMount() mount {
+	m := testMount()
+	m.cfg.UserInvocation = true
+	return m
+}
+
+// typed is a direct user message.
+func typed(id, text string) Message {
+	m := userMsg(id, text)
+	m.UserInput = true
+	return m
+}
+
+func definition(name string, pol skill.InvocationPolicy, body string) skill.Definition {
+	return skill.Definition{
+		Summary:      skill.Summary{Name: name, Description: "About " + name + ".", Provider: "runtime", Invocation: pol},
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/skills/" + name},
+		Content:      body,
+	}
+}
+
+func rendered(t *testing.T, d skill.Definition) string {
+	t.Helper()
+	s, err := render.SkillContent(d.ToolValue())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestUserInvocationRules(t *testing.T) {
+	both := skill.DefaultPolicy()
+	userOnly := skill.InvocationPolicy{UserInvocable: true}
+	modelOnly := skill.InvocationPolicy{ModelInvocable: true}
+	defs := []skill.Definition{
+		definition("alpha", both, "Do alpha."),
+		definition("beta", both, "Do beta."),
+		definition("deploy", userOnly, "Deploy with care."),
+		definition("lint", modelOnly, "Lint it."),
+	}
+	listing := func(pol map[string]skill.InvocationPolicy) []skill.Summary {
+		var out []skill.Summary
+		for _, d := range defs {
+			s := d.Summary
+			if p, ok := pol[s.Name]; ok {
+				s.Invocation = p
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+
+	tests := []struct {
+		name       string
+		off        bool                              // the mount leaves user invocation off
+		listed     map[string]skill.InvocationPolicy // listing policy differing from the loaded one
+		loaded     map[string]skill.InvocationPolicy // loaded policy differing from defs
+		unlisted   []string                          // skills the snapshot does not list
+		incomplete bool
+		identity   string // "" means the mount's own
+		downstream Decision
+		wantSkills []string // injected, in order
+		wantLoads  []string // GetSkill names, in order
+		wantErr    string
+		outcome    Outcome
+	}{
+		{
+			name:       "option off: a /name is ordinary text",
+			off:        true,
+			downstream: enter(typed("u1", "/alpha")),
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "a /name in a direct user message injects the skill",
+			downstream: enter(typed("u1", "please /alpha now")),
+			wantSkills: []string{"alpha"},
+			wantLoads:  []string{"alpha"},
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "a user message not marked as direct input is not scanned",
+			downstream: enter(userMsg("u1", "/alpha")),
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "assistant and tool text is not scanned, even when marked",
+			downstream: enter(Message{ID: "a1", Role: RoleAssistant, UserInput: true, Content: []ContentBlock{{Type: "text", Text: "/alpha"}}}, Message{ID: "t1", Role: RoleTool, UserInput: true, Content: []ContentBlock{{Type: "text", Text: "/beta"}}}),
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "unknown and invalid names are text; unknown ones are not even loaded",
+			downstream: enter(typed("u1", "/gone /Alpha /alpha. /usr/bin //beta")),
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "a skill whose loaded definition is not user-invocable is text",
+			downstream: enter(typed("u1", "/lint")),
+			wantLoads:  []string{"lint"},
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "the loaded policy decides, not the listing: listed user-invocable, loaded not",
+			loaded:     map[string]skill.InvocationPolicy{"alpha": modelOnly},
+			downstream: enter(typed("u1", "/alpha")),
+			wantLoads:  []string{"alpha"},
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "the loaded policy decides, not the listing: listed not user-invocable, loaded is",
+			listed:     map[string]skill.InvocationPolicy{"alpha": modelOnly},
+			downstream: enter(typed("u1", "/alpha")),
+			wantSkills: []string{"alpha"},
+			wantLoads:  []string{"alpha"},
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "a skill the model may not invoke reaches it only this way",
+			downstream: enter(typed("u1", "/deploy")),
+			wantSkills: []string{"deploy"},
+			wantLoads:  []string{"deploy"},
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "the same skill twice in a step is injected once; several in order of first appearance",
+			downstream: enter(typed("u1", "/beta /alpha /beta"), typed("u2", "/alpha\n/deploy")),
+			wantSkills: []string{"beta", "alpha", "deploy"},
+			wantLoads:  []string{"beta", "alpha", "deploy"},
+			outcome:    OutcomeInitial,
+		},
+		{
+			name:       "a downstream reject passes through untouched",
+			downstream: Decision{Reject: &Reject{Reason: "no"}},
+			outcome:    OutcomeRejectPassthrough,
+		},
+		{
+			name:       "a provider error fails the step",
+			downstream: enter(typed("u1", "/alpha /boom")),
+			wantLoads:  []string{"alpha", "boom"},
+			wantErr:    `load skill "boom" invoked by the user: disk on fire`,
+		},
+		{
+			name:       "an incomplete snapshot proves nothing absent: unlisted names are loaded",
+			incomplete: true,
+			unlisted:   []string{"beta"},
+			downstream: enter(typed("u1", "/beta /gone")),
+			wantSkills: []string{"beta"},
+			wantLoads:  []string{"beta", "gone"},
+			outcome:    OutcomeIncomplete,
+		},
+		{
+			name:       "the mount's tool hidden from the agent (restricted or shadowed): nothing is loaded",
+			identity:   "tooldef-shadow",
+			downstream: enter(typed("u1", "/deploy /alpha")),
+			outcome:    OutcomeUnchanged,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			mem := newMemHost(listing(tc.listed)...)
+			mem.skills = slices.DeleteFunc(mem.skills, func(s skill.Summary) bool { return slices.Contains(tc.unlisted, s.Name) })
+			mem.complete = !tc.incomplete
+			for _, d := range defs {
+				if p, ok := tc.loaded[d.Name]; ok {
+					d.Invocation = p
+				}
+				mem.defs[d.Name] = d
+			}
+			h := &recordingHost{memHost: mem}
+			if tc.wantErr != "" {
+				// One skill of the snapshot whose provider fails to load it.
+				mem.skills = append(mem.skills, summary("boom", "Fails."))
+				h2 := &failingLoads{recordingHost: h, fail: map[string]string{"boom": "disk on fire"}}
+				m := invocationMount()
+				_, err := newEngine().preStep(context.Background(), h2, m, step(mem, tc.downstream))
+				var ie *InvocationError
+				if !errors.As(err, &ie) || err.Error() != tc.wantErr {
+					t.Fatalf("error = %v, want an *InvocationError %q", err, tc.wantErr)
+				}
+				checkLoads(t, h.loads, tc.wantLoads)
+				return
+			}
+			m := invocationMount()
+			if tc.off {
+				m = testMount()
+			}
+			req := step(mem, tc.downstream)
+			if tc.identity != "" {
+				req.SkillToolIdentity = tc.identity
+			}
+			resp, err := newEngine().preStep(context.Background(), h, m, req)
+			if err != nil {
+				t.Fatalf("PreStep: %v", err)
+			}
+			if resp.Outcome != tc.outcome {
+				t.Errorf("outcome = %v, want %v", resp.Outcome, tc.outcome)
+			}
+			checkLoads(t, h.loads, tc.wantLoads)
+			final, err := req.Downstream.Apply(resp.Edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if req.Downstream.Reject != nil {
+				if len(resp.Edits) != 0 {
+					t.Errorf("edits to a rejected step: %+v", resp.Edits)
+				}
+				return
+			}
+			// Injected messages come after every other message, in order.
+			var injected []string
+			var firstInjected = -1
+			for i, msg := range final.Messages {
+				if !strings.Contains(string(msg.Source), events.InvocationKind) {
+					if firstInjected >= 0 {
+						t.Errorf("message %d (%q) follows an injected skill", i, msg.ID)
+					}
+					continue
+				}
+				if firstInjected < 0 {
+					firstInjected = i
+				}
+				name := strings.TrimSuffix(strings.TrimPrefix(string(msg.Source), `{"kind":"skill-invocation","name":"`), `"}`)
+				injected = append(injected, name)
+				if msg.Role != RoleUser || msg.UserInput {
+					t.Errorf("injected %s: role %q, user input %v; want a user-role message not marked as user input", name, msg.Role, msg.UserInput)
+				}
+				if want := rendered(t, mem.defs[name]); msg.Text() != want {
+					t.Errorf("injected %s: text (-want +got):\n%s", name, cmp.Diff(want, msg.Text()))
+				}
+				if want := fmt.Sprintf("skill-invocation-s1-%d-%s", mem.head().Seq, name); msg.ID != want {
+					t.Errorf("injected %s: id %q, want %q", name, msg.ID, want)
+				}
+			}
+			if !slices.Equal(injected, tc.wantSkills) {
+				t.Errorf("injected %q, want %q", injected, tc.wantSkills)
+			}
+		})
+	}
+}
+
+func checkLoads(t *testing.T, got []SkillRequest, want []string) {
+	t.Helper()
+	var names []string
+	for _, r := range got {
+		names = append(names, r.Name)
+		if !r.UserInvocation {
+			t.Errorf("load of %q is not marked as a user invocation", r.Name)
+		}
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("loads %q, want %q", names, want)
+	}
+}
+
+// failingLoads answers the loads it names with a provider error.
+type failingLoads struct {
+	*recordingHost
+	fail map[string]string
+}
+
+func (h *failingLoads) GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error) {
+	if msg, ok := h.fail[req.Name]; ok {
+		h.loads = append(h.loads, req)
+		return SkillLookup{Error: msg}, nil
+	}
+	return h.recordingHost.GetSkill(ctx, req)
+}
+
+func TestUserInvocationAfterCatalog(t *testing.T) {
+	mem := newMemHost(summary("alpha", "Does alpha."))
+	mem.defs["alpha"] = definition("alpha", skill.DefaultPolicy(), "Do alpha.")
+	e := newEngine()
+	req := step(mem, enter(typed("u1", "/alpha")))
+	resp := mustPreStep(t, e, mem, invocationMount(), req)
+	final := mem.apply(t, req, resp)
+	if got := []string{final[0].ID, final[1].ID, final[2].ID}; len(final) != 3 || !strings.HasPrefix(got[1], "skill-catalog-") || got[2] != "skill-invocation-s1-0-alpha" {
+		t.Fatalf("final messages %q, want the user's, the catalog, the skill", got)
+	}
+	if want := render.WithUserInvocationNote(render.InitialCatalog([]digest.Entry{{Name: "alpha", Description: "Does alpha."}})); final[1].Text() != want {
+		t.Errorf("catalog (-want +got):\n%s", cmp.Diff(want, final[1].Text()))
+	}
+	// A later step of the same turn (the user's message is in the log now,
+	// not proposed) injects nothing again.
+	mem.appendSource(nil) // the model's reply
+	resp = mustPreStep(t, e, mem, invocationMount(), step(mem, enter()))
+	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 0 {
+		t.Errorf("later step: %v with %d edits, want unchanged with none", resp.Outcome, len(resp.Edits))
+	}
+	// The injected message is foreign to the catalog rules.
+	if resp.Outcome != OutcomeUnchanged {
+		t.Errorf("the injected message hid the catalog")
+	}
+}
+
+func TestUserInvocationBound(t *testing.T) {
+	var skills []skill.Summary
+	var text []string
+	mem := newMemHost()
+	for i := range MaxInvocationsPerStep + 4 {
+		name := fmt.Sprintf("s%02d", i)
+		skills = append(skills, summary(name, "S."))
+		mem.defs[name] = definition(name, skill.DefaultPolicy(), "Body.")
+		text = append(text, "/"+name)
+	}
+	mem.skills = skills
+	h := &recordingHost{memHost: mem}
+	resp, err := newEngine().preStep(context.Background(), h, invocationMount(), step(mem, enter(typed("u1", strings.Join(text, " ")))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h.loads) != MaxInvocationsPerStep || len(resp.Edits) != MaxInvocationsPerStep+1 {
+		t.Errorf("%d loads and %d edits, want %d loads and a catalog and %d skills", len(h.loads), len(resp.Edits), MaxInvocationsPerStep, MaxInvocationsPerStep)
+	}
+}
+
+// TestInjectedMessageGolden pins the whole message a user invocation adds
+// for a skill the model may not invoke: the text is exactly what the
+// `skill` tool returns for it.
+func TestInjectedMessageGolden(t *testing.T) {
+	mem := newMemHost()
+	def := definition("deploy-prod", skill.InvocationPolicy{UserInvocable: true}, "# Deploy\n\nRun `make deploy` & watch <the dashboard>.")
+	def.Provider = "agentskills"
+	def.ResourceBase.Path = "/home/dev/.agents/skills/deploy-prod"
+	mem.skills = []skill.Summary{def.Summary}
+	mem.defs[def.Name] = def
+	h := &recordingHost{memHost: mem}
+	req := step(mem, enter(typed("u1", "Ship it: /deploy-prod")))
+	resp, err := newEngine().preStep(context.Background(), h, invocationMount(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 1 || resp.Edits[0].Op != EditAppend {
+		t.Fatalf("outcome %v, edits %+v; want unchanged (no model-invocable skills) and one append", resp.Outcome, resp.Edits)
+	}
+	msg := resp.Edits[0].Message
+	golden, err := os.ReadFile(filepath.Join("..", "testdata", "render", "user_invocation_message.golden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := strings.Join([]string{
+		`<skill_content name="deploy-prod">`,
+		"<skill_resources>",
+		"Resource base directory: /home/dev/.agents/skills/deploy-prod",
+		"Resolve only the relative paths that these instructions explicitly reference against this directory. Load referenced scripts, references, and assets on demand, only when the task needs them.",
+		"</skill_resources>",
+		"<skill_instructions>",
+		"# Deploy",
+		"",
+		"Run `make deploy` & watch <the dashboard>.",
+		"</skill_instructions>",
+		"</skill_content>",
+	}, "\n")
+	if diff := cmp.Diff(want, string(golden)); diff != "" {
+		t.Errorf("golden file differs from the literal template (-want +golden):\n%s", diff)
+	}
+	if diff := cmp.Diff(string(golden), msg.Text()); diff != "" {
+		t.Errorf("injected text (-golden +got):\n%s", diff)
+	}
+	if got, want := string(msg.Source), `{"kind":"skill-invocation","name":"deploy-prod"}`; got != want {
+		t.Errorf("source %s, want %s", got, want)
+	}
+	if msg.Role != RoleUser || msg.ID != "skill-invocation-s1-0-deploy-prod" {
+		t.Errorf("role %q, id %q", msg.Role, msg.ID)
+	}
+}

@@ -1,0 +1,119 @@
+package skill
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+func TestInvocations(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("a", MaxNameLength)
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"empty", "", nil},
+		{"alone", "/pdf-forms", []string{"pdf-forms"}},
+		{"in a sentence", "please use /pdf-forms on this file", []string{"pdf-forms"}},
+		{"order and repeats kept", "/b /a /b", []string{"b", "a", "b"}},
+		{"tabs and newlines", "x\t/alpha\n/beta\r\n", []string{"alpha", "beta"}},
+		{"unicode spaces delimit", "\u00a0/alpha\u2003/beta\u3000/gamma\u2029", []string{"alpha", "beta", "gamma"}},
+		{"NEL and vertical tab delimit", "\u0085/alpha\v/beta", []string{"alpha", "beta"}},
+		{"zero-width space does not delimit", "\u200b/alpha /beta\u200b", nil},
+		{"trailing punctuation", "run /alpha. or /beta, or (/gamma)", nil},
+		{"inside a word", "a/alpha path/beta", nil},
+		{"paths are text", "/usr/bin /home/dev", nil},
+		{"slash alone", "/ //", nil},
+		{"double slash", "//alpha", nil},
+		{"uppercase", "/Alpha", nil},
+		{"bad hyphens", "/-a /a- /a--b", nil},
+		{"digits", "/v2 /2", []string{"v2", "2"}},
+		{"name at the length bound", "/" + long, []string{long}},
+		{"name over the length bound", "/" + long + "a", nil},
+		{"dollar is text", "$alpha", nil},
+		{"invalid UTF-8 joins the token", "/alpha\xff /beta", []string{"beta"}},
+		{"invalid UTF-8 before", "\xff/alpha", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			got := slices.Collect(Invocations(tt.text))
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("Invocations(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestInvocationsStopsWhenAsked(t *testing.T) {
+	t.Parallel()
+	var got []string
+	for name := range Invocations("/a /b /c") {
+		got = append(got, name)
+		if name == "b" {
+			break
+		}
+	}
+	if !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("got %q, want [a b]", got)
+	}
+}
+
+// referenceInvocations is the definition, written the slow way: the fields
+// between Unicode whitespace that are "/" and a bounded valid name.
+func referenceInvocations(text string) []string {
+	var out []string
+	for _, f := range strings.FieldsFunc(text, unicode.IsSpace) {
+		if name, ok := strings.CutPrefix(f, "/"); ok && ValidBoundedName(name) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func FuzzInvocations(f *testing.F) {
+	for _, s := range []string{
+		"", "/a", "use /pdf-forms now", "/a\u00a0/b", "/a\xff", "\u2028/x-y\u2029", "/" + strings.Repeat("z", 65),
+		"//a /-a /a- /A", "path/a /usr/bin", "\u200b/a", "/a /a /b",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		got := slices.Collect(Invocations(text))
+		if again := slices.Collect(Invocations(text)); !slices.Equal(got, again) {
+			t.Fatalf("not deterministic: %q then %q", got, again)
+		}
+		for _, name := range got {
+			if !ValidBoundedName(name) {
+				t.Fatalf("yielded %q, not a valid skill name", name)
+			}
+			if !strings.Contains(text, "/"+name) {
+				t.Fatalf("yielded %q, which the text does not contain", name)
+			}
+		}
+		if want := referenceInvocations(text); !slices.Equal(got, want) {
+			t.Fatalf("Invocations(%q) = %q, want %q", text, got, want)
+		}
+	})
+}
+
+// BenchmarkInvocations scans a 1 MiB user message (a pasted log with
+// paths, prose and a few invocations), the size a scan must stay linear at.
+func BenchmarkInvocations(b *testing.B) {
+	line := "2026-12-01 error at /usr/lib/x.so: see /pdf-forms or ask /code-review\u00a0now\n"
+	text := strings.Repeat(line, (1<<20)/len(line))
+	b.SetBytes(int64(len(text)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		for range Invocations(text) {
+			n++
+		}
+		if n == 0 {
+			b.Fatal("no invocations found")
+		}
+	}
+}
