@@ -111,9 +111,11 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: cwd, AgentScope: agent,
 			Turn: 1, Step: step, Downstream: hostsdk.Decision{Messages: input}})
 		var pluginErr *hostsdk.PluginError
+		var hostErr *hostsdk.HostError
 		switch {
-		case errors.As(err, &pluginErr):
-			// The plugin failed: the step proceeds without it, the log untouched.
+		case errors.As(err, &pluginErr), errors.As(err, &hostErr):
+			// The plugin, or a provider or store it needed, failed: the step
+			// proceeds without the plugin, and the log is untouched.
 			fmt.Fprintln(os.Stderr, "example-host: skill catalog skipped:", err)
 			if _, err := host.AppendMessages(ctx, session, input...); err != nil {
 				return err
