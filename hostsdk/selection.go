@@ -328,11 +328,14 @@ func (h *Host) currentSelection(ctx context.Context, sessionID string) (sessionS
 //
 // The host remembers each open session's selection with the log position it
 // is known up to. When the head has not moved past that position the answer
-// costs nothing; when it has, only the events appended since are read
+// costs nothing; when it has, the events appended since are considered
 // (steps usually hand them over for free, see observeSelection), so another
 // host writing the selection to a shared store is honoured at this host's
-// next step or tool call. A session the host has not seen yet is read back
-// once, newest first, until its newest selection record or its start.
+// next step or tool call. A log that names the newest event of a type
+// (sessionlog.TypeSeeker, as the package's own logs do) answers the rest
+// with one lookup and at most one event read; another log is read back,
+// newest first, until its newest selection record or the remembered
+// position (the start, for a session the host has not seen).
 func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog.Log, head *sessionlog.Head) (sessionSelection, error) {
 	if head == nil {
 		hd, err := log.Head(ctx)
@@ -347,36 +350,65 @@ func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog
 	if known && st.seq == head.Seq {
 		return st, nil
 	}
-	var after uint64
-	if known && st.seq < head.Seq {
-		after = st.seq
-	} else {
-		known = false // never read, or the log went backwards: read it all
+	if !known || st.seq > head.Seq {
+		// Never read, or the log went backwards: nothing remembered holds.
+		st, known = sessionSelection{}, false
 	}
+	st, err := readSelection(ctx, log, st, known)
+	if err != nil {
+		return sessionSelection{}, fmt.Errorf("read skill selection of session %q: %w", sessionID, err)
+	}
+	h.keepSelection(sessionID, st)
+	return st, nil
+}
+
+// readSelection brings st, known up to st.seq (when known), up to the log's
+// head.
+func readSelection(ctx context.Context, log sessionlog.Log, st sessionSelection, known bool) (sessionSelection, error) {
+	after := st.seq
 	var before, upTo uint64
-	for first := true; ; first = false {
+	if seeker, ok := log.(sessionlog.TypeSeeker); ok {
+		newest, head, ok, err := seeker.NewestOfType(ctx, sessionlog.TypeSkillSelection)
+		if err != nil {
+			return sessionSelection{}, err
+		}
+		if ok {
+			upTo = max(head.Seq, after)
+			if newest <= after {
+				st.seq = upTo // nothing new: the remembered selection holds
+				return st, nil
+			}
+			page, err := log.ReadBackward(ctx, newest+1, newest-1, 1)
+			if err != nil {
+				return sessionSelection{}, err
+			}
+			if sel, ok := newestSelection(page.Events); ok {
+				return newSessionSelection(sel, upTo), nil
+			}
+			// The newest record is not readable: look further back.
+			before = newest
+		}
+	}
+	for {
 		page, err := log.ReadBackward(ctx, before, after, selectionPage)
 		if err != nil {
-			return sessionSelection{}, fmt.Errorf("read skill selection of session %q: %w", sessionID, err)
+			return sessionSelection{}, err
 		}
-		if first {
+		if upTo == 0 {
 			upTo = max(page.Head.Seq, after)
 		}
 		if sel, ok := newestSelection(page.Events); ok {
-			st = newSessionSelection(sel, upTo)
-			break
+			return newSessionSelection(sel, upTo), nil
 		}
 		if !page.More || len(page.Events) == 0 {
 			if !known {
 				st = sessionSelection{}
 			}
 			st.seq = upTo
-			break
+			return st, nil
 		}
 		before = page.Events[len(page.Events)-1].Seq
 	}
-	h.keepSelection(sessionID, st)
-	return st, nil
 }
 
 // observeSelection updates a session's remembered selection from the events

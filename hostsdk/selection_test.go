@@ -216,10 +216,36 @@ func TestSelectionSurvivesResume(t *testing.T) {
 // and tool call, whether the other host had already read the session or
 // not.
 func TestSelectionWrittenByAnotherHost(t *testing.T) {
-	store, err := sessionlog.NewFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	for _, kind := range []string{"file", "without-seeker"} {
+		t.Run(kind, func(t *testing.T) {
+			var store sessionlog.Store
+			store, err := sessionlog.NewFileStore(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if kind == "without-seeker" {
+				store = plainStore{store}
+			}
+			testSelectionWrittenByAnotherHost(t, store)
+		})
 	}
+}
+
+// plainStore hands out logs with the methods of sessionlog.Log only, as a
+// store that does not implement sessionlog.TypeSeeker would.
+type plainStore struct{ sessionlog.Store }
+
+func (s plainStore) Open(ctx context.Context, id string) (sessionlog.Log, error) {
+	l, err := s.Store.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return plainLog{l}, nil
+}
+
+type plainLog struct{ sessionlog.Log }
+
+func testSelectionWrittenByAnotherHost(t *testing.T, store sessionlog.Store) {
 	ctx := context.Background()
 	var reps []*replica
 	for _, name := range []string{"r0", "r1"} {
@@ -286,7 +312,25 @@ func TestSelectionWrittenByAnotherHost(t *testing.T) {
 // no source and a canonical JSON body, which the plugin neither reads as a
 // catalog nor lets hide anything; a malformed newer record is skipped.
 func TestSelectionRecordInTheLog(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	t.Run("file", func(t *testing.T) { testSelectionRecordInTheLog(t, newEnv(t, hostsdk.Config{})) })
+	t.Run("without-seeker", func(t *testing.T) {
+		e := newEnv(t, hostsdk.Config{})
+		// A second host on the same files, seeing them without the seeker.
+		store := plainStore{e.store}
+		host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.host.Close()
+		e.host, e.store = host, store
+		if e.plugin, err = host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath}); err != nil {
+			t.Fatal(err)
+		}
+		testSelectionRecordInTheLog(t, e)
+	})
+}
+
+func testSelectionRecordInTheLog(t *testing.T, e *env) {
 	e.register(tools.GlobalScope, "alpha", "Skill alpha.")
 	e.register(tools.GlobalScope, "beta", "Skill beta.")
 	e.mount(tools.GlobalScope)
