@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"log/slog"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -477,4 +479,148 @@ func copyLog(t *testing.T, store sessionlog.Store, from, to string) {
 	if _, err := l.Append(context.Background(), recs...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// countingStore counts the reads of the logs it hands out.
+type countingStore struct {
+	sessionlog.Store
+	reads *atomic.Int64
+}
+
+func (s countingStore) Open(ctx context.Context, id string) (sessionlog.Log, error) {
+	l, err := s.Store.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return countingLog{l, s.reads}, nil
+}
+
+type countingLog struct {
+	sessionlog.Log
+	reads *atomic.Int64
+}
+
+func (l countingLog) ReadBackward(ctx context.Context, before, after uint64, max int) (sessionlog.Page, error) {
+	l.reads.Add(1)
+	return l.Log.ReadBackward(ctx, before, after, max)
+}
+
+func (l countingLog) Head(ctx context.Context) (sessionlog.Head, error) {
+	l.reads.Add(1)
+	return l.Log.Head(ctx)
+}
+
+func (l countingLog) NewestOfType(ctx context.Context, typ string) (uint64, sessionlog.Head, bool, error) {
+	l.reads.Add(1)
+	return l.Log.(sessionlog.TypeSeeker).NewestOfType(ctx, typ)
+}
+
+// TestSelectionCostsNoExtraReads: once a session's selection is known, a
+// step where nothing changed and a step of an agent loop (events appended
+// since the previous step) read the session log exactly as often as the
+// steps of a session without a selection.
+func TestSelectionCostsNoExtraReads(t *testing.T) {
+	files, err := sessionlog.NewFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reads atomic.Int64
+	store := countingStore{files, &reads}
+	ctx := context.Background()
+	r, err := newReplica(ctx, "r", pluginPath, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.host.Close() })
+	for _, n := range []string{"alpha", "beta"} {
+		if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: n, Description: "Skill " + n + "."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.host.SelectSkills(ctx, "selected", hostsdk.Selection{ExcludeNames: []string{"beta"}}); err != nil {
+		t.Fatal(err)
+	}
+	// The log the runtime appends through between steps is not counted.
+	appendLoop := func(session string) {
+		l, err := files.Open(ctx, session)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		if _, err := l.Append(ctx, loopRecords()...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stepReads := func(session string, loop bool) int64 {
+		t.Helper()
+		if loop {
+			appendLoop(session)
+		}
+		before := reads.Load()
+		res, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: "agent:a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Outcome != hostsdk.OutcomeUnchanged {
+			t.Fatalf("session %s: outcome %s, want unchanged", session, res.Outcome)
+		}
+		return reads.Load() - before
+	}
+	for _, s := range []string{"plain", "selected"} {
+		for i := 0; i < 3; i++ { // publish, read it back, settle
+			if _, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: s, Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, loop := range []bool{false, true, false, true} {
+		plain, selected := stepReads("plain", loop), stepReads("selected", loop)
+		if selected != plain {
+			t.Fatalf("a step (loop %v) read the log %d times with a selection, %d times without", loop, selected, plain)
+		}
+	}
+}
+
+// TestSelectionUnderConcurrentSteps: steps and selection changes of one
+// session race; afterwards the session's next step publishes the catalog
+// of the selection recorded last.
+func TestSelectionUnderConcurrentSteps(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	for _, n := range []string{"alpha", "beta", "gamma"} {
+		e.register(tools.GlobalScope, n, "Skill "+n+".")
+	}
+	e.mount(tools.GlobalScope)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := 0; g < 3; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < 8; i++ {
+				if _, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+					errs <- err
+				}
+			}
+		}()
+	}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for i := 0; i < 8; i++ {
+			sel := hostsdk.Selection{ExcludeNames: []string{[]string{"alpha", "beta", "gamma"}[i%3]}}
+			if err := e.host.SelectSkills(ctx, "s1", sel); err != nil {
+				errs <- err
+			}
+		}
+	}()
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	e.selectSkills("s1", hostsdk.Selection{IncludeNames: []string{"gamma"}})
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeReplacement, "gamma")
+	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
+	expectUnknown(t, e.callSkill("s1", "alpha"), "alpha")
 }
