@@ -347,12 +347,14 @@ func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog
 	h.mu.Lock()
 	st, known := h.selections[sessionID]
 	h.mu.Unlock()
-	if known && st.seq == head.Seq {
+	if known && st.seq >= head.Seq {
+		// Known up to the head, or further: a concurrent step or
+		// SelectSkills read a newer head after the caller read its own.
+		// Logs only grow, so what was known then holds now.
 		return st, nil
 	}
-	if !known || st.seq > head.Seq {
-		// Never read, or the log went backwards: nothing remembered holds.
-		st, known = sessionSelection{}, false
+	if !known {
+		st = sessionSelection{}
 	}
 	st, err := readSelection(ctx, log, st, known)
 	if err != nil {
