@@ -88,7 +88,7 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_
 		if err != nil {
 			return plugin.SkillLookup{}, err
 		}
-		if listed && !sel.Allows(sum.Name, sum.Provider) {
+		if listed && !sel.allows(sum.Name, sum.Provider, sortedContains) {
 			return plugin.SkillLookup{}, nil
 		}
 	}
@@ -105,7 +105,7 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_
 		}
 		return plugin.SkillLookup{Error: boundText(msg, maxProviderErrorBytes)}, nil
 	}
-	if !found || !sel.Allows(req.Name, def.Provider) {
+	if !found || !sel.allows(req.Name, def.Provider, sortedContains) {
 		return plugin.SkillLookup{}, nil
 	}
 	// A body the model may not load never leaves the host.

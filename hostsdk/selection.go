@@ -42,7 +42,9 @@ const (
 //   - Inclusions add up: otherwise a skill is selected when its name is in
 //     IncludeNames or its provider is in IncludeProviders.
 //
-// The zero Selection selects every skill. Selection applies to the skills
+// The zero Selection selects every skill. Its JSON form, empty lists left
+// out, is the body of the session-log record that holds it
+// (sessionlog.TypeSkillSelection). Selection applies to the skills
 // the registry resolved (the winner of each name); a skill hidden by it does
 // not let a same-name skill of another source take its place. Names and
 // providers that match no skill are allowed: skills may appear later.
@@ -123,8 +125,16 @@ func (s Selection) normalized() Selection {
 }
 
 // Allows reports whether s selects the skill of that name and provider
-// label, by the precedence documented on Selection.
+// label, by the precedence documented on Selection. s need not be
+// normalized.
 func (s Selection) Allows(name, provider string) bool {
+	return s.allows(name, provider, slices.Contains[[]string])
+}
+
+// allows is Allows with the list lookup given: the host's own selections
+// are normalized, so it looks them up by binary search (sortedContains),
+// which keeps filtering a large snapshot against long lists cheap.
+func (s Selection) allows(name, provider string, contains func([]string, string) bool) bool {
 	if contains(s.ExcludeNames, name) || contains(s.ExcludeProviders, provider) {
 		return false
 	}
@@ -134,29 +144,31 @@ func (s Selection) Allows(name, provider string) bool {
 	return contains(s.IncludeNames, name) || contains(s.IncludeProviders, provider)
 }
 
-// refusesName reports whether s refuses name whatever its provider: it is
-// excluded, or only named skills are included and it is not one of them.
+// refusesName reports whether the normalized s refuses name whatever its
+// provider: it is excluded, or only named skills are included and it is not
+// one of them.
 func (s Selection) refusesName(name string) bool {
-	if contains(s.ExcludeNames, name) {
+	if sortedContains(s.ExcludeNames, name) {
 		return true
 	}
-	return len(s.IncludeProviders) == 0 && len(s.IncludeNames) > 0 && !contains(s.IncludeNames, name)
+	return len(s.IncludeProviders) == 0 && len(s.IncludeNames) > 0 && !sortedContains(s.IncludeNames, name)
 }
 
-// contains looks v up in a list; lists are short, and sorted when they come
-// from a normalized Selection, but a linear scan needs neither.
-func contains(list []string, v string) bool {
-	return slices.Contains(list, v)
+// sortedContains looks v up in a sorted list.
+func sortedContains(list []string, v string) bool {
+	_, found := slices.BinarySearch(list, v)
+	return found
 }
 
-// filter returns the summaries s selects, sharing sums when it selects all.
+// filter returns the summaries the normalized s selects, sharing sums when
+// it selects all.
 func (s Selection) filter(sums []skill.Summary) []skill.Summary {
 	if s.IsZero() {
 		return sums
 	}
 	out := make([]skill.Summary, 0, len(sums))
 	for _, sum := range sums {
-		if s.Allows(sum.Name, sum.Provider) {
+		if s.allows(sum.Name, sum.Provider, sortedContains) {
 			out = append(out, sum)
 		}
 	}

@@ -27,13 +27,18 @@ func TestSelectionAllows(t *testing.T) {
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			var got []string
+			norm := tc.sel.normalized()
 			for _, s := range all {
 				ok := tc.sel.Allows(s.name, s.provider)
 				if ok {
 					got = append(got, s.name)
 				}
+				// The host's lookups on the normalized form agree.
+				if norm.allows(s.name, s.provider, sortedContains) != ok {
+					t.Errorf("the normalized selection disagrees on %q of %q", s.name, s.provider)
+				}
 				// refusesName never refuses what Allows allows for some provider.
-				if ok && tc.sel.refusesName(s.name) {
+				if ok && norm.refusesName(s.name) {
 					t.Errorf("refusesName(%q) holds, but Allows(%q, %q) does", s.name, s.name, s.provider)
 				}
 			}
