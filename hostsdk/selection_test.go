@@ -3,16 +3,21 @@ package hostsdk_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"log/slog"
+	"os"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jackc/pgx/v5"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog/pglog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -218,8 +223,14 @@ func TestSelectionSurvivesResume(t *testing.T) {
 // and tool call, whether the other host had already read the session or
 // not.
 func TestSelectionWrittenByAnotherHost(t *testing.T) {
-	for _, kind := range []string{"file", "without-seeker"} {
+	for _, kind := range []string{"file", "without-seeker", "postgres"} {
 		t.Run(kind, func(t *testing.T) {
+			if kind == "postgres" {
+				// Two stores on one schema: the connections of two host
+				// processes.
+				testSelectionWrittenByAnotherHost(t, pgStores(t, 2))
+				return
+			}
 			var store sessionlog.Store
 			store, err := sessionlog.NewFileStore(t.TempDir())
 			if err != nil {
@@ -228,9 +239,47 @@ func TestSelectionWrittenByAnotherHost(t *testing.T) {
 			if kind == "without-seeker" {
 				store = plainStore{store}
 			}
-			testSelectionWrittenByAnotherHost(t, store)
+			testSelectionWrittenByAnotherHost(t, []sessionlog.Store{store, store})
 		})
 	}
+}
+
+// pgStores opens n stores on one fresh PostgreSQL schema, dropped when the
+// test ends; it skips the test without a server.
+func pgStores(t *testing.T, n int) []sessionlog.Store {
+	t.Helper()
+	dsn := os.Getenv(postgresDSNVar)
+	if dsn == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is unset under CI; .ci/run sets it", postgresDSNVar)
+		}
+		t.Skipf("set %s to run against PostgreSQL", postgresDSNVar)
+	}
+	ctx := context.Background()
+	schema := fmt.Sprintf("selection_%d_%d", os.Getpid(), time.Now().UnixNano())
+	var stores []sessionlog.Store
+	t.Cleanup(func() {
+		for _, s := range stores {
+			s.(*pglog.Store).Close()
+		}
+		conn, err := pgx.Connect(context.Background(), dsn)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer conn.Close(context.Background())
+		if _, err := conn.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	for i := 0; i < n; i++ {
+		s, err := pglog.Open(ctx, dsn, pglog.WithSchema(schema))
+		if err != nil {
+			t.Fatal(err)
+		}
+		stores = append(stores, s)
+	}
+	return stores
 }
 
 // plainStore hands out logs with the methods of sessionlog.Log only, as a
@@ -247,11 +296,12 @@ func (s plainStore) Open(ctx context.Context, id string) (sessionlog.Log, error)
 
 type plainLog struct{ sessionlog.Log }
 
-func testSelectionWrittenByAnotherHost(t *testing.T, store sessionlog.Store) {
+func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) {
 	ctx := context.Background()
+	store := stores[0]
 	var reps []*replica
-	for _, name := range []string{"r0", "r1"} {
-		r, err := newReplica(ctx, name, pluginPath, store)
+	for i, name := range []string{"r0", "r1"} {
+		r, err := newReplica(ctx, name, pluginPath, stores[i])
 		if err != nil {
 			t.Fatal(err)
 		}
