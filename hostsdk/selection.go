@@ -288,27 +288,24 @@ func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection
 	if err != nil {
 		return err
 	}
+	cur, err := h.selectionOf(ctx, sessionID, log, nil)
+	if err != nil {
+		return err
+	}
 	body := encodeSelection(sel)
-	for attempt := 1; ; attempt++ {
-		cur, err := h.selectionOf(ctx, sessionID, log, nil)
-		if err != nil {
-			return err
-		}
-		if string(body) == string(encodeSelection(cur.sel)) {
-			return nil
-		}
-		// Appended on the head the current selection was read at, so a
-		// selection another writer recorded meanwhile is compared again.
-		head, err := log.AppendIf(ctx, cur.seq, sessionlog.Record{Type: sessionlog.TypeSkillSelection, Body: body})
-		if errors.Is(err, sessionlog.ErrConflict) && attempt < maxStepAttempts {
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("record skill selection of session %q: %w", sessionID, err)
-		}
-		h.keepSelection(sessionID, newSessionSelection(sel, head.Seq))
+	if string(body) == string(encodeSelection(cur.sel)) {
 		return nil
 	}
+	// Unconditional: the session keeps growing while the runtime works, and
+	// of two selections recorded at once the later one wins, as it would
+	// had they come one after the other.
+	head, err := log.Append(ctx, sessionlog.Record{Type: sessionlog.TypeSkillSelection, Body: body})
+	if err != nil {
+		return fmt.Errorf("record skill selection of session %q: %w", sessionID, err)
+	}
+	// The record is the newest event as of the head Append returned.
+	h.keepSelection(sessionID, newSessionSelection(sel, head.Seq))
+	return nil
 }
 
 // SkillSelection returns the session's skill selection, normalized (lists
