@@ -32,10 +32,16 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 	if err != nil {
 		return plugin.Snapshot{}, err
 	}
+	sel, err := c.h.currentSelection(ctx, req.SessionID)
+	if err != nil {
+		return plugin.Snapshot{}, err
+	}
 	snap, err := c.h.cfg.Skills.Snapshot(ctx, q)
 	if err != nil {
 		return plugin.Snapshot{}, err
 	}
+	// The session sees only its selected skills, under a token of their own.
+	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
 		return plugin.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
 	}
@@ -58,13 +64,33 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 }
 
 // GetSkill answers the plugin's GetSkill callback. A provider's failure is
-// an answer (its own text, bounded), not an error.
+// an answer (its own text, bounded), not an error. A skill the session's
+// selection leaves out is not found, and its provider is not asked for it.
 func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_ plugin.SkillLookup, err error) {
 	end := c.h.calls.begin(req.SessionID)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return plugin.SkillLookup{}, err
+	}
+	st, err := c.h.currentSelection(ctx, req.SessionID)
+	if err != nil {
+		return plugin.SkillLookup{}, err
+	}
+	sel := st.sel
+	if !sel.IsZero() {
+		if sel.refusesName(req.Name) {
+			return plugin.SkillLookup{}, nil
+		}
+		// Judge by the listing first, so an unselected skill's provider is
+		// never asked for its body.
+		sum, listed, err := c.h.cfg.Skills.Lookup(ctx, q, req.Name)
+		if err != nil {
+			return plugin.SkillLookup{}, err
+		}
+		if listed && !sel.allows(sum.Name, sum.Provider, sortedContains) {
+			return plugin.SkillLookup{}, nil
+		}
 	}
 	def, found, err := c.h.cfg.Skills.Get(ctx, q, req.Name)
 	if err != nil {
@@ -79,7 +105,7 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_
 		}
 		return plugin.SkillLookup{Error: boundText(msg, maxProviderErrorBytes)}, nil
 	}
-	if !found {
+	if !found || !sel.allows(req.Name, def.Provider, sortedContains) {
 		return plugin.SkillLookup{}, nil
 	}
 	// A body the load may not use never leaves the host: the model's only

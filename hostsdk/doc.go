@@ -37,6 +37,37 @@
 // session starts as a copy of its parent's records; a resumed one reopens
 // its id. SessionRecovery says what opening a session's log repaired.
 //
+// # Per-session skill selection
+//
+// Host.SelectSkills narrows the skills one session may use: by name and by
+// provider label, with inclusions and exclusions (see Selection for the
+// precedence: exclusion wins; no inclusion means every skill). The
+// selection is a skill-selection record in the session log
+// (sessionlog.TypeSkillSelection: no source, a JSON body, the newest
+// readable one in effect), so it lasts as long as the session: a resumed
+// session (a new Host on the same store) and a forked one (whose log starts
+// with a copy of its parent's records) keep it, and Host.SkillSelection
+// reads it back. The plugin never reads it: having no source it is not a
+// catalog, and it hides nothing.
+//
+// The host applies the selection in its callbacks: the Snapshot it answers
+// lists only the selected skills, and GetSkill answers an unselected skill
+// as not found without asking its provider, so the catalog leaves it out
+// and the `skill` tool answers it as unknown. Snapshot tokens are content
+// addresses shared across sessions, so a selected snapshot carries a token
+// derived from the registry's token and the selection; changing the
+// selection changes the token, and the session's next step publishes a
+// replacement if what the model sees changed.
+//
+// The host remembers each open session's selection with the log position it
+// is known up to. A step reads the events appended since its previous step
+// anyway, and finds a new selection record among them at no extra cost;
+// after a gap (many events, or a session new to this host) it reads the
+// events since the remembered position, and only a session it has never
+// seen is read back to its newest selection record or its start, once. So a
+// selection another host recorded in a shared store is honoured at this
+// host's next step or tool call.
+//
 // Steps of one session may race (goroutines, retried requests, host
 // replicas sharing a store): PreStep appends with sessionlog.Log.AppendIf on
 // the head the plugin decided on, and decides again if the head moved, so

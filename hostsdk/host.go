@@ -68,6 +68,8 @@ type Host struct {
 	listeners []Listener
 	logs      map[string]sessionlog.Log     // open session logs, until EndSession
 	heads     map[string]plugin.SessionHead // the head each session's last step sent the plugin
+	// selections are the open sessions' skill selections as last read.
+	selections map[string]sessionSelection
 
 	calls callTracker // host callbacks per session, to blame failed calls
 }
@@ -100,7 +102,8 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hostsdk: snapshot cache: %w", err)
 	}
-	return &Host{cfg: cfg, log: logger, sent: sent, logs: make(map[string]sessionlog.Log), heads: make(map[string]plugin.SessionHead)}, nil
+	return &Host{cfg: cfg, log: logger, sent: sent, logs: make(map[string]sessionlog.Log), heads: make(map[string]plugin.SessionHead),
+		selections: make(map[string]sessionSelection)}, nil
 }
 
 // sessionLog returns the session's log, opening it once and keeping it open
@@ -146,6 +149,7 @@ func (h *Host) Close() error {
 	logs := h.logs
 	h.logs = make(map[string]sessionlog.Log)
 	clear(h.heads)
+	clear(h.selections)
 	h.mu.Unlock()
 	var errs []error
 	for _, p := range plugins {
@@ -169,6 +173,7 @@ func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 	l, ok := h.logs[sessionID]
 	delete(h.logs, sessionID)
 	delete(h.heads, sessionID)
+	delete(h.selections, sessionID)
 	h.mu.Unlock()
 	h.calls.forget(sessionID)
 	if ok {

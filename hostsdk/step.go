@@ -215,14 +215,25 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, "skill"); ok {
 		req.SkillToolIdentity = id
 	}
-	if tok, ok := h.cfg.Skills.CachedToken(skillsQuery(step, chain)); ok {
-		req.SnapshotToken = tok
-	}
 	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log)
+	var head *sessionlog.Head
+	if req.Head != nil {
+		head = &sessionlog.Head{Seq: req.Head.Seq, SurfaceRevision: req.Head.SurfaceRevision}
+	}
+	sel, err := h.selectionOf(ctx, step.SessionID, log, head)
+	if err != nil {
+		if callerCtx.Err() != nil {
+			return StepResult{}, nil, callerCtx.Err()
+		}
+		return StepResult{}, nil, &HostError{Err: err}
+	}
+	if tok, ok := h.cfg.Skills.CachedToken(skillsQuery(step, chain)); ok {
+		req.SnapshotToken = sel.token(tok)
+	}
 
 	var resp plugin.StepResponse
 	mark := h.calls.mark(step.SessionID)
-	err := m.call(ctx, func(proc pluginConn, mountID string) error {
+	err = m.call(ctx, func(proc pluginConn, mountID string) error {
 		req.MountID = mountID
 		var err error
 		resp, err = proc.PreStep(ctx, req)
@@ -262,6 +273,11 @@ func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog
 			return nil, nil
 		}
 		head = page.Head
+		if !page.More {
+			// Every event since the previous step: what the session's
+			// selection needs too.
+			h.observeSelection(sessionID, prev.Seq, page.Events, head)
+		}
 		if head.SurfaceRevision == prev.SurfaceRevision && head.Seq >= prev.Seq && !page.More && inlineSize(page.Events) <= maxInlineBytes {
 			recent = &plugin.RecentEvents{AfterSeq: prev.Seq, Events: make([]plugin.Event, len(page.Events))}
 			for i, ev := range page.Events {

@@ -360,6 +360,26 @@ func describeStep(st *Step) string {
 		return fmt.Sprintf("compact %s of session %s", rng, a.Session)
 	case st.AppendEvents != nil:
 		return fmt.Sprintf("append %d event(s) to session %s", len(st.AppendEvents.Events), st.AppendEvents.Session)
+	case st.SelectSkills != nil:
+		a := st.SelectSkills
+		var parts []string
+		for _, l := range []struct {
+			what string
+			vals []string
+		}{
+			{"include names", a.IncludeNames}, {"exclude names", a.ExcludeNames},
+			{"include providers", a.IncludeProviders}, {"exclude providers", a.ExcludeProviders},
+		} {
+			if len(l.vals) > 0 {
+				parts = append(parts, l.what+" "+strings.Join(l.vals, ","))
+			}
+		}
+		if len(parts) == 0 {
+			return "clear the skill selection of session " + a.Session
+		}
+		return fmt.Sprintf("select skills of session %s: %s", a.Session, strings.Join(parts, "; "))
+	case st.RestartHost != nil:
+		return "restart the host"
 	}
 	return "no action"
 }

@@ -100,6 +100,9 @@
 //	        foreign record or a malformed catalog (default: no source)
 //	hide    {from, to}: a compaction record hiding events from..to
 //
+// A skill selection as the host records it is {type: skill-selection, body:
+// '{"excludeNames":["beta"]}'} with no source.
+//
 // Step: exactly one action, an optional name (shown in reports) and, on
 // preStep and toolCall, an optional expect.
 //
@@ -130,6 +133,13 @@
 //	compact       {session, from, to}: appends a compaction record hiding
 //	              from..to (default: 1..the current head)
 //	appendEvents  {session, events}: appends raw events (Event)
+//	selectSkills  {session, includeNames, excludeNames, includeProviders,
+//	              excludeProviders, error}: sets the session's skill
+//	              selection (Host.SelectSkills; no lists clears it). error
+//	              (Text): the selection must be refused with this error
+//	restartHost   {}: closes the host (its plugin process stops) and starts a
+//	              new one on the same session store, scopes and skills, with
+//	              the plugin loaded and mounted again: a resumed runtime
 //
 // Expect on a preStep (unset fields are not checked):
 //

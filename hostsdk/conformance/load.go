@@ -345,9 +345,11 @@ func (c *checker) step(st *Step) error {
 	set("unshadow", st.Unshadow != nil)
 	set("compact", st.Compact != nil)
 	set("appendEvents", st.AppendEvents != nil)
+	set("selectSkills", st.SelectSkills != nil)
+	set("restartHost", st.RestartHost != nil)
 	switch len(actions) {
 	case 0:
-		return c.errorf(st.Pos, "step has no action (one of preStep, toolCall, addSkill, removeSkill, changeSkill, setProvider, restrict, unrestrict, shadow, unshadow, compact, appendEvents)")
+		return c.errorf(st.Pos, "step has no action (one of preStep, toolCall, addSkill, removeSkill, changeSkill, setProvider, restrict, unrestrict, shadow, unshadow, compact, appendEvents, selectSkills, restartHost)")
 	case 1:
 	default:
 		return c.errorf(st.Pos, "step has %d actions (%s); give one per step", len(actions), strings.Join(actions, ", "))
@@ -444,6 +446,8 @@ func (c *checker) step(st *Step) error {
 				return err
 			}
 		}
+	case st.SelectSkills != nil:
+		c.session(&st.SelectSkills.Session)
 	}
 	return nil
 }

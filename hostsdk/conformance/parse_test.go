@@ -62,6 +62,16 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 			want: "x.yaml:2:5: step has 2 actions (preStep, restrict)",
 		},
 		{
+			name: "unknown field in a selection",
+			yaml: "steps:\n  - selectSkills: {excludeName: [a]}\n",
+			want: `x.yaml:2:20: unknown field "excludeName"`,
+		},
+		{
+			name: "a selection list that is not a list",
+			yaml: "steps:\n  - selectSkills: {excludeNames: a}\n",
+			want: `x.yaml:2:34: expected a list, got the string "a"`,
+		},
+		{
 			name: "no action",
 			yaml: "steps:\n  - name: nothing\n",
 			want: "x.yaml:2:5: step has no action",

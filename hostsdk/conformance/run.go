@@ -61,6 +61,7 @@ func (r Result) Passed() bool { return len(r.Failures) == 0 }
 // env is the host-side world of one running scenario.
 type env struct {
 	ctx         context.Context
+	r           *Runner
 	s           *Scenario
 	wait        time.Duration
 	stepTimeout time.Duration
@@ -94,6 +95,7 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 
 	e := &env{
 		ctx:         ctx,
+		r:           r,
 		s:           s,
 		wait:        r.Wait,
 		stepTimeout: r.StepTimeout,
@@ -404,6 +406,55 @@ func (e *env) mutate(st *Step) error {
 		return e.compact(st.Compact)
 	case st.AppendEvents != nil:
 		return e.appendEvents(st.AppendEvents.Session, st.AppendEvents.Events)
+	case st.SelectSkills != nil:
+		return e.selectSkills(st.SelectSkills)
+	case st.RestartHost != nil:
+		return e.restartHost()
+	}
+	return nil
+}
+
+func (e *env) selectSkills(a *SelectAction) error {
+	sel := hostsdk.Selection{
+		IncludeNames:     a.IncludeNames,
+		ExcludeNames:     a.ExcludeNames,
+		IncludeProviders: a.IncludeProviders,
+		ExcludeProviders: a.ExcludeProviders,
+	}
+	err := e.host.SelectSkills(e.ctx, a.Session, sel)
+	switch {
+	case a.Error == nil:
+		return err
+	case err == nil:
+		return fmt.Errorf("the selection was accepted, want the error %s", a.Error.describe())
+	}
+	if d := textDiff(a.Error, err.Error()); d != "" {
+		return fmt.Errorf("selection error (-want +got):\n%s", d)
+	}
+	return nil
+}
+
+// restartHost closes the host, which stops its plugin process and removes
+// the plugin's tools, and starts a new host on the same store, scopes and
+// skills with the plugin mounted as before.
+func (e *env) restartHost() error {
+	if err := e.host.Close(); err != nil {
+		return fmt.Errorf("close host: %w", err)
+	}
+	host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
+	if err != nil {
+		return err
+	}
+	e.host = host
+	plugin, err := host.Load(e.ctx, hostsdk.LoadOptions{Path: e.r.PluginPath, InProcess: e.r.InProcess})
+	if err != nil {
+		return fmt.Errorf("load plugin: %w", err)
+	}
+	if e.s.Plugin.ConfigError != nil {
+		return nil // the first host ran without a mount too
+	}
+	if _, err := plugin.Mount(e.ctx, e.s.Plugin.Scope, e.s.Plugin.Config); err != nil {
+		return fmt.Errorf("mount in %s: %w", e.s.Plugin.Scope, err)
 	}
 	return nil
 }

@@ -184,6 +184,8 @@ type Step struct {
 	Unshadow     *ToolRef        `yaml:"unshadow"`
 	Compact      *CompactAction  `yaml:"compact"`
 	AppendEvents *AppendAction   `yaml:"appendEvents"`
+	SelectSkills *SelectAction   `yaml:"selectSkills"`
+	RestartHost  *RestartAction  `yaml:"restartHost"`
 
 	Expect *Expect `yaml:"expect"`
 	Pos    Pos     `yaml:"-"`
@@ -291,6 +293,27 @@ type AppendAction struct {
 	Session string      `yaml:"session"`
 	Events  []EventSpec `yaml:"events"`
 	Pos     Pos         `yaml:"-"`
+}
+
+// SelectAction sets a session's skill selection with Host.SelectSkills; no
+// lists clears it.
+type SelectAction struct {
+	Session          string   `yaml:"session"`
+	IncludeNames     []string `yaml:"includeNames"`
+	ExcludeNames     []string `yaml:"excludeNames"`
+	IncludeProviders []string `yaml:"includeProviders"`
+	ExcludeProviders []string `yaml:"excludeProviders"`
+	// Error, when set, is the error SelectSkills must refuse the selection
+	// with; the step fails if it is accepted.
+	Error *TextMatch `yaml:"error"`
+	Pos   Pos        `yaml:"-"`
+}
+
+// RestartAction restarts the runtime: the Host is closed (its plugin
+// process stops) and a new Host on the same session store, scopes and
+// skills loads and mounts the plugin again, as a resumed runtime would.
+type RestartAction struct {
+	Pos Pos `yaml:"-"`
 }
 
 // Expect is what a preStep or toolCall must produce. Unset fields are not

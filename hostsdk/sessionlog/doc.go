@@ -109,4 +109,15 @@
 //	}
 //
 // and logtest.RunStore against a Store.
+//
+// # Finding a rare record
+//
+// A log may also implement TypeSeeker, naming the newest event of a type
+// without reading the events after it; the host SDK uses it to find a
+// session's newest skill selection (TypeSkillSelection) in one lookup
+// instead of reading a long session back. NewMemory's log and FileLog keep
+// the newest seq of each of the first 64 types they hold (FileLog rebuilds
+// it during its opening scan), and the stores' handles pass it on. A log
+// without it is read backward instead; logtest checks the answers of one
+// that has it.
 package sessionlog

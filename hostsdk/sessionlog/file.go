@@ -65,6 +65,7 @@ type FileLog struct {
 	size   int64     // bytes of acknowledged lines
 	index  []int64   // index[k] is the offset of line k*every+1
 	hidden hiddenSet // replaced, never modified, once the log is open
+	types  typeIndex // the newest event of each type (TypeSeeker)
 	// tail holds the newest events this log appended, oldest first, ending
 	// at head: reading them back (what a host does at every step) costs
 	// no system call. Entries are never modified once added.
@@ -153,13 +154,18 @@ func (l *FileLog) scan() (Recovery, error) {
 		pendSeq   uint64
 		pendIndex int
 		pendHides []Range
+		pendTypes []typeAt // the types of its lines
 	)
 	settle := func() {
 		for _, h := range pendHides {
 			l.hidden.add(h)
 			rev++
 		}
+		for _, t := range pendTypes {
+			l.types.note(t.typ, t.seq)
+		}
 		pendHides = pendHides[:0]
+		pendTypes = pendTypes[:0]
 		pendStart = -1
 	}
 	for {
@@ -186,6 +192,7 @@ func (l *FileLog) scan() (Recovery, error) {
 				if p.hide != nil {
 					pendHides = append(pendHides, *p.hide)
 				}
+				pendTypes = append(pendTypes, typeAt{p.typ, seq})
 				if !p.more {
 					settle()
 				}
@@ -342,6 +349,9 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.keepTail(head.Seq, recs)
+	for i := range recs {
+		l.types.note(recs[i].Type, head.Seq+1+uint64(i))
+	}
 	l.head.Seq += uint64(len(recs))
 	for _, h := range hide {
 		// Copy on write: readers use the set they took under the lock.

@@ -14,6 +14,14 @@ import (
 const (
 	TypeMessage    = "message"
 	TypeCompaction = "compaction"
+	// TypeSkillSelection records a session's skill selection
+	// (hostsdk.Host.SelectSkills): no source, no hide range, and a JSON
+	// object body {"includeNames", "excludeNames", "includeProviders",
+	// "excludeProviders"}, each a sorted list of strings, empty ones left
+	// out; {} clears the selection. The newest readable one is in effect.
+	// Having no source, it is never a catalog to the plugin, and it hides
+	// nothing.
+	TypeSkillSelection = "skill-selection"
 )
 
 // Head describes the newest state of a log.

@@ -23,6 +23,7 @@ type memoryLog struct {
 	events []memoryEvent // events[i] has seq i+1
 	rev    uint64
 	hidden hiddenSet
+	types  typeIndex
 }
 
 func (m *memoryLog) Append(ctx context.Context, recs ...Record) (Head, error) {
@@ -51,6 +52,7 @@ func (m *memoryLog) append(ctx context.Context, expect *uint64, recs []Record) (
 	for _, r := range recs {
 		// Copy so that later changes to the caller's slices cannot rewrite history.
 		m.events = append(m.events, memoryEvent{typ: r.Type, source: bytes.Clone(r.Source), body: bytes.Clone(r.Body)})
+		m.types.note(r.Type, uint64(len(m.events)))
 		if r.Hide != nil {
 			m.hidden.add(*r.Hide)
 			m.rev++

@@ -45,6 +45,7 @@ func Run(t *testing.T, open func(t *testing.T) sessionlog.Log) {
 		{"AppendIf", testAppendIf},
 		{"AppendIfConcurrent", testAppendIfConcurrent},
 		{"Closed", testClosed},
+		{"TypeSeeker", testTypeSeeker},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := open(t)
@@ -631,4 +632,48 @@ func testClosed(t *testing.T, l sessionlog.Log) {
 		t.Errorf("Head after Close: error %v, want ErrClosed", err)
 	}
 	_ = l.Close() // a second Close must not panic
+}
+
+// testTypeSeeker checks a log that implements sessionlog.TypeSeeker: every
+// answer it gives (ok) names the newest event of the type as of the head it
+// reports. Logs that do not implement it pass.
+func testTypeSeeker(t *testing.T, l sessionlog.Log) {
+	seeker, ok := l.(sessionlog.TypeSeeker)
+	if !ok {
+		t.Skip("the log does not implement sessionlog.TypeSeeker")
+	}
+	ctx := context.Background()
+	m := &model{}
+	check := func() {
+		t.Helper()
+		for _, typ := range []string{"message", "compaction", "rare", "absent"} {
+			seq, head, ok, err := seeker.NewestOfType(ctx, typ)
+			if err != nil {
+				t.Fatalf("NewestOfType(%q): %v", typ, err)
+			}
+			if want := m.head(); head != want {
+				t.Fatalf("NewestOfType(%q) reports head %+v, want %+v", typ, head, want)
+			}
+			var want uint64
+			for i, r := range m.recs {
+				if r.Type == typ {
+					want = uint64(i + 1)
+				}
+			}
+			if ok && seq != want {
+				t.Fatalf("NewestOfType(%q) = %d, want %d", typ, seq, want)
+			}
+		}
+	}
+	check()
+	appendOK(t, l, m, msg(1), sessionlog.Record{Type: "rare", Body: []byte(`{}`)}, msg(2))
+	check()
+	appendOK(t, l, m, compaction(1, 2))
+	check()
+	for i := 0; i < 300; i++ {
+		appendOK(t, l, m, msg(i))
+	}
+	check()
+	appendOK(t, l, m, sessionlog.Record{Type: "rare"})
+	check()
 }

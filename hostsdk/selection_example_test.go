@@ -1,0 +1,68 @@
+package hostsdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// A session excludes one skill: its next step publishes a replacement
+// without it, and the `skill` tool answers it as unknown. Other sessions
+// keep every skill.
+func ExampleHost_SelectSkills() {
+	ctx := context.Background()
+	registry := skills.NewRegistry()
+	for _, s := range []skills.RuntimeSkill{
+		{Name: "code-review", Description: "Review a change.", Content: "Read the diff twice."},
+		{Name: "deploy-prod", Description: "Deploy to production.", Content: "Ask first."},
+	} {
+		if err := registry.Register(tools.GlobalScope, s); err != nil {
+			log.Fatal(err)
+		}
+	}
+	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: registry, Sessions: sessionlog.NewMemoryStore()})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer host.Close()
+	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, ""); err != nil {
+		log.Fatal(err)
+	}
+	step := hostsdk.Step{SessionID: "session-1", AgentScope: tools.GlobalScope}
+	if _, err := host.PreStep(ctx, step); err != nil { // the initial catalog lists both
+		log.Fatal(err)
+	}
+
+	if err := host.SelectSkills(ctx, "session-1", hostsdk.Selection{ExcludeNames: []string{"deploy-prod"}}); err != nil {
+		log.Fatal(err)
+	}
+	res, err := host.PreStep(ctx, step)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Outcome, string(res.Decision.Messages[0].Source))
+	out, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "session-1", AgentScope: tools.GlobalScope, Name: "skill", Arguments: json.RawMessage(`{"name":"deploy-prod"}`)})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out.Text)
+	sel, err := host.SkillSelection(ctx, "session-1")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%+v\n", sel)
+	// Output:
+	// replacement {"kind":"skill-catalog","form":"catalog","update":true,"entries":[{"name":"code-review","description":"Review a change."}]}
+	// Error: skill "deploy-prod" is unknown or no longer available
+	// {IncludeNames:[] ExcludeNames:[deploy-prod] IncludeProviders:[] ExcludeProviders:[]}
+}
