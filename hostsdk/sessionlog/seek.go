@@ -8,8 +8,8 @@ import (
 // TypeSeeker is implemented by logs that can name the newest event of a
 // type without reading the events after it, so a reader looking for a rare
 // record (a skill selection, say) in a long log does not page through all
-// of it. The logs of this package implement it: NewMemory's, FileLog, and
-// the handles of MemoryStore and FileStore.
+// of it. The logs of this package implement it (NewMemory's, FileLog, and
+// the handles of MemoryStore and FileStore), and so does pglog's.
 type TypeSeeker interface {
 	// NewestOfType returns the seq of the newest event of type typ (0 when
 	// there is none) as of head. ok is false when the log cannot tell —

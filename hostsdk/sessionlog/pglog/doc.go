@@ -23,6 +23,7 @@
 //	          head_seq bigint, surface_revision bigint)
 //	events   (session bigint, seq bigint, hide_from bigint, hide_to bigint,
 //	          type bytea, source bytea, body bytea, PRIMARY KEY (session, seq))
+//	          index (session, type, seq) WHERE type <> 'message' (version 2)
 //	hides    (session bigint, hide_from bigint, hide_to bigint, PRIMARY KEY (session, hide_from))
 //
 // A session id is any non-empty string, stored as its bytes in bytea (text
@@ -31,6 +32,11 @@
 // key. Type, Source and Body are bytea too, byte for byte: a nil Source or
 // Body is NULL and an empty one is an empty bytea. Each event row also
 // keeps its record's Hide range.
+//
+// The partial index on type finds the newest record of a rare type (a skill
+// selection) without reading the messages after it (sessionlog.TypeSeeker);
+// messages, most of every log, are left out of it so their appends do not
+// write to it.
 //
 // hides is derived from the events: the union of every Hide range, cut at
 // multiples of 1024 (a row never spans two blocks of 1024 seqs) and merged

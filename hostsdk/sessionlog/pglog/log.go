@@ -20,7 +20,10 @@ type Log struct {
 	closed atomic.Bool
 }
 
-var _ sessionlog.Log = (*Log)(nil)
+var (
+	_ sessionlog.Log        = (*Log)(nil)
+	_ sessionlog.TypeSeeker = (*Log)(nil)
+)
 
 // check returns the error every method returns first: the context's, then
 // ErrClosed for a closed handle or store.
@@ -59,6 +62,26 @@ func (l *Log) head(ctx context.Context) (sessionlog.Head, error) {
 		return sessionlog.Head{}, l.rowError(err)
 	}
 	return sessionlog.Head{Seq: uint64(seq), SurfaceRevision: uint64(rev)}, nil
+}
+
+// NewestOfType implements sessionlog.TypeSeeker: the seq of the session's
+// newest event of type typ (0 when there is none) and the head it is
+// current as of, read together, by an index lookup whatever the session's
+// length. Messages, the bulk of every log, are not indexed by type: for
+// sessionlog.TypeMessage it answers ok=false and the caller reads backward.
+func (l *Log) NewestOfType(ctx context.Context, typ string) (uint64, sessionlog.Head, bool, error) {
+	if err := l.check(ctx, "seek"); err != nil {
+		return 0, sessionlog.Head{}, false, err
+	}
+	if typ == sessionlog.TypeMessage {
+		h, err := l.Head(ctx)
+		return 0, h, false, err
+	}
+	var seq, rev, newest int64
+	if err := l.store.pool.QueryRow(ctx, l.store.sql.newestOfType, l.key, []byte(typ)).Scan(&seq, &rev, &newest); err != nil {
+		return 0, sessionlog.Head{}, false, fmt.Errorf("pglog: seek: %w", l.rowError(err))
+	}
+	return uint64(newest), sessionlog.Head{Seq: uint64(seq), SurfaceRevision: uint64(rev)}, true, nil
 }
 
 // rowError explains a query on the session's row that found none.

@@ -51,11 +51,18 @@ CREATE TABLE {s}.hides (
 	CHECK (hide_from >= 1 AND hide_from <= hide_to AND hide_from / {B} = hide_to / {B})
 );
 `,
+		// 2: the newest event of a type in a session, without a scan of the
+		// events after it (sessionlog.TypeSeeker). Records other than
+		// messages are rare, so the index leaves messages out: appends of
+		// messages, which are most appends, do not write to it.
+		`
+CREATE INDEX events_session_type_seq ON {s}.events (session, type, seq) WHERE type <> 'message'::bytea;
+`,
 	}
 }
 
 // schemaVersion is the version this code writes and reads.
-const schemaVersion = 1
+const schemaVersion = 2
 
 func quoteSchema(schema string) string { return pgx.Identifier{schema}.Sanitize() }
 
@@ -172,7 +179,7 @@ func migrationLockKey(schema string) int64 {
 // statements are the store's SQL with the schema name filled in. pgx
 // prepares and caches each one per connection.
 type statements struct {
-	open, head, read, appendPlain, lockHead, insertEvents, mergeHide string
+	open, head, read, appendPlain, lockHead, insertEvents, mergeHide, newestOfType string
 }
 
 // hideBlock is the span of seqs that one row of hides covers at most:
@@ -204,6 +211,15 @@ WITH found AS (
 SELECT key FROM found UNION ALL SELECT key FROM made`),
 
 		head: r.Replace(`SELECT head_seq, surface_revision FROM {s}.sessions WHERE key = $1`),
+
+		// The newest event of a type and the head, in one snapshot. The
+		// literal condition on type lets every plan, generic ones included,
+		// use the partial index; NewestOfType never asks it for messages.
+		newestOfType: r.Replace(`
+SELECT s.head_seq, s.surface_revision,
+	coalesce((SELECT max(e.seq) FROM {s}.events e
+		WHERE e.session = $1 AND e.type = $2::bytea AND e.type <> 'message'::bytea), 0)
+FROM {s}.sessions s WHERE s.key = $1`),
 
 		// One statement, so one snapshot: the head and the page agree.
 		// Seqs are dense, so the page is the key range lo..hi: from the
