@@ -182,12 +182,11 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	}
 	resp := StepResponse{Outcome: outcome}
 	if len(catalogs) > 0 {
-		// Replace the first proposed catalog in place, keeping its id so
-		// the host's references to it stay valid; drop the others.
+		// Replace the first proposed catalog in place and drop the others.
+		// The publication keeps its own id: a proposed catalog may be one
+		// the log already holds (re-proposed downstream), and a second
+		// message under that id would make the durable log ambiguous.
 		first := catalogs[0]
-		if id := proposed[first].ID; id != "" {
-			msg.ID = id
-		}
 		resp.Edits = append(resp.Edits, Edit{Op: EditReplace, Index: first, Message: msg})
 		for _, i := range catalogs[1:] {
 			resp.Edits = append(resp.Edits, Edit{Op: EditRemove, Index: i})

@@ -345,7 +345,7 @@ func TestDecisionRules(t *testing.T) {
 			downstream: enter(userMsg("u1", "x"), catalogMsg("proposed", true, entB), userMsg("u2", "y")),
 			outcome:    OutcomeReplacement,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
-			wantIDs:    []string{"u1", "proposed", "u2"},
+			wantIDs:    []string{"u1", catalogMessageID("s1", SessionHead{Seq: 1}, digest.Of([]digest.Entry{entA, entB})), "u2"},
 		},
 		{
 			name:       "new catalog appended after everything else",
@@ -766,6 +766,33 @@ func TestCatalogMessageIDsAreUniqueAndStable(t *testing.T) {
 	}
 }
 
+// TestReproposedCatalogGetsNewID: a step that both changes the catalog and
+// proposes the catalog message the log already holds publishes under a new
+// id, so no two durable messages share one.
+func TestReproposedCatalogGetsNewID(t *testing.T) {
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	first := h.apply(t, req, mustPreStep(t, e, h, testMount(), req))[0]
+	h.skills = append(h.skills, summary("beta", "B."))
+	h.token = "tok-2"
+	req = step(h, enter(first, userMsg("u1", "x")))
+	resp := mustPreStep(t, e, h, testMount(), req)
+	if resp.Outcome != OutcomeReplacement {
+		t.Fatalf("outcome = %v, want replacement", resp.Outcome)
+	}
+	final := h.apply(t, req, resp)
+	if len(final) != 2 || final[1].ID != "u1" {
+		t.Fatalf("final messages %+v, want the replacement then u1", final)
+	}
+	if final[0].ID == first.ID {
+		t.Errorf("the replacement kept the published catalog's id %q", first.ID)
+	}
+	if c, ok := events.ParseCatalog(final[0].Source); !ok || len(c.Entries) != 2 {
+		t.Errorf("the proposal was not replaced by the current catalog: %s", final[0].Source)
+	}
+}
+
 func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
 	e := newEngine()
@@ -810,7 +837,7 @@ func TestSeveralProposedCatalogs(t *testing.T) {
 	for _, m := range final {
 		ids = append(ids, m.ID)
 	}
-	if diff := cmp.Diff([]string{"c1", "u"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{catalogMessageID("s1", SessionHead{}, digest.Of([]digest.Entry{entA, {Name: "beta", Description: "B."}})), "u"}, ids); diff != "" {
 		t.Errorf("final ids (-want +got):\n%s", diff)
 	}
 	if c, _ := events.ParseCatalog(final[0].Source); len(c.Entries) != 2 {

@@ -356,7 +356,10 @@ type LogExpect struct {
 	Last *EventExpect `yaml:"last"`
 	// Tail are the newest events, oldest first.
 	Tail *[]EventExpect `yaml:"tail"`
-	Pos  Pos            `yaml:"-"`
+	// DistinctIDs: no two message events of the log carry the same
+	// message id.
+	DistinctIDs bool `yaml:"distinctIds"`
+	Pos         Pos  `yaml:"-"`
 }
 
 // EventExpect is one expected event; unset fields are not compared.
