@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -16,11 +17,20 @@ import (
 // description cap.
 const OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
 
+// OptionCatalogBudget is the configuration key for the catalog budget.
+const OptionCatalogBudget = "catalogBudget"
+
+// knownOptions lists every option, sorted, for the unknown-option error.
+var knownOptions = []string{OptionCatalogBudget, OptionDescriptionMaxLength}
+
 // Config is a validated plugin configuration for one mount.
 type Config struct {
 	// DescriptionMaxLength caps normalized catalog descriptions, in
 	// characters, including the "..." of a truncated one.
 	DescriptionMaxLength int
+	// CatalogBudget bounds the characters of a catalog's rendered entries
+	// (render.FitCatalog); 0 means no budget.
+	CatalogBudget int
 }
 
 // DefaultConfig returns the configuration used when the host passes none.
@@ -46,13 +56,13 @@ func ParseConfig(raw string) (Config, error) {
 	}
 	var unknown []string
 	for k := range opts {
-		if k != OptionDescriptionMaxLength {
+		if !slices.Contains(knownOptions, k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], OptionDescriptionMaxLength)
+		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], strings.Join(knownOptions, ", "))
 	}
 	if v, ok := opts[OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
@@ -63,6 +73,13 @@ func ParseConfig(raw string) (Config, error) {
 			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
 		}
 		cfg.DescriptionMaxLength = n
+	}
+	if v, ok := opts[OptionCatalogBudget]; ok {
+		n, err := parseMinInt(v, 0)
+		if err != nil || (n > 0 && n < render.MinCatalogBudget) {
+			return cfg, fmt.Errorf("%s must be 0 (no budget) or an integer from %d to %d, got %s", OptionCatalogBudget, render.MinCatalogBudget, math.MaxInt32, compactJSON(v))
+		}
+		cfg.CatalogBudget = n
 	}
 	return cfg, nil
 }

@@ -659,7 +659,7 @@ func TestParseConfig(t *testing.T) {
 		{raw: `{"catalogDescriptionMaxLength": 3000000000}`, wantErr: "catalogDescriptionMaxLength must be an integer from 3 to 2147483647, got 3000000000"},
 		{raw: `{"catalogDescriptionMaxLength": 2147483647}`, want: 2147483647},
 		{raw: `{"catalogDescriptionMaxLength": 1e-300}`, wantErr: "catalogDescriptionMaxLength must be an integer >= 3, got 1e-300"},
-		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogDescriptionMaxLength)`},
+		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogBudget, catalogDescriptionMaxLength)`},
 		{raw: `[1]`, wantErr: "plugin configuration must be a JSON object of options"},
 		{raw: `{} {}`, wantErr: "plugin configuration must be a single JSON object"},
 	}
@@ -673,6 +673,40 @@ func TestParseConfig(t *testing.T) {
 		}
 		if err != nil || cfg.DescriptionMaxLength != tc.want {
 			t.Errorf("ParseConfig(%s) = %d, %v; want %d", tc.raw, cfg.DescriptionMaxLength, err, tc.want)
+		}
+	}
+}
+
+func TestParseCatalogBudget(t *testing.T) {
+	const bound = "catalogBudget must be 0 (no budget) or an integer from 100 to 2147483647, got "
+	tests := []struct {
+		raw     string
+		want    int
+		wantErr string
+	}{
+		{raw: "", want: 0},
+		{raw: `{"catalogBudget": 0}`, want: 0},
+		{raw: `{"catalogBudget": 100}`, want: 100},
+		{raw: `{"catalogBudget": 5440, "catalogDescriptionMaxLength": 300}`, want: 5440},
+		{raw: `{"catalogBudget": 2147483647}`, want: 2147483647},
+		{raw: `{"catalogBudget": 99}`, wantErr: bound + "99"},
+		{raw: `{"catalogBudget": 1}`, wantErr: bound + "1"},
+		{raw: `{"catalogBudget": -1}`, wantErr: bound + "-1"},
+		{raw: `{"catalogBudget": 1000.5}`, wantErr: bound + "1000.5"},
+		{raw: `{"catalogBudget": "1000"}`, wantErr: bound + `"1000"`},
+		{raw: `{"catalogBudget": null}`, wantErr: bound + "null"},
+		{raw: `{"catalogBudget": 3000000000}`, wantErr: bound + "3000000000"},
+	}
+	for _, tc := range tests {
+		cfg, err := ParseConfig(tc.raw)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("ParseConfig(%s) error = %v, want %q", tc.raw, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || cfg.CatalogBudget != tc.want {
+			t.Errorf("ParseConfig(%s) = %d, %v; want %d", tc.raw, cfg.CatalogBudget, err, tc.want)
 		}
 	}
 }
