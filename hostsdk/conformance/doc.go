@@ -139,6 +139,8 @@
 //	removed       ids of proposed messages missing from the final list
 //	nothingAdded  true: the final messages are exactly the proposed ones
 //	cancelled     provider ids that must observe the cancellation
+//	diagnostics   [Text, ...]: the plugin's diagnostics for the step, in
+//	              order (StepResult.Diagnostics); [] for none
 //
 // Expect on a toolCall:
 //

@@ -511,6 +511,11 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 		fail("want the proposed messages unchanged; final messages (-proposed +final):\n%s",
 			diff(viewMessages(step.Downstream.Messages), viewMessages(res.Decision.Messages)))
 	}
+	if exp.Diagnostics != nil {
+		if d := diffTexts(*exp.Diagnostics, res.Diagnostics); d != "" {
+			fail("diagnostics (-want +got):\n%s", d)
+		}
+	}
 	for _, id := range exp.Cancelled {
 		select {
 		case <-e.providers[id].cancelled():

@@ -310,6 +310,9 @@ type Expect struct {
 	NothingAdded bool `yaml:"nothingAdded"`
 	// Cancelled lists providers that must observe the cancellation.
 	Cancelled []string `yaml:"cancelled"`
+	// Diagnostics are the plugin's diagnostics for the step, in order
+	// (StepResult.Diagnostics); [] for none.
+	Diagnostics *[]TextMatch `yaml:"diagnostics"`
 
 	// Tool-call expectations.
 
