@@ -87,7 +87,7 @@ func TestBudgetedCatalog(t *testing.T) {
 				t.Errorf("catalog text (-want +got):\n%s", cmp.Diff(want, got))
 			}
 			c, ok := events.ParseCatalog(final[0].Source)
-			if !ok || c.Digest != digest.Of(fit.Entries) {
+			if !ok || c.Digest != digest.OfOmitting(fit.Entries, fit.Omitted) || c.Omitted != fit.Omitted {
 				t.Errorf("record %s does not publish the fitted entries %v", final[0].Source, fit.Entries)
 			}
 			if n := len(resp.Diagnostics); n != btoi(tc.shortened)+btoi(tc.left) {
@@ -119,6 +119,37 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// TestBudgetLeftOutCountIsPublished: a skill added where the budget leaves
+// it out changes no entry, but it changes how many skills the catalog says
+// were left out, so a replacement with the new count is published.
+func TestBudgetLeftOutCountIsPublished(t *testing.T) {
+	h := newMemHost(summary("alpha", "A."), summary("beta", "B."), summary("gamma", "G."))
+	e := newEngine()
+	m := budgetMount(20) // "-`alpha`: A.\n" is 13 characters: only alpha fits
+	req := step(h, enter())
+	first := h.apply(t, req, mustPreStep(t, e, h, m, req))
+	if !strings.Contains(first[0].Text(), "\n2 more skills are available but not listed") {
+		t.Fatalf("initial catalog %q does not say 2 skills were left out", first[0].Text())
+	}
+	h.skills = append(h.skills, summary("zeta", "Z."))
+	h.token = "tok-2"
+	req = step(h, enter())
+	resp := mustPreStep(t, e, h, m, req)
+	if resp.Outcome != OutcomeReplacement {
+		t.Fatalf("outcome %v, want a replacement with the new count", resp.Outcome)
+	}
+	final := h.apply(t, req, resp)
+	if !strings.Contains(final[0].Text(), "\n3 more skills are available but not listed") {
+		t.Errorf("replacement %q does not say 3 skills were left out", final[0].Text())
+	}
+	if c, ok := events.ParseCatalog(final[0].Source); !ok || c.Omitted != 3 || len(c.Entries) != 1 {
+		t.Errorf("record %s does not publish one entry and 3 left out", final[0].Source)
+	}
+	if r := mustPreStep(t, newEngine(), h, m, step(h, enter())); r.Outcome != OutcomeUnchanged {
+		t.Errorf("a restarted plugin reading the record back: outcome %v, want unchanged", r.Outcome)
+	}
 }
 
 // TestBudgetLeftOutSkillsStillLoad: a skill the budget left out of the
@@ -193,7 +224,7 @@ func TestFitViewMatchesFitCatalog(t *testing.T) {
 	for budget := 1; budget < 300; budget++ {
 		v := fitView(base, budget)
 		fit := wantFitted(t, skills, 500, budget)
-		if v.digest != digest.Of(fit.Entries) || v.omitted != fit.Omitted {
+		if v.digest != digest.OfOmitting(fit.Entries, fit.Omitted) || v.omitted != fit.Omitted {
 			t.Fatalf("budget %d: view digest/omitted differ from FitCatalog's %+v", budget, fit)
 		}
 		var lines []byte

@@ -173,7 +173,7 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 		text = render.ReplacementCatalogOmitting(cur.lines.pieces, cur.omitted)
 		outcome = OutcomeReplacement
 	}
-	source := events.EncodeCatalogOf(cur.records.pieces, update)
+	source := events.EncodeCatalogOmitting(cur.records.pieces, update, cur.omitted)
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
 	e.remember(source, cur.digest)

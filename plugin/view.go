@@ -329,6 +329,9 @@ func fitView(base *view, budget int) *view {
 	}
 	v := b.finish()
 	v.listed, v.base, v.omitted = base.listed, base, fit.Omitted
+	// The count of skills left out is published too, so it is part of
+	// what the digest compares.
+	v.digest = digest.OfEncodedOmitting(len(v.entries), v.encoded.pieces, v.omitted)
 
 	prefix := OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
 	if fit.NumShortened > 0 {
