@@ -313,3 +313,26 @@ func BenchmarkBudgetNewSnapshot(b *testing.B) {
 		})
 	}
 }
+
+// FuzzFitViewReuse: for any two listings and budget, the fitted view of the
+// second built on the fitted view of the first (through its unfitted base,
+// as currentView does) is the fitted view of the second built from
+// nothing, and publishes what render.FitCatalog computes.
+func FuzzFitViewReuse(f *testing.F) {
+	f.Add([]byte("alpha=A long one;beta=B;gamma=G & g"), []byte("alpha=A long one;beta=B2;gamma=G & g;omega=O"), uint8(40), uint16(30))
+	f.Add([]byte("a=x;b=y"), []byte("a=x;b=y;c=z"), uint8(3), uint16(1))
+	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8, budget uint16) {
+		capLen, b := int(maxLen%64)+3, int(budget%512)+1
+		prev := fitView(buildView(parseListing(first), capLen, nil), b)
+		next := parseListing(second)
+		got := fitView(buildView(next, capLen, prev.unfitted()), b)
+		want := fitView(buildView(next, capLen, nil), b)
+		if !sameContent(got, want) || got.omitted != want.omitted || !slices.Equal(got.diagnostics, want.diagnostics) {
+			t.Fatalf("incremental fitted view of %q after %q differs from a fresh one", second, first)
+		}
+		fit := wantFitted(t, sortedUnique(next), capLen, b)
+		if got.digest != digest.OfOmitting(fit.Entries, fit.Omitted) || got.omitted != fit.Omitted {
+			t.Fatalf("fitted view of %q at budget %d is not FitCatalog's %+v", second, b, fit)
+		}
+	})
+}
