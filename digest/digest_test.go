@@ -252,3 +252,26 @@ func FuzzOfEncoded(f *testing.F) {
 		}
 	})
 }
+
+func TestOfOmitting(t *testing.T) {
+	entries := []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: ""}}
+	if OfOmitting(entries, 0) != Of(entries) {
+		t.Error("OfOmitting with nothing left out differs from Of")
+	}
+	seen := map[Digest]int{Of(entries): 0}
+	for _, n := range []int{1, 2, 127, 128, 1 << 20} {
+		d := OfOmitting(entries, n)
+		if prev, dup := seen[d]; dup {
+			t.Errorf("%d and %d left out share a digest", prev, n)
+		}
+		seen[d] = n
+		enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1])}
+		if OfEncodedOmitting(2, enc, n) != d {
+			t.Errorf("OfEncodedOmitting differs from OfOmitting for %d left out", n)
+		}
+	}
+	// The trailer cannot pass for a further entry.
+	if OfOmitting(entries[:1], 1) == Of(append(entries[:1:1], Entry{Name: "omitted", Description: "\x01"})) {
+		t.Error("a trailer collides with an entry")
+	}
+}

@@ -18,6 +18,9 @@
 //	    uvarint(len(name)) name uvarint(len(description)) description
 //
 // where uvarint is the unsigned LEB128 varint of encoding/binary and lengths count bytes.
+// A catalog that a budget fitted, and that says how many skills it left out, hashes
+// "omitted\x00" uvarint(count) after its entries (OfOmitting); with nothing left out there
+// is no trailer, so every other catalog keeps the digest above.
 // Every field is length-prefixed, so distinct entry lists never share an encoding, unlike a
 // separator-joined string where {"a", "b\nc"} and {"a\nb", "c"} would collide. Entry order
 // is significant: callers sort entries before hashing when order should not matter.

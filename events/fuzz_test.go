@@ -18,6 +18,8 @@ func FuzzParseCatalog(f *testing.F) {
 	f.Add(tombstone)
 	f.Add(foreignCatalogProse)
 	f.Add(EncodeCatalog(entries{en("a-skill", "quote \" <tag> & \u2028 \x01 \U0001F600")}, true))
+	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","omitted":3,"entries":[{"name":"a","description":""}]}`))
+	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","omitted":1e1,"omitted":2147483648,"entries":[]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, ok := ParseCatalog(src)
 		ref, refOK := referenceParse(src)
@@ -41,12 +43,19 @@ func FuzzParseCatalog(f *testing.F) {
 				t.Fatalf("readable record has an empty name: %q", c.Entries)
 			}
 		}
-		if c.Digest != digest.Of(c.Entries) {
-			t.Fatal("Digest is not digest.Of(Entries)")
+		if c.Digest != digest.OfOmitting(c.Entries, c.Omitted) {
+			t.Fatal("Digest is not digest.OfOmitting(Entries, Omitted)")
 		}
-		enc := EncodeCatalog(c.Entries, c.Update)
-		if want := referenceEncode(c.Entries, c.Update); !bytes.Equal(enc, want) {
-			t.Fatalf("EncodeCatalog = %s, encoding/json = %s", enc, want)
+		pieces := make([][]byte, len(c.Entries))
+		for i, e := range c.Entries {
+			pieces[i] = AppendEntry(nil, e)
+		}
+		enc := EncodeCatalogOmitting(pieces, c.Update, c.Omitted)
+		if want := referenceEncodeOmitting(c.Entries, c.Update, c.Omitted); !bytes.Equal(enc, want) {
+			t.Fatalf("EncodeCatalogOmitting = %s, encoding/json = %s", enc, want)
+		}
+		if c.Omitted == 0 && !bytes.Equal(enc, EncodeCatalog(c.Entries, c.Update)) {
+			t.Fatalf("EncodeCatalogOmitting with nothing left out differs from EncodeCatalog")
 		}
 		back, ok := ParseCatalog(enc)
 		if !ok || !sameCatalog(back, c) {

@@ -25,6 +25,7 @@ type record struct {
 	form    bool // "form" is the string "catalog"
 	update  bool // "update" is true
 	entries bool // "entries" is an array of well-formed entries (only when wantEntries)
+	omitted int  // "omitted" is a plain non-negative integer: this one, else 0
 }
 
 type parser struct {
@@ -174,6 +175,11 @@ func (p *parser) topObject() (record, bool) {
 		case "update":
 			rec.update = p.peek() == 't'
 			return p.skipValue()
+		case "omitted":
+			start := p.pos
+			ok := p.skipValue()
+			rec.omitted = plainCount(p.src[start:p.pos])
+			return ok
 		case "entries":
 			if !p.wantEntries {
 				return p.skipValue()
@@ -475,4 +481,27 @@ func (p *parser) decodeString() bool {
 	}
 	p.arena = b
 	return false
+}
+
+// maxOmitted bounds the "omitted" count a record may carry; larger values
+// read as 0, as anything but a plain integer does.
+const maxOmitted = 1<<31 - 1
+
+// plainCount returns the value of v when it is a JSON integer written with
+// digits only (no sign, fraction or exponent) up to maxOmitted, else 0.
+func plainCount(v []byte) int {
+	if len(v) == 0 || len(v) > 10 || (len(v) > 1 && v[0] == '0') {
+		return 0
+	}
+	n := 0
+	for _, c := range v {
+		if c < '0' || c > '9' {
+			return 0
+		}
+		n = n*10 + int(c-'0')
+	}
+	if n > maxOmitted {
+		return 0
+	}
+	return n
 }

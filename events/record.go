@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/digest"
 
@@ -31,7 +32,11 @@ type Catalog struct {
 	Entries []digest.Entry
 	// Update is true when the record marks a replacement rather than the first publication.
 	Update bool
-	// Digest is digest.Of(Entries).
+	// Omitted is the number of skills the catalog said were left out of it (a catalog
+	// budget); 0 for every other catalog.
+	Omitted int
+	// Digest is digest.OfOmitting(Entries, Omitted): digest.Of(Entries) unless skills were
+	// left out.
 	Digest digest.Digest
 }
 
@@ -39,7 +44,8 @@ type Catalog struct {
 // single JSON object (surrounding JSON whitespace allowed) whose "kind" is "skill-catalog",
 // whose "form" is "catalog", and whose "entries" is an array in which every element is an
 // object with a non-empty string "name" and a string "description" (possibly empty). Other
-// members are ignored. "update" counts only when it is the boolean true.
+// members are ignored. "update" counts only when it is the boolean true; "omitted" only when
+// it is an integer written with digits alone, at most 2^31-1.
 //
 // Keys are matched exactly (case-sensitively), and a repeated key takes its last value, as in
 // JavaScript's JSON.parse. Strings are decoded like encoding/json: invalid UTF-8 and unpaired
@@ -70,7 +76,7 @@ func ParseCatalog(source []byte) (Catalog, bool) {
 			Description: arena[s.descStart:s.descEnd],
 		}
 	}
-	return Catalog{Entries: entries, Update: rec.update, Digest: digest.Of(entries)}, true
+	return Catalog{Entries: entries, Update: rec.update, Omitted: rec.omitted, Digest: digest.OfOmitting(entries, rec.omitted)}, true
 }
 
 // IsCatalogKind reports whether source is a valid JSON object whose "kind" is
@@ -120,11 +126,22 @@ func AppendEntry(dst []byte, e digest.Entry) []byte {
 // EncodeCatalogOf is EncodeCatalog for entries already encoded with AppendEntry: the
 // encodings, back to back, held in pieces. The result is the same byte for byte.
 func EncodeCatalogOf(entries [][]byte, update bool) []byte {
-	n := catalogFrameLen
+	return EncodeCatalogOmitting(entries, update, 0)
+}
+
+// EncodeCatalogOmitting is EncodeCatalogOf for a catalog that says omitted skills were left
+// out of it (a catalog budget): the record carries "omitted" after "update". With omitted 0
+// it is EncodeCatalogOf.
+func EncodeCatalogOmitting(entries [][]byte, update bool, omitted int) []byte {
+	n := catalogFrameLen + len(omittedMember) + 10
 	for _, p := range entries {
 		n += len(p)
 	}
 	b := appendCatalogHead(make([]byte, 0, n), update)
+	if omitted > 0 {
+		b = strconv.AppendInt(append(b[:len(b)-len(catalogOpen)], omittedMember...), int64(omitted), 10)
+		b = append(append(b, ','), catalogOpen...)
+	}
 	for _, p := range entries {
 		b = append(b, p...)
 	}
@@ -139,6 +156,7 @@ const (
 	catalogHead   = `{"kind":"` + SourceKind + `","form":"` + FormCatalog + `",`
 	catalogUpdate = `"update":true,`
 	catalogOpen   = `"entries":[`
+	omittedMember = `"omitted":`
 	catalogClose  = `]}`
 	entryFrame    = `{"name":"","description":""},`
 

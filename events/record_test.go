@@ -445,3 +445,41 @@ func BenchmarkEncodeCatalog(b *testing.B) {
 		EncodeCatalog(es, true)
 	}
 }
+
+// TestOmittedCount: a budgeted catalog's record says how many skills it
+// left out; only a plain integer counts, anything else reads as 0 and the
+// record stays readable; the count is part of the digest.
+func TestOmittedCount(t *testing.T) {
+	const head = `{"kind":"skill-catalog","form":"catalog",`
+	const tail = `"entries":[{"name":"a","description":"x"}]}`
+	for _, tc := range []struct {
+		member string
+		want   int
+	}{
+		{``, 0},
+		{`"omitted":3,`, 3},
+		{`"omitted":0,`, 0},
+		{`"omitted":2147483647,`, 2147483647},
+		{`"omitted":2147483648,`, 0},
+		{`"omitted":-1,`, 0},
+		{`"omitted":1.5,`, 0},
+		{`"omitted":1e2,`, 0},
+		{`"omitted":"3",`, 0},
+		{`"omitted":null,`, 0},
+		{`"omitted":3,"omitted":4,`, 4},
+		{`"omitted":3,"omitted":"x",`, 0},
+	} {
+		c, ok := ParseCatalog([]byte(head + tc.member + tail))
+		if !ok {
+			t.Errorf("%s: unreadable", tc.member)
+			continue
+		}
+		if c.Omitted != tc.want || c.Digest != digest.OfOmitting(c.Entries, tc.want) {
+			t.Errorf("%s: omitted %d, want %d (digest must follow)", tc.member, c.Omitted, tc.want)
+		}
+	}
+	enc := EncodeCatalogOmitting([][]byte{AppendEntry(nil, digest.Entry{Name: "a", Description: "x"})}, true, 7)
+	if want := `{"kind":"skill-catalog","form":"catalog","update":true,"omitted":7,"entries":[{"name":"a","description":"x"}]}`; string(enc) != want {
+		t.Errorf("EncodeCatalogOmitting = %s, want %s", enc, want)
+	}
+}

@@ -3,7 +3,9 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"slices"
+	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/digest"
 )
@@ -56,10 +58,20 @@ func referenceParse(src []byte) (Catalog, bool) {
 		}
 		es = append(es, digest.Entry{Name: name, Description: desc})
 	}
-	return Catalog{Entries: es, Update: m["update"] == true, Digest: digest.Of(es)}, true
+	omitted := 0
+	if n, ok := m["omitted"].(json.Number); ok && regexp.MustCompile(`^(0|[1-9][0-9]{0,9})$`).MatchString(n.String()) {
+		if v, err := strconv.ParseInt(n.String(), 10, 64); err == nil && v <= 1<<31-1 {
+			omitted = int(v)
+		}
+	}
+	return Catalog{Entries: es, Update: m["update"] == true, Omitted: omitted, Digest: digest.OfOmitting(es, omitted)}, true
 }
 
 func referenceEncode(es []digest.Entry, update bool) []byte {
+	return referenceEncodeOmitting(es, update, 0)
+}
+
+func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte {
 	type entry struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
@@ -68,8 +80,9 @@ func referenceEncode(es []digest.Entry, update bool) []byte {
 		Kind    string  `json:"kind"`
 		Form    string  `json:"form"`
 		Update  bool    `json:"update,omitempty"`
+		Omitted int     `json:"omitted,omitempty"`
 		Entries []entry `json:"entries"`
-	}{Kind: SourceKind, Form: FormCatalog, Update: update, Entries: make([]entry, len(es))}
+	}{Kind: SourceKind, Form: FormCatalog, Update: update, Omitted: omitted, Entries: make([]entry, len(es))}
 	for i, e := range es {
 		rec.Entries[i] = entry(e)
 	}
@@ -100,7 +113,7 @@ func referenceBaseline(evs []Event) Baseline {
 
 func sameCatalog(a, b Catalog) bool {
 	return (a.Entries == nil) == (b.Entries == nil) && slices.Equal(a.Entries, b.Entries) &&
-		a.Update == b.Update && a.Digest == b.Digest
+		a.Update == b.Update && a.Omitted == b.Omitted && a.Digest == b.Digest
 }
 
 func sameBaseline(a, b Baseline) bool {

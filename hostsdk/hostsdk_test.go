@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -649,5 +651,58 @@ func TestCloseEndsAStoppedPlugin(t *testing.T) {
 	}
 	if err := syscall.Kill(pid, 0); err == nil {
 		t.Errorf("plugin process %d survived Close", pid)
+	}
+}
+
+// TestBudgetDiagnosticsReachTheHost: what a catalog budget shortened and
+// left out comes back in StepResult.Diagnostics of the step that publishes
+// the catalog, and in the host's log; the steps after it report nothing.
+func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
+	var buf syncBuffer
+	tree, reg := tools.NewTree(), skills.NewRegistry()
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	for _, name := range []string{"code-review", "data-viz", "deploy-service", "incident-response", "pdf-tools", "release-notes", "security-audit"} {
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: name, Description: "The skill " + name + "."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, `{"catalogBudget": 100}`); err != nil {
+		t.Fatal(err)
+	}
+	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}
+	res, err := host.PreStep(context.Background(), step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	names, _ := catalog(res)
+	if res.Outcome != hostsdk.OutcomeInitial || len(names) != 5 {
+		t.Fatalf("outcome %s listing %v, want the initial catalog with the first five names", res.Outcome, names)
+	}
+	want := []string{
+		"catalogBudget 100: 5 of 5 catalog descriptions removed, the names alone fill the budget",
+		"catalogBudget 100: 2 of 7 skills left out of the catalog, their names do not fit: release-notes, security-audit",
+	}
+	if diff := cmp.Diff(want, res.Diagnostics); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+	for _, d := range want {
+		if !strings.Contains(buf.String(), "skill catalog: "+d) {
+			t.Errorf("the host log lacks %q; it holds:\n%s", d, buf.String())
+		}
+	}
+	res, err = host.PreStep(context.Background(), step)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != hostsdk.OutcomeUnchanged || len(res.Diagnostics) != 0 {
+		t.Errorf("second step: outcome %s, diagnostics %q; want unchanged and none", res.Outcome, res.Diagnostics)
 	}
 }

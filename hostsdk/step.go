@@ -84,6 +84,11 @@ type StepResult struct {
 	// Appended are the session-log sequence numbers of the messages that
 	// were appended, in order.
 	Appended []uint64
+	// Diagnostics are the plugin's notes for the host, never shown to the
+	// model, on a step that published a catalog: what it changed to
+	// publish it, such as descriptions a catalog budget shortened and
+	// skills it left out. PreStep also logs each one as a warning.
+	Diagnostics []string
 }
 
 // PreStep runs one pre-step: downstream listeners, then the plugin mount in
@@ -146,6 +151,9 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 			return StepResult{}, fmt.Errorf("append step messages: %w", err)
 		}
 		result.Appended = appended
+		for _, d := range result.Diagnostics {
+			h.log.Warn("skill catalog: "+d, "session", step.SessionID, "agent", step.AgentScope)
+		}
 		return result, nil
 	}
 }
@@ -246,7 +254,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	return StepResult{Decision: final, Outcome: resp.Outcome}, req.Head, nil
+	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: resp.Diagnostics}, req.Head, nil
 }
 
 // Bounds of the events a step carries to the plugin (see sessionHead).

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -21,6 +22,14 @@ const OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
 // instructions to the step.
 const OptionUserInvocation = "userInvocation"
 
+// OptionCatalogBudget is the configuration key for the catalog budget.
+const OptionCatalogBudget = "catalogBudget"
+
+// knownOptions lists every option, sorted, for the unknown-option error.
+func knownOptions() []string {
+	return []string{OptionCatalogBudget, OptionDescriptionMaxLength, OptionUserInvocation}
+}
+
 // Config is a validated plugin configuration for one mount.
 type Config struct {
 	// DescriptionMaxLength caps normalized catalog descriptions, in
@@ -29,6 +38,9 @@ type Config struct {
 	// UserInvocation lets a user invoke a user-invocable skill with a
 	// `/name` token in a direct user message; off by default.
 	UserInvocation bool
+	// CatalogBudget bounds the characters of a catalog's rendered entries
+	// (render.FitCatalog); 0 means no budget.
+	CatalogBudget int
 }
 
 // DefaultConfig returns the configuration used when the host passes none.
@@ -54,13 +66,13 @@ func ParseConfig(raw string) (Config, error) {
 	}
 	var unknown []string
 	for k := range opts {
-		if k != OptionDescriptionMaxLength && k != OptionUserInvocation {
+		if !slices.Contains(knownOptions(), k) {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s, %s)", unknown[0], OptionDescriptionMaxLength, OptionUserInvocation)
+		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], strings.Join(knownOptions(), ", "))
 	}
 	if v, ok := opts[OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
@@ -76,6 +88,13 @@ func ParseConfig(raw string) (Config, error) {
 		if err := json.Unmarshal(v, &cfg.UserInvocation); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			return cfg, fmt.Errorf("%s must be true or false, got %s", OptionUserInvocation, compactJSON(v))
 		}
+	}
+	if v, ok := opts[OptionCatalogBudget]; ok {
+		n, err := parseMinInt(v, 0)
+		if err != nil || (n > 0 && n < render.MinCatalogBudget) {
+			return cfg, fmt.Errorf("%s must be 0 (no budget) or an integer from %d to %d, got %s", OptionCatalogBudget, render.MinCatalogBudget, math.MaxInt32, compactJSON(v))
+		}
+		cfg.CatalogBudget = n
 	}
 	return cfg, nil
 }

@@ -90,7 +90,7 @@ func (c *Core) Configure(_ context.Context, host Host, req ConfigureRequest) (Co
 	id := "mount-" + strconv.Itoa(c.nextID)
 	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
 	c.mu.Unlock()
-	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength)
+	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength, OptionCatalogBudget, cfg.CatalogBudget)
 	return ConfigureResponse{MountID: id, Tools: []ToolDefinition{SkillTool()}}, nil
 }
 

@@ -28,7 +28,13 @@
 //     requested.
 //  3. An incomplete snapshot emits nothing and changes nothing.
 //  4. Entries are the model-invocable skills with addressable names, sorted
-//     by name, descriptions normalized and capped.
+//     by name, descriptions normalized and capped. With a catalog budget
+//     (catalogBudget) they are then fitted to it (render.FitCatalog):
+//     descriptions shortened evenly, and only when the names alone do not
+//     fit, the last skills in name order left out of the catalog (not of
+//     the `skill` tool); the record carries how many, and the digest covers
+//     that count. The step that publishes a fitted catalog reports what was
+//     shortened or left out as diagnostics.
 //  5. The digest equals the newest visible readable catalog's: nothing new;
 //     proposed catalogs in the downstream decision are removed.
 //  6. The downstream decision already proposes a readable catalog with the
@@ -37,8 +43,9 @@
 //     catalogs are removed, proposed messages the plugin cannot read are kept.
 //  8. Otherwise publish a replacement (update) if any readable catalog was
 //     ever published, even one compaction hid, else the initial catalog; a
-//     proposed catalog is replaced in place, otherwise the message is
-//     appended.
+//     proposed catalog is replaced in place (the publication keeps its own
+//     message id: the proposal may be a message the log already holds),
+//     otherwise the message is appended.
 //  9. Skill bodies never enter the digest.
 //
 // With the userInvocation option, a step also adds the skills the user
@@ -60,8 +67,10 @@
 // (68.25 MiB together, 64 MiB of it for views), and keyed by content
 // (snapshot tokens, source hashes) or by session with the log's head and
 // surface revision, so a restarted plugin simply rebuilds them and stays
-// correct. Views hold capped descriptions, never raw ones. A new snapshot of a place
-// (working directory, agent scope, description cap) is projected onto the
+// correct. Views hold capped descriptions, never raw ones; a budgeted view
+// is fitted once, when it is built, and cached with the snapshot it
+// projects. A new snapshot of a place (working directory, agent scope,
+// description cap, budget) is projected onto the unfitted view of the
 // previous one, so only the skills that changed are normalized, rendered and
 // encoded again, and the catalog record the plugin publishes is remembered
 // as parsed, so reading it back at the next step costs a hash.

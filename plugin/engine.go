@@ -178,8 +178,11 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	if keep >= 0 {
 		return unchanged(removeAllBut(keep))
 	}
+	// A budget may leave every skill out of the catalog; the catalog then
+	// still says how many there are, so it is not empty.
+	empty := len(cur.entries) == 0 && cur.omitted == 0
 	// Rule 7: nothing to retire and nothing to announce.
-	if !base.EverPublished && len(cur.entries) == 0 {
+	if !base.EverPublished && empty {
 		return unchanged(removeAllBut(-1))
 	}
 
@@ -189,18 +192,18 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	outcome := OutcomeInitial
 	switch {
 	case !update:
-		text = render.InitialCatalogOf(cur.lines.pieces)
-	case len(cur.entries) == 0:
+		text = render.InitialCatalogOmitting(cur.lines.pieces, cur.omitted)
+	case empty:
 		text = render.Tombstone()
 		outcome = OutcomeTombstone
 	default:
-		text = render.ReplacementCatalogOf(cur.lines.pieces)
+		text = render.ReplacementCatalogOmitting(cur.lines.pieces, cur.omitted)
 		outcome = OutcomeReplacement
 	}
 	if cfg.UserInvocation {
 		text = render.WithUserInvocationNote(text)
 	}
-	source := events.EncodeCatalogOf(cur.records.pieces, update)
+	source := events.EncodeCatalogOmitting(cur.records.pieces, update, cur.omitted)
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
 	e.remember(source, cur.digest)
@@ -210,14 +213,15 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 		Content: []ContentBlock{{Type: "text", Text: text}},
 		Source:  source,
 	}
-	resp := StepResponse{Outcome: outcome}
+	// What a budget shortened or left out is reported with the catalog
+	// that shows it.
+	resp := StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics}
 	if len(catalogs) > 0 {
-		// Replace the first proposed catalog in place, keeping its id so
-		// the host's references to it stay valid; drop the others.
+		// Replace the first proposed catalog in place and drop the others.
+		// The publication keeps its own id: a proposed catalog may be one
+		// the log already holds (re-proposed downstream), and a second
+		// message under that id would make the durable log ambiguous.
 		first := catalogs[0]
-		if id := proposed[first].ID; id != "" {
-			msg.ID = id
-		}
 		resp.Edits = append(resp.Edits, Edit{Op: EditReplace, Index: first, Message: msg})
 		for _, i := range catalogs[1:] {
 			resp.Edits = append(resp.Edits, Edit{Op: EditRemove, Index: i})
@@ -239,12 +243,19 @@ func catalogMessageID(session string, head SessionHead, d digest.Digest) string 
 // the host's token hint and conditional requests so an unchanged snapshot
 // does not cross the process boundary again.
 func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req SnapshotRequest, hint string) (*view, bool, error) {
-	capKey := strconv.Itoa(cfg.DescriptionMaxLength)
+	// Views are kept per projection: the description cap and the budget.
+	// The key is built on the stack: the steady-state step only looks it up.
+	var keyBuf [2 * 20]byte
+	proj := strconv.AppendInt(keyBuf[:0], int64(cfg.DescriptionMaxLength), 10)
+	if cfg.CatalogBudget > 0 {
+		proj = strconv.AppendInt(append(proj, '/'), int64(cfg.CatalogBudget), 10)
+	}
 	if hint != "" {
-		if v, ok := e.views.Get(hint + "\x00" + capKey); ok {
+		if v, ok := e.views.Get(hint + "\x00" + string(proj)); ok {
 			return v, true, nil
 		}
 	}
+	capKey := string(proj)
 	placeKey := req.Cwd + "\x00" + req.AgentScope + "\x00" + capKey
 	last, _ := e.lastTokens.Get(placeKey)
 	// Keep the view itself: concurrent steps may evict it from the cache
@@ -269,16 +280,26 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 	if !snap.Complete {
 		return nil, false, nil
 	}
+	// A new view is built on the unfitted one it replaces, and fitted to
+	// the budget once, here: the cached view is the fitted one, so a step
+	// whose snapshot did not change never fits again.
+	var prev *view
+	if held != nil {
+		prev = held.unfitted()
+	}
 	var v *view
 	if snap.DeltaBase == "" {
-		v = buildView(snap.Skills, cfg.DescriptionMaxLength, held)
+		v = buildView(snap.Skills, cfg.DescriptionMaxLength, prev)
 	} else {
 		if !req.AcceptDelta || snap.DeltaBase != last {
 			return nil, false, fmt.Errorf("skill snapshot: host sent a delta against %q, the plugin asked for one against %q", snap.DeltaBase, last)
 		}
-		if v, err = applyDelta(held, snap.Skills, snap.Removed, cfg.DescriptionMaxLength); err != nil {
+		if v, err = applyDelta(prev, snap.Skills, snap.Removed, cfg.DescriptionMaxLength); err != nil {
 			return nil, false, fmt.Errorf("skill snapshot: %w", err)
 		}
+	}
+	if cfg.CatalogBudget > 0 {
+		v = fitView(v, cfg.CatalogBudget)
 	}
 	if snap.Token != "" {
 		key := snap.Token + "\x00" + capKey

@@ -345,7 +345,7 @@ func TestDecisionRules(t *testing.T) {
 			downstream: enter(userMsg("u1", "x"), catalogMsg("proposed", true, entB), userMsg("u2", "y")),
 			outcome:    OutcomeReplacement,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
-			wantIDs:    []string{"u1", "proposed", "u2"},
+			wantIDs:    []string{"u1", catalogMessageID("s1", SessionHead{Seq: 1}, digest.Of([]digest.Entry{entA, entB})), "u2"},
 		},
 		{
 			name:       "new catalog appended after everything else",
@@ -659,7 +659,7 @@ func TestParseConfig(t *testing.T) {
 		{raw: `{"catalogDescriptionMaxLength": 3000000000}`, wantErr: "catalogDescriptionMaxLength must be an integer from 3 to 2147483647, got 3000000000"},
 		{raw: `{"catalogDescriptionMaxLength": 2147483647}`, want: 2147483647},
 		{raw: `{"catalogDescriptionMaxLength": 1e-300}`, wantErr: "catalogDescriptionMaxLength must be an integer >= 3, got 1e-300"},
-		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogDescriptionMaxLength, userInvocation)`},
+		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogBudget, catalogDescriptionMaxLength, userInvocation)`},
 		{raw: `[1]`, wantErr: "plugin configuration must be a JSON object of options"},
 		{raw: `{} {}`, wantErr: "plugin configuration must be a single JSON object"},
 	}
@@ -673,6 +673,40 @@ func TestParseConfig(t *testing.T) {
 		}
 		if err != nil || cfg.DescriptionMaxLength != tc.want {
 			t.Errorf("ParseConfig(%s) = %d, %v; want %d", tc.raw, cfg.DescriptionMaxLength, err, tc.want)
+		}
+	}
+}
+
+func TestParseCatalogBudget(t *testing.T) {
+	const bound = "catalogBudget must be 0 (no budget) or an integer from 100 to 2147483647, got "
+	tests := []struct {
+		raw     string
+		want    int
+		wantErr string
+	}{
+		{raw: "", want: 0},
+		{raw: `{"catalogBudget": 0}`, want: 0},
+		{raw: `{"catalogBudget": 100}`, want: 100},
+		{raw: `{"catalogBudget": 5440, "catalogDescriptionMaxLength": 300}`, want: 5440},
+		{raw: `{"catalogBudget": 2147483647}`, want: 2147483647},
+		{raw: `{"catalogBudget": 99}`, wantErr: bound + "99"},
+		{raw: `{"catalogBudget": 1}`, wantErr: bound + "1"},
+		{raw: `{"catalogBudget": -1}`, wantErr: bound + "-1"},
+		{raw: `{"catalogBudget": 1000.5}`, wantErr: bound + "1000.5"},
+		{raw: `{"catalogBudget": "1000"}`, wantErr: bound + `"1000"`},
+		{raw: `{"catalogBudget": null}`, wantErr: bound + "null"},
+		{raw: `{"catalogBudget": 3000000000}`, wantErr: bound + "3000000000"},
+	}
+	for _, tc := range tests {
+		cfg, err := ParseConfig(tc.raw)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("ParseConfig(%s) error = %v, want %q", tc.raw, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || cfg.CatalogBudget != tc.want {
+			t.Errorf("ParseConfig(%s) = %d, %v; want %d", tc.raw, cfg.CatalogBudget, err, tc.want)
 		}
 	}
 }
@@ -766,6 +800,33 @@ func TestCatalogMessageIDsAreUniqueAndStable(t *testing.T) {
 	}
 }
 
+// TestReproposedCatalogGetsNewID: a step that both changes the catalog and
+// proposes the catalog message the log already holds publishes under a new
+// id, so no two durable messages share one.
+func TestReproposedCatalogGetsNewID(t *testing.T) {
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	first := h.apply(t, req, mustPreStep(t, e, h, testMount(), req))[0]
+	h.skills = append(h.skills, summary("beta", "B."))
+	h.token = "tok-2"
+	req = step(h, enter(first, userMsg("u1", "x")))
+	resp := mustPreStep(t, e, h, testMount(), req)
+	if resp.Outcome != OutcomeReplacement {
+		t.Fatalf("outcome = %v, want replacement", resp.Outcome)
+	}
+	final := h.apply(t, req, resp)
+	if len(final) != 2 || final[1].ID != "u1" {
+		t.Fatalf("final messages %+v, want the replacement then u1", final)
+	}
+	if final[0].ID == first.ID {
+		t.Errorf("the replacement kept the published catalog's id %q", first.ID)
+	}
+	if c, ok := events.ParseCatalog(final[0].Source); !ok || len(c.Entries) != 2 {
+		t.Errorf("the proposal was not replaced by the current catalog: %s", final[0].Source)
+	}
+}
+
 func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
 	e := newEngine()
@@ -810,7 +871,7 @@ func TestSeveralProposedCatalogs(t *testing.T) {
 	for _, m := range final {
 		ids = append(ids, m.ID)
 	}
-	if diff := cmp.Diff([]string{"c1", "u"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{catalogMessageID("s1", SessionHead{}, digest.Of([]digest.Entry{entA, {Name: "beta", Description: "B."}})), "u"}, ids); diff != "" {
 		t.Errorf("final ids (-want +got):\n%s", diff)
 	}
 	if c, _ := events.ParseCatalog(final[0].Source); len(c.Entries) != 2 {

@@ -80,3 +80,22 @@ func TestArgumentsFollowTheSchema(t *testing.T) {
 		})
 	}
 }
+
+// TestIncompleteSnapshotAsksTheHost: while the snapshot is incomplete, a
+// name it does not list is not reported unknown from it; the host is asked,
+// and a provider's error reaches the model with the Error: wrapper.
+func TestIncompleteSnapshotAsksTheHost(t *testing.T) {
+	h := newMemHost(summary("alpha", "A."))
+	h.complete = false
+	h.getErr = "remote server unreachable"
+	resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(`{"name":"remote-one"}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := render.ErrProvider("remote server unreachable"); !resp.IsError || resp.Text != want {
+		t.Errorf("result %q (error %v), want %q", resp.Text, resp.IsError, want)
+	}
+	if h.gets != 1 {
+		t.Errorf("GetSkill called %d times, want 1", h.gets)
+	}
+}

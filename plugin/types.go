@@ -165,6 +165,10 @@ type Edit struct {
 type StepResponse struct {
 	Outcome Outcome
 	Edits   []Edit
+	// Diagnostics tell the host, not the model, what the plugin changed
+	// to publish a catalog, such as descriptions a catalog budget
+	// shortened and skills it left out. Set only on a step that publishes.
+	Diagnostics []string
 }
 
 // ToolDefinition is a model-facing tool the plugin implements.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"unsafe"
 
@@ -37,6 +38,13 @@ type view struct {
 	encoded rope        // digest.AppendEntry of every entry
 	digest  digest.Digest
 	listed  []listedSkill // every listed skill with an addressable name, sorted by name
+
+	// A view fitted to a catalog budget (fitView) keeps the view it was
+	// fitted from, which the next view of its place is built on, and what
+	// fitting changed.
+	base        *view
+	omitted     int      // entries of base left out of the catalog
+	diagnostics []string // what was shortened or left out, for the host
 }
 
 // viewEntry locates one entry in its view's ropes: each end is the offset
@@ -71,10 +79,22 @@ const viewOverhead = int(unsafe.Sizeof(view{}))
 func (v *view) bytes() int {
 	n := viewOverhead + v.lines.retained() + v.records.retained() + v.encoded.retained() +
 		cap(v.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(v.listed)*int(unsafe.Sizeof(listedSkill{}))
+	if v.base != nil {
+		// A fitted view shares listed and its names with its base.
+		return n - cap(v.listed)*int(unsafe.Sizeof(listedSkill{})) + v.base.bytes()
+	}
 	for _, l := range v.listed {
 		n += len(l.name) // entries' names are these strings
 	}
 	return n
+}
+
+// unfitted returns the view v was fitted from, or v itself.
+func (v *view) unfitted() *view {
+	if v.base != nil {
+		return v.base
+	}
+	return v
 }
 
 // starts returns where entry i begins in each of the view's byte slices.
@@ -198,19 +218,24 @@ func (b *viewBuilder) add(s skill.Summary) string {
 	}
 	b.flush()
 	name := strings.Clone(s.Name)
-	e := digest.Entry{Name: name, Description: render.NormalizeDescription(s.Description, b.maxLen)}
+	b.write(digest.Entry{Name: name, Description: render.NormalizeDescription(s.Description, b.maxLen)}, h)
+	return name
+}
+
+// write adds an entry rendered, encoded and hashed anew; its name must
+// already be the view's own copy. The caller has flushed the pending run.
+func (b *viewBuilder) write(e digest.Entry, rawHash xxh3.Uint128) {
 	b.lines.b = render.AppendEntryLine(b.lines.b, e)
 	b.records.b = events.AppendEntry(b.records.b, e)
 	b.encoded.b = digest.AppendEntry(b.encoded.b, e)
 	v := b.v
 	v.entries = append(v.entries, viewEntry{
-		name:      name,
-		rawHash:   h,
+		name:      e.Name,
+		rawHash:   rawHash,
 		lineEnd:   v.lines.size + len(b.lines.b),
 		recordEnd: v.records.size + len(b.records.b),
 		encEnd:    v.encoded.size + len(b.encoded.b),
 	})
-	return name
 }
 
 // reuse adds prev's entry i, extending the pending run of shared entries
@@ -275,4 +300,88 @@ func (v *view) lookup(name string) (listedSkill, bool) {
 		return v.listed[i], true
 	}
 	return listedSkill{}, false
+}
+
+// maxOmittedNamesShown bounds the names a diagnostic lists of the skills a
+// budget left out.
+const maxOmittedNamesShown = 10
+
+// fitView fits base to a catalog budget (render.FitCatalog). Entries whose
+// description is kept share base's bytes; shortened ones are written anew;
+// left-out ones are dropped from the catalog but stay listed, so the
+// `skill` tool still loads them. It returns base itself when everything
+// fits. The result depends on base's entries and the budget alone.
+func fitView(base *view, budget int) *view {
+	entries := base.catalogEntries()
+	fit, err := render.FitCatalog(entries, budget)
+	if err != nil || (fit.NumShortened == 0 && fit.Omitted == 0) {
+		return base
+	}
+	b := &viewBuilder{prev: base, v: &view{entries: make([]viewEntry, 0, len(fit.Entries))}}
+	for i, e := range fit.Entries {
+		if !fit.Shortened[i] {
+			b.reuse(i)
+			continue
+		}
+		b.flush()
+		e.Name = base.entries[i].name
+		b.write(e, base.entries[i].rawHash)
+	}
+	v := b.finish()
+	v.listed, v.base, v.omitted = base.listed, base, fit.Omitted
+	// The count of skills left out is published too, so it is part of
+	// what the digest compares.
+	v.digest = digest.OfEncodedOmitting(len(v.entries), v.encoded.pieces, v.omitted)
+
+	prefix := OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
+	if fit.NumShortened > 0 {
+		d := fmt.Sprintf("%s%d of %d catalog descriptions shortened to %d characters", prefix, fit.NumShortened, len(fit.Entries), fit.DescriptionLength)
+		if fit.DescriptionLength < render.MinDescriptionMaxLength {
+			d = fmt.Sprintf("%s%d of %d catalog descriptions removed, the names alone fill the budget", prefix, fit.NumShortened, len(fit.Entries))
+		}
+		v.diagnostics = append(v.diagnostics, d)
+	}
+	if fit.Omitted > 0 {
+		left := base.entries[len(fit.Entries):]
+		names := make([]string, 0, min(len(left), maxOmittedNamesShown))
+		for _, e := range left[:cap(names)] {
+			names = append(names, e.name)
+		}
+		list := strings.Join(names, ", ")
+		if more := len(left) - len(names); more > 0 {
+			list += fmt.Sprintf(" and %d more", more)
+		}
+		v.diagnostics = append(v.diagnostics, fmt.Sprintf("%s%d of %d skills left out of the catalog, their names do not fit: %s", prefix, fit.Omitted, len(entries), list))
+	}
+	return v
+}
+
+// catalogEntries returns v's entries as published, decoded from their
+// digest encoding. The strings share one copy of the encoding.
+func (v *view) catalogEntries() []digest.Entry {
+	buf := make([]byte, 0, v.encoded.size)
+	for _, p := range v.encoded.pieces {
+		buf = append(buf, p...)
+	}
+	enc := string(buf)
+	entries := make([]digest.Entry, len(v.entries))
+	next := func() string {
+		var n, shift uint64
+		k := 0
+		for enc[k] >= 0x80 {
+			n |= uint64(enc[k]&0x7f) << shift
+			shift += 7
+			k++
+		}
+		n |= uint64(enc[k]) << shift
+		k++
+		s := enc[k : k+int(n)]
+		enc = enc[k+int(n):]
+		return s
+	}
+	for i := range entries {
+		entries[i].Name = next()
+		entries[i].Description = next()
+	}
+	return entries
 }

@@ -2,7 +2,8 @@
 // initial and replacement catalogs, the tombstone that retires every earlier
 // skill name, the `skill` tool's definition and its result text, and the
 // tool's error texts. It also owns the description normalization that
-// decides what a catalog entry says.
+// decides what a catalog entry says, and the fitting of a catalog to a
+// budget of characters (FitCatalog).
 //
 // The texts are part of the product's contract with models and with
 // sessions recorded by other runtimes, so they are pinned byte for byte by

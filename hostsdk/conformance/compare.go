@@ -392,3 +392,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// diffTexts compares texts with their expectations, position by position.
+func diffTexts(want []TextMatch, got []string) string {
+	wantViews := make([]string, len(want))
+	for i := range want {
+		if i < len(got) {
+			wantViews[i] = want[i].want(got[i])
+		} else {
+			wantViews[i] = want[i].describe()
+		}
+	}
+	return diff(wantViews, got)
+}

@@ -152,6 +152,8 @@
 //	removed       ids of proposed messages missing from the final list
 //	nothingAdded  true: the final messages are exactly the proposed ones
 //	cancelled     provider ids that must observe the cancellation
+//	diagnostics   [Text, ...]: the plugin's diagnostics for the step, in
+//	              order (StepResult.Diagnostics); [] for none
 //
 // Expect on a toolCall:
 //
@@ -168,9 +170,10 @@
 //
 //	error  Text matched against the error the host call returned; without it
 //	       an error fails the step (except outcome plugin-error or notFound)
-//	log    {events, last, tail}: the session log after the step: its number of
-//	       events, its newest event, or its newest events oldest first (Event
-//	       expectation)
+//	log    {events, last, tail, distinctIds}: the session log after the step:
+//	       its number of events, its newest event, or its newest events oldest
+//	       first (Event expectation); distinctIds: true, no two of its message
+//	       events carry the same message id
 //	loads  {provider id: [names]}: every name the provider was asked to Load
 //	       so far, in order ([] for none)
 //	lists  {provider id: count}: the provider's List calls so far

@@ -497,8 +497,8 @@ func (c *checker) preStepExpect(e *Expect) error {
 }
 
 func (c *checker) toolExpect(e *Expect) error {
-	if e.Outcome != "" || e.Reject != nil || e.Messages != nil || e.Added != nil || e.Removed != nil || e.NothingAdded || len(e.Cancelled) > 0 {
-		return c.errorf(e.Pos, "outcome, reject, messages, added, removed, nothingAdded and cancelled are pre-step expectations")
+	if e.Outcome != "" || e.Reject != nil || e.Messages != nil || e.Added != nil || e.Removed != nil || e.NothingAdded || len(e.Cancelled) > 0 || e.Diagnostics != nil {
+		return c.errorf(e.Pos, "outcome, reject, messages, added, removed, nothingAdded, cancelled and diagnostics are pre-step expectations")
 	}
 	return c.common(e)
 }

@@ -562,6 +562,11 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 		fail("want the proposed messages unchanged; final messages (-proposed +final):\n%s",
 			diff(viewMessages(step.Downstream.Messages), viewMessages(res.Decision.Messages)))
 	}
+	if exp.Diagnostics != nil {
+		if d := diffTexts(*exp.Diagnostics, res.Diagnostics); d != "" {
+			fail("diagnostics (-want +got):\n%s", d)
+		}
+	}
 	for _, id := range exp.Cancelled {
 		select {
 		case <-e.providers[id].cancelled():
@@ -690,6 +695,11 @@ func (e *env) checkLog(session string, want *LogExpect, evs []sessionlog.Event, 
 	if want.Events != nil && len(evs) != *want.Events {
 		fail("session %q has %d event(s), want %d; its events (oldest first):\n%s", session, len(evs), *want.Events, summarizeEvents(views))
 	}
+	if want.DistinctIDs {
+		if dup := duplicateIDs(evs); len(dup) > 0 {
+			fail("session %q holds several messages under the id(s) %q; its events (oldest first):\n%s", session, dup, summarizeEvents(views))
+		}
+	}
 	var tail []EventExpect
 	switch {
 	case want.Tail != nil:
@@ -751,4 +761,27 @@ func indent(s string) string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// duplicateIDs returns the message ids that more than one message event of
+// evs carries, in order of their second use.
+func duplicateIDs(evs []sessionlog.Event) []string {
+	seen := map[string]int{}
+	var dup []string
+	for _, ev := range evs {
+		if ev.Type != sessionlog.TypeMessage || ev.Body == nil {
+			continue
+		}
+		var body struct {
+			ID string `json:"id"`
+		}
+		if json.Unmarshal(ev.Body, &body) != nil || body.ID == "" {
+			continue
+		}
+		seen[body.ID]++
+		if seen[body.ID] == 2 {
+			dup = append(dup, body.ID)
+		}
+	}
+	return dup
 }

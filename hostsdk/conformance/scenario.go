@@ -335,6 +335,9 @@ type Expect struct {
 	NothingAdded bool `yaml:"nothingAdded"`
 	// Cancelled lists providers that must observe the cancellation.
 	Cancelled []string `yaml:"cancelled"`
+	// Diagnostics are the plugin's diagnostics for the step, in order
+	// (StepResult.Diagnostics); [] for none.
+	Diagnostics *[]TextMatch `yaml:"diagnostics"`
 
 	// Tool-call expectations.
 
@@ -381,7 +384,10 @@ type LogExpect struct {
 	Last *EventExpect `yaml:"last"`
 	// Tail are the newest events, oldest first.
 	Tail *[]EventExpect `yaml:"tail"`
-	Pos  Pos            `yaml:"-"`
+	// DistinctIDs: no two message events of the log carry the same
+	// message id.
+	DistinctIDs bool `yaml:"distinctIds"`
+	Pos         Pos  `yaml:"-"`
 }
 
 // EventExpect is one expected event; unset fields are not compared.

@@ -294,6 +294,13 @@ func (r *Registry) CachedToken(q Query) (string, bool) {
 // name, and fields its definition leaves empty are filled from the listed
 // summary. found is false when no source offers name (or the winning
 // provider no longer does). A Load failure is returned as a *LoadError.
+//
+// An incomplete snapshot cannot prove that a name is absent: a provider
+// whose listing failed may still offer it (the model may know it from the
+// last catalog it saw). When such a snapshot does not list name, every
+// provider whose listing failed or was incomplete is asked to Load it, in
+// precedence order; the first that finds it wins, and when none does, the
+// first Load failure is returned.
 func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definition, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return skill.Definition{}, false, err
@@ -307,7 +314,7 @@ func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definit
 	}
 	i, ok := slices.BinarySearchFunc(v.skills, name, func(s skill.Summary, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
-		return skill.Definition{}, false, nil
+		return loadUnlisted(ctx, q, name, v.unlisted)
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
@@ -385,6 +392,40 @@ type view struct {
 	sources  []source
 	complete bool
 	token    string
+	// unlisted are the providers whose listing failed or was incomplete,
+	// in precedence order: they may offer skills the view does not list.
+	unlisted []*providerEntry
+}
+
+// loadUnlisted asks the providers of an incomplete snapshot for a name the
+// snapshot does not list (see Get).
+func loadUnlisted(ctx context.Context, q Query, name string, providers []*providerEntry) (skill.Definition, bool, error) {
+	var firstErr error
+	for _, e := range providers {
+		def, found, err := e.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
+		if ctx.Err() != nil {
+			return skill.Definition{}, false, ctx.Err()
+		}
+		switch {
+		case err != nil:
+			if firstErr == nil {
+				firstErr = &LoadError{Name: name, Provider: def.Provider, Err: err}
+			}
+			continue
+		case !found:
+			continue
+		}
+		if def.Name == "" {
+			def.Name = name
+		}
+		if def.Invocation == (skill.InvocationPolicy{}) {
+			// Without a listed summary to fill it from, a policy the
+			// provider leaves unset is the default one.
+			def.Invocation = skill.DefaultPolicy()
+		}
+		return def, true, nil
+	}
+	return skill.Definition{}, false, firstErr
 }
 
 // plan is what a snapshot computation captured under the lock.
@@ -531,13 +572,14 @@ func merge(p plan, results []listResult) *view {
 		n += len(res.obs.Skills)
 	}
 	cands := slices.Grow(p.runtime, n-len(p.runtime))
+	var unlisted []int // indexes into p.providers
 	for i, res := range results {
-		if res.err != nil {
+		if res.err != nil || !res.obs.Complete {
 			complete = false
-			continue
+			unlisted = append(unlisted, i)
 		}
-		if !res.obs.Complete {
-			complete = false
+		if res.err != nil {
+			continue
 		}
 		e := p.providers[i]
 		for j, s := range res.obs.Skills {
@@ -586,6 +628,15 @@ func merge(p plan, results []listResult) *view {
 	}
 	if complete {
 		v.token = snapshotToken(v.skills)
+	}
+	// Precedence as for candidates of one name: nearest scope, then higher
+	// rank, then registration order.
+	slices.SortStableFunc(unlisted, func(i, j int) int {
+		a, b := p.providers[i], p.providers[j]
+		return cmp.Or(cmp.Compare(p.provScope[i], p.provScope[j]), cmp.Compare(b.rank, a.rank), cmp.Compare(a.order, b.order))
+	})
+	for _, i := range unlisted {
+		v.unlisted = append(v.unlisted, p.providers[i])
 	}
 	return v
 }

@@ -790,6 +790,69 @@ func TestGet(t *testing.T) {
 			name: "b",
 		},
 		{
+			desc: "listing fails: the provider is asked and its load error returned",
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := skilltest.New(skilltest.Options{})
+				p.SetSkills(skilltest.Skill{Summary: sum("remote", "d", "mcp"), LoadErr: loadErr})
+				p.SetListError(errors.New("index unreachable"))
+				r.AddProvider("global", p, skills.ProviderOptions{})
+				return p
+			},
+			name:      "remote",
+			wantErr:   loadErr,
+			wantLoads: 1,
+		},
+		{
+			desc: "listing fails: the provider still loads the skill",
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := skilltest.New(skilltest.Options{})
+				p.SetSkills(skilltest.Skill{Summary: sum("remote", "d", "mcp"), Content: "remote body"})
+				p.SetListError(errors.New("index unreachable"))
+				r.AddProvider("global", p, skills.ProviderOptions{})
+				mustRegister(t, r, "global", rt("other", "d"))
+				return p
+			},
+			name:      "remote",
+			want:      skill.Definition{Summary: sum("remote", "d", "mcp"), Content: "remote body"},
+			wantFound: true,
+			wantLoads: 1,
+		},
+		{
+			desc: "listing fails: a policy the load leaves unset is the default",
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := newFake(true, sum("remote", "d", "mcp"))
+				setLoaded(t, p, "remote", skill.Definition{Content: "b"})
+				p.SetListError(errors.New("index unreachable"))
+				r.AddProvider("global", p, skills.ProviderOptions{})
+				return p
+			},
+			name:      "remote",
+			want:      skill.Definition{Summary: skill.Summary{Name: "remote", Invocation: skill.DefaultPolicy()}, Content: "b"},
+			wantFound: true,
+			wantLoads: 1,
+		},
+		{
+			desc: "incomplete listing: the provider is asked for an unlisted name",
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := skilltest.New(skilltest.Options{})
+				p.SetSkills(skilltest.Skill{Summary: sum("late", "d", "mcp"), Vanished: true})
+				p.SetComplete(false)
+				r.AddProvider("global", p, skills.ProviderOptions{})
+				return p
+			},
+			name:      "absent",
+			wantLoads: 1,
+		},
+		{
+			desc: "complete snapshot: an unlisted name asks no provider",
+			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
+				p := newFake(true, sum("a", "d", "p"))
+				r.AddProvider("global", p, skills.ProviderOptions{})
+				return p
+			},
+			name: "absent",
+		},
+		{
 			desc: "invalid name",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				mustRegister(t, r, "global", rt("a", "d"))
@@ -1036,4 +1099,35 @@ func TestConcurrentUse(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestGetUnlistedFollowsPrecedence: during an outage the providers that
+// could not list are asked nearest scope first, then by rank, and the first
+// that offers the name wins.
+func TestGetUnlistedFollowsPrecedence(t *testing.T) {
+	r := skills.NewRegistry()
+	outage := errors.New("index unreachable")
+	mk := func(body string) *skilltest.Provider {
+		p := skilltest.New(skilltest.Options{})
+		p.SetSkills(skilltest.Skill{Summary: sum("x", "d", body), Content: body})
+		p.SetListError(outage)
+		return p
+	}
+	global, low, high := mk("global"), mk("agent-low"), mk("agent-high")
+	r.AddProvider("global", global, skills.ProviderOptions{Rank: 100})
+	r.AddProvider("agent", low, skills.ProviderOptions{})
+	r.AddProvider("agent", high, skills.ProviderOptions{Rank: 1})
+	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
+	def, found, err := r.Get(t.Context(), q, "x")
+	if err != nil || !found || def.Content != "agent-high" {
+		t.Fatalf("Get = %q, %v, %v; want the agent scope's higher-ranked provider", def.Content, found, err)
+	}
+	if len(global.Loads()) != 0 || len(low.Loads()) != 0 {
+		t.Errorf("providers after the winner were asked: global %v, agent-low %v", global.Loads(), low.Loads())
+	}
+	high.SetSkills()
+	def, found, err = r.Get(t.Context(), q, "x")
+	if err != nil || !found || def.Content != "agent-low" {
+		t.Fatalf("Get = %q, %v, %v; want the next provider once the first lacks the name", def.Content, found, err)
+	}
 }

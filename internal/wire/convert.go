@@ -249,7 +249,7 @@ func StepResponseToProto(r plugin.StepResponse) (*pb.PreStepResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.PreStepResponse{Outcome: o}
+	out := &pb.PreStepResponse{Outcome: o, Diagnostics: r.Diagnostics}
 	if len(r.Edits) > 0 {
 		out.Edits = make([]*pb.MessageEdit, len(r.Edits))
 		for i, e := range r.Edits {
@@ -267,7 +267,7 @@ func StepResponseFromProto(r *pb.PreStepResponse) (plugin.StepResponse, error) {
 	if err != nil {
 		return plugin.StepResponse{}, err
 	}
-	out := plugin.StepResponse{Outcome: o}
+	out := plugin.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics()}
 	if edits := r.GetEdits(); len(edits) > 0 {
 		out.Edits = make([]plugin.Edit, len(edits))
 		for i, e := range edits {

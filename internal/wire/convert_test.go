@@ -139,7 +139,7 @@ func TestStepResponses(t *testing.T) {
 		{Op: plugin.EditReplace, Index: 0, Message: fullMessage},
 		{Op: plugin.EditAppend, Message: plugin.Message{ID: "new"}},
 		{Op: plugin.EditRemove}, // index 0
-	}}
+	}, Diagnostics: []string{"catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"}}
 	for name, r := range map[string]plugin.StepResponse{"no edits": {Outcome: plugin.OutcomeUnchanged}, "full": full} {
 		p, err := StepResponseToProto(r)
 		if err != nil {

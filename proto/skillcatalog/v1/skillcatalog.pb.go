@@ -1300,9 +1300,13 @@ func (x *ReplaceEdit) GetMessage() *Message {
 
 // PreStepResponse returns the edits to the downstream decision.
 type PreStepResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Outcome       Outcome                `protobuf:"varint,1,opt,name=outcome,proto3,enum=skillcatalog.v1.Outcome" json:"outcome,omitempty"`
-	Edits         []*MessageEdit         `protobuf:"bytes,2,rep,name=edits,proto3" json:"edits,omitempty"`
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Outcome Outcome                `protobuf:"varint,1,opt,name=outcome,proto3,enum=skillcatalog.v1.Outcome" json:"outcome,omitempty"`
+	Edits   []*MessageEdit         `protobuf:"bytes,2,rep,name=edits,proto3" json:"edits,omitempty"`
+	// Diagnostics for the host, never shown to the model: what the plugin
+	// changed to publish this step's catalog, such as descriptions a catalog
+	// budget shortened and skills it left out. Empty unless the step publishes.
+	Diagnostics   []string `protobuf:"bytes,3,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1347,6 +1351,13 @@ func (x *PreStepResponse) GetOutcome() Outcome {
 func (x *PreStepResponse) GetEdits() []*MessageEdit {
 	if x != nil {
 		return x.Edits
+	}
+	return nil
+}
+
+func (x *PreStepResponse) GetDiagnostics() []string {
+	if x != nil {
+		return x.Diagnostics
 	}
 	return nil
 }
@@ -2622,10 +2633,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04edit\"W\n" +
 	"\vReplaceEdit\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x122\n" +
-	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"y\n" +
+	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\x9b\x01\n" +
 	"\x0fPreStepResponse\x122\n" +
 	"\aoutcome\x18\x01 \x01(\x0e2\x18.skillcatalog.v1.OutcomeR\aoutcome\x122\n" +
-	"\x05edits\x18\x02 \x03(\v2\x1c.skillcatalog.v1.MessageEditR\x05edits\"b\n" +
+	"\x05edits\x18\x02 \x03(\v2\x1c.skillcatalog.v1.MessageEditR\x05edits\x12 \n" +
+	"\vdiagnostics\x18\x03 \x03(\tR\vdiagnostics\"b\n" +
 	"\x10InvocationPolicy\x12'\n" +
 	"\x0fmodel_invocable\x18\x01 \x01(\bR\x0emodelInvocable\x12%\n" +
 	"\x0euser_invocable\x18\x02 \x01(\bR\ruserInvocable\"j\n" +
