@@ -144,7 +144,8 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("model called %s %s: %d bytes back, error %v\n", call.name, call.arguments, len(out.Text), out.IsError)
+		first, _, _ := strings.Cut(out.Text, "\n")
+		fmt.Printf("model called %s %s: %s (error %v)\n", call.name, call.arguments, first, out.IsError)
 		input = []hostsdk.Message{
 			text(fmt.Sprintf("a%d", step), hostsdk.RoleAssistant, fmt.Sprintf("%s %s", call.name, call.arguments)),
 			text(fmt.Sprintf("r%d", step), hostsdk.RoleTool, out.Text),

@@ -75,7 +75,7 @@ func TestExampleHostRuns(t *testing.T) {
 		t.Fatalf("example-host: %v\nstderr:\n%s", err, stderr.String())
 	}
 	want := `step 1: initial, 2 messages in the conversation
-model called skill {"name":"pdf-forms"}: 779 bytes back, error false
+model called skill {"name":"pdf-forms"}: <skill_content name="pdf-forms"> (error false)
 step 2: unchanged, 4 messages in the conversation
 model: Done: the form is filled in, following the pdf-forms skill.
 after compaction: replacement, 2 messages in the conversation
