@@ -16,11 +16,18 @@ import (
 // description cap.
 const OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
 
+// OptionResourceTool is the configuration key that turns on the
+// resource-read tool (render.ResourceToolName): a boolean, false by
+// default.
+const OptionResourceTool = "resourceTool"
+
 // Config is a validated plugin configuration for one mount.
 type Config struct {
 	// DescriptionMaxLength caps normalized catalog descriptions, in
 	// characters, including the "..." of a truncated one.
 	DescriptionMaxLength int
+	// ResourceTool registers the resource-read tool next to `skill`.
+	ResourceTool bool
 }
 
 // DefaultConfig returns the configuration used when the host passes none.
@@ -46,13 +53,13 @@ func ParseConfig(raw string) (Config, error) {
 	}
 	var unknown []string
 	for k := range opts {
-		if k != OptionDescriptionMaxLength {
+		if k != OptionDescriptionMaxLength && k != OptionResourceTool {
 			unknown = append(unknown, k)
 		}
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], OptionDescriptionMaxLength)
+		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], OptionDescriptionMaxLength+", "+OptionResourceTool)
 	}
 	if v, ok := opts[OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
@@ -63,6 +70,11 @@ func ParseConfig(raw string) (Config, error) {
 			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
 		}
 		cfg.DescriptionMaxLength = n
+	}
+	if v, ok := opts[OptionResourceTool]; ok {
+		if err := json.Unmarshal(v, &cfg.ResourceTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return cfg, fmt.Errorf("%s must be true or false, got %s", OptionResourceTool, compactJSON(v))
+		}
 	}
 	return cfg, nil
 }

@@ -295,30 +295,36 @@ func (r *Registry) CachedToken(q Query) (string, bool) {
 // summary. found is false when no source offers name (or the winning
 // provider no longer does). A Load failure is returned as a *LoadError.
 func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definition, bool, error) {
+	def, _, found, err := r.get(ctx, q, name)
+	return def, found, err
+}
+
+// get is Get, also returning the winning source.
+func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definition, source, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return skill.Definition{}, false, err
+		return skill.Definition{}, source{}, false, err
 	}
 	if !skill.ValidName(name) {
-		return skill.Definition{}, false, nil
+		return skill.Definition{}, source{}, false, nil
 	}
 	v, err := r.view(ctx, q)
 	if err != nil {
-		return skill.Definition{}, false, err
+		return skill.Definition{}, source{}, false, err
 	}
 	i, ok := slices.BinarySearchFunc(v.skills, name, func(s skill.Summary, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
-		return skill.Definition{}, false, nil
+		return skill.Definition{}, source{}, false, nil
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
-		return src.runtime.def.Clone(), true, nil
+		return src.runtime.def.Clone(), src, true, nil
 	}
 	def, found, err := src.provider.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
-		return skill.Definition{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
+		return skill.Definition{}, source{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
 	}
 	if !found {
-		return skill.Definition{}, false, nil
+		return skill.Definition{}, source{}, false, nil
 	}
 	if def.Name == "" {
 		def.Name = sum.Name
@@ -332,7 +338,7 @@ func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definit
 	if def.Invocation == (skill.InvocationPolicy{}) {
 		def.Invocation = sum.Invocation
 	}
-	return def, true, nil
+	return def, src, true, nil
 }
 
 // EndSession drops the session's cached snapshots and forwards the call to
