@@ -203,4 +203,6 @@ func providerText(err error) string {
 	}
 	return boundText(msg, maxProviderErrorBytes)
 }
+
+// The plugin finds resource reads by this interface.
 var _ plugin.ResourceHost = hostCallbacks{}

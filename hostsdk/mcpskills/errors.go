@@ -2,13 +2,13 @@ package mcpskills
 
 import (
 	"context"
-
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"errors"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxErrorBytes bounds the message of every error and diagnostic the
