@@ -188,7 +188,7 @@ func pageResult(a resourceArgs, got ResourceRead) ToolResult {
 	case ResourceNotReadable:
 		return errorResult(render.ErrResourceNotReadable(a.name))
 	case ResourceInvalidPath:
-		return errorResult(render.ErrInvalidPath(a.path, "it leads outside the skill's resources"))
+		return errorResult(render.ErrInvalidPath(a.path, "it leads outside the skill's resources, or the skill's provider refuses it"))
 	case ResourceNotFound:
 		return errorResult(render.ErrResourceNotFound(a.name, a.path))
 	case ResourceTooLarge:

@@ -30,8 +30,6 @@ func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceReq
 		return nil, skills.ErrSkillNotFound
 	case errors.Is(err, ErrResourceNotFound):
 		return nil, skills.ErrResourceNotFound
-	case errors.Is(err, errMessageTooLarge):
-		return nil, skills.ErrResourceTooLarge
 	case err != nil:
 		return nil, err
 	}

@@ -2391,10 +2391,10 @@ func (x *SkillToolValue) GetContent() string {
 // or an error text.
 type ExecuteSkillToolResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Set on success.
+	// Set on a successful call of the `skill` tool.
 	Value *SkillToolValue `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
-	// The rendered text the model sees: the wrapped instructions on success, or
-	// the error text.
+	// The rendered text the model sees: the wrapped instructions or resource
+	// page on success, or the error text.
 	Text    string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
 	IsError bool   `protobuf:"varint,3,opt,name=is_error,json=isError,proto3" json:"is_error,omitempty"`
 	// Set on a successful call of the resource-read tool, instead of value.
