@@ -225,6 +225,17 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 			}
 		}
 	}
+	// The host's own checks, without the plugin's in front: the registry
+	// reads nothing outside either skill for any of the hostile paths.
+	q := skills.Query{SessionID: "s1", Cwd: "/work", Chain: []string{"agent:a", tools.GlobalScope}}
+	for _, name := range []string{"data-tool", "pdf-tools"} {
+		for _, path := range hostilePaths {
+			data, err := reg.ReadResource(ctx, q, name, path)
+			if err == nil || data != nil || strings.Contains(err.Error(), "TOP-SECRET") {
+				t.Errorf("%s: registry read of hostile path %q = %q, %v", name, path, data, err)
+			}
+		}
+	}
 	if len(hostilePaths) < 30 {
 		t.Fatalf("%d hostile paths, want at least 30", len(hostilePaths))
 	}
