@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.
@@ -163,3 +164,72 @@ func boundText(s string, max int) string {
 	}
 	return s[:cut] + "..."
 }
+
+// ReadResource answers the plugin's ReadResource callback: the registry
+// reads the whole file (at most skill.MaxResourceBytes) and the window the
+// plugin asked for is sent. A file that is not text (skill.IsText) is
+// answered as binary whatever the window. Everything but the caller's
+// cancellation and an unknown scope is an answer, not an error.
+func (c hostCallbacks) ReadResource(ctx context.Context, req plugin.ResourceRequest) (_ plugin.ResourceRead, err error) {
+	end := c.h.calls.begin(req.SessionID)
+	defer func() { end(ctx, err) }()
+	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
+	if err != nil {
+		return plugin.ResourceRead{}, err
+	}
+	data, err := c.h.cfg.Skills.ReadResource(ctx, q, req.Name, req.Path)
+	if err != nil {
+		if ctx.Err() != nil {
+			return plugin.ResourceRead{}, ctx.Err()
+		}
+		return plugin.ResourceRead{Status: resourceStatus(err), Error: providerText(err)}, nil
+	}
+	if !skill.IsText(data) {
+		return plugin.ResourceRead{Status: plugin.ResourceBinary, Total: int64(len(data))}, nil
+	}
+	out := plugin.ResourceRead{Status: plugin.ResourceOK, Total: int64(len(data))}
+	if req.Offset >= 0 && req.Offset < int64(len(data)) {
+		window := data[req.Offset:]
+		if req.MaxBytes >= 0 && len(window) > req.MaxBytes {
+			window = window[:req.MaxBytes]
+		}
+		out.Data = window
+	}
+	return out, nil
+}
+
+// resourceStatus maps a registry error to the callback's status.
+func resourceStatus(err error) plugin.ResourceStatus {
+	switch {
+	case errors.Is(err, skills.ErrSkillNotFound):
+		return plugin.ResourceSkillNotFound
+	case errors.Is(err, skills.ErrNotModelInvocable):
+		return plugin.ResourceNotModelInvocable
+	case errors.Is(err, skills.ErrResourceNotReadable):
+		return plugin.ResourceNotReadable
+	case errors.Is(err, skills.ErrInvalidResourcePath):
+		return plugin.ResourceInvalidPath
+	case errors.Is(err, skills.ErrResourceNotFound):
+		return plugin.ResourceNotFound
+	case errors.Is(err, skills.ErrResourceTooLarge):
+		return plugin.ResourceTooLarge
+	}
+	return plugin.ResourceProviderError
+}
+
+// providerText is the text the model sees for a provider failure: the
+// provider's own, not the registry's wrapping, bounded.
+func providerText(err error) string {
+	if resourceStatus(err) != plugin.ResourceProviderError {
+		return ""
+	}
+	msg := err.Error()
+	var le *skills.LoadError
+	if errors.As(err, &le) && le.Err != nil {
+		msg = le.Err.Error()
+	}
+	return boundText(msg, maxProviderErrorBytes)
+}
+
+// The plugin finds resource reads by this interface.
+var _ plugin.ResourceHost = hostCallbacks{}

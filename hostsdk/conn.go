@@ -81,6 +81,15 @@ func (b blamingHost) ReadEvents(ctx context.Context, req plugin.EventsRequest) (
 	return p, blame(err)
 }
 
+func (b blamingHost) ReadResource(ctx context.Context, req plugin.ResourceRequest) (plugin.ResourceRead, error) {
+	rh, ok := b.Host.(plugin.ResourceHost)
+	if !ok {
+		return plugin.ResourceRead{}, plugin.ErrNoResourceReads
+	}
+	r, err := rh.ReadResource(ctx, req)
+	return r, blame(err)
+}
+
 // errPluginPanic is wrapped by the error of an in-process call that
 // panicked.
 var errPluginPanic = errors.New("the plugin panicked")

@@ -16,7 +16,11 @@
 // appends the resulting messages of an entering decision to the session log,
 // sources intact. A `skill` tool call goes through Host.CallTool, which
 // resolves the tool name for the agent's scope and forwards calls that
-// resolve to a mount's definition to the plugin.
+// resolve to a mount's definition to the plugin; so does a call of the
+// resource-read tool `skill_resource` that a mount with the resourceTool
+// option registers. The plugin reads a skill's files through the host
+// (skills.Registry.ReadResource): a directory skill's below its directory,
+// others through their provider's skills.ResourceReader.
 //
 // # The session log and the runtime's transcript
 //

@@ -62,12 +62,15 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 	return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}
 }
 
+// executeSkillTool forwards a call of one of the mount's tools, named by
+// call.Name, to the plugin.
 func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
 	var res plugin.ToolResult
 	err := m.call(ctx, func(proc pluginConn, mountID string) error {
 		var err error
 		res, err = proc.ExecuteSkillTool(ctx, plugin.ToolCall{
 			MountID:    mountID,
+			ToolName:   call.Name,
 			SessionID:  call.SessionID,
 			Cwd:        call.Cwd,
 			AgentScope: call.AgentScope,

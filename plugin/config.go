@@ -27,8 +27,13 @@ const OptionCatalogBudget = "catalogBudget"
 
 // knownOptions lists every option, sorted, for the unknown-option error.
 func knownOptions() []string {
-	return []string{OptionCatalogBudget, OptionDescriptionMaxLength, OptionUserInvocation}
+	return []string{OptionCatalogBudget, OptionDescriptionMaxLength, OptionResourceTool, OptionUserInvocation}
 }
+
+// OptionResourceTool is the configuration key that turns on the
+// resource-read tool (render.ResourceToolName): a boolean, false by
+// default.
+const OptionResourceTool = "resourceTool"
 
 // Config is a validated plugin configuration for one mount.
 type Config struct {
@@ -41,6 +46,8 @@ type Config struct {
 	// CatalogBudget bounds the characters of a catalog's rendered entries
 	// (render.FitCatalog); 0 means no budget.
 	CatalogBudget int
+	// ResourceTool registers the resource-read tool next to `skill`.
+	ResourceTool bool
 }
 
 // DefaultConfig returns the configuration used when the host passes none.
@@ -95,6 +102,11 @@ func ParseConfig(raw string) (Config, error) {
 			return cfg, fmt.Errorf("%s must be 0 (no budget) or an integer from %d to %d, got %s", OptionCatalogBudget, render.MinCatalogBudget, math.MaxInt32, compactJSON(v))
 		}
 		cfg.CatalogBudget = n
+	}
+	if v, ok := opts[OptionResourceTool]; ok {
+		if err := json.Unmarshal(v, &cfg.ResourceTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return cfg, fmt.Errorf("%s must be true or false, got %s", OptionResourceTool, compactJSON(v))
+		}
 	}
 	return cfg, nil
 }

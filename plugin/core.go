@@ -90,8 +90,12 @@ func (c *Core) Configure(_ context.Context, host Host, req ConfigureRequest) (Co
 	id := "mount-" + strconv.Itoa(c.nextID)
 	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
 	c.mu.Unlock()
-	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength, OptionCatalogBudget, cfg.CatalogBudget)
-	return ConfigureResponse{MountID: id, Tools: []ToolDefinition{SkillTool()}}, nil
+	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength, OptionCatalogBudget, cfg.CatalogBudget, OptionResourceTool, cfg.ResourceTool)
+	tools := []ToolDefinition{SkillTool()}
+	if cfg.ResourceTool {
+		tools = append(tools, ResourceTool())
+	}
+	return ConfigureResponse{MountID: id, Tools: tools}, nil
 }
 
 // BindTools records the identities the host minted for a mount's tools.
@@ -127,13 +131,22 @@ func (c *Core) PreStep(ctx context.Context, req StepRequest) (StepResponse, erro
 	return c.engine.preStep(ctx, ms.host, ms.mount, req)
 }
 
-// ExecuteSkillTool runs one `skill` tool call of call.MountID.
+// ExecuteSkillTool runs one call of call.MountID's tools: the `skill`
+// tool (call.ToolName empty or render.SkillToolName), or the resource-read
+// tool (render.ResourceToolName) of a mount that registered it. A name the
+// mount did not register is answered with an error result.
 func (c *Core) ExecuteSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
 	ms, err := c.mount(call.MountID)
 	if err != nil {
 		return ToolResult{}, err
 	}
-	return c.engine.executeSkillTool(ctx, ms.host, ms.mount, call)
+	switch {
+	case call.ToolName == "" || call.ToolName == render.SkillToolName:
+		return c.engine.executeSkillTool(ctx, ms.host, ms.mount, call)
+	case call.ToolName == render.ResourceToolName && ms.mount.cfg.ResourceTool:
+		return c.engine.executeResourceTool(ctx, ms.host, ms.mount, call)
+	}
+	return errorResult(render.ErrUnknownTool(call.ToolName)), nil
 }
 
 // EndSession drops what the plugin cached for a session.

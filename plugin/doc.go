@@ -74,4 +74,15 @@
 // previous one, so only the skills that changed are normalized, rendered and
 // encoded again, and the catalog record the plugin publishes is remembered
 // as parsed, so reading it back at the next step costs a hash.
+//
+// A mount configured with OptionResourceTool also registers the
+// resource-read tool (render.ResourceToolName). A call is checked like a
+// `skill` call (its arguments against the schema, the name listed for the
+// agent and model-invocable) and its path with ValidateResourcePath before
+// the host is asked for a window of the file (ResourceHost, an optional
+// callback); the plugin then cuts one page of at most
+// render.ResourcePageBytes on character boundaries, refuses text that is
+// not UTF-8 or holds a NUL as binary, and renders the page or the error.
+// The host resolves the path against the skill's resource base and checks
+// the loaded definition's policy again.
 package plugin

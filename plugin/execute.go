@@ -52,7 +52,7 @@ func (e *engine) executeSkillTool(ctx context.Context, host Host, m mount, call 
 
 	value := got.Skill.ToolValue()
 	value.Name = name
-	text, err := render.SkillContent(value)
+	text, err := render.SkillContentFor(value, m.cfg.ResourceTool)
 	if err != nil {
 		return errorResult(render.ErrProvider(err.Error())), nil
 	}

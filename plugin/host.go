@@ -114,3 +114,68 @@ type EventPage struct {
 	// More is true when older events remain in the requested range.
 	More bool
 }
+
+// ResourceHost is a Host that reads skill resources for the resource-read
+// tool. It is optional: the tool answers that resources cannot be read when
+// the mount's host does not implement it.
+type ResourceHost interface {
+	// ReadResource reads a window of one file of a skill's resources, as
+	// the calling agent sees the skill.
+	ReadResource(ctx context.Context, req ResourceRequest) (ResourceRead, error)
+}
+
+// ResourceRequest asks for a window of one skill resource.
+type ResourceRequest struct {
+	SessionID  string
+	Cwd        string
+	AgentScope string
+	// Name is the skill's name.
+	Name string
+	// Path is slash-separated, relative to the skill's resource base, and
+	// already checked by the plugin (see ValidateResourcePath).
+	Path string
+	// Offset is the window's first byte.
+	Offset int64
+	// MaxBytes is the most bytes the window may hold.
+	MaxBytes int
+}
+
+// ResourceStatus is the outcome of a ReadResource callback.
+type ResourceStatus string
+
+// Resource read outcomes.
+const (
+	// ResourceOK: Data and Total are set.
+	ResourceOK ResourceStatus = "ok"
+	// ResourceSkillNotFound: no skill of that name is visible to the agent.
+	ResourceSkillNotFound ResourceStatus = "skill-not-found"
+	// ResourceNotModelInvocable: the model may not invoke the skill, so
+	// nothing was read.
+	ResourceNotModelInvocable ResourceStatus = "not-model-invocable"
+	// ResourceNotReadable: the skill's resources cannot be read by the host
+	// (an opaque base, or a provider that offers no reads).
+	ResourceNotReadable ResourceStatus = "not-readable"
+	// ResourceInvalidPath: the path leaves the skill's resources, or the
+	// provider refused it.
+	ResourceInvalidPath ResourceStatus = "invalid-path"
+	// ResourceNotFound: no readable file at that path.
+	ResourceNotFound ResourceStatus = "not-found"
+	// ResourceTooLarge: the file is larger than skill.MaxResourceBytes.
+	ResourceTooLarge ResourceStatus = "too-large"
+	// ResourceBinary: the file is not text (skill.IsText).
+	ResourceBinary ResourceStatus = "binary"
+	// ResourceProviderError: the provider failed; Error holds its text.
+	ResourceProviderError ResourceStatus = "provider-error"
+)
+
+// ResourceRead is the answer to a ResourceRequest.
+type ResourceRead struct {
+	Status ResourceStatus
+	// Data is the resource from Offset, at most MaxBytes; empty when
+	// Offset is at or past the end.
+	Data []byte
+	// Total is the size of the whole resource in bytes.
+	Total int64
+	// Error is the provider's text, for ResourceProviderError.
+	Error string
+}

@@ -188,10 +188,12 @@ type ToolBinding struct {
 	DefinitionIdentity string
 }
 
-// ToolCall is one call of the `skill` tool.
+// ToolCall is one call of one of the plugin's tools.
 type ToolCall struct {
 	// MountID is the mount whose tool was called (Core only).
-	MountID    string
+	MountID string
+	// ToolName is the tool called; empty means the `skill` tool.
+	ToolName   string
 	SessionID  string
 	Cwd        string
 	AgentScope string
@@ -203,9 +205,12 @@ type ToolCall struct {
 // ToolResult is a tool call's result: the text the model sees and, on
 // success, the canonical value.
 type ToolResult struct {
-	// Value is set on success.
+	// Value is set on a successful `skill` call.
 	Value *skill.ToolValue
-	// Text is the wrapped instructions on success, or the error text.
+	// Resource is set on a successful resource-read call.
+	Resource *skill.ResourcePage
+	// Text is the wrapped instructions or resource page on success, or the
+	// error text.
 	Text    string
 	IsError bool
 }

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -238,7 +239,7 @@ func (d *demo) mountPlugin(ctx context.Context, exe string) error {
 	if err != nil {
 		return err
 	}
-	_, err = plugin.Mount(ctx, tools.GlobalScope, "")
+	_, err = plugin.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`)
 	return err
 }
 
@@ -248,6 +249,7 @@ func (d *demo) play(ctx context.Context) error {
 		d.publishInitialCatalog,
 		d.stepWithoutChanges,
 		d.loadFirstSkill,
+		d.readResource,
 		d.addSkill,
 		d.editDescription,
 		d.editBody,
@@ -303,6 +305,65 @@ func (d *demo) loadFirstSkill(ctx context.Context) error {
 		return nil
 	}
 	return d.call(ctx, name)
+}
+
+// referencedPath finds the first file an instruction refers to below a
+// skill's scripts, references or assets directory.
+var referencedPath = regexp.MustCompile("(?:^|[\\s`(])((?:scripts|references|assets)/[A-Za-z0-9_./-]*[A-Za-z0-9_-])")
+
+// readResource shows the resource-read tool: the model reads a file that a
+// skill's instructions refer to. A remote skill's file is read when a
+// remote skills server is given (-mcp-url, -mcp-command), since that is
+// what the tool is for: the model has no other way to reach it. Without
+// one, a local skill's file is read; the model could also open that one
+// with its own file tools.
+func (d *demo) readResource(ctx context.Context) error {
+	d.section("The model reads a file a skill refers to with the `skill_resource` tool")
+	type candidate struct {
+		name string
+		p    skills.Provider
+	}
+	var candidates []candidate
+	if d.remote != nil {
+		obs, err := d.remote.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
+		if err == nil {
+			for _, s := range obs.Skills {
+				candidates = append(candidates, candidate{s.Name, d.remote})
+			}
+		}
+	}
+	local, err := d.loadableSkill(ctx, true)
+	if err != nil {
+		return err
+	}
+	if local != "" {
+		candidates = append(candidates, candidate{local, d.fsys})
+	}
+	for _, c := range candidates {
+		def, found, err := c.p.Load(ctx, skills.LoadRequest{SessionID: demoSession, Cwd: d.project, Name: c.name})
+		if err != nil || !found {
+			continue
+		}
+		m := referencedPath.FindStringSubmatch(def.Content)
+		if m == nil {
+			continue
+		}
+		switch {
+		case c.p == skills.Provider(d.remote):
+			d.out.note("note", c.name+" is a remote skill: its files are on the MCP server, and the skill_resource tool reads them through the host")
+			// Its `skill` result names the tool.
+			if err := d.call(ctx, c.name); err != nil {
+				return err
+			}
+		case d.remote != nil:
+			d.out.note("note", "no remote skill refers to a file; a file of "+c.name+", loaded above, is read instead")
+		default:
+			d.out.note("note", "without -mcp-url or -mcp-command the model reads a file of "+c.name+", the local skill loaded above (its own file tools could too); with a remote skills server, such as skillcatalog serve-mcp -skills testdata/remote-skills, it reads a remote skill's file")
+		}
+		return d.read(ctx, c.name, m[1])
+	}
+	d.out.note("note", "no skill's instructions refer to a file below scripts/, references/ or assets/; skipped")
+	return nil
 }
 
 func (d *demo) addSkill(ctx context.Context) error {
@@ -446,6 +507,20 @@ func (d *demo) call(ctx context.Context, name string) error {
 		return err
 	}
 	d.out.tool(name, res)
+	return nil
+}
+
+// read calls the resource-read tool for a skill's file, from its start.
+func (d *demo) read(ctx context.Context, name, path string) error {
+	args, err := json.Marshal(map[string]string{"name": name, "path": path})
+	if err != nil {
+		return err
+	}
+	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: "skill_resource", Arguments: args})
+	if err != nil {
+		return err
+	}
+	d.out.resource(name, path, res)
 	return nil
 }
 

@@ -90,6 +90,26 @@ func (r *reporter) tool(name string, res hostsdk.ToolResult) {
 	r.box(kind, res.Text, footer)
 }
 
+func (r *reporter) resource(name, path string, res hostsdk.ToolResult) {
+	if r.json {
+		r.emit(map[string]any{"event": "tool", "tool": "skill_resource", "arguments": map[string]string{"name": name, "path": path}, "isError": res.IsError, "text": res.Text, "value": res.Resource})
+		return
+	}
+	kind := "result"
+	if res.IsError {
+		kind = "error result"
+	}
+	footer := ""
+	if res.Resource != nil {
+		v := *res.Resource
+		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
+		b, _ := json.Marshal(v)
+		footer = "value: " + string(b)
+	}
+	fmt.Fprintf(r.w, "skill_resource tool ← {\"name\": %q, \"path\": %q}\n", name, path)
+	r.box(kind, res.Text, footer)
+}
+
 func (r *reporter) note(kind, text string) {
 	if r.json {
 		r.emit(map[string]any{"event": "note", "kind": kind, "text": text})

@@ -236,8 +236,15 @@ func summarizeEvents(views []EventView) string {
 
 func viewTool(res hostsdk.ToolResult) ToolView {
 	v := ToolView{IsError: res.IsError, Text: res.Text}
-	if res.Value != nil {
-		b, err := json.Marshal(res.Value)
+	var value any
+	switch {
+	case res.Value != nil:
+		value = res.Value
+	case res.Resource != nil:
+		value = res.Resource
+	}
+	if value != nil {
+		b, err := json.Marshal(value)
 		if err != nil {
 			v.Value = "unencodable value: " + err.Error()
 		} else {

@@ -69,6 +69,11 @@
 //	loadPolicy         provider skills only: {modelInvocable, userInvocable} of the
 //	                   loaded definition when it differs from the listing (both
 //	                   false reads as "not given" in the host's registry)
+//	resources          {path: text}: files of the skill's resources. A runtime
+//	                   registration's are written below a fresh directory that
+//	                   becomes its directory resource base (not with
+//	                   resourceBase); a scripted provider serves its skills'
+//	                   through its resource reader
 //
 // Provider:
 //
@@ -83,8 +88,8 @@
 //	rank    precedence against same-scope sources
 //	skills  its skills (Skill)
 //
-// Scripted providers record every List call and every name they were asked
-// to Load, in order.
+// Scripted providers record every List call, every name they were asked
+// to Load and every resource they were asked to read, in order.
 //
 // Session: {id, events}. Events are appended before the plugin starts.
 // Steps that name no session use the first declared session (default s1).
@@ -104,7 +109,7 @@
 // '{"excludeNames":["beta"]}'} with no source.
 //
 // Step: exactly one action, an optional name (shown in reports) and, on
-// preStep and toolCall, an optional expect.
+// preStep, toolCall and readResource, an optional expect.
 //
 //	preStep       {agent, cwd, session, turn, step, downstream, cancel}: runs
 //	              Host.PreStep. cwd defaults to /work/project, turn to 1, step
@@ -119,6 +124,10 @@
 //	toolCall      {agent, cwd, session, tool, skill | arguments}: runs
 //	              Host.CallTool for tool (default "skill") with the arguments
 //	              {"name": skill}, or the raw JSON arguments.
+//	readResource  {agent, cwd, session, skill, path, offset | arguments}: calls
+//	              the resource-read tool skill_resource with {"name": skill,
+//	              "path": path, "offset": offset} (offset only when given), or
+//	              the raw JSON arguments; a toolCall in every other respect.
 //	addSkill      a Skill: registers (or replaces) it in its scope, or adds it
 //	              to its provider
 //	removeSkill   {name, scope | provider}
@@ -155,13 +164,15 @@
 //	diagnostics   [Text, ...]: the plugin's diagnostics for the step, in
 //	              order (StepResult.Diagnostics); [] for none
 //
-// Expect on a toolCall:
+// Expect on a toolCall or readResource:
 //
 //	isError   whether the result is an error result
 //	text      the rendered result text (Text)
-//	value     the canonical value {name, provider, resourceBase?, content} as
-//	          YAML, compared structurally with its JSON; null: no value. An
-//	          error result is expected to carry no value.
+//	value     the canonical value as YAML, compared structurally with its
+//	          JSON: {name, provider, resourceBase?, content} for skill,
+//	          {name, path, offset, nextOffset?, totalBytes, content} for
+//	          skill_resource; null: no value. An error result is expected to
+//	          carry no value.
 //	notFound  true: the tool name does not resolve to the plugin's tool for the
 //	          agent (restricted, shadowed, not mounted), so the host does not
 //	          forward the call
@@ -177,6 +188,8 @@
 //	loads  {provider id: [names]}: every name the provider was asked to Load
 //	       so far, in order ([] for none)
 //	lists  {provider id: count}: the provider's List calls so far
+//	reads  {provider id: ["name/path"]}: every resource the provider was
+//	       asked to read so far, in order ([] for none)
 //
 // Message expectation: {id, role, text, source, sourceRaw}. text is a Text;
 // source is the parsed JSON source written as YAML and compared

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -237,6 +238,14 @@ func (c *checker) skill(sk *SkillSpec) error {
 	if sk.Name == "" {
 		return c.errorf(sk.Pos, "skill name is empty")
 	}
+	for path := range sk.Resources {
+		if !filepath.IsLocal(filepath.FromSlash(path)) || strings.Contains(path, `\`) {
+			return c.errorf(sk.Pos, "skill %q: resource path %q is not a local slash-separated path", sk.Name, path)
+		}
+	}
+	if sk.Provider == "" && len(sk.Resources) > 0 && sk.ResourceBase != nil {
+		return c.errorf(sk.Pos, "skill %q: a runtime registration's resources are written to a directory that becomes its resource base; give resources or resourceBase, not both", sk.Name)
+	}
 	if sk.Provider != "" {
 		if sk.Scope != "" {
 			return c.errorf(sk.Pos, "skill %q: give scope (a runtime registration) or provider, not both", sk.Name)
@@ -334,7 +343,9 @@ func (c *checker) step(st *Step) error {
 		}
 	}
 	set("preStep", st.PreStep != nil)
-	set("toolCall", st.ToolCall != nil)
+	// A readResource step checked before carries the tool call it made.
+	made := st.ToolCall != nil && st.ReadResource != nil && st.ReadResource.Arguments != nil && st.ToolCall.Arguments == st.ReadResource.Arguments
+	set("toolCall", st.ToolCall != nil && !made)
 	set("addSkill", st.AddSkill != nil)
 	set("removeSkill", st.RemoveSkill != nil)
 	set("changeSkill", st.ChangeSkill != nil)
@@ -347,15 +358,24 @@ func (c *checker) step(st *Step) error {
 	set("appendEvents", st.AppendEvents != nil)
 	set("selectSkills", st.SelectSkills != nil)
 	set("restartHost", st.RestartHost != nil)
+	set("readResource", st.ReadResource != nil)
 	switch len(actions) {
 	case 0:
-		return c.errorf(st.Pos, "step has no action (one of preStep, toolCall, addSkill, removeSkill, changeSkill, setProvider, restrict, unrestrict, shadow, unshadow, compact, appendEvents, selectSkills, restartHost)")
+		return c.errorf(st.Pos, "step has no action (one of preStep, toolCall, readResource, addSkill, removeSkill, changeSkill, setProvider, restrict, unrestrict, shadow, unshadow, compact, appendEvents, selectSkills, restartHost)")
 	case 1:
 	default:
 		return c.errorf(st.Pos, "step has %d actions (%s); give one per step", len(actions), strings.Join(actions, ", "))
 	}
-	if st.Expect != nil && st.PreStep == nil && st.ToolCall == nil {
-		return c.errorf(st.Expect.Pos, "expect is allowed on preStep and toolCall steps only")
+	if st.Expect != nil && st.PreStep == nil && st.ToolCall == nil && st.ReadResource == nil {
+		return c.errorf(st.Expect.Pos, "expect is allowed on preStep, toolCall and readResource steps only")
+	}
+	if st.ReadResource != nil {
+		// A resource read is a call of the resource-read tool.
+		call, err := c.readResource(st.ReadResource)
+		if err != nil {
+			return err
+		}
+		st.ToolCall = call
 	}
 
 	switch {
@@ -452,6 +472,30 @@ func (c *checker) step(st *Step) error {
 	return nil
 }
 
+// readResource checks a resource read and returns the tool call it makes.
+func (c *checker) readResource(a *ReadResourceAction) (*ToolCallAction, error) {
+	if a.Arguments != nil {
+		if a.Skill != "" || a.Path != nil || a.Offset != nil {
+			return nil, c.errorf(a.Pos, "a resource read gives skill, path and offset, or arguments, not both")
+		}
+	} else {
+		if a.Skill == "" || a.Path == nil {
+			return nil, c.errorf(a.Pos, "a resource read needs skill and path (or raw arguments)")
+		}
+		args := map[string]any{"name": a.Skill, "path": *a.Path}
+		if a.Offset != nil {
+			args["offset"] = *a.Offset
+		}
+		b, err := json.Marshal(args)
+		if err != nil {
+			return nil, c.errorf(a.Pos, "resource read arguments: %v", err)
+		}
+		raw := string(b)
+		a.Arguments = &raw
+	}
+	return &ToolCallAction{Agent: a.Agent, Cwd: a.Cwd, Session: a.Session, Tool: ResourceToolName, Arguments: a.Arguments, Pos: a.Pos}, nil
+}
+
 func firstNonNil(refs ...*ToolRef) *ToolRef {
 	for _, r := range refs {
 		if r != nil {
@@ -468,6 +512,11 @@ func (c *checker) common(e *Expect) error {
 		}
 	}
 	for id := range e.Lists {
+		if err := c.provider(e.Pos, id); err != nil {
+			return err
+		}
+	}
+	for id := range e.Reads {
 		if err := c.provider(e.Pos, id); err != nil {
 			return err
 		}

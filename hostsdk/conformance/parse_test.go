@@ -79,7 +79,32 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 		{
 			name: "expectation on a mutation",
 			yaml: "steps:\n  - addSkill: {name: a, description: b}\n    expect: {outcome: initial}\n",
-			want: "x.yaml:3:13: expect is allowed on preStep and toolCall steps only",
+			want: "x.yaml:3:13: expect is allowed on preStep, toolCall and readResource steps only",
+		},
+		{
+			name: "resource read without a path",
+			yaml: "steps:\n  - readResource: {skill: a}\n",
+			want: "x.yaml:2:19: a resource read needs skill and path (or raw arguments)",
+		},
+		{
+			name: "resource read with arguments and a skill",
+			yaml: "steps:\n  - readResource: {skill: a, arguments: '{}'}\n",
+			want: "x.yaml:2:19: a resource read gives skill, path and offset, or arguments, not both",
+		},
+		{
+			name: "resource read and a tool call in one step",
+			yaml: "steps:\n  - readResource: {skill: a, path: b}\n    toolCall: {skill: a}\n",
+			want: "x.yaml:2:5: step has 2 actions (toolCall, readResource)",
+		},
+		{
+			name: "resource outside the skill",
+			yaml: "skills:\n  - {name: a, description: b, resources: {../x: y}}\n",
+			want: `x.yaml:2:5: skill "a": resource path "../x" is not a local slash-separated path`,
+		},
+		{
+			name: "runtime resources and a resource base",
+			yaml: "skills:\n  - {name: a, description: b, resources: {x: y}, resourceBase: {kind: opaque, description: d}}\n",
+			want: `x.yaml:2:5: skill "a": a runtime registration's resources are written to a directory that becomes its resource base; give resources or resourceBase, not both`,
 		},
 		{
 			name: "tool expectation on a pre-step",

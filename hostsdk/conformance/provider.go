@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strings"
@@ -26,6 +27,7 @@ type scriptedProvider struct {
 	state   string
 	errText string
 	skills  []SkillSpec // sorted by name
+	reads   []string    // "name/path" of every resource read, in order
 }
 
 // newScriptedProvider returns the provider of spec. Hanging Lists are
@@ -48,9 +50,45 @@ func newScriptedProvider(spec ProviderSpec, started chan skilltest.Call) *script
 }
 
 // attached is the provider as the registry sees it: an Invalidator, so
-// that its complete listings are cached between scripted changes.
+// that its complete listings are cached between scripted changes, and a
+// ResourceReader serving its skills' resources.
 func (p *scriptedProvider) attached() skills.Provider {
-	return p.fake.As(skilltest.Invalidator)
+	inner := p.fake.As(skilltest.Invalidator)
+	return readingProvider{Provider: inner, inv: inner.(skills.Invalidator), p: p}
+}
+
+// readingProvider adds the scripted provider's resource reader to the fake.
+type readingProvider struct {
+	skills.Provider
+	inv skills.Invalidator
+	p   *scriptedProvider
+}
+
+func (r readingProvider) SetInvalidate(f func()) { r.inv.SetInvalidate(f) }
+
+// ReadSkillResource serves a resource of the provider's skills, recording
+// the read.
+func (r readingProvider) ReadSkillResource(_ context.Context, req skills.ResourceRequest) ([]byte, error) {
+	p := r.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reads = append(p.reads, req.Name+"/"+req.Path)
+	i := p.indexLocked(req.Name)
+	if i < 0 {
+		return nil, skills.ErrSkillNotFound
+	}
+	content, ok := p.skills[i].Resources[req.Path]
+	if !ok {
+		return nil, skills.ErrResourceNotFound
+	}
+	return []byte(content), nil
+}
+
+// resourceReads returns the resources read so far, in order.
+func (p *scriptedProvider) resourceReads() []string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]string{}, p.reads...)
 }
 
 func (p *scriptedProvider) sortLocked() {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -76,6 +77,7 @@ type env struct {
 	started   chan skilltest.Call  // hanging providers announce themselves here
 	preSteps  map[string]int       // pre-steps run per session
 	after     []string             // changes since the last checked step
+	resources string               // where runtime registrations' resources are written
 }
 
 // Run executes one scenario in a fresh host: its own scope tree, skill
@@ -113,7 +115,8 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 	if e.stepTimeout <= 0 {
 		e.stepTimeout = DefaultStepTimeout
 	}
-	if e.store, err = sessionlog.NewFileStore(dir); err != nil {
+	e.resources = filepath.Join(dir, "resources")
+	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions")); err != nil {
 		fail("setup: %v", err)
 		return res
 	}
@@ -206,11 +209,41 @@ func (e *env) addSkill(sk SkillSpec) error {
 		e.providers[sk.Provider].add(sk)
 		return nil
 	}
-	if err := e.reg.Register(sk.Scope, runtimeSkill(sk)); err != nil {
+	rs := runtimeSkill(sk)
+	if len(sk.Resources) > 0 {
+		dir, err := e.writeResources(sk)
+		if err != nil {
+			return err
+		}
+		rs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}
+	}
+	if err := e.reg.Register(sk.Scope, rs); err != nil {
 		return err
 	}
 	e.runtime[sk.Scope+"\x00"+sk.Name] = sk
 	return nil
+}
+
+// writeResources writes a runtime registration's resources below a fresh
+// directory and returns it.
+func (e *env) writeResources(sk SkillSpec) (string, error) {
+	if err := os.MkdirAll(e.resources, 0o755); err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp(e.resources, sk.Name+"-")
+	if err != nil {
+		return "", err
+	}
+	for path, content := range sk.Resources {
+		file := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			return "", fmt.Errorf("skill %q: write resource %q: %w", sk.Name, path, err)
+		}
+	}
+	return dir, nil
 }
 
 func runtimeSkill(sk SkillSpec) skills.RuntimeSkill {
@@ -686,6 +719,11 @@ func (e *env) checkCommon(session string, exp *Expect, fail func(string, ...any)
 		_, got := e.providers[id].counters()
 		if got != exp.Lists[id] {
 			fail("provider %q listed %d time(s) so far, want %d", id, got, exp.Lists[id])
+		}
+	}
+	for _, id := range sortedKeys(exp.Reads) {
+		if d := diff(exp.Reads[id], e.providers[id].resourceReads()); d != "" {
+			fail("provider %q resource reads so far (-want +got):\n%s", id, d)
 		}
 	}
 }

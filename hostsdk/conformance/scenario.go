@@ -92,7 +92,13 @@ type SkillSpec struct {
 	// LoadPolicy is the invocation policy of the loaded definition when it
 	// differs from the listed one.
 	LoadPolicy *PolicySpec `yaml:"loadPolicy"`
-	Pos        Pos         `yaml:"-"`
+
+	// Resources are files of the skill's resources, by slash-separated path
+	// relative to its resource base. A runtime registration's are written
+	// below a fresh directory, which becomes its directory resource base; a
+	// scripted provider serves its skills' through its resource reader.
+	Resources map[string]string `yaml:"resources"`
+	Pos       Pos               `yaml:"-"`
 }
 
 // PolicySpec is an invocation policy.
@@ -172,20 +178,21 @@ type Step struct {
 	// Name labels the step in failure reports.
 	Name string `yaml:"name"`
 
-	PreStep      *PreStepAction  `yaml:"preStep"`
-	ToolCall     *ToolCallAction `yaml:"toolCall"`
-	AddSkill     *SkillSpec      `yaml:"addSkill"`
-	RemoveSkill  *SkillRef       `yaml:"removeSkill"`
-	ChangeSkill  *SkillChange    `yaml:"changeSkill"`
-	SetProvider  *ProviderChange `yaml:"setProvider"`
-	Restrict     *ToolRef        `yaml:"restrict"`
-	Unrestrict   *ToolRef        `yaml:"unrestrict"`
-	Shadow       *ToolRef        `yaml:"shadow"`
-	Unshadow     *ToolRef        `yaml:"unshadow"`
-	Compact      *CompactAction  `yaml:"compact"`
-	AppendEvents *AppendAction   `yaml:"appendEvents"`
-	SelectSkills *SelectAction   `yaml:"selectSkills"`
-	RestartHost  *RestartAction  `yaml:"restartHost"`
+	PreStep      *PreStepAction      `yaml:"preStep"`
+	ToolCall     *ToolCallAction     `yaml:"toolCall"`
+	AddSkill     *SkillSpec          `yaml:"addSkill"`
+	RemoveSkill  *SkillRef           `yaml:"removeSkill"`
+	ChangeSkill  *SkillChange        `yaml:"changeSkill"`
+	SetProvider  *ProviderChange     `yaml:"setProvider"`
+	Restrict     *ToolRef            `yaml:"restrict"`
+	Unrestrict   *ToolRef            `yaml:"unrestrict"`
+	Shadow       *ToolRef            `yaml:"shadow"`
+	Unshadow     *ToolRef            `yaml:"unshadow"`
+	Compact      *CompactAction      `yaml:"compact"`
+	AppendEvents *AppendAction       `yaml:"appendEvents"`
+	ReadResource *ReadResourceAction `yaml:"readResource"`
+	SelectSkills *SelectAction       `yaml:"selectSkills"`
+	RestartHost  *RestartAction      `yaml:"restartHost"`
 
 	Expect *Expect `yaml:"expect"`
 	Pos    Pos     `yaml:"-"`
@@ -235,6 +242,24 @@ type ToolCallAction struct {
 	// Skill is shorthand for the arguments {"name": Skill}.
 	Skill *string `yaml:"skill"`
 	// Arguments is the raw JSON argument text.
+	Arguments *string `yaml:"arguments"`
+	Pos       Pos     `yaml:"-"`
+}
+
+// ResourceToolName is the resource-read tool's name, which readResource
+// calls.
+const ResourceToolName = "skill_resource"
+
+// ReadResourceAction calls the resource-read tool: with the arguments
+// {"name": Skill, "path": Path, "offset": Offset} (offset only when given),
+// or with the raw JSON Arguments instead.
+type ReadResourceAction struct {
+	Agent     string  `yaml:"agent"`
+	Cwd       string  `yaml:"cwd"`
+	Session   string  `yaml:"session"`
+	Skill     string  `yaml:"skill"`
+	Path      *string `yaml:"path"`
+	Offset    *int64  `yaml:"offset"`
 	Arguments *string `yaml:"arguments"`
 	Pos       Pos     `yaml:"-"`
 }
@@ -360,7 +385,10 @@ type Expect struct {
 	Loads map[string][]string `yaml:"loads"`
 	// Lists counts each provider's List calls so far.
 	Lists map[string]int `yaml:"lists"`
-	Pos   Pos            `yaml:"-"`
+	// Reads are the resources ("name/path") each scripted provider was
+	// asked to read so far, in order.
+	Reads map[string][]string `yaml:"reads"`
+	Pos   Pos                 `yaml:"-"`
 }
 
 // MessageExpect is one expected message; unset fields are not compared.

@@ -6,6 +6,9 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // MaxErrorBytes bounds the message of every error and diagnostic the
@@ -15,11 +18,16 @@ const MaxErrorBytes = 300
 // ErrClosed is returned by calls on a closed Provider.
 var ErrClosed = errors.New("mcpskills: provider closed")
 
+// ErrResourceNotFound is matched by the error of a read the server answered
+// with MCP's "resource not found" error.
+var ErrResourceNotFound = errors.New("mcpskills: resource not found")
+
 // Error is the error type the provider returns for remote failures. Its
 // message is a single line of at most MaxErrorBytes bytes with every
 // configured credential replaced by "[redacted]". The underlying error is not
 // kept (it may quote credentials); Unwrap reports only context cancellation,
-// deadline expiry and ErrClosed, so callers can still tell those apart.
+// deadline expiry, ErrClosed and ErrResourceNotFound, so callers can still
+// tell those apart.
 type Error struct {
 	msg  string
 	kind error
@@ -27,8 +35,8 @@ type Error struct {
 
 func (e *Error) Error() string { return e.msg }
 
-// Unwrap returns context.Canceled, context.DeadlineExceeded, ErrClosed or
-// nil.
+// Unwrap returns context.Canceled, context.DeadlineExceeded, ErrClosed,
+// ErrResourceNotFound or nil.
 func (e *Error) Unwrap() error { return e.kind }
 
 // sanitizer turns arbitrary errors into bounded, credential-free Errors.
@@ -63,6 +71,8 @@ func (s sanitizer) wrap(what string, err error) error {
 		kind = context.DeadlineExceeded
 	case errors.Is(err, ErrClosed):
 		kind = ErrClosed
+	case isResourceNotFound(err):
+		kind = ErrResourceNotFound
 	}
 	var e *Error
 	if errors.As(err, &e) {
@@ -83,4 +93,11 @@ func clip(s string, n int) string {
 		cut--
 	}
 	return s[:cut] + ell
+}
+
+// isResourceNotFound reports whether the server answered a read with MCP's
+// "resource not found" error.
+func isResourceNotFound(err error) bool {
+	var werr *jsonrpc.Error
+	return errors.As(err, &werr) && werr.Code == mcp.CodeResourceNotFound
 }

@@ -15,4 +15,10 @@
 // invalidation bumps the revision and drops the cache. Providers that cannot
 // announce their own changes (they do not implement Invalidator) are listed
 // on every snapshot that involves them, so their snapshots are never cached.
+//
+// ReadResource reads one file of a skill's resources for the model's
+// resource-read tool: below the skill's directory for a directory resource
+// base (os.OpenRoot: no link leads out), through the winning provider's
+// optional ResourceReader for a URL base or provider-managed resources, and
+// never for opaque guidance.
 package skills

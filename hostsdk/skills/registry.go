@@ -302,15 +302,21 @@ func (r *Registry) CachedToken(q Query) (string, bool) {
 // precedence order; the first that finds it wins, and when none does, the
 // first Load failure is returned.
 func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definition, bool, error) {
+	def, _, found, err := r.get(ctx, q, name)
+	return def, found, err
+}
+
+// get is Get, also returning the winning source.
+func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definition, source, bool, error) {
 	if err := ctx.Err(); err != nil {
-		return skill.Definition{}, false, err
+		return skill.Definition{}, source{}, false, err
 	}
 	if !skill.ValidName(name) {
-		return skill.Definition{}, false, nil
+		return skill.Definition{}, source{}, false, nil
 	}
 	v, err := r.view(ctx, q)
 	if err != nil {
-		return skill.Definition{}, false, err
+		return skill.Definition{}, source{}, false, err
 	}
 	i, ok := slices.BinarySearchFunc(v.skills, name, func(s skill.Summary, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
@@ -318,14 +324,14 @@ func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definit
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
-		return src.runtime.def.Clone(), true, nil
+		return src.runtime.def.Clone(), src, true, nil
 	}
 	def, found, err := src.provider.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
-		return skill.Definition{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
+		return skill.Definition{}, source{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
 	}
 	if !found {
-		return skill.Definition{}, false, nil
+		return skill.Definition{}, source{}, false, nil
 	}
 	if def.Name == "" {
 		def.Name = sum.Name
@@ -339,7 +345,7 @@ func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definit
 	if def.Invocation == (skill.InvocationPolicy{}) {
 		def.Invocation = sum.Invocation
 	}
-	return def, true, nil
+	return def, src, true, nil
 }
 
 // EndSession drops the session's cached snapshots and forwards the call to
@@ -399,12 +405,12 @@ type view struct {
 
 // loadUnlisted asks the providers of an incomplete snapshot for a name the
 // snapshot does not list (see Get).
-func loadUnlisted(ctx context.Context, q Query, name string, providers []*providerEntry) (skill.Definition, bool, error) {
+func loadUnlisted(ctx context.Context, q Query, name string, providers []*providerEntry) (skill.Definition, source, bool, error) {
 	var firstErr error
 	for _, e := range providers {
 		def, found, err := e.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 		if ctx.Err() != nil {
-			return skill.Definition{}, false, ctx.Err()
+			return skill.Definition{}, source{}, false, ctx.Err()
 		}
 		switch {
 		case err != nil:
@@ -423,9 +429,9 @@ func loadUnlisted(ctx context.Context, q Query, name string, providers []*provid
 			// provider leaves unset is the default one.
 			def.Invocation = skill.DefaultPolicy()
 		}
-		return def, true, nil
+		return def, source{provider: e}, true, nil
 	}
-	return skill.Definition{}, false, firstErr
+	return skill.Definition{}, source{}, false, firstErr
 }
 
 // plan is what a snapshot computation captured under the lock.

@@ -468,12 +468,12 @@ func eventsFromProto(evs []*pb.SessionEvent) []plugin.Event {
 
 // ToolCallToProto converts a `skill` tool call.
 func ToolCallToProto(c plugin.ToolCall) *pb.ExecuteSkillToolRequest {
-	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID}
+	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName}
 }
 
 // ToolCallFromProto converts a `skill` tool call.
 func ToolCallFromProto(r *pb.ExecuteSkillToolRequest) plugin.ToolCall {
-	c := plugin.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId()}
+	c := plugin.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName()}
 	if args := r.GetArgumentsJson(); args != "" {
 		c.Arguments = []byte(args)
 	}
@@ -498,7 +498,7 @@ func ToolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 
 // ToolResultToProto converts a tool result.
 func ToolResultToProto(r plugin.ToolResult) *pb.ExecuteSkillToolResponse {
-	return &pb.ExecuteSkillToolResponse{Value: ToolValueToProto(r.Value), Text: r.Text, IsError: r.IsError}
+	return &pb.ExecuteSkillToolResponse{Value: ToolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: ResourcePageToProto(r.Resource)}
 }
 
 // ToolResultFromProto converts a tool result; an error result never
@@ -507,8 +507,91 @@ func ToolResultFromProto(r *pb.ExecuteSkillToolResponse) plugin.ToolResult {
 	out := plugin.ToolResult{Text: r.GetText(), IsError: r.GetIsError()}
 	if !out.IsError {
 		out.Value = ToolValueFromProto(r.GetValue())
+		out.Resource = ResourcePageFromProto(r.GetResourceValue())
 	}
 	return out
+}
+
+// ResourcePageToProto converts the resource-read tool's value; nil stays
+// nil.
+func ResourcePageToProto(p *skill.ResourcePage) *pb.SkillResourceValue {
+	if p == nil {
+		return nil
+	}
+	out := &pb.SkillResourceValue{Name: p.Name, Path: p.Path, Offset: toUint64(p.Offset), TotalBytes: toUint64(p.TotalBytes), Content: p.Content}
+	if p.NextOffset != nil {
+		out.More, out.NextOffset = true, toUint64(*p.NextOffset)
+	}
+	return out
+}
+
+// ResourcePageFromProto converts the resource-read tool's value; nil stays
+// nil.
+func ResourcePageFromProto(v *pb.SkillResourceValue) *skill.ResourcePage {
+	if v == nil {
+		return nil
+	}
+	p := &skill.ResourcePage{Name: v.GetName(), Path: v.GetPath(), Offset: toInt64(v.GetOffset()), TotalBytes: toInt64(v.GetTotalBytes()), Content: v.GetContent()}
+	if v.GetMore() {
+		next := toInt64(v.GetNextOffset())
+		p.NextOffset = &next
+	}
+	return p
+}
+
+// ResourceRequestToProto converts a resource read request.
+func ResourceRequestToProto(r plugin.ResourceRequest) *pb.ReadResourceRequest {
+	return &pb.ReadResourceRequest{Cwd: r.Cwd, AgentScope: r.AgentScope, SessionId: r.SessionID, Name: r.Name, Path: r.Path, Offset: toUint64(r.Offset), MaxBytes: toUint32(r.MaxBytes)}
+}
+
+// ResourceRequestFromProto converts a resource read request.
+func ResourceRequestFromProto(r *pb.ReadResourceRequest) plugin.ResourceRequest {
+	return plugin.ResourceRequest{Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), SessionID: r.GetSessionId(), Name: r.GetName(), Path: r.GetPath(), Offset: toInt64(r.GetOffset()), MaxBytes: int(r.GetMaxBytes())}
+}
+
+var resourceStatuses = map[plugin.ResourceStatus]pb.ResourceStatus{
+	plugin.ResourceOK:                pb.ResourceStatus_RESOURCE_STATUS_OK,
+	plugin.ResourceSkillNotFound:     pb.ResourceStatus_RESOURCE_STATUS_SKILL_NOT_FOUND,
+	plugin.ResourceNotModelInvocable: pb.ResourceStatus_RESOURCE_STATUS_NOT_MODEL_INVOCABLE,
+	plugin.ResourceNotReadable:       pb.ResourceStatus_RESOURCE_STATUS_NOT_READABLE,
+	plugin.ResourceInvalidPath:       pb.ResourceStatus_RESOURCE_STATUS_INVALID_PATH,
+	plugin.ResourceNotFound:          pb.ResourceStatus_RESOURCE_STATUS_NOT_FOUND,
+	plugin.ResourceTooLarge:          pb.ResourceStatus_RESOURCE_STATUS_TOO_LARGE,
+	plugin.ResourceBinary:            pb.ResourceStatus_RESOURCE_STATUS_BINARY,
+	plugin.ResourceProviderError:     pb.ResourceStatus_RESOURCE_STATUS_PROVIDER_ERROR,
+}
+
+// ResourceReadToProto converts a resource read answer; an unknown status
+// becomes RESOURCE_STATUS_UNSPECIFIED, which the plugin reports as a
+// provider error.
+func ResourceReadToProto(r plugin.ResourceRead) *pb.ReadResourceResponse {
+	return &pb.ReadResourceResponse{Status: resourceStatuses[r.Status], Data: r.Data, TotalBytes: toUint64(r.Total), Error: r.Error}
+}
+
+// ResourceReadFromProto converts a resource read answer.
+func ResourceReadFromProto(r *pb.ReadResourceResponse) plugin.ResourceRead {
+	out := plugin.ResourceRead{Data: r.GetData(), Total: toInt64(r.GetTotalBytes()), Error: r.GetError(), Status: plugin.ResourceStatus(r.GetStatus().String())}
+	for k, v := range resourceStatuses {
+		if v == r.GetStatus() {
+			out.Status = k
+		}
+	}
+	return out
+}
+
+func toUint64(n int64) uint64 {
+	if n < 0 {
+		return 0
+	}
+	return uint64(n)
+}
+
+// toInt64 saturates what does not fit.
+func toInt64(n uint64) int64 {
+	if n > math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(n)
 }
 
 // ToolDefinitionToProto converts a tool definition.

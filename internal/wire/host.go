@@ -5,6 +5,7 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
@@ -46,6 +47,20 @@ func (s HostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (
 	return EventPageToProto(page), nil
 }
 
+// ReadResource serves plugin.ResourceHost.ReadResource when the host
+// implements it, and answers Unimplemented otherwise.
+func (s HostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (*pb.ReadResourceResponse, error) {
+	rh, ok := s.Host.(plugin.ResourceHost)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, plugin.ErrNoResourceReads.Error())
+	}
+	got, err := rh.ReadResource(ctx, ResourceRequestFromProto(req))
+	if err != nil {
+		return nil, ToStatus(ctx, err, codes.Unavailable)
+	}
+	return ResourceReadToProto(got), nil
+}
+
 // RegisterHostServer registers h as the HostService of s.
 func RegisterHostServer(s grpc.ServiceRegistrar, h plugin.Host) {
 	pb.RegisterHostServiceServer(s, HostServer{Host: h})
@@ -79,6 +94,19 @@ func (h HostClient) GetSkill(ctx context.Context, req plugin.SkillRequest) (plug
 		return plugin.SkillLookup{}, tooLarge("GetSkill callback", err)
 	}
 	return SkillLookupFromProto(resp), nil
+}
+
+// ReadResource calls the host's ReadResource. A host that does not
+// implement it fails the call with plugin.ErrNoResourceReads.
+func (h HostClient) ReadResource(ctx context.Context, req plugin.ResourceRequest) (plugin.ResourceRead, error) {
+	resp, err := h.c.ReadResource(ctx, ResourceRequestToProto(req))
+	if status.Code(err) == codes.Unimplemented {
+		return plugin.ResourceRead{}, plugin.ErrNoResourceReads
+	}
+	if err != nil {
+		return plugin.ResourceRead{}, tooLarge("ReadResource callback", err)
+	}
+	return ResourceReadFromProto(resp), nil
 }
 
 // ReadEvents calls the host's ReadEvents.

@@ -159,6 +159,87 @@ func (Outcome) EnumDescriptor() ([]byte, []int) {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{1}
 }
 
+// ResourceStatus is the outcome of a ReadResource callback.
+type ResourceStatus int32
+
+const (
+	ResourceStatus_RESOURCE_STATUS_UNSPECIFIED ResourceStatus = 0
+	// The window was read; data and total_bytes are set.
+	ResourceStatus_RESOURCE_STATUS_OK ResourceStatus = 1
+	// No skill of that name is visible to the calling agent.
+	ResourceStatus_RESOURCE_STATUS_SKILL_NOT_FOUND ResourceStatus = 2
+	// The skill may not be invoked by the model; nothing was read.
+	ResourceStatus_RESOURCE_STATUS_NOT_MODEL_INVOCABLE ResourceStatus = 3
+	// The skill's resources cannot be read by the host: an opaque resource
+	// base, or one its provider manages without offering reads.
+	ResourceStatus_RESOURCE_STATUS_NOT_READABLE ResourceStatus = 4
+	// The path leaves the skill's resources, or the provider refused it.
+	ResourceStatus_RESOURCE_STATUS_INVALID_PATH ResourceStatus = 5
+	// No readable file at that path.
+	ResourceStatus_RESOURCE_STATUS_NOT_FOUND ResourceStatus = 6
+	// The file is larger than the host reads.
+	ResourceStatus_RESOURCE_STATUS_TOO_LARGE ResourceStatus = 7
+	// The file holds a NUL byte or bytes that are not UTF-8.
+	ResourceStatus_RESOURCE_STATUS_BINARY ResourceStatus = 8
+	// The provider failed; error holds its text.
+	ResourceStatus_RESOURCE_STATUS_PROVIDER_ERROR ResourceStatus = 9
+)
+
+// Enum value maps for ResourceStatus.
+var (
+	ResourceStatus_name = map[int32]string{
+		0: "RESOURCE_STATUS_UNSPECIFIED",
+		1: "RESOURCE_STATUS_OK",
+		2: "RESOURCE_STATUS_SKILL_NOT_FOUND",
+		3: "RESOURCE_STATUS_NOT_MODEL_INVOCABLE",
+		4: "RESOURCE_STATUS_NOT_READABLE",
+		5: "RESOURCE_STATUS_INVALID_PATH",
+		6: "RESOURCE_STATUS_NOT_FOUND",
+		7: "RESOURCE_STATUS_TOO_LARGE",
+		8: "RESOURCE_STATUS_BINARY",
+		9: "RESOURCE_STATUS_PROVIDER_ERROR",
+	}
+	ResourceStatus_value = map[string]int32{
+		"RESOURCE_STATUS_UNSPECIFIED":         0,
+		"RESOURCE_STATUS_OK":                  1,
+		"RESOURCE_STATUS_SKILL_NOT_FOUND":     2,
+		"RESOURCE_STATUS_NOT_MODEL_INVOCABLE": 3,
+		"RESOURCE_STATUS_NOT_READABLE":        4,
+		"RESOURCE_STATUS_INVALID_PATH":        5,
+		"RESOURCE_STATUS_NOT_FOUND":           6,
+		"RESOURCE_STATUS_TOO_LARGE":           7,
+		"RESOURCE_STATUS_BINARY":              8,
+		"RESOURCE_STATUS_PROVIDER_ERROR":      9,
+	}
+)
+
+func (x ResourceStatus) Enum() *ResourceStatus {
+	p := new(ResourceStatus)
+	*p = x
+	return p
+}
+
+func (x ResourceStatus) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ResourceStatus) Descriptor() protoreflect.EnumDescriptor {
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[2].Descriptor()
+}
+
+func (ResourceStatus) Type() protoreflect.EnumType {
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[2]
+}
+
+func (x ResourceStatus) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ResourceStatus.Descriptor instead.
+func (ResourceStatus) EnumDescriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{2}
+}
+
 // ConfigureRequest configures one mount of the plugin.
 type ConfigureRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2179,7 +2260,7 @@ func (x *ReadEventsResponse) GetMore() bool {
 	return false
 }
 
-// ExecuteSkillToolRequest is one call of the `skill` tool.
+// ExecuteSkillToolRequest is one call of one of the plugin's tools.
 type ExecuteSkillToolRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
 	MountId    string                 `protobuf:"bytes,1,opt,name=mount_id,json=mountId,proto3" json:"mount_id,omitempty"`
@@ -2189,6 +2270,9 @@ type ExecuteSkillToolRequest struct {
 	// Raw JSON of the tool call's arguments, for example {"name": "pdf"}.
 	ArgumentsJson string `protobuf:"bytes,5,opt,name=arguments_json,json=argumentsJson,proto3" json:"arguments_json,omitempty"`
 	CallId        string `protobuf:"bytes,6,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
+	// Name of the tool called, as the plugin defined it in ConfigureResponse;
+	// empty means "skill".
+	ToolName      string `protobuf:"bytes,7,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2261,6 +2345,13 @@ func (x *ExecuteSkillToolRequest) GetArgumentsJson() string {
 func (x *ExecuteSkillToolRequest) GetCallId() string {
 	if x != nil {
 		return x.CallId
+	}
+	return ""
+}
+
+func (x *ExecuteSkillToolRequest) GetToolName() string {
+	if x != nil {
+		return x.ToolName
 	}
 	return ""
 }
@@ -2339,12 +2430,14 @@ func (x *SkillToolValue) GetContent() string {
 // or an error text.
 type ExecuteSkillToolResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// Set on success.
+	// Set on a successful call of the `skill` tool.
 	Value *SkillToolValue `protobuf:"bytes,1,opt,name=value,proto3" json:"value,omitempty"`
-	// The rendered text the model sees: the wrapped instructions on success, or
-	// the error text.
-	Text          string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
-	IsError       bool   `protobuf:"varint,3,opt,name=is_error,json=isError,proto3" json:"is_error,omitempty"`
+	// The rendered text the model sees: the wrapped instructions or resource
+	// page on success, or the error text.
+	Text    string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	IsError bool   `protobuf:"varint,3,opt,name=is_error,json=isError,proto3" json:"is_error,omitempty"`
+	// Set on a successful call of the resource-read tool, instead of value.
+	ResourceValue *SkillResourceValue `protobuf:"bytes,4,opt,name=resource_value,json=resourceValue,proto3" json:"resource_value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2400,6 +2493,284 @@ func (x *ExecuteSkillToolResponse) GetIsError() bool {
 	return false
 }
 
+func (x *ExecuteSkillToolResponse) GetResourceValue() *SkillResourceValue {
+	if x != nil {
+		return x.ResourceValue
+	}
+	return nil
+}
+
+// SkillResourceValue is the resource-read tool's successful result: one page
+// of a skill resource's text.
+type SkillResourceValue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// Path relative to the skill's resource base, as the model gave it.
+	Path string `protobuf:"bytes,2,opt,name=path,proto3" json:"path,omitempty"`
+	// Byte position of the page's first byte in the resource.
+	Offset uint64 `protobuf:"varint,3,opt,name=offset,proto3" json:"offset,omitempty"`
+	// Byte position to continue from; meaningful only when more is true.
+	NextOffset uint64 `protobuf:"varint,4,opt,name=next_offset,json=nextOffset,proto3" json:"next_offset,omitempty"`
+	// True when the resource continues after this page.
+	More bool `protobuf:"varint,5,opt,name=more,proto3" json:"more,omitempty"`
+	// Size of the whole resource in bytes.
+	TotalBytes uint64 `protobuf:"varint,6,opt,name=total_bytes,json=totalBytes,proto3" json:"total_bytes,omitempty"`
+	// The page's text: whole UTF-8 characters.
+	Content       string `protobuf:"bytes,7,opt,name=content,proto3" json:"content,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SkillResourceValue) Reset() {
+	*x = SkillResourceValue{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SkillResourceValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SkillResourceValue) ProtoMessage() {}
+
+func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SkillResourceValue.ProtoReflect.Descriptor instead.
+func (*SkillResourceValue) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *SkillResourceValue) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SkillResourceValue) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *SkillResourceValue) GetOffset() uint64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *SkillResourceValue) GetNextOffset() uint64 {
+	if x != nil {
+		return x.NextOffset
+	}
+	return 0
+}
+
+func (x *SkillResourceValue) GetMore() bool {
+	if x != nil {
+		return x.More
+	}
+	return false
+}
+
+func (x *SkillResourceValue) GetTotalBytes() uint64 {
+	if x != nil {
+		return x.TotalBytes
+	}
+	return 0
+}
+
+func (x *SkillResourceValue) GetContent() string {
+	if x != nil {
+		return x.Content
+	}
+	return ""
+}
+
+// ReadResourceRequest reads a window of one skill resource.
+type ReadResourceRequest struct {
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Cwd        string                 `protobuf:"bytes,1,opt,name=cwd,proto3" json:"cwd,omitempty"`
+	AgentScope string                 `protobuf:"bytes,2,opt,name=agent_scope,json=agentScope,proto3" json:"agent_scope,omitempty"`
+	SessionId  string                 `protobuf:"bytes,3,opt,name=session_id,json=sessionId,proto3" json:"session_id,omitempty"`
+	// Skill name.
+	Name string `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"`
+	// Slash-separated path relative to the skill's resource base, already
+	// checked by the plugin (no dot segments, not absolute).
+	Path string `protobuf:"bytes,5,opt,name=path,proto3" json:"path,omitempty"`
+	// First byte of the window.
+	Offset uint64 `protobuf:"varint,6,opt,name=offset,proto3" json:"offset,omitempty"`
+	// Most bytes the window may hold.
+	MaxBytes      uint32 `protobuf:"varint,7,opt,name=max_bytes,json=maxBytes,proto3" json:"max_bytes,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadResourceRequest) Reset() {
+	*x = ReadResourceRequest{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadResourceRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadResourceRequest) ProtoMessage() {}
+
+func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
+func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *ReadResourceRequest) GetCwd() string {
+	if x != nil {
+		return x.Cwd
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetAgentScope() string {
+	if x != nil {
+		return x.AgentScope
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetSessionId() string {
+	if x != nil {
+		return x.SessionId
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetPath() string {
+	if x != nil {
+		return x.Path
+	}
+	return ""
+}
+
+func (x *ReadResourceRequest) GetOffset() uint64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *ReadResourceRequest) GetMaxBytes() uint32 {
+	if x != nil {
+		return x.MaxBytes
+	}
+	return 0
+}
+
+// ReadResourceResponse is a window of a resource, or why there is none.
+type ReadResourceResponse struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Status ResourceStatus         `protobuf:"varint,1,opt,name=status,proto3,enum=skillcatalog.v1.ResourceStatus" json:"status,omitempty"`
+	// The resource's bytes from offset, at most max_bytes; empty when offset
+	// is at or past the end.
+	Data []byte `protobuf:"bytes,2,opt,name=data,proto3" json:"data,omitempty"`
+	// Size of the whole resource in bytes.
+	TotalBytes uint64 `protobuf:"varint,3,opt,name=total_bytes,json=totalBytes,proto3" json:"total_bytes,omitempty"`
+	// Provider error text, for RESOURCE_STATUS_PROVIDER_ERROR.
+	Error         string `protobuf:"bytes,4,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ReadResourceResponse) Reset() {
+	*x = ReadResourceResponse{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ReadResourceResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ReadResourceResponse) ProtoMessage() {}
+
+func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
+func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *ReadResourceResponse) GetStatus() ResourceStatus {
+	if x != nil {
+		return x.Status
+	}
+	return ResourceStatus_RESOURCE_STATUS_UNSPECIFIED
+}
+
+func (x *ReadResourceResponse) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+func (x *ReadResourceResponse) GetTotalBytes() uint64 {
+	if x != nil {
+		return x.TotalBytes
+	}
+	return 0
+}
+
+func (x *ReadResourceResponse) GetError() string {
+	if x != nil {
+		return x.Error
+	}
+	return ""
+}
+
 // EndSessionRequest releases a session.
 type EndSessionRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2410,7 +2781,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2422,7 +2793,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2435,7 +2806,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -2454,7 +2825,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2466,7 +2837,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2479,7 +2850,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
 }
 
 // PingRequest is empty.
@@ -2491,7 +2862,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2503,7 +2874,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2516,7 +2887,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
 }
 
 // PingResponse is empty.
@@ -2528,7 +2899,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2540,7 +2911,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2553,7 +2924,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
 }
 
 var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
@@ -2707,7 +3078,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x12ReadEventsResponse\x125\n" +
 	"\x06events\x18\x01 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\x120\n" +
 	"\x04head\x18\x02 \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\x04head\x12\x12\n" +
-	"\x04more\x18\x03 \x01(\bR\x04more\"\xc6\x01\n" +
+	"\x04more\x18\x03 \x01(\bR\x04more\"\xe3\x01\n" +
 	"\x17ExecuteSkillToolRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -2716,16 +3087,44 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\vagent_scope\x18\x04 \x01(\tR\n" +
 	"agentScope\x12%\n" +
 	"\x0earguments_json\x18\x05 \x01(\tR\rargumentsJson\x12\x17\n" +
-	"\acall_id\x18\x06 \x01(\tR\x06callId\"\x9e\x01\n" +
+	"\acall_id\x18\x06 \x01(\tR\x06callId\x12\x1b\n" +
+	"\ttool_name\x18\a \x01(\tR\btoolName\"\x9e\x01\n" +
 	"\x0eSkillToolValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x03 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
-	"\acontent\x18\x04 \x01(\tR\acontent\"\x80\x01\n" +
+	"\acontent\x18\x04 \x01(\tR\acontent\"\xcc\x01\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
-	"\bis_error\x18\x03 \x01(\bR\aisError\"2\n" +
+	"\bis_error\x18\x03 \x01(\bR\aisError\x12J\n" +
+	"\x0eresource_value\x18\x04 \x01(\v2#.skillcatalog.v1.SkillResourceValueR\rresourceValue\"\xc4\x01\n" +
+	"\x12SkillResourceValue\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04path\x18\x02 \x01(\tR\x04path\x12\x16\n" +
+	"\x06offset\x18\x03 \x01(\x04R\x06offset\x12\x1f\n" +
+	"\vnext_offset\x18\x04 \x01(\x04R\n" +
+	"nextOffset\x12\x12\n" +
+	"\x04more\x18\x05 \x01(\bR\x04more\x12\x1f\n" +
+	"\vtotal_bytes\x18\x06 \x01(\x04R\n" +
+	"totalBytes\x12\x18\n" +
+	"\acontent\x18\a \x01(\tR\acontent\"\xc4\x01\n" +
+	"\x13ReadResourceRequest\x12\x10\n" +
+	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
+	"\vagent_scope\x18\x02 \x01(\tR\n" +
+	"agentScope\x12\x1d\n" +
+	"\n" +
+	"session_id\x18\x03 \x01(\tR\tsessionId\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12\x12\n" +
+	"\x04path\x18\x05 \x01(\tR\x04path\x12\x16\n" +
+	"\x06offset\x18\x06 \x01(\x04R\x06offset\x12\x1b\n" +
+	"\tmax_bytes\x18\a \x01(\rR\bmaxBytes\"\x9a\x01\n" +
+	"\x14ReadResourceResponse\x127\n" +
+	"\x06status\x18\x01 \x01(\x0e2\x1f.skillcatalog.v1.ResourceStatusR\x06status\x12\x12\n" +
+	"\x04data\x18\x02 \x01(\fR\x04data\x12\x1f\n" +
+	"\vtotal_bytes\x18\x03 \x01(\x04R\n" +
+	"totalBytes\x12\x14\n" +
+	"\x05error\x18\x04 \x01(\tR\x05error\"2\n" +
 	"\x11EndSessionRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"\x14\n" +
@@ -2745,7 +3144,18 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x12OUTCOME_INCOMPLETE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INITIAL\x10\x04\x12\x17\n" +
 	"\x13OUTCOME_REPLACEMENT\x10\x05\x12\x15\n" +
-	"\x11OUTCOME_TOMBSTONE\x10\x062\xd8\x04\n" +
+	"\x11OUTCOME_TOMBSTONE\x10\x06*\xd9\x02\n" +
+	"\x0eResourceStatus\x12\x1f\n" +
+	"\x1bRESOURCE_STATUS_UNSPECIFIED\x10\x00\x12\x16\n" +
+	"\x12RESOURCE_STATUS_OK\x10\x01\x12#\n" +
+	"\x1fRESOURCE_STATUS_SKILL_NOT_FOUND\x10\x02\x12'\n" +
+	"#RESOURCE_STATUS_NOT_MODEL_INVOCABLE\x10\x03\x12 \n" +
+	"\x1cRESOURCE_STATUS_NOT_READABLE\x10\x04\x12 \n" +
+	"\x1cRESOURCE_STATUS_INVALID_PATH\x10\x05\x12\x1d\n" +
+	"\x19RESOURCE_STATUS_NOT_FOUND\x10\x06\x12\x1d\n" +
+	"\x19RESOURCE_STATUS_TOO_LARGE\x10\a\x12\x1a\n" +
+	"\x16RESOURCE_STATUS_BINARY\x10\b\x12\"\n" +
+	"\x1eRESOURCE_STATUS_PROVIDER_ERROR\x10\t2\xd8\x04\n" +
 	"\rPluginService\x12R\n" +
 	"\tConfigure\x12!.skillcatalog.v1.ConfigureRequest\x1a\".skillcatalog.v1.ConfigureResponse\x12R\n" +
 	"\tBindTools\x12!.skillcatalog.v1.BindToolsRequest\x1a\".skillcatalog.v1.BindToolsResponse\x12L\n" +
@@ -2754,12 +3164,13 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x10ExecuteSkillTool\x12(.skillcatalog.v1.ExecuteSkillToolRequest\x1a).skillcatalog.v1.ExecuteSkillToolResponse\x12U\n" +
 	"\n" +
 	"EndSession\x12\".skillcatalog.v1.EndSessionRequest\x1a#.skillcatalog.v1.EndSessionResponse\x12C\n" +
-	"\x04Ping\x12\x1c.skillcatalog.v1.PingRequest\x1a\x1d.skillcatalog.v1.PingResponse2\x86\x02\n" +
+	"\x04Ping\x12\x1c.skillcatalog.v1.PingRequest\x1a\x1d.skillcatalog.v1.PingResponse2\xe3\x02\n" +
 	"\vHostService\x12O\n" +
 	"\bSnapshot\x12 .skillcatalog.v1.SnapshotRequest\x1a!.skillcatalog.v1.SnapshotResponse\x12O\n" +
 	"\bGetSkill\x12 .skillcatalog.v1.GetSkillRequest\x1a!.skillcatalog.v1.GetSkillResponse\x12U\n" +
 	"\n" +
-	"ReadEvents\x12\".skillcatalog.v1.ReadEventsRequest\x1a#.skillcatalog.v1.ReadEventsResponseBKZIgithub.com/skillcatalog/skillcatalog/proto/skillcatalog/v1;skillcatalogv1b\x06proto3"
+	"ReadEvents\x12\".skillcatalog.v1.ReadEventsRequest\x1a#.skillcatalog.v1.ReadEventsResponse\x12[\n" +
+	"\fReadResource\x12$.skillcatalog.v1.ReadResourceRequest\x1a%.skillcatalog.v1.ReadResourceResponseBKZIgithub.com/skillcatalog/skillcatalog/proto/skillcatalog/v1;skillcatalogv1b\x06proto3"
 
 var (
 	file_skillcatalog_v1_skillcatalog_proto_rawDescOnce sync.Once
@@ -2773,100 +3184,108 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescData
 }
 
-var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 37)
+var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
+var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
-	(*ConfigureRequest)(nil),         // 2: skillcatalog.v1.ConfigureRequest
-	(*ConfigureResponse)(nil),        // 3: skillcatalog.v1.ConfigureResponse
-	(*ToolDefinition)(nil),           // 4: skillcatalog.v1.ToolDefinition
-	(*BindToolsRequest)(nil),         // 5: skillcatalog.v1.BindToolsRequest
-	(*ToolBinding)(nil),              // 6: skillcatalog.v1.ToolBinding
-	(*BindToolsResponse)(nil),        // 7: skillcatalog.v1.BindToolsResponse
-	(*UnmountRequest)(nil),           // 8: skillcatalog.v1.UnmountRequest
-	(*UnmountResponse)(nil),          // 9: skillcatalog.v1.UnmountResponse
-	(*ContentBlock)(nil),             // 10: skillcatalog.v1.ContentBlock
-	(*Message)(nil),                  // 11: skillcatalog.v1.Message
-	(*Decision)(nil),                 // 12: skillcatalog.v1.Decision
-	(*RejectDecision)(nil),           // 13: skillcatalog.v1.RejectDecision
-	(*EnterDecision)(nil),            // 14: skillcatalog.v1.EnterDecision
-	(*SessionHead)(nil),              // 15: skillcatalog.v1.SessionHead
-	(*PreStepRequest)(nil),           // 16: skillcatalog.v1.PreStepRequest
-	(*RecentEvents)(nil),             // 17: skillcatalog.v1.RecentEvents
-	(*MessageEdit)(nil),              // 18: skillcatalog.v1.MessageEdit
-	(*ReplaceEdit)(nil),              // 19: skillcatalog.v1.ReplaceEdit
-	(*PreStepResponse)(nil),          // 20: skillcatalog.v1.PreStepResponse
-	(*InvocationPolicy)(nil),         // 21: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 22: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 23: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 24: skillcatalog.v1.SkillDefinition
-	(*SnapshotRequest)(nil),          // 25: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 26: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 27: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 28: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 29: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 30: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 31: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 32: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 33: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 34: skillcatalog.v1.ExecuteSkillToolResponse
-	(*EndSessionRequest)(nil),        // 35: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 36: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 37: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 38: skillcatalog.v1.PingResponse
+	(ResourceStatus)(0),              // 2: skillcatalog.v1.ResourceStatus
+	(*ConfigureRequest)(nil),         // 3: skillcatalog.v1.ConfigureRequest
+	(*ConfigureResponse)(nil),        // 4: skillcatalog.v1.ConfigureResponse
+	(*ToolDefinition)(nil),           // 5: skillcatalog.v1.ToolDefinition
+	(*BindToolsRequest)(nil),         // 6: skillcatalog.v1.BindToolsRequest
+	(*ToolBinding)(nil),              // 7: skillcatalog.v1.ToolBinding
+	(*BindToolsResponse)(nil),        // 8: skillcatalog.v1.BindToolsResponse
+	(*UnmountRequest)(nil),           // 9: skillcatalog.v1.UnmountRequest
+	(*UnmountResponse)(nil),          // 10: skillcatalog.v1.UnmountResponse
+	(*ContentBlock)(nil),             // 11: skillcatalog.v1.ContentBlock
+	(*Message)(nil),                  // 12: skillcatalog.v1.Message
+	(*Decision)(nil),                 // 13: skillcatalog.v1.Decision
+	(*RejectDecision)(nil),           // 14: skillcatalog.v1.RejectDecision
+	(*EnterDecision)(nil),            // 15: skillcatalog.v1.EnterDecision
+	(*SessionHead)(nil),              // 16: skillcatalog.v1.SessionHead
+	(*PreStepRequest)(nil),           // 17: skillcatalog.v1.PreStepRequest
+	(*RecentEvents)(nil),             // 18: skillcatalog.v1.RecentEvents
+	(*MessageEdit)(nil),              // 19: skillcatalog.v1.MessageEdit
+	(*ReplaceEdit)(nil),              // 20: skillcatalog.v1.ReplaceEdit
+	(*PreStepResponse)(nil),          // 21: skillcatalog.v1.PreStepResponse
+	(*InvocationPolicy)(nil),         // 22: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 23: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 24: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 25: skillcatalog.v1.SkillDefinition
+	(*SnapshotRequest)(nil),          // 26: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 27: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 28: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 29: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 30: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 31: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 32: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 33: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 34: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 35: skillcatalog.v1.ExecuteSkillToolResponse
+	(*SkillResourceValue)(nil),       // 36: skillcatalog.v1.SkillResourceValue
+	(*ReadResourceRequest)(nil),      // 37: skillcatalog.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil),     // 38: skillcatalog.v1.ReadResourceResponse
+	(*EndSessionRequest)(nil),        // 39: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 40: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 41: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 42: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
-	4,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
-	6,  // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
+	5,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
+	7,  // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
 	0,  // 2: skillcatalog.v1.Message.role:type_name -> skillcatalog.v1.Role
-	10, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
-	13, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
-	14, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
-	11, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
-	12, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
-	15, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
-	17, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	30, // 10: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
-	19, // 11: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
-	11, // 12: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
-	11, // 13: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
+	11, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
+	14, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
+	15, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
+	12, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
+	13, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
+	16, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
+	18, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
+	31, // 10: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	20, // 11: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
+	12, // 12: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
+	12, // 13: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
 	1,  // 14: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
-	18, // 15: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	21, // 16: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	21, // 17: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	22, // 18: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	23, // 19: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	24, // 20: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	30, // 21: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	15, // 22: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	22, // 23: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	33, // 24: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	2,  // 25: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	5,  // 26: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	8,  // 27: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	16, // 28: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	32, // 29: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	35, // 30: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	37, // 31: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	25, // 32: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	27, // 33: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	29, // 34: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	3,  // 35: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	7,  // 36: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	9,  // 37: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	20, // 38: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	34, // 39: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	36, // 40: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	38, // 41: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	26, // 42: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	28, // 43: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	31, // 44: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	35, // [35:45] is the sub-list for method output_type
-	25, // [25:35] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	19, // 15: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
+	22, // 16: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	22, // 17: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	23, // 18: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	24, // 19: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	25, // 20: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	31, // 21: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	16, // 22: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	23, // 23: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	34, // 24: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	36, // 25: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	2,  // 26: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	3,  // 27: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	6,  // 28: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	9,  // 29: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	17, // 30: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	33, // 31: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	39, // 32: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	41, // 33: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	26, // 34: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	28, // 35: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	30, // 36: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	37, // 37: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	4,  // 38: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	8,  // 39: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	10, // 40: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	21, // 41: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	35, // 42: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	40, // 43: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	42, // 44: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	27, // 45: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	29, // 46: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	32, // 47: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	38, // 48: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	38, // [38:49] is the sub-list for method output_type
+	27, // [27:38] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -2888,8 +3307,8 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
-			NumEnums:      2,
-			NumMessages:   37,
+			NumEnums:      3,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

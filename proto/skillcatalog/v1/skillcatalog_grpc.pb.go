@@ -55,7 +55,8 @@ type PluginServiceClient interface {
 	// PreStep runs before every model step, after the host's downstream
 	// listeners, and returns edits to the downstream decision.
 	PreStep(ctx context.Context, in *PreStepRequest, opts ...grpc.CallOption) (*PreStepResponse, error)
-	// ExecuteSkillTool runs one call of the `skill` tool.
+	// ExecuteSkillTool runs one call of one of the plugin's tools: the `skill`
+	// tool, or the resource-read tool of a mount that enabled it.
 	ExecuteSkillTool(ctx context.Context, in *ExecuteSkillToolRequest, opts ...grpc.CallOption) (*ExecuteSkillToolResponse, error)
 	// EndSession releases whatever the plugin cached for a session.
 	EndSession(ctx context.Context, in *EndSessionRequest, opts ...grpc.CallOption) (*EndSessionResponse, error)
@@ -158,7 +159,8 @@ type PluginServiceServer interface {
 	// PreStep runs before every model step, after the host's downstream
 	// listeners, and returns edits to the downstream decision.
 	PreStep(context.Context, *PreStepRequest) (*PreStepResponse, error)
-	// ExecuteSkillTool runs one call of the `skill` tool.
+	// ExecuteSkillTool runs one call of one of the plugin's tools: the `skill`
+	// tool, or the resource-read tool of a mount that enabled it.
 	ExecuteSkillTool(context.Context, *ExecuteSkillToolRequest) (*ExecuteSkillToolResponse, error)
 	// EndSession releases whatever the plugin cached for a session.
 	EndSession(context.Context, *EndSessionRequest) (*EndSessionResponse, error)
@@ -383,9 +385,10 @@ var PluginService_ServiceDesc = grpc.ServiceDesc{
 }
 
 const (
-	HostService_Snapshot_FullMethodName   = "/skillcatalog.v1.HostService/Snapshot"
-	HostService_GetSkill_FullMethodName   = "/skillcatalog.v1.HostService/GetSkill"
-	HostService_ReadEvents_FullMethodName = "/skillcatalog.v1.HostService/ReadEvents"
+	HostService_Snapshot_FullMethodName     = "/skillcatalog.v1.HostService/Snapshot"
+	HostService_GetSkill_FullMethodName     = "/skillcatalog.v1.HostService/GetSkill"
+	HostService_ReadEvents_FullMethodName   = "/skillcatalog.v1.HostService/ReadEvents"
+	HostService_ReadResource_FullMethodName = "/skillcatalog.v1.HostService/ReadResource"
 )
 
 // HostServiceClient is the client API for HostService service.
@@ -401,6 +404,11 @@ type HostServiceClient interface {
 	GetSkill(ctx context.Context, in *GetSkillRequest, opts ...grpc.CallOption) (*GetSkillResponse, error)
 	// ReadEvents reads a session's durable events backwards, newest first.
 	ReadEvents(ctx context.Context, in *ReadEventsRequest, opts ...grpc.CallOption) (*ReadEventsResponse, error)
+	// ReadResource reads a window of one file of a skill's resources, as the
+	// calling agent sees the skill, for the resource-read tool. A host that
+	// does not implement it answers Unimplemented and the tool reports that
+	// resources cannot be read.
+	ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error)
 }
 
 type hostServiceClient struct {
@@ -441,6 +449,16 @@ func (c *hostServiceClient) ReadEvents(ctx context.Context, in *ReadEventsReques
 	return out, nil
 }
 
+func (c *hostServiceClient) ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(ReadResourceResponse)
+	err := c.cc.Invoke(ctx, HostService_ReadResource_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServiceServer is the server API for HostService service.
 // All implementations must embed UnimplementedHostServiceServer
 // for forward compatibility.
@@ -454,6 +472,11 @@ type HostServiceServer interface {
 	GetSkill(context.Context, *GetSkillRequest) (*GetSkillResponse, error)
 	// ReadEvents reads a session's durable events backwards, newest first.
 	ReadEvents(context.Context, *ReadEventsRequest) (*ReadEventsResponse, error)
+	// ReadResource reads a window of one file of a skill's resources, as the
+	// calling agent sees the skill, for the resource-read tool. A host that
+	// does not implement it answers Unimplemented and the tool reports that
+	// resources cannot be read.
+	ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error)
 	mustEmbedUnimplementedHostServiceServer()
 }
 
@@ -472,6 +495,9 @@ func (UnimplementedHostServiceServer) GetSkill(context.Context, *GetSkillRequest
 }
 func (UnimplementedHostServiceServer) ReadEvents(context.Context, *ReadEventsRequest) (*ReadEventsResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReadEvents not implemented")
+}
+func (UnimplementedHostServiceServer) ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method ReadResource not implemented")
 }
 func (UnimplementedHostServiceServer) mustEmbedUnimplementedHostServiceServer() {}
 func (UnimplementedHostServiceServer) testEmbeddedByValue()                     {}
@@ -548,6 +574,24 @@ func _HostService_ReadEvents_Handler(srv interface{}, ctx context.Context, dec f
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HostService_ReadResource_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(ReadResourceRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServiceServer).ReadResource(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostService_ReadResource_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServiceServer).ReadResource(ctx, req.(*ReadResourceRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HostService_ServiceDesc is the grpc.ServiceDesc for HostService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -566,6 +610,10 @@ var HostService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ReadEvents",
 			Handler:    _HostService_ReadEvents_Handler,
+		},
+		{
+			MethodName: "ReadResource",
+			Handler:    _HostService_ReadResource_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},

@@ -1,0 +1,134 @@
+//go:build unix
+
+package skills_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// TestReadResourceStaysInTheSkillDirectory calls the registry directly,
+// without the plugin's path check in front: dot segments, absolute paths,
+// backslashes, NUL, hidden files and links out of the skill's directory are
+// refused by the registry itself, and nothing outside is read.
+func TestReadResourceStaysInTheSkillDirectory(t *testing.T) {
+	t.Parallel()
+	base := t.TempDir()
+	dir := filepath.Join(base, "skills", "pdf-tools")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.MkdirAll(filepath.Join(dir, "scripts", "nested"), 0o755))
+	must(os.WriteFile(filepath.Join(dir, "scripts", "x.py"), []byte("print(1)\n"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, ".env"), []byte("TOP-SECRET"), 0o644))
+	must(os.WriteFile(filepath.Join(base, "secret.txt"), []byte("TOP-SECRET"), 0o644))
+	must(os.Symlink(filepath.Join(base, "secret.txt"), filepath.Join(dir, "out.txt")))
+	must(os.Symlink(base, filepath.Join(dir, "up")))
+	must(os.Symlink("../x.py", filepath.Join(dir, "scripts", "nested", "in.py"))) // stays inside
+	must(os.Symlink("loop", filepath.Join(dir, "loop")))
+	must(syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "big.txt"), make([]byte, skill.MaxResourceBytes+1), 0o644))
+
+	reg := skills.NewRegistry()
+	must(reg.Register("global", skills.RuntimeSkill{Name: "pdf-tools", Description: "PDF.", Content: "Body.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}))
+	must(reg.Register("global", skills.RuntimeSkill{Name: "opaque", Description: "O.", Content: "Body.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "Ask."}}))
+	must(reg.Register("global", skills.RuntimeSkill{Name: "managed", Description: "M.", Content: "Body."}))
+	must(reg.Register("global", skills.RuntimeSkill{Name: "user-only", Description: "U.", Content: "Body.", Invocation: &skill.InvocationPolicy{UserInvocable: true}, ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}))
+	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
+	ctx := context.Background()
+
+	for path, want := range map[string]string{"scripts/x.py": "print(1)\n", "scripts/nested/in.py": "print(1)\n"} {
+		data, err := reg.ReadResource(ctx, q, "pdf-tools", path)
+		if err != nil || string(data) != want {
+			t.Errorf("%s = %q, %v", path, data, err)
+		}
+	}
+	tests := []struct {
+		name, path string
+		want       error
+	}{
+		{"pdf-tools", "..", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "../secret.txt", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "scripts/../../secret.txt", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "/etc/passwd", skills.ErrInvalidResourcePath},
+		{"pdf-tools", `..\secret.txt`, skills.ErrInvalidResourcePath},
+		{"pdf-tools", "scripts/x.py\x00", skills.ErrInvalidResourcePath},
+		{"pdf-tools", ".env", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "", skills.ErrInvalidResourcePath},
+		{"pdf-tools", ".", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "out.txt", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "up/secret.txt", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "loop", skills.ErrInvalidResourcePath},
+		{"pdf-tools", "fifo", skills.ErrResourceNotFound},
+		{"pdf-tools", "scripts", skills.ErrResourceNotFound},
+		{"pdf-tools", "missing.txt", skills.ErrResourceNotFound},
+		{"pdf-tools", "big.txt", skills.ErrResourceTooLarge},
+		{"opaque", "a.md", skills.ErrResourceNotReadable},
+		{"managed", "a.md", skills.ErrResourceNotReadable},
+		{"user-only", "scripts/x.py", skills.ErrNotModelInvocable},
+		{"nope", "a.md", skills.ErrSkillNotFound},
+	}
+	for _, tc := range tests {
+		data, err := reg.ReadResource(ctx, q, tc.name, tc.path)
+		if !errors.Is(err, tc.want) || data != nil {
+			t.Errorf("%s %q = %q, %v; want %v", tc.name, tc.path, data, err, tc.want)
+		}
+		if err != nil && strings.Contains(err.Error(), "TOP-SECRET") {
+			t.Errorf("%s %q: error shows a secret: %v", tc.name, tc.path, err)
+		}
+	}
+}
+
+// readerProvider is a provider that reads its skills' resources itself.
+type readerProvider struct{ err error }
+
+func (readerProvider) List(context.Context, skills.ListRequest) (skills.Observation, error) {
+	return skills.Observation{Skills: []skill.Summary{{Name: "runtime-one", Description: "R.", Invocation: skill.DefaultPolicy()}}, Complete: true}, nil
+}
+
+func (readerProvider) Load(_ context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
+	return skill.Definition{Summary: skill.Summary{Name: req.Name}, Content: "Body."}, true, nil
+}
+
+func (p readerProvider) ReadSkillResource(_ context.Context, req skills.ResourceRequest) ([]byte, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
+	return []byte(req.Name + ":" + req.Path), nil
+}
+
+// TestReadResourceThroughAProvider: a skill whose provider manages its
+// resources is read through the provider's ResourceReader; its failures
+// are provider errors, its refusals keep their meaning.
+func TestReadResourceThroughAProvider(t *testing.T) {
+	t.Parallel()
+	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
+	reg := skills.NewRegistry()
+	reg.AddProvider("global", readerProvider{}, skills.ProviderOptions{})
+	data, err := reg.ReadResource(context.Background(), q, "runtime-one", "refs/a.md")
+	if err != nil || string(data) != "runtime-one:refs/a.md" {
+		t.Fatalf("read = %q, %v", data, err)
+	}
+	failing := skills.NewRegistry()
+	failing.AddProvider("global", readerProvider{err: errors.New("backend down")}, skills.ProviderOptions{})
+	var le *skills.LoadError
+	if _, err := failing.ReadResource(context.Background(), q, "runtime-one", "refs/a.md"); !errors.As(err, &le) || le.Err.Error() != "backend down" {
+		t.Errorf("failing provider = %v, want a *LoadError", err)
+	}
+	refusing := skills.NewRegistry()
+	refusing.AddProvider("global", readerProvider{err: skills.ErrResourceNotFound}, skills.ProviderOptions{})
+	if _, err := refusing.ReadResource(context.Background(), q, "runtime-one", "refs/a.md"); !errors.Is(err, skills.ErrResourceNotFound) {
+		t.Errorf("refusing provider = %v", err)
+	}
+}

@@ -1,0 +1,261 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// MaxResourcePathBytes bounds the path argument of the resource-read tool.
+const MaxResourcePathBytes = 1024
+
+// ResourceTool returns the definition of the resource-read tool that a
+// mount with OptionResourceTool asks the host to register.
+func ResourceTool() ToolDefinition {
+	return ToolDefinition{
+		Name:         render.ResourceToolName,
+		Description:  render.ResourceToolDescription,
+		InputSchema:  []byte(render.ResourceToolInputSchema),
+		OutputSchema: []byte(render.ResourceToolOutputSchema),
+	}
+}
+
+// ValidateResourcePath checks a resource path the model sent before any of
+// it reaches the host. A path is plain text, slash-separated and relative to
+// the skill's resource base: at most MaxResourcePathBytes of UTF-8 without
+// control or format characters; not absolute; no backslash, colon (drive
+// letters, URLs), percent sign (encoded dots or separators), question mark
+// or number sign; no empty segment, and no segment that starts with a dot
+// ("." and ".." included: hidden files are not read). The error says which
+// rule the path breaks, for the model.
+//
+// The host checks again where the path leads (a directory skill's files are
+// opened below its directory without following links out of it; a remote
+// skill's URI must be canonical), so this check is the first of two.
+func ValidateResourcePath(path string) error {
+	switch {
+	case path == "":
+		return errors.New("the path is empty")
+	case len(path) > MaxResourcePathBytes:
+		return fmt.Errorf("it is longer than %d bytes", MaxResourcePathBytes)
+	case !utf8.ValidString(path):
+		return errors.New("it is not UTF-8")
+	case strings.ContainsFunc(path, func(r rune) bool { return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) }):
+		return errors.New("it holds a control or format character")
+	case path[0] == '/':
+		return errors.New("absolute paths are not read; give the path relative to the skill's resource base")
+	case strings.Contains(path, `\`):
+		return errors.New("backslashes are not allowed; separate directories with /")
+	case strings.Contains(path, ":"):
+		return errors.New("colons are not allowed (no drive letters or URLs)")
+	case strings.Contains(path, "%"):
+		return errors.New("percent-encoding is not allowed; give the path as plain text")
+	case strings.ContainsAny(path, "?#"):
+		return errors.New("query and fragment characters are not allowed")
+	}
+	for seg := range strings.SplitSeq(path, "/") {
+		switch {
+		case seg == "":
+			return errors.New("it has an empty segment")
+		case seg == "." || seg == "..":
+			return errors.New("dot segments are not allowed")
+		case seg[0] == '.':
+			return errors.New("hidden files and directories are not read")
+		}
+	}
+	return nil
+}
+
+// resourceArgs are the checked arguments of a resource-read call.
+type resourceArgs struct {
+	name, path string
+	offset     int64
+}
+
+// resourceArguments checks arguments against the resource-read tool's
+// input schema and returns them, or the error text that refuses them. As
+// for the `skill` tool, a non-object or a missing or invalid name is an
+// invalid name, and a field the schema does not allow is named (the first
+// in sorted order). Then the path must be a string that
+// ValidateResourcePath accepts, and the offset, when present, an integral
+// JSON number from 0 to 2147483647.
+func resourceArguments(args json.RawMessage) (resourceArgs, string) {
+	var a resourceArgs
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
+		return a, render.ErrInvalidName(string(bytes.TrimSpace(args)))
+	}
+	extra, unexpected := "", false
+	for k := range obj {
+		if k != "name" && k != "path" && k != "offset" && (!unexpected || k < extra) {
+			extra, unexpected = k, true
+		}
+	}
+	if unexpected {
+		return a, render.ErrResourceUnexpectedArgument(extra)
+	}
+	raw, present := obj["name"]
+	if !present {
+		return a, render.ErrInvalidName("")
+	}
+	if err := json.Unmarshal(raw, &a.name); err != nil {
+		return a, render.ErrInvalidName(string(raw))
+	}
+	if !skill.ValidName(a.name) {
+		return a, render.ErrInvalidName(a.name)
+	}
+	raw, present = obj["path"]
+	if !present {
+		return a, render.ErrInvalidPath("", "the path is missing")
+	}
+	if err := json.Unmarshal(raw, &a.path); err != nil {
+		return a, render.ErrInvalidPath(string(raw), "the path must be a string")
+	}
+	if err := ValidateResourcePath(a.path); err != nil {
+		return a, render.ErrInvalidPath(a.path, err.Error())
+	}
+	if raw, present = obj["offset"]; present {
+		n, err := parseMinInt(raw, 0)
+		if err != nil {
+			return a, render.ErrInvalidOffset(compactJSON(raw))
+		}
+		a.offset = int64(n)
+	}
+	return a, ""
+}
+
+// executeResourceTool runs one resource-read call. The `skill` tool's
+// policy checks come first: the name must be listed for the agent and
+// model-invocable (an incomplete snapshot defers to the host, which checks
+// the loaded definition). The host reads a window a few bytes larger than
+// a page; the page is cut on character boundaries at both ends.
+func (e *engine) executeResourceTool(ctx context.Context, host Host, m mount, call ToolCall) (ToolResult, error) {
+	a, refusal := resourceArguments(call.Arguments)
+	if refusal != "" {
+		return errorResult(refusal), nil
+	}
+	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
+	if err != nil {
+		return ToolResult{}, err
+	}
+	if complete {
+		listed, ok := v.lookup(a.name)
+		if !ok {
+			return errorResult(render.ErrUnknownSkill(a.name)), nil
+		}
+		if !listed.modelInvocable {
+			return errorResult(render.ErrNotModelInvocable(a.name)), nil
+		}
+	}
+	rh, ok := host.(ResourceHost)
+	if !ok {
+		return errorResult(render.ErrResourceNotReadable(a.name)), nil
+	}
+	got, err := rh.ReadResource(ctx, ResourceRequest{
+		SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope,
+		Name: a.name, Path: a.path, Offset: a.offset,
+		MaxBytes: render.ResourcePageBytes + utf8.UTFMax - 1,
+	})
+	if errors.Is(err, ErrNoResourceReads) {
+		return errorResult(render.ErrResourceNotReadable(a.name)), nil
+	}
+	if err != nil {
+		return ToolResult{}, fmt.Errorf("read resource %q of skill %q: %w", a.path, a.name, err)
+	}
+	return pageResult(a, got), nil
+}
+
+// ErrNoResourceReads is returned by a ResourceHost whose host does not
+// implement the ReadResource callback (an older host over the protocol).
+var ErrNoResourceReads = errors.New("the host does not read skill resources")
+
+// pageResult turns the host's answer into the tool's result.
+func pageResult(a resourceArgs, got ResourceRead) ToolResult {
+	switch got.Status {
+	case ResourceOK:
+	case ResourceSkillNotFound:
+		return errorResult(render.ErrUnknownSkill(a.name))
+	case ResourceNotModelInvocable:
+		return errorResult(render.ErrNotModelInvocable(a.name))
+	case ResourceNotReadable:
+		return errorResult(render.ErrResourceNotReadable(a.name))
+	case ResourceInvalidPath:
+		return errorResult(render.ErrInvalidPath(a.path, "it leads outside the skill's resources, or the skill's provider refuses it"))
+	case ResourceNotFound:
+		return errorResult(render.ErrResourceNotFound(a.name, a.path))
+	case ResourceTooLarge:
+		return errorResult(render.ErrResourceTooLarge(a.name, a.path))
+	case ResourceBinary:
+		return errorResult(render.ErrResourceBinary(a.name, a.path))
+	case ResourceProviderError:
+		return errorResult(render.ErrProvider(got.Error))
+	default:
+		return errorResult(render.ErrProvider(fmt.Sprintf("the host answered a resource read with status %q", got.Status)))
+	}
+	total := got.Total
+	if total > skill.MaxResourceBytes {
+		return errorResult(render.ErrResourceTooLarge(a.name, a.path))
+	}
+	if a.offset >= total && (total > 0 || a.offset > 0) {
+		return errorResult(render.ErrOffsetPastEnd(a.name, a.path, a.offset, total))
+	}
+	data := got.Data
+	if int64(len(data)) > total-a.offset {
+		data = data[:total-a.offset] // a host that sent more than there is
+	}
+	// An offset inside a character starts the page at the next one.
+	skip := 0
+	for skip < len(data) && skip < utf8.UTFMax-1 && !utf8.RuneStart(data[skip]) {
+		skip++
+	}
+	page := data[skip:]
+	start := a.offset + int64(skip)
+	continues := start+int64(len(page)) < total
+	if len(page) > render.ResourcePageBytes {
+		page = page[:cutBefore(page, render.ResourcePageBytes)]
+	} else if continues {
+		// The window ends inside the file: drop a character it cut.
+		if r := lastRuneStart(page); r >= 0 && !utf8.FullRune(page[r:]) {
+			page = page[:r]
+		}
+	}
+	next := start + int64(len(page))
+	if !skill.IsText(page) || (len(page) == 0 && next < total) {
+		return errorResult(render.ErrResourceBinary(a.name, a.path))
+	}
+	p := skill.ResourcePage{Name: a.name, Path: a.path, Offset: start, TotalBytes: total, Content: string(page)}
+	if next < total {
+		p.NextOffset = &next
+	}
+	return ToolResult{Resource: &p, Text: render.ResourcePage(p)}
+}
+
+// cutBefore returns the largest cut <= n at which b splits no character:
+// n itself when b[n] starts one.
+func cutBefore(b []byte, n int) int {
+	for cut := n; cut > n-utf8.UTFMax && cut > 0; cut-- {
+		if utf8.RuneStart(b[cut]) {
+			return cut
+		}
+	}
+	return n // not UTF-8 there: the text check refuses the page
+}
+
+// lastRuneStart returns the index of the last character start among b's
+// last utf8.UTFMax bytes, or -1.
+func lastRuneStart(b []byte) int {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,211 @@
+package render
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// ResourceToolName is the name under which the resource-read tool is
+// registered when a mount enables it.
+const ResourceToolName = "skill_resource"
+
+// ResourcePageBytes is the most text bytes one resource-read call returns.
+// A page ends on a UTF-8 character boundary, so it may hold up to three
+// bytes fewer.
+const ResourcePageBytes = 8192
+
+// ResourceToolDescription is the resource-read tool's description as the
+// model sees it.
+const ResourceToolDescription = "Read a text file that a loaded skill's instructions reference, by the skill's exact name and the file's path relative to the skill's resource base (for example scripts/extract.py). Each call returns at most 8192 bytes together with the file's total size; when more remains, the result says which offset to continue from. Read only files that the skill's instructions explicitly reference, on demand, only when the task needs them."
+
+// ResourceToolInputSchema is the JSON Schema of the resource-read tool's
+// arguments.
+const ResourceToolInputSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "The exact name of the skill whose resource to read"
+    },
+    "path": {
+      "type": "string",
+      "description": "The file's path relative to the skill's resource base, as the instructions reference it, for example scripts/extract.py"
+    },
+    "offset": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Byte position to continue from, as the previous result of this file gave it; absent or 0 reads from the start"
+    }
+  },
+  "required": [
+    "name",
+    "path"
+  ],
+  "additionalProperties": false
+}`
+
+// ResourceToolOutputSchema is the JSON Schema of the resource-read tool's
+// structured result, skill.ResourcePage.
+const ResourceToolOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "name": {
+      "type": "string",
+      "description": "The skill's exact name"
+    },
+    "path": {
+      "type": "string",
+      "description": "The file's path relative to the skill's resource base"
+    },
+    "offset": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Byte position of the page's first byte"
+    },
+    "nextOffset": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Byte position to continue from; absent on the file's last page"
+    },
+    "totalBytes": {
+      "type": "integer",
+      "minimum": 0,
+      "description": "Size of the whole file in bytes"
+    },
+    "content": {
+      "type": "string",
+      "description": "The page's text, verbatim"
+    }
+  },
+  "required": [
+    "name",
+    "path",
+    "offset",
+    "totalBytes",
+    "content"
+  ],
+  "additionalProperties": false
+}`
+
+// ResourcePage renders the resource-read tool's text result: one
+// <skill_resource> element whose attributes say which bytes of the file the
+// page holds, and, when more remains, a line after it saying where to
+// continue:
+//
+//	<skill_resource name="NAME" path="PATH" offset="O" bytes="B" total_bytes="T" next_offset="N">
+//	TEXT
+//	</skill_resource>
+//	More of this file remains: call skill_resource with "offset": N to continue.
+//
+// next_offset and the last line are present exactly when the file
+// continues after the page. The name and path are escaped for their
+// attributes; the text is inserted verbatim.
+func ResourcePage(p skill.ResourcePage) string {
+	var b strings.Builder
+	b.Grow(len(p.Content) + len(p.Path) + 160)
+	b.WriteString(`<skill_resource name="`)
+	writeEscaped(&b, p.Name, attrSpecials)
+	b.WriteString(`" path="`)
+	writeEscaped(&b, p.Path, attrSpecials)
+	b.WriteString(`" offset="`)
+	b.WriteString(strconv.FormatInt(p.Offset, 10))
+	b.WriteString(`" bytes="`)
+	b.WriteString(strconv.Itoa(len(p.Content)))
+	b.WriteString(`" total_bytes="`)
+	b.WriteString(strconv.FormatInt(p.TotalBytes, 10))
+	if p.NextOffset != nil {
+		b.WriteString(`" next_offset="`)
+		b.WriteString(strconv.FormatInt(*p.NextOffset, 10))
+	}
+	b.WriteString("\">\n")
+	b.WriteString(p.Content)
+	b.WriteString("\n</skill_resource>")
+	if p.NextOffset != nil {
+		b.WriteString("\nMore of this file remains: call " + ResourceToolName + ` with "offset": `)
+		b.WriteString(strconv.FormatInt(*p.NextOffset, 10))
+		b.WriteString(" to continue.")
+	}
+	return b.String()
+}
+
+// The resource-read tool's error texts. The skill name errors (invalid,
+// unknown, not model-invocable) and provider errors are the `skill`
+// tool's: ErrInvalidName, ErrUnknownSkill, ErrNotModelInvocable and
+// ErrProvider. Every name, path or argument the model sent is inserted as
+// given, capped at MaxEchoBytes; a path is checked to hold no control
+// character before it is repeated anywhere but in ErrInvalidPath, which
+// shows it as a Go string literal when it does (skill.QuoteUnsafe).
+
+// ErrResourceUnexpectedArgument is the resource-read tool's error text for
+// arguments with a field its input schema does not allow.
+func ErrResourceUnexpectedArgument(field string) string {
+	return `Error: unexpected argument "` + echo(field) + `"; the ` + ResourceToolName + ` tool takes only "name", "path" and "offset"`
+}
+
+// ErrInvalidPath is the resource-read tool's error text for a path it
+// refuses before reading: why says what is wrong with it (see
+// plugin.ValidateResourcePath), or that the host found it leaving the
+// skill's resources.
+func ErrInvalidPath(path, why string) string {
+	return `Error: invalid resource path ` + quotePath(path) + `: ` + why
+}
+
+// ErrInvalidOffset is the resource-read tool's error text for an offset
+// that is not a whole number of bytes from 0. The offset's JSON text is
+// inserted as sent, capped at MaxEchoBytes.
+func ErrInvalidOffset(raw string) string {
+	return `Error: invalid offset ` + echo(raw) + `; the offset is a whole number of bytes from 0 to 2147483647`
+}
+
+// ErrResourceNotFound is the resource-read tool's error text for a path
+// that names no readable file of the skill.
+func ErrResourceNotFound(name, path string) string {
+	return `Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" was not found`
+}
+
+// ErrResourceNotReadable is the resource-read tool's error text for a skill
+// whose resources the tool cannot read: an opaque resource base (the
+// `skill` result says how to load them), one its provider manages without
+// offering reads, or a host without resource reads.
+func ErrResourceNotReadable(name string) string {
+	return `Error: the resources of skill "` + echo(name) + `" are not readable through the ` + ResourceToolName + ` tool; load them as the skill's resource guidance describes`
+}
+
+// ErrResourceBinary is the resource-read tool's error text for a file that
+// is not text: it holds a NUL byte or bytes that are not UTF-8. The tool
+// reads text only and never encodes binary content for the model.
+func ErrResourceBinary(name, path string) string {
+	return `Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + ResourceToolName + ` tool reads text files only`
+}
+
+// ErrResourceTooLarge is the resource-read tool's error text for a file
+// larger than skill.MaxResourceBytes.
+func ErrResourceTooLarge(name, path string) string {
+	return `Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + ResourceToolName + ` tool reads`
+}
+
+// ErrOffsetPastEnd is the resource-read tool's error text for an offset at
+// or past the end of a non-empty file (offset 0 of an empty file reads an
+// empty page).
+func ErrOffsetPastEnd(name, path string, offset, total int64) string {
+	return `Error: offset ` + strconv.FormatInt(offset, 10) + ` is at or past the end of resource ` + quotePath(path) + ` of skill "` + echo(name) + `" (` + strconv.FormatInt(total, 10) + ` bytes); the file was read to its end`
+}
+
+// quotePath shows a path the model sent: in double quotes, or as a Go
+// string literal when it holds a control or format character or bytes
+// that are not UTF-8; capped at MaxEchoBytes either way.
+func quotePath(path string) string {
+	if q := skill.QuoteUnsafe(path); q != path {
+		return echo(q)
+	}
+	return `"` + echo(path) + `"`
+}
+
+// ErrUnknownTool is the error text for a call of a tool name the mount did
+// not register (a host that forwarded a call it should have kept). The
+// name is inserted as given, capped at MaxEchoBytes.
+func ErrUnknownTool(name string) string {
+	return `Error: tool "` + echo(name) + `" is not provided by this plugin mount`
+}
