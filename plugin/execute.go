@@ -10,6 +10,26 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
+// listingRefusal applies the `skill` tool's policy to name on the agent's
+// snapshot: the refusal text when a complete snapshot does not list it or
+// lists it as not model-invocable, "" otherwise. An incomplete snapshot
+// cannot prove absence: the caller asks for the skill itself and lets the
+// loaded definition's policy decide.
+func (e *engine) listingRefusal(ctx context.Context, host Host, m mount, call ToolCall, name string) (string, error) {
+	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
+	if err != nil || !complete {
+		return "", err
+	}
+	listed, ok := v.lookup(name)
+	switch {
+	case !ok:
+		return render.ErrUnknownSkill(name), nil
+	case !listed.modelInvocable:
+		return render.ErrNotModelInvocable(name), nil
+	}
+	return "", nil
+}
+
 // executeSkillTool runs one `skill` tool call. Failures the model should
 // see are error results, not Go errors; a Go error means the host could not
 // be reached. Policy is checked on the snapshot listing before the body is
@@ -20,21 +40,11 @@ func (e *engine) executeSkillTool(ctx context.Context, host Host, m mount, call 
 		return errorResult(refusal), nil
 	}
 
-	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
-	if err != nil {
+	if refusal, err := e.listingRefusal(ctx, host, m, call, name); err != nil {
 		return ToolResult{}, err
+	} else if refusal != "" {
+		return errorResult(refusal), nil
 	}
-	if complete {
-		listed, ok := v.lookup(name)
-		if !ok {
-			return errorResult(render.ErrUnknownSkill(name)), nil
-		}
-		if !listed.modelInvocable {
-			return errorResult(render.ErrNotModelInvocable(name)), nil
-		}
-	}
-	// An incomplete snapshot cannot prove absence: ask for the skill itself
-	// and let the loaded definition's policy decide.
 
 	got, err := host.GetSkill(ctx, SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
 	if err != nil {

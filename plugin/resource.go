@@ -142,18 +142,10 @@ func (e *engine) executeResourceTool(ctx context.Context, host Host, m mount, ca
 	if refusal != "" {
 		return errorResult(refusal), nil
 	}
-	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
-	if err != nil {
+	if refusal, err := e.listingRefusal(ctx, host, m, call, a.name); err != nil {
 		return ToolResult{}, err
-	}
-	if complete {
-		listed, ok := v.lookup(a.name)
-		if !ok {
-			return errorResult(render.ErrUnknownSkill(a.name)), nil
-		}
-		if !listed.modelInvocable {
-			return errorResult(render.ErrNotModelInvocable(a.name)), nil
-		}
+	} else if refusal != "" {
+		return errorResult(refusal), nil
 	}
 	rh, ok := host.(ResourceHost)
 	if !ok {

@@ -291,19 +291,5 @@ func ReplacementCatalogOmitting(lines [][]byte, omitted int) string {
 }
 
 func catalogOmitting(header string, lines [][]byte, omitted int) string {
-	sentence := omittedSentence(omitted)
-	n := len(header) + len(catalogFooter) + len(sentence)
-	for _, p := range lines {
-		n += len(p)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	b.WriteString(header)
-	for _, p := range lines {
-		b.Write(p)
-	}
-	b.WriteString(listClose)
-	b.WriteString(sentence)
-	b.WriteString(strings.TrimPrefix(catalogFooter, listClose))
-	return b.String()
+	return catalogWith(header, lines, omittedSentence(omitted))
 }

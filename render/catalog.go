@@ -105,7 +105,13 @@ func ReplacementCatalogOf(lines [][]byte) string {
 }
 
 func catalogOf(header string, lines [][]byte) string {
-	n := len(header) + len(catalogFooter)
+	return catalogWith(header, lines, "")
+}
+
+// catalogWith renders a catalog with a sentence, if any, right after the
+// list of entries.
+func catalogWith(header string, lines [][]byte, sentence string) string {
+	n := len(header) + len(catalogFooter) + len(sentence)
 	for _, p := range lines {
 		n += len(p)
 	}
@@ -115,7 +121,9 @@ func catalogOf(header string, lines [][]byte) string {
 	for _, p := range lines {
 		b.Write(p)
 	}
-	b.WriteString(catalogFooter)
+	b.WriteString(listClose)
+	b.WriteString(sentence)
+	b.WriteString(catalogFooter[len(listClose):])
 	return b.String()
 }
 
