@@ -71,28 +71,30 @@ func (r *reporter) step(n int, res hostsdk.StepResult) {
 }
 
 func (r *reporter) tool(name string, res hostsdk.ToolResult) {
-	if r.json {
-		r.emit(map[string]any{"event": "tool", "tool": "skill", "arguments": map[string]string{"name": name}, "isError": res.IsError, "text": res.Text, "value": res.Value})
-		return
-	}
-	kind := "result"
-	if res.IsError {
-		kind = "error result"
-	}
-	footer := ""
+	var shown any
 	if res.Value != nil {
 		v := *res.Value
 		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
-		b, _ := json.Marshal(v)
-		footer = "value: " + string(b)
+		shown = v
 	}
-	fmt.Fprintf(r.w, "skill tool ← {\"name\": %q}\n", name)
-	r.box(kind, res.Text, footer)
+	r.toolCall("skill", fmt.Sprintf("{\"name\": %q}", name), map[string]string{"name": name}, res, res.Value, shown)
 }
 
 func (r *reporter) resource(name, path string, res hostsdk.ToolResult) {
+	var shown any
+	if res.Resource != nil {
+		v := *res.Resource
+		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
+		shown = v
+	}
+	r.toolCall("skill_resource", fmt.Sprintf("{\"name\": %q, \"path\": %q}", name, path), map[string]string{"name": name, "path": path}, res, res.Resource, shown)
+}
+
+// toolCall reports one tool call: its arguments, its text and, on
+// success, its value (in text output, shown with the content's size only).
+func (r *reporter) toolCall(tool, argsText string, args map[string]string, res hostsdk.ToolResult, value, shown any) {
 	if r.json {
-		r.emit(map[string]any{"event": "tool", "tool": "skill_resource", "arguments": map[string]string{"name": name, "path": path}, "isError": res.IsError, "text": res.Text, "value": res.Resource})
+		r.emit(map[string]any{"event": "tool", "tool": tool, "arguments": args, "isError": res.IsError, "text": res.Text, "value": value})
 		return
 	}
 	kind := "result"
@@ -100,13 +102,11 @@ func (r *reporter) resource(name, path string, res hostsdk.ToolResult) {
 		kind = "error result"
 	}
 	footer := ""
-	if res.Resource != nil {
-		v := *res.Resource
-		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
-		b, _ := json.Marshal(v)
+	if shown != nil {
+		b, _ := json.Marshal(shown)
 		footer = "value: " + string(b)
 	}
-	fmt.Fprintf(r.w, "skill_resource tool ← {\"name\": %q, \"path\": %q}\n", name, path)
+	fmt.Fprintf(r.w, "%s tool ← %s\n", tool, argsText)
 	r.box(kind, res.Text, footer)
 }
 
