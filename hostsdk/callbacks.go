@@ -27,7 +27,7 @@ type hostCallbacks struct {
 // Snapshot answers the plugin's Snapshot callback. Its only errors are an
 // unknown agent scope and the caller's own cancellation.
 func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (_ plugin.Snapshot, err error) {
-	end := c.h.calls.begin(req.SessionID)
+	end := c.h.calls.begin(req.SessionID, snapshotCall)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
@@ -68,7 +68,7 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 // an answer (its own text, bounded), not an error. A skill the session's
 // selection leaves out is not found, and its provider is not asked for it.
 func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_ plugin.SkillLookup, err error) {
-	end := c.h.calls.begin(req.SessionID)
+	end := c.h.calls.begin(req.SessionID, getSkillCall)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
@@ -119,7 +119,7 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.
 func (c hostCallbacks) ReadEvents(ctx context.Context, req plugin.EventsRequest) (_ plugin.EventPage, err error) {
-	end := c.h.calls.begin(req.SessionID)
+	end := c.h.calls.begin(req.SessionID, readEventsCall)
 	defer func() { end(ctx, err) }()
 	log, err := c.h.sessionLog(ctx, req.SessionID)
 	if err != nil {
@@ -171,7 +171,7 @@ func boundText(s string, max int) string {
 // answered as binary whatever the window. Everything but the caller's
 // cancellation and an unknown scope is an answer, not an error.
 func (c hostCallbacks) ReadResource(ctx context.Context, req plugin.ResourceRequest) (_ plugin.ResourceRead, err error) {
-	end := c.h.calls.begin(req.SessionID)
+	end := c.h.calls.begin(req.SessionID, readResourceCall)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {

@@ -48,9 +48,10 @@ type stoppedError struct{ err error }
 func (e *stoppedError) Error() string { return e.err.Error() }
 func (e *stoppedError) Unwrap() error { return e.err }
 
-// callTracker remembers, per session, the host callbacks in flight and how
-// many failed or were cut off by their deadline, so that a failed plugin
-// call can be blamed on the side that caused it.
+// callTracker remembers, per session, the host callbacks in flight, how
+// many failed or were cut off by their deadline (so that a failed plugin
+// call can be blamed on the side that caused it), and how many of each
+// kind the plugin made (StepResult.Callbacks).
 type callTracker struct {
 	mu       sync.Mutex
 	sessions map[string]*sessionCalls
@@ -59,11 +60,20 @@ type callTracker struct {
 type sessionCalls struct {
 	inflight int
 	failures uint64
+	made     Callbacks
 }
 
-// begin records a callback for session and returns the function that
-// records its end with its error.
-func (t *callTracker) begin(session string) func(ctx context.Context, err error) {
+// callbackKind picks the counter of one kind of callback.
+type callbackKind func(*Callbacks) *int
+
+func snapshotCall(c *Callbacks) *int     { return &c.Snapshot }
+func readEventsCall(c *Callbacks) *int   { return &c.ReadEvents }
+func getSkillCall(c *Callbacks) *int     { return &c.GetSkill }
+func readResourceCall(c *Callbacks) *int { return &c.ReadResource }
+
+// begin records a callback of a kind for session and returns the function
+// that records its end with its error.
+func (t *callTracker) begin(session string, kind callbackKind) func(ctx context.Context, err error) {
 	t.mu.Lock()
 	if t.sessions == nil {
 		t.sessions = make(map[string]*sessionCalls)
@@ -74,6 +84,7 @@ func (t *callTracker) begin(session string) func(ctx context.Context, err error)
 		t.sessions[session] = s
 	}
 	s.inflight++
+	*kind(&s.made)++
 	t.mu.Unlock()
 	return func(ctx context.Context, err error) {
 		t.mu.Lock()
@@ -85,23 +96,39 @@ func (t *callTracker) begin(session string) func(ctx context.Context, err error)
 	}
 }
 
-// mark returns the session's failure count, to compare after a call.
-func (t *callTracker) mark(session string) uint64 {
+// callMark is a session's failure count and callbacks at one moment.
+type callMark struct {
+	failures uint64
+	made     Callbacks
+}
+
+// mark returns the session's counts, to compare after a call.
+func (t *callTracker) mark(session string) callMark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s := t.sessions[session]; s != nil {
-		return s.failures
+		return callMark{failures: s.failures, made: s.made}
 	}
-	return 0
+	return callMark{}
+}
+
+// madeSince returns the callbacks made for session since mark. A session
+// forgotten in between (EndSession) counts from zero again.
+func (t *callTracker) madeSince(session string, mark callMark) Callbacks {
+	now := t.mark(session)
+	if now.made.Total() < mark.made.Total() {
+		return now.made
+	}
+	return now.made.since(mark.made)
 }
 
 // hostSide reports whether one of the session's callbacks failed since
 // mark, or is still running.
-func (t *callTracker) hostSide(session string, mark uint64) bool {
+func (t *callTracker) hostSide(session string, mark callMark) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.sessions[session]
-	return s != nil && (s.inflight > 0 || s.failures != mark)
+	return s != nil && (s.inflight > 0 || s.failures != mark.failures)
 }
 
 // forget drops what the tracker remembers of an ended session.
@@ -125,7 +152,7 @@ func (t *callTracker) forget(session string) {
 // for the call (see callerDeadlineFirst): a deadline error is then the
 // caller's, even if the plugin reported it a moment before the caller's
 // context expired.
-func (h *Host) callError(callerCtx context.Context, callerFirst bool, session string, mark uint64, err error) error {
+func (h *Host) callError(callerCtx context.Context, callerFirst bool, session string, mark callMark, err error) error {
 	var stopped *stoppedError
 	if errors.As(err, &stopped) {
 		return &PluginError{Err: stopped.err, Stopped: true}

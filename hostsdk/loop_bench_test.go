@@ -3,10 +3,12 @@ package hostsdk_test
 import (
 	"context"
 	"fmt"
+	"runtime/metrics"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -22,9 +24,23 @@ func loopRecords() []sessionlog.Record {
 }
 
 // BenchmarkLoopStep is a step of an agent loop over go-plugin with the file
-// store: before each timed step the runtime appends two messages (untimed),
-// beside an empty RPC on the same connection. The step carries the new
-// events, so the plugin answers without calling back.
+// store, beside an empty RPC on the same connection. Each iteration, alike
+// for both and untimed, appends two messages (the step's session gets the
+// model's reply and a tool result; the empty RPC's append goes to a scratch
+// session), then times one call:
+//
+//   - ns/op: the PreStep, which carries the two new events, so the plugin
+//     answers without calling back;
+//   - rpc-ns/op: an empty RPC after the same append;
+//   - hot-rpc-ns/op: an empty RPC straight after the previous one, nothing
+//     appended before it;
+//   - x-rpc and x-hot-rpc: the step over each baseline, from the sums.
+//
+// The calls are interleaved and timed by hand rather than with
+// StopTimer/StartTimer, whose memory statistics stop the world around every
+// call: both sides then see the same machine, and drift on a shared host
+// cancels out of the ratios. allocs/op and B/op are the host's allocations
+// in the timed step (the plugin's process is not counted).
 func BenchmarkLoopStep(b *testing.B) {
 	for _, n := range []int{10, 1000, 10000} {
 		for _, events := range []int{1_000, 100_000} {
@@ -32,42 +48,109 @@ func BenchmarkLoopStep(b *testing.B) {
 				host, p, store := benchHost(b, n)
 				seed(b, store, "s1", events)
 				ctx := context.Background()
-				log, err := store.Open(ctx, "s1")
-				if err != nil {
-					b.Fatal(err)
-				}
-				defer log.Close()
+				log := openLog(b, store, "s1")
+				scratch := openLog(b, store, "scratch")
 				step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 				for i := 0; i < 3; i++ { // publish, read it back, settle
 					if _, err := host.PreStep(ctx, step); err != nil {
 						b.Fatal(err)
 					}
 				}
-				appendTwo := func(b *testing.B) {
-					if _, err := log.Append(ctx, loopRecords()...); err != nil {
+				appendTwo := func(l sessionlog.Log) {
+					if _, err := l.Append(ctx, loopRecords()...); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.Run("loop-step", func(b *testing.B) {
-					b.ReportAllocs()
-					for i := 0; i < b.N; i++ {
-						b.StopTimer()
-						appendTwo(b)
-						b.StartTimer()
-						res, err := host.PreStep(ctx, step)
-						if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
-							b.Fatalf("outcome %s, err %v", res.Outcome, err)
-						}
+				var stepTime, rpcTime, hotTime time.Duration
+				var allocs hostAllocs
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					appendTwo(log)
+					allocs.start()
+					t := time.Now()
+					res, err := host.PreStep(ctx, step)
+					stepTime += time.Since(t)
+					allocs.stop()
+					if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+						b.Fatalf("outcome %s, err %v", res.Outcome, err)
 					}
-				})
-				b.Run("empty-rpc", emptyRPC(p, nil))
-				// The same empty RPC after the same untimed append: what
-				// the append's fsync leaves behind (cold caches, idle
-				// threads) weighs on both sides alike.
-				b.Run("empty-rpc-after-append", emptyRPC(p, appendTwo))
+					appendTwo(scratch)
+					rpcTime += timePing(b, p)
+					hotTime += timePing(b, p)
+				}
+				b.StopTimer()
+				perOp := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+				b.ReportMetric(perOp(stepTime), "ns/op")
+				b.ReportMetric(perOp(rpcTime), "rpc-ns/op")
+				b.ReportMetric(perOp(hotTime), "hot-rpc-ns/op")
+				b.ReportMetric(float64(stepTime)/float64(rpcTime), "x-rpc")
+				b.ReportMetric(float64(stepTime)/float64(hotTime), "x-hot-rpc")
+				allocs.report(b)
 			})
 		}
 	}
+}
+
+// openLog opens a session's log for the benchmark's lifetime.
+func openLog(b *testing.B, store sessionlog.Store, session string) sessionlog.Log {
+	b.Helper()
+	l, err := store.Open(context.Background(), session)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { l.Close() })
+	return l
+}
+
+// timePing times one empty RPC.
+func timePing(b *testing.B, p *hostsdk.Plugin) time.Duration {
+	t := time.Now()
+	err := p.Ping(context.Background())
+	d := time.Since(t)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return d
+}
+
+// hostAllocs sums the host process's heap allocations over timed sections,
+// read from runtime/metrics, which unlike runtime.ReadMemStats does not
+// stop the world. The runtime counts small objects a span at a time, so
+// the figures are exact only as averages over many iterations.
+type hostAllocs struct {
+	samples        [2]metrics.Sample
+	objects, bytes uint64
+	n              int
+}
+
+func (a *hostAllocs) read() (objects, bytes uint64) {
+	if a.samples[0].Name == "" {
+		a.samples[0].Name, a.samples[1].Name = "/gc/heap/allocs:objects", "/gc/heap/allocs:bytes"
+	}
+	metrics.Read(a.samples[:])
+	return a.samples[0].Value.Uint64(), a.samples[1].Value.Uint64()
+}
+
+func (a *hostAllocs) start() {
+	o, by := a.read()
+	a.objects -= o
+	a.bytes -= by
+}
+
+func (a *hostAllocs) stop() {
+	o, by := a.read()
+	a.objects += o
+	a.bytes += by
+	a.n++
+}
+
+func (a *hostAllocs) report(b *testing.B) {
+	if a.n == 0 {
+		return
+	}
+	b.ReportMetric(float64(a.objects)/float64(a.n), "allocs/op")
+	b.ReportMetric(float64(a.bytes)/float64(a.n), "B/op")
 }
 
 // BenchmarkLoopThroughput runs loop steps (two appended messages, then the

@@ -21,9 +21,10 @@ import (
 // A replica is one host of a fleet: its own plugin process and skill
 // registry, and a session store it shares with the other replicas.
 type replica struct {
-	name string
-	host *hostsdk.Host
-	reg  *skills.Registry
+	name   string
+	host   *hostsdk.Host
+	reg    *skills.Registry
+	plugin *hostsdk.Plugin
 }
 
 func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog.Store) (*replica, error) {
@@ -37,9 +38,9 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 	if err != nil {
 		return nil, err
 	}
-	p, err := r.host.Load(ctx, hostsdk.LoadOptions{Path: pluginBinary})
+	r.plugin, err = r.host.Load(ctx, hostsdk.LoadOptions{Path: pluginBinary})
 	if err == nil {
-		_, err = p.Mount(ctx, tools.GlobalScope, "")
+		_, err = r.plugin.Mount(ctx, tools.GlobalScope, "")
 	}
 	if err != nil {
 		r.host.Close()

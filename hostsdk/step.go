@@ -89,6 +89,42 @@ type StepResult struct {
 	// publish it, such as descriptions a catalog budget shortened and
 	// skills it left out. PreStep also logs each one as a warning.
 	Diagnostics []string
+	// Callbacks counts the host callbacks the plugin made for the step's
+	// session while the step ran, over every attempt: none on a step whose
+	// session only grew by events that cannot change the decision. Steps
+	// of one session that run at the same time count each other's.
+	Callbacks Callbacks
+}
+
+// Callbacks counts host callbacks by kind: skill snapshots, session-log
+// pages, skill loads and resource reads.
+type Callbacks struct {
+	Snapshot     int
+	ReadEvents   int
+	GetSkill     int
+	ReadResource int
+}
+
+// Total is the number of callbacks of every kind.
+func (c Callbacks) Total() int { return c.Snapshot + c.ReadEvents + c.GetSkill + c.ReadResource }
+
+// since is what was made after earlier, a count of the same session.
+func (c Callbacks) since(earlier Callbacks) Callbacks {
+	return Callbacks{
+		Snapshot:     c.Snapshot - earlier.Snapshot,
+		ReadEvents:   c.ReadEvents - earlier.ReadEvents,
+		GetSkill:     c.GetSkill - earlier.GetSkill,
+		ReadResource: c.ReadResource - earlier.ReadResource,
+	}
+}
+
+func (c Callbacks) plus(d Callbacks) Callbacks {
+	return Callbacks{
+		Snapshot:     c.Snapshot + d.Snapshot,
+		ReadEvents:   c.ReadEvents + d.ReadEvents,
+		GetSkill:     c.GetSkill + d.GetSkill,
+		ReadResource: c.ReadResource + d.ReadResource,
+	}
 }
 
 // PreStep runs one pre-step: downstream listeners, then the plugin mount in
@@ -125,11 +161,14 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 	if err != nil {
 		return StepResult{}, fmt.Errorf("agent scope %q: %w", step.AgentScope, err)
 	}
+	var callbacks Callbacks
 	for attempt := 1; ; attempt++ {
 		result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
 		var decidedOn *plugin.SessionHead
 		if m != nil {
 			result, decidedOn, err = h.runPlugin(ctx, m, chain, log, step, decision)
+			callbacks = callbacks.plus(result.Callbacks)
+			result.Callbacks = callbacks
 			if err != nil {
 				if h.cfg.FailClosed {
 					return StepResult{}, err
@@ -254,7 +293,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: resp.Diagnostics}, req.Head, nil
+	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: resp.Diagnostics, Callbacks: h.calls.madeSince(step.SessionID, mark)}, req.Head, nil
 }
 
 // Bounds of the events a step carries to the plugin (see sessionHead).

@@ -95,9 +95,10 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 
 	// Rule 2: the exact registered definition must be what `skill` resolves
 	// to; otherwise the view is complete and empty, without asking.
-	cur := emptyView()
-	var listed *view // the agent's complete snapshot, when the step read one
-	if req.SkillToolIdentity == m.skillIdentity {
+	var cur, listed *view // listed: the agent's complete snapshot, when the step read one
+	if req.SkillToolIdentity != m.skillIdentity {
+		cur = emptyView()
+	} else {
 		v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken)
 		if err != nil {
 			return StepResponse{}, err
@@ -365,7 +366,7 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 		if ok {
 			after = st.head.Seq
 		}
-		newer, head, stable, err := e.scan(ctx, host, session, after)
+		newer, head, stable, err := e.scan(ctx, host, session, after, firstPage(after, hint))
 		if err != nil {
 			return events.Baseline{}, SessionHead{}, err
 		}
@@ -410,14 +411,26 @@ func (e *engine) continueWith(st sessionState, head SessionHead, recent *RecentE
 	return sc.Baseline().Over(st.baseline), true
 }
 
-// scan reads events with seq > after, newest first, page by page, until the
-// newest visible readable catalog or the bound. It returns the head as of
-// the first page; stable is false if the surface revision changed between
+// firstPage is the size of a scan's first page. A scan that continues a
+// remembered one (after > 0) must read every event up to the head, which
+// the step's head says how many there are, so it asks for all of them at
+// once (up to maxEventsPage); a scan from nothing expects the newest
+// catalog near the head and starts small.
+func firstPage(after uint64, hint *SessionHead) int {
+	if after == 0 || hint == nil || hint.Seq <= after {
+		return firstEventsPage
+	}
+	return int(min(max(hint.Seq-after, firstEventsPage), maxEventsPage))
+}
+
+// scan reads events with seq > after, newest first, page by page (the
+// first of size events, doubling up to maxEventsPage), until the newest
+// visible readable catalog or the bound. It returns the head as of the
+// first page; stable is false if the surface revision changed between
 // pages.
-func (e *engine) scan(ctx context.Context, host Host, session string, after uint64) (base events.Baseline, head SessionHead, stable bool, err error) {
+func (e *engine) scan(ctx context.Context, host Host, session string, after uint64, size int) (base events.Baseline, head SessionHead, stable bool, err error) {
 	sc := events.NewScanner(e.parse)
 	var before uint64
-	size := firstEventsPage
 	for first := true; ; first = false {
 		page, err := host.ReadEvents(ctx, EventsRequest{SessionID: session, BeforeSeq: before, AfterSeq: after, MaxEvents: size})
 		if err != nil {

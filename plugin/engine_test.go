@@ -1014,6 +1014,16 @@ func TestLoopStepsNeedNoCallbacks(t *testing.T) {
 		}, OutcomeUnchanged, 1, 0},
 		{"compaction", func() { h.appendSource(nil); h.hide(1, 1) }, nil, nil, OutcomeUnchanged, 1, 0},
 		{"a restarted plugin", func() { h.appendSource(nil) }, newEngine, nil, OutcomeUnchanged, 1, 1},
+		{"a gap larger than a first page, read in one", func() {
+			for i := 0; i < 3*firstEventsPage; i++ {
+				h.appendSource(nil)
+			}
+		}, nil, func() *RecentEvents { return nil }, OutcomeUnchanged, 1, 0},
+		{"a gap larger than the largest page", func() {
+			for i := 0; i < maxEventsPage+10; i++ {
+				h.appendSource(nil)
+			}
+		}, nil, func() *RecentEvents { return nil }, OutcomeUnchanged, 2, 0},
 	}
 	for _, c := range cases {
 		c.between()

@@ -1,0 +1,142 @@
+package hostsdk_test
+
+import (
+	"context"
+	"fmt"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// loopReplica is a replica with runtime skills of the given names on
+// store: replicas on one store are several writers of the same sessions.
+func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsdk.Host, *hostsdk.Plugin) {
+	t.Helper()
+	r, err := newReplica(context.Background(), "r", pluginPath, store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := r.host.Close(); err != nil {
+			t.Errorf("close host: %v", err)
+		}
+	})
+	for _, name := range names {
+		if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: name, Description: "Skill " + name + ".", Content: "Instructions."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return r.host, r.plugin
+}
+
+// TestLoopStepCallbacks counts, through the plugin binary and the file
+// store, the host callbacks of steps of an agent loop. A step whose session
+// only grew by events that cannot change the decision makes none; a new
+// catalog from another writer, a compaction, a restarted plugin and a gap
+// larger than what a step carries still give the right decision, with the
+// callbacks counted here.
+func TestLoopStepCallbacks(t *testing.T) {
+	store, err := sessionlog.NewFileStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, p := loopReplica(t, store, "alpha", "beta")
+	ctx := context.Background()
+	step := func() hostsdk.StepResult {
+		t.Helper()
+		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+		if err != nil {
+			t.Fatalf("PreStep: %v", err)
+		}
+		return res
+	}
+	appendMessages := func(n int) {
+		t.Helper()
+		for i := 0; i < n; i++ {
+			if _, err := host.AppendMessages(ctx, "s1", loopMessages()...); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	type want struct {
+		outcome   hostsdk.Outcome
+		names     []string
+		callbacks hostsdk.Callbacks
+	}
+	check := func(what string, res hostsdk.StepResult, w want) {
+		t.Helper()
+		t.Logf("%s: %s, %d Snapshot and %d ReadEvents calls", what, res.Outcome, res.Callbacks.Snapshot, res.Callbacks.ReadEvents)
+		if res.Outcome != w.outcome || res.Callbacks != w.callbacks {
+			t.Errorf("%s: %s with callbacks %+v, want %s with %+v", what, res.Outcome, res.Callbacks, w.outcome, w.callbacks)
+		}
+		if names, published := catalog(res); published && fmt.Sprint(names) != fmt.Sprint(w.names) {
+			t.Errorf("%s: published %v, want %v", what, names, w.names)
+		}
+	}
+
+	// The first step learns everything: the snapshot and the log.
+	check("first step", step(), want{hostsdk.OutcomeInitial, []string{"alpha", "beta"}, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 1}})
+	check("the step after it (its own catalog carried)", step(), want{outcome: hostsdk.OutcomeUnchanged})
+	for i := 1; i <= 5; i++ {
+		appendMessages(1) // the model's reply and a tool result
+		check(fmt.Sprintf("loop step %d", i), step(), want{outcome: hostsdk.OutcomeUnchanged})
+	}
+
+	// Another writer of the session publishes its own catalog; the step
+	// carries it, so the plugin replaces it without reading the log.
+	other, _ := loopReplica(t, store, "zeta")
+	res, err := other.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("the other writer's step", res, want{hostsdk.OutcomeReplacement, []string{"zeta"}, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 1}})
+	appendMessages(1)
+	check("a step after another writer's catalog", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{}})
+
+	// A compaction rewrites what the model sees: the log is read again.
+	head, err := host.AppendMessages(ctx, "s1", loopMessages()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: head[0], To: head[1]}}); err != nil {
+		t.Fatal(err)
+	}
+	check("a compaction that keeps the catalog", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{ReadEvents: 1}})
+	check("the step after the compaction", step(), want{outcome: hostsdk.OutcomeUnchanged})
+	last := step().Appended // nothing: the catalog is the one published above
+	if len(last) != 0 {
+		t.Fatalf("a settled step appended %v", last)
+	}
+
+	// More new events than a step carries: the plugin reads the gap.
+	appendMessages(40) // 80 events, over the 64 a step carries
+	check("a gap larger than a step carries", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{ReadEvents: 1}})
+	appendMessages(1)
+	check("the loop step after the gap", step(), want{outcome: hostsdk.OutcomeUnchanged})
+
+	// A restarted plugin has no cache: it asks for the snapshot and reads
+	// the log back to its newest catalog, and publishes nothing again. Over 64
+	// events (a first page) lie above that catalog, so the scan takes two
+	// pages.
+	pid := p.PID()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); p.PID() != 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the killed plugin process is still running")
+		}
+	}
+	appendMessages(1)
+	check("a restarted plugin", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 2}})
+	appendMessages(1)
+	check("the loop step after the restart", step(), want{outcome: hostsdk.OutcomeUnchanged})
+	if p.PID() == pid || p.PID() == 0 {
+		t.Errorf("plugin pid %d after the restart (was %d)", p.PID(), pid)
+	}
+}
