@@ -15,7 +15,7 @@ import (
 
 // loopReplica is a replica with runtime skills of the given names on
 // store: replicas on one store are several writers of the same sessions.
-func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsdk.Host, *hostsdk.Plugin) {
+func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
 	t.Helper()
 	r, err := newReplica(context.Background(), "r", pluginPath, store)
 	if err != nil {
@@ -31,21 +31,21 @@ func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsd
 			t.Fatal(err)
 		}
 	}
-	return r.host, r.plugin
+	return r.host, r.reg, r.plugin
 }
 
 // TestLoopStepCallbacks counts, through the plugin binary and the file
 // store, the host callbacks of steps of an agent loop. A step whose session
-// only grew by events that cannot change the decision makes none; a new
-// catalog from another writer, a compaction, a restarted plugin and a gap
-// larger than what a step carries still give the right decision, with the
-// callbacks counted here.
+// only grew by events that cannot change the decision makes none; a skill
+// change, a new catalog from another writer, a compaction, a gap larger
+// than what a step carries and a restarted plugin still give the right
+// decision, with the callbacks counted here.
 func TestLoopStepCallbacks(t *testing.T) {
 	store, err := sessionlog.NewFileStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, p := loopReplica(t, store, "alpha", "beta")
+	host, reg, p := loopReplica(t, store, "alpha", "beta")
 	ctx := context.Background()
 	step := func() hostsdk.StepResult {
 		t.Helper()
@@ -87,9 +87,21 @@ func TestLoopStepCallbacks(t *testing.T) {
 		check(fmt.Sprintf("loop step %d", i), step(), want{outcome: hostsdk.OutcomeUnchanged})
 	}
 
+	// A skill changes: the plugin asks for the snapshot, and the session's
+	// growth still comes with the step.
+	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "gamma", Description: "Skill gamma.", Content: "Instructions."}); err != nil {
+		t.Fatal(err)
+	}
+	appendMessages(1)
+	check("a skill added", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta", "gamma"}, hostsdk.Callbacks{Snapshot: 1}})
+	reg.Unregister(tools.GlobalScope, "gamma")
+	check("a skill removed", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{Snapshot: 1}})
+	appendMessages(1)
+	check("the loop step after the change", step(), want{outcome: hostsdk.OutcomeUnchanged})
+
 	// Another writer of the session publishes its own catalog; the step
 	// carries it, so the plugin replaces it without reading the log.
-	other, _ := loopReplica(t, store, "zeta")
+	other, _, _ := loopReplica(t, store, "zeta")
 	res, err := other.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
 	if err != nil {
 		t.Fatal(err)
