@@ -152,3 +152,27 @@ func TestLoopStepCallbacks(t *testing.T) {
 		t.Errorf("plugin pid %d after the restart (was %d)", p.PID(), pid)
 	}
 }
+
+// TestInProcessLoopStepCallbacks: the plugin in the host's process makes
+// the same callbacks as the binary, and StepResult counts them alike.
+func TestInProcessLoopStepCallbacks(t *testing.T) {
+	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Config{})
+	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Skill alpha.", Content: "Instructions."}); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for i, want := range []hostsdk.Callbacks{{Snapshot: 1, ReadEvents: 1}, {}, {}, {}} {
+		if i > 1 {
+			if _, err := host.AppendMessages(ctx, "s1", loopMessages()...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Callbacks != want {
+			t.Errorf("step %d (%s): callbacks %+v, want %+v", i, res.Outcome, res.Callbacks, want)
+		}
+	}
+}
