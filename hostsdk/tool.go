@@ -51,7 +51,8 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 				callCtx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
 				defer cancel()
 				mark := h.calls.mark(call.SessionID)
-				res, err := m.executeSkillTool(callCtx, call)
+				skillID, _, _ := h.cfg.Tools.Resolve(call.AgentScope, "skill")
+				res, err := m.executeSkillTool(callCtx, call, skillID)
 				if err != nil {
 					return ToolResult{}, h.callError(ctx, callerFirst, call.SessionID, mark, err)
 				}
@@ -63,8 +64,9 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 }
 
 // executeSkillTool forwards a call of one of the mount's tools, named by
-// call.Name, to the plugin.
-func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+// call.Name, to the plugin, with the identity `skill` resolves to for the
+// calling agent.
+func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID string) (ToolResult, error) {
 	var res plugin.ToolResult
 	err := m.call(ctx, func(proc pluginConn, mountID string) error {
 		var err error
@@ -76,6 +78,8 @@ func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall) (ToolResult
 			AgentScope: call.AgentScope,
 			CallID:     call.CallID,
 			Arguments:  call.Arguments,
+
+			SkillToolIdentity: skillID,
 		})
 		return err
 	})

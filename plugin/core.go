@@ -133,8 +133,9 @@ func (c *Core) PreStep(ctx context.Context, req StepRequest) (StepResponse, erro
 
 // ExecuteSkillTool runs one call of call.MountID's tools: the `skill`
 // tool (call.ToolName empty or render.SkillToolName), or the resource-read
-// tool (render.ResourceToolName) of a mount that registered it. A name the
-// mount did not register is answered with an error result.
+// tool (render.ResourceToolName) of a mount that registered it, for an
+// agent whose `skill` is the mount's own (call.SkillToolIdentity). A name
+// the mount did not register is answered with an error result.
 func (c *Core) ExecuteSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
 	ms, err := c.mount(call.MountID)
 	if err != nil {
@@ -144,6 +145,11 @@ func (c *Core) ExecuteSkillTool(ctx context.Context, call ToolCall) (ToolResult,
 	case call.ToolName == "" || call.ToolName == render.SkillToolName:
 		return c.engine.executeSkillTool(ctx, ms.host, ms.mount, call)
 	case call.ToolName == render.ResourceToolName && ms.mount.cfg.ResourceTool:
+		if call.SkillToolIdentity != ms.mount.skillIdentity || ms.mount.skillIdentity == "" {
+			// The resources belong to the skills the agent loads with this
+			// mount's `skill`; an agent without it reads none of them.
+			return errorResult(render.ErrResourceToolWithoutSkill()), nil
+		}
 		return c.engine.executeResourceTool(ctx, ms.host, ms.mount, call)
 	}
 	return errorResult(render.ErrUnknownTool(call.ToolName)), nil

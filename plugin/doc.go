@@ -76,8 +76,10 @@
 // as parsed, so reading it back at the next step costs a hash.
 //
 // A mount configured with OptionResourceTool also registers the
-// resource-read tool (render.ResourceToolName). A call is checked like a
-// `skill` call (its arguments against the schema, the name listed for the
+// resource-read tool (render.ResourceToolName). It serves only an agent
+// whose `skill` resolves to the mount's own definition
+// (ToolCall.SkillToolIdentity): the resources are those of the skills the
+// agent loads. A call is then checked like a `skill` call (its arguments against the schema, the name listed for the
 // agent and model-invocable) and its path with ValidateResourcePath before
 // the host is asked for a window of the file (ResourceHost, an optional
 // callback); the plugin then cuts one page of at most

@@ -303,7 +303,7 @@ func TestResourceToolOption(t *testing.T) {
 		if names := strings.Contains(loaded.Text, "skill_resource tool"); names != on {
 			t.Errorf("%s: skill result names the resource tool: %v\n%s", cfg, names, loaded.Text)
 		}
-		read, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: resp.MountID, ToolName: "skill_resource", Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
+		read, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: identity, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -312,6 +312,18 @@ func TestResourceToolOption(t *testing.T) {
 		}
 		if !on && read.Text != `Error: tool "skill_resource" is not provided by this plugin mount` {
 			t.Errorf("%s: read %q", cfg, read.Text)
+		}
+		if !on {
+			continue
+		}
+		// An agent whose `skill` is not this mount's (restricted away,
+		// shadowed) reads no resources, and the host is not asked.
+		for _, other := range []string{"", "tooldef-shadow"} {
+			asked := len(h.asked)
+			read, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: other, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
+			if err != nil || !read.IsError || read.Text != render.ErrResourceToolWithoutSkill() || len(h.asked) != asked {
+				t.Errorf("%s, skill resolving to %q: read %+v, %v", cfg, other, read, err)
+			}
 		}
 	}
 	// Without the option the `skill` text is the default one.

@@ -200,6 +200,10 @@ type ToolCall struct {
 	CallID     string
 	// Arguments is the raw JSON of the call's arguments.
 	Arguments json.RawMessage
+	// SkillToolIdentity is the definition identity the name `skill`
+	// resolves to for the calling agent, empty when nothing resolves. The
+	// resource-read tool answers only when it is the mount's own.
+	SkillToolIdentity string
 }
 
 // ToolResult is a tool call's result: the text the model sees and, on

@@ -203,6 +203,14 @@ func quotePath(path string) string {
 	return `"` + echo(path) + `"`
 }
 
+// ErrResourceToolWithoutSkill is the resource-read tool's error text for
+// an agent whose `skill` tool is not the one of the plugin that registered
+// the resource-read tool (restricted away, or shadowed by a tool of the
+// agent's own): the resources belong to skills it cannot load.
+func ErrResourceToolWithoutSkill() string {
+	return `Error: the ` + ResourceToolName + ` tool reads the resources of skills loaded with the ` + SkillToolName + ` tool, which is not available to this agent`
+}
+
 // ErrUnknownTool is the error text for a call of a tool name the mount did
 // not register (a host that forwarded a call it should have kept). The
 // name is inserted as given, capped at MaxEchoBytes.

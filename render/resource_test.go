@@ -41,6 +41,7 @@ func TestResourceGolden(t *testing.T) {
 		{"error_resource_too_large", func(*testing.T) string { return ErrResourceTooLarge("pdf-tools", "assets/huge.txt") }},
 		{"error_offset_past_end", func(*testing.T) string { return ErrOffsetPastEnd("data-export", "scripts/export_csv.py", 9000, 2618) }},
 		{"error_unknown_tool", func(*testing.T) string { return ErrUnknownTool("skill_write") }},
+		{"error_resource_tool_without_skill", func(*testing.T) string { return ErrResourceToolWithoutSkill() }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

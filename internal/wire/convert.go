@@ -468,12 +468,12 @@ func eventsFromProto(evs []*pb.SessionEvent) []plugin.Event {
 
 // ToolCallToProto converts a `skill` tool call.
 func ToolCallToProto(c plugin.ToolCall) *pb.ExecuteSkillToolRequest {
-	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName}
+	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName, SkillToolIdentity: c.SkillToolIdentity}
 }
 
 // ToolCallFromProto converts a `skill` tool call.
 func ToolCallFromProto(r *pb.ExecuteSkillToolRequest) plugin.ToolCall {
-	c := plugin.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName()}
+	c := plugin.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName(), SkillToolIdentity: r.GetSkillToolIdentity()}
 	if args := r.GetArgumentsJson(); args != "" {
 		c.Arguments = []byte(args)
 	}

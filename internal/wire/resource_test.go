@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -37,7 +38,7 @@ func TestGRPCResourceTool(t *testing.T) {
 	if len(m.Tools) != 2 || m.Tools[1].Name != "skill_resource" || !json.Valid(m.Tools[1].InputSchema) || !json.Valid(m.Tools[1].OutputSchema) {
 		t.Fatalf("tools = %+v", m.Tools)
 	}
-	res, err := c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py","offset":6}`)})
+	res, err := c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py","offset":6}`)})
 	if err != nil || res.IsError || res.Value != nil {
 		t.Fatalf("read = %+v, %v", res, err)
 	}
@@ -49,9 +50,15 @@ func TestGRPCResourceTool(t *testing.T) {
 	if len(host.asked) != 1 || host.asked[0] != wantReq {
 		t.Errorf("host asked %+v, want %+v", host.asked, wantReq)
 	}
-	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", Arguments: json.RawMessage(`{"name":"alpha","path":"b.md"}`)})
+	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"b.md"}`)})
 	if err != nil || res.Text != `Error: resource "b.md" of skill "alpha" was not found` {
 		t.Errorf("missing = %q, %v", res.Text, err)
+	}
+	// The identity `skill` resolves to crosses the wire: an agent whose
+	// `skill` is another definition reads no resources.
+	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-other", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
+	if err != nil || !res.IsError || res.Text != render.ErrResourceToolWithoutSkill() || len(host.asked) != 2 {
+		t.Errorf("without the skill tool = %+v, %v (host asked %d times)", res, err, len(host.asked))
 	}
 
 	// A page with more to come keeps its next offset.
@@ -66,7 +73,7 @@ func TestGRPCResourceTool(t *testing.T) {
 	plain := newTestHost()
 	c2, brokerID2 := connect(t, plugin.New(plugin.Options{}), plain)
 	m2 := mountBound(t, c2, brokerID2, `{"resourceTool": true}`, "tooldef-1")
-	res, err = c2.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m2.MountID, ToolName: "skill_resource", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
+	res, err = c2.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m2.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
 	if err != nil || res.Text != "Error: the resources of skill \"alpha\" are not readable through the skill_resource tool; load them as the skill's resource guidance describes" {
 		t.Errorf("host without reads = %q, %v", res.Text, err)
 	}

@@ -2272,9 +2272,16 @@ type ExecuteSkillToolRequest struct {
 	CallId        string `protobuf:"bytes,6,opt,name=call_id,json=callId,proto3" json:"call_id,omitempty"`
 	// Name of the tool called, as the plugin defined it in ConfigureResponse;
 	// empty means "skill".
-	ToolName      string `protobuf:"bytes,7,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	ToolName string `protobuf:"bytes,7,opt,name=tool_name,json=toolName,proto3" json:"tool_name,omitempty"`
+	// Definition identity that the tool name `skill` resolves to for the
+	// calling agent, as in PreStepRequest; empty when nothing resolves. The
+	// resource-read tool reads the resources of skills the agent loads with
+	// this mount's `skill` tool, so the plugin answers its calls only when
+	// this is the mount's own `skill` definition (bound with BindTools), and
+	// with an error result otherwise.
+	SkillToolIdentity string `protobuf:"bytes,8,opt,name=skill_tool_identity,json=skillToolIdentity,proto3" json:"skill_tool_identity,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
 }
 
 func (x *ExecuteSkillToolRequest) Reset() {
@@ -2352,6 +2359,13 @@ func (x *ExecuteSkillToolRequest) GetCallId() string {
 func (x *ExecuteSkillToolRequest) GetToolName() string {
 	if x != nil {
 		return x.ToolName
+	}
+	return ""
+}
+
+func (x *ExecuteSkillToolRequest) GetSkillToolIdentity() string {
+	if x != nil {
+		return x.SkillToolIdentity
 	}
 	return ""
 }
@@ -3078,7 +3092,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x12ReadEventsResponse\x125\n" +
 	"\x06events\x18\x01 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\x120\n" +
 	"\x04head\x18\x02 \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\x04head\x12\x12\n" +
-	"\x04more\x18\x03 \x01(\bR\x04more\"\xe3\x01\n" +
+	"\x04more\x18\x03 \x01(\bR\x04more\"\x93\x02\n" +
 	"\x17ExecuteSkillToolRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -3088,7 +3102,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"agentScope\x12%\n" +
 	"\x0earguments_json\x18\x05 \x01(\tR\rargumentsJson\x12\x17\n" +
 	"\acall_id\x18\x06 \x01(\tR\x06callId\x12\x1b\n" +
-	"\ttool_name\x18\a \x01(\tR\btoolName\"\x9e\x01\n" +
+	"\ttool_name\x18\a \x01(\tR\btoolName\x12.\n" +
+	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\x9e\x01\n" +
 	"\x0eSkillToolValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
