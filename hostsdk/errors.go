@@ -98,6 +98,7 @@ func (t *callTracker) begin(session string, kind callbackKind) func(ctx context.
 
 // callMark is a session's failure count and callbacks at one moment.
 type callMark struct {
+	calls    *sessionCalls // nil: none tracked yet
 	failures uint64
 	made     Callbacks
 }
@@ -107,16 +108,16 @@ func (t *callTracker) mark(session string) callMark {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if s := t.sessions[session]; s != nil {
-		return callMark{failures: s.failures, made: s.made}
+		return callMark{calls: s, failures: s.failures, made: s.made}
 	}
 	return callMark{}
 }
 
 // madeSince returns the callbacks made for session since mark. A session
-// forgotten in between (EndSession) counts from zero again.
+// forgotten in between (EndSession) and tracked again counts from zero.
 func (t *callTracker) madeSince(session string, mark callMark) Callbacks {
 	now := t.mark(session)
-	if now.made.Total() < mark.made.Total() {
+	if now.calls != mark.calls {
 		return now.made
 	}
 	return now.made.since(mark.made)
