@@ -239,7 +239,7 @@ func (d *demo) mountPlugin(ctx context.Context, exe string) error {
 	if err != nil {
 		return err
 	}
-	_, err = plugin.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`)
+	_, err = plugin.Mount(ctx, tools.GlobalScope, `{"resourceTool": true, "userInvocation": true}`)
 	return err
 }
 
@@ -250,6 +250,7 @@ func (d *demo) play(ctx context.Context) error {
 		d.stepWithoutChanges,
 		d.loadFirstSkill,
 		d.readResource,
+		d.invokeByName,
 		d.addSkill,
 		d.editDescription,
 		d.editBody,
@@ -305,6 +306,28 @@ func (d *demo) loadFirstSkill(ctx context.Context) error {
 		return nil
 	}
 	return d.call(ctx, name)
+}
+
+// invokeByName shows user invocation: the user's own message names a skill
+// with /name, and the step appends that skill's instructions after it. A
+// skill the model may not load is the example when there is one: naming it
+// is the only way it reaches the model.
+func (d *demo) invokeByName(ctx context.Context) error {
+	d.section("The user invokes a skill by name with `/name`")
+	name, err := d.userInvocableSkill(ctx)
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		d.out.note("note", "no skill in "+d.skillsLabel()+" can be invoked by the user; skipped")
+		return nil
+	}
+	if err := d.step(ctx, hostsdk.Message{ID: "user-1", Role: hostsdk.RoleUser, UserInput: true,
+		Content: []hostsdk.ContentBlock{{Type: "text", Text: "/" + name + " for the release we tagged this morning, please."}}}); err != nil {
+		return err
+	}
+	d.out.note("note", "the skill's instructions follow the user's message; a later step does not add them again")
+	return nil
 }
 
 // referencedPath finds the first file an instruction refers to below a
@@ -468,9 +491,12 @@ func (d *demo) section(title string) {
 	d.out.section(d.sections, title)
 }
 
-func (d *demo) step(ctx context.Context) error {
+// step runs the next model step, with the user's messages that arrived
+// since the previous one.
+func (d *demo) step(ctx context.Context, user ...hostsdk.Message) error {
 	d.steps++
-	res, err := d.host.PreStep(ctx, hostsdk.Step{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Turn: 1, Step: d.steps})
+	res, err := d.host.PreStep(ctx, hostsdk.Step{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Turn: 1, Step: d.steps,
+		Downstream: hostsdk.Decision{Messages: user}})
 	if err != nil {
 		return err
 	}
@@ -549,6 +575,36 @@ func (d *demo) loadableSkill(ctx context.Context, modelInvocable bool) (string, 
 		return preferred, nil
 	}
 	return slices.Min(names), nil
+}
+
+// userInvocableSkill returns a skill of the skills directory that the
+// user can invoke by name: one the model cannot load if there is one
+// (the examples' deploy-production first), else the first by name; "" when
+// there is none.
+func (d *demo) userInvocableSkill(ctx context.Context) (string, error) {
+	obs, err := d.fsys.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
+	if err != nil {
+		return "", err
+	}
+	var userOnly, any []string
+	for _, s := range obs.Skills {
+		if !s.Invocation.UserInvocable || !skill.ValidName(s.Name) {
+			continue
+		}
+		any = append(any, s.Name)
+		if !s.Invocation.ModelInvocable {
+			userOnly = append(userOnly, s.Name)
+		}
+	}
+	switch {
+	case slices.Contains(userOnly, "deploy-production"):
+		return "deploy-production", nil
+	case len(userOnly) > 0:
+		return slices.Min(userOnly), nil
+	case len(any) > 0:
+		return slices.Min(any), nil
+	}
+	return "", nil
 }
 
 // skillsLabel names the skills the demo runs on, as the user gave them.

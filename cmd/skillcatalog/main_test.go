@@ -48,7 +48,7 @@ func TestDemoJSONShowsTheWholeLifecycle(t *testing.T) {
 			}
 		}
 	}
-	wantOutcomes := []string{"initial", "unchanged", "replacement", "replacement", "unchanged", "tombstone"}
+	wantOutcomes := []string{"initial", "unchanged", "unchanged", "replacement", "replacement", "unchanged", "tombstone"}
 	if diff := cmp.Diff(wantOutcomes, outcomes); diff != "" {
 		t.Errorf("step outcomes (-want +got):\n%s", diff)
 	}
@@ -76,8 +76,11 @@ func TestDemoTextIsFramedAndKeepsTheSession(t *testing.T) {
 		"model step 1 → initial catalog",
 		"-`pdf-forms`: Fill in, flatten and validate PDF forms.",
 		"model step 2 → catalog unchanged; no message added",
+		"│ /deploy-production for the release we tagged this morning, please.",
+		"│ This skill is started by a person with `/deploy-production`, never by the model.",
+		"└─ source: {\"kind\":\"skill-invocation\",\"name\":\"deploy-production\"}",
 		"4. Name migrations after what they change, not when.",
-		"model step 6 → empty tombstone",
+		"model step 7 → empty tombstone",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("demo output lacks %q", want)
@@ -87,15 +90,15 @@ func TestDemoTextIsFramedAndKeepsTheSession(t *testing.T) {
 	if err != nil || len(files) != 1 {
 		t.Fatalf("session dir holds %v, want one session file", files)
 	}
-	if want := "4 durable events kept in " + files[0] + "\n"; !strings.Contains(out, want) {
+	if want := "6 durable events kept in " + files[0] + "\n"; !strings.Contains(out, want) {
 		t.Errorf("demo output lacks %q", want)
 	}
 	data, err := os.ReadFile(files[0])
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := strings.Count(string(data), "\n"); n != 4 {
-		t.Errorf("session file has %d lines, want the 4 catalog messages", n)
+	if n := strings.Count(string(data), "\n"); n != 6 {
+		t.Errorf("session file has %d lines, want the 4 catalog messages, the user's message and the skill it invoked", n)
 	}
 }
 
@@ -148,7 +151,7 @@ func TestDemoListsRemoteSkillsFromAnMCPServer(t *testing.T) {
 	if !strings.Contains(out, "-`incident-response`: Run the first hour of an incident.") {
 		t.Errorf("remote skill missing from the catalog:\n%s", out)
 	}
-	if !strings.Contains(out, "model step 6 → empty tombstone") {
+	if !strings.Contains(out, "model step 7 → empty tombstone") {
 		t.Errorf("remote skills kept the tombstone from being published:\n%s", out)
 	}
 }

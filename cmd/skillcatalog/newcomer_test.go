@@ -251,8 +251,8 @@ func TestDemoKeepSessionPrintsAPathThatExists(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the printed session path does not exist: %v", err)
 	}
-	if n := strings.Count(string(data), "\n"); n != 4 {
-		t.Errorf("kept session file has %d lines, want the 4 catalog messages", n)
+	if n := strings.Count(string(data), "\n"); n != 6 {
+		t.Errorf("kept session file has %d lines, want the 4 catalog messages, the user's message and the skill it invoked", n)
 	}
 }
 

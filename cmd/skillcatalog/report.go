@@ -66,7 +66,11 @@ func (r *reporter) step(n int, res hostsdk.StepResult) {
 		if i < len(res.Appended) {
 			seq = fmt.Sprintf(", durable event #%d", res.Appended[i])
 		}
-		r.box(fmt.Sprintf("%s message%s", m.Role, seq), m.Text(), "source: "+string(m.Source))
+		footer := ""
+		if len(m.Source) > 0 {
+			footer = "source: " + string(m.Source)
+		}
+		r.box(fmt.Sprintf("%s message%s", m.Role, seq), m.Text(), footer)
 	}
 }
 
