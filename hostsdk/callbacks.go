@@ -8,7 +8,6 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/plugin"
-	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.
@@ -165,10 +164,10 @@ func boundText(s string, max int) string {
 	return s[:cut] + "..."
 }
 
-// ReadResource answers the plugin's ReadResource callback: the registry
-// reads the whole file (at most skill.MaxResourceBytes) and the window the
-// plugin asked for is sent. A file that is not text (skill.IsText) is
-// answered as binary whatever the window. Everything but the caller's
+// ReadResource answers the plugin's ReadResource callback with the window
+// the plugin asked for (Registry.ReadResourceWindow: a file of at most
+// skill.MaxResourceBytes). A file that is not text (skill.IsText over the
+// whole file) is answered as binary whatever the window. Everything but the caller's
 // cancellation and an unknown scope is an answer, not an error.
 func (c hostCallbacks) ReadResource(ctx context.Context, req plugin.ResourceRequest) (_ plugin.ResourceRead, err error) {
 	end := c.h.calls.begin(req.SessionID, readResourceCall)
@@ -177,25 +176,17 @@ func (c hostCallbacks) ReadResource(ctx context.Context, req plugin.ResourceRequ
 	if err != nil {
 		return plugin.ResourceRead{}, err
 	}
-	data, err := c.h.cfg.Skills.ReadResource(ctx, q, req.Name, req.Path)
+	w, err := c.h.cfg.Skills.ReadResourceWindow(ctx, q, req.Name, req.Path, req.Offset, req.MaxBytes)
 	if err != nil {
 		if ctx.Err() != nil {
 			return plugin.ResourceRead{}, ctx.Err()
 		}
 		return plugin.ResourceRead{Status: resourceStatus(err), Error: providerText(err)}, nil
 	}
-	if !skill.IsText(data) {
-		return plugin.ResourceRead{Status: plugin.ResourceBinary, Total: int64(len(data))}, nil
+	if w.Binary {
+		return plugin.ResourceRead{Status: plugin.ResourceBinary, Total: w.Total}, nil
 	}
-	out := plugin.ResourceRead{Status: plugin.ResourceOK, Total: int64(len(data))}
-	if req.Offset >= 0 && req.Offset < int64(len(data)) {
-		window := data[req.Offset:]
-		if req.MaxBytes >= 0 && len(window) > req.MaxBytes {
-			window = window[:req.MaxBytes]
-		}
-		out.Data = window
-	}
-	return out, nil
+	return plugin.ResourceRead{Status: plugin.ResourceOK, Total: w.Total, Data: w.Data}, nil
 }
 
 // resourceStatus maps a registry error to the callback's status.

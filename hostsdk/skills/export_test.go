@@ -21,3 +21,11 @@ func CacheLen(r *Registry) int {
 	defer r.mu.Unlock()
 	return r.cache.len()
 }
+
+// TextVerdicts returns how many file versions r remembers as text or
+// binary.
+func TextVerdicts(r *Registry) int {
+	r.texts.mu.Lock()
+	defer r.texts.mu.Unlock()
+	return r.texts.lru.Len()
+}

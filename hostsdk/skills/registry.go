@@ -98,6 +98,7 @@ type Registry struct {
 	ends   uint64 // EndSession calls so far
 	scopes map[string]*scopeSources
 	cache  snapshotCache
+	texts  *textVerdicts // whether a version of a resource file is text
 }
 
 type scopeSources struct {
@@ -137,6 +138,7 @@ func NewRegistry() *Registry {
 	return &Registry{
 		scopes: make(map[string]*scopeSources),
 		cache:  newSnapshotCache(defaultCacheEntries),
+		texts:  newTextVerdicts(textVerdictEntries),
 	}
 }
 

@@ -1,6 +1,7 @@
 package skills
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -74,23 +76,41 @@ type ResourceReader interface {
 // Files larger than skill.MaxResourceBytes are refused with
 // ErrResourceTooLarge. A provider failure is a *LoadError.
 func (r *Registry) ReadResource(ctx context.Context, q Query, name, path string) ([]byte, error) {
-	def, src, found, err := r.get(ctx, q, name)
+	def, src, err := r.resourceSource(ctx, q, name, path)
 	if err != nil {
 		return nil, err
 	}
+	if rb := def.ResourceBase; rb != nil && rb.Kind == skill.ResourceDirectory {
+		data, _, err := readBelow(rb.Path, path)
+		return data, err
+	}
+	return r.readProvided(ctx, q, def, src, name, path)
+}
+
+// resourceSource loads the skill that wins name under q and checks that
+// the model may read path of its resources.
+func (r *Registry) resourceSource(ctx context.Context, q Query, name, path string) (skill.Definition, source, error) {
+	def, src, found, err := r.get(ctx, q, name)
+	if err != nil {
+		return skill.Definition{}, source{}, err
+	}
 	if !found {
-		return nil, ErrSkillNotFound
+		return skill.Definition{}, source{}, ErrSkillNotFound
 	}
 	if !def.Invocation.ModelInvocable {
-		return nil, ErrNotModelInvocable
+		return skill.Definition{}, source{}, ErrNotModelInvocable
 	}
 	if err := checkResourcePath(path); err != nil {
-		return nil, err
+		return skill.Definition{}, source{}, err
 	}
+	return def, src, nil
+}
+
+// readProvided reads a file of a skill whose resources are not a
+// directory: through the winning provider's ResourceReader.
+func (r *Registry) readProvided(ctx context.Context, q Query, def skill.Definition, src source, name, path string) ([]byte, error) {
 	rb := def.ResourceBase
 	switch {
-	case rb != nil && rb.Kind == skill.ResourceDirectory:
-		return readBelow(rb.Path, path)
 	case rb != nil && rb.Kind != skill.ResourceURL:
 		return nil, ErrResourceNotReadable
 	case src.provider == nil:
@@ -115,6 +135,54 @@ func (r *Registry) ReadResource(ctx context.Context, q Query, name, path string)
 	return nil, &LoadError{Name: name, Provider: def.Provider, Err: err}
 }
 
+// ResourceWindow is a window of one resource file, as ReadResourceWindow
+// reads it.
+type ResourceWindow struct {
+	// Data is the file's bytes from the window's offset, at most the
+	// window's length; empty for a binary file or an offset outside it.
+	Data []byte
+	// Total is the file's size in bytes.
+	Total int64
+	// Binary reports that the file is not text (skill.IsText, judged over
+	// the whole file, not the window).
+	Binary bool
+}
+
+// ReadResourceWindow is ReadResource for one window of the file: the
+// bytes from offset (when 0 <= offset < the file's size), at most max of
+// them (max < 0: to the end), with the file's size and whether it is text.
+// It checks and refuses exactly as ReadResource does. A directory skill's
+// file is read whole once per version of it, to judge it text or binary;
+// later windows of that version read only their bytes, so paging through
+// a large file costs a page per page.
+func (r *Registry) ReadResourceWindow(ctx context.Context, q Query, name, path string, offset int64, max int) (ResourceWindow, error) {
+	def, src, err := r.resourceSource(ctx, q, name, path)
+	if err != nil {
+		return ResourceWindow{}, err
+	}
+	if rb := def.ResourceBase; rb != nil && rb.Kind == skill.ResourceDirectory {
+		return r.texts.readWindow(rb.Path, path, offset, max)
+	}
+	data, err := r.readProvided(ctx, q, def, src, name, path)
+	if err != nil {
+		return ResourceWindow{}, err
+	}
+	return windowOf(data, skill.IsText(data), offset, max), nil
+}
+
+// windowOf cuts a window out of a whole file.
+func windowOf(data []byte, text bool, offset int64, max int) ResourceWindow {
+	w := ResourceWindow{Total: int64(len(data)), Binary: !text}
+	if w.Binary || offset < 0 || offset >= w.Total {
+		return w
+	}
+	w.Data = data[offset:]
+	if max >= 0 && len(w.Data) > max {
+		w.Data = w.Data[:max]
+	}
+	return w
+}
+
 // checkResourcePath refuses what no resource base should resolve: an empty,
 // absolute or non-local path, a backslash, a NUL, and empty, dot or hidden
 // segments. Callers (the plugin) check more before asking.
@@ -130,42 +198,70 @@ func checkResourcePath(path string) error {
 	return nil
 }
 
-// readBelow reads the regular file at rel inside dir, never outside it.
-func readBelow(dir, rel string) ([]byte, error) {
+// readBelow reads the regular file at rel inside dir, never outside it,
+// and returns its identity as well (see readWhole).
+func readBelow(dir, rel string) ([]byte, fileid.ID, error) {
+	f, fi, err := openBelow(dir, rel)
+	if err != nil {
+		return nil, fileid.ID{}, err
+	}
+	defer f.Close()
+	return readWhole(f, fi)
+}
+
+// readWhole reads an open resource file that fi describes, and returns its
+// identity (false when the file system gives none, or the file changed
+// size while being read).
+func readWhole(f *os.File, fi fs.FileInfo) ([]byte, fileid.ID, error) {
+	var buf bytes.Buffer
+	// Room for the whole file and ReadFrom's minimum read: to EOF in one
+	// allocation, still seeing a file that grew.
+	buf.Grow(int(fi.Size()) + bytes.MinRead)
+	if _, err := buf.ReadFrom(io.LimitReader(f, skill.MaxResourceBytes+1)); err != nil {
+		return nil, fileid.ID{}, fmt.Errorf("read resource: %w", err)
+	}
+	data := buf.Bytes()
+	if len(data) > skill.MaxResourceBytes {
+		return nil, fileid.ID{}, ErrResourceTooLarge // it grew while being read
+	}
+	id, ok := fileid.Of(fi)
+	if !ok || id.Size != int64(len(data)) {
+		return data, fileid.ID{}, nil // no identity, or it changed while being read
+	}
+	return data, id, nil
+}
+
+// openBelow opens the regular file at rel inside dir, never outside it.
+func openBelow(dir, rel string) (*os.File, fs.FileInfo, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, ErrResourceNotFound
+			return nil, nil, ErrResourceNotFound
 		}
-		return nil, fmt.Errorf("open skill directory: %w", err)
+		return nil, nil, fmt.Errorf("open skill directory: %w", err)
 	}
 	defer root.Close()
 	f, err := openInRoot(root, filepath.FromSlash(rel))
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):
-		return nil, ErrResourceNotFound
+		return nil, nil, ErrResourceNotFound
 	case err != nil:
 		// A link out of the directory, a link loop, a file where a
 		// directory was expected: the path does not stay inside.
-		return nil, fmt.Errorf("%w: %v", ErrInvalidResourcePath, err)
+		return nil, nil, fmt.Errorf("%w: %v", ErrInvalidResourcePath, err)
 	}
-	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("stat resource: %w", err)
+		f.Close()
+		return nil, nil, fmt.Errorf("stat resource: %w", err)
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, ErrResourceNotFound
+		f.Close()
+		return nil, nil, ErrResourceNotFound
 	}
 	if fi.Size() > skill.MaxResourceBytes {
-		return nil, ErrResourceTooLarge
+		f.Close()
+		return nil, nil, ErrResourceTooLarge
 	}
-	data, err := io.ReadAll(io.LimitReader(f, skill.MaxResourceBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("read resource: %w", err)
-	}
-	if len(data) > skill.MaxResourceBytes {
-		return nil, ErrResourceTooLarge // it grew while being read
-	}
-	return data, nil
+	return f, fi, nil
 }

@@ -87,6 +87,79 @@ func TestReadResourceStaysInTheSkillDirectory(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "TOP-SECRET") {
 			t.Errorf("%s %q: error shows a secret: %v", tc.name, tc.path, err)
 		}
+		// A window is refused alike, whether or not a verdict is known.
+		for range 2 {
+			w, err := reg.ReadResourceWindow(ctx, q, tc.name, tc.path, 0, -1)
+			if !errors.Is(err, tc.want) || w.Data != nil || w.Total != 0 {
+				t.Errorf("window of %s %q = %+v, %v; want %v", tc.name, tc.path, w, err, tc.want)
+			}
+		}
+	}
+}
+
+// TestReadResourceWindow: a window of a directory skill's file is cut as
+// asked, the file's size comes with it, and text or binary is judged over
+// the whole file and judged again when the file changes; later windows of
+// one version of the file are read from the remembered verdict.
+func TestReadResourceWindow(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file := filepath.Join(dir, "notes.md")
+	write := func(text string) {
+		t.Helper()
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("hello, world")
+	reg := skills.NewRegistry()
+	if err := reg.Register("global", skills.RuntimeSkill{Name: "notes", Description: "N.", Content: "Body.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}); err != nil {
+		t.Fatal(err)
+	}
+	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
+	ctx := context.Background()
+	window := func(offset int64, max int) skills.ResourceWindow {
+		t.Helper()
+		w, err := reg.ReadResourceWindow(ctx, q, "notes", "notes.md", offset, max)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return w
+	}
+	for _, tc := range []struct {
+		offset int64
+		max    int
+		want   string
+	}{
+		{0, -1, "hello, world"},
+		{0, 5, "hello"},
+		{7, 100, "world"},
+		{7, 0, ""},
+		{11, 1, "d"},
+		{12, 5, ""},
+		{-1, 5, ""},
+		{1 << 40, 5, ""},
+	} {
+		if w := window(tc.offset, tc.max); string(w.Data) != tc.want || w.Total != 12 || w.Binary {
+			t.Errorf("window (%d, %d) = %+v, want %q of 12 bytes of text", tc.offset, tc.max, w, tc.want)
+		}
+	}
+	if n := skills.TextVerdicts(reg); n != 1 {
+		t.Errorf("%d text verdicts remembered, want the one version read", n)
+	}
+
+	// A NUL past the window makes the whole file binary.
+	write("hello, world\x00")
+	if w := window(0, 5); !w.Binary || w.Data != nil || w.Total != 13 {
+		t.Errorf("window of a binary file = %+v, want binary, no data, 13 bytes", w)
+	}
+	// The same size again, now text: another version, judged again.
+	write("hello, there!")
+	if w := window(7, -1); w.Binary || string(w.Data) != "there!" || w.Total != 13 {
+		t.Errorf("window of the rewritten file = %+v", w)
+	}
+	if n := skills.TextVerdicts(reg); n != 3 {
+		t.Errorf("%d text verdicts remembered, want one per version", n)
 	}
 }
 
@@ -119,6 +192,10 @@ func TestReadResourceThroughAProvider(t *testing.T) {
 	data, err := reg.ReadResource(context.Background(), q, "runtime-one", "refs/a.md")
 	if err != nil || string(data) != "runtime-one:refs/a.md" {
 		t.Fatalf("read = %q, %v", data, err)
+	}
+	w, err := reg.ReadResourceWindow(context.Background(), q, "runtime-one", "refs/a.md", 12, 4)
+	if err != nil || string(w.Data) != "refs" || w.Total != 21 || w.Binary {
+		t.Errorf("window = %+v, %v; want \"refs\" of 21 bytes of text", w, err)
 	}
 	failing := skills.NewRegistry()
 	failing.AddProvider("global", readerProvider{err: errors.New("backend down")}, skills.ProviderOptions{})
