@@ -53,13 +53,13 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 	// that snapshot for every session and place: a plugin that holds it can
 	// be sent what changed since.
 	if req.AcceptDelta && req.IfNoneMatch != "" {
-		if base, ok := c.h.sent.Get(req.IfNoneMatch); ok {
+		if base, ok := c.h.sent.get(req.IfNoneMatch); ok {
 			if upserts, removed, worth := plugin.SnapshotDelta(base, snap.Skills); worth {
 				out.Skills, out.Removed, out.DeltaBase = upserts, removed, req.IfNoneMatch
 			}
 		}
 	}
-	c.h.sent.Add(snap.Token, snap.Skills)
+	c.h.sent.add(snap.Token, snap.Skills)
 	return out, nil
 }
 

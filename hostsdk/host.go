@@ -8,12 +8,10 @@ import (
 	"sync"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin"
-	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Default deadlines, used when the Config leaves them zero.
@@ -25,11 +23,6 @@ const (
 	// load from its provider included.
 	DefaultToolCallTimeout = 60 * time.Second
 )
-
-// sentSnapshots bounds the complete snapshots a Host remembers for deltas:
-// one per place (working directory and agent scope) that changes at a time
-// is the steady state.
-const sentSnapshots = 16
 
 // Config wires a Host to the runtime's scopes, skills and session logs.
 type Config struct {
@@ -61,7 +54,7 @@ type Host struct {
 
 	// sent holds the complete snapshots recently sent to plugins, by token,
 	// so the next one can be sent as a delta.
-	sent *lru.Cache[string, []skill.Summary]
+	sent *sentCache
 
 	mu        sync.Mutex
 	plugins   []*Plugin
@@ -98,7 +91,7 @@ func New(cfg Config) (*Host, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	sent, err := lru.New[string, []skill.Summary](sentSnapshots)
+	sent, err := newSentCache(sentSnapshots, sentSnapshotBytes)
 	if err != nil {
 		return nil, fmt.Errorf("hostsdk: snapshot cache: %w", err)
 	}
