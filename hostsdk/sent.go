@@ -16,7 +16,7 @@ import (
 // their own each make a place.
 const (
 	sentSnapshots     = 256
-	sentSnapshotBytes = 64 << 20
+	sentSnapshotBytes = 32 << 20
 )
 
 // sentCache holds the complete snapshots recently sent to plugins, by
