@@ -116,20 +116,23 @@ func timePing(b *testing.B, p *hostsdk.Plugin) time.Duration {
 
 // hostAllocs sums the host process's heap allocations over timed sections,
 // read from runtime/metrics, which unlike runtime.ReadMemStats does not
-// stop the world. The runtime counts small objects a span at a time, so
+// stop the world. Objects count tiny allocations one by one, as
+// ReadMemStats does. The runtime counts small objects a span at a time, so
 // the figures are exact only as averages over many iterations.
 type hostAllocs struct {
-	samples        [2]metrics.Sample
+	samples        [3]metrics.Sample
 	objects, bytes uint64
 	n              int
 }
 
 func (a *hostAllocs) read() (objects, bytes uint64) {
 	if a.samples[0].Name == "" {
-		a.samples[0].Name, a.samples[1].Name = "/gc/heap/allocs:objects", "/gc/heap/allocs:bytes"
+		a.samples[0].Name = "/gc/heap/allocs:objects"
+		a.samples[1].Name = "/gc/heap/tiny/allocs:objects"
+		a.samples[2].Name = "/gc/heap/allocs:bytes"
 	}
 	metrics.Read(a.samples[:])
-	return a.samples[0].Value.Uint64(), a.samples[1].Value.Uint64()
+	return a.samples[0].Value.Uint64() + a.samples[1].Value.Uint64(), a.samples[2].Value.Uint64()
 }
 
 func (a *hostAllocs) start() {
