@@ -23,8 +23,10 @@ func loopRecords() []sessionlog.Record {
 	}
 }
 
-// BenchmarkLoopStep is a step of an agent loop over go-plugin with the file
-// store, beside an empty RPC on the same connection. Each iteration, alike
+// BenchmarkLoopStep is a step of an agent loop over go-plugin, with the
+// file store (every append fsync'ed) and with the memory store (the same
+// step without the fsync's aftermath), beside an empty RPC on the same
+// connection. Each iteration, alike
 // for both and untimed, appends two messages (the step's session gets the
 // model's reply and a tool result; the empty RPC's append goes to a scratch
 // session), then times one call:
@@ -42,54 +44,68 @@ func loopRecords() []sessionlog.Record {
 // cancels out of the ratios. allocs/op and B/op are the host's allocations
 // in the timed step (the plugin's process is not counted).
 func BenchmarkLoopStep(b *testing.B) {
-	for _, n := range []int{10, 1000, 10000} {
-		for _, events := range []int{1_000, 100_000} {
-			b.Run(fmt.Sprintf("skills=%d/events=%d", n, events), func(b *testing.B) {
-				host, p, store := benchHost(b, n)
-				seed(b, store, "s1", events)
-				ctx := context.Background()
-				log := openLog(b, store, "s1")
-				scratch := openLog(b, store, "scratch")
-				step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
-				for i := 0; i < 3; i++ { // publish, read it back, settle
-					if _, err := host.PreStep(ctx, step); err != nil {
-						b.Fatal(err)
-					}
-				}
-				appendTwo := func(l sessionlog.Log) {
-					if _, err := l.Append(ctx, loopRecords()...); err != nil {
-						b.Fatal(err)
-					}
-				}
-				var stepTime, rpcTime, hotTime time.Duration
-				var allocs hostAllocs
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					appendTwo(log)
-					allocs.start()
-					t := time.Now()
-					res, err := host.PreStep(ctx, step)
-					stepTime += time.Since(t)
-					allocs.stop()
-					if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
-						b.Fatalf("outcome %s, err %v", res.Outcome, err)
-					}
-					appendTwo(scratch)
-					rpcTime += timePing(b, p)
-					hotTime += timePing(b, p)
-				}
-				b.StopTimer()
-				perOp := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
-				b.ReportMetric(perOp(stepTime), "ns/op")
-				b.ReportMetric(perOp(rpcTime), "rpc-ns/op")
-				b.ReportMetric(perOp(hotTime), "hot-rpc-ns/op")
-				b.ReportMetric(float64(stepTime)/float64(rpcTime), "x-rpc")
-				b.ReportMetric(float64(stepTime)/float64(hotTime), "x-hot-rpc")
-				allocs.report(b)
-			})
+	for _, kind := range []string{"file", "memory"} {
+		for _, n := range []int{10, 1000, 10000} {
+			for _, events := range []int{1_000, 100_000} {
+				b.Run(fmt.Sprintf("store=%s/skills=%d/events=%d", kind, n, events), func(b *testing.B) {
+					loopStep(b, kind, n, events)
+				})
+			}
 		}
 	}
+}
+
+// loopStep is BenchmarkLoopStep on one store kind and shape.
+func loopStep(b *testing.B, kind string, n, events int) {
+	var store sessionlog.Store = sessionlog.NewMemoryStore()
+	if kind == "file" {
+		var err error
+		if store, err = sessionlog.NewFileStore(b.TempDir()); err != nil {
+			b.Fatal(err)
+		}
+	}
+	host, _, p := benchHostWith(b, n, store)
+	seed(b, store, "s1", events)
+	ctx := context.Background()
+	log := openLog(b, store, "s1")
+	scratch := openLog(b, store, "scratch")
+	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
+	for i := 0; i < 3; i++ { // publish, read it back, settle
+		if _, err := host.PreStep(ctx, step); err != nil {
+			b.Fatal(err)
+		}
+	}
+	appendTwo := func(l sessionlog.Log) {
+		if _, err := l.Append(ctx, loopRecords()...); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var stepTime, rpcTime, hotTime time.Duration
+	var allocs hostAllocs
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		appendTwo(log)
+		allocs.start()
+		t := time.Now()
+		res, err := host.PreStep(ctx, step)
+		stepTime += time.Since(t)
+		allocs.stop()
+		if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+			b.Fatalf("outcome %s, err %v", res.Outcome, err)
+		}
+		appendTwo(scratch)
+		rpcTime += timePing(b, p)
+		hotTime += timePing(b, p)
+	}
+	b.StopTimer()
+	perOp := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N) }
+	b.ReportMetric(perOp(stepTime), "ns/op")
+	b.ReportMetric(perOp(rpcTime), "rpc-ns/op")
+	b.ReportMetric(perOp(hotTime), "hot-rpc-ns/op")
+	b.ReportMetric(float64(stepTime)/float64(rpcTime), "x-rpc")
+	b.ReportMetric(float64(stepTime)/float64(hotTime), "x-hot-rpc")
+	allocs.report(b)
 }
 
 // openLog opens a session's log for the benchmark's lifetime.
