@@ -26,10 +26,9 @@ func loopRecords() []sessionlog.Record {
 // BenchmarkLoopStep is a step of an agent loop over go-plugin, with the
 // file store (every append fsync'ed) and with the memory store (the same
 // step without the fsync's aftermath), beside an empty RPC on the same
-// connection. Each iteration, alike
-// for both and untimed, appends two messages (the step's session gets the
-// model's reply and a tool result; the empty RPC's append goes to a scratch
-// session), then times one call:
+// connection. Each iteration, alike for both and untimed, appends two
+// messages (the step's session gets the model's reply and a tool result;
+// the empty RPC's append goes to a scratch session), then times one call:
 //
 //   - ns/op: the PreStep, which carries the two new events, so the plugin
 //     answers without calling back;
