@@ -176,3 +176,38 @@ func TestInProcessLoopStepCallbacks(t *testing.T) {
 		}
 	}
 }
+
+// TestManySessionsStepWithoutCallbacks: a host with more live sessions
+// than a small snapshot cache would hold (1,200, all seeing the same
+// skills) answers each session's second step from its caches: no
+// callback, one round trip.
+func TestManySessionsStepWithoutCallbacks(t *testing.T) {
+	r, err := newReplica(context.Background(), "r", pluginPath, sessionlog.NewMemoryStore())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.host.Close() })
+	for _, name := range []string{"alpha", "beta"} {
+		if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: name, Description: "Skill " + name + ".", Content: "Instructions."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	const sessions = 1200
+	for pass, want := range []hostsdk.Outcome{hostsdk.OutcomeInitial, hostsdk.OutcomeUnchanged} {
+		made := 0
+		for s := range sessions {
+			res, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: fmt.Sprintf("s%d", s), Cwd: "/work", AgentScope: "agent:a"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Outcome != want {
+				t.Fatalf("pass %d, session %d: %s, want %s", pass, s, res.Outcome, want)
+			}
+			made += res.Callbacks.Total()
+		}
+		if pass == 1 && made != 0 {
+			t.Errorf("the second steps of %d sessions made %d callbacks, want none", sessions, made)
+		}
+	}
+}

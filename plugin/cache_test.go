@@ -110,7 +110,7 @@ func TestViewsDoNotKeepRawDescriptions(t *testing.T) {
 // ids, working directories) count against the byte bounds
 // maxSessionBytes and maxLastTokenBytes, not only the entry bounds.
 func TestSessionAndPlaceCachesAreBoundedInBytes(t *testing.T) {
-	const n, keyBytes = maxSessions, 4 << 10 // 4096 keys of 4 KiB: 16 MiB of keys
+	const n, keyBytes = maxSessions, 4 << 10 // 16,384 keys of 4 KiB: 64 MiB of keys
 	before := liveHeap()
 	e := newEngine()
 	h := newMemHost(summary("alpha", "A."))

@@ -64,7 +64,7 @@
 // render.UserInvocationNote; the entries and the digest stay the same.
 //
 // Caches are bounded, by entries and by the bytes their entries keep alive
-// (68.25 MiB together, 64 MiB of it for views), and keyed by content
+// (80.25 MiB together, 64 MiB of it for views), and keyed by content
 // (snapshot tokens, source hashes) or by session with the log's head and
 // surface revision, so a restarted plugin simply rebuilds them and stays
 // correct. Views hold capped descriptions, never raw ones; a budgeted view

@@ -14,8 +14,10 @@ import (
 )
 
 // Cache bounds, by entries and by bytes (what the entries keep alive, see
-// byteLRU and view.bytes). Together the caches hold at most 68.25 MiB
-// whatever the host sends. A view is shared by every session with the same
+// byteLRU and view.bytes). Together the caches hold at most 80.25 MiB
+// whatever the host sends. Sessions and their last tokens are kept for as
+// many live sessions as the Go host keeps snapshot tokens for (16,384), so
+// a busy host's steps stay one round trip. A view is shared by every session with the same
 // skills and costs about three times its capped descriptions; the byte
 // bound lets the place of a catalog of 10,000 skills at the default cap
 // (some 5 MiB a view) keep the views of a dozen places, and the view of a
@@ -26,12 +28,12 @@ import (
 const (
 	maxViews          = 256
 	maxViewBytes      = 64 << 20
-	maxSessions       = 4096
-	maxSessionBytes   = 2 << 20
+	maxSessions       = 16384
+	maxSessionBytes   = 8 << 20
 	maxParsedSources  = 1024
 	maxParsedBytes    = 256 << 10
-	maxLastTokens     = 4096
-	maxLastTokenBytes = 2 << 20
+	maxLastTokens     = 16384
+	maxLastTokenBytes = 8 << 20
 	firstEventsPage   = 64   // most scans end near the head
 	maxEventsPage     = 4096 // pages double up to this on long scans
 	maxRescanAttempts = 4

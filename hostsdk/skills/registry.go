@@ -19,8 +19,11 @@ const RuntimeProvider = "runtime"
 
 const (
 	// defaultCacheEntries bounds the snapshot cache. One entry per live
-	// (session, cwd, chain) is the steady state, so this is generous.
-	defaultCacheEntries = 1024
+	// (session, cwd, chain) is the steady state, and entries of equal
+	// content share their view (an entry costs its key and a pointer), so
+	// a host with this many live sessions still answers every step from
+	// the cache.
+	defaultCacheEntries = 16384
 	// maxConcurrentLists bounds how many providers are listed at once for
 	// one snapshot, so a long chain cannot fan out without limit.
 	maxConcurrentLists = 8
@@ -97,7 +100,7 @@ type Registry struct {
 	seq    uint64 // registration order shared by runtime skills and providers
 	ends   uint64 // EndSession calls so far
 	scopes map[string]*scopeSources
-	cache  snapshotCache
+	cache  *snapshotCache
 	texts  *textVerdicts // whether a version of a resource file is text
 }
 
@@ -479,7 +482,7 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 		// so v is only kept if nothing changed. An ending session must not
 		// get an entry back from a computation that raced with EndSession.
 		if r.rev == p.rev && r.ends == p.ends {
-			r.cache.put(key, q.SessionID, p.rev, v)
+			v = r.cache.put(key, q.SessionID, p.rev, v)
 		}
 		r.mu.Unlock()
 	}
