@@ -34,17 +34,28 @@ func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsd
 	return r.host, r.reg, r.plugin
 }
 
-// TestLoopStepCallbacks counts, through the plugin binary and the file
-// store, the host callbacks of steps of an agent loop. A step whose session
+// TestLoopStepCallbacks counts, through the plugin binary, on the file
+// store and on PostgreSQL, the host callbacks of steps of an agent loop. A step whose session
 // only grew by events that cannot change the decision makes none; a skill
 // change, a new catalog from another writer, a compaction, a gap larger
 // than what a step carries and a restarted plugin still give the right
 // decision, with the callbacks counted here.
 func TestLoopStepCallbacks(t *testing.T) {
-	store, err := sessionlog.NewFileStore(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Run("file", func(t *testing.T) {
+		store, err := sessionlog.NewFileStore(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		loopStepCallbacks(t, store)
+	})
+	t.Run("postgres", func(t *testing.T) {
+		store, _, _ := postgresStore(t, "loop")
+		loopStepCallbacks(t, store)
+	})
+}
+
+// loopStepCallbacks is TestLoopStepCallbacks on one store.
+func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	host, reg, p := loopReplica(t, store, "alpha", "beta")
 	ctx := context.Background()
 	step := func() hostsdk.StepResult {

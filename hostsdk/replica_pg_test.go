@@ -91,17 +91,20 @@ func (p *replicaProcess) do(t *testing.T, line string) {
 // PostgreSQL database while the skills change between rounds. Every change
 // is published exactly once per session, and no step's message is lost or
 // doubled.
-func TestReplicaProcessesSharePostgreSQL(t *testing.T) {
-	dsn := os.Getenv(postgresDSNVar)
+// postgresStore opens a PostgreSQL session store in a schema of its own,
+// named after prefix and dropped when the test ends. Without the DSN the
+// test is skipped, except under CI, where .ci/run sets it.
+func postgresStore(t *testing.T, prefix string) (store *pglog.Store, dsn, schema string) {
+	t.Helper()
+	dsn = os.Getenv(postgresDSNVar)
 	if dsn == "" {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is unset under CI; .ci/run sets it", postgresDSNVar)
 		}
-		t.Skipf("set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL replica test", postgresDSNVar)
+		t.Skipf("set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresDSNVar)
 	}
-	ctx := context.Background()
-	schema := fmt.Sprintf("replicas_%d_%d", os.Getpid(), time.Now().UnixNano())
-	store, err := pglog.Open(ctx, dsn, pglog.WithSchema(schema))
+	schema = fmt.Sprintf("%s_%d_%d", prefix, os.Getpid(), time.Now().UnixNano())
+	store, err := pglog.Open(context.Background(), dsn, pglog.WithSchema(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,6 +120,11 @@ func TestReplicaProcessesSharePostgreSQL(t *testing.T) {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})
+	return store, dsn, schema
+}
+
+func TestReplicaProcessesSharePostgreSQL(t *testing.T) {
+	store, _, schema := postgresStore(t, "replicas")
 
 	names := []string{"p0", "p1", "p2"}
 	var procs []*replicaProcess
