@@ -81,8 +81,7 @@ func (r *Registry) ReadResource(ctx context.Context, q Query, name, path string)
 		return nil, err
 	}
 	if rb := def.ResourceBase; rb != nil && rb.Kind == skill.ResourceDirectory {
-		data, _, err := readBelow(rb.Path, path)
-		return data, err
+		return readBelow(rb.Path, path)
 	}
 	return r.readProvided(ctx, q, def, src, name, path)
 }
@@ -198,20 +197,20 @@ func checkResourcePath(path string) error {
 	return nil
 }
 
-// readBelow reads the regular file at rel inside dir, never outside it,
-// and returns its identity as well (see readWhole).
-func readBelow(dir, rel string) ([]byte, fileid.ID, error) {
+// readBelow reads the regular file at rel inside dir, never outside it.
+func readBelow(dir, rel string) ([]byte, error) {
 	f, fi, err := openBelow(dir, rel)
 	if err != nil {
-		return nil, fileid.ID{}, err
+		return nil, err
 	}
 	defer f.Close()
-	return readWhole(f, fi)
+	data, _, err := readWhole(f, fi)
+	return data, err
 }
 
-// readWhole reads an open resource file that fi describes, and returns its
-// identity (false when the file system gives none, or the file changed
-// size while being read).
+// readWhole reads an open resource file that fi describes, and returns the
+// identity of the version read: the zero ID when the file system gives
+// none, or the file changed size while being read.
 func readWhole(f *os.File, fi fs.FileInfo) ([]byte, fileid.ID, error) {
 	var buf bytes.Buffer
 	// Room for the whole file and ReadFrom's minimum read: to EOF in one
