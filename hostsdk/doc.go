@@ -18,9 +18,21 @@
 // resolves the tool name for the agent's scope and forwards calls that
 // resolve to a mount's definition to the plugin; so does a call of the
 // resource-read tool `skill_resource` that a mount with the resourceTool
-// option registers. The plugin reads a skill's files through the host
-// (skills.Registry.ReadResource): a directory skill's below its directory,
-// others through their provider's skills.ResourceReader.
+// option registers. The plugin reads a skill's files through the host, a
+// window at a time (skills.Registry.ReadResourceWindow): a directory
+// skill's below its directory, others through their provider's
+// skills.ResourceReader.
+//
+// # One round trip per step
+//
+// With every PreStep the host sends what lets the plugin decide without
+// calling back: the session log's head, the token of the snapshot the
+// registry holds for the step's place, and the events appended since the
+// head it sent at the session's previous step (at most 64 events and
+// 256 KiB; beyond that the plugin reads the log). So a step where nothing
+// happened, or where the session only grew by the model's reply and a tool
+// result, is one round trip. StepResult.Callbacks counts the callbacks the
+// plugin did make for a step.
 //
 // # The session log and the runtime's transcript
 //
