@@ -24,6 +24,16 @@ type Summary struct {
 	// Provider labels where the skill came from, for example "runtime" or
 	// "agentskills".
 	Provider string
+	// Origin is the host-assigned label of the remote (MCP) server that
+	// serves the skill, and empty for the host's own skills (registered at
+	// runtime, on disk). A skill with an origin is untrusted remote content:
+	// its catalog entry and its loaded content name the server, and it never
+	// shadows, nor is it substituted for, a skill of another origin.
+	Origin string
+	// QualifiedName is set for a skill with an Origin: the name under which
+	// it stays listed and loadable when Name collides with another skill
+	// visible to the same session (see QualifiedName, ValidQualifiedName).
+	QualifiedName string
 }
 
 // Definition is a loaded skill: its summary, where its resources live and
