@@ -91,11 +91,7 @@ func New(cfg Config) (*Host, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	sent, err := newSentCache(sentSnapshots, sentSnapshotBytes)
-	if err != nil {
-		return nil, fmt.Errorf("hostsdk: snapshot cache: %w", err)
-	}
-	return &Host{cfg: cfg, log: logger, sent: sent, logs: make(map[string]sessionlog.Log), heads: make(map[string]plugin.SessionHead),
+	return &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), logs: make(map[string]sessionlog.Log), heads: make(map[string]plugin.SessionHead),
 		selections: make(map[string]sessionSelection)}, nil
 }
 

@@ -1,12 +1,9 @@
 package hostsdk
 
 import (
-	"fmt"
-	"sync"
 	"unsafe"
 
-	"github.com/hashicorp/golang-lru/v2/simplelru"
-
+	"github.com/skillcatalog/skillcatalog/internal/bytelru"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -25,45 +22,22 @@ const (
 // small snapshots and a few large ones both fit; a snapshot larger than the
 // whole bound is not kept (its next change is sent whole).
 type sentCache struct {
-	mu       sync.Mutex
-	lru      *simplelru.LRU[string, []skill.Summary]
-	bytes    int
-	maxBytes int
+	lru *bytelru.Cache[string, []skill.Summary]
 }
 
-func newSentCache(entries, maxBytes int) (*sentCache, error) {
-	c := &sentCache{maxBytes: maxBytes}
-	lru, err := simplelru.NewLRU(entries, func(_ string, s []skill.Summary) { c.bytes -= summariesBytes(s) })
-	if err != nil {
-		return nil, fmt.Errorf("sent snapshots: %w", err)
-	}
-	c.lru = lru
-	return c, nil
+func newSentCache(entries, maxBytes int) *sentCache {
+	return &sentCache{lru: bytelru.New[string, []skill.Summary](entries, maxBytes, 0)}
 }
 
 // get returns the snapshot sent under token.
 func (c *sentCache) get(token string) ([]skill.Summary, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
 	return c.lru.Get(token)
 }
 
 // add remembers the snapshot sent under token, evicting the least recently
 // used ones beyond the bounds.
 func (c *sentCache) add(token string, s []skill.Summary) {
-	n := summariesBytes(s)
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if n > c.maxBytes {
-		c.lru.Remove(token)
-		return
-	}
-	c.lru.Remove(token) // re-adding counts its bytes once
-	c.lru.Add(token, s)
-	c.bytes += n
-	for c.bytes > c.maxBytes {
-		c.lru.RemoveOldest()
-	}
+	c.lru.Add(token, s, summariesBytes(s))
 }
 
 // summariesBytes is what a snapshot keeps alive: its summaries and their
@@ -72,7 +46,7 @@ func (c *sentCache) add(token string, s []skill.Summary) {
 func summariesBytes(s []skill.Summary) int {
 	n := cap(s) * int(unsafe.Sizeof(skill.Summary{}))
 	for i := range s {
-		n += len(s[i].Name) + len(s[i].Description) + len(s[i].Provider)
+		n += len(s[i].Name) + len(s[i].Description) + len(s[i].Provider) + len(s[i].Origin) + len(s[i].QualifiedName)
 	}
 	return n
 }

@@ -23,10 +23,7 @@ func TestSentCacheBounds(t *testing.T) {
 	small := snapshotOf(10, "A short description.")
 	per := summariesBytes(small)
 
-	c, err := newSentCache(4, 3*per)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := newSentCache(4, 3*per)
 	for _, tok := range []string{"a", "b", "c"} {
 		c.add(tok, small)
 	}
@@ -39,30 +36,27 @@ func TestSentCacheBounds(t *testing.T) {
 			t.Errorf("after d: %s cached = %v, want %v", tok, ok, want)
 		}
 	}
-	if c.bytes != 3*per {
-		t.Errorf("bytes = %d, want %d", c.bytes, 3*per)
+	if c.lru.Bytes() != 3*per {
+		t.Errorf("bytes = %d, want %d", c.lru.Bytes(), 3*per)
 	}
 	for range 3 {
 		c.add("d", small)
 	}
-	if c.bytes != 3*per || c.lru.Len() != 3 {
-		t.Errorf("re-adding d: %d bytes in %d entries, want %d in 3", c.bytes, c.lru.Len(), 3*per)
+	if c.lru.Bytes() != 3*per || c.lru.Len() != 3 {
+		t.Errorf("re-adding d: %d bytes in %d entries, want %d in 3", c.lru.Bytes(), c.lru.Len(), 3*per)
 	}
 
 	huge := snapshotOf(10, strings.Repeat("x", 3*per))
 	c.add("huge", huge)
-	if _, ok := c.get("huge"); ok || c.bytes > 3*per {
-		t.Errorf("a snapshot over the byte bound was kept (%d bytes)", c.bytes)
+	if _, ok := c.get("huge"); ok || c.lru.Bytes() > 3*per {
+		t.Errorf("a snapshot over the byte bound was kept (%d bytes)", c.lru.Bytes())
 	}
 
-	byCount, err := newSentCache(2, 1<<20)
-	if err != nil {
-		t.Fatal(err)
-	}
+	byCount := newSentCache(2, 1<<20)
 	for _, tok := range []string{"a", "b", "c"} {
 		byCount.add(tok, small)
 	}
-	if _, ok := byCount.get("a"); ok || byCount.bytes != 2*per {
-		t.Errorf("entry bound: a kept %v, %d bytes; want evicted, %d", ok, byCount.bytes, 2*per)
+	if _, ok := byCount.get("a"); ok || byCount.lru.Bytes() != 2*per {
+		t.Errorf("entry bound: a kept %v, %d bytes; want evicted, %d", ok, byCount.lru.Bytes(), 2*per)
 	}
 }

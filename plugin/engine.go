@@ -10,11 +10,12 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/internal/bytelru"
 	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // Cache bounds, by entries and by bytes (what the entries keep alive, see
-// byteLRU and view.bytes). Together the caches hold at most 80.25 MiB
+// bytelru.Bookkeeping and view.bytes). Together the caches hold at most 80.25 MiB
 // whatever the host sends. Sessions and their last tokens are kept for as
 // many live sessions as the Go host keeps snapshot tokens for (16,384), so
 // a busy host's steps stay one round trip. A view is shared by every session with the same
@@ -65,20 +66,27 @@ type mount struct {
 // caches are bounded and keyed by content or by session head, so an empty
 // engine (a restarted plugin) computes the same decisions.
 type engine struct {
-	views      *byteLRU[string, *view]          // snapshot token + cap → view
-	lastTokens *byteLRU[string, string]         // cwd + scope + cap → last token seen
-	sessions   *byteLRU[string, sessionState]   // session id → scan state
-	parsed     *byteLRU[[16]byte, parsedSource] // xxh3-128 of a source → parse result
-	parses     atomic.Int64                     // catalog-kind sources actually parsed
+	views      *bytelru.Cache[string, *view]          // snapshot token + cap → view
+	lastTokens *bytelru.Cache[string, string]         // cwd + scope + cap → last token seen
+	sessions   *bytelru.Cache[string, sessionState]   // session id → scan state
+	parsed     *bytelru.Cache[[16]byte, parsedSource] // xxh3-128 of a source → parse result
+	parses     atomic.Int64                           // catalog-kind sources actually parsed
 }
 
 func newEngine() *engine {
 	return &engine{
-		views:      newByteLRU[string, *view](maxViews, maxViewBytes),
-		lastTokens: newByteLRU[string, string](maxLastTokens, maxLastTokenBytes),
-		sessions:   newByteLRU[string, sessionState](maxSessions, maxSessionBytes),
-		parsed:     newByteLRU[[16]byte, parsedSource](maxParsedSources, maxParsedBytes),
+		views:      newCache[string, *view](maxViews, maxViewBytes),
+		lastTokens: newCache[string, string](maxLastTokens, maxLastTokenBytes),
+		sessions:   newCache[string, sessionState](maxSessions, maxSessionBytes),
+		parsed:     newCache[[16]byte, parsedSource](maxParsedSources, maxParsedBytes),
 	}
+}
+
+// newCache returns one of the engine's caches. Each entry is accounted at
+// what its key and value refer to plus the cache's own bookkeeping, so the
+// bounds hold whatever the host sends.
+func newCache[K comparable, V any](maxEntries, maxBytes int) *bytelru.Cache[K, V] {
+	return bytelru.New[K, V](maxEntries, maxBytes, bytelru.Bookkeeping[K, V]())
 }
 
 // preStep decides what the step adds. host is called back for the snapshot

@@ -1,9 +1,11 @@
 package agentskills
 
 import (
-	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"sync"
 	"time"
+
+	"github.com/skillcatalog/skillcatalog/internal/bytelru"
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 )
 
 // Bounds of a provider's frontmatter cache. The byte bound counts the
@@ -38,12 +40,10 @@ type parsed struct {
 	err      error
 }
 
+// frontEntry is a cached parse and the file version it was made from.
 type frontEntry struct {
-	path       string
-	id         fileID
-	res        *parsed
-	cost       int
-	prev, next *frontEntry
+	id  fileID
+	res *parsed
 }
 
 // frontCache maps a SKILL.md path to the parse of the file version last
@@ -54,94 +54,55 @@ type frontEntry struct {
 type frontCache struct {
 	now func() time.Time // the clock of the racy-window test; tests move it
 
-	mu     sync.Mutex
-	m      map[string]*frontEntry
-	lru    frontEntry // sentinel: lru.next is the most recently used
-	bytes  int
-	maxN   int
-	maxB   int
-	hits   uint64 // for tests
+	lru *bytelru.Cache[string, frontEntry]
+
+	mu     sync.Mutex // guards the counters
+	hits   uint64     // for tests
 	misses uint64
 }
 
 func newFrontCache(maxEntries, maxBytes int) *frontCache {
-	c := &frontCache{now: time.Now, m: make(map[string]*frontEntry), maxN: maxEntries, maxB: maxBytes}
-	c.lru.next, c.lru.prev = &c.lru, &c.lru
-	return c
+	return &frontCache{now: time.Now, lru: bytelru.New[string, frontEntry](maxEntries, maxBytes, frontCacheEntryOverhead)}
 }
 
 // get returns the cached parse of path if it was made from the file
 // version id. An entry for another version is dropped.
 func (c *frontCache) get(path string, id fileID) *parsed {
+	e, ok := c.lru.Get(path)
+	if ok && e.id != id {
+		c.lru.Remove(path)
+		ok = false
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e := c.m[path]
-	if e == nil {
+	if !ok {
 		c.misses++
 		return nil
 	}
-	if e.id != id {
-		c.remove(e)
-		c.misses++
-		return nil
-	}
-	c.unlink(e)
-	c.pushFront(e)
 	c.hits++
 	return e.res
 }
 
 // put records the parse of path's version id, read at readStart or later,
 // unless the version is too recent to be told apart from a later rewrite.
+// cost is what the parse keeps alive besides frontCacheEntryOverhead.
 func (c *frontCache) put(path string, id fileID, res *parsed, cost int, readStart time.Time) {
-	cost += frontCacheEntryOverhead
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e := c.m[path]; e != nil {
-		c.remove(e)
-	}
 	limit := readStart.Add(-racyWindow).UnixNano()
-	if id.MTime >= limit || id.CTime >= limit || cost > c.maxB || c.maxN <= 0 {
+	if id.MTime >= limit || id.CTime >= limit {
+		c.lru.Remove(path) // the version cached before is stale either way
 		return
 	}
-	for len(c.m) >= c.maxN || c.bytes+cost > c.maxB {
-		c.remove(c.lru.prev)
-	}
-	e := &frontEntry{path: path, id: id, res: res, cost: cost}
-	c.m[path] = e
-	c.bytes += cost
-	c.pushFront(e)
+	c.lru.Add(path, frontEntry{id: id, res: res}, cost)
 }
 
 // clear drops every entry.
 func (c *frontCache) clear() {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	clear(c.m)
-	c.lru.next, c.lru.prev = &c.lru, &c.lru
-	c.bytes = 0
+	c.lru.Purge()
 }
 
 // stats returns the number of entries, their cost, and the lookups so far.
 func (c *frontCache) stats() (entries, bytes int, hits, misses uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.m), c.bytes, c.hits, c.misses
-}
-
-func (c *frontCache) remove(e *frontEntry) {
-	c.unlink(e)
-	delete(c.m, e.path)
-	c.bytes -= e.cost
-}
-
-func (c *frontCache) unlink(e *frontEntry) {
-	e.prev.next, e.next.prev = e.next, e.prev
-	e.prev, e.next = nil, nil
-}
-
-func (c *frontCache) pushFront(e *frontEntry) {
-	e.prev, e.next = &c.lru, c.lru.next
-	c.lru.next.prev = e
-	c.lru.next = e
+	return c.lru.Len(), c.lru.Bytes(), c.hits, c.misses
 }

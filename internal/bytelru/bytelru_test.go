@@ -1,4 +1,4 @@
-package plugin
+package bytelru
 
 import (
 	"slices"
@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// TestByteLRU: the cache keeps its entries' summed cost within the byte
+// TestCache: the cache keeps its entries' summed cost within the byte
 // bound and their number within the entry bound, evicting the least
 // recently used first, and never keeps an entry costlier than the bound.
-func TestByteLRU(t *testing.T) {
-	probe := newByteLRU[string, int](1, 1<<20)
-	unit := probe.entryCost(100) // an entry referring to 100 bytes
+func TestCache(t *testing.T) {
+	overhead := Bookkeeping[string, int]()
+	unit := 100 + overhead // an entry referring to 100 bytes
 
 	type op struct {
 		add  string // key to add with refBytes, or "" to get get
@@ -64,12 +64,12 @@ func TestByteLRU(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c := newByteLRU[string, int](tt.maxEntries, tt.maxBytes)
+			c := New[string, int](tt.maxEntries, tt.maxBytes, overhead)
 			costs := map[string]int{}
 			for i, o := range tt.ops {
 				if o.add != "" {
 					c.Add(o.add, i, o.ref)
-					costs[o.add] = c.entryCost(o.ref)
+					costs[o.add] = o.ref + overhead
 				} else if _, ok := c.Get(o.get); ok != o.want {
 					t.Fatalf("op %d: Get(%q) found %v, want %v", i, o.get, ok, o.want)
 				}
@@ -77,7 +77,7 @@ func TestByteLRU(t *testing.T) {
 					t.Fatalf("op %d: %d entries of %d bytes, bounds %d entries and %d bytes", i, c.Len(), c.Bytes(), tt.maxEntries, tt.maxBytes)
 				}
 			}
-			if got := c.lru.Keys(); !slices.Equal(got, tt.keys) {
+			if got := c.Keys(); !slices.Equal(got, tt.keys) {
 				t.Fatalf("keys = %q, want %q", got, tt.keys)
 			}
 			want := 0
@@ -95,10 +95,32 @@ func TestByteLRU(t *testing.T) {
 	}
 }
 
-// TestByteLRUConcurrentUse: concurrent adds, gets and removes keep the
+// TestOverheadIsCounted: a cache made with an overhead accounts every entry
+// at its cost plus that overhead, and one made without counts the cost
+// alone.
+func TestOverheadIsCounted(t *testing.T) {
+	for _, overhead := range []int{0, 7, Bookkeeping[[16]byte, string]()} {
+		c := New[[16]byte, string](4, 1<<20, overhead)
+		c.Add([16]byte{1}, "a", 10)
+		c.Add([16]byte{2}, "b", 20)
+		if got, want := c.Bytes(), 30+2*overhead; got != want {
+			t.Errorf("overhead %d: %d bytes accounted, want %d", overhead, got, want)
+		}
+		c.Remove([16]byte{1})
+		if got, want := c.Bytes(), 20+overhead; got != want || c.Len() != 1 {
+			t.Errorf("overhead %d: after Remove %d entries of %d bytes, want 1 of %d", overhead, c.Len(), got, want)
+		}
+	}
+	if Bookkeeping[string, int]() <= lruEntryOverhead {
+		t.Errorf("bookkeeping %d does not count the key and value", Bookkeeping[string, int]())
+	}
+}
+
+// TestConcurrentUse: concurrent adds, gets and removes keep the
 // accounting exact (run with -race).
-func TestByteLRUConcurrentUse(t *testing.T) {
-	c := newByteLRU[int, int](64, 32*newByteLRU[int, int](1, 1).entryCost(10))
+func TestConcurrentUse(t *testing.T) {
+	overhead := Bookkeeping[int, int]()
+	c := New[int, int](64, 32*(10+overhead), overhead)
 	var wg sync.WaitGroup
 	for g := 0; g < 4; g++ {
 		wg.Add(1)
