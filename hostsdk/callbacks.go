@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.
@@ -16,7 +16,7 @@ const maxProviderErrorBytes = 1024
 // maxEventsPage bounds one ReadEvents page whatever the plugin asks for.
 const maxEventsPage = 4096
 
-// hostCallbacks is the Host as the plugin's callbacks (plugin.Host): the
+// hostCallbacks is the Host as the plugin's callbacks (contract.Host): the
 // Host's registry, scope tree and session store. The request context is the
 // plugin's call context, so cancelling a pre-step cancels provider work.
 type hostCallbacks struct {
@@ -25,27 +25,27 @@ type hostCallbacks struct {
 
 // Snapshot answers the plugin's Snapshot callback. Its only errors are an
 // unknown agent scope and the caller's own cancellation.
-func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (_ plugin.Snapshot, err error) {
+func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotRequest) (_ contract.Snapshot, err error) {
 	end := c.h.calls.begin(req.SessionID, snapshotCall)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
-		return plugin.Snapshot{}, err
+		return contract.Snapshot{}, err
 	}
 	sel, err := c.h.currentSelection(ctx, req.SessionID)
 	if err != nil {
-		return plugin.Snapshot{}, err
+		return contract.Snapshot{}, err
 	}
 	snap, err := c.h.cfg.Skills.Snapshot(ctx, q)
 	if err != nil {
-		return plugin.Snapshot{}, err
+		return contract.Snapshot{}, err
 	}
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
-		return plugin.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
+		return contract.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
 	}
-	out := plugin.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}
+	out := contract.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}
 	if !snap.Complete || snap.Token == "" {
 		return out, nil
 	}
@@ -54,7 +54,7 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 	// be sent what changed since.
 	if req.AcceptDelta && req.IfNoneMatch != "" {
 		if base, ok := c.h.sent.get(req.IfNoneMatch); ok {
-			if upserts, removed, worth := plugin.SnapshotDelta(base, snap.Skills); worth {
+			if upserts, removed, worth := contract.SnapshotDelta(base, snap.Skills); worth {
 				out.Skills, out.Removed, out.DeltaBase = upserts, removed, req.IfNoneMatch
 			}
 		}
@@ -66,36 +66,36 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req plugin.SnapshotRequest)
 // GetSkill answers the plugin's GetSkill callback. A provider's failure is
 // an answer (its own text, bounded), not an error. A skill the session's
 // selection leaves out is not found, and its provider is not asked for it.
-func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_ plugin.SkillLookup, err error) {
+func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) (_ contract.SkillLookup, err error) {
 	end := c.h.calls.begin(req.SessionID, getSkillCall)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
-		return plugin.SkillLookup{}, err
+		return contract.SkillLookup{}, err
 	}
 	st, err := c.h.currentSelection(ctx, req.SessionID)
 	if err != nil {
-		return plugin.SkillLookup{}, err
+		return contract.SkillLookup{}, err
 	}
 	sel := st.sel
 	if !sel.IsZero() {
 		if sel.refusesName(req.Name) {
-			return plugin.SkillLookup{}, nil
+			return contract.SkillLookup{}, nil
 		}
 		// Judge by the listing first, so an unselected skill's provider is
 		// never asked for its body.
 		sum, listed, err := c.h.cfg.Skills.Lookup(ctx, q, req.Name)
 		if err != nil {
-			return plugin.SkillLookup{}, err
+			return contract.SkillLookup{}, err
 		}
 		if listed && !sel.allows(sum.Name, sum.Provider, sortedContains) {
-			return plugin.SkillLookup{}, nil
+			return contract.SkillLookup{}, nil
 		}
 	}
 	def, found, err := c.h.cfg.Skills.Get(ctx, q, req.Name)
 	if err != nil {
 		if ctx.Err() != nil {
-			return plugin.SkillLookup{}, ctx.Err()
+			return contract.SkillLookup{}, ctx.Err()
 		}
 		// The model sees the provider's own text, not the registry's wrapping.
 		msg := err.Error()
@@ -103,26 +103,26 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req plugin.SkillRequest) (_
 		if errors.As(err, &le) && le.Err != nil {
 			msg = le.Err.Error()
 		}
-		return plugin.SkillLookup{Error: boundText(msg, maxProviderErrorBytes)}, nil
+		return contract.SkillLookup{Error: boundText(msg, maxProviderErrorBytes)}, nil
 	}
 	if !found || !sel.allows(req.Name, def.Provider, sortedContains) {
-		return plugin.SkillLookup{}, nil
+		return contract.SkillLookup{}, nil
 	}
 	// A body the load may not use never leaves the host: the model's only
 	// if it may invoke the skill, a user invocation's only if the user may.
 	if !def.Invocation.ModelInvocable && !(req.UserInvocation && def.Invocation.UserInvocable) {
 		def.Content, def.ResourceBase = "", nil
 	}
-	return plugin.SkillLookup{Found: true, Skill: def}, nil
+	return contract.SkillLookup{Found: true, Skill: def}, nil
 }
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.
-func (c hostCallbacks) ReadEvents(ctx context.Context, req plugin.EventsRequest) (_ plugin.EventPage, err error) {
+func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsRequest) (_ contract.EventPage, err error) {
 	end := c.h.calls.begin(req.SessionID, readEventsCall)
 	defer func() { end(ctx, err) }()
 	log, err := c.h.sessionLog(ctx, req.SessionID)
 	if err != nil {
-		return plugin.EventPage{}, fmt.Errorf("open session log: %w", err)
+		return contract.EventPage{}, fmt.Errorf("open session log: %w", err)
 	}
 	limit := req.MaxEvents
 	if limit <= 0 || limit > maxEventsPage {
@@ -130,15 +130,15 @@ func (c hostCallbacks) ReadEvents(ctx context.Context, req plugin.EventsRequest)
 	}
 	page, err := log.ReadBackward(ctx, req.BeforeSeq, req.AfterSeq, limit)
 	if err != nil {
-		return plugin.EventPage{}, fmt.Errorf("read session log: %w", err)
+		return contract.EventPage{}, fmt.Errorf("read session log: %w", err)
 	}
-	out := plugin.EventPage{
-		Head:   plugin.SessionHead{Seq: page.Head.Seq, SurfaceRevision: page.Head.SurfaceRevision},
+	out := contract.EventPage{
+		Head:   contract.SessionHead{Seq: page.Head.Seq, SurfaceRevision: page.Head.SurfaceRevision},
 		More:   page.More,
-		Events: make([]plugin.Event, len(page.Events)),
+		Events: make([]contract.SessionEvent, len(page.Events)),
 	}
 	for i, ev := range page.Events {
-		out.Events[i] = plugin.Event{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+		out.Events[i] = contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
 	}
 	return out, nil
 }
@@ -169,49 +169,49 @@ func boundText(s string, max int) string {
 // skill.MaxResourceBytes). A file that is not text (skill.IsText over the
 // whole file) is answered as binary whatever the window. Everything but the caller's
 // cancellation and an unknown scope is an answer, not an error.
-func (c hostCallbacks) ReadResource(ctx context.Context, req plugin.ResourceRequest) (_ plugin.ResourceRead, err error) {
+func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRequest) (_ contract.ResourceRead, err error) {
 	end := c.h.calls.begin(req.SessionID, readResourceCall)
 	defer func() { end(ctx, err) }()
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
-		return plugin.ResourceRead{}, err
+		return contract.ResourceRead{}, err
 	}
 	w, err := c.h.cfg.Skills.ReadResourceWindow(ctx, q, req.Name, req.Path, req.Offset, req.MaxBytes)
 	if err != nil {
 		if ctx.Err() != nil {
-			return plugin.ResourceRead{}, ctx.Err()
+			return contract.ResourceRead{}, ctx.Err()
 		}
-		return plugin.ResourceRead{Status: resourceStatus(err), Error: providerText(err)}, nil
+		return contract.ResourceRead{Status: resourceStatus(err), Error: providerText(err)}, nil
 	}
 	if w.Binary {
-		return plugin.ResourceRead{Status: plugin.ResourceBinary, Total: w.Total}, nil
+		return contract.ResourceRead{Status: contract.ResourceBinary, Total: w.Total}, nil
 	}
-	return plugin.ResourceRead{Status: plugin.ResourceOK, Total: w.Total, Data: w.Data}, nil
+	return contract.ResourceRead{Status: contract.ResourceOK, Total: w.Total, Data: w.Data}, nil
 }
 
 // resourceStatus maps a registry error to the callback's status.
-func resourceStatus(err error) plugin.ResourceStatus {
+func resourceStatus(err error) contract.ResourceStatus {
 	switch {
 	case errors.Is(err, skills.ErrSkillNotFound):
-		return plugin.ResourceSkillNotFound
+		return contract.ResourceSkillNotFound
 	case errors.Is(err, skills.ErrNotModelInvocable):
-		return plugin.ResourceNotModelInvocable
+		return contract.ResourceNotModelInvocable
 	case errors.Is(err, skills.ErrResourceNotReadable):
-		return plugin.ResourceNotReadable
+		return contract.ResourceNotReadable
 	case errors.Is(err, skills.ErrInvalidResourcePath):
-		return plugin.ResourceInvalidPath
+		return contract.ResourceInvalidPath
 	case errors.Is(err, skills.ErrResourceNotFound):
-		return plugin.ResourceNotFound
+		return contract.ResourceNotFound
 	case errors.Is(err, skills.ErrResourceTooLarge):
-		return plugin.ResourceTooLarge
+		return contract.ResourceTooLarge
 	}
-	return plugin.ResourceProviderError
+	return contract.ResourceProviderError
 }
 
 // providerText is the text the model sees for a provider failure: the
 // provider's own, not the registry's wrapping, bounded.
 func providerText(err error) string {
-	if resourceStatus(err) != plugin.ResourceProviderError {
+	if resourceStatus(err) != contract.ResourceProviderError {
 		return ""
 	}
 	msg := err.Error()
@@ -223,4 +223,4 @@ func providerText(err error) string {
 }
 
 // The plugin finds resource reads by this interface.
-var _ plugin.ResourceHost = hostCallbacks{}
+var _ contract.ResourceReader = hostCallbacks{}

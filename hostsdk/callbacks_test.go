@@ -10,7 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -35,9 +35,9 @@ func TestSnapshotDeltas(t *testing.T) {
 	defer h.Close()
 	c := hostCallbacks{h}
 	ctx := context.Background()
-	ask := func(ifNoneMatch string, acceptDelta bool) plugin.Snapshot {
+	ask := func(ifNoneMatch string, acceptDelta bool) contract.Snapshot {
 		t.Helper()
-		snap, err := c.Snapshot(ctx, plugin.SnapshotRequest{SessionID: "s", AgentScope: tools.GlobalScope, IfNoneMatch: ifNoneMatch, AcceptDelta: acceptDelta})
+		snap, err := c.Snapshot(ctx, contract.SnapshotRequest{SessionID: "s", AgentScope: tools.GlobalScope, IfNoneMatch: ifNoneMatch, AcceptDelta: acceptDelta})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestSnapshotDeltas(t *testing.T) {
 
 	// The whole snapshot, when the plugin cannot take a delta or holds a
 	// snapshot the host does not remember.
-	for name, snap := range map[string]plugin.Snapshot{
+	for name, snap := range map[string]contract.Snapshot{
 		"no delta asked": ask(first.Token, false),
 		"unknown base":   ask("tok-unknown", true),
 	} {
@@ -125,7 +125,7 @@ func TestGetSkillSendsOnlyUsableBodies(t *testing.T) {
 		{"neither", true, false},
 	}
 	for _, tt := range tests {
-		got, err := hostCallbacks{h}.GetSkill(context.Background(), plugin.SkillRequest{SessionID: "s", AgentScope: tools.GlobalScope, Name: tt.name, UserInvocation: tt.userInvocation})
+		got, err := hostCallbacks{h}.GetSkill(context.Background(), contract.SkillRequest{SessionID: "s", AgentScope: tools.GlobalScope, Name: tt.name, UserInvocation: tt.userInvocation})
 		if err != nil || !got.Found {
 			t.Fatalf("GetSkill(%s): %+v, %v", tt.name, got, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // pluginConn is the host's end of one running plugin: a process started
@@ -13,11 +14,11 @@ import (
 // process (inProcess). Both give the same answers; only a process can die,
 // hang or be killed.
 type pluginConn interface {
-	Configure(ctx context.Context, req plugin.ConfigureRequest) (plugin.ConfigureResponse, error)
-	BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error
+	Configure(ctx context.Context, req contract.ConfigureRequest) (contract.ConfigureResponse, error)
+	BindTools(ctx context.Context, mountID string, bindings []contract.ToolBinding) error
 	Unmount(ctx context.Context, mountID string) error
-	PreStep(ctx context.Context, req plugin.StepRequest) (plugin.StepResponse, error)
-	ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (plugin.ToolResult, error)
+	PreStep(ctx context.Context, req contract.StepRequest) (contract.StepResponse, error)
+	ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error)
 	EndSession(ctx context.Context, sessionID string) error
 	Ping(ctx context.Context) error
 	// Exited reports that the plugin can answer no more calls.
@@ -41,7 +42,7 @@ var (
 // down.
 type inProcess struct {
 	core *plugin.Core
-	host plugin.Host
+	host contract.Host
 }
 
 func newInProcess(h *Host, opts plugin.Options) *inProcess {
@@ -57,7 +58,7 @@ func (e *hostCallbackError) Error() string { return e.err.Error() }
 func (e *hostCallbackError) Unwrap() error { return e.err }
 
 // blamingHost marks the errors of the host's callbacks.
-type blamingHost struct{ plugin.Host }
+type blamingHost struct{ contract.Host }
 
 func blame(err error) error {
 	if err == nil {
@@ -66,25 +67,25 @@ func blame(err error) error {
 	return &hostCallbackError{err: err}
 }
 
-func (b blamingHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
+func (b blamingHost) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	s, err := b.Host.Snapshot(ctx, req)
 	return s, blame(err)
 }
 
-func (b blamingHost) GetSkill(ctx context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+func (b blamingHost) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	l, err := b.Host.GetSkill(ctx, req)
 	return l, blame(err)
 }
 
-func (b blamingHost) ReadEvents(ctx context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+func (b blamingHost) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
 	p, err := b.Host.ReadEvents(ctx, req)
 	return p, blame(err)
 }
 
-func (b blamingHost) ReadResource(ctx context.Context, req plugin.ResourceRequest) (plugin.ResourceRead, error) {
-	rh, ok := b.Host.(plugin.ResourceHost)
+func (b blamingHost) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
+	rh, ok := b.Host.(contract.ResourceReader)
 	if !ok {
-		return plugin.ResourceRead{}, plugin.ErrNoResourceReads
+		return contract.ResourceRead{}, contract.ErrNoResourceReads
 	}
 	r, err := rh.ReadResource(ctx, req)
 	return r, blame(err)
@@ -104,7 +105,7 @@ func guard(what string, fn func() error) (err error) {
 	return fn()
 }
 
-func (c *inProcess) Configure(ctx context.Context, req plugin.ConfigureRequest) (resp plugin.ConfigureResponse, err error) {
+func (c *inProcess) Configure(ctx context.Context, req contract.ConfigureRequest) (resp contract.ConfigureResponse, err error) {
 	err = guard("configure", func() error {
 		resp, err = c.core.Configure(ctx, c.host, req)
 		return err
@@ -112,7 +113,7 @@ func (c *inProcess) Configure(ctx context.Context, req plugin.ConfigureRequest) 
 	return resp, err
 }
 
-func (c *inProcess) BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error {
+func (c *inProcess) BindTools(ctx context.Context, mountID string, bindings []contract.ToolBinding) error {
 	return guard("bind tools", func() error { return c.core.BindTools(ctx, mountID, bindings) })
 }
 
@@ -120,7 +121,7 @@ func (c *inProcess) Unmount(ctx context.Context, mountID string) error {
 	return guard("unmount", func() error { return c.core.Unmount(ctx, mountID) })
 }
 
-func (c *inProcess) PreStep(ctx context.Context, req plugin.StepRequest) (resp plugin.StepResponse, err error) {
+func (c *inProcess) PreStep(ctx context.Context, req contract.StepRequest) (resp contract.StepResponse, err error) {
 	err = guard("pre-step", func() error {
 		resp, err = c.core.PreStep(ctx, req)
 		return err
@@ -128,7 +129,7 @@ func (c *inProcess) PreStep(ctx context.Context, req plugin.StepRequest) (resp p
 	return resp, err
 }
 
-func (c *inProcess) ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (res plugin.ToolResult, err error) {
+func (c *inProcess) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (res contract.ToolResult, err error) {
 	err = guard("execute skill tool", func() error {
 		res, err = c.core.ExecuteSkillTool(ctx, call)
 		return err

@@ -11,7 +11,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // Default deadlines, used when the Config leaves them zero.
@@ -59,8 +59,8 @@ type Host struct {
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
-	logs      map[string]sessionlog.Log     // open session logs, until EndSession
-	heads     map[string]plugin.SessionHead // the head each session's last step sent the plugin
+	logs      map[string]sessionlog.Log       // open session logs, until EndSession
+	heads     map[string]contract.SessionHead // the head each session's last step sent the plugin
 	// selections are the open sessions' skill selections as last read.
 	selections map[string]sessionSelection
 
@@ -91,7 +91,7 @@ func New(cfg Config) (*Host, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), logs: make(map[string]sessionlog.Log), heads: make(map[string]plugin.SessionHead),
+	return &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), logs: make(map[string]sessionlog.Log), heads: make(map[string]contract.SessionHead),
 		selections: make(map[string]sessionSelection)}, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // LoadOptions says which plugin binary to start and how.
@@ -43,7 +44,7 @@ type LoadOptions struct {
 
 // ConfigError is a plugin configuration the plugin refused. Its message names
 // the option and its bound.
-type ConfigError = plugin.ConfigError
+type ConfigError = contract.ConfigError
 
 // MaxMessageBytes is the largest message the host and the plugin exchange,
 // either way: 64 MiB. A step whose request would be larger (a downstream
@@ -192,11 +193,11 @@ func (p *Plugin) start() (*process, error) {
 // gracefulStop bounds a graceful shutdown before the process is killed.
 const gracefulStop = 5 * time.Second
 
-func (proc *process) Configure(ctx context.Context, req plugin.ConfigureRequest) (plugin.ConfigureResponse, error) {
+func (proc *process) Configure(ctx context.Context, req contract.ConfigureRequest) (contract.ConfigureResponse, error) {
 	return proc.plugin.Configure(ctx, req, proc.brokerID)
 }
 
-func (proc *process) BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error {
+func (proc *process) BindTools(ctx context.Context, mountID string, bindings []contract.ToolBinding) error {
 	return proc.plugin.BindTools(ctx, mountID, bindings)
 }
 
@@ -204,11 +205,11 @@ func (proc *process) Unmount(ctx context.Context, mountID string) error {
 	return proc.plugin.Unmount(ctx, mountID)
 }
 
-func (proc *process) PreStep(ctx context.Context, req plugin.StepRequest) (plugin.StepResponse, error) {
+func (proc *process) PreStep(ctx context.Context, req contract.StepRequest) (contract.StepResponse, error) {
 	return proc.plugin.PreStep(ctx, req)
 }
 
-func (proc *process) ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (plugin.ToolResult, error) {
+func (proc *process) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error) {
 	return proc.plugin.ExecuteSkillTool(ctx, call)
 }
 
@@ -413,7 +414,7 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 // configureLocked sends the mount's configuration, registers its tools on
 // first use (later replays keep the identities) and binds them.
 func (m *Mount) configureLocked(ctx context.Context, proc pluginConn) error {
-	resp, err := proc.Configure(ctx, plugin.ConfigureRequest{Config: m.configJSON, Scope: m.scope})
+	resp, err := proc.Configure(ctx, contract.ConfigureRequest{Config: m.configJSON, Scope: m.scope})
 	if err != nil {
 		var cerr *ConfigError
 		if errors.As(err, &cerr) {
@@ -432,7 +433,7 @@ func (m *Mount) configureLocked(ctx context.Context, proc pluginConn) error {
 
 // bindLocked registers the mount's tools on first use (later replays keep
 // the identities) and tells the plugin the identities.
-func (m *Mount) bindLocked(ctx context.Context, proc pluginConn, resp plugin.ConfigureResponse) error {
+func (m *Mount) bindLocked(ctx context.Context, proc pluginConn, resp contract.ConfigureResponse) error {
 	if m.identities == nil {
 		m.identities = make(map[string]string)
 		for _, t := range resp.Tools {
@@ -448,9 +449,9 @@ func (m *Mount) bindLocked(ctx context.Context, proc pluginConn, resp plugin.Con
 			m.identities[t.Name] = id
 		}
 	}
-	bindings := make([]plugin.ToolBinding, 0, len(m.identities))
+	bindings := make([]contract.ToolBinding, 0, len(m.identities))
 	for name, id := range m.identities {
-		bindings = append(bindings, plugin.ToolBinding{ToolName: name, DefinitionIdentity: id})
+		bindings = append(bindings, contract.ToolBinding{ToolName: name, DefinitionIdentity: id})
 	}
 	if err := proc.BindTools(ctx, resp.MountID, bindings); err != nil {
 		return fmt.Errorf("bind tools: %w", err)

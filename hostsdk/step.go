@@ -7,33 +7,33 @@ import (
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // Role says whom a message speaks for.
-type Role = plugin.Role
+type Role = contract.Role
 
 // Message roles.
 const (
-	RoleUser      = plugin.RoleUser
-	RoleAssistant = plugin.RoleAssistant
-	RoleSystem    = plugin.RoleSystem
-	RoleTool      = plugin.RoleTool
+	RoleUser      = contract.RoleUser
+	RoleAssistant = contract.RoleAssistant
+	RoleSystem    = contract.RoleSystem
+	RoleTool      = contract.RoleTool
 )
 
 // ContentBlock is one block of a message's content.
-type ContentBlock = plugin.ContentBlock
+type ContentBlock = contract.ContentBlock
 
 // Message is a durable message proposed for, or added to, a step. Its
 // Source is the message's raw durable source JSON, kept byte for byte.
-type Message = plugin.Message
+type Message = contract.Message
 
 // Decision is a pre-step decision: reject the step, or enter it with extra
 // messages.
-type Decision = plugin.Decision
+type Decision = contract.Decision
 
 // Reject says why a step was rejected.
-type Reject = plugin.Reject
+type Reject = contract.Reject
 
 // Step identifies one model step of an agent in a session.
 type Step struct {
@@ -56,7 +56,7 @@ type Step struct {
 }
 
 // Outcome says what the plugin did in a step.
-type Outcome = plugin.Outcome
+type Outcome = contract.Outcome
 
 // Outcomes of a step: the plugin's own, and the two the host adds.
 const (
@@ -67,12 +67,12 @@ const (
 	// caller's cancellation).
 	OutcomePluginError Outcome = "plugin-error"
 
-	OutcomeRejectPassthrough = plugin.OutcomeRejectPassthrough
-	OutcomeUnchanged         = plugin.OutcomeUnchanged
-	OutcomeIncomplete        = plugin.OutcomeIncomplete
-	OutcomeInitial           = plugin.OutcomeInitial
-	OutcomeReplacement       = plugin.OutcomeReplacement
-	OutcomeTombstone         = plugin.OutcomeTombstone
+	OutcomeRejectPassthrough = contract.OutcomeRejectPassthrough
+	OutcomeUnchanged         = contract.OutcomeUnchanged
+	OutcomeIncomplete        = contract.OutcomeIncomplete
+	OutcomeInitial           = contract.OutcomeInitial
+	OutcomeReplacement       = contract.OutcomeReplacement
+	OutcomeTombstone         = contract.OutcomeTombstone
 )
 
 // StepResult is what a PreStep decided.
@@ -164,7 +164,7 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 	var callbacks Callbacks
 	for attempt := 1; ; attempt++ {
 		result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
-		var decidedOn *plugin.SessionHead
+		var decidedOn *contract.SessionHead
 		if m != nil {
 			result, decidedOn, err = h.runPlugin(ctx, m, chain, log, step, decision)
 			callbacks = callbacks.plus(result.Callbacks)
@@ -207,7 +207,7 @@ const maxStepAttempts = 16
 // condition that the head is still decidedOn, when the plugin decided on one
 // (nil: the host could not read the head, so there is nothing to hold the
 // append to). It returns the messages' sequence numbers.
-func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *plugin.SessionHead, msgs []Message) ([]uint64, error) {
+func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *contract.SessionHead, msgs []Message) ([]uint64, error) {
 	recs := make([]sessionlog.Record, len(msgs))
 	for i, msg := range msgs {
 		body, err := json.Marshal(msg)
@@ -238,7 +238,7 @@ func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *plugin.S
 // runPlugin asks the plugin mount m for its decision on the step. It
 // returns the session head it sent the plugin, nil if the log's head could
 // not be read.
-func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, *plugin.SessionHead, error) {
+func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, *contract.SessionHead, error) {
 	// (Re)starting the process and replaying mounts is not part of the
 	// step's time budget: a slow start is not a hung plugin.
 	if _, err := m.plugin.running(ctx); err != nil {
@@ -251,7 +251,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	ctx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
 	defer cancel()
 
-	req := plugin.StepRequest{
+	req := contract.StepRequest{
 		SessionID:  step.SessionID,
 		Cwd:        step.Cwd,
 		AgentScope: step.AgentScope,
@@ -278,7 +278,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		req.SnapshotToken = sel.token(tok)
 	}
 
-	var resp plugin.StepResponse
+	var resp contract.StepResponse
 	mark := h.calls.mark(step.SessionID)
 	err = m.call(ctx, func(proc pluginConn, mountID string) error {
 		req.MountID = mountID
@@ -308,12 +308,12 @@ const (
 // step of an agent loop. Events are sent only while they are few and small
 // and the surface revision is unchanged; the plugin reads the log itself
 // otherwise. A log that cannot be read yields no head at all.
-func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log) (*plugin.SessionHead, *plugin.RecentEvents) {
+func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log) (*contract.SessionHead, *contract.RecentEvents) {
 	h.mu.Lock()
 	prev, known := h.heads[sessionID]
 	h.mu.Unlock()
 	var head sessionlog.Head
-	var recent *plugin.RecentEvents
+	var recent *contract.RecentEvents
 	if known {
 		page, err := log.ReadBackward(ctx, 0, prev.Seq, maxInlineEvents)
 		if err != nil {
@@ -326,9 +326,9 @@ func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog
 			h.observeSelection(sessionID, prev.Seq, page.Events, head)
 		}
 		if head.SurfaceRevision == prev.SurfaceRevision && head.Seq >= prev.Seq && !page.More && inlineSize(page.Events) <= maxInlineBytes {
-			recent = &plugin.RecentEvents{AfterSeq: prev.Seq, Events: make([]plugin.Event, len(page.Events))}
+			recent = &contract.RecentEvents{AfterSeq: prev.Seq, Events: make([]contract.SessionEvent, len(page.Events))}
 			for i, ev := range page.Events {
-				recent.Events[i] = plugin.Event{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+				recent.Events[i] = contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
 			}
 		}
 	} else {
@@ -337,7 +337,7 @@ func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog
 			return nil, nil
 		}
 	}
-	sent := plugin.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
+	sent := contract.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
 	h.mu.Lock()
 	h.heads[sessionID] = sent
 	h.mu.Unlock()

@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // ToolCall is a model's call of a tool, as the runtime received it.
@@ -24,7 +24,7 @@ type ToolCall struct {
 
 // ToolResult is a tool call's result: the rendered text the model sees and,
 // on success, the canonical value.
-type ToolResult = plugin.ToolResult
+type ToolResult = contract.ToolResult
 
 // ToolNotFoundError is returned by CallTool when the name resolves to no tool
 // for the agent.
@@ -67,10 +67,10 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 // call.Name, to the plugin, with the identity `skill` resolves to for the
 // calling agent.
 func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID string) (ToolResult, error) {
-	var res plugin.ToolResult
+	var res contract.ToolResult
 	err := m.call(ctx, func(proc pluginConn, mountID string) error {
 		var err error
-		res, err = proc.ExecuteSkillTool(ctx, plugin.ToolCall{
+		res, err = proc.ExecuteSkillTool(ctx, contract.ToolCall{
 			MountID:    mountID,
 			ToolName:   call.Name,
 			SessionID:  call.SessionID,

@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -48,7 +49,7 @@ func BenchmarkDecision(b *testing.B) {
 						h.token = fmt.Sprintf("tok-%d", i)
 					}
 					resp, err := e.preStep(ctx, h, testMount(), req)
-					if err != nil || resp.Outcome != OutcomeUnchanged {
+					if err != nil || resp.Outcome != contract.OutcomeUnchanged {
 						b.Fatalf("outcome %v, err %v", resp.Outcome, err)
 					}
 				}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -75,7 +76,7 @@ func TestBudgetedCatalog(t *testing.T) {
 			m := budgetMount(tc.budget)
 			req := step(h, enter())
 			resp := mustPreStep(t, e, h, m, req)
-			if resp.Outcome != OutcomeInitial {
+			if resp.Outcome != contract.OutcomeInitial {
 				t.Fatalf("outcome %v, want initial", resp.Outcome)
 			}
 			fit := wantFitted(t, skills, m.cfg.DescriptionMaxLength, tc.budget)
@@ -103,11 +104,11 @@ func TestBudgetedCatalog(t *testing.T) {
 			}
 
 			again := mustPreStep(t, e, h, m, step(h, enter()))
-			if again.Outcome != OutcomeUnchanged || len(again.Edits) != 0 || len(again.Diagnostics) != 0 {
+			if again.Outcome != contract.OutcomeUnchanged || len(again.Edits) != 0 || len(again.Diagnostics) != 0 {
 				t.Errorf("second step with the same skills: %+v, want unchanged without edits or diagnostics", again)
 			}
 			// A restarted plugin reaches the same decision.
-			if r := mustPreStep(t, newEngine(), h, m, step(h, enter())); r.Outcome != OutcomeUnchanged {
+			if r := mustPreStep(t, newEngine(), h, m, step(h, enter())); r.Outcome != contract.OutcomeUnchanged {
 				t.Errorf("restarted plugin: outcome %v, want unchanged", r.Outcome)
 			}
 		})
@@ -137,7 +138,7 @@ func TestBudgetLeftOutCountIsPublished(t *testing.T) {
 	h.token = "tok-2"
 	req = step(h, enter())
 	resp := mustPreStep(t, e, h, m, req)
-	if resp.Outcome != OutcomeReplacement {
+	if resp.Outcome != contract.OutcomeReplacement {
 		t.Fatalf("outcome %v, want a replacement with the new count", resp.Outcome)
 	}
 	final := h.apply(t, req, resp)
@@ -147,7 +148,7 @@ func TestBudgetLeftOutCountIsPublished(t *testing.T) {
 	if c, ok := events.ParseCatalog(final[0].Source); !ok || c.Omitted != 3 || len(c.Entries) != 1 {
 		t.Errorf("record %s does not publish one entry and 3 left out", final[0].Source)
 	}
-	if r := mustPreStep(t, newEngine(), h, m, step(h, enter())); r.Outcome != OutcomeUnchanged {
+	if r := mustPreStep(t, newEngine(), h, m, step(h, enter())); r.Outcome != contract.OutcomeUnchanged {
 		t.Errorf("a restarted plugin reading the record back: outcome %v, want unchanged", r.Outcome)
 	}
 }
@@ -160,7 +161,7 @@ func TestBudgetLeftOutSkillsStillLoad(t *testing.T) {
 	e := newEngine()
 	m := budgetMount(12) // below the configurable bound: only alpha's name fits
 	mustPreStep(t, e, h, m, step(h, enter()))
-	res, err := e.executeSkillTool(context.Background(), h, m, ToolCall{Arguments: json.RawMessage(`{"name":"omega"}`)})
+	res, err := e.executeSkillTool(context.Background(), h, m, contract.ToolCall{Arguments: json.RawMessage(`{"name":"omega"}`)})
 	if err != nil || res.IsError || res.Value == nil || res.Value.Content != "omega body" {
 		t.Errorf("loading a left-out skill: %+v, %v", res, err)
 	}
@@ -271,7 +272,7 @@ func BenchmarkBudgetSteadyState(b *testing.B) {
 				req := step(h, enter())
 				req.SnapshotToken = h.token
 				resp, err := e.preStep(ctx, h, m, req)
-				if err != nil || resp.Outcome != OutcomeUnchanged {
+				if err != nil || resp.Outcome != contract.OutcomeUnchanged {
 					b.Fatalf("outcome %v, err %v", resp.Outcome, err)
 				}
 			}

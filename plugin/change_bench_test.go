@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // BenchmarkChangeStep measures the step after one skill's description
@@ -30,7 +32,7 @@ func BenchmarkChangeStep(b *testing.B) {
 				h.token = fmt.Sprintf("tok-change-%d", i)
 				req := step(h, enter())
 				resp, err := e.preStep(ctx, h, testMount(), req)
-				if err != nil || resp.Outcome != OutcomeReplacement {
+				if err != nil || resp.Outcome != contract.OutcomeReplacement {
 					b.Fatalf("outcome %v, err %v", resp.Outcome, err)
 				}
 				h.apply(b, req, resp)

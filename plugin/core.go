@@ -8,25 +8,9 @@ import (
 	"strconv"
 	"sync"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 )
-
-// ErrUnknownMount is returned for a mount id the plugin does not hold: it
-// was never configured, was unmounted, or belongs to an earlier plugin
-// process.
-var ErrUnknownMount = errors.New("unknown mount")
-
-// ErrUnbound is returned by a step of a mount whose `skill` tool was never
-// bound to the identity the host minted for it.
-var ErrUnbound = errors.New("mount has no bound identity for the skill tool: call BindTools after Configure")
-
-// ConfigError is a plugin configuration the plugin refused. Its message
-// names the option and its bound.
-type ConfigError struct {
-	Message string
-}
-
-func (e *ConfigError) Error() string { return "plugin configuration: " + e.Message }
 
 // Options configures a Core.
 type Options struct {
@@ -50,9 +34,11 @@ type Core struct {
 
 type mountState struct {
 	mount mount
-	host  Host
+	host  contract.Host
 	scope string
 }
+
+var _ contract.Service = (*Core)(nil)
 
 // New returns a Core with no mounts and empty caches.
 func New(opts Options) *Core {
@@ -65,8 +51,8 @@ func New(opts Options) *Core {
 
 // SkillTool returns the definition of the `skill` tool the plugin asks the
 // host to register.
-func SkillTool() ToolDefinition {
-	return ToolDefinition{
+func SkillTool() contract.ToolDefinition {
+	return contract.ToolDefinition{
 		Name:         render.SkillToolName,
 		Description:  render.SkillToolDescription,
 		InputSchema:  []byte(render.SkillToolInputSchema),
@@ -77,13 +63,13 @@ func SkillTool() ToolDefinition {
 // Configure validates a mount's options and returns the tools the host must
 // register into the mount's scope. host is how the mount calls the host
 // back. A refused configuration is a *ConfigError.
-func (c *Core) Configure(_ context.Context, host Host, req ConfigureRequest) (ConfigureResponse, error) {
+func (c *Core) Configure(_ context.Context, host contract.Host, req contract.ConfigureRequest) (contract.ConfigureResponse, error) {
 	if host == nil {
-		return ConfigureResponse{}, errors.New("configure: no host to call back")
+		return contract.ConfigureResponse{}, errors.New("configure: no host to call back")
 	}
 	cfg, err := ParseConfig(req.Config)
 	if err != nil {
-		return ConfigureResponse{}, &ConfigError{Message: err.Error()}
+		return contract.ConfigureResponse{}, &contract.ConfigError{Message: err.Error()}
 	}
 	c.mu.Lock()
 	c.nextID++
@@ -91,15 +77,15 @@ func (c *Core) Configure(_ context.Context, host Host, req ConfigureRequest) (Co
 	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
 	c.mu.Unlock()
 	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength, OptionCatalogBudget, cfg.CatalogBudget, OptionResourceTool, cfg.ResourceTool)
-	tools := []ToolDefinition{SkillTool()}
+	tools := []contract.ToolDefinition{SkillTool()}
 	if cfg.ResourceTool {
 		tools = append(tools, ResourceTool())
 	}
-	return ConfigureResponse{MountID: id, Tools: tools}, nil
+	return contract.ConfigureResponse{MountID: id, Tools: tools}, nil
 }
 
 // BindTools records the identities the host minted for a mount's tools.
-func (c *Core) BindTools(_ context.Context, mountID string, bindings []ToolBinding) error {
+func (c *Core) BindTools(_ context.Context, mountID string, bindings []contract.ToolBinding) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ms, ok := c.mounts[mountID]
@@ -123,10 +109,10 @@ func (c *Core) Unmount(_ context.Context, mountID string) error {
 }
 
 // PreStep applies the catalog rules for one model step of req.MountID.
-func (c *Core) PreStep(ctx context.Context, req StepRequest) (StepResponse, error) {
+func (c *Core) PreStep(ctx context.Context, req contract.StepRequest) (contract.StepResponse, error) {
 	ms, err := c.mount(req.MountID)
 	if err != nil {
-		return StepResponse{}, err
+		return contract.StepResponse{}, err
 	}
 	return c.engine.preStep(ctx, ms.host, ms.mount, req)
 }
@@ -136,10 +122,10 @@ func (c *Core) PreStep(ctx context.Context, req StepRequest) (StepResponse, erro
 // tool (render.ResourceToolName) of a mount that registered it, for an
 // agent whose `skill` is the mount's own (call.SkillToolIdentity). A name
 // the mount did not register is answered with an error result.
-func (c *Core) ExecuteSkillTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+func (c *Core) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error) {
 	ms, err := c.mount(call.MountID)
 	if err != nil {
-		return ToolResult{}, err
+		return contract.ToolResult{}, err
 	}
 	switch {
 	case call.ToolName == "" || call.ToolName == render.SkillToolName:
@@ -173,6 +159,17 @@ func (c *Core) mount(id string) (mountState, error) {
 	return *ms, nil
 }
 
+// Ping answers at once: a service that can run this is alive.
+func (c *Core) Ping(ctx context.Context) error {
+	return ctx.Err()
+}
+
+// hostFailed is the error of a step or tool call that the host's side
+// failed: a callback's error, or an answer the contract does not allow.
+func hostFailed(format string, args ...any) error {
+	return contract.HostFailed(fmt.Errorf(format, args...))
+}
+
 func unknownMount(id string) error {
-	return fmt.Errorf("%w %q", ErrUnknownMount, id)
+	return fmt.Errorf("%w %q", contract.ErrUnknownMount, id)
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -17,15 +18,15 @@ func TestCoreMounts(t *testing.T) {
 	h.defs["alpha"] = testDefinition("alpha", "Do alpha.")
 	c := New(Options{})
 
-	if _, err := c.Configure(ctx, nil, ConfigureRequest{}); err == nil {
+	if _, err := c.Configure(ctx, nil, contract.ConfigureRequest{}); err == nil {
 		t.Error("a mount without a host to call back was accepted")
 	}
-	var cfgErr *ConfigError
-	if _, err := c.Configure(ctx, h, ConfigureRequest{Config: `{"catalogDescriptionMaxLength": "x"}`}); !errors.As(err, &cfgErr) {
+	var cfgErr *contract.ConfigError
+	if _, err := c.Configure(ctx, h, contract.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": "x"}`}); !errors.As(err, &cfgErr) {
 		t.Errorf("bad configuration: err = %v, want *ConfigError", err)
 	}
 
-	m, err := c.Configure(ctx, h, ConfigureRequest{Scope: "global"})
+	m, err := c.Configure(ctx, h, contract.ConfigureRequest{Scope: "global"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,27 +35,27 @@ func TestCoreMounts(t *testing.T) {
 	}
 	req := step(h, enter())
 	req.MountID = m.MountID
-	if _, err := c.PreStep(ctx, req); !errors.Is(err, ErrUnbound) {
+	if _, err := c.PreStep(ctx, req); !errors.Is(err, contract.ErrUnbound) {
 		t.Errorf("step before BindTools: err = %v, want ErrUnbound", err)
 	}
-	if err := c.BindTools(ctx, "mount-404", nil); !errors.Is(err, ErrUnknownMount) {
+	if err := c.BindTools(ctx, "mount-404", nil); !errors.Is(err, contract.ErrUnknownMount) {
 		t.Errorf("BindTools of an unknown mount: err = %v, want ErrUnknownMount", err)
 	}
 	// Bindings of other tools leave `skill` unbound.
-	if err := c.BindTools(ctx, m.MountID, []ToolBinding{{ToolName: "other", DefinitionIdentity: identity}}); err != nil {
+	if err := c.BindTools(ctx, m.MountID, []contract.ToolBinding{{ToolName: "other", DefinitionIdentity: identity}}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.PreStep(ctx, req); !errors.Is(err, ErrUnbound) {
+	if _, err := c.PreStep(ctx, req); !errors.Is(err, contract.ErrUnbound) {
 		t.Errorf("step with only another tool bound: err = %v, want ErrUnbound", err)
 	}
-	if err := c.BindTools(ctx, m.MountID, []ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
+	if err := c.BindTools(ctx, m.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := c.PreStep(ctx, req)
-	if err != nil || resp.Outcome != OutcomeInitial {
+	if err != nil || resp.Outcome != contract.OutcomeInitial {
 		t.Fatalf("bound step = %+v, %v; want the initial catalog", resp, err)
 	}
-	res, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: m.MountID, Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	res, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m.MountID, Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil || res.IsError || res.Value.Content != "Do alpha." {
 		t.Fatalf("ExecuteSkillTool = %+v, %v", res, err)
 	}
@@ -64,10 +65,10 @@ func TestCoreMounts(t *testing.T) {
 	if err := c.Unmount(ctx, m.MountID); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.PreStep(ctx, req); !errors.Is(err, ErrUnknownMount) {
+	if _, err := c.PreStep(ctx, req); !errors.Is(err, contract.ErrUnknownMount) {
 		t.Errorf("step after Unmount: err = %v, want ErrUnknownMount", err)
 	}
-	if _, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: m.MountID}); !errors.Is(err, ErrUnknownMount) {
+	if _, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m.MountID}); !errors.Is(err, contract.ErrUnknownMount) {
 		t.Errorf("tool call after Unmount: err = %v, want ErrUnknownMount", err)
 	}
 }
@@ -80,11 +81,11 @@ func TestCoreIsSafeForConcurrentUse(t *testing.T) {
 	c := New(Options{})
 	var mounts []string
 	for _, cfg := range []string{"", `{"catalogDescriptionMaxLength": 5}`} {
-		m, err := c.Configure(ctx, &lockedHost{h: newMemHost(summary("alpha", "Does alpha."))}, ConfigureRequest{Config: cfg})
+		m, err := c.Configure(ctx, &lockedHost{h: newMemHost(summary("alpha", "Does alpha."))}, contract.ConfigureRequest{Config: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := c.BindTools(ctx, m.MountID, []ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
+		if err := c.BindTools(ctx, m.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
 			t.Fatal(err)
 		}
 		mounts = append(mounts, m.MountID)
@@ -96,12 +97,12 @@ func TestCoreIsSafeForConcurrentUse(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
 				id := mounts[(g+i)%2]
-				if _, err := c.PreStep(ctx, StepRequest{MountID: id, SessionID: "s", SkillToolIdentity: identity}); err != nil {
+				if _, err := c.PreStep(ctx, contract.StepRequest{MountID: id, SessionID: "s", SkillToolIdentity: identity}); err != nil {
 					t.Error(err)
 					return
 				}
 				if i%10 == 0 {
-					_ = c.BindTools(ctx, id, []ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}})
+					_ = c.BindTools(ctx, id, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}})
 					_ = c.EndSession(ctx, "s")
 				}
 			}
@@ -116,19 +117,19 @@ type lockedHost struct {
 	h  *memHost
 }
 
-func (l *lockedHost) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, error) {
+func (l *lockedHost) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.h.Snapshot(ctx, req)
 }
 
-func (l *lockedHost) GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error) {
+func (l *lockedHost) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.h.GetSkill(ctx, req)
 }
 
-func (l *lockedHost) ReadEvents(ctx context.Context, req EventsRequest) (EventPage, error) {
+func (l *lockedHost) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.h.ReadEvents(ctx, req)

@@ -5,6 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // FuzzSnapshotDelta: the delta a host computes is the oracle's, or, when
@@ -14,7 +16,7 @@ func FuzzSnapshotDelta(f *testing.F) {
 	f.Add([]byte("a=1;b=2;c=3;d=4;e=5"), []byte("a=1;b=2;c=3;d=4;e=6"))
 	f.Fuzz(func(t *testing.T, first, second []byte) {
 		base, cur := sortedUnique(parseListing(first)), sortedUnique(parseListing(second))
-		up, rm, worth := SnapshotDelta(base, cur)
+		up, rm, worth := contract.SnapshotDelta(base, cur)
 		wantUp, wantRm := snapshotDelta(base, cur)
 		if !worth {
 			if 2*(len(wantUp)+len(wantRm)) <= len(cur)+1 {

@@ -1,13 +1,21 @@
-// Package plugin is the skill-catalog plugin's core: the catalog rules and
-// the `skill` tool on plain Go types, with no transport. Core holds the
-// mounts (their configuration and the tool identities the host minted) and
-// calls the host back through the Host interface. It composes the pure
-// packages digest, events and render.
+// Package plugin is the skill-catalog plugin's engine: the catalog rules
+// and the `skill` tool, with no transport. Core implements the protocol's
+// service (contract.Service: one implementation of each of its seven
+// calls): it holds the mounts (their configuration and the tool identities
+// the host minted) and calls the host back through the contract.Host each
+// mount was configured with. It composes the pure packages digest, events
+// and render.
 //
-// A host normally runs the plugin out of process: package pluginserver
-// serves Core over HashiCorp go-plugin and gRPC (protocol skillcatalog.v1),
-// converting every message to these types in one place, and the hostsdk
-// package is the matching host side.
+// The protocol's types and interfaces live in package contract, so the
+// rules and the protocol change independently. A host runs the engine out
+// of process (package pluginserver serves it over HashiCorp go-plugin and
+// gRPC, protocol skillcatalog.v1, through the adapters of internal/wire) or
+// in its own process, where the engine itself is the service.
+//
+// A failure of the host's side (a callback's error, an answer the contract
+// does not allow, a provider that cannot load a skill the user invoked)
+// matches contract.ErrHostFailed; the engine's own refusals are
+// contract.ErrUnknownMount, contract.ErrUnbound and *contract.ConfigError.
 //
 // At every model step the host calls PreStep. The plugin checks that the
 // tool name `skill` still resolves, for the calling agent, to the definition
@@ -50,8 +58,8 @@
 //
 // With the userInvocation option, a step also adds the skills the user
 // invoked: every whitespace-delimited `/name` token (skill.Invocations) in
-// the step's direct user messages (Message.UserInput, role user) names a
-// skill, loaded from the host with SkillRequest.UserInvocation; each one
+// the step's direct user messages (contract.Message.UserInput, role user) names a
+// skill, loaded from the host with contract.SkillRequest.UserInvocation; each one
 // whose loaded definition is user-invocable is appended, once, in order of
 // first appearance and after every other message of the step, as the
 // `skill` tool's rendering of it. It follows the tool, not the catalog: a
@@ -78,11 +86,11 @@
 // A mount configured with OptionResourceTool also registers the
 // resource-read tool (render.ResourceToolName). It serves only an agent
 // whose `skill` resolves to the mount's own definition
-// (ToolCall.SkillToolIdentity): the resources are those of the skills the
+// (contract.ToolCall.SkillToolIdentity): the resources are those of the skills the
 // agent loads. A call is then checked like a `skill` call (its arguments against the schema, the name listed for the
 // agent and model-invocable) and its path with ValidateResourcePath before
-// the host is asked for a window of the file (ResourceHost, an optional
-// callback); the plugin then cuts one page of at most
+// the host is asked for a window of the file (contract.ResourceReader, an
+// optional callback); the plugin then cuts one page of at most
 // render.ResourcePageBytes on character boundaries, refuses text that is
 // not UTF-8 or holds a NUL as binary, and renders the page or the error.
 // The host resolves the path against the skill's resource base and checks

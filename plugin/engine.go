@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"context"
-	"fmt"
 	"strconv"
 	"sync/atomic"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/internal/bytelru"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 )
 
@@ -43,7 +43,7 @@ const (
 // sessionState remembers what a backward scan found up to a log head, so a
 // later step reads only newer events.
 type sessionState struct {
-	head     SessionHead
+	head     contract.SessionHead
 	baseline events.Baseline
 }
 
@@ -92,15 +92,15 @@ func newCache[K comparable, V any](maxEntries, maxBytes int) *bytelru.Cache[K, V
 // preStep decides what the step adds. host is called back for the snapshot
 // and the session's events when the request's hints do not let the caches
 // answer.
-func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepRequest) (StepResponse, error) {
+func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req contract.StepRequest) (contract.StepResponse, error) {
 	// Rule 1: a downstream reject passes through; nothing is computed.
 	if req.Downstream.Reject != nil {
-		return StepResponse{Outcome: OutcomeRejectPassthrough}, nil
+		return contract.StepResponse{Outcome: contract.OutcomeRejectPassthrough}, nil
 	}
 	if m.skillIdentity == "" {
 		// Without the identity the host minted, visibility cannot be
 		// judged; treating it as hidden would tombstone a live catalog.
-		return StepResponse{}, ErrUnbound
+		return contract.StepResponse{}, contract.ErrUnbound
 	}
 
 	// Rule 2: the exact registered definition must be what `skill` resolves
@@ -109,9 +109,9 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 	if req.SkillToolIdentity != m.skillIdentity {
 		cur = emptyView()
 	} else {
-		v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken)
+		v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken)
 		if err != nil {
-			return StepResponse{}, err
+			return contract.StepResponse{}, err
 		}
 		if !complete {
 			// Rule 3: keep the last-good model view; retry next step.
@@ -119,14 +119,14 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 			if req.Head != nil {
 				seq = req.Head.Seq
 			}
-			return e.withInvocations(ctx, host, m, req, nil, seq, StepResponse{Outcome: OutcomeIncomplete})
+			return e.withInvocations(ctx, host, m, req, nil, seq, contract.StepResponse{Outcome: contract.OutcomeIncomplete})
 		}
 		cur, listed = v, v
 	}
 
 	base, head, err := e.baseline(ctx, host, req.SessionID, req.Head, req.Recent)
 	if err != nil {
-		return StepResponse{}, err
+		return contract.StepResponse{}, err
 	}
 	resp := e.decide(cur, base, head, req, m.cfg)
 	if listed == nil {
@@ -141,20 +141,20 @@ func (e *engine) preStep(ctx context.Context, host Host, m mount, req StepReques
 // user messages invoke, when the mount lets users invoke skills: appended
 // after every other message. A skill that cannot be loaded fails the whole
 // step, so it adds nothing.
-func (e *engine) withInvocations(ctx context.Context, host Host, m mount, req StepRequest, listed *view, seq uint64, resp StepResponse) (StepResponse, error) {
+func (e *engine) withInvocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64, resp contract.StepResponse) (contract.StepResponse, error) {
 	if !m.cfg.UserInvocation {
 		return resp, nil
 	}
 	edits, err := e.invocations(ctx, host, req, listed, seq)
 	if err != nil {
-		return StepResponse{}, err
+		return contract.StepResponse{}, err
 	}
 	resp.Edits = append(resp.Edits, edits...)
 	return resp, nil
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
-func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req StepRequest, cfg Config) StepResponse {
+func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg Config) contract.StepResponse {
 	proposed := req.Downstream.Messages
 	var catalogs []int // indexes of readable catalogs proposed downstream
 	keep := -1         // a proposed catalog that already carries the current digest
@@ -168,17 +168,17 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 			keep = i
 		}
 	}
-	removeAllBut := func(except int) []Edit {
-		var edits []Edit
+	removeAllBut := func(except int) []contract.Edit {
+		var edits []contract.Edit
 		for _, i := range catalogs {
 			if i != except {
-				edits = append(edits, Edit{Op: EditRemove, Index: i})
+				edits = append(edits, contract.Edit{Op: contract.EditRemove, Index: i})
 			}
 		}
 		return edits
 	}
-	unchanged := func(edits []Edit) StepResponse {
-		return StepResponse{Outcome: OutcomeUnchanged, Edits: edits}
+	unchanged := func(edits []contract.Edit) contract.StepResponse {
+		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: edits}
 	}
 
 	// Rule 5: the model already sees this catalog.
@@ -200,16 +200,16 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	// Rule 8: publish.
 	update := base.EverPublished
 	var text string
-	outcome := OutcomeInitial
+	outcome := contract.OutcomeInitial
 	switch {
 	case !update:
 		text = render.InitialCatalogOmitting(cur.lines.pieces, cur.omitted)
 	case empty:
 		text = render.Tombstone()
-		outcome = OutcomeTombstone
+		outcome = contract.OutcomeTombstone
 	default:
 		text = render.ReplacementCatalogOmitting(cur.lines.pieces, cur.omitted)
-		outcome = OutcomeReplacement
+		outcome = contract.OutcomeReplacement
 	}
 	if cfg.UserInvocation {
 		text = render.WithUserInvocationNote(text)
@@ -218,42 +218,42 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
 	e.remember(source, cur.digest)
-	msg := Message{
+	msg := contract.Message{
 		ID:      catalogMessageID(req.SessionID, head, cur.digest),
-		Role:    RoleUser,
-		Content: []ContentBlock{{Type: "text", Text: text}},
+		Role:    contract.RoleUser,
+		Content: []contract.ContentBlock{{Type: "text", Text: text}},
 		Source:  source,
 	}
 	// What a budget shortened or left out is reported with the catalog
 	// that shows it.
-	resp := StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics}
+	resp := contract.StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics}
 	if len(catalogs) > 0 {
 		// Replace the first proposed catalog in place and drop the others.
 		// The publication keeps its own id: a proposed catalog may be one
 		// the log already holds (re-proposed downstream), and a second
 		// message under that id would make the durable log ambiguous.
 		first := catalogs[0]
-		resp.Edits = append(resp.Edits, Edit{Op: EditReplace, Index: first, Message: msg})
+		resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditReplace, Index: first, Message: msg})
 		for _, i := range catalogs[1:] {
-			resp.Edits = append(resp.Edits, Edit{Op: EditRemove, Index: i})
+			resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditRemove, Index: i})
 		}
 		return resp
 	}
-	resp.Edits = append(resp.Edits, Edit{Op: EditAppend, Message: msg})
+	resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditAppend, Message: msg})
 	return resp
 }
 
 // catalogMessageID names a new catalog message after the session, the log
 // position it follows and its digest: unique within a session and the same
 // whichever plugin process computes it.
-func catalogMessageID(session string, head SessionHead, d digest.Digest) string {
+func catalogMessageID(session string, head contract.SessionHead, d digest.Digest) string {
 	return "skill-catalog-" + session + "-" + strconv.FormatUint(head.Seq, 10) + "-" + d.String()[:12]
 }
 
 // currentView returns the projection of the agent's current snapshot, using
 // the host's token hint and conditional requests so an unchanged snapshot
 // does not cross the process boundary again.
-func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req SnapshotRequest, hint string) (*view, bool, error) {
+func (e *engine) currentView(ctx context.Context, host contract.Host, cfg Config, req contract.SnapshotRequest, hint string) (*view, bool, error) {
 	// Views are kept per projection: the description cap and the budget.
 	// The key is built on the stack: the steady-state step only looks it up.
 	var keyBuf [2 * 20]byte
@@ -280,11 +280,11 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 	req.AcceptDelta = last != ""
 	snap, err := host.Snapshot(ctx, req)
 	if err != nil {
-		return nil, false, fmt.Errorf("skill snapshot: %w", err)
+		return nil, false, hostFailed("skill snapshot: %w", err)
 	}
 	if snap.NotModified {
 		if last == "" || held == nil {
-			return nil, false, fmt.Errorf("skill snapshot: host answered not modified to an unconditional request")
+			return nil, false, hostFailed("skill snapshot: host answered not modified to an unconditional request")
 		}
 		return held, true, nil
 	}
@@ -303,10 +303,10 @@ func (e *engine) currentView(ctx context.Context, host Host, cfg Config, req Sna
 		v = buildView(snap.Skills, cfg.DescriptionMaxLength, prev)
 	} else {
 		if !req.AcceptDelta || snap.DeltaBase != last {
-			return nil, false, fmt.Errorf("skill snapshot: host sent a delta against %q, the plugin asked for one against %q", snap.DeltaBase, last)
+			return nil, false, hostFailed("skill snapshot: host sent a delta against %q, the plugin asked for one against %q", snap.DeltaBase, last)
 		}
 		if v, err = applyDelta(prev, snap.Skills, snap.Removed, cfg.DescriptionMaxLength); err != nil {
-			return nil, false, fmt.Errorf("skill snapshot: %w", err)
+			return nil, false, hostFailed("skill snapshot: %w", err)
 		}
 	}
 	if cfg.CatalogBudget > 0 {
@@ -354,7 +354,7 @@ func (e *engine) remember(source []byte, d digest.Digest) {
 // the host sent with the step when they continue what it remembers, or with
 // ReadEvents; otherwise (first step, restarted plugin, compaction) it scans
 // backwards from the newest event until the newest visible readable catalog.
-func (e *engine) baseline(ctx context.Context, host Host, session string, hint *SessionHead, recent *RecentEvents) (events.Baseline, SessionHead, error) {
+func (e *engine) baseline(ctx context.Context, host contract.Host, session string, hint *contract.SessionHead, recent *contract.RecentEvents) (events.Baseline, contract.SessionHead, error) {
 	st, ok := e.sessions.Get(session)
 	if ok && hint != nil {
 		switch {
@@ -378,7 +378,7 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 		}
 		newer, head, stable, err := e.scan(ctx, host, session, after, firstPage(after, hint))
 		if err != nil {
-			return events.Baseline{}, SessionHead{}, err
+			return events.Baseline{}, contract.SessionHead{}, err
 		}
 		if !stable { // the surface changed while reading: start over
 			ok = false
@@ -394,14 +394,14 @@ func (e *engine) baseline(ctx context.Context, host Host, session string, hint *
 		e.sessions.Add(session, sessionState{head: head, baseline: newer}, len(session))
 		return newer, head, nil
 	}
-	return events.Baseline{}, SessionHead{}, fmt.Errorf("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)
+	return events.Baseline{}, contract.SessionHead{}, hostFailed("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)
 }
 
 // continueWith extends what a session's state says with the events the host
 // sent along with the step: used only when they start exactly where the
 // state ends and stay within the new head, newest first, so that together
 // they cover the whole log.
-func (e *engine) continueWith(st sessionState, head SessionHead, recent *RecentEvents) (events.Baseline, bool) {
+func (e *engine) continueWith(st sessionState, head contract.SessionHead, recent *contract.RecentEvents) (events.Baseline, bool) {
 	if recent == nil || recent.AfterSeq != st.head.Seq {
 		return events.Baseline{}, false
 	}
@@ -426,7 +426,7 @@ func (e *engine) continueWith(st sessionState, head SessionHead, recent *RecentE
 // the step's head says how many there are, so it asks for all of them at
 // once (up to maxEventsPage); a scan from nothing expects the newest
 // catalog near the head and starts small.
-func firstPage(after uint64, hint *SessionHead) int {
+func firstPage(after uint64, hint *contract.SessionHead) int {
 	if after == 0 || hint == nil || hint.Seq <= after {
 		return firstEventsPage
 	}
@@ -438,24 +438,24 @@ func firstPage(after uint64, hint *SessionHead) int {
 // visible readable catalog or the bound. It returns the head as of the
 // first page; stable is false if the surface revision changed between
 // pages.
-func (e *engine) scan(ctx context.Context, host Host, session string, after uint64, size int) (base events.Baseline, head SessionHead, stable bool, err error) {
+func (e *engine) scan(ctx context.Context, host contract.Host, session string, after uint64, size int) (base events.Baseline, head contract.SessionHead, stable bool, err error) {
 	sc := events.NewScanner(e.parse)
 	var before uint64
 	for first := true; ; first = false {
-		page, err := host.ReadEvents(ctx, EventsRequest{SessionID: session, BeforeSeq: before, AfterSeq: after, MaxEvents: size})
+		page, err := host.ReadEvents(ctx, contract.EventsRequest{SessionID: session, BeforeSeq: before, AfterSeq: after, MaxEvents: size})
 		if err != nil {
-			return events.Baseline{}, SessionHead{}, false, fmt.Errorf("read session events: %w", err)
+			return events.Baseline{}, contract.SessionHead{}, false, hostFailed("read session events: %w", err)
 		}
 		if first {
 			head = page.Head
 		} else if page.Head.SurfaceRevision != head.SurfaceRevision {
-			return events.Baseline{}, SessionHead{}, false, nil
+			return events.Baseline{}, contract.SessionHead{}, false, nil
 		}
 		for _, ev := range page.Events {
 			// Pages run newest first and never revisit an event; a host
 			// that breaks this would make the scan loop or stop early.
 			if (before != 0 && ev.Seq >= before) || ev.Seq <= after {
-				return events.Baseline{}, SessionHead{}, false, fmt.Errorf("read session events: host returned seq %d outside (%d, %d)", ev.Seq, after, before)
+				return events.Baseline{}, contract.SessionHead{}, false, hostFailed("read session events: host returned seq %d outside (%d, %d)", ev.Seq, after, before)
 			}
 			before = ev.Seq
 			if sc.Feed(events.Event{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
@@ -466,7 +466,7 @@ func (e *engine) scan(ctx context.Context, host Host, session string, after uint
 			return sc.Baseline(), head, true, nil
 		}
 		if len(page.Events) == 0 {
-			return events.Baseline{}, SessionHead{}, false, fmt.Errorf("read session events: host reported more events but sent none")
+			return events.Baseline{}, contract.SessionHead{}, false, hostFailed("read session events: host reported more events but sent none")
 		}
 		if before <= after+1 {
 			return sc.Baseline(), head, true, nil

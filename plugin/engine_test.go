@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -21,14 +22,14 @@ const identity = "tooldef-1"
 // memHost is an in-process Host: a fixed snapshot and an in-memory event
 // log, counting the calls the plugin makes.
 type memHost struct {
-	onSnapshot func()      // runs before a snapshot is answered
-	pages      []EventPage // scripted pages, answered in order when set
+	onSnapshot func()               // runs before a snapshot is answered
+	pages      []contract.EventPage // scripted pages, answered in order when set
 	skills     []skill.Summary
 	defs       map[string]skill.Definition
 	getErr     string
 	complete   bool
 	token      string
-	events     []Event // oldest first; seq = index+1
+	events     []contract.SessionEvent // oldest first; seq = index+1
 	surface    uint64
 	snapshots  int
 	deltas     bool                       // answer conditional requests with deltas when possible
@@ -43,19 +44,19 @@ func newMemHost(skills ...skill.Summary) *memHost {
 	return &memHost{skills: skills, complete: true, token: "tok-1", defs: map[string]skill.Definition{}}
 }
 
-func (h *memHost) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, error) {
+func (h *memHost) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	h.snapshots++
 	if h.onSnapshot != nil {
 		h.onSnapshot()
 	}
 	if err := ctx.Err(); err != nil {
-		return Snapshot{}, err
+		return contract.Snapshot{}, err
 	}
 	if !h.complete {
-		return Snapshot{Skills: h.skills}, nil
+		return contract.Snapshot{Skills: h.skills}, nil
 	}
 	if req.IfNoneMatch != "" && req.IfNoneMatch == h.token {
-		return Snapshot{NotModified: true, Token: h.token, Complete: true}, nil
+		return contract.Snapshot{NotModified: true, Token: h.token, Complete: true}, nil
 	}
 	if h.deltas {
 		base, ok := h.sent[req.IfNoneMatch]
@@ -65,11 +66,11 @@ func (h *memHost) Snapshot(ctx context.Context, req SnapshotRequest) (Snapshot, 
 		if ok && req.AcceptDelta {
 			upserts, removed := snapshotDelta(base, h.skills)
 			h.summaries += len(upserts)
-			return Snapshot{Skills: upserts, Removed: removed, DeltaBase: req.IfNoneMatch, Complete: true, Token: h.token}, nil
+			return contract.Snapshot{Skills: upserts, Removed: removed, DeltaBase: req.IfNoneMatch, Complete: true, Token: h.token}, nil
 		}
 	}
 	h.summaries += len(h.skills)
-	return Snapshot{Skills: h.skills, Complete: true, Token: h.token}, nil
+	return contract.Snapshot{Skills: h.skills, Complete: true, Token: h.token}, nil
 }
 
 // snapshotDelta is the test oracle of a host's delta: what changed from
@@ -94,26 +95,26 @@ func snapshotDelta(base, cur []skill.Summary) (upserts []skill.Summary, removed 
 	return upserts, removed
 }
 
-func (h *memHost) GetSkill(_ context.Context, req SkillRequest) (SkillLookup, error) {
+func (h *memHost) GetSkill(_ context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	h.gets++
 	if h.getErr != "" {
-		return SkillLookup{Error: h.getErr}, nil
+		return contract.SkillLookup{Error: h.getErr}, nil
 	}
 	d, ok := h.defs[req.Name]
 	if !ok {
-		return SkillLookup{}, nil
+		return contract.SkillLookup{}, nil
 	}
-	return SkillLookup{Found: true, Skill: d}, nil
+	return contract.SkillLookup{Found: true, Skill: d}, nil
 }
 
-func (h *memHost) ReadEvents(_ context.Context, req EventsRequest) (EventPage, error) {
+func (h *memHost) ReadEvents(_ context.Context, req contract.EventsRequest) (contract.EventPage, error) {
 	h.reads++
 	if h.pages != nil {
 		page := h.pages[0]
 		h.pages = h.pages[1:]
 		return page, nil
 	}
-	resp := EventPage{Head: *h.head()}
+	resp := contract.EventPage{Head: *h.head()}
 	top := uint64(len(h.events))
 	if b := req.BeforeSeq; b != 0 && b-1 < top {
 		top = b - 1
@@ -129,16 +130,16 @@ func (h *memHost) ReadEvents(_ context.Context, req EventsRequest) (EventPage, e
 	return resp, nil
 }
 
-func (h *memHost) head() *SessionHead {
-	return &SessionHead{Seq: uint64(len(h.events)), SurfaceRevision: h.surface}
+func (h *memHost) head() *contract.SessionHead {
+	return &contract.SessionHead{Seq: uint64(len(h.events)), SurfaceRevision: h.surface}
 }
 
 func (h *memHost) appendSource(src []byte) {
-	h.events = append(h.events, Event{Seq: uint64(len(h.events) + 1), Type: "message", Source: src, Visible: true})
+	h.events = append(h.events, contract.SessionEvent{Seq: uint64(len(h.events) + 1), Type: "message", Source: src, Visible: true})
 }
 
 // apply records a step's final messages the way a host does.
-func (h *memHost) apply(t testing.TB, req StepRequest, resp StepResponse) []Message {
+func (h *memHost) apply(t testing.TB, req contract.StepRequest, resp contract.StepResponse) []contract.Message {
 	t.Helper()
 	final, err := req.Downstream.Apply(resp.Edits)
 	if err != nil {
@@ -163,21 +164,21 @@ func summary(name, desc string) skill.Summary {
 
 func testMount() mount { return mount{cfg: DefaultConfig(), skillIdentity: identity} }
 
-func enter(msgs ...Message) Decision { return Decision{Messages: msgs} }
+func enter(msgs ...contract.Message) contract.Decision { return contract.Decision{Messages: msgs} }
 
-func step(h *memHost, downstream Decision) StepRequest {
-	return StepRequest{SessionID: "s1", Cwd: "/w", AgentScope: "global", Downstream: downstream, SkillToolIdentity: identity, Head: h.head()}
+func step(h *memHost, downstream contract.Decision) contract.StepRequest {
+	return contract.StepRequest{SessionID: "s1", Cwd: "/w", AgentScope: "global", Downstream: downstream, SkillToolIdentity: identity, Head: h.head()}
 }
 
-func catalogMsg(id string, update bool, entries ...digest.Entry) Message {
-	return Message{ID: id, Role: RoleUser, Source: events.EncodeCatalog(entries, update)}
+func catalogMsg(id string, update bool, entries ...digest.Entry) contract.Message {
+	return contract.Message{ID: id, Role: contract.RoleUser, Source: events.EncodeCatalog(entries, update)}
 }
 
-func userMsg(id, text string) Message {
-	return Message{ID: id, Role: RoleUser, Content: []ContentBlock{{Type: "text", Text: text}}}
+func userMsg(id, text string) contract.Message {
+	return contract.Message{ID: id, Role: contract.RoleUser, Content: []contract.ContentBlock{{Type: "text", Text: text}}}
 }
 
-func mustPreStep(t *testing.T, e *engine, h *memHost, m mount, req StepRequest) StepResponse {
+func mustPreStep(t *testing.T, e *engine, h *memHost, m mount, req contract.StepRequest) contract.StepResponse {
 	t.Helper()
 	resp, err := e.preStep(context.Background(), h, m, req)
 	if err != nil {
@@ -187,7 +188,7 @@ func mustPreStep(t *testing.T, e *engine, h *memHost, m mount, req StepRequest) 
 }
 
 // published returns the catalog records among the final messages.
-func published(msgs []Message) []events.Catalog {
+func published(msgs []contract.Message) []events.Catalog {
 	var out []events.Catalog
 	for _, m := range msgs {
 		if c, ok := events.ParseCatalog(m.Source); ok {
@@ -214,8 +215,8 @@ func TestDecisionRules(t *testing.T) {
 		history    [][]byte // sources already in the log
 		hideAll    bool     // compaction hides every history event
 		identity   string   // what `skill` resolves to; "" = restricted away
-		downstream Decision
-		outcome    Outcome
+		downstream contract.Decision
+		outcome    contract.Outcome
 		wantPub    []events.Catalog // catalogs among the final messages
 		wantIDs    []string         // ids of final messages, when checked
 		noSnapshot bool
@@ -224,35 +225,35 @@ func TestDecisionRules(t *testing.T) {
 			name:       "reject passes through untouched",
 			skills:     []skill.Summary{a},
 			identity:   identity,
-			downstream: Decision{Reject: &Reject{Reason: "no"}},
-			outcome:    OutcomeRejectPassthrough,
+			downstream: contract.Decision{Reject: &contract.Reject{Reason: "no"}},
+			outcome:    contract.OutcomeRejectPassthrough,
 			noSnapshot: true,
 		},
 		{
 			name:     "initial catalog, sorted, model-invocable only",
 			skills:   []skill.Summary{b, userOnly, a},
 			identity: identity,
-			outcome:  OutcomeInitial,
+			outcome:  contract.OutcomeInitial,
 			wantPub:  []events.Catalog{{Entries: []digest.Entry{entA, entB}}},
 		},
 		{
 			name:     "userInvocable false does not hide a skill from the model",
 			skills:   []skill.Summary{modelOnly},
 			identity: identity,
-			outcome:  OutcomeInitial,
+			outcome:  contract.OutcomeInitial,
 			wantPub:  []events.Catalog{{Entries: []digest.Entry{{Name: "delta", Description: "Model only."}}}},
 		},
 		{
 			name:     "empty view and never published: nothing",
 			skills:   []skill.Summary{userOnly},
 			identity: identity,
-			outcome:  OutcomeUnchanged,
+			outcome:  contract.OutcomeUnchanged,
 		},
 		{
 			name:       "tool restricted away, never published: nothing, no snapshot",
 			skills:     []skill.Summary{a},
 			identity:   "",
-			outcome:    OutcomeUnchanged,
+			outcome:    contract.OutcomeUnchanged,
 			noSnapshot: true,
 		},
 		{
@@ -260,7 +261,7 @@ func TestDecisionRules(t *testing.T) {
 			skills:     []skill.Summary{a},
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   "tooldef-shadow",
-			outcome:    OutcomeTombstone,
+			outcome:    contract.OutcomeTombstone,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{}}},
 			noSnapshot: true,
 		},
@@ -271,7 +272,7 @@ func TestDecisionRules(t *testing.T) {
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA, entB}, false)},
 			identity:   identity,
 			downstream: enter(catalogMsg("stale", false, entB)),
-			outcome:    OutcomeIncomplete,
+			outcome:    contract.OutcomeIncomplete,
 			wantPub:    []events.Catalog{{Entries: []digest.Entry{entB}}},
 		},
 		{
@@ -279,7 +280,7 @@ func TestDecisionRules(t *testing.T) {
 			skills:   []skill.Summary{a},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  OutcomeUnchanged,
+			outcome:  contract.OutcomeUnchanged,
 		},
 		{
 			name:       "same digest: a proposed duplicate is removed, other messages kept",
@@ -287,7 +288,7 @@ func TestDecisionRules(t *testing.T) {
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   identity,
 			downstream: enter(userMsg("u1", "hi"), catalogMsg("dup", true, entA)),
-			outcome:    OutcomeUnchanged,
+			outcome:    contract.OutcomeUnchanged,
 			wantIDs:    []string{"u1"},
 		},
 		{
@@ -296,15 +297,15 @@ func TestDecisionRules(t *testing.T) {
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   identity,
 			downstream: enter(catalogMsg("theirs", true, entA, entB)),
-			outcome:    OutcomeUnchanged,
+			outcome:    contract.OutcomeUnchanged,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
 			wantIDs:    []string{"theirs"},
 		},
 		{
 			name:       "never published, empty view: stale proposal removed, unreadable kept",
 			identity:   identity,
-			downstream: enter(catalogMsg("stale", false, entA), Message{ID: "odd", Source: []byte(`{"kind":"skill-catalog","form":"catalog","entries":[null]}`)}),
-			outcome:    OutcomeUnchanged,
+			downstream: enter(catalogMsg("stale", false, entA), contract.Message{ID: "odd", Source: []byte(`{"kind":"skill-catalog","form":"catalog","entries":[null]}`)}),
+			outcome:    contract.OutcomeUnchanged,
 			wantIDs:    []string{"odd"},
 		},
 		{
@@ -312,21 +313,21 @@ func TestDecisionRules(t *testing.T) {
 			skills:   []skill.Summary{a, b},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  OutcomeReplacement,
+			outcome:  contract.OutcomeReplacement,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
 		},
 		{
 			name:     "every skill removed: tombstone",
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  OutcomeTombstone,
+			outcome:  contract.OutcomeTombstone,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{}}},
 		},
 		{
 			name:     "tombstone already visible and still empty: nothing",
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false), events.EncodeCatalog(nil, true)},
 			identity: identity,
-			outcome:  OutcomeUnchanged,
+			outcome:  contract.OutcomeUnchanged,
 		},
 		{
 			name:     "compaction hid every catalog: replacement re-establishes it",
@@ -334,7 +335,7 @@ func TestDecisionRules(t *testing.T) {
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			hideAll:  true,
 			identity: identity,
-			outcome:  OutcomeReplacement,
+			outcome:  contract.OutcomeReplacement,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{entA}}},
 		},
 		{
@@ -343,18 +344,18 @@ func TestDecisionRules(t *testing.T) {
 			history:    [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity:   identity,
 			downstream: enter(userMsg("u1", "x"), catalogMsg("proposed", true, entB), userMsg("u2", "y")),
-			outcome:    OutcomeReplacement,
+			outcome:    contract.OutcomeReplacement,
 			wantPub:    []events.Catalog{{Update: true, Entries: []digest.Entry{entA, entB}}},
-			wantIDs:    []string{"u1", catalogMessageID("s1", SessionHead{Seq: 1}, digest.Of([]digest.Entry{entA, entB})), "u2"},
+			wantIDs:    []string{"u1", catalogMessageID("s1", contract.SessionHead{Seq: 1}, digest.Of([]digest.Entry{entA, entB})), "u2"},
 		},
 		{
 			name:       "new catalog appended after everything else",
 			skills:     []skill.Summary{a},
 			identity:   identity,
 			downstream: enter(userMsg("u1", "x")),
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 			wantPub:    []events.Catalog{{Entries: []digest.Entry{entA}}},
-			wantIDs:    []string{"u1", catalogMessageID("s1", SessionHead{}, digest.Of([]digest.Entry{entA}))},
+			wantIDs:    []string{"u1", catalogMessageID("s1", contract.SessionHead{}, digest.Of([]digest.Entry{entA}))},
 		},
 		{
 			name:   "malformed and foreign records are skipped, not a baseline",
@@ -365,7 +366,7 @@ func TestDecisionRules(t *testing.T) {
 				[]byte(`{"kind":"plugin-note","text":"<available_skills>\n-` + "`alpha`" + `: x\n</available_skills>"}`),
 			},
 			identity: identity,
-			outcome:  OutcomeInitial,
+			outcome:  contract.OutcomeInitial,
 			wantPub:  []events.Catalog{{Entries: []digest.Entry{entA}}},
 		},
 		{
@@ -373,7 +374,7 @@ func TestDecisionRules(t *testing.T) {
 			skills:   []skill.Summary{summary("alpha", "New  alpha\n text.")},
 			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
 			identity: identity,
-			outcome:  OutcomeReplacement,
+			outcome:  contract.OutcomeReplacement,
 			wantPub:  []events.Catalog{{Update: true, Entries: []digest.Entry{{Name: "alpha", Description: "New alpha text."}}}},
 		},
 	}
@@ -427,7 +428,7 @@ func TestPublishedMessageIsDurableUserReminder(t *testing.T) {
 		t.Fatalf("final messages = %d, want 1", len(final))
 	}
 	m := final[0]
-	if m.Role != RoleUser {
+	if m.Role != contract.RoleUser {
 		t.Errorf("role = %v, want user", m.Role)
 	}
 	want := render.InitialCatalog([]digest.Entry{{Name: "alpha", Description: "Does <alpha> & things."}})
@@ -464,7 +465,7 @@ func TestBodyOnlyChangeDoesNotRepublish(t *testing.T) {
 	h.token = "tok-2" // the host's token changes with any change it sees
 	req = step(h, enter())
 	resp := mustPreStep(t, e, h, testMount(), req)
-	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 0 {
+	if resp.Outcome != contract.OutcomeUnchanged || len(resp.Edits) != 0 {
 		t.Errorf("body-only change: outcome %v edits %v, want unchanged and none", resp.Outcome, resp.Edits)
 	}
 }
@@ -489,7 +490,7 @@ func TestUnchangedStepCrossesNothing(t *testing.T) {
 	req = step(h, enter())
 	req.SnapshotToken = h.token
 	resp := mustPreStep(t, e, h, testMount(), req)
-	if resp.Outcome != OutcomeUnchanged {
+	if resp.Outcome != contract.OutcomeUnchanged {
 		t.Fatalf("outcome = %v", resp.Outcome)
 	}
 	if h.snapshots != snaps || h.reads != reads {
@@ -526,7 +527,7 @@ func TestCompactionAfterScanTriggersFullRescan(t *testing.T) {
 	h.hide(1, 1)
 	req = step(h, enter())
 	resp := mustPreStep(t, e, h, testMount(), req)
-	if resp.Outcome != OutcomeReplacement {
+	if resp.Outcome != contract.OutcomeReplacement {
 		t.Fatalf("outcome after compaction = %v, want replacement", resp.Outcome)
 	}
 	c, _ := events.ParseCatalog(resp.Edits[0].Message.Source)
@@ -543,7 +544,7 @@ func TestRestartedEngineResumesWithoutRepublishing(t *testing.T) {
 		h.appendSource([]byte(`{"kind":"other"}`))
 	}
 	resp := mustPreStep(t, newEngine(), h, testMount(), step(h, enter()))
-	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 0 {
+	if resp.Outcome != contract.OutcomeUnchanged || len(resp.Edits) != 0 {
 		t.Errorf("fresh engine: outcome %v edits %d, want unchanged", resp.Outcome, len(resp.Edits))
 	}
 }
@@ -620,7 +621,7 @@ func TestExecuteSkillTool(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(tc.args), Cwd: "/w", AgentScope: "global"})
+			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(tc.args), Cwd: "/w", AgentScope: "global"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -718,7 +719,7 @@ func TestBaselineIsNotParsedTwice(t *testing.T) {
 	e := newEngine()
 	for i := 0; i < 10; i++ {
 		h.appendSource(nil)
-		if resp := mustPreStep(t, e, h, testMount(), step(h, enter())); resp.Outcome != OutcomeUnchanged {
+		if resp := mustPreStep(t, e, h, testMount(), step(h, enter())); resp.Outcome != contract.OutcomeUnchanged {
 			t.Fatalf("outcome = %v, want unchanged", resp.Outcome)
 		}
 	}
@@ -742,14 +743,14 @@ func TestOwnPublicationIsNeverParsed(t *testing.T) {
 	h.skills = append(h.skills, summary("beta", "B."))
 	h.token = "tok-2"
 	req = step(h, enter())
-	if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != OutcomeReplacement {
+	if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != contract.OutcomeReplacement {
 		t.Fatalf("outcome = %v, want replacement", resp.Outcome)
 	} else {
 		h.apply(t, req, resp)
 	}
 	for i := 0; i < 3; i++ {
 		h.appendSource(nil)
-		if resp := mustPreStep(t, e, h, testMount(), step(h, enter())); resp.Outcome != OutcomeUnchanged {
+		if resp := mustPreStep(t, e, h, testMount(), step(h, enter())); resp.Outcome != contract.OutcomeUnchanged {
 			t.Fatalf("outcome = %v, want unchanged", resp.Outcome)
 		}
 	}
@@ -761,7 +762,7 @@ func TestOwnPublicationIsNeverParsed(t *testing.T) {
 func TestUnboundMountIsAnError(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
 	_, err := newEngine().preStep(context.Background(), h, mount{cfg: DefaultConfig()}, step(h, enter()))
-	if !errors.Is(err, ErrUnbound) {
+	if !errors.Is(err, contract.ErrUnbound) {
 		t.Fatalf("err = %v, want ErrUnbound", err)
 	}
 }
@@ -776,7 +777,7 @@ func TestNotModifiedAfterConcurrentEviction(t *testing.T) {
 		e.views.Purge()
 	}
 	resp := mustPreStep(t, e, h, testMount(), step(h, enter()))
-	if resp.Outcome != OutcomeUnchanged {
+	if resp.Outcome != contract.OutcomeUnchanged {
 		t.Fatalf("outcome = %v, want unchanged", resp.Outcome)
 	}
 }
@@ -812,7 +813,7 @@ func TestReproposedCatalogGetsNewID(t *testing.T) {
 	h.token = "tok-2"
 	req = step(h, enter(first, userMsg("u1", "x")))
 	resp := mustPreStep(t, e, h, testMount(), req)
-	if resp.Outcome != OutcomeReplacement {
+	if resp.Outcome != contract.OutcomeReplacement {
 		t.Fatalf("outcome = %v, want replacement", resp.Outcome)
 	}
 	final := h.apply(t, req, resp)
@@ -843,14 +844,14 @@ func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
 }
 
 func TestMisbehavingEventPagesAreErrors(t *testing.T) {
-	head := SessionHead{Seq: 10}
-	ev := func(seq uint64) Event {
-		return Event{Seq: seq, Visible: true}
+	head := contract.SessionHead{Seq: 10}
+	ev := func(seq uint64) contract.SessionEvent {
+		return contract.SessionEvent{Seq: seq, Visible: true}
 	}
-	for name, pages := range map[string][]EventPage{
+	for name, pages := range map[string][]contract.EventPage{
 		"more without events": {{Head: head, More: true}},
-		"seq not decreasing":  {{Head: head, Events: []Event{ev(10), ev(10)}, More: true}},
-		"page revisits seqs":  {{Head: head, Events: []Event{ev(10), ev(9)}, More: true}, {Head: head, Events: []Event{ev(9)}}},
+		"seq not decreasing":  {{Head: head, Events: []contract.SessionEvent{ev(10), ev(10)}, More: true}},
+		"page revisits seqs":  {{Head: head, Events: []contract.SessionEvent{ev(10), ev(9)}, More: true}, {Head: head, Events: []contract.SessionEvent{ev(9)}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			h := newMemHost(summary("alpha", "A."))
@@ -871,7 +872,7 @@ func TestSeveralProposedCatalogs(t *testing.T) {
 	for _, m := range final {
 		ids = append(ids, m.ID)
 	}
-	if diff := cmp.Diff([]string{catalogMessageID("s1", SessionHead{}, digest.Of([]digest.Entry{entA, {Name: "beta", Description: "B."}})), "u"}, ids); diff != "" {
+	if diff := cmp.Diff([]string{catalogMessageID("s1", contract.SessionHead{}, digest.Of([]digest.Entry{entA, {Name: "beta", Description: "B."}})), "u"}, ids); diff != "" {
 		t.Errorf("final ids (-want +got):\n%s", diff)
 	}
 	if c, _ := events.ParseCatalog(final[0].Source); len(c.Entries) != 2 {
@@ -926,7 +927,7 @@ func TestChangeStepWithDeltas(t *testing.T) {
 
 func TestMalformedDeltasAreErrors(t *testing.T) {
 	t.Parallel()
-	for name, answer := range map[string]Snapshot{
+	for name, answer := range map[string]contract.Snapshot{
 		"delta against another base": {Complete: true, Token: "tok-2", DeltaBase: "tok-0"},
 		"unsorted delta":             {Complete: true, Token: "tok-2", DeltaBase: "tok-1", Skills: []skill.Summary{summary("b", "B."), summary("a", "A.")}},
 	} {
@@ -947,17 +948,17 @@ func TestMalformedDeltasAreErrors(t *testing.T) {
 // scriptedSnapshotHost answers every snapshot with one scripted answer.
 type scriptedSnapshotHost struct {
 	*memHost
-	answer Snapshot
+	answer contract.Snapshot
 }
 
-func (h *scriptedSnapshotHost) Snapshot(context.Context, SnapshotRequest) (Snapshot, error) {
+func (h *scriptedSnapshotHost) Snapshot(context.Context, contract.SnapshotRequest) (contract.Snapshot, error) {
 	return h.answer, nil
 }
 
 // recentSince is what a host sends with a step: every event after seq,
 // newest first.
-func (h *memHost) recentSince(after uint64) *RecentEvents {
-	r := &RecentEvents{AfterSeq: after}
+func (h *memHost) recentSince(after uint64) *contract.RecentEvents {
+	r := &contract.RecentEvents{AfterSeq: after}
 	for seq := uint64(len(h.events)); seq > after; seq-- {
 		r.Events = append(r.Events, h.events[seq-1])
 	}
@@ -976,7 +977,7 @@ func TestLoopStepsNeedNoCallbacks(t *testing.T) {
 	last := req.Head.Seq                                    // the head the host sent
 	// loop runs one step the way a host in an agent loop does: its snapshot
 	// token and the events since the head it sent last.
-	loop := func(m mount, e *engine, recent *RecentEvents) (StepResponse, int, int) {
+	loop := func(m mount, e *engine, recent *contract.RecentEvents) (contract.StepResponse, int, int) {
 		t.Helper()
 		reads, snaps := h.reads, h.snapshots
 		req := step(h, enter())
@@ -991,39 +992,39 @@ func TestLoopStepsNeedNoCallbacks(t *testing.T) {
 		name         string
 		between      func()
 		engine       func() *engine
-		recent       func() *RecentEvents
-		want         Outcome
+		recent       func() *contract.RecentEvents
+		want         contract.Outcome
 		reads, snaps int
 	}{
-		{"two messages appended", func() { h.appendSource(nil); h.appendSource([]byte(`{"kind":"tool-result"}`)) }, nil, nil, OutcomeUnchanged, 0, 0},
-		{"the own catalog read back", func() {}, nil, nil, OutcomeUnchanged, 0, 0},
-		{"another writer's catalog, same entries", func() { h.appendSource(events.EncodeCatalog([]digest.Entry{entA}, true)) }, nil, nil, OutcomeUnchanged, 0, 0},
+		{"two messages appended", func() { h.appendSource(nil); h.appendSource([]byte(`{"kind":"tool-result"}`)) }, nil, nil, contract.OutcomeUnchanged, 0, 0},
+		{"the own catalog read back", func() {}, nil, nil, contract.OutcomeUnchanged, 0, 0},
+		{"another writer's catalog, same entries", func() { h.appendSource(events.EncodeCatalog([]digest.Entry{entA}, true)) }, nil, nil, contract.OutcomeUnchanged, 0, 0},
 		{"another writer's catalog, other entries", func() {
 			h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "zeta", Description: "Z."}}, true))
-		}, nil, nil, OutcomeReplacement, 0, 0},
+		}, nil, nil, contract.OutcomeReplacement, 0, 0},
 		{"a gap the host did not send", func() {
 			for i := 0; i < 30; i++ {
 				h.appendSource(nil)
 			}
-		}, nil, func() *RecentEvents { return nil }, OutcomeUnchanged, 1, 0},
-		{"events that do not start where the plugin stopped", func() { h.appendSource(nil) }, nil, func() *RecentEvents {
+		}, nil, func() *contract.RecentEvents { return nil }, contract.OutcomeUnchanged, 1, 0},
+		{"events that do not start where the plugin stopped", func() { h.appendSource(nil) }, nil, func() *contract.RecentEvents {
 			r := h.recentSince(last)
 			r.AfterSeq++ // the host's idea of the previous head is not the plugin's
 			r.Events = r.Events[:len(r.Events)-1]
 			return r
-		}, OutcomeUnchanged, 1, 0},
-		{"compaction", func() { h.appendSource(nil); h.hide(1, 1) }, nil, nil, OutcomeUnchanged, 1, 0},
-		{"a restarted plugin", func() { h.appendSource(nil) }, newEngine, nil, OutcomeUnchanged, 1, 1},
+		}, contract.OutcomeUnchanged, 1, 0},
+		{"compaction", func() { h.appendSource(nil); h.hide(1, 1) }, nil, nil, contract.OutcomeUnchanged, 1, 0},
+		{"a restarted plugin", func() { h.appendSource(nil) }, newEngine, nil, contract.OutcomeUnchanged, 1, 1},
 		{"a gap larger than a first page, read in one", func() {
 			for i := 0; i < 3*firstEventsPage; i++ {
 				h.appendSource(nil)
 			}
-		}, nil, func() *RecentEvents { return nil }, OutcomeUnchanged, 1, 0},
+		}, nil, func() *contract.RecentEvents { return nil }, contract.OutcomeUnchanged, 1, 0},
 		{"a gap larger than the largest page", func() {
 			for i := 0; i < maxEventsPage+10; i++ {
 				h.appendSource(nil)
 			}
-		}, nil, func() *RecentEvents { return nil }, OutcomeUnchanged, 2, 0},
+		}, nil, func() *contract.RecentEvents { return nil }, contract.OutcomeUnchanged, 2, 0},
 	}
 	for _, c := range cases {
 		c.between()
@@ -1059,15 +1060,15 @@ func TestRecentEventsOutsideTheHeadAreRefused(t *testing.T) {
 		after := h.head().Seq
 		h.appendSource(nil)
 		h.appendSource(nil)
-		recent := &RecentEvents{AfterSeq: after}
+		recent := &contract.RecentEvents{AfterSeq: after}
 		for _, d := range seqs {
-			recent.Events = append(recent.Events, Event{Seq: after + d, Visible: true})
+			recent.Events = append(recent.Events, contract.SessionEvent{Seq: after + d, Visible: true})
 		}
 		req = step(h, enter())
 		req.SnapshotToken = h.token
 		req.Recent = recent
 		reads := h.reads
-		if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != OutcomeUnchanged {
+		if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != contract.OutcomeUnchanged {
 			t.Errorf("%s: outcome %v", name, resp.Outcome)
 		}
 		if h.reads-reads != 1 {

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -15,8 +15,8 @@ import (
 // lists it as not model-invocable, "" otherwise. An incomplete snapshot
 // cannot prove absence: the caller asks for the skill itself and lets the
 // loaded definition's policy decide.
-func (e *engine) listingRefusal(ctx context.Context, host Host, m mount, call ToolCall, name string) (string, error) {
-	v, complete, err := e.currentView(ctx, host, m.cfg, SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
+func (e *engine) listingRefusal(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (string, error) {
+	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
 	if err != nil || !complete {
 		return "", err
 	}
@@ -34,21 +34,21 @@ func (e *engine) listingRefusal(ctx context.Context, host Host, m mount, call To
 // see are error results, not Go errors; a Go error means the host could not
 // be reached. Policy is checked on the snapshot listing before the body is
 // requested, and again on the loaded definition.
-func (e *engine) executeSkillTool(ctx context.Context, host Host, m mount, call ToolCall) (ToolResult, error) {
+func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mount, call contract.ToolCall) (contract.ToolResult, error) {
 	name, refusal := skillNameArgument(call.Arguments)
 	if refusal != "" {
 		return errorResult(refusal), nil
 	}
 
 	if refusal, err := e.listingRefusal(ctx, host, m, call, name); err != nil {
-		return ToolResult{}, err
+		return contract.ToolResult{}, err
 	} else if refusal != "" {
 		return errorResult(refusal), nil
 	}
 
-	got, err := host.GetSkill(ctx, SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
+	got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
 	if err != nil {
-		return ToolResult{}, fmt.Errorf("load skill %q: %w", name, err)
+		return contract.ToolResult{}, hostFailed("load skill %q: %w", name, err)
 	}
 	if got.Error != "" {
 		return errorResult(render.ErrProvider(got.Error)), nil
@@ -66,11 +66,11 @@ func (e *engine) executeSkillTool(ctx context.Context, host Host, m mount, call 
 	if err != nil {
 		return errorResult(render.ErrProvider(err.Error())), nil
 	}
-	return ToolResult{Value: &value, Text: text}, nil
+	return contract.ToolResult{Value: &value, Text: text}, nil
 }
 
-func errorResult(text string) ToolResult {
-	return ToolResult{Text: text, IsError: true}
+func errorResult(text string) contract.ToolResult {
+	return contract.ToolResult{Text: text, IsError: true}
 }
 
 // skillNameArgument checks arguments against the tool's input schema and

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -27,7 +28,7 @@ func TestToolErrorsCapWhatTheyEcho(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newMemHost(summary("alpha", "A."))
-			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(tc.args)})
+			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(tc.args)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +62,7 @@ func TestArgumentsFollowTheSchema(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newMemHost(summary("alpha", "A."))
 			h.defs["alpha"] = skill.Definition{Summary: summary("alpha", "A."), Content: "Do alpha."}
-			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(tc.args)})
+			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(tc.args)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +89,7 @@ func TestIncompleteSnapshotAsksTheHost(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
 	h.complete = false
 	h.getErr = "remote server unreachable"
-	resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(`{"name":"remote-one"}`)})
+	resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(`{"name":"remote-one"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -46,7 +47,7 @@ func FuzzSkillToolArguments(f *testing.F) {
 	f.Fuzz(func(t *testing.T, args string) {
 		h := newMemHost(summary("alpha", "A."), disabled)
 		h.defs["alpha"] = skill.Definition{Summary: skill.Summary{Name: "alpha", Provider: "runtime", Invocation: skill.InvocationPolicy{ModelInvocable: true}}, Content: "body"}
-		resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), ToolCall{Arguments: []byte(args)})
+		resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(args)})
 		if err != nil {
 			t.Fatalf("Go error for arguments %q: %v", args, err)
 		}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -30,15 +31,19 @@ func (e *InvocationError) Error() string {
 	return fmt.Sprintf("load skill %q invoked by the user: %s", e.Name, e.Message)
 }
 
+// Is makes the error match contract.ErrHostFailed: the provider is the
+// host's.
+func (e *InvocationError) Is(target error) bool { return target == contract.ErrHostFailed }
+
 // invokedNames returns the skill names that the step's direct user
 // messages invoke with `/name` tokens, in order of first appearance, each
 // once. A name that listed (a complete snapshot, when the step has one)
 // does not list is skipped: a complete snapshot proves the skill absent.
 // At most MaxInvocationsPerStep names are returned.
-func invokedNames(msgs []Message, listed *view) []string {
+func invokedNames(msgs []contract.Message, listed *view) []string {
 	var names []string
 	for _, m := range msgs {
-		if !m.UserInput || m.Role != RoleUser {
+		if !m.UserInput || m.Role != contract.RoleUser {
 			continue
 		}
 		for _, c := range m.Content {
@@ -77,13 +82,13 @@ func containsName(names []string, name string) bool {
 // message of the step. Whether a skill is user-invocable is decided on its
 // loaded definition. seq is the log position the step follows, for the
 // messages' ids.
-func (e *engine) invocations(ctx context.Context, host Host, req StepRequest, listed *view, seq uint64) ([]Edit, error) {
+func (e *engine) invocations(ctx context.Context, host contract.Host, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, error) {
 	names := invokedNames(req.Downstream.Messages, listed)
-	var edits []Edit
+	var edits []contract.Edit
 	for _, name := range names {
-		got, err := host.GetSkill(ctx, SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
+		got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
 		if err != nil {
-			return nil, fmt.Errorf("load skill %q invoked by the user: %w", name, err)
+			return nil, hostFailed("load skill %q invoked by the user: %w", name, err)
 		}
 		if got.Error != "" {
 			return nil, &InvocationError{Name: name, Message: got.Error}
@@ -97,10 +102,10 @@ func (e *engine) invocations(ctx context.Context, host Host, req StepRequest, li
 		if err != nil {
 			return nil, &InvocationError{Name: name, Message: err.Error()}
 		}
-		edits = append(edits, Edit{Op: EditAppend, Message: Message{
+		edits = append(edits, contract.Edit{Op: contract.EditAppend, Message: contract.Message{
 			ID:      invocationMessageID(req.SessionID, seq, name),
-			Role:    RoleUser,
-			Content: []ContentBlock{{Type: "text", Text: text}},
+			Role:    contract.RoleUser,
+			Content: []contract.ContentBlock{{Type: "text", Text: text}},
 			Source:  events.EncodeInvocation(name),
 		}})
 	}

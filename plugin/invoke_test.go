@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -53,10 +54,10 @@ func TestParseConfigUserInvocation(t *testing.T) {
 // as a host does: the content of a skill the request may not use is empty.
 type recordingHost struct {
 	*memHost
-	loads []SkillRequest
+	loads []contract.SkillRequest
 }
 
-func (h *recordingHost) GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error) {
+func (h *recordingHost) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	h.loads = append(h.loads, req)
 	got, err := h.memHost.GetSkill(ctx, req)
 	pol := got.Skill.Invocation
@@ -73,7 +74,7 @@ func invocationMount() mount {
 }
 
 // typed is a direct user message.
-func typed(id, text string) Message {
+func typed(id, text string) contract.Message {
 	m := userMsg(id, text)
 	m.UserInput = true
 	return m
@@ -126,52 +127,52 @@ func TestUserInvocationRules(t *testing.T) {
 		unlisted   []string                          // skills the snapshot does not list
 		incomplete bool
 		identity   string // "" means the mount's own
-		downstream Decision
+		downstream contract.Decision
 		wantSkills []string // injected, in order
 		wantLoads  []string // GetSkill names, in order
 		wantErr    string
-		outcome    Outcome
+		outcome    contract.Outcome
 	}{
 		{
 			name:       "option off: a /name is ordinary text",
 			off:        true,
 			downstream: enter(typed("u1", "/alpha")),
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "a /name in a direct user message injects the skill",
 			downstream: enter(typed("u1", "please /alpha now")),
 			wantSkills: []string{"alpha"},
 			wantLoads:  []string{"alpha"},
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "a user message not marked as direct input is not scanned",
 			downstream: enter(userMsg("u1", "/alpha")),
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "assistant and tool text is not scanned, even when marked",
-			downstream: enter(Message{ID: "a1", Role: RoleAssistant, UserInput: true, Content: []ContentBlock{{Type: "text", Text: "/alpha"}}}, Message{ID: "t1", Role: RoleTool, UserInput: true, Content: []ContentBlock{{Type: "text", Text: "/beta"}}}),
-			outcome:    OutcomeInitial,
+			downstream: enter(contract.Message{ID: "a1", Role: contract.RoleAssistant, UserInput: true, Content: []contract.ContentBlock{{Type: "text", Text: "/alpha"}}}, contract.Message{ID: "t1", Role: contract.RoleTool, UserInput: true, Content: []contract.ContentBlock{{Type: "text", Text: "/beta"}}}),
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "unknown and invalid names are text; unknown ones are not even loaded",
 			downstream: enter(typed("u1", "/gone /Alpha /alpha. /usr/bin //beta")),
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "a skill whose loaded definition is not user-invocable is text",
 			downstream: enter(typed("u1", "/lint")),
 			wantLoads:  []string{"lint"},
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "the loaded policy decides, not the listing: listed user-invocable, loaded not",
 			loaded:     map[string]skill.InvocationPolicy{"alpha": modelOnly},
 			downstream: enter(typed("u1", "/alpha")),
 			wantLoads:  []string{"alpha"},
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "the loaded policy decides, not the listing: listed not user-invocable, loaded is",
@@ -179,26 +180,26 @@ func TestUserInvocationRules(t *testing.T) {
 			downstream: enter(typed("u1", "/alpha")),
 			wantSkills: []string{"alpha"},
 			wantLoads:  []string{"alpha"},
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "a skill the model may not invoke reaches it only this way",
 			downstream: enter(typed("u1", "/deploy")),
 			wantSkills: []string{"deploy"},
 			wantLoads:  []string{"deploy"},
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "the same skill twice in a step is injected once; several in order of first appearance",
 			downstream: enter(typed("u1", "/beta /alpha /beta"), typed("u2", "/alpha\n/deploy")),
 			wantSkills: []string{"beta", "alpha", "deploy"},
 			wantLoads:  []string{"beta", "alpha", "deploy"},
-			outcome:    OutcomeInitial,
+			outcome:    contract.OutcomeInitial,
 		},
 		{
 			name:       "a downstream reject passes through untouched",
-			downstream: Decision{Reject: &Reject{Reason: "no"}},
-			outcome:    OutcomeRejectPassthrough,
+			downstream: contract.Decision{Reject: &contract.Reject{Reason: "no"}},
+			outcome:    contract.OutcomeRejectPassthrough,
 		},
 		{
 			name:       "a provider error fails the step",
@@ -213,13 +214,13 @@ func TestUserInvocationRules(t *testing.T) {
 			downstream: enter(typed("u1", "/beta /gone")),
 			wantSkills: []string{"beta"},
 			wantLoads:  []string{"beta", "gone"},
-			outcome:    OutcomeIncomplete,
+			outcome:    contract.OutcomeIncomplete,
 		},
 		{
 			name:       "the mount's tool hidden from the agent (restricted or shadowed): nothing is loaded",
 			identity:   "tooldef-shadow",
 			downstream: enter(typed("u1", "/deploy /alpha")),
-			outcome:    OutcomeUnchanged,
+			outcome:    contract.OutcomeUnchanged,
 		},
 	}
 	for _, tc := range tests {
@@ -288,7 +289,7 @@ func TestUserInvocationRules(t *testing.T) {
 				}
 				name := strings.TrimSuffix(strings.TrimPrefix(string(msg.Source), `{"kind":"skill-invocation","name":"`), `"}`)
 				injected = append(injected, name)
-				if msg.Role != RoleUser || msg.UserInput {
+				if msg.Role != contract.RoleUser || msg.UserInput {
 					t.Errorf("injected %s: role %q, user input %v; want a user-role message not marked as user input", name, msg.Role, msg.UserInput)
 				}
 				if want := rendered(t, mem.defs[name]); msg.Text() != want {
@@ -305,7 +306,7 @@ func TestUserInvocationRules(t *testing.T) {
 	}
 }
 
-func checkLoads(t *testing.T, got []SkillRequest, want []string) {
+func checkLoads(t *testing.T, got []contract.SkillRequest, want []string) {
 	t.Helper()
 	var names []string
 	for _, r := range got {
@@ -325,10 +326,10 @@ type failingLoads struct {
 	fail map[string]string
 }
 
-func (h *failingLoads) GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error) {
+func (h *failingLoads) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	if msg, ok := h.fail[req.Name]; ok {
 		h.loads = append(h.loads, req)
-		return SkillLookup{Error: msg}, nil
+		return contract.SkillLookup{Error: msg}, nil
 	}
 	return h.recordingHost.GetSkill(ctx, req)
 }
@@ -350,11 +351,11 @@ func TestUserInvocationAfterCatalog(t *testing.T) {
 	// not proposed) injects nothing again.
 	mem.appendSource(nil) // the model's reply
 	resp = mustPreStep(t, e, mem, invocationMount(), step(mem, enter()))
-	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 0 {
+	if resp.Outcome != contract.OutcomeUnchanged || len(resp.Edits) != 0 {
 		t.Errorf("later step: %v with %d edits, want unchanged with none", resp.Outcome, len(resp.Edits))
 	}
 	// The injected message is foreign to the catalog rules.
-	if resp.Outcome != OutcomeUnchanged {
+	if resp.Outcome != contract.OutcomeUnchanged {
 		t.Errorf("the injected message hid the catalog")
 	}
 }
@@ -396,7 +397,7 @@ func TestInjectedMessageGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if resp.Outcome != OutcomeUnchanged || len(resp.Edits) != 1 || resp.Edits[0].Op != EditAppend {
+	if resp.Outcome != contract.OutcomeUnchanged || len(resp.Edits) != 1 || resp.Edits[0].Op != contract.EditAppend {
 		t.Fatalf("outcome %v, edits %+v; want unchanged (no model-invocable skills) and one append", resp.Outcome, resp.Edits)
 	}
 	msg := resp.Edits[0].Message
@@ -426,7 +427,7 @@ func TestInjectedMessageGolden(t *testing.T) {
 	if got, want := string(msg.Source), `{"kind":"skill-invocation","name":"deploy-prod"}`; got != want {
 		t.Errorf("source %s, want %s", got, want)
 	}
-	if msg.Role != RoleUser || msg.ID != "skill-invocation-s1-0-deploy-prod" {
+	if msg.Role != contract.RoleUser || msg.ID != "skill-invocation-s1-0-deploy-prod" {
 		t.Errorf("role %q, id %q", msg.Role, msg.ID)
 	}
 }

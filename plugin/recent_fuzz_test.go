@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -45,7 +46,7 @@ func FuzzRecentEventsDecideAsTheLog(f *testing.F) {
 		}
 		h := newMemHost(pool[0], pool[1])
 		e := newEngine()
-		var sent *SessionHead // the head the host sent at its previous step
+		var sent *contract.SessionHead // the head the host sent at its previous step
 		tokens := 1
 		arg := func(i *int) byte {
 			*i++

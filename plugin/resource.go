@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -19,8 +20,8 @@ const MaxResourcePathBytes = 1024
 
 // ResourceTool returns the definition of the resource-read tool that a
 // mount with OptionResourceTool asks the host to register.
-func ResourceTool() ToolDefinition {
-	return ToolDefinition{
+func ResourceTool() contract.ToolDefinition {
+	return contract.ToolDefinition{
 		Name:         render.ResourceToolName,
 		Description:  render.ResourceToolDescription,
 		InputSchema:  []byte(render.ResourceToolInputSchema),
@@ -137,57 +138,53 @@ func resourceArguments(args json.RawMessage) (resourceArgs, string) {
 // model-invocable (an incomplete snapshot defers to the host, which checks
 // the loaded definition). The host reads a window a few bytes larger than
 // a page; the page is cut on character boundaries at both ends.
-func (e *engine) executeResourceTool(ctx context.Context, host Host, m mount, call ToolCall) (ToolResult, error) {
+func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m mount, call contract.ToolCall) (contract.ToolResult, error) {
 	a, refusal := resourceArguments(call.Arguments)
 	if refusal != "" {
 		return errorResult(refusal), nil
 	}
 	if refusal, err := e.listingRefusal(ctx, host, m, call, a.name); err != nil {
-		return ToolResult{}, err
+		return contract.ToolResult{}, err
 	} else if refusal != "" {
 		return errorResult(refusal), nil
 	}
-	rh, ok := host.(ResourceHost)
+	rh, ok := host.(contract.ResourceReader)
 	if !ok {
 		return errorResult(render.ErrResourceNotReadable(a.name)), nil
 	}
-	got, err := rh.ReadResource(ctx, ResourceRequest{
+	got, err := rh.ReadResource(ctx, contract.ResourceRequest{
 		SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope,
 		Name: a.name, Path: a.path, Offset: a.offset,
 		MaxBytes: render.ResourcePageBytes + utf8.UTFMax - 1,
 	})
-	if errors.Is(err, ErrNoResourceReads) {
+	if errors.Is(err, contract.ErrNoResourceReads) {
 		return errorResult(render.ErrResourceNotReadable(a.name)), nil
 	}
 	if err != nil {
-		return ToolResult{}, fmt.Errorf("read resource %q of skill %q: %w", a.path, a.name, err)
+		return contract.ToolResult{}, hostFailed("read resource %q of skill %q: %w", a.path, a.name, err)
 	}
 	return pageResult(a, got), nil
 }
 
-// ErrNoResourceReads is returned by a ResourceHost whose host does not
-// implement the ReadResource callback (an older host over the protocol).
-var ErrNoResourceReads = errors.New("the host does not read skill resources")
-
 // pageResult turns the host's answer into the tool's result.
-func pageResult(a resourceArgs, got ResourceRead) ToolResult {
+func pageResult(a resourceArgs, got contract.ResourceRead) contract.ToolResult {
 	switch got.Status {
-	case ResourceOK:
-	case ResourceSkillNotFound:
+	case contract.ResourceOK:
+	case contract.ResourceSkillNotFound:
 		return errorResult(render.ErrUnknownSkill(a.name))
-	case ResourceNotModelInvocable:
+	case contract.ResourceNotModelInvocable:
 		return errorResult(render.ErrNotModelInvocable(a.name))
-	case ResourceNotReadable:
+	case contract.ResourceNotReadable:
 		return errorResult(render.ErrResourceNotReadable(a.name))
-	case ResourceInvalidPath:
+	case contract.ResourceInvalidPath:
 		return errorResult(render.ErrInvalidPath(a.path, "it leads outside the skill's resources, or the skill's provider refuses it"))
-	case ResourceNotFound:
+	case contract.ResourceNotFound:
 		return errorResult(render.ErrResourceNotFound(a.name, a.path))
-	case ResourceTooLarge:
+	case contract.ResourceTooLarge:
 		return errorResult(render.ErrResourceTooLarge(a.name, a.path))
-	case ResourceBinary:
+	case contract.ResourceBinary:
 		return errorResult(render.ErrResourceBinary(a.name, a.path))
-	case ResourceProviderError:
+	case contract.ResourceProviderError:
 		return errorResult(render.ErrProvider(got.Error))
 	default:
 		return errorResult(render.ErrProvider(fmt.Sprintf("the host answered a resource read with status %q", got.Status)))
@@ -227,7 +224,7 @@ func pageResult(a resourceArgs, got ResourceRead) ToolResult {
 	if next < total {
 		p.NextOffset = &next
 	}
-	return ToolResult{Resource: &p, Text: render.ResourcePage(p)}
+	return contract.ToolResult{Resource: &p, Text: render.ResourcePage(p)}
 }
 
 // cutBefore returns the largest cut <= n at which b splits no character:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -24,7 +25,7 @@ func BenchmarkResourcePage(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		h.asked = h.asked[:0]
-		res, err := e.executeResourceTool(ctx, h, resourceMount(), ToolCall{Arguments: args})
+		res, err := e.executeResourceTool(ctx, h, resourceMount(), contract.ToolCall{Arguments: args})
 		if err != nil || res.IsError {
 			b.Fatal(res.Text, err)
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -19,24 +20,24 @@ import (
 type resHost struct {
 	*memHost
 	files  map[string]string
-	answer *ResourceRead // when set, every read gets it
-	asked  []ResourceRequest
+	answer *contract.ResourceRead // when set, every read gets it
+	asked  []contract.ResourceRequest
 }
 
 func newResHost(skills ...skill.Summary) *resHost {
 	return &resHost{memHost: newMemHost(skills...), files: map[string]string{}}
 }
 
-func (h *resHost) ReadResource(_ context.Context, req ResourceRequest) (ResourceRead, error) {
+func (h *resHost) ReadResource(_ context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
 	h.asked = append(h.asked, req)
 	if h.answer != nil {
 		return *h.answer, nil
 	}
 	data, ok := h.files[req.Name+"/"+req.Path]
 	if !ok {
-		return ResourceRead{Status: ResourceNotFound}, nil
+		return contract.ResourceRead{Status: contract.ResourceNotFound}, nil
 	}
-	out := ResourceRead{Status: ResourceOK, Total: int64(len(data))}
+	out := contract.ResourceRead{Status: contract.ResourceOK, Total: int64(len(data))}
 	if req.Offset < int64(len(data)) {
 		w := data[req.Offset:]
 		if len(w) > req.MaxBytes {
@@ -53,9 +54,9 @@ func resourceMount() mount {
 	return m
 }
 
-func readCall(t *testing.T, h Host, args string) ToolResult {
+func readCall(t *testing.T, h contract.Host, args string) contract.ToolResult {
 	t.Helper()
-	res, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), ToolCall{ToolName: render.ResourceToolName, Arguments: []byte(args)})
+	res, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), contract.ToolCall{ToolName: render.ResourceToolName, Arguments: []byte(args)})
 	if err != nil {
 		t.Fatalf("arguments %s: Go error %v", args, err)
 	}
@@ -215,26 +216,26 @@ func TestResourceErrors(t *testing.T) {
 	disabled.Invocation.ModelInvocable = false
 	tests := []struct {
 		name, args string
-		answer     *ResourceRead
+		answer     *contract.ResourceRead
 		want       string
 		reads      int
 	}{
 		{"unknown skill", `{"name":"nope","path":"a.md"}`, nil, `Error: skill "nope" is unknown or no longer available`, 0},
 		{"not model-invocable", `{"name":"hidden","path":"a.md"}`, nil, `Error: skill "hidden" is not available for model invocation`, 0},
 		{"not found", `{"name":"alpha","path":"a.md"}`, nil, `Error: resource "a.md" of skill "alpha" was not found`, 1},
-		{"skill gone at read", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: ResourceSkillNotFound}, `Error: skill "alpha" is unknown or no longer available`, 1},
-		{"policy revoked at read", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: ResourceNotModelInvocable}, `Error: skill "alpha" is not available for model invocation`, 1},
-		{"opaque", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: ResourceNotReadable}, `Error: the resources of skill "alpha" are not readable through the skill_resource tool; load them as the skill's resource guidance describes`, 1},
-		{"outside", `{"name":"alpha","path":"link/x"}`, &ResourceRead{Status: ResourceInvalidPath}, `Error: invalid resource path "link/x": it leads outside the skill's resources, or the skill's provider refuses it`, 1},
-		{"too large", `{"name":"alpha","path":"big.bin"}`, &ResourceRead{Status: ResourceTooLarge}, `Error: resource "big.bin" of skill "alpha" is larger than 8388608 bytes, the most the skill_resource tool reads`, 1},
-		{"binary", `{"name":"alpha","path":"logo.png"}`, &ResourceRead{Status: ResourceBinary, Total: 10}, `Error: resource "logo.png" of skill "alpha" is binary (it holds a NUL byte or bytes that are not UTF-8); the skill_resource tool reads text files only`, 1},
-		{"binary page from a host that did not say", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: ResourceOK, Data: []byte("a\x00b"), Total: 3}, `Error: resource "a.md" of skill "alpha" is binary (it holds a NUL byte or bytes that are not UTF-8); the skill_resource tool reads text files only`, 1},
-		{"provider error", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: ResourceProviderError, Error: "mcpskills: reading skill://alpha/a.md: connection refused"}, `Error: mcpskills: reading skill://alpha/a.md: connection refused`, 1},
-		{"unknown status", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: "weird"}, `Error: the host answered a resource read with status "weird"`, 1},
-		{"past the end", `{"name":"alpha","path":"a.md","offset":10}`, &ResourceRead{Status: ResourceOK, Total: 10}, `Error: offset 10 is at or past the end of resource "a.md" of skill "alpha" (10 bytes); the file was read to its end`, 1},
-		{"far past the end", `{"name":"alpha","path":"a.md","offset":99}`, &ResourceRead{Status: ResourceOK, Total: 10}, `Error: offset 99 is at or past the end of resource "a.md" of skill "alpha" (10 bytes); the file was read to its end`, 1},
-		{"past the end of an empty file", `{"name":"alpha","path":"a.md","offset":1}`, &ResourceRead{Status: ResourceOK}, `Error: offset 1 is at or past the end of resource "a.md" of skill "alpha" (0 bytes); the file was read to its end`, 1},
-		{"larger than the bound", `{"name":"alpha","path":"a.md"}`, &ResourceRead{Status: ResourceOK, Data: []byte("x"), Total: skill.MaxResourceBytes + 1}, `Error: resource "a.md" of skill "alpha" is larger than 8388608 bytes, the most the skill_resource tool reads`, 1},
+		{"skill gone at read", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: contract.ResourceSkillNotFound}, `Error: skill "alpha" is unknown or no longer available`, 1},
+		{"policy revoked at read", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: contract.ResourceNotModelInvocable}, `Error: skill "alpha" is not available for model invocation`, 1},
+		{"opaque", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: contract.ResourceNotReadable}, `Error: the resources of skill "alpha" are not readable through the skill_resource tool; load them as the skill's resource guidance describes`, 1},
+		{"outside", `{"name":"alpha","path":"link/x"}`, &contract.ResourceRead{Status: contract.ResourceInvalidPath}, `Error: invalid resource path "link/x": it leads outside the skill's resources, or the skill's provider refuses it`, 1},
+		{"too large", `{"name":"alpha","path":"big.bin"}`, &contract.ResourceRead{Status: contract.ResourceTooLarge}, `Error: resource "big.bin" of skill "alpha" is larger than 8388608 bytes, the most the skill_resource tool reads`, 1},
+		{"binary", `{"name":"alpha","path":"logo.png"}`, &contract.ResourceRead{Status: contract.ResourceBinary, Total: 10}, `Error: resource "logo.png" of skill "alpha" is binary (it holds a NUL byte or bytes that are not UTF-8); the skill_resource tool reads text files only`, 1},
+		{"binary page from a host that did not say", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: contract.ResourceOK, Data: []byte("a\x00b"), Total: 3}, `Error: resource "a.md" of skill "alpha" is binary (it holds a NUL byte or bytes that are not UTF-8); the skill_resource tool reads text files only`, 1},
+		{"provider error", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: contract.ResourceProviderError, Error: "mcpskills: reading skill://alpha/a.md: connection refused"}, `Error: mcpskills: reading skill://alpha/a.md: connection refused`, 1},
+		{"unknown status", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: "weird"}, `Error: the host answered a resource read with status "weird"`, 1},
+		{"past the end", `{"name":"alpha","path":"a.md","offset":10}`, &contract.ResourceRead{Status: contract.ResourceOK, Total: 10}, `Error: offset 10 is at or past the end of resource "a.md" of skill "alpha" (10 bytes); the file was read to its end`, 1},
+		{"far past the end", `{"name":"alpha","path":"a.md","offset":99}`, &contract.ResourceRead{Status: contract.ResourceOK, Total: 10}, `Error: offset 99 is at or past the end of resource "a.md" of skill "alpha" (10 bytes); the file was read to its end`, 1},
+		{"past the end of an empty file", `{"name":"alpha","path":"a.md","offset":1}`, &contract.ResourceRead{Status: contract.ResourceOK}, `Error: offset 1 is at or past the end of resource "a.md" of skill "alpha" (0 bytes); the file was read to its end`, 1},
+		{"larger than the bound", `{"name":"alpha","path":"a.md"}`, &contract.ResourceRead{Status: contract.ResourceOK, Data: []byte("x"), Total: skill.MaxResourceBytes + 1}, `Error: resource "a.md" of skill "alpha" is larger than 8388608 bytes, the most the skill_resource tool reads`, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -278,7 +279,7 @@ func TestResourceToolOption(t *testing.T) {
 	for _, on := range []bool{false, true} {
 		c := New(Options{})
 		cfg := `{"resourceTool": ` + strconv.FormatBool(on) + `}`
-		resp, err := c.Configure(ctx, h, ConfigureRequest{Config: cfg})
+		resp, err := c.Configure(ctx, h, contract.ConfigureRequest{Config: cfg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -293,17 +294,17 @@ func TestResourceToolOption(t *testing.T) {
 		if strings.Join(names, ",") != want {
 			t.Fatalf("%s: tools %v, want %s", cfg, names, want)
 		}
-		if err := c.BindTools(ctx, resp.MountID, []ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
+		if err := c.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
 			t.Fatal(err)
 		}
-		loaded, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: resp.MountID, ToolName: "skill", Arguments: []byte(`{"name":"alpha"}`)})
+		loaded, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: resp.MountID, ToolName: "skill", Arguments: []byte(`{"name":"alpha"}`)})
 		if err != nil || loaded.IsError {
 			t.Fatalf("%s: skill call %q, %v", cfg, loaded.Text, err)
 		}
 		if names := strings.Contains(loaded.Text, "skill_resource tool"); names != on {
 			t.Errorf("%s: skill result names the resource tool: %v\n%s", cfg, names, loaded.Text)
 		}
-		read, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: identity, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
+		read, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: identity, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -320,7 +321,7 @@ func TestResourceToolOption(t *testing.T) {
 		// shadowed) reads no resources, and the host is not asked.
 		for _, other := range []string{"", "tooldef-shadow"} {
 			asked := len(h.asked)
-			read, err := c.ExecuteSkillTool(ctx, ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: other, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
+			read, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: other, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
 			if err != nil || !read.IsError || read.Text != render.ErrResourceToolWithoutSkill() || len(h.asked) != asked {
 				t.Errorf("%s, skill resolving to %q: read %+v, %v", cfg, other, read, err)
 			}
@@ -384,7 +385,7 @@ func FuzzResourceToolArguments(f *testing.F) {
 		h := newResHost(summary("alpha", "A."), disabled)
 		h.files["alpha/a.txt"] = "a€b"
 		h.files["alpha/big.txt"] = big
-		res, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), ToolCall{Arguments: []byte(args)})
+		res, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), contract.ToolCall{Arguments: []byte(args)})
 		if err != nil {
 			t.Fatalf("Go error for %q: %v", args, err)
 		}

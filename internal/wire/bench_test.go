@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -29,11 +30,11 @@ func BenchmarkChangeStepGRPC(b *testing.B) {
 			c, brokerID := connect(b, plugin.New(plugin.Options{}), h)
 			m := mountBound(b, c, brokerID, "", "tooldef-1")
 			ctx := context.Background()
-			step := func(i int, want plugin.Outcome) {
+			step := func(i int, want contract.Outcome) {
 				h.mu.Lock()
-				head := plugin.SessionHead{Seq: uint64(len(h.events))}
+				head := contract.SessionHead{Seq: uint64(len(h.events))}
 				h.mu.Unlock()
-				resp, err := c.PreStep(ctx, plugin.StepRequest{MountID: m.MountID, SessionID: "s", SkillToolIdentity: "tooldef-1", Head: &head})
+				resp, err := c.PreStep(ctx, contract.StepRequest{MountID: m.MountID, SessionID: "s", SkillToolIdentity: "tooldef-1", Head: &head})
 				if err != nil || resp.Outcome != want {
 					b.Fatalf("step %d: outcome %v, err %v", i, resp.Outcome, err)
 				}
@@ -42,11 +43,11 @@ func BenchmarkChangeStepGRPC(b *testing.B) {
 					if len(h.events) > 0 {
 						h.events[len(h.events)-1].Source = nil // only the newest catalog is read again
 					}
-					h.events = append(h.events, plugin.Event{Seq: uint64(len(h.events) + 1), Source: e.Message.Source, Visible: true})
+					h.events = append(h.events, contract.SessionEvent{Seq: uint64(len(h.events) + 1), Source: e.Message.Source, Visible: true})
 				}
 				h.mu.Unlock()
 			}
-			step(-1, plugin.OutcomeInitial)
+			step(-1, contract.OutcomeInitial)
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
@@ -55,7 +56,7 @@ func BenchmarkChangeStepGRPC(b *testing.B) {
 				h.skills[k].Description = fmt.Sprintf("Changed %d: handles task family %d.", i, k)
 				h.token = fmt.Sprintf("tok-change-%d", i)
 				h.mu.Unlock()
-				step(i, plugin.OutcomeReplacement)
+				step(i, contract.OutcomeReplacement)
 			}
 		})
 	}

@@ -3,7 +3,7 @@ package wire
 import (
 	"context"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
@@ -19,20 +19,20 @@ type PluginClient struct {
 
 // Configure configures a mount whose callbacks the host serves on
 // hostBrokerID.
-func (p PluginClient) Configure(ctx context.Context, req plugin.ConfigureRequest, hostBrokerID uint32) (plugin.ConfigureResponse, error) {
+func (p PluginClient) Configure(ctx context.Context, req contract.ConfigureRequest, hostBrokerID uint32) (contract.ConfigureResponse, error) {
 	in := ConfigureRequestToProto(req, hostBrokerID)
 	if err := checkSize("Configure request", in); err != nil {
-		return plugin.ConfigureResponse{}, err
+		return contract.ConfigureResponse{}, err
 	}
 	resp, err := p.c.Configure(ctx, in)
 	if err != nil {
-		return plugin.ConfigureResponse{}, FromStatus(err)
+		return contract.ConfigureResponse{}, FromStatus(err)
 	}
 	return ConfigureResponseFromProto(resp), nil
 }
 
 // BindTools tells the plugin the identities of a mount's tools.
-func (p PluginClient) BindTools(ctx context.Context, mountID string, bindings []plugin.ToolBinding) error {
+func (p PluginClient) BindTools(ctx context.Context, mountID string, bindings []contract.ToolBinding) error {
 	in := BindToolsToProto(mountID, bindings)
 	if err := checkSize("BindTools request", in); err != nil {
 		return err
@@ -48,27 +48,27 @@ func (p PluginClient) Unmount(ctx context.Context, mountID string) error {
 }
 
 // PreStep runs one pre-step.
-func (p PluginClient) PreStep(ctx context.Context, req plugin.StepRequest) (plugin.StepResponse, error) {
+func (p PluginClient) PreStep(ctx context.Context, req contract.StepRequest) (contract.StepResponse, error) {
 	in := StepRequestToProto(req)
 	if err := checkSize("PreStep request", in); err != nil {
-		return plugin.StepResponse{}, err
+		return contract.StepResponse{}, err
 	}
 	resp, err := p.c.PreStep(ctx, in)
 	if err != nil {
-		return plugin.StepResponse{}, FromStatus(err)
+		return contract.StepResponse{}, FromStatus(err)
 	}
 	return StepResponseFromProto(resp)
 }
 
 // ExecuteSkillTool runs one `skill` tool call.
-func (p PluginClient) ExecuteSkillTool(ctx context.Context, call plugin.ToolCall) (plugin.ToolResult, error) {
+func (p PluginClient) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error) {
 	in := ToolCallToProto(call)
 	if err := checkSize("ExecuteSkillTool request", in); err != nil {
-		return plugin.ToolResult{}, err
+		return contract.ToolResult{}, err
 	}
 	resp, err := p.c.ExecuteSkillTool(ctx, in)
 	if err != nil {
-		return plugin.ToolResult{}, FromStatus(err)
+		return contract.ToolResult{}, FromStatus(err)
 	}
 	return ToolResultFromProto(resp), nil
 }

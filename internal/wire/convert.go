@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -16,15 +16,15 @@ import (
 
 // RoleToProto converts a message role; a role outside the four known ones
 // becomes ROLE_UNSPECIFIED.
-func RoleToProto(r plugin.Role) pb.Role {
+func RoleToProto(r contract.Role) pb.Role {
 	switch r {
-	case plugin.RoleUser:
+	case contract.RoleUser:
 		return pb.Role_ROLE_USER
-	case plugin.RoleAssistant:
+	case contract.RoleAssistant:
 		return pb.Role_ROLE_ASSISTANT
-	case plugin.RoleSystem:
+	case contract.RoleSystem:
 		return pb.Role_ROLE_SYSTEM
-	case plugin.RoleTool:
+	case contract.RoleTool:
 		return pb.Role_ROLE_TOOL
 	}
 	return pb.Role_ROLE_UNSPECIFIED
@@ -32,23 +32,23 @@ func RoleToProto(r plugin.Role) pb.Role {
 
 // RoleFromProto converts a message role; ROLE_UNSPECIFIED and unknown
 // values become "".
-func RoleFromProto(r pb.Role) plugin.Role {
+func RoleFromProto(r pb.Role) contract.Role {
 	switch r {
 	case pb.Role_ROLE_USER:
-		return plugin.RoleUser
+		return contract.RoleUser
 	case pb.Role_ROLE_ASSISTANT:
-		return plugin.RoleAssistant
+		return contract.RoleAssistant
 	case pb.Role_ROLE_SYSTEM:
-		return plugin.RoleSystem
+		return contract.RoleSystem
 	case pb.Role_ROLE_TOOL:
-		return plugin.RoleTool
+		return contract.RoleTool
 	}
 	return ""
 }
 
 // MessageToProto converts a message; its source bytes are shared, not
 // copied.
-func MessageToProto(m plugin.Message) *pb.Message {
+func MessageToProto(m contract.Message) *pb.Message {
 	out := &pb.Message{Id: m.ID, Role: RoleToProto(m.Role), SourceJson: m.Source, UserInput: m.UserInput}
 	if len(m.Content) > 0 {
 		out.Content = make([]*pb.ContentBlock, len(m.Content))
@@ -60,18 +60,18 @@ func MessageToProto(m plugin.Message) *pb.Message {
 }
 
 // MessageFromProto converts a message.
-func MessageFromProto(m *pb.Message) plugin.Message {
-	out := plugin.Message{ID: m.GetId(), Role: RoleFromProto(m.GetRole()), Source: m.GetSourceJson(), UserInput: m.GetUserInput()}
+func MessageFromProto(m *pb.Message) contract.Message {
+	out := contract.Message{ID: m.GetId(), Role: RoleFromProto(m.GetRole()), Source: m.GetSourceJson(), UserInput: m.GetUserInput()}
 	if blocks := m.GetContent(); len(blocks) > 0 {
-		out.Content = make([]plugin.ContentBlock, len(blocks))
+		out.Content = make([]contract.ContentBlock, len(blocks))
 		for i, b := range blocks {
-			out.Content[i] = plugin.ContentBlock{Type: b.GetType(), Text: b.GetText()}
+			out.Content[i] = contract.ContentBlock{Type: b.GetType(), Text: b.GetText()}
 		}
 	}
 	return out
 }
 
-func messagesToProto(ms []plugin.Message) []*pb.Message {
+func messagesToProto(ms []contract.Message) []*pb.Message {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -82,11 +82,11 @@ func messagesToProto(ms []plugin.Message) []*pb.Message {
 	return out
 }
 
-func messagesFromProto(ms []*pb.Message) []plugin.Message {
+func messagesFromProto(ms []*pb.Message) []contract.Message {
 	if len(ms) == 0 {
 		return nil
 	}
-	out := make([]plugin.Message, len(ms))
+	out := make([]contract.Message, len(ms))
 	for i, m := range ms {
 		out[i] = MessageFromProto(m)
 	}
@@ -95,7 +95,7 @@ func messagesFromProto(ms []*pb.Message) []plugin.Message {
 
 // DecisionToProto converts a decision: a reject, or an enter with its
 // messages.
-func DecisionToProto(d plugin.Decision) *pb.Decision {
+func DecisionToProto(d contract.Decision) *pb.Decision {
 	if d.Reject != nil {
 		return &pb.Decision{Kind: &pb.Decision_Reject{Reject: &pb.RejectDecision{Reason: d.Reject.Reason}}}
 	}
@@ -104,15 +104,15 @@ func DecisionToProto(d plugin.Decision) *pb.Decision {
 
 // DecisionFromProto converts a decision; a missing decision enters with no
 // messages.
-func DecisionFromProto(d *pb.Decision) plugin.Decision {
+func DecisionFromProto(d *pb.Decision) contract.Decision {
 	if r := d.GetReject(); r != nil {
-		return plugin.Decision{Reject: &plugin.Reject{Reason: r.GetReason()}}
+		return contract.Decision{Reject: &contract.Reject{Reason: r.GetReason()}}
 	}
-	return plugin.Decision{Messages: messagesFromProto(d.GetEnter().GetMessages())}
+	return contract.Decision{Messages: messagesFromProto(d.GetEnter().GetMessages())}
 }
 
 // SessionHeadToProto converts a head hint; nil stays nil.
-func SessionHeadToProto(h *plugin.SessionHead) *pb.SessionHead {
+func SessionHeadToProto(h *contract.SessionHead) *pb.SessionHead {
 	if h == nil {
 		return nil
 	}
@@ -120,15 +120,15 @@ func SessionHeadToProto(h *plugin.SessionHead) *pb.SessionHead {
 }
 
 // SessionHeadFromProto converts a head hint; nil stays nil.
-func SessionHeadFromProto(h *pb.SessionHead) *plugin.SessionHead {
+func SessionHeadFromProto(h *pb.SessionHead) *contract.SessionHead {
 	if h == nil {
 		return nil
 	}
-	return &plugin.SessionHead{Seq: h.GetHeadSeq(), SurfaceRevision: h.GetSurfaceRevision()}
+	return &contract.SessionHead{Seq: h.GetHeadSeq(), SurfaceRevision: h.GetSurfaceRevision()}
 }
 
 // StepRequestToProto converts a pre-step request.
-func StepRequestToProto(r plugin.StepRequest) *pb.PreStepRequest {
+func StepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
 	return &pb.PreStepRequest{
 		MountId:           r.MountID,
 		SessionId:         r.SessionID,
@@ -145,7 +145,7 @@ func StepRequestToProto(r plugin.StepRequest) *pb.PreStepRequest {
 }
 
 // RecentEventsToProto converts a step's inlined events; nil stays nil.
-func RecentEventsToProto(r *plugin.RecentEvents) *pb.RecentEvents {
+func RecentEventsToProto(r *contract.RecentEvents) *pb.RecentEvents {
 	if r == nil {
 		return nil
 	}
@@ -153,16 +153,16 @@ func RecentEventsToProto(r *plugin.RecentEvents) *pb.RecentEvents {
 }
 
 // RecentEventsFromProto converts a step's inlined events; nil stays nil.
-func RecentEventsFromProto(r *pb.RecentEvents) *plugin.RecentEvents {
+func RecentEventsFromProto(r *pb.RecentEvents) *contract.RecentEvents {
 	if r == nil {
 		return nil
 	}
-	return &plugin.RecentEvents{AfterSeq: r.GetAfterSeq(), Events: eventsFromProto(r.GetEvents())}
+	return &contract.RecentEvents{AfterSeq: r.GetAfterSeq(), Events: eventsFromProto(r.GetEvents())}
 }
 
 // StepRequestFromProto converts a pre-step request.
-func StepRequestFromProto(r *pb.PreStepRequest) plugin.StepRequest {
-	return plugin.StepRequest{
+func StepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
+	return contract.StepRequest{
 		MountID:           r.GetMountId(),
 		SessionID:         r.GetSessionId(),
 		Cwd:               r.GetCwd(),
@@ -179,19 +179,19 @@ func StepRequestFromProto(r *pb.PreStepRequest) plugin.StepRequest {
 
 // OutcomeToProto converts an outcome; one the protocol does not know is an
 // error.
-func OutcomeToProto(o plugin.Outcome) (pb.Outcome, error) {
+func OutcomeToProto(o contract.Outcome) (pb.Outcome, error) {
 	switch o {
-	case plugin.OutcomeRejectPassthrough:
+	case contract.OutcomeRejectPassthrough:
 		return pb.Outcome_OUTCOME_REJECT_PASSTHROUGH, nil
-	case plugin.OutcomeUnchanged:
+	case contract.OutcomeUnchanged:
 		return pb.Outcome_OUTCOME_UNCHANGED, nil
-	case plugin.OutcomeIncomplete:
+	case contract.OutcomeIncomplete:
 		return pb.Outcome_OUTCOME_INCOMPLETE, nil
-	case plugin.OutcomeInitial:
+	case contract.OutcomeInitial:
 		return pb.Outcome_OUTCOME_INITIAL, nil
-	case plugin.OutcomeReplacement:
+	case contract.OutcomeReplacement:
 		return pb.Outcome_OUTCOME_REPLACEMENT, nil
-	case plugin.OutcomeTombstone:
+	case contract.OutcomeTombstone:
 		return pb.Outcome_OUTCOME_TOMBSTONE, nil
 	}
 	return pb.Outcome_OUTCOME_UNSPECIFIED, fmt.Errorf("outcome %q has no protocol value", o)
@@ -199,52 +199,52 @@ func OutcomeToProto(o plugin.Outcome) (pb.Outcome, error) {
 
 // OutcomeFromProto converts an outcome; OUTCOME_UNSPECIFIED and values this
 // version does not know are errors.
-func OutcomeFromProto(o pb.Outcome) (plugin.Outcome, error) {
+func OutcomeFromProto(o pb.Outcome) (contract.Outcome, error) {
 	switch o {
 	case pb.Outcome_OUTCOME_REJECT_PASSTHROUGH:
-		return plugin.OutcomeRejectPassthrough, nil
+		return contract.OutcomeRejectPassthrough, nil
 	case pb.Outcome_OUTCOME_UNCHANGED:
-		return plugin.OutcomeUnchanged, nil
+		return contract.OutcomeUnchanged, nil
 	case pb.Outcome_OUTCOME_INCOMPLETE:
-		return plugin.OutcomeIncomplete, nil
+		return contract.OutcomeIncomplete, nil
 	case pb.Outcome_OUTCOME_INITIAL:
-		return plugin.OutcomeInitial, nil
+		return contract.OutcomeInitial, nil
 	case pb.Outcome_OUTCOME_REPLACEMENT:
-		return plugin.OutcomeReplacement, nil
+		return contract.OutcomeReplacement, nil
 	case pb.Outcome_OUTCOME_TOMBSTONE:
-		return plugin.OutcomeTombstone, nil
+		return contract.OutcomeTombstone, nil
 	}
 	return "", fmt.Errorf("unknown outcome %v", o)
 }
 
 // EditToProto converts an edit; an unknown operation is an error.
-func EditToProto(e plugin.Edit) (*pb.MessageEdit, error) {
+func EditToProto(e contract.Edit) (*pb.MessageEdit, error) {
 	switch e.Op {
-	case plugin.EditRemove:
+	case contract.EditRemove:
 		return &pb.MessageEdit{Edit: &pb.MessageEdit_Remove{Remove: toUint32(e.Index)}}, nil
-	case plugin.EditReplace:
+	case contract.EditReplace:
 		return &pb.MessageEdit{Edit: &pb.MessageEdit_Replace{Replace: &pb.ReplaceEdit{Index: toUint32(e.Index), Message: MessageToProto(e.Message)}}}, nil
-	case plugin.EditAppend:
+	case contract.EditAppend:
 		return &pb.MessageEdit{Edit: &pb.MessageEdit_Append{Append: MessageToProto(e.Message)}}, nil
 	}
 	return nil, fmt.Errorf("edit with unknown operation %d", e.Op)
 }
 
 // EditFromProto converts an edit; an edit with no operation is an error.
-func EditFromProto(e *pb.MessageEdit) (plugin.Edit, error) {
+func EditFromProto(e *pb.MessageEdit) (contract.Edit, error) {
 	switch x := e.GetEdit().(type) {
 	case *pb.MessageEdit_Remove:
-		return plugin.Edit{Op: plugin.EditRemove, Index: int(x.Remove)}, nil
+		return contract.Edit{Op: contract.EditRemove, Index: int(x.Remove)}, nil
 	case *pb.MessageEdit_Replace:
-		return plugin.Edit{Op: plugin.EditReplace, Index: int(x.Replace.GetIndex()), Message: MessageFromProto(x.Replace.GetMessage())}, nil
+		return contract.Edit{Op: contract.EditReplace, Index: int(x.Replace.GetIndex()), Message: MessageFromProto(x.Replace.GetMessage())}, nil
 	case *pb.MessageEdit_Append:
-		return plugin.Edit{Op: plugin.EditAppend, Message: MessageFromProto(x.Append)}, nil
+		return contract.Edit{Op: contract.EditAppend, Message: MessageFromProto(x.Append)}, nil
 	}
-	return plugin.Edit{}, fmt.Errorf("empty edit")
+	return contract.Edit{}, fmt.Errorf("empty edit")
 }
 
 // StepResponseToProto converts a pre-step's result.
-func StepResponseToProto(r plugin.StepResponse) (*pb.PreStepResponse, error) {
+func StepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
 	o, err := OutcomeToProto(r.Outcome)
 	if err != nil {
 		return nil, err
@@ -262,17 +262,17 @@ func StepResponseToProto(r plugin.StepResponse) (*pb.PreStepResponse, error) {
 }
 
 // StepResponseFromProto converts a pre-step's result.
-func StepResponseFromProto(r *pb.PreStepResponse) (plugin.StepResponse, error) {
+func StepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error) {
 	o, err := OutcomeFromProto(r.GetOutcome())
 	if err != nil {
-		return plugin.StepResponse{}, err
+		return contract.StepResponse{}, err
 	}
-	out := plugin.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics()}
+	out := contract.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics()}
 	if edits := r.GetEdits(); len(edits) > 0 {
-		out.Edits = make([]plugin.Edit, len(edits))
+		out.Edits = make([]contract.Edit, len(edits))
 		for i, e := range edits {
 			if out.Edits[i], err = EditFromProto(e); err != nil {
-				return plugin.StepResponse{}, fmt.Errorf("edit %d: %w", i, err)
+				return contract.StepResponse{}, fmt.Errorf("edit %d: %w", i, err)
 			}
 		}
 	}
@@ -340,17 +340,17 @@ func DefinitionFromProto(d *pb.SkillDefinition) skill.Definition {
 }
 
 // SnapshotRequestToProto converts a snapshot request.
-func SnapshotRequestToProto(r plugin.SnapshotRequest) *pb.SnapshotRequest {
+func SnapshotRequestToProto(r contract.SnapshotRequest) *pb.SnapshotRequest {
 	return &pb.SnapshotRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, IfNoneMatch: r.IfNoneMatch, AcceptDelta: r.AcceptDelta}
 }
 
 // SnapshotRequestFromProto converts a snapshot request.
-func SnapshotRequestFromProto(r *pb.SnapshotRequest) plugin.SnapshotRequest {
-	return plugin.SnapshotRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), IfNoneMatch: r.GetIfNoneMatch(), AcceptDelta: r.GetAcceptDelta()}
+func SnapshotRequestFromProto(r *pb.SnapshotRequest) contract.SnapshotRequest {
+	return contract.SnapshotRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), IfNoneMatch: r.GetIfNoneMatch(), AcceptDelta: r.GetAcceptDelta()}
 }
 
 // SnapshotToProto converts a snapshot.
-func SnapshotToProto(s plugin.Snapshot) *pb.SnapshotResponse {
+func SnapshotToProto(s contract.Snapshot) *pb.SnapshotResponse {
 	out := &pb.SnapshotResponse{NotModified: s.NotModified, Token: s.Token, Complete: s.Complete, DeltaBase: s.DeltaBase, Removed: s.Removed}
 	if len(s.Skills) > 0 {
 		// One allocation for every summary and one for every policy: a
@@ -369,8 +369,8 @@ func SnapshotToProto(s plugin.Snapshot) *pb.SnapshotResponse {
 }
 
 // SnapshotFromProto converts a snapshot.
-func SnapshotFromProto(s *pb.SnapshotResponse) plugin.Snapshot {
-	out := plugin.Snapshot{NotModified: s.GetNotModified(), Token: s.GetToken(), Complete: s.GetComplete(), DeltaBase: s.GetDeltaBase(), Removed: s.GetRemoved()}
+func SnapshotFromProto(s *pb.SnapshotResponse) contract.Snapshot {
+	out := contract.Snapshot{NotModified: s.GetNotModified(), Token: s.GetToken(), Complete: s.GetComplete(), DeltaBase: s.GetDeltaBase(), Removed: s.GetRemoved()}
 	if sums := s.GetSkills(); len(sums) > 0 {
 		out.Skills = make([]skill.Summary, len(sums))
 		for i, sk := range sums {
@@ -381,18 +381,18 @@ func SnapshotFromProto(s *pb.SnapshotResponse) plugin.Snapshot {
 }
 
 // SkillRequestToProto converts a skill lookup request.
-func SkillRequestToProto(r plugin.SkillRequest) *pb.GetSkillRequest {
+func SkillRequestToProto(r contract.SkillRequest) *pb.GetSkillRequest {
 	return &pb.GetSkillRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, Name: r.Name, UserInvocation: r.UserInvocation}
 }
 
 // SkillRequestFromProto converts a skill lookup request.
-func SkillRequestFromProto(r *pb.GetSkillRequest) plugin.SkillRequest {
-	return plugin.SkillRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), Name: r.GetName(), UserInvocation: r.GetUserInvocation()}
+func SkillRequestFromProto(r *pb.GetSkillRequest) contract.SkillRequest {
+	return contract.SkillRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), Name: r.GetName(), UserInvocation: r.GetUserInvocation()}
 }
 
 // SkillLookupToProto converts a skill lookup's answer; a definition is
 // sent only when found.
-func SkillLookupToProto(l plugin.SkillLookup) *pb.GetSkillResponse {
+func SkillLookupToProto(l contract.SkillLookup) *pb.GetSkillResponse {
 	out := &pb.GetSkillResponse{Found: l.Found, Error: l.Error}
 	if l.Found {
 		out.Skill = DefinitionToProto(l.Skill)
@@ -402,8 +402,8 @@ func SkillLookupToProto(l plugin.SkillLookup) *pb.GetSkillResponse {
 
 // SkillLookupFromProto converts a skill lookup's answer. An answer that
 // says found but carries no definition counts as not found.
-func SkillLookupFromProto(r *pb.GetSkillResponse) plugin.SkillLookup {
-	out := plugin.SkillLookup{Error: r.GetError()}
+func SkillLookupFromProto(r *pb.GetSkillResponse) contract.SkillLookup {
+	out := contract.SkillLookup{Error: r.GetError()}
 	if r.GetFound() && r.GetSkill() != nil {
 		out.Found = true
 		out.Skill = DefinitionFromProto(r.GetSkill())
@@ -413,18 +413,18 @@ func SkillLookupFromProto(r *pb.GetSkillResponse) plugin.SkillLookup {
 
 // EventsRequestToProto converts an events request. A page size outside
 // uint32 is clamped (a negative one asks for the host's default).
-func EventsRequestToProto(r plugin.EventsRequest) *pb.ReadEventsRequest {
+func EventsRequestToProto(r contract.EventsRequest) *pb.ReadEventsRequest {
 	return &pb.ReadEventsRequest{SessionId: r.SessionID, BeforeSeq: r.BeforeSeq, AfterSeq: r.AfterSeq, MaxEvents: toUint32(r.MaxEvents)}
 }
 
 // EventsRequestFromProto converts an events request.
-func EventsRequestFromProto(r *pb.ReadEventsRequest) plugin.EventsRequest {
-	return plugin.EventsRequest{SessionID: r.GetSessionId(), BeforeSeq: r.GetBeforeSeq(), AfterSeq: r.GetAfterSeq(), MaxEvents: int(r.GetMaxEvents())}
+func EventsRequestFromProto(r *pb.ReadEventsRequest) contract.EventsRequest {
+	return contract.EventsRequest{SessionID: r.GetSessionId(), BeforeSeq: r.GetBeforeSeq(), AfterSeq: r.GetAfterSeq(), MaxEvents: int(r.GetMaxEvents())}
 }
 
 // EventPageToProto converts a page of events; sources are shared, not
 // copied.
-func EventPageToProto(p plugin.EventPage) *pb.ReadEventsResponse {
+func EventPageToProto(p contract.EventPage) *pb.ReadEventsResponse {
 	return &pb.ReadEventsResponse{
 		Head:   &pb.SessionHead{HeadSeq: p.Head.Seq, SurfaceRevision: p.Head.SurfaceRevision},
 		More:   p.More,
@@ -434,15 +434,15 @@ func EventPageToProto(p plugin.EventPage) *pb.ReadEventsResponse {
 
 // EventPageFromProto converts a page of events; a missing head is the zero
 // head.
-func EventPageFromProto(p *pb.ReadEventsResponse) plugin.EventPage {
-	out := plugin.EventPage{More: p.GetMore(), Events: eventsFromProto(p.GetEvents())}
+func EventPageFromProto(p *pb.ReadEventsResponse) contract.EventPage {
+	out := contract.EventPage{More: p.GetMore(), Events: eventsFromProto(p.GetEvents())}
 	if h := SessionHeadFromProto(p.GetHead()); h != nil {
 		out.Head = *h
 	}
 	return out
 }
 
-func eventsToProto(evs []plugin.Event) []*pb.SessionEvent {
+func eventsToProto(evs []contract.SessionEvent) []*pb.SessionEvent {
 	if len(evs) == 0 {
 		return nil
 	}
@@ -455,25 +455,25 @@ func eventsToProto(evs []plugin.Event) []*pb.SessionEvent {
 	return out
 }
 
-func eventsFromProto(evs []*pb.SessionEvent) []plugin.Event {
+func eventsFromProto(evs []*pb.SessionEvent) []contract.SessionEvent {
 	if len(evs) == 0 {
 		return nil
 	}
-	out := make([]plugin.Event, len(evs))
+	out := make([]contract.SessionEvent, len(evs))
 	for i, ev := range evs {
-		out[i] = plugin.Event{Seq: ev.GetSeq(), Type: ev.GetType(), Source: ev.GetSourceJson(), Visible: ev.GetVisible()}
+		out[i] = contract.SessionEvent{Seq: ev.GetSeq(), Type: ev.GetType(), Source: ev.GetSourceJson(), Visible: ev.GetVisible()}
 	}
 	return out
 }
 
 // ToolCallToProto converts a `skill` tool call.
-func ToolCallToProto(c plugin.ToolCall) *pb.ExecuteSkillToolRequest {
+func ToolCallToProto(c contract.ToolCall) *pb.ExecuteSkillToolRequest {
 	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName, SkillToolIdentity: c.SkillToolIdentity}
 }
 
 // ToolCallFromProto converts a `skill` tool call.
-func ToolCallFromProto(r *pb.ExecuteSkillToolRequest) plugin.ToolCall {
-	c := plugin.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName(), SkillToolIdentity: r.GetSkillToolIdentity()}
+func ToolCallFromProto(r *pb.ExecuteSkillToolRequest) contract.ToolCall {
+	c := contract.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName(), SkillToolIdentity: r.GetSkillToolIdentity()}
 	if args := r.GetArgumentsJson(); args != "" {
 		c.Arguments = []byte(args)
 	}
@@ -497,14 +497,14 @@ func ToolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 }
 
 // ToolResultToProto converts a tool result.
-func ToolResultToProto(r plugin.ToolResult) *pb.ExecuteSkillToolResponse {
+func ToolResultToProto(r contract.ToolResult) *pb.ExecuteSkillToolResponse {
 	return &pb.ExecuteSkillToolResponse{Value: ToolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: ResourcePageToProto(r.Resource)}
 }
 
 // ToolResultFromProto converts a tool result; an error result never
 // carries a value.
-func ToolResultFromProto(r *pb.ExecuteSkillToolResponse) plugin.ToolResult {
-	out := plugin.ToolResult{Text: r.GetText(), IsError: r.GetIsError()}
+func ToolResultFromProto(r *pb.ExecuteSkillToolResponse) contract.ToolResult {
+	out := contract.ToolResult{Text: r.GetText(), IsError: r.GetIsError()}
 	if !out.IsError {
 		out.Value = ToolValueFromProto(r.GetValue())
 		out.Resource = ResourcePageFromProto(r.GetResourceValue())
@@ -540,37 +540,37 @@ func ResourcePageFromProto(v *pb.SkillResourceValue) *skill.ResourcePage {
 }
 
 // ResourceRequestToProto converts a resource read request.
-func ResourceRequestToProto(r plugin.ResourceRequest) *pb.ReadResourceRequest {
+func ResourceRequestToProto(r contract.ResourceRequest) *pb.ReadResourceRequest {
 	return &pb.ReadResourceRequest{Cwd: r.Cwd, AgentScope: r.AgentScope, SessionId: r.SessionID, Name: r.Name, Path: r.Path, Offset: toUint64(r.Offset), MaxBytes: toUint32(r.MaxBytes)}
 }
 
 // ResourceRequestFromProto converts a resource read request.
-func ResourceRequestFromProto(r *pb.ReadResourceRequest) plugin.ResourceRequest {
-	return plugin.ResourceRequest{Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), SessionID: r.GetSessionId(), Name: r.GetName(), Path: r.GetPath(), Offset: toInt64(r.GetOffset()), MaxBytes: int(r.GetMaxBytes())}
+func ResourceRequestFromProto(r *pb.ReadResourceRequest) contract.ResourceRequest {
+	return contract.ResourceRequest{Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), SessionID: r.GetSessionId(), Name: r.GetName(), Path: r.GetPath(), Offset: toInt64(r.GetOffset()), MaxBytes: int(r.GetMaxBytes())}
 }
 
-var resourceStatuses = map[plugin.ResourceStatus]pb.ResourceStatus{
-	plugin.ResourceOK:                pb.ResourceStatus_RESOURCE_STATUS_OK,
-	plugin.ResourceSkillNotFound:     pb.ResourceStatus_RESOURCE_STATUS_SKILL_NOT_FOUND,
-	plugin.ResourceNotModelInvocable: pb.ResourceStatus_RESOURCE_STATUS_NOT_MODEL_INVOCABLE,
-	plugin.ResourceNotReadable:       pb.ResourceStatus_RESOURCE_STATUS_NOT_READABLE,
-	plugin.ResourceInvalidPath:       pb.ResourceStatus_RESOURCE_STATUS_INVALID_PATH,
-	plugin.ResourceNotFound:          pb.ResourceStatus_RESOURCE_STATUS_NOT_FOUND,
-	plugin.ResourceTooLarge:          pb.ResourceStatus_RESOURCE_STATUS_TOO_LARGE,
-	plugin.ResourceBinary:            pb.ResourceStatus_RESOURCE_STATUS_BINARY,
-	plugin.ResourceProviderError:     pb.ResourceStatus_RESOURCE_STATUS_PROVIDER_ERROR,
+var resourceStatuses = map[contract.ResourceStatus]pb.ResourceStatus{
+	contract.ResourceOK:                pb.ResourceStatus_RESOURCE_STATUS_OK,
+	contract.ResourceSkillNotFound:     pb.ResourceStatus_RESOURCE_STATUS_SKILL_NOT_FOUND,
+	contract.ResourceNotModelInvocable: pb.ResourceStatus_RESOURCE_STATUS_NOT_MODEL_INVOCABLE,
+	contract.ResourceNotReadable:       pb.ResourceStatus_RESOURCE_STATUS_NOT_READABLE,
+	contract.ResourceInvalidPath:       pb.ResourceStatus_RESOURCE_STATUS_INVALID_PATH,
+	contract.ResourceNotFound:          pb.ResourceStatus_RESOURCE_STATUS_NOT_FOUND,
+	contract.ResourceTooLarge:          pb.ResourceStatus_RESOURCE_STATUS_TOO_LARGE,
+	contract.ResourceBinary:            pb.ResourceStatus_RESOURCE_STATUS_BINARY,
+	contract.ResourceProviderError:     pb.ResourceStatus_RESOURCE_STATUS_PROVIDER_ERROR,
 }
 
 // ResourceReadToProto converts a resource read answer; an unknown status
 // becomes RESOURCE_STATUS_UNSPECIFIED, which the plugin reports as a
 // provider error.
-func ResourceReadToProto(r plugin.ResourceRead) *pb.ReadResourceResponse {
+func ResourceReadToProto(r contract.ResourceRead) *pb.ReadResourceResponse {
 	return &pb.ReadResourceResponse{Status: resourceStatuses[r.Status], Data: r.Data, TotalBytes: toUint64(r.Total), Error: r.Error}
 }
 
 // ResourceReadFromProto converts a resource read answer.
-func ResourceReadFromProto(r *pb.ReadResourceResponse) plugin.ResourceRead {
-	out := plugin.ResourceRead{Data: r.GetData(), Total: toInt64(r.GetTotalBytes()), Error: r.GetError(), Status: plugin.ResourceStatus(r.GetStatus().String())}
+func ResourceReadFromProto(r *pb.ReadResourceResponse) contract.ResourceRead {
+	out := contract.ResourceRead{Data: r.GetData(), Total: toInt64(r.GetTotalBytes()), Error: r.GetError(), Status: contract.ResourceStatus(r.GetStatus().String())}
 	for k, v := range resourceStatuses {
 		if v == r.GetStatus() {
 			out.Status = k
@@ -595,13 +595,13 @@ func toInt64(n uint64) int64 {
 }
 
 // ToolDefinitionToProto converts a tool definition.
-func ToolDefinitionToProto(d plugin.ToolDefinition) *pb.ToolDefinition {
+func ToolDefinitionToProto(d contract.ToolDefinition) *pb.ToolDefinition {
 	return &pb.ToolDefinition{Name: d.Name, Description: d.Description, InputSchemaJson: string(d.InputSchema), OutputSchemaJson: string(d.OutputSchema)}
 }
 
 // ToolDefinitionFromProto converts a tool definition.
-func ToolDefinitionFromProto(d *pb.ToolDefinition) plugin.ToolDefinition {
-	out := plugin.ToolDefinition{Name: d.GetName(), Description: d.GetDescription()}
+func ToolDefinitionFromProto(d *pb.ToolDefinition) contract.ToolDefinition {
+	out := contract.ToolDefinition{Name: d.GetName(), Description: d.GetDescription()}
 	if s := d.GetInputSchemaJson(); s != "" {
 		out.InputSchema = []byte(s)
 	}
@@ -613,18 +613,18 @@ func ToolDefinitionFromProto(d *pb.ToolDefinition) plugin.ToolDefinition {
 
 // ConfigureRequestToProto converts a mount's configuration together with
 // the broker id on which the host serves its callbacks.
-func ConfigureRequestToProto(r plugin.ConfigureRequest, hostBrokerID uint32) *pb.ConfigureRequest {
+func ConfigureRequestToProto(r contract.ConfigureRequest, hostBrokerID uint32) *pb.ConfigureRequest {
 	return &pb.ConfigureRequest{ConfigJson: r.Config, Scope: r.Scope, HostServiceBrokerId: hostBrokerID}
 }
 
 // ConfigureRequestFromProto converts a mount's configuration and returns
 // the host's broker id beside it.
-func ConfigureRequestFromProto(r *pb.ConfigureRequest) (plugin.ConfigureRequest, uint32) {
-	return plugin.ConfigureRequest{Config: r.GetConfigJson(), Scope: r.GetScope()}, r.GetHostServiceBrokerId()
+func ConfigureRequestFromProto(r *pb.ConfigureRequest) (contract.ConfigureRequest, uint32) {
+	return contract.ConfigureRequest{Config: r.GetConfigJson(), Scope: r.GetScope()}, r.GetHostServiceBrokerId()
 }
 
 // ConfigureResponseToProto converts a new mount's description.
-func ConfigureResponseToProto(r plugin.ConfigureResponse) *pb.ConfigureResponse {
+func ConfigureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureResponse {
 	out := &pb.ConfigureResponse{MountId: r.MountID}
 	for _, t := range r.Tools {
 		out.Tools = append(out.Tools, ToolDefinitionToProto(t))
@@ -633,8 +633,8 @@ func ConfigureResponseToProto(r plugin.ConfigureResponse) *pb.ConfigureResponse 
 }
 
 // ConfigureResponseFromProto converts a new mount's description.
-func ConfigureResponseFromProto(r *pb.ConfigureResponse) plugin.ConfigureResponse {
-	out := plugin.ConfigureResponse{MountID: r.GetMountId()}
+func ConfigureResponseFromProto(r *pb.ConfigureResponse) contract.ConfigureResponse {
+	out := contract.ConfigureResponse{MountID: r.GetMountId()}
 	for _, t := range r.GetTools() {
 		out.Tools = append(out.Tools, ToolDefinitionFromProto(t))
 	}
@@ -642,7 +642,7 @@ func ConfigureResponseFromProto(r *pb.ConfigureResponse) plugin.ConfigureRespons
 }
 
 // BindToolsToProto converts a mount's tool bindings.
-func BindToolsToProto(mountID string, bindings []plugin.ToolBinding) *pb.BindToolsRequest {
+func BindToolsToProto(mountID string, bindings []contract.ToolBinding) *pb.BindToolsRequest {
 	out := &pb.BindToolsRequest{MountId: mountID}
 	for _, b := range bindings {
 		out.Bindings = append(out.Bindings, &pb.ToolBinding{ToolName: b.ToolName, DefinitionIdentity: b.DefinitionIdentity})
@@ -651,9 +651,9 @@ func BindToolsToProto(mountID string, bindings []plugin.ToolBinding) *pb.BindToo
 }
 
 // BindToolsFromProto converts a mount's tool bindings.
-func BindToolsFromProto(r *pb.BindToolsRequest) (mountID string, bindings []plugin.ToolBinding) {
+func BindToolsFromProto(r *pb.BindToolsRequest) (mountID string, bindings []contract.ToolBinding) {
 	for _, b := range r.GetBindings() {
-		bindings = append(bindings, plugin.ToolBinding{ToolName: b.GetToolName(), DefinitionIdentity: b.GetDefinitionIdentity()})
+		bindings = append(bindings, contract.ToolBinding{ToolName: b.GetToolName(), DefinitionIdentity: b.GetDefinitionIdentity()})
 	}
 	return r.GetMountId(), bindings
 }

@@ -10,16 +10,17 @@ import (
 	"google.golang.org/protobuf/testing/protocmp"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Full values: every field set, so a conversion that drops one fails.
 var (
-	fullMessage = plugin.Message{
+	fullMessage = contract.Message{
 		ID:      "m1",
-		Role:    plugin.RoleAssistant,
-		Content: []plugin.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}},
+		Role:    contract.RoleAssistant,
+		Content: []contract.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}},
 		Source:  json.RawMessage(`{"kind":"skill-catalog"}`),
 		// Only user messages carry it in practice; the wire does not care.
 		UserInput: true,
@@ -52,11 +53,11 @@ func fromNil[G any, P proto.Message](t *testing.T, name string, from func(P) G, 
 
 func TestMessages(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "Message", MessageFromProto, plugin.Message{})
-	for name, m := range map[string]plugin.Message{"zero": {}, "full": fullMessage} {
+	fromNil(t, "Message", MessageFromProto, contract.Message{})
+	for name, m := range map[string]contract.Message{"zero": {}, "full": fullMessage} {
 		roundTrip(t, "Message/"+name, m, MessageToProto, MessageFromProto)
 	}
-	for _, r := range []plugin.Role{plugin.RoleUser, plugin.RoleAssistant, plugin.RoleSystem, plugin.RoleTool, ""} {
+	for _, r := range []contract.Role{contract.RoleUser, contract.RoleAssistant, contract.RoleSystem, contract.RoleTool, ""} {
 		roundTrip(t, "Role/"+string(r), r, RoleToProto, RoleFromProto)
 	}
 	if got := RoleToProto("moderator"); got != pb.Role_ROLE_UNSPECIFIED {
@@ -73,39 +74,39 @@ func TestMessages(t *testing.T) {
 
 func TestDecisions(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "Decision", DecisionFromProto, plugin.Decision{})
-	for name, d := range map[string]plugin.Decision{
+	fromNil(t, "Decision", DecisionFromProto, contract.Decision{})
+	for name, d := range map[string]contract.Decision{
 		"zero":                     {},
-		"enter":                    {Messages: []plugin.Message{fullMessage, {ID: "m2"}}},
-		"reject":                   {Reject: &plugin.Reject{Reason: "budget"}},
-		"reject with empty reason": {Reject: &plugin.Reject{}},
+		"enter":                    {Messages: []contract.Message{fullMessage, {ID: "m2"}}},
+		"reject":                   {Reject: &contract.Reject{Reason: "budget"}},
+		"reject with empty reason": {Reject: &contract.Reject{}},
 	} {
 		roundTrip(t, "Decision/"+name, d, DecisionToProto, DecisionFromProto)
 	}
 	// A decision with no kind (an older or careless host) enters with
 	// nothing.
-	if diff := cmp.Diff(plugin.Decision{}, DecisionFromProto(&pb.Decision{})); diff != "" {
+	if diff := cmp.Diff(contract.Decision{}, DecisionFromProto(&pb.Decision{})); diff != "" {
 		t.Errorf("kindless decision (-want +got):\n%s", diff)
 	}
 }
 
 func TestStepRequests(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "StepRequest", StepRequestFromProto, plugin.StepRequest{})
-	full := plugin.StepRequest{
+	fromNil(t, "StepRequest", StepRequestFromProto, contract.StepRequest{})
+	full := contract.StepRequest{
 		MountID: "mount-1", SessionID: "s", Cwd: "/w", AgentScope: "agent:a", Turn: 3, Step: 4,
-		Downstream:        plugin.Decision{Messages: []plugin.Message{fullMessage}},
-		SkillToolIdentity: "tooldef-1", SnapshotToken: "tok", Head: &plugin.SessionHead{Seq: 9, SurfaceRevision: 2},
+		Downstream:        contract.Decision{Messages: []contract.Message{fullMessage}},
+		SkillToolIdentity: "tooldef-1", SnapshotToken: "tok", Head: &contract.SessionHead{Seq: 9, SurfaceRevision: 2},
 	}
 	withRecent := full
-	withRecent.Recent = &plugin.RecentEvents{AfterSeq: 7, Events: []plugin.Event{{Seq: 9, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true}, {Seq: 8, Type: "message"}}}
-	for name, r := range map[string]plugin.StepRequest{
+	withRecent.Recent = &contract.RecentEvents{AfterSeq: 7, Events: []contract.SessionEvent{{Seq: 9, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true}, {Seq: 8, Type: "message"}}}
+	for name, r := range map[string]contract.StepRequest{
 		"zero":               {},
 		"full":               full,
-		"zero head":          {Head: &plugin.SessionHead{}},
+		"zero head":          {Head: &contract.SessionHead{}},
 		"recent events":      withRecent,
-		"no recent events":   {Recent: &plugin.RecentEvents{AfterSeq: 3}},
-		"recent after start": {Recent: &plugin.RecentEvents{}},
+		"no recent events":   {Recent: &contract.RecentEvents{AfterSeq: 3}},
+		"recent after start": {Recent: &contract.RecentEvents{}},
 	} {
 		roundTrip(t, "StepRequest/"+name, r, StepRequestToProto, StepRequestFromProto)
 	}
@@ -113,7 +114,7 @@ func TestStepRequests(t *testing.T) {
 
 func TestStepResponses(t *testing.T) {
 	t.Parallel()
-	for _, o := range []plugin.Outcome{plugin.OutcomeRejectPassthrough, plugin.OutcomeUnchanged, plugin.OutcomeIncomplete, plugin.OutcomeInitial, plugin.OutcomeReplacement, plugin.OutcomeTombstone} {
+	for _, o := range []contract.Outcome{contract.OutcomeRejectPassthrough, contract.OutcomeUnchanged, contract.OutcomeIncomplete, contract.OutcomeInitial, contract.OutcomeReplacement, contract.OutcomeTombstone} {
 		p, err := OutcomeToProto(o)
 		if err != nil {
 			t.Fatalf("OutcomeToProto(%q): %v", o, err)
@@ -134,13 +135,13 @@ func TestStepResponses(t *testing.T) {
 		t.Error("a missing response (no outcome) was accepted")
 	}
 
-	full := plugin.StepResponse{Outcome: plugin.OutcomeReplacement, Edits: []plugin.Edit{
-		{Op: plugin.EditRemove, Index: 2},
-		{Op: plugin.EditReplace, Index: 0, Message: fullMessage},
-		{Op: plugin.EditAppend, Message: plugin.Message{ID: "new"}},
-		{Op: plugin.EditRemove}, // index 0
+	full := contract.StepResponse{Outcome: contract.OutcomeReplacement, Edits: []contract.Edit{
+		{Op: contract.EditRemove, Index: 2},
+		{Op: contract.EditReplace, Index: 0, Message: fullMessage},
+		{Op: contract.EditAppend, Message: contract.Message{ID: "new"}},
+		{Op: contract.EditRemove}, // index 0
 	}, Diagnostics: []string{"catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"}}
-	for name, r := range map[string]plugin.StepResponse{"no edits": {Outcome: plugin.OutcomeUnchanged}, "full": full} {
+	for name, r := range map[string]contract.StepResponse{"no edits": {Outcome: contract.OutcomeUnchanged}, "full": full} {
 		p, err := StepResponseToProto(r)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
@@ -153,7 +154,7 @@ func TestStepResponses(t *testing.T) {
 			t.Errorf("StepResponse/%s round trip (-want +got):\n%s", name, diff)
 		}
 	}
-	if _, err := StepResponseToProto(plugin.StepResponse{Outcome: plugin.OutcomeUnchanged, Edits: []plugin.Edit{{}}}); err == nil {
+	if _, err := StepResponseToProto(contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: []contract.Edit{{}}}); err == nil {
 		t.Error("an edit without an operation was sent")
 	}
 	if _, err := StepResponseFromProto(&pb.PreStepResponse{Outcome: pb.Outcome_OUTCOME_UNCHANGED, Edits: []*pb.MessageEdit{{}}}); err == nil {
@@ -184,11 +185,11 @@ func TestSkills(t *testing.T) {
 
 func TestSnapshots(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "SnapshotRequest", SnapshotRequestFromProto, plugin.SnapshotRequest{})
-	fromNil(t, "Snapshot", SnapshotFromProto, plugin.Snapshot{})
-	roundTrip(t, "SnapshotRequest/zero", plugin.SnapshotRequest{}, SnapshotRequestToProto, SnapshotRequestFromProto)
-	roundTrip(t, "SnapshotRequest/full", plugin.SnapshotRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", IfNoneMatch: "tok", AcceptDelta: true}, SnapshotRequestToProto, SnapshotRequestFromProto)
-	for name, s := range map[string]plugin.Snapshot{
+	fromNil(t, "SnapshotRequest", SnapshotRequestFromProto, contract.SnapshotRequest{})
+	fromNil(t, "Snapshot", SnapshotFromProto, contract.Snapshot{})
+	roundTrip(t, "SnapshotRequest/zero", contract.SnapshotRequest{}, SnapshotRequestToProto, SnapshotRequestFromProto)
+	roundTrip(t, "SnapshotRequest/full", contract.SnapshotRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", IfNoneMatch: "tok", AcceptDelta: true}, SnapshotRequestToProto, SnapshotRequestFromProto)
+	for name, s := range map[string]contract.Snapshot{
 		"zero":         {},
 		"not modified": {NotModified: true, Token: "tok", Complete: true},
 		"full":         {Token: "tok", Complete: true, Skills: []skill.Summary{fullDefinition.Summary, {Name: "b"}}},
@@ -199,7 +200,7 @@ func TestSnapshots(t *testing.T) {
 	}
 	// Each summary on the wire is its own message, even though they are
 	// allocated together.
-	p := SnapshotToProto(plugin.Snapshot{Skills: []skill.Summary{{Name: "a"}, {Name: "b"}}})
+	p := SnapshotToProto(contract.Snapshot{Skills: []skill.Summary{{Name: "a"}, {Name: "b"}}})
 	p.Skills[0].Name = "changed"
 	if p.Skills[1].GetName() != "b" {
 		t.Error("summaries on the wire share storage")
@@ -208,11 +209,11 @@ func TestSnapshots(t *testing.T) {
 
 func TestSkillLookups(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "SkillRequest", SkillRequestFromProto, plugin.SkillRequest{})
-	fromNil(t, "SkillLookup", SkillLookupFromProto, plugin.SkillLookup{})
-	roundTrip(t, "SkillRequest/zero", plugin.SkillRequest{}, SkillRequestToProto, SkillRequestFromProto)
-	roundTrip(t, "SkillRequest/full", plugin.SkillRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", Name: "pdf", UserInvocation: true}, SkillRequestToProto, SkillRequestFromProto)
-	for name, l := range map[string]plugin.SkillLookup{
+	fromNil(t, "SkillRequest", SkillRequestFromProto, contract.SkillRequest{})
+	fromNil(t, "SkillLookup", SkillLookupFromProto, contract.SkillLookup{})
+	roundTrip(t, "SkillRequest/zero", contract.SkillRequest{}, SkillRequestToProto, SkillRequestFromProto)
+	roundTrip(t, "SkillRequest/full", contract.SkillRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", Name: "pdf", UserInvocation: true}, SkillRequestToProto, SkillRequestFromProto)
+	for name, l := range map[string]contract.SkillLookup{
 		"not found":      {},
 		"found":          {Found: true, Skill: fullDefinition},
 		"provider error": {Error: "disk on fire"},
@@ -222,47 +223,47 @@ func TestSkillLookups(t *testing.T) {
 	if got := SkillLookupFromProto(&pb.GetSkillResponse{Found: true}); got.Found {
 		t.Error("found without a definition counted as found")
 	}
-	if got := SkillLookupToProto(plugin.SkillLookup{Skill: fullDefinition}); got.GetSkill() != nil {
+	if got := SkillLookupToProto(contract.SkillLookup{Skill: fullDefinition}); got.GetSkill() != nil {
 		t.Error("a definition was sent for a skill that was not found")
 	}
 }
 
 func TestEvents(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "EventsRequest", EventsRequestFromProto, plugin.EventsRequest{})
-	fromNil(t, "EventPage", EventPageFromProto, plugin.EventPage{})
-	fromNil(t, "SessionHead", SessionHeadFromProto, (*plugin.SessionHead)(nil))
-	fromNil(t, "RecentEvents", RecentEventsFromProto, (*plugin.RecentEvents)(nil))
-	roundTrip(t, "EventsRequest/zero", plugin.EventsRequest{}, EventsRequestToProto, EventsRequestFromProto)
-	roundTrip(t, "EventsRequest/full", plugin.EventsRequest{SessionID: "s", BeforeSeq: 10, AfterSeq: 2, MaxEvents: 64}, EventsRequestToProto, EventsRequestFromProto)
+	fromNil(t, "EventsRequest", EventsRequestFromProto, contract.EventsRequest{})
+	fromNil(t, "EventPage", EventPageFromProto, contract.EventPage{})
+	fromNil(t, "SessionHead", SessionHeadFromProto, (*contract.SessionHead)(nil))
+	fromNil(t, "RecentEvents", RecentEventsFromProto, (*contract.RecentEvents)(nil))
+	roundTrip(t, "EventsRequest/zero", contract.EventsRequest{}, EventsRequestToProto, EventsRequestFromProto)
+	roundTrip(t, "EventsRequest/full", contract.EventsRequest{SessionID: "s", BeforeSeq: 10, AfterSeq: 2, MaxEvents: 64}, EventsRequestToProto, EventsRequestFromProto)
 	for in, want := range map[int]uint32{-1: 0, 0: 0, 7: 7, math.MaxInt: math.MaxUint32} {
-		if got := EventsRequestToProto(plugin.EventsRequest{MaxEvents: in}).GetMaxEvents(); got != want {
+		if got := EventsRequestToProto(contract.EventsRequest{MaxEvents: in}).GetMaxEvents(); got != want {
 			t.Errorf("MaxEvents %d on the wire = %d, want %d", in, got, want)
 		}
 	}
-	for name, p := range map[string]plugin.EventPage{
+	for name, p := range map[string]contract.EventPage{
 		"zero": {},
-		"full": {Head: plugin.SessionHead{Seq: 5, SurfaceRevision: 1}, More: true, Events: []plugin.Event{
+		"full": {Head: contract.SessionHead{Seq: 5, SurfaceRevision: 1}, More: true, Events: []contract.SessionEvent{
 			{Seq: 5, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true},
 			{Seq: 4, Type: "compaction"},
 		}},
 	} {
 		roundTrip(t, "EventPage/"+name, p, EventPageToProto, EventPageFromProto)
 	}
-	for _, h := range []*plugin.SessionHead{nil, {}, {Seq: 1, SurfaceRevision: 2}} {
+	for _, h := range []*contract.SessionHead{nil, {}, {Seq: 1, SurfaceRevision: 2}} {
 		roundTrip(t, "SessionHead", h, SessionHeadToProto, SessionHeadFromProto)
 	}
 }
 
 func TestTools(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "ToolCall", ToolCallFromProto, plugin.ToolCall{})
-	fromNil(t, "ToolResult", ToolResultFromProto, plugin.ToolResult{})
+	fromNil(t, "ToolCall", ToolCallFromProto, contract.ToolCall{})
+	fromNil(t, "ToolResult", ToolResultFromProto, contract.ToolResult{})
 	fromNil(t, "ToolValue", ToolValueFromProto, (*skill.ToolValue)(nil))
-	fromNil(t, "ToolDefinition", ToolDefinitionFromProto, plugin.ToolDefinition{})
-	roundTrip(t, "ToolCall/zero", plugin.ToolCall{}, ToolCallToProto, ToolCallFromProto)
-	roundTrip(t, "ToolCall/full", plugin.ToolCall{MountID: "m", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`)}, ToolCallToProto, ToolCallFromProto)
-	for name, r := range map[string]plugin.ToolResult{
+	fromNil(t, "ToolDefinition", ToolDefinitionFromProto, contract.ToolDefinition{})
+	roundTrip(t, "ToolCall/zero", contract.ToolCall{}, ToolCallToProto, ToolCallFromProto)
+	roundTrip(t, "ToolCall/full", contract.ToolCall{MountID: "m", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`)}, ToolCallToProto, ToolCallFromProto)
+	for name, r := range map[string]contract.ToolResult{
 		"zero":    {},
 		"success": {Value: &fullValue, Text: "<skill_content>"},
 		"error":   {Text: "Error: x", IsError: true},
@@ -275,31 +276,31 @@ func TestTools(t *testing.T) {
 	for _, v := range []*skill.ToolValue{nil, {}, &fullValue} {
 		roundTrip(t, "ToolValue", v, ToolValueToProto, ToolValueFromProto)
 	}
-	roundTrip(t, "ToolDefinition/zero", plugin.ToolDefinition{}, ToolDefinitionToProto, ToolDefinitionFromProto)
+	roundTrip(t, "ToolDefinition/zero", contract.ToolDefinition{}, ToolDefinitionToProto, ToolDefinitionFromProto)
 	roundTrip(t, "ToolDefinition/full", plugin.SkillTool(), ToolDefinitionToProto, ToolDefinitionFromProto)
 }
 
 func TestMountMessages(t *testing.T) {
 	t.Parallel()
 	req, id := ConfigureRequestFromProto(nil)
-	if req != (plugin.ConfigureRequest{}) || id != 0 {
+	if req != (contract.ConfigureRequest{}) || id != 0 {
 		t.Errorf("ConfigureRequest from nil = %+v, %d", req, id)
 	}
-	for _, r := range []plugin.ConfigureRequest{{}, {Config: `{"catalogDescriptionMaxLength": 9}`, Scope: "agent:a"}} {
+	for _, r := range []contract.ConfigureRequest{{}, {Config: `{"catalogDescriptionMaxLength": 9}`, Scope: "agent:a"}} {
 		got, gotID := ConfigureRequestFromProto(ConfigureRequestToProto(r, 7))
 		if got != r || gotID != 7 {
 			t.Errorf("ConfigureRequest round trip = %+v, %d; want %+v, 7", got, gotID, r)
 		}
 	}
-	fromNil(t, "ConfigureResponse", ConfigureResponseFromProto, plugin.ConfigureResponse{})
-	for _, r := range []plugin.ConfigureResponse{{}, {MountID: "mount-1", Tools: []plugin.ToolDefinition{plugin.SkillTool(), {Name: "other"}}}} {
+	fromNil(t, "ConfigureResponse", ConfigureResponseFromProto, contract.ConfigureResponse{})
+	for _, r := range []contract.ConfigureResponse{{}, {MountID: "mount-1", Tools: []contract.ToolDefinition{plugin.SkillTool(), {Name: "other"}}}} {
 		roundTrip(t, "ConfigureResponse", r, ConfigureResponseToProto, ConfigureResponseFromProto)
 	}
 	mount, bindings := BindToolsFromProto(nil)
 	if mount != "" || bindings != nil {
 		t.Errorf("BindTools from nil = %q, %v", mount, bindings)
 	}
-	for _, b := range [][]plugin.ToolBinding{nil, {{ToolName: "skill", DefinitionIdentity: "tooldef-1"}, {}}} {
+	for _, b := range [][]contract.ToolBinding{nil, {{ToolName: "skill", DefinitionIdentity: "tooldef-1"}, {}}} {
 		gotMount, got := BindToolsFromProto(BindToolsToProto("mount-1", b))
 		if gotMount != "mount-1" || !cmp.Equal(got, b) {
 			t.Errorf("BindTools round trip = %q, %+v; want mount-1, %+v", gotMount, got, b)

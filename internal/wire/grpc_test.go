@@ -15,17 +15,18 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// testHost is an in-memory plugin.Host: the far side of the callbacks the
+// testHost is an in-memory contract.Host: the far side of the callbacks the
 // plugin makes through the broker. It stands in for hostsdk, whose own
 // tests drive the real plugin binary.
 type testHost struct {
 	mu        sync.Mutex
 	skills    []skill.Summary
 	defs      map[string]skill.Definition
-	events    []plugin.Event
+	events    []contract.SessionEvent
 	failWith  error         // every callback fails with it when set
 	block     chan struct{} // Snapshot waits for ctx when set
 	snapshots int
@@ -34,7 +35,7 @@ type testHost struct {
 	sent      map[string][]skill.Summary // snapshots answered, by token, for deltas
 }
 
-func (h *testHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
+func (h *testHost) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	h.mu.Lock()
 	h.snapshots++
 	fail, block := h.failWith, h.block
@@ -42,10 +43,10 @@ func (h *testHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (pl
 	if block != nil {
 		close(block)
 		<-ctx.Done()
-		return plugin.Snapshot{}, ctx.Err()
+		return contract.Snapshot{}, ctx.Err()
 	}
 	if fail != nil {
-		return plugin.Snapshot{}, fail
+		return contract.Snapshot{}, fail
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -53,9 +54,9 @@ func (h *testHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (pl
 	if token == "" {
 		token = "tok-1"
 	}
-	out := plugin.Snapshot{Skills: h.skills, Complete: true, Token: token}
+	out := contract.Snapshot{Skills: h.skills, Complete: true, Token: token}
 	if base, ok := h.sent[req.IfNoneMatch]; ok && req.AcceptDelta {
-		if up, rm, worth := plugin.SnapshotDelta(base, h.skills); worth {
+		if up, rm, worth := contract.SnapshotDelta(base, h.skills); worth {
 			out.Skills, out.Removed, out.DeltaBase = up, rm, req.IfNoneMatch
 		}
 	}
@@ -63,16 +64,16 @@ func (h *testHost) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (pl
 	return out, nil
 }
 
-func (h *testHost) GetSkill(_ context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+func (h *testHost) GetSkill(_ context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	d, ok := h.defs[req.Name]
-	return plugin.SkillLookup{Found: ok, Skill: d}, nil
+	return contract.SkillLookup{Found: ok, Skill: d}, nil
 }
 
-func (h *testHost) ReadEvents(_ context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+func (h *testHost) ReadEvents(_ context.Context, req contract.EventsRequest) (contract.EventPage, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.reads++
-	page := plugin.EventPage{Head: plugin.SessionHead{Seq: uint64(len(h.events))}}
+	page := contract.EventPage{Head: contract.SessionHead{Seq: uint64(len(h.events))}}
 	for i := len(h.events) - 1; i >= 0; i-- {
 		if ev := h.events[i]; (req.BeforeSeq == 0 || ev.Seq < req.BeforeSeq) && ev.Seq > req.AfterSeq {
 			page.Events = append(page.Events, ev)
@@ -85,7 +86,7 @@ func (h *testHost) ReadEvents(_ context.Context, req plugin.EventsRequest) (plug
 // host on go-plugin's in-process test connection, with a real broker
 // between them, and returns the host's client and the broker id of its
 // callbacks.
-func connect(t testing.TB, core *plugin.Core, host plugin.Host) (PluginClient, uint32) {
+func connect(t testing.TB, core *plugin.Core, host contract.Host) (PluginClient, uint32) {
 	t.Helper()
 	client, _ := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{PluginName: &GRPCPlugin{Core: core}})
 	// Closing the client shuts the server down through go-plugin's
@@ -113,14 +114,14 @@ func newTestHost() *testHost {
 }
 
 // mountBound configures a mount and binds its `skill` tool to identity.
-func mountBound(t testing.TB, c PluginClient, brokerID uint32, config, identity string) plugin.ConfigureResponse {
+func mountBound(t testing.TB, c PluginClient, brokerID uint32, config, identity string) contract.ConfigureResponse {
 	t.Helper()
 	ctx := context.Background()
-	resp, err := c.Configure(ctx, plugin.ConfigureRequest{Config: config, Scope: "global"}, brokerID)
+	resp, err := c.Configure(ctx, contract.ConfigureRequest{Config: config, Scope: "global"}, brokerID)
 	if err != nil {
 		t.Fatalf("Configure: %v", err)
 	}
-	if err := c.BindTools(ctx, resp.MountID, []plugin.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
+	if err := c.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
 		t.Fatalf("BindTools: %v", err)
 	}
 	return resp
@@ -140,9 +141,9 @@ func TestGRPCMountsBindingAndSteps(t *testing.T) {
 		t.Fatalf("two mounts share the id %q", first.MountID)
 	}
 
-	step := func(mountID, identity, session string) plugin.StepResponse {
+	step := func(mountID, identity, session string) contract.StepResponse {
 		t.Helper()
-		resp, err := c.PreStep(ctx, plugin.StepRequest{MountID: mountID, SessionID: session, SkillToolIdentity: identity, Head: &plugin.SessionHead{}})
+		resp, err := c.PreStep(ctx, contract.StepRequest{MountID: mountID, SessionID: session, SkillToolIdentity: identity, Head: &contract.SessionHead{}})
 		if err != nil {
 			t.Fatalf("PreStep: %v", err)
 		}
@@ -156,27 +157,27 @@ func TestGRPCMountsBindingAndSteps(t *testing.T) {
 		{second.MountID, "tooldef-2", "s2", "Do..."},
 	} {
 		resp := step(tc.mount, tc.identity, tc.session)
-		if resp.Outcome != plugin.OutcomeInitial || len(resp.Edits) != 1 || resp.Edits[0].Op != plugin.EditAppend {
+		if resp.Outcome != contract.OutcomeInitial || len(resp.Edits) != 1 || resp.Edits[0].Op != contract.EditAppend {
 			t.Fatalf("mount %s: %+v, want one appended initial catalog", tc.mount, resp)
 		}
 		c, ok := events.ParseCatalog(resp.Edits[0].Message.Source)
 		if !ok || len(c.Entries) != 1 || c.Entries[0].Description != tc.desc {
 			t.Errorf("mount %s published %s, want the description %q", tc.mount, resp.Edits[0].Message.Source, tc.desc)
 		}
-		if resp.Edits[0].Message.Role != plugin.RoleUser || resp.Edits[0].Message.Text() == "" {
+		if resp.Edits[0].Message.Role != contract.RoleUser || resp.Edits[0].Message.Text() == "" {
 			t.Errorf("mount %s: the catalog message lost its role or text over the wire: %+v", tc.mount, resp.Edits[0].Message)
 		}
 	}
 	// Another tool resolving to `skill` (a shadow) sees nothing.
-	if resp := step(first.MountID, "tooldef-shadow", "s3"); resp.Outcome != plugin.OutcomeUnchanged || len(resp.Edits) != 0 {
+	if resp := step(first.MountID, "tooldef-shadow", "s3"); resp.Outcome != contract.OutcomeUnchanged || len(resp.Edits) != 0 {
 		t.Errorf("shadowed step = %+v, want unchanged", resp)
 	}
 
-	res, err := c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: first.MountID, SessionID: "s1", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	res, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: first.MountID, SessionID: "s1", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil || res.IsError || res.Value == nil || res.Value.Content != "Do alpha." {
 		t.Fatalf("ExecuteSkillTool = %+v, %v", res, err)
 	}
-	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: first.MountID, Arguments: json.RawMessage(`{"name":"nope"}`)})
+	res, err = c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: first.MountID, Arguments: json.RawMessage(`{"name":"nope"}`)})
 	if err != nil || !res.IsError || res.Value != nil || res.Text != `Error: skill "nope" is unknown or no longer available` {
 		t.Fatalf("unknown skill = %+v, %v", res, err)
 	}
@@ -187,8 +188,8 @@ func TestGRPCMountsBindingAndSteps(t *testing.T) {
 	if err := c.Unmount(ctx, second.MountID); err != nil {
 		t.Fatalf("Unmount: %v", err)
 	}
-	_, err = c.PreStep(ctx, plugin.StepRequest{MountID: second.MountID, SkillToolIdentity: "tooldef-2"})
-	if !errors.Is(err, plugin.ErrUnknownMount) || status.Code(err) != codes.NotFound {
+	_, err = c.PreStep(ctx, contract.StepRequest{MountID: second.MountID, SkillToolIdentity: "tooldef-2"})
+	if !errors.Is(err, contract.ErrUnknownMount) || status.Code(err) != codes.NotFound {
 		t.Errorf("step of an unmounted mount: %v, want ErrUnknownMount (NotFound)", err)
 	}
 	if err := c.Ping(ctx); err != nil {
@@ -201,8 +202,8 @@ func TestGRPCErrors(t *testing.T) {
 
 	t.Run("refused configuration", func(t *testing.T) {
 		c, brokerID := connect(t, plugin.New(plugin.Options{}), newTestHost())
-		_, err := c.Configure(ctx, plugin.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": 2}`}, brokerID)
-		var cfg *plugin.ConfigError
+		_, err := c.Configure(ctx, contract.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": 2}`}, brokerID)
+		var cfg *contract.ConfigError
 		if !errors.As(err, &cfg) || cfg.Message != "catalogDescriptionMaxLength must be an integer >= 3, got 2" {
 			t.Fatalf("err = %v, want the ConfigError naming the option and bound", err)
 		}
@@ -210,18 +211,18 @@ func TestGRPCErrors(t *testing.T) {
 	t.Run("unknown mount", func(t *testing.T) {
 		c, _ := connect(t, plugin.New(plugin.Options{}), newTestHost())
 		err := c.BindTools(ctx, "mount-404", nil)
-		if !errors.Is(err, plugin.ErrUnknownMount) || status.Code(err) != codes.NotFound {
+		if !errors.Is(err, contract.ErrUnknownMount) || status.Code(err) != codes.NotFound {
 			t.Fatalf("err = %v, want ErrUnknownMount (NotFound)", err)
 		}
 	})
 	t.Run("unbound mount", func(t *testing.T) {
 		c, brokerID := connect(t, plugin.New(plugin.Options{}), newTestHost())
-		resp, err := c.Configure(ctx, plugin.ConfigureRequest{}, brokerID)
+		resp, err := c.Configure(ctx, contract.ConfigureRequest{}, brokerID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, err = c.PreStep(ctx, plugin.StepRequest{MountID: resp.MountID, SkillToolIdentity: "x"})
-		if !errors.Is(err, plugin.ErrUnbound) || status.Code(err) != codes.FailedPrecondition {
+		_, err = c.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SkillToolIdentity: "x"})
+		if !errors.Is(err, contract.ErrUnbound) || status.Code(err) != codes.FailedPrecondition {
 			t.Fatalf("err = %v, want ErrUnbound (FailedPrecondition)", err)
 		}
 	})
@@ -230,7 +231,7 @@ func TestGRPCErrors(t *testing.T) {
 		host.failWith = errors.New("provider index corrupt")
 		c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
 		m := mountBound(t, c, brokerID, "", "tooldef-1")
-		_, err := c.PreStep(ctx, plugin.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
+		_, err := c.PreStep(ctx, contract.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
 		// The host answered Unavailable; the plugin must not relay that
 		// code, which would read as "the plugin is unreachable".
 		if status.Code(err) != codes.Aborted {
@@ -247,7 +248,7 @@ func TestGRPCErrors(t *testing.T) {
 			<-host.block
 			cancel()
 		}()
-		_, err := c.PreStep(stepCtx, plugin.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
+		_, err := c.PreStep(stepCtx, contract.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("err = %v, want context.Canceled", err)
 		}
@@ -262,28 +263,28 @@ func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
 	m := mountBound(t, c, brokerID, "", "tooldef-1")
 	ctx := context.Background()
 	var sent uint64
-	step := func() plugin.StepResponse {
+	step := func() contract.StepResponse {
 		t.Helper()
 		host.mu.Lock()
-		head := plugin.SessionHead{Seq: uint64(len(host.events))}
-		recent := &plugin.RecentEvents{AfterSeq: sent}
+		head := contract.SessionHead{Seq: uint64(len(host.events))}
+		recent := &contract.RecentEvents{AfterSeq: sent}
 		for i := len(host.events) - 1; i >= int(sent); i-- {
 			recent.Events = append(recent.Events, host.events[i])
 		}
 		host.mu.Unlock()
-		resp, err := c.PreStep(ctx, plugin.StepRequest{MountID: m.MountID, SessionID: "s", SkillToolIdentity: "tooldef-1", SnapshotToken: "tok-1", Head: &head, Recent: recent})
+		resp, err := c.PreStep(ctx, contract.StepRequest{MountID: m.MountID, SessionID: "s", SkillToolIdentity: "tooldef-1", SnapshotToken: "tok-1", Head: &head, Recent: recent})
 		if err != nil {
 			t.Fatal(err)
 		}
 		sent = head.Seq
 		host.mu.Lock()
 		for _, e := range resp.Edits {
-			host.events = append(host.events, plugin.Event{Seq: uint64(len(host.events) + 1), Source: e.Message.Source, Visible: true})
+			host.events = append(host.events, contract.SessionEvent{Seq: uint64(len(host.events) + 1), Source: e.Message.Source, Visible: true})
 		}
 		host.mu.Unlock()
 		return resp
 	}
-	if resp := step(); resp.Outcome != plugin.OutcomeInitial {
+	if resp := step(); resp.Outcome != contract.OutcomeInitial {
 		t.Fatalf("first step: %v", resp.Outcome)
 	}
 	host.mu.Lock()
@@ -292,10 +293,10 @@ func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		host.mu.Lock()
 		for k := 0; k < 2; k++ { // the model's reply and a tool result
-			host.events = append(host.events, plugin.Event{Seq: uint64(len(host.events) + 1), Type: "message", Visible: true})
+			host.events = append(host.events, contract.SessionEvent{Seq: uint64(len(host.events) + 1), Type: "message", Visible: true})
 		}
 		host.mu.Unlock()
-		if resp := step(); resp.Outcome != plugin.OutcomeUnchanged {
+		if resp := step(); resp.Outcome != contract.OutcomeUnchanged {
 			t.Fatalf("loop step %d: %v", i, resp.Outcome)
 		}
 	}

@@ -7,20 +7,20 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
-// HostServer serves a plugin.Host as the protocol's HostService: the host
+// HostServer serves a contract.Host as the protocol's HostService: the host
 // side of the plugin's callbacks. Failures of the host's own (an unknown
 // scope, a storage error) are answered with Unavailable; the caller's
 // cancellation keeps its code.
 type HostServer struct {
 	pb.UnimplementedHostServiceServer
-	Host plugin.Host
+	Host contract.Host
 }
 
-// Snapshot serves plugin.Host.Snapshot.
+// Snapshot serves contract.Host.Snapshot.
 func (s HostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb.SnapshotResponse, error) {
 	snap, err := s.Host.Snapshot(ctx, SnapshotRequestFromProto(req))
 	if err != nil {
@@ -29,7 +29,7 @@ func (s HostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb.
 	return SnapshotToProto(snap), nil
 }
 
-// GetSkill serves plugin.Host.GetSkill.
+// GetSkill serves contract.Host.GetSkill.
 func (s HostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb.GetSkillResponse, error) {
 	got, err := s.Host.GetSkill(ctx, SkillRequestFromProto(req))
 	if err != nil {
@@ -38,7 +38,7 @@ func (s HostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb.
 	return SkillLookupToProto(got), nil
 }
 
-// ReadEvents serves plugin.Host.ReadEvents.
+// ReadEvents serves contract.Host.ReadEvents.
 func (s HostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (*pb.ReadEventsResponse, error) {
 	page, err := s.Host.ReadEvents(ctx, EventsRequestFromProto(req))
 	if err != nil {
@@ -47,12 +47,12 @@ func (s HostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (
 	return EventPageToProto(page), nil
 }
 
-// ReadResource serves plugin.ResourceHost.ReadResource when the host
+// ReadResource serves contract.ResourceReader.ReadResource when the host
 // implements it, and answers Unimplemented otherwise.
 func (s HostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (*pb.ReadResourceResponse, error) {
-	rh, ok := s.Host.(plugin.ResourceHost)
+	rh, ok := s.Host.(contract.ResourceReader)
 	if !ok {
-		return nil, status.Error(codes.Unimplemented, plugin.ErrNoResourceReads.Error())
+		return nil, status.Error(codes.Unimplemented, contract.ErrNoResourceReads.Error())
 	}
 	got, err := rh.ReadResource(ctx, ResourceRequestFromProto(req))
 	if err != nil {
@@ -62,11 +62,11 @@ func (s HostServer) ReadResource(ctx context.Context, req *pb.ReadResourceReques
 }
 
 // RegisterHostServer registers h as the HostService of s.
-func RegisterHostServer(s grpc.ServiceRegistrar, h plugin.Host) {
+func RegisterHostServer(s grpc.ServiceRegistrar, h contract.Host) {
 	pb.RegisterHostServiceServer(s, HostServer{Host: h})
 }
 
-// HostClient is plugin.Host over a connection to the host's HostService:
+// HostClient is contract.Host over a connection to the host's HostService:
 // the plugin side of the callbacks. A message over MaxMessageBytes either
 // way fails the call with a *MessageTooLargeError.
 type HostClient struct {
@@ -79,41 +79,41 @@ func NewHostClient(conn grpc.ClientConnInterface) HostClient {
 }
 
 // Snapshot calls the host's Snapshot.
-func (h HostClient) Snapshot(ctx context.Context, req plugin.SnapshotRequest) (plugin.Snapshot, error) {
+func (h HostClient) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	resp, err := h.c.Snapshot(ctx, SnapshotRequestToProto(req))
 	if err != nil {
-		return plugin.Snapshot{}, tooLarge("Snapshot callback", err)
+		return contract.Snapshot{}, tooLarge("Snapshot callback", err)
 	}
 	return SnapshotFromProto(resp), nil
 }
 
 // GetSkill calls the host's GetSkill.
-func (h HostClient) GetSkill(ctx context.Context, req plugin.SkillRequest) (plugin.SkillLookup, error) {
+func (h HostClient) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	resp, err := h.c.GetSkill(ctx, SkillRequestToProto(req))
 	if err != nil {
-		return plugin.SkillLookup{}, tooLarge("GetSkill callback", err)
+		return contract.SkillLookup{}, tooLarge("GetSkill callback", err)
 	}
 	return SkillLookupFromProto(resp), nil
 }
 
 // ReadResource calls the host's ReadResource. A host that does not
 // implement it fails the call with plugin.ErrNoResourceReads.
-func (h HostClient) ReadResource(ctx context.Context, req plugin.ResourceRequest) (plugin.ResourceRead, error) {
+func (h HostClient) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
 	resp, err := h.c.ReadResource(ctx, ResourceRequestToProto(req))
 	if status.Code(err) == codes.Unimplemented {
-		return plugin.ResourceRead{}, plugin.ErrNoResourceReads
+		return contract.ResourceRead{}, contract.ErrNoResourceReads
 	}
 	if err != nil {
-		return plugin.ResourceRead{}, tooLarge("ReadResource callback", err)
+		return contract.ResourceRead{}, tooLarge("ReadResource callback", err)
 	}
 	return ResourceReadFromProto(resp), nil
 }
 
 // ReadEvents calls the host's ReadEvents.
-func (h HostClient) ReadEvents(ctx context.Context, req plugin.EventsRequest) (plugin.EventPage, error) {
+func (h HostClient) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
 	resp, err := h.c.ReadEvents(ctx, EventsRequestToProto(req))
 	if err != nil {
-		return plugin.EventPage{}, tooLarge("ReadEvents callback", err)
+		return contract.EventPage{}, tooLarge("ReadEvents callback", err)
 	}
 	return EventPageFromProto(resp), nil
 }

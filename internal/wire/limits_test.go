@@ -10,7 +10,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
@@ -22,7 +22,7 @@ func TestCheckSize(t *testing.T) {
 	// A tool call's arguments take their length plus a few bytes of
 	// framing (tag and length varint) in the encoded message.
 	call := func(args int) *pb.ExecuteSkillToolRequest {
-		return ToolCallToProto(plugin.ToolCall{Arguments: []byte(strings.Repeat("a", args))})
+		return ToolCallToProto(contract.ToolCall{Arguments: []byte(strings.Repeat("a", args))})
 	}
 	const framing = 1 + 4 // tag, varint of a length over 2^21
 	tests := []struct {

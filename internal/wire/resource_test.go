@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -15,16 +16,16 @@ import (
 // resourceTestHost adds resource reads to testHost.
 type resourceTestHost struct {
 	*testHost
-	asked []plugin.ResourceRequest
+	asked []contract.ResourceRequest
 }
 
-func (h *resourceTestHost) ReadResource(_ context.Context, req plugin.ResourceRequest) (plugin.ResourceRead, error) {
+func (h *resourceTestHost) ReadResource(_ context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
 	h.asked = append(h.asked, req)
 	const file = "print('a')\n"
 	if req.Path != "scripts/a.py" {
-		return plugin.ResourceRead{Status: plugin.ResourceNotFound}, nil
+		return contract.ResourceRead{Status: contract.ResourceNotFound}, nil
 	}
-	return plugin.ResourceRead{Status: plugin.ResourceOK, Data: []byte(file[req.Offset:]), Total: int64(len(file))}, nil
+	return contract.ResourceRead{Status: contract.ResourceOK, Data: []byte(file[req.Offset:]), Total: int64(len(file))}, nil
 }
 
 // TestGRPCResourceTool: the tool name, the ReadResource callback and the
@@ -38,7 +39,7 @@ func TestGRPCResourceTool(t *testing.T) {
 	if len(m.Tools) != 2 || m.Tools[1].Name != "skill_resource" || !json.Valid(m.Tools[1].InputSchema) || !json.Valid(m.Tools[1].OutputSchema) {
 		t.Fatalf("tools = %+v", m.Tools)
 	}
-	res, err := c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py","offset":6}`)})
+	res, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py","offset":6}`)})
 	if err != nil || res.IsError || res.Value != nil {
 		t.Fatalf("read = %+v, %v", res, err)
 	}
@@ -46,17 +47,17 @@ func TestGRPCResourceTool(t *testing.T) {
 	if d := cmp.Diff(want, res.Resource); d != "" {
 		t.Errorf("page (-want +got):\n%s", d)
 	}
-	wantReq := plugin.ResourceRequest{SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Name: "alpha", Path: "scripts/a.py", Offset: 6, MaxBytes: 8195}
+	wantReq := contract.ResourceRequest{SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Name: "alpha", Path: "scripts/a.py", Offset: 6, MaxBytes: 8195}
 	if len(host.asked) != 1 || host.asked[0] != wantReq {
 		t.Errorf("host asked %+v, want %+v", host.asked, wantReq)
 	}
-	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"b.md"}`)})
+	res, err = c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"b.md"}`)})
 	if err != nil || res.Text != `Error: resource "b.md" of skill "alpha" was not found` {
 		t.Errorf("missing = %q, %v", res.Text, err)
 	}
 	// The identity `skill` resolves to crosses the wire: an agent whose
 	// `skill` is another definition reads no resources.
-	res, err = c.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-other", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
+	res, err = c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-other", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
 	if err != nil || !res.IsError || res.Text != render.ErrResourceToolWithoutSkill() || len(host.asked) != 2 {
 		t.Errorf("without the skill tool = %+v, %v (host asked %d times)", res, err, len(host.asked))
 	}
@@ -73,7 +74,7 @@ func TestGRPCResourceTool(t *testing.T) {
 	plain := newTestHost()
 	c2, brokerID2 := connect(t, plugin.New(plugin.Options{}), plain)
 	m2 := mountBound(t, c2, brokerID2, `{"resourceTool": true}`, "tooldef-1")
-	res, err = c2.ExecuteSkillTool(ctx, plugin.ToolCall{MountID: m2.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
+	res, err = c2.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m2.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
 	if err != nil || res.Text != "Error: the resources of skill \"alpha\" are not readable through the skill_resource tool; load them as the skill's resource guidance describes" {
 		t.Errorf("host without reads = %q, %v", res.Text, err)
 	}
@@ -82,12 +83,12 @@ func TestGRPCResourceTool(t *testing.T) {
 func TestResourceStatusRoundTrip(t *testing.T) {
 	t.Parallel()
 	for st := range resourceStatuses {
-		in := plugin.ResourceRead{Status: st, Data: []byte("d"), Total: 7, Error: "e"}
+		in := contract.ResourceRead{Status: st, Data: []byte("d"), Total: 7, Error: "e"}
 		if got := ResourceReadFromProto(ResourceReadToProto(in)); got.Status != st || got.Total != 7 || string(got.Data) != "d" || got.Error != "e" {
 			t.Errorf("%s: round trip %+v", st, got)
 		}
 	}
-	if got := ResourceReadFromProto(ResourceReadToProto(plugin.ResourceRead{Status: "weird"})); got.Status == plugin.ResourceOK {
+	if got := ResourceReadFromProto(ResourceReadToProto(contract.ResourceRead{Status: "weird"})); got.Status == contract.ResourceOK {
 		t.Errorf("an unknown status became ok")
 	}
 }

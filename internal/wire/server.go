@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
@@ -53,7 +54,7 @@ func (s *pluginServer) Configure(ctx context.Context, req *pb.ConfigureRequest) 
 }
 
 // dialHost returns the host's services on a broker id.
-func (s *pluginServer) dialHost(id uint32) (plugin.Host, error) {
+func (s *pluginServer) dialHost(id uint32) (contract.Host, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if h, ok := s.hosts[id]; ok {

@@ -7,7 +7,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // ToStatus turns the error of a service method into the status the caller
@@ -23,7 +23,7 @@ func ToStatus(ctx context.Context, err error, fallback codes.Code) error {
 	if err == nil {
 		return nil
 	}
-	var cfg *plugin.ConfigError
+	var cfg *contract.ConfigError
 	switch {
 	case ctx.Err() != nil:
 		return status.FromContextError(ctx.Err()).Err()
@@ -31,9 +31,9 @@ func ToStatus(ctx context.Context, err error, fallback codes.Code) error {
 		return status.Error(codes.InvalidArgument, cfg.Message)
 	case errors.Is(err, ErrMessageTooLarge):
 		return status.Error(codes.ResourceExhausted, err.Error())
-	case errors.Is(err, plugin.ErrUnknownMount):
+	case errors.Is(err, contract.ErrUnknownMount):
 		return status.Error(codes.NotFound, err.Error())
-	case errors.Is(err, plugin.ErrUnbound):
+	case errors.Is(err, contract.ErrUnbound):
 		return status.Error(codes.FailedPrecondition, err.Error())
 	}
 	return status.Error(fallback, err.Error())
@@ -58,15 +58,15 @@ func FromStatus(err error) error {
 	var kind error
 	switch st.Code() {
 	case codes.InvalidArgument:
-		return &plugin.ConfigError{Message: st.Message()}
+		return &contract.ConfigError{Message: st.Message()}
 	case codes.Canceled:
 		kind = context.Canceled
 	case codes.DeadlineExceeded:
 		kind = context.DeadlineExceeded
 	case codes.NotFound:
-		kind = plugin.ErrUnknownMount
+		kind = contract.ErrUnknownMount
 	case codes.FailedPrecondition:
-		kind = plugin.ErrUnbound
+		kind = contract.ErrUnbound
 	case codes.ResourceExhausted:
 		kind = ErrMessageTooLarge
 	}

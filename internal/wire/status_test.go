@@ -9,7 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 func TestStatusMapping(t *testing.T) {
@@ -31,8 +31,8 @@ func TestStatusMapping(t *testing.T) {
 	}{
 		{"caller cancelled", cancelled, fmt.Errorf("skill snapshot: %w", context.Canceled), codes.Aborted, codes.Canceled, context.Canceled},
 		{"caller's deadline", expired, errors.New("read session events: slow"), codes.Aborted, codes.DeadlineExceeded, context.DeadlineExceeded},
-		{"unknown mount", live, fmt.Errorf("%w %q", plugin.ErrUnknownMount, "mount-9"), codes.Aborted, codes.NotFound, plugin.ErrUnknownMount},
-		{"unbound", live, plugin.ErrUnbound, codes.Aborted, codes.FailedPrecondition, plugin.ErrUnbound},
+		{"unknown mount", live, fmt.Errorf("%w %q", contract.ErrUnknownMount, "mount-9"), codes.Aborted, codes.NotFound, contract.ErrUnknownMount},
+		{"unbound", live, contract.ErrUnbound, codes.Aborted, codes.FailedPrecondition, contract.ErrUnbound},
 		{"host callback failed", live, fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down")), codes.Aborted, codes.Aborted, nil},
 		{"a host callback's own deadline is not the caller's", live, fmt.Errorf("load: %w", context.DeadlineExceeded), codes.Aborted, codes.Aborted, nil},
 		{"host service fallback", live, errors.New("open session log: disk"), codes.Unavailable, codes.Unavailable, nil},
@@ -56,7 +56,7 @@ func TestStatusMapping(t *testing.T) {
 			if tt.is != nil && !errors.Is(back, tt.is) {
 				t.Errorf("FromStatus(%v) does not satisfy errors.Is(%v)", back, tt.is)
 			}
-			for _, other := range []error{context.Canceled, context.DeadlineExceeded, plugin.ErrUnknownMount, plugin.ErrUnbound, ErrMessageTooLarge} {
+			for _, other := range []error{context.Canceled, context.DeadlineExceeded, contract.ErrUnknownMount, contract.ErrUnbound, ErrMessageTooLarge} {
 				if other != tt.is && errors.Is(back, other) {
 					t.Errorf("FromStatus(%v) satisfies errors.Is(%v)", back, other)
 				}
@@ -67,12 +67,12 @@ func TestStatusMapping(t *testing.T) {
 
 func TestConfigErrorCrossesAsItself(t *testing.T) {
 	t.Parallel()
-	in := &plugin.ConfigError{Message: "catalogDescriptionMaxLength must be an integer >= 3, got 2"}
+	in := &contract.ConfigError{Message: "catalogDescriptionMaxLength must be an integer >= 3, got 2"}
 	st := ToStatus(context.Background(), fmt.Errorf("configure: %w", in), codes.Aborted)
 	if status.Code(st) != codes.InvalidArgument {
 		t.Fatalf("code = %v, want InvalidArgument", status.Code(st))
 	}
-	var out *plugin.ConfigError
+	var out *contract.ConfigError
 	if !errors.As(FromStatus(st), &out) || *out != *in {
 		t.Fatalf("FromStatus = %v, want %v", FromStatus(st), in)
 	}

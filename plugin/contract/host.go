@@ -1,4 +1,4 @@
-package plugin
+package contract
 
 import (
 	"context"
@@ -6,10 +6,11 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// Host is what the plugin calls back: the host's skill snapshots and skill
-// definitions, and the session's durable events. Over go-plugin it is the
-// host's HostService reached through the broker; an in-process host
-// implements it directly. Implementations must honour ctx.
+// Host is what a Service calls back: the host's skill snapshots and skill
+// definitions, and the session's durable events. A host passes its Host to
+// Service.Configure for each mount; over gRPC it is the host's HostService
+// reached through go-plugin's broker. Implementations are safe for
+// concurrent use and honour ctx.
 type Host interface {
 	// Snapshot returns the skills visible to an agent scope from a working
 	// directory, sorted by name.
@@ -18,6 +19,16 @@ type Host interface {
 	GetSkill(ctx context.Context, req SkillRequest) (SkillLookup, error)
 	// ReadEvents reads a page of a session's durable events, newest first.
 	ReadEvents(ctx context.Context, req EventsRequest) (EventPage, error)
+}
+
+// ResourceReader is the optional part of a Host that reads skill resources
+// for the resource-read tool. A service finds it by a type assertion; a
+// Host without it (or one whose ReadResource returns ErrNoResourceReads)
+// makes the tool answer that resources cannot be read.
+type ResourceReader interface {
+	// ReadResource reads a window of one file of a skill's resources, as
+	// the calling agent sees the skill.
+	ReadResource(ctx context.Context, req ResourceRequest) (ResourceRead, error)
 }
 
 // SnapshotRequest asks for the skills visible to an agent scope.
@@ -57,6 +68,36 @@ type Snapshot struct {
 	Removed []string
 }
 
+// SnapshotDelta computes, for a Host that answers a SnapshotRequest with
+// AcceptDelta, what changed between base (the snapshot the request named)
+// and cur: the summaries that are new or changed, and the names cur no
+// longer lists. Both listings must be sorted by name without repeats, as
+// snapshots are. worth is false when the delta would not be much smaller
+// than cur itself, and the host should send cur whole.
+func SnapshotDelta(base, cur []skill.Summary) (upserts []skill.Summary, removed []string, worth bool) {
+	i, j := 0, 0
+	for i < len(base) || j < len(cur) {
+		switch {
+		case j == len(cur) || (i < len(base) && base[i].Name < cur[j].Name):
+			removed = append(removed, base[i].Name)
+			i++
+		case i == len(base) || cur[j].Name < base[i].Name:
+			upserts = append(upserts, cur[j])
+			j++
+		default:
+			if base[i] != cur[j] {
+				upserts = append(upserts, cur[j])
+			}
+			i++
+			j++
+		}
+		if 2*(len(upserts)+len(removed)) > len(cur)+1 {
+			return nil, nil, false
+		}
+	}
+	return upserts, removed, true
+}
+
 // SkillRequest asks for one skill as the calling agent sees it.
 type SkillRequest struct {
 	SessionID  string
@@ -94,8 +135,9 @@ type EventsRequest struct {
 	MaxEvents int
 }
 
-// Event is one durable session event as the plugin needs to see it.
-type Event struct {
+// SessionEvent is one durable session event as a service sees it: its
+// position, type, source and visibility, never its body.
+type SessionEvent struct {
 	Seq  uint64
 	Type string
 	// Source is the event's raw source JSON, exactly as stored; nil when
@@ -108,20 +150,11 @@ type Event struct {
 // EventPage is one page of events.
 type EventPage struct {
 	// Events are newest first.
-	Events []Event
+	Events []SessionEvent
 	// Head is the log's head when the page was read.
 	Head SessionHead
 	// More is true when older events remain in the requested range.
 	More bool
-}
-
-// ResourceHost is a Host that reads skill resources for the resource-read
-// tool. It is optional: the tool answers that resources cannot be read when
-// the mount's host does not implement it.
-type ResourceHost interface {
-	// ReadResource reads a window of one file of a skill's resources, as
-	// the calling agent sees the skill.
-	ReadResource(ctx context.Context, req ResourceRequest) (ResourceRead, error)
 }
 
 // ResourceRequest asks for a window of one skill resource.
@@ -132,7 +165,7 @@ type ResourceRequest struct {
 	// Name is the skill's name.
 	Name string
 	// Path is slash-separated, relative to the skill's resource base, and
-	// already checked by the plugin (see ValidateResourcePath).
+	// already checked by the service (see plugin.ValidateResourcePath).
 	Path string
 	// Offset is the window's first byte.
 	Offset int64

@@ -1,4 +1,4 @@
-package plugin
+package contract
 
 import (
 	"testing"
@@ -68,3 +68,5 @@ func TestMessageText(t *testing.T) {
 		t.Errorf("Text() = %q, want %q", got, "ab")
 	}
 }
+
+func enter(msgs ...Message) Decision { return Decision{Messages: msgs} }

@@ -1,6 +1,7 @@
-package plugin
+package contract
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -9,6 +10,36 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
+
+// Service is the plugin as a host calls it: one implementation per end
+// (the engine in package plugin; the gRPC client of a plugin process), each
+// call answering as documented here. Implementations are safe for
+// concurrent use and honour ctx. A failure caused by the host's side
+// matches ErrHostFailed (see the package documentation).
+type Service interface {
+	// Configure validates a mount's configuration and returns the tools
+	// the host must register into the mount's scope. host is how the
+	// mount calls the host back. A refused configuration is a
+	// *ConfigError.
+	Configure(ctx context.Context, host Host, req ConfigureRequest) (ConfigureResponse, error)
+	// BindTools records the identities the host minted for a mount's
+	// tools. An unknown mount is ErrUnknownMount.
+	BindTools(ctx context.Context, mountID string, bindings []ToolBinding) error
+	// Unmount forgets a mount; unmounting an unknown mount does nothing.
+	Unmount(ctx context.Context, mountID string) error
+	// PreStep applies the catalog rules for one model step of
+	// req.MountID. A mount whose `skill` tool was never bound is
+	// ErrUnbound; an unknown mount ErrUnknownMount.
+	PreStep(ctx context.Context, req StepRequest) (StepResponse, error)
+	// ExecuteSkillTool runs one call of one of a mount's tools. What the
+	// model should see, failures included, is the result; an error means
+	// the call could not be answered.
+	ExecuteSkillTool(ctx context.Context, call ToolCall) (ToolResult, error)
+	// EndSession drops what the service keeps for a session.
+	EndSession(ctx context.Context, sessionID string) error
+	// Ping makes one empty round trip.
+	Ping(ctx context.Context) error
+}
 
 // Role says whom a message speaks for in the model conversation.
 type Role string
@@ -80,7 +111,7 @@ type SessionHead struct {
 
 // StepRequest is the input of one pre-step.
 type StepRequest struct {
-	// MountID is the mount the step runs under (Core only).
+	// MountID is the mount the step runs under.
 	MountID    string
 	SessionID  string
 	Cwd        string
@@ -111,7 +142,7 @@ type StepRequest struct {
 // AfterSeq is the head it last read up to on the same surface revision.
 type RecentEvents struct {
 	AfterSeq uint64
-	Events   []Event
+	Events   []SessionEvent
 }
 
 // Outcome says what the plugin did with the catalog in a pre-step. With the
@@ -190,7 +221,7 @@ type ToolBinding struct {
 
 // ToolCall is one call of one of the plugin's tools.
 type ToolCall struct {
-	// MountID is the mount whose tool was called (Core only).
+	// MountID is the mount whose tool was called.
 	MountID string
 	// ToolName is the tool called; empty means the `skill` tool.
 	ToolName   string
