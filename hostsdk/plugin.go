@@ -11,9 +11,6 @@ import (
 	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/wire"
@@ -52,12 +49,12 @@ type ConfigError = contract.ConfigError
 // be, is not sent and fails with an error that matches ErrMessageTooLarge;
 // so does a call that a larger answer or callback failed. Tool arguments
 // that fit reach the plugin, which answers bad ones with a tool error.
-const MaxMessageBytes = wire.MaxMessageBytes
+const MaxMessageBytes = contract.MaxMessageBytes
 
 // ErrMessageTooLarge is matched (errors.Is) by the error of a PreStep or
 // CallTool that a message over MaxMessageBytes failed. The plugin process
 // is not at fault and keeps running.
-var ErrMessageTooLarge = wire.ErrMessageTooLarge
+var ErrMessageTooLarge = contract.ErrMessageTooLarge
 
 // ErrChecksumMismatch is returned by Load when the binary's SHA-256 differs
 // from LoadOptions.Checksum.
@@ -78,11 +75,10 @@ type Plugin struct {
 
 // process is one running plugin process and its connections.
 type process struct {
-	cmd      *exec.Cmd
-	client   *goplugin.Client
-	plugin   wire.PluginClient
-	broker   *goplugin.GRPCBroker
-	brokerID uint32
+	cmd    *exec.Cmd
+	client *goplugin.Client
+	plugin contract.Service
+	host   contract.Host
 }
 
 // Load starts a plugin binary and connects to it.
@@ -149,15 +145,8 @@ func (p *Plugin) processLocked(ctx context.Context) (pluginConn, error) {
 func (p *Plugin) start() (*process, error) {
 	cmd := exec.Command(p.opts.Path, p.opts.Args...)
 	cmd.Env = append(cmd.Environ(), p.opts.Env...)
-	cfg := &goplugin.ClientConfig{
-		HandshakeConfig:  wire.Handshake(),
-		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{}),
-		Cmd:              cmd,
-		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
-		AutoMTLS:         true,
-		Logger:           hclogFor(p.log, "plugin"),
-		GRPCDialOptions:  wire.DialOptions(),
-	}
+	cfg := wire.ClientConfig(cmd)
+	cfg.Logger = hclogFor(p.log, "plugin")
 	if len(p.opts.Checksum) > 0 {
 		cfg.SecureConfig = &goplugin.SecureConfig{Checksum: p.opts.Checksum, Hash: sha256.New()}
 	}
@@ -170,31 +159,19 @@ func (p *Plugin) start() (*process, error) {
 		}
 		return nil, fmt.Errorf("start plugin %s: %w", p.opts.Path, err)
 	}
-	raw, err := rpc.Dispense(wire.PluginName)
+	svc, err := wire.Dispense(rpc)
 	if err != nil {
 		client.Kill()
 		return nil, fmt.Errorf("dispense plugin %s: %w", p.opts.Path, err)
 	}
-	wc, ok := raw.(*wire.Client)
-	if !ok {
-		client.Kill()
-		return nil, fmt.Errorf("plugin %s: unexpected client type %T", p.opts.Path, raw)
-	}
-	proc := &process{cmd: cmd, client: client, plugin: wc.Plugin, broker: wc.Broker}
-	proc.brokerID = wc.Broker.NextId()
-	go wc.Broker.AcceptAndServe(proc.brokerID, func(opts []grpc.ServerOption) *grpc.Server {
-		s := wire.NewGRPCServer(opts)
-		wire.RegisterHostServer(s, hostCallbacks{p.host})
-		return s
-	})
-	return proc, nil
+	return &process{cmd: cmd, client: client, plugin: svc, host: hostCallbacks{p.host}}, nil
 }
 
 // gracefulStop bounds a graceful shutdown before the process is killed.
 const gracefulStop = 5 * time.Second
 
 func (proc *process) Configure(ctx context.Context, req contract.ConfigureRequest) (contract.ConfigureResponse, error) {
-	return proc.plugin.Configure(ctx, req, proc.brokerID)
+	return proc.plugin.Configure(ctx, proc.host, req)
 }
 
 func (proc *process) BindTools(ctx context.Context, mountID string, bindings []contract.ToolBinding) error {
@@ -333,9 +310,8 @@ func (p *Plugin) checkCallError(proc pluginConn, err error) error {
 	if err == nil {
 		return nil
 	}
-	code := status.Code(err)
 	dead := proc.Exited()
-	if !dead && (code == codes.Unavailable || code == codes.DeadlineExceeded || code == codes.Canceled) {
+	if !dead && wire.Unanswered(err) {
 		ctx, cancel := context.WithTimeout(context.Background(), pingTimeout)
 		perr := proc.Ping(ctx)
 		cancel()

@@ -27,8 +27,8 @@ func BenchmarkChangeStepGRPC(b *testing.B) {
 					Invocation:  skill.DefaultPolicy(), Provider: "runtime",
 				})
 			}
-			c, brokerID := connect(b, plugin.New(plugin.Options{}), h)
-			m := mountBound(b, c, brokerID, "", "tooldef-1")
+			c, served := connect(b, plugin.New(plugin.Options{}), h)
+			m := mountBound(b, c, served, "", "tooldef-1")
 			ctx := context.Background()
 			step := func(i int, want contract.Outcome) {
 				h.mu.Lock()

@@ -4,19 +4,21 @@ import (
 	"fmt"
 	"math"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// This file converts every protocol message to the plugin's Go types and
-// back. Conversions from the wire accept nil and absent fields (proto3 has
+// This file converts every protocol message to the Go types of package
+// contract and back. Conversions from the wire accept nil and absent fields (proto3 has
 // no required fields) and produce the zero Go value for them; only values
 // with no Go meaning (an unknown outcome, an empty edit) are errors.
 
-// RoleToProto converts a message role; a role outside the four known ones
+// roleToProto converts a message role; a role outside the four known ones
 // becomes ROLE_UNSPECIFIED.
-func RoleToProto(r contract.Role) pb.Role {
+func roleToProto(r contract.Role) pb.Role {
 	switch r {
 	case contract.RoleUser:
 		return pb.Role_ROLE_USER
@@ -30,9 +32,9 @@ func RoleToProto(r contract.Role) pb.Role {
 	return pb.Role_ROLE_UNSPECIFIED
 }
 
-// RoleFromProto converts a message role; ROLE_UNSPECIFIED and unknown
+// roleFromProto converts a message role; ROLE_UNSPECIFIED and unknown
 // values become "".
-func RoleFromProto(r pb.Role) contract.Role {
+func roleFromProto(r pb.Role) contract.Role {
 	switch r {
 	case pb.Role_ROLE_USER:
 		return contract.RoleUser
@@ -46,10 +48,10 @@ func RoleFromProto(r pb.Role) contract.Role {
 	return ""
 }
 
-// MessageToProto converts a message; its source bytes are shared, not
+// messageToProto converts a message; its source bytes are shared, not
 // copied.
-func MessageToProto(m contract.Message) *pb.Message {
-	out := &pb.Message{Id: m.ID, Role: RoleToProto(m.Role), SourceJson: m.Source, UserInput: m.UserInput}
+func messageToProto(m contract.Message) *pb.Message {
+	out := &pb.Message{Id: m.ID, Role: roleToProto(m.Role), SourceJson: m.Source, UserInput: m.UserInput}
 	if len(m.Content) > 0 {
 		out.Content = make([]*pb.ContentBlock, len(m.Content))
 		for i, b := range m.Content {
@@ -59,9 +61,9 @@ func MessageToProto(m contract.Message) *pb.Message {
 	return out
 }
 
-// MessageFromProto converts a message.
-func MessageFromProto(m *pb.Message) contract.Message {
-	out := contract.Message{ID: m.GetId(), Role: RoleFromProto(m.GetRole()), Source: m.GetSourceJson(), UserInput: m.GetUserInput()}
+// messageFromProto converts a message.
+func messageFromProto(m *pb.Message) contract.Message {
+	out := contract.Message{ID: m.GetId(), Role: roleFromProto(m.GetRole()), Source: m.GetSourceJson(), UserInput: m.GetUserInput()}
 	if blocks := m.GetContent(); len(blocks) > 0 {
 		out.Content = make([]contract.ContentBlock, len(blocks))
 		for i, b := range blocks {
@@ -77,7 +79,7 @@ func messagesToProto(ms []contract.Message) []*pb.Message {
 	}
 	out := make([]*pb.Message, len(ms))
 	for i, m := range ms {
-		out[i] = MessageToProto(m)
+		out[i] = messageToProto(m)
 	}
 	return out
 }
@@ -88,47 +90,47 @@ func messagesFromProto(ms []*pb.Message) []contract.Message {
 	}
 	out := make([]contract.Message, len(ms))
 	for i, m := range ms {
-		out[i] = MessageFromProto(m)
+		out[i] = messageFromProto(m)
 	}
 	return out
 }
 
-// DecisionToProto converts a decision: a reject, or an enter with its
+// decisionToProto converts a decision: a reject, or an enter with its
 // messages.
-func DecisionToProto(d contract.Decision) *pb.Decision {
+func decisionToProto(d contract.Decision) *pb.Decision {
 	if d.Reject != nil {
 		return &pb.Decision{Kind: &pb.Decision_Reject{Reject: &pb.RejectDecision{Reason: d.Reject.Reason}}}
 	}
 	return &pb.Decision{Kind: &pb.Decision_Enter{Enter: &pb.EnterDecision{Messages: messagesToProto(d.Messages)}}}
 }
 
-// DecisionFromProto converts a decision; a missing decision enters with no
+// decisionFromProto converts a decision; a missing decision enters with no
 // messages.
-func DecisionFromProto(d *pb.Decision) contract.Decision {
+func decisionFromProto(d *pb.Decision) contract.Decision {
 	if r := d.GetReject(); r != nil {
 		return contract.Decision{Reject: &contract.Reject{Reason: r.GetReason()}}
 	}
 	return contract.Decision{Messages: messagesFromProto(d.GetEnter().GetMessages())}
 }
 
-// SessionHeadToProto converts a head hint; nil stays nil.
-func SessionHeadToProto(h *contract.SessionHead) *pb.SessionHead {
+// sessionHeadToProto converts a head hint; nil stays nil.
+func sessionHeadToProto(h *contract.SessionHead) *pb.SessionHead {
 	if h == nil {
 		return nil
 	}
 	return &pb.SessionHead{HeadSeq: h.Seq, SurfaceRevision: h.SurfaceRevision}
 }
 
-// SessionHeadFromProto converts a head hint; nil stays nil.
-func SessionHeadFromProto(h *pb.SessionHead) *contract.SessionHead {
+// sessionHeadFromProto converts a head hint; nil stays nil.
+func sessionHeadFromProto(h *pb.SessionHead) *contract.SessionHead {
 	if h == nil {
 		return nil
 	}
 	return &contract.SessionHead{Seq: h.GetHeadSeq(), SurfaceRevision: h.GetSurfaceRevision()}
 }
 
-// StepRequestToProto converts a pre-step request.
-func StepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
+// stepRequestToProto converts a pre-step request.
+func stepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
 	return &pb.PreStepRequest{
 		MountId:           r.MountID,
 		SessionId:         r.SessionID,
@@ -136,32 +138,32 @@ func StepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
 		AgentScope:        r.AgentScope,
 		Turn:              r.Turn,
 		Step:              r.Step,
-		Downstream:        DecisionToProto(r.Downstream),
+		Downstream:        decisionToProto(r.Downstream),
 		SkillToolIdentity: r.SkillToolIdentity,
 		SnapshotToken:     r.SnapshotToken,
-		SessionHead:       SessionHeadToProto(r.Head),
-		RecentEvents:      RecentEventsToProto(r.Recent),
+		SessionHead:       sessionHeadToProto(r.Head),
+		RecentEvents:      recentEventsToProto(r.Recent),
 	}
 }
 
-// RecentEventsToProto converts a step's inlined events; nil stays nil.
-func RecentEventsToProto(r *contract.RecentEvents) *pb.RecentEvents {
+// recentEventsToProto converts a step's inlined events; nil stays nil.
+func recentEventsToProto(r *contract.RecentEvents) *pb.RecentEvents {
 	if r == nil {
 		return nil
 	}
 	return &pb.RecentEvents{AfterSeq: r.AfterSeq, Events: eventsToProto(r.Events)}
 }
 
-// RecentEventsFromProto converts a step's inlined events; nil stays nil.
-func RecentEventsFromProto(r *pb.RecentEvents) *contract.RecentEvents {
+// recentEventsFromProto converts a step's inlined events; nil stays nil.
+func recentEventsFromProto(r *pb.RecentEvents) *contract.RecentEvents {
 	if r == nil {
 		return nil
 	}
 	return &contract.RecentEvents{AfterSeq: r.GetAfterSeq(), Events: eventsFromProto(r.GetEvents())}
 }
 
-// StepRequestFromProto converts a pre-step request.
-func StepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
+// stepRequestFromProto converts a pre-step request.
+func stepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
 	return contract.StepRequest{
 		MountID:           r.GetMountId(),
 		SessionID:         r.GetSessionId(),
@@ -169,17 +171,17 @@ func StepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
 		AgentScope:        r.GetAgentScope(),
 		Turn:              r.GetTurn(),
 		Step:              r.GetStep(),
-		Downstream:        DecisionFromProto(r.GetDownstream()),
+		Downstream:        decisionFromProto(r.GetDownstream()),
 		SkillToolIdentity: r.GetSkillToolIdentity(),
 		SnapshotToken:     r.GetSnapshotToken(),
-		Head:              SessionHeadFromProto(r.GetSessionHead()),
-		Recent:            RecentEventsFromProto(r.GetRecentEvents()),
+		Head:              sessionHeadFromProto(r.GetSessionHead()),
+		Recent:            recentEventsFromProto(r.GetRecentEvents()),
 	}
 }
 
-// OutcomeToProto converts an outcome; one the protocol does not know is an
+// outcomeToProto converts an outcome; one the protocol does not know is an
 // error.
-func OutcomeToProto(o contract.Outcome) (pb.Outcome, error) {
+func outcomeToProto(o contract.Outcome) (pb.Outcome, error) {
 	switch o {
 	case contract.OutcomeRejectPassthrough:
 		return pb.Outcome_OUTCOME_REJECT_PASSTHROUGH, nil
@@ -197,9 +199,9 @@ func OutcomeToProto(o contract.Outcome) (pb.Outcome, error) {
 	return pb.Outcome_OUTCOME_UNSPECIFIED, fmt.Errorf("outcome %q has no protocol value", o)
 }
 
-// OutcomeFromProto converts an outcome; OUTCOME_UNSPECIFIED and values this
+// outcomeFromProto converts an outcome; OUTCOME_UNSPECIFIED and values this
 // version does not know are errors.
-func OutcomeFromProto(o pb.Outcome) (contract.Outcome, error) {
+func outcomeFromProto(o pb.Outcome) (contract.Outcome, error) {
 	switch o {
 	case pb.Outcome_OUTCOME_REJECT_PASSTHROUGH:
 		return contract.OutcomeRejectPassthrough, nil
@@ -217,35 +219,35 @@ func OutcomeFromProto(o pb.Outcome) (contract.Outcome, error) {
 	return "", fmt.Errorf("unknown outcome %v", o)
 }
 
-// EditToProto converts an edit; an unknown operation is an error.
-func EditToProto(e contract.Edit) (*pb.MessageEdit, error) {
+// editToProto converts an edit; an unknown operation is an error.
+func editToProto(e contract.Edit) (*pb.MessageEdit, error) {
 	switch e.Op {
 	case contract.EditRemove:
 		return &pb.MessageEdit{Edit: &pb.MessageEdit_Remove{Remove: toUint32(e.Index)}}, nil
 	case contract.EditReplace:
-		return &pb.MessageEdit{Edit: &pb.MessageEdit_Replace{Replace: &pb.ReplaceEdit{Index: toUint32(e.Index), Message: MessageToProto(e.Message)}}}, nil
+		return &pb.MessageEdit{Edit: &pb.MessageEdit_Replace{Replace: &pb.ReplaceEdit{Index: toUint32(e.Index), Message: messageToProto(e.Message)}}}, nil
 	case contract.EditAppend:
-		return &pb.MessageEdit{Edit: &pb.MessageEdit_Append{Append: MessageToProto(e.Message)}}, nil
+		return &pb.MessageEdit{Edit: &pb.MessageEdit_Append{Append: messageToProto(e.Message)}}, nil
 	}
 	return nil, fmt.Errorf("edit with unknown operation %d", e.Op)
 }
 
-// EditFromProto converts an edit; an edit with no operation is an error.
-func EditFromProto(e *pb.MessageEdit) (contract.Edit, error) {
+// editFromProto converts an edit; an edit with no operation is an error.
+func editFromProto(e *pb.MessageEdit) (contract.Edit, error) {
 	switch x := e.GetEdit().(type) {
 	case *pb.MessageEdit_Remove:
 		return contract.Edit{Op: contract.EditRemove, Index: int(x.Remove)}, nil
 	case *pb.MessageEdit_Replace:
-		return contract.Edit{Op: contract.EditReplace, Index: int(x.Replace.GetIndex()), Message: MessageFromProto(x.Replace.GetMessage())}, nil
+		return contract.Edit{Op: contract.EditReplace, Index: int(x.Replace.GetIndex()), Message: messageFromProto(x.Replace.GetMessage())}, nil
 	case *pb.MessageEdit_Append:
-		return contract.Edit{Op: contract.EditAppend, Message: MessageFromProto(x.Append)}, nil
+		return contract.Edit{Op: contract.EditAppend, Message: messageFromProto(x.Append)}, nil
 	}
 	return contract.Edit{}, fmt.Errorf("empty edit")
 }
 
-// StepResponseToProto converts a pre-step's result.
-func StepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
-	o, err := OutcomeToProto(r.Outcome)
+// stepResponseToProto converts a pre-step's result.
+func stepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
+	o, err := outcomeToProto(r.Outcome)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +255,7 @@ func StepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
 	if len(r.Edits) > 0 {
 		out.Edits = make([]*pb.MessageEdit, len(r.Edits))
 		for i, e := range r.Edits {
-			if out.Edits[i], err = EditToProto(e); err != nil {
+			if out.Edits[i], err = editToProto(e); err != nil {
 				return nil, err
 			}
 		}
@@ -261,9 +263,9 @@ func StepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
 	return out, nil
 }
 
-// StepResponseFromProto converts a pre-step's result.
-func StepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error) {
-	o, err := OutcomeFromProto(r.GetOutcome())
+// stepResponseFromProto converts a pre-step's result.
+func stepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error) {
+	o, err := outcomeFromProto(r.GetOutcome())
 	if err != nil {
 		return contract.StepResponse{}, err
 	}
@@ -271,7 +273,7 @@ func StepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error)
 	if edits := r.GetEdits(); len(edits) > 0 {
 		out.Edits = make([]contract.Edit, len(edits))
 		for i, e := range edits {
-			if out.Edits[i], err = EditFromProto(e); err != nil {
+			if out.Edits[i], err = editFromProto(e); err != nil {
 				return contract.StepResponse{}, fmt.Errorf("edit %d: %w", i, err)
 			}
 		}
@@ -279,78 +281,98 @@ func StepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error)
 	return out, nil
 }
 
-// PolicyToProto converts an invocation policy.
-func PolicyToProto(p skill.InvocationPolicy) *pb.InvocationPolicy {
-	return &pb.InvocationPolicy{ModelInvocable: p.ModelInvocable, UserInvocable: p.UserInvocable}
-}
-
-// PolicyFromProto converts an invocation policy; a missing one allows
+// policyFromProto converts an invocation policy; a missing one allows
 // nobody.
-func PolicyFromProto(p *pb.InvocationPolicy) skill.InvocationPolicy {
+func policyFromProto(p *pb.InvocationPolicy) skill.InvocationPolicy {
 	return skill.InvocationPolicy{ModelInvocable: p.GetModelInvocable(), UserInvocable: p.GetUserInvocable()}
 }
 
-// SummaryToProto converts a skill summary.
-func SummaryToProto(s skill.Summary) *pb.SkillSummary {
-	return &pb.SkillSummary{Name: s.Name, Description: s.Description, Invocation: PolicyToProto(s.Invocation), Provider: s.Provider}
+// A skill's summary is converted in one place each way: setSummary and
+// summaryFromProto. A definition carries the same fields flattened
+// (SkillDefinition repeats SkillSummary's, by name and number, a test
+// checks), and is converted through a SkillSummary, so a field added to
+// skill.Summary and both messages is added to these two functions only.
+
+// summaryToProto converts a skill summary.
+func summaryToProto(s skill.Summary) *pb.SkillSummary {
+	out := &pb.SkillSummary{}
+	setSummary(out, &pb.InvocationPolicy{}, s)
+	return out
 }
 
-// SummaryFromProto converts a skill summary.
-func SummaryFromProto(s *pb.SkillSummary) skill.Summary {
-	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: PolicyFromProto(s.GetInvocation()), Provider: s.GetProvider()}
+// setSummary writes s into out, with its policy in pol, which out then
+// points to.
+func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary) {
+	pol.ModelInvocable, pol.UserInvocable = s.Invocation.ModelInvocable, s.Invocation.UserInvocable
+	out.Name, out.Description, out.Invocation, out.Provider = s.Name, s.Description, pol, s.Provider
 }
 
-// ResourceBaseToProto converts a resource base; nil (the provider manages
+// summaryFromProto converts a skill summary.
+func summaryFromProto(s *pb.SkillSummary) skill.Summary {
+	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider()}
+}
+
+// copyFields sets every populated field of src on the field of dst with
+// the same name, if dst has one.
+func copyFields(dst, src protoreflect.Message) {
+	fields := dst.Descriptor().Fields()
+	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if f := fields.ByName(fd.Name()); f != nil {
+			dst.Set(f, v)
+		}
+		return true
+	})
+}
+
+// resourceBaseToProto converts a resource base; nil (the provider manages
 // resources) stays nil.
-func ResourceBaseToProto(rb *skill.ResourceBase) *pb.ResourceBase {
+func resourceBaseToProto(rb *skill.ResourceBase) *pb.ResourceBase {
 	if rb == nil {
 		return nil
 	}
 	return &pb.ResourceBase{Kind: string(rb.Kind), Path: rb.Path, Url: rb.URL, Description: rb.Description}
 }
 
-// ResourceBaseFromProto converts a resource base; nil stays nil. The kind
+// resourceBaseFromProto converts a resource base; nil stays nil. The kind
 // is not validated here: rendering the tool result does that.
-func ResourceBaseFromProto(rb *pb.ResourceBase) *skill.ResourceBase {
+func resourceBaseFromProto(rb *pb.ResourceBase) *skill.ResourceBase {
 	if rb == nil {
 		return nil
 	}
 	return &skill.ResourceBase{Kind: skill.ResourceKind(rb.GetKind()), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
 }
 
-// DefinitionToProto converts a loaded skill.
-func DefinitionToProto(d skill.Definition) *pb.SkillDefinition {
-	return &pb.SkillDefinition{
-		Name:         d.Name,
-		Description:  d.Description,
-		Invocation:   PolicyToProto(d.Invocation),
-		Provider:     d.Provider,
-		ResourceBase: ResourceBaseToProto(d.ResourceBase),
-		Content:      d.Content,
-	}
+// definitionToProto converts a loaded skill: its summary as a summary
+// (summaryToProto), then its resource base and content.
+func definitionToProto(d skill.Definition) *pb.SkillDefinition {
+	out := &pb.SkillDefinition{ResourceBase: resourceBaseToProto(d.ResourceBase), Content: d.Content}
+	copyFields(out.ProtoReflect(), summaryToProto(d.Summary).ProtoReflect())
+	return out
 }
 
-// DefinitionFromProto converts a loaded skill.
-func DefinitionFromProto(d *pb.SkillDefinition) skill.Definition {
+// definitionFromProto converts a loaded skill.
+func definitionFromProto(d *pb.SkillDefinition) skill.Definition {
+	var sum pb.SkillSummary
+	copyFields(sum.ProtoReflect(), d.ProtoReflect())
 	return skill.Definition{
-		Summary:      skill.Summary{Name: d.GetName(), Description: d.GetDescription(), Invocation: PolicyFromProto(d.GetInvocation()), Provider: d.GetProvider()},
-		ResourceBase: ResourceBaseFromProto(d.GetResourceBase()),
+		Summary:      summaryFromProto(&sum),
+		ResourceBase: resourceBaseFromProto(d.GetResourceBase()),
 		Content:      d.GetContent(),
 	}
 }
 
-// SnapshotRequestToProto converts a snapshot request.
-func SnapshotRequestToProto(r contract.SnapshotRequest) *pb.SnapshotRequest {
+// snapshotRequestToProto converts a snapshot request.
+func snapshotRequestToProto(r contract.SnapshotRequest) *pb.SnapshotRequest {
 	return &pb.SnapshotRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, IfNoneMatch: r.IfNoneMatch, AcceptDelta: r.AcceptDelta}
 }
 
-// SnapshotRequestFromProto converts a snapshot request.
-func SnapshotRequestFromProto(r *pb.SnapshotRequest) contract.SnapshotRequest {
+// snapshotRequestFromProto converts a snapshot request.
+func snapshotRequestFromProto(r *pb.SnapshotRequest) contract.SnapshotRequest {
 	return contract.SnapshotRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), IfNoneMatch: r.GetIfNoneMatch(), AcceptDelta: r.GetAcceptDelta()}
 }
 
-// SnapshotToProto converts a snapshot.
-func SnapshotToProto(s contract.Snapshot) *pb.SnapshotResponse {
+// snapshotToProto converts a snapshot.
+func snapshotToProto(s contract.Snapshot) *pb.SnapshotResponse {
 	out := &pb.SnapshotResponse{NotModified: s.NotModified, Token: s.Token, Complete: s.Complete, DeltaBase: s.DeltaBase, Removed: s.Removed}
 	if len(s.Skills) > 0 {
 		// One allocation for every summary and one for every policy: a
@@ -360,71 +382,70 @@ func SnapshotToProto(s contract.Snapshot) *pb.SnapshotResponse {
 		pols := make([]pb.InvocationPolicy, len(s.Skills))
 		out.Skills = make([]*pb.SkillSummary, len(s.Skills))
 		for i, sk := range s.Skills {
-			pols[i].ModelInvocable, pols[i].UserInvocable = sk.Invocation.ModelInvocable, sk.Invocation.UserInvocable
-			sums[i].Name, sums[i].Description, sums[i].Provider, sums[i].Invocation = sk.Name, sk.Description, sk.Provider, &pols[i]
+			setSummary(&sums[i], &pols[i], sk)
 			out.Skills[i] = &sums[i]
 		}
 	}
 	return out
 }
 
-// SnapshotFromProto converts a snapshot.
-func SnapshotFromProto(s *pb.SnapshotResponse) contract.Snapshot {
+// snapshotFromProto converts a snapshot.
+func snapshotFromProto(s *pb.SnapshotResponse) contract.Snapshot {
 	out := contract.Snapshot{NotModified: s.GetNotModified(), Token: s.GetToken(), Complete: s.GetComplete(), DeltaBase: s.GetDeltaBase(), Removed: s.GetRemoved()}
 	if sums := s.GetSkills(); len(sums) > 0 {
 		out.Skills = make([]skill.Summary, len(sums))
 		for i, sk := range sums {
-			out.Skills[i] = SummaryFromProto(sk)
+			out.Skills[i] = summaryFromProto(sk)
 		}
 	}
 	return out
 }
 
-// SkillRequestToProto converts a skill lookup request.
-func SkillRequestToProto(r contract.SkillRequest) *pb.GetSkillRequest {
+// skillRequestToProto converts a skill lookup request.
+func skillRequestToProto(r contract.SkillRequest) *pb.GetSkillRequest {
 	return &pb.GetSkillRequest{SessionId: r.SessionID, Cwd: r.Cwd, AgentScope: r.AgentScope, Name: r.Name, UserInvocation: r.UserInvocation}
 }
 
-// SkillRequestFromProto converts a skill lookup request.
-func SkillRequestFromProto(r *pb.GetSkillRequest) contract.SkillRequest {
+// skillRequestFromProto converts a skill lookup request.
+func skillRequestFromProto(r *pb.GetSkillRequest) contract.SkillRequest {
 	return contract.SkillRequest{SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), Name: r.GetName(), UserInvocation: r.GetUserInvocation()}
 }
 
-// SkillLookupToProto converts a skill lookup's answer; a definition is
+// skillLookupToProto converts a skill lookup's answer; a definition is
 // sent only when found.
-func SkillLookupToProto(l contract.SkillLookup) *pb.GetSkillResponse {
+func skillLookupToProto(l contract.SkillLookup) *pb.GetSkillResponse {
 	out := &pb.GetSkillResponse{Found: l.Found, Error: l.Error}
 	if l.Found {
-		out.Skill = DefinitionToProto(l.Skill)
+		out.Skill = definitionToProto(l.Skill)
 	}
 	return out
 }
 
-// SkillLookupFromProto converts a skill lookup's answer. An answer that
+// skillLookupFromProto converts a skill lookup's answer. An answer that
 // says found but carries no definition counts as not found.
-func SkillLookupFromProto(r *pb.GetSkillResponse) contract.SkillLookup {
+func skillLookupFromProto(r *pb.GetSkillResponse) contract.SkillLookup {
 	out := contract.SkillLookup{Error: r.GetError()}
 	if r.GetFound() && r.GetSkill() != nil {
 		out.Found = true
-		out.Skill = DefinitionFromProto(r.GetSkill())
+		out.Skill = definitionFromProto(r.GetSkill())
 	}
 	return out
 }
 
-// EventsRequestToProto converts an events request. A page size outside
+// eventsRequestToProto converts an events request. A page size outside
 // uint32 is clamped (a negative one asks for the host's default).
-func EventsRequestToProto(r contract.EventsRequest) *pb.ReadEventsRequest {
+func eventsRequestToProto(r contract.EventsRequest) *pb.ReadEventsRequest {
 	return &pb.ReadEventsRequest{SessionId: r.SessionID, BeforeSeq: r.BeforeSeq, AfterSeq: r.AfterSeq, MaxEvents: toUint32(r.MaxEvents)}
 }
 
-// EventsRequestFromProto converts an events request.
-func EventsRequestFromProto(r *pb.ReadEventsRequest) contract.EventsRequest {
+// eventsRequestFromProto converts an events request.
+func eventsRequestFromProto(r *pb.ReadEventsRequest) contract.EventsRequest {
 	return contract.EventsRequest{SessionID: r.GetSessionId(), BeforeSeq: r.GetBeforeSeq(), AfterSeq: r.GetAfterSeq(), MaxEvents: int(r.GetMaxEvents())}
 }
 
-// EventPageToProto converts a page of events; sources are shared, not
+// eventPageToProto converts a page of events; sources are shared, not
 // copied.
-func EventPageToProto(p contract.EventPage) *pb.ReadEventsResponse {
+func eventPageToProto(p contract.EventPage) *pb.ReadEventsResponse {
 	return &pb.ReadEventsResponse{
 		Head:   &pb.SessionHead{HeadSeq: p.Head.Seq, SurfaceRevision: p.Head.SurfaceRevision},
 		More:   p.More,
@@ -432,11 +453,11 @@ func EventPageToProto(p contract.EventPage) *pb.ReadEventsResponse {
 	}
 }
 
-// EventPageFromProto converts a page of events; a missing head is the zero
+// eventPageFromProto converts a page of events; a missing head is the zero
 // head.
-func EventPageFromProto(p *pb.ReadEventsResponse) contract.EventPage {
+func eventPageFromProto(p *pb.ReadEventsResponse) contract.EventPage {
 	out := contract.EventPage{More: p.GetMore(), Events: eventsFromProto(p.GetEvents())}
-	if h := SessionHeadFromProto(p.GetHead()); h != nil {
+	if h := sessionHeadFromProto(p.GetHead()); h != nil {
 		out.Head = *h
 	}
 	return out
@@ -466,13 +487,13 @@ func eventsFromProto(evs []*pb.SessionEvent) []contract.SessionEvent {
 	return out
 }
 
-// ToolCallToProto converts a `skill` tool call.
-func ToolCallToProto(c contract.ToolCall) *pb.ExecuteSkillToolRequest {
+// toolCallToProto converts a `skill` tool call.
+func toolCallToProto(c contract.ToolCall) *pb.ExecuteSkillToolRequest {
 	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName, SkillToolIdentity: c.SkillToolIdentity}
 }
 
-// ToolCallFromProto converts a `skill` tool call.
-func ToolCallFromProto(r *pb.ExecuteSkillToolRequest) contract.ToolCall {
+// toolCallFromProto converts a `skill` tool call.
+func toolCallFromProto(r *pb.ExecuteSkillToolRequest) contract.ToolCall {
 	c := contract.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName(), SkillToolIdentity: r.GetSkillToolIdentity()}
 	if args := r.GetArgumentsJson(); args != "" {
 		c.Arguments = []byte(args)
@@ -480,41 +501,41 @@ func ToolCallFromProto(r *pb.ExecuteSkillToolRequest) contract.ToolCall {
 	return c
 }
 
-// ToolValueToProto converts the tool's value; nil stays nil.
-func ToolValueToProto(v *skill.ToolValue) *pb.SkillToolValue {
+// toolValueToProto converts the tool's value; nil stays nil.
+func toolValueToProto(v *skill.ToolValue) *pb.SkillToolValue {
 	if v == nil {
 		return nil
 	}
-	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: ResourceBaseToProto(v.ResourceBase), Content: v.Content}
+	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: resourceBaseToProto(v.ResourceBase), Content: v.Content}
 }
 
-// ToolValueFromProto converts the tool's value; nil stays nil.
-func ToolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
+// toolValueFromProto converts the tool's value; nil stays nil.
+func toolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 	if v == nil {
 		return nil
 	}
-	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: ResourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent()}
+	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: resourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent()}
 }
 
-// ToolResultToProto converts a tool result.
-func ToolResultToProto(r contract.ToolResult) *pb.ExecuteSkillToolResponse {
-	return &pb.ExecuteSkillToolResponse{Value: ToolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: ResourcePageToProto(r.Resource)}
+// toolResultToProto converts a tool result.
+func toolResultToProto(r contract.ToolResult) *pb.ExecuteSkillToolResponse {
+	return &pb.ExecuteSkillToolResponse{Value: toolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: resourcePageToProto(r.Resource)}
 }
 
-// ToolResultFromProto converts a tool result; an error result never
+// toolResultFromProto converts a tool result; an error result never
 // carries a value.
-func ToolResultFromProto(r *pb.ExecuteSkillToolResponse) contract.ToolResult {
+func toolResultFromProto(r *pb.ExecuteSkillToolResponse) contract.ToolResult {
 	out := contract.ToolResult{Text: r.GetText(), IsError: r.GetIsError()}
 	if !out.IsError {
-		out.Value = ToolValueFromProto(r.GetValue())
-		out.Resource = ResourcePageFromProto(r.GetResourceValue())
+		out.Value = toolValueFromProto(r.GetValue())
+		out.Resource = resourcePageFromProto(r.GetResourceValue())
 	}
 	return out
 }
 
-// ResourcePageToProto converts the resource-read tool's value; nil stays
+// resourcePageToProto converts the resource-read tool's value; nil stays
 // nil.
-func ResourcePageToProto(p *skill.ResourcePage) *pb.SkillResourceValue {
+func resourcePageToProto(p *skill.ResourcePage) *pb.SkillResourceValue {
 	if p == nil {
 		return nil
 	}
@@ -525,9 +546,9 @@ func ResourcePageToProto(p *skill.ResourcePage) *pb.SkillResourceValue {
 	return out
 }
 
-// ResourcePageFromProto converts the resource-read tool's value; nil stays
+// resourcePageFromProto converts the resource-read tool's value; nil stays
 // nil.
-func ResourcePageFromProto(v *pb.SkillResourceValue) *skill.ResourcePage {
+func resourcePageFromProto(v *pb.SkillResourceValue) *skill.ResourcePage {
 	if v == nil {
 		return nil
 	}
@@ -539,13 +560,13 @@ func ResourcePageFromProto(v *pb.SkillResourceValue) *skill.ResourcePage {
 	return p
 }
 
-// ResourceRequestToProto converts a resource read request.
-func ResourceRequestToProto(r contract.ResourceRequest) *pb.ReadResourceRequest {
+// resourceRequestToProto converts a resource read request.
+func resourceRequestToProto(r contract.ResourceRequest) *pb.ReadResourceRequest {
 	return &pb.ReadResourceRequest{Cwd: r.Cwd, AgentScope: r.AgentScope, SessionId: r.SessionID, Name: r.Name, Path: r.Path, Offset: toUint64(r.Offset), MaxBytes: toUint32(r.MaxBytes)}
 }
 
-// ResourceRequestFromProto converts a resource read request.
-func ResourceRequestFromProto(r *pb.ReadResourceRequest) contract.ResourceRequest {
+// resourceRequestFromProto converts a resource read request.
+func resourceRequestFromProto(r *pb.ReadResourceRequest) contract.ResourceRequest {
 	return contract.ResourceRequest{Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), SessionID: r.GetSessionId(), Name: r.GetName(), Path: r.GetPath(), Offset: toInt64(r.GetOffset()), MaxBytes: int(r.GetMaxBytes())}
 }
 
@@ -561,15 +582,15 @@ var resourceStatuses = map[contract.ResourceStatus]pb.ResourceStatus{
 	contract.ResourceProviderError:     pb.ResourceStatus_RESOURCE_STATUS_PROVIDER_ERROR,
 }
 
-// ResourceReadToProto converts a resource read answer; an unknown status
+// resourceReadToProto converts a resource read answer; an unknown status
 // becomes RESOURCE_STATUS_UNSPECIFIED, which the plugin reports as a
 // provider error.
-func ResourceReadToProto(r contract.ResourceRead) *pb.ReadResourceResponse {
+func resourceReadToProto(r contract.ResourceRead) *pb.ReadResourceResponse {
 	return &pb.ReadResourceResponse{Status: resourceStatuses[r.Status], Data: r.Data, TotalBytes: toUint64(r.Total), Error: r.Error}
 }
 
-// ResourceReadFromProto converts a resource read answer.
-func ResourceReadFromProto(r *pb.ReadResourceResponse) contract.ResourceRead {
+// resourceReadFromProto converts a resource read answer.
+func resourceReadFromProto(r *pb.ReadResourceResponse) contract.ResourceRead {
 	out := contract.ResourceRead{Data: r.GetData(), Total: toInt64(r.GetTotalBytes()), Error: r.GetError(), Status: contract.ResourceStatus(r.GetStatus().String())}
 	for k, v := range resourceStatuses {
 		if v == r.GetStatus() {
@@ -594,13 +615,13 @@ func toInt64(n uint64) int64 {
 	return int64(n)
 }
 
-// ToolDefinitionToProto converts a tool definition.
-func ToolDefinitionToProto(d contract.ToolDefinition) *pb.ToolDefinition {
+// toolDefinitionToProto converts a tool definition.
+func toolDefinitionToProto(d contract.ToolDefinition) *pb.ToolDefinition {
 	return &pb.ToolDefinition{Name: d.Name, Description: d.Description, InputSchemaJson: string(d.InputSchema), OutputSchemaJson: string(d.OutputSchema)}
 }
 
-// ToolDefinitionFromProto converts a tool definition.
-func ToolDefinitionFromProto(d *pb.ToolDefinition) contract.ToolDefinition {
+// toolDefinitionFromProto converts a tool definition.
+func toolDefinitionFromProto(d *pb.ToolDefinition) contract.ToolDefinition {
 	out := contract.ToolDefinition{Name: d.GetName(), Description: d.GetDescription()}
 	if s := d.GetInputSchemaJson(); s != "" {
 		out.InputSchema = []byte(s)
@@ -611,38 +632,38 @@ func ToolDefinitionFromProto(d *pb.ToolDefinition) contract.ToolDefinition {
 	return out
 }
 
-// ConfigureRequestToProto converts a mount's configuration together with
+// configureRequestToProto converts a mount's configuration together with
 // the broker id on which the host serves its callbacks.
-func ConfigureRequestToProto(r contract.ConfigureRequest, hostBrokerID uint32) *pb.ConfigureRequest {
+func configureRequestToProto(r contract.ConfigureRequest, hostBrokerID uint32) *pb.ConfigureRequest {
 	return &pb.ConfigureRequest{ConfigJson: r.Config, Scope: r.Scope, HostServiceBrokerId: hostBrokerID}
 }
 
-// ConfigureRequestFromProto converts a mount's configuration and returns
+// configureRequestFromProto converts a mount's configuration and returns
 // the host's broker id beside it.
-func ConfigureRequestFromProto(r *pb.ConfigureRequest) (contract.ConfigureRequest, uint32) {
+func configureRequestFromProto(r *pb.ConfigureRequest) (contract.ConfigureRequest, uint32) {
 	return contract.ConfigureRequest{Config: r.GetConfigJson(), Scope: r.GetScope()}, r.GetHostServiceBrokerId()
 }
 
-// ConfigureResponseToProto converts a new mount's description.
-func ConfigureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureResponse {
+// configureResponseToProto converts a new mount's description.
+func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureResponse {
 	out := &pb.ConfigureResponse{MountId: r.MountID}
 	for _, t := range r.Tools {
-		out.Tools = append(out.Tools, ToolDefinitionToProto(t))
+		out.Tools = append(out.Tools, toolDefinitionToProto(t))
 	}
 	return out
 }
 
-// ConfigureResponseFromProto converts a new mount's description.
-func ConfigureResponseFromProto(r *pb.ConfigureResponse) contract.ConfigureResponse {
+// configureResponseFromProto converts a new mount's description.
+func configureResponseFromProto(r *pb.ConfigureResponse) contract.ConfigureResponse {
 	out := contract.ConfigureResponse{MountID: r.GetMountId()}
 	for _, t := range r.GetTools() {
-		out.Tools = append(out.Tools, ToolDefinitionFromProto(t))
+		out.Tools = append(out.Tools, toolDefinitionFromProto(t))
 	}
 	return out
 }
 
-// BindToolsToProto converts a mount's tool bindings.
-func BindToolsToProto(mountID string, bindings []contract.ToolBinding) *pb.BindToolsRequest {
+// bindToolsToProto converts a mount's tool bindings.
+func bindToolsToProto(mountID string, bindings []contract.ToolBinding) *pb.BindToolsRequest {
 	out := &pb.BindToolsRequest{MountId: mountID}
 	for _, b := range bindings {
 		out.Bindings = append(out.Bindings, &pb.ToolBinding{ToolName: b.ToolName, DefinitionIdentity: b.DefinitionIdentity})
@@ -650,8 +671,8 @@ func BindToolsToProto(mountID string, bindings []contract.ToolBinding) *pb.BindT
 	return out
 }
 
-// BindToolsFromProto converts a mount's tool bindings.
-func BindToolsFromProto(r *pb.BindToolsRequest) (mountID string, bindings []contract.ToolBinding) {
+// bindToolsFromProto converts a mount's tool bindings.
+func bindToolsFromProto(r *pb.BindToolsRequest) (mountID string, bindings []contract.ToolBinding) {
 	for _, b := range r.GetBindings() {
 		bindings = append(bindings, contract.ToolBinding{ToolName: b.GetToolName(), DefinitionIdentity: b.GetDefinitionIdentity()})
 	}

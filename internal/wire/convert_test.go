@@ -53,46 +53,46 @@ func fromNil[G any, P proto.Message](t *testing.T, name string, from func(P) G, 
 
 func TestMessages(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "Message", MessageFromProto, contract.Message{})
+	fromNil(t, "Message", messageFromProto, contract.Message{})
 	for name, m := range map[string]contract.Message{"zero": {}, "full": fullMessage} {
-		roundTrip(t, "Message/"+name, m, MessageToProto, MessageFromProto)
+		roundTrip(t, "Message/"+name, m, messageToProto, messageFromProto)
 	}
 	for _, r := range []contract.Role{contract.RoleUser, contract.RoleAssistant, contract.RoleSystem, contract.RoleTool, ""} {
-		roundTrip(t, "Role/"+string(r), r, RoleToProto, RoleFromProto)
+		roundTrip(t, "Role/"+string(r), r, roleToProto, roleFromProto)
 	}
-	if got := RoleToProto("moderator"); got != pb.Role_ROLE_UNSPECIFIED {
+	if got := roleToProto("moderator"); got != pb.Role_ROLE_UNSPECIFIED {
 		t.Errorf("unknown role = %v, want unspecified", got)
 	}
-	if got := RoleFromProto(pb.Role(99)); got != "" {
+	if got := roleFromProto(pb.Role(99)); got != "" {
 		t.Errorf("unknown wire role = %q, want empty", got)
 	}
 	want := &pb.Message{Id: "m1", Role: pb.Role_ROLE_ASSISTANT, Content: []*pb.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}}, SourceJson: []byte(`{"kind":"skill-catalog"}`), UserInput: true}
-	if diff := cmp.Diff(want, MessageToProto(fullMessage), protocmp.Transform()); diff != "" {
-		t.Errorf("MessageToProto (-want +got):\n%s", diff)
+	if diff := cmp.Diff(want, messageToProto(fullMessage), protocmp.Transform()); diff != "" {
+		t.Errorf("messageToProto (-want +got):\n%s", diff)
 	}
 }
 
 func TestDecisions(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "Decision", DecisionFromProto, contract.Decision{})
+	fromNil(t, "Decision", decisionFromProto, contract.Decision{})
 	for name, d := range map[string]contract.Decision{
 		"zero":                     {},
 		"enter":                    {Messages: []contract.Message{fullMessage, {ID: "m2"}}},
 		"reject":                   {Reject: &contract.Reject{Reason: "budget"}},
 		"reject with empty reason": {Reject: &contract.Reject{}},
 	} {
-		roundTrip(t, "Decision/"+name, d, DecisionToProto, DecisionFromProto)
+		roundTrip(t, "Decision/"+name, d, decisionToProto, decisionFromProto)
 	}
 	// A decision with no kind (an older or careless host) enters with
 	// nothing.
-	if diff := cmp.Diff(contract.Decision{}, DecisionFromProto(&pb.Decision{})); diff != "" {
+	if diff := cmp.Diff(contract.Decision{}, decisionFromProto(&pb.Decision{})); diff != "" {
 		t.Errorf("kindless decision (-want +got):\n%s", diff)
 	}
 }
 
 func TestStepRequests(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "StepRequest", StepRequestFromProto, contract.StepRequest{})
+	fromNil(t, "StepRequest", stepRequestFromProto, contract.StepRequest{})
 	full := contract.StepRequest{
 		MountID: "mount-1", SessionID: "s", Cwd: "/w", AgentScope: "agent:a", Turn: 3, Step: 4,
 		Downstream:        contract.Decision{Messages: []contract.Message{fullMessage}},
@@ -108,30 +108,30 @@ func TestStepRequests(t *testing.T) {
 		"no recent events":   {Recent: &contract.RecentEvents{AfterSeq: 3}},
 		"recent after start": {Recent: &contract.RecentEvents{}},
 	} {
-		roundTrip(t, "StepRequest/"+name, r, StepRequestToProto, StepRequestFromProto)
+		roundTrip(t, "StepRequest/"+name, r, stepRequestToProto, stepRequestFromProto)
 	}
 }
 
 func TestStepResponses(t *testing.T) {
 	t.Parallel()
 	for _, o := range []contract.Outcome{contract.OutcomeRejectPassthrough, contract.OutcomeUnchanged, contract.OutcomeIncomplete, contract.OutcomeInitial, contract.OutcomeReplacement, contract.OutcomeTombstone} {
-		p, err := OutcomeToProto(o)
+		p, err := outcomeToProto(o)
 		if err != nil {
-			t.Fatalf("OutcomeToProto(%q): %v", o, err)
+			t.Fatalf("outcomeToProto(%q): %v", o, err)
 		}
-		if back, err := OutcomeFromProto(p); err != nil || back != o {
+		if back, err := outcomeFromProto(p); err != nil || back != o {
 			t.Errorf("outcome %q round trip = %q, %v", o, back, err)
 		}
 	}
-	if _, err := OutcomeToProto("maybe"); err == nil {
+	if _, err := outcomeToProto("maybe"); err == nil {
 		t.Error("an unknown outcome was sent")
 	}
 	for _, o := range []pb.Outcome{pb.Outcome_OUTCOME_UNSPECIFIED, pb.Outcome(99)} {
-		if _, err := OutcomeFromProto(o); err == nil {
+		if _, err := outcomeFromProto(o); err == nil {
 			t.Errorf("wire outcome %v was accepted", o)
 		}
 	}
-	if _, err := StepResponseFromProto(nil); err == nil {
+	if _, err := stepResponseFromProto(nil); err == nil {
 		t.Error("a missing response (no outcome) was accepted")
 	}
 
@@ -142,11 +142,11 @@ func TestStepResponses(t *testing.T) {
 		{Op: contract.EditRemove}, // index 0
 	}, Diagnostics: []string{"catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"}}
 	for name, r := range map[string]contract.StepResponse{"no edits": {Outcome: contract.OutcomeUnchanged}, "full": full} {
-		p, err := StepResponseToProto(r)
+		p, err := stepResponseToProto(r)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		back, err := StepResponseFromProto(p)
+		back, err := stepResponseFromProto(p)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -154,41 +154,43 @@ func TestStepResponses(t *testing.T) {
 			t.Errorf("StepResponse/%s round trip (-want +got):\n%s", name, diff)
 		}
 	}
-	if _, err := StepResponseToProto(contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: []contract.Edit{{}}}); err == nil {
+	if _, err := stepResponseToProto(contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: []contract.Edit{{}}}); err == nil {
 		t.Error("an edit without an operation was sent")
 	}
-	if _, err := StepResponseFromProto(&pb.PreStepResponse{Outcome: pb.Outcome_OUTCOME_UNCHANGED, Edits: []*pb.MessageEdit{{}}}); err == nil {
+	if _, err := stepResponseFromProto(&pb.PreStepResponse{Outcome: pb.Outcome_OUTCOME_UNCHANGED, Edits: []*pb.MessageEdit{{}}}); err == nil {
 		t.Error("an empty wire edit was accepted")
 	}
-	if _, err := EditFromProto(nil); err == nil {
+	if _, err := editFromProto(nil); err == nil {
 		t.Error("a nil wire edit was accepted")
 	}
 }
 
 func TestSkills(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "Summary", SummaryFromProto, skill.Summary{})
-	fromNil(t, "Definition", DefinitionFromProto, skill.Definition{})
-	fromNil(t, "Policy", PolicyFromProto, skill.InvocationPolicy{})
-	fromNil(t, "ResourceBase", ResourceBaseFromProto, (*skill.ResourceBase)(nil))
-	roundTrip(t, "Summary/zero", skill.Summary{}, SummaryToProto, SummaryFromProto)
-	roundTrip(t, "Summary/full", fullDefinition.Summary, SummaryToProto, SummaryFromProto)
-	roundTrip(t, "Definition/zero", skill.Definition{}, DefinitionToProto, DefinitionFromProto)
-	roundTrip(t, "Definition/full", fullDefinition, DefinitionToProto, DefinitionFromProto)
+	fromNil(t, "Summary", summaryFromProto, skill.Summary{})
+	fromNil(t, "Definition", definitionFromProto, skill.Definition{})
+	fromNil(t, "Policy", policyFromProto, skill.InvocationPolicy{})
+	fromNil(t, "ResourceBase", resourceBaseFromProto, (*skill.ResourceBase)(nil))
+	roundTrip(t, "Summary/zero", skill.Summary{}, summaryToProto, summaryFromProto)
+	roundTrip(t, "Summary/full", fullDefinition.Summary, summaryToProto, summaryFromProto)
+	roundTrip(t, "Definition/zero", skill.Definition{}, definitionToProto, definitionFromProto)
+	roundTrip(t, "Definition/full", fullDefinition, definitionToProto, definitionFromProto)
 	for _, rb := range []*skill.ResourceBase{nil, {}, {Kind: skill.ResourceDirectory, Path: "/p"}, {Kind: "zip", Path: "p", URL: "u", Description: "d"}} {
-		roundTrip(t, "ResourceBase", rb, ResourceBaseToProto, ResourceBaseFromProto)
+		roundTrip(t, "ResourceBase", rb, resourceBaseToProto, resourceBaseFromProto)
 	}
 	for _, p := range []skill.InvocationPolicy{{}, {ModelInvocable: true}, {UserInvocable: true}, skill.DefaultPolicy()} {
-		roundTrip(t, "Policy", p, PolicyToProto, PolicyFromProto)
+		roundTrip(t, "Policy", p, func(p skill.InvocationPolicy) *pb.InvocationPolicy {
+			return summaryToProto(skill.Summary{Invocation: p}).GetInvocation()
+		}, policyFromProto)
 	}
 }
 
 func TestSnapshots(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "SnapshotRequest", SnapshotRequestFromProto, contract.SnapshotRequest{})
-	fromNil(t, "Snapshot", SnapshotFromProto, contract.Snapshot{})
-	roundTrip(t, "SnapshotRequest/zero", contract.SnapshotRequest{}, SnapshotRequestToProto, SnapshotRequestFromProto)
-	roundTrip(t, "SnapshotRequest/full", contract.SnapshotRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", IfNoneMatch: "tok", AcceptDelta: true}, SnapshotRequestToProto, SnapshotRequestFromProto)
+	fromNil(t, "SnapshotRequest", snapshotRequestFromProto, contract.SnapshotRequest{})
+	fromNil(t, "Snapshot", snapshotFromProto, contract.Snapshot{})
+	roundTrip(t, "SnapshotRequest/zero", contract.SnapshotRequest{}, snapshotRequestToProto, snapshotRequestFromProto)
+	roundTrip(t, "SnapshotRequest/full", contract.SnapshotRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", IfNoneMatch: "tok", AcceptDelta: true}, snapshotRequestToProto, snapshotRequestFromProto)
 	for name, s := range map[string]contract.Snapshot{
 		"zero":         {},
 		"not modified": {NotModified: true, Token: "tok", Complete: true},
@@ -196,11 +198,11 @@ func TestSnapshots(t *testing.T) {
 		"incomplete":   {Skills: []skill.Summary{{Name: "a", Description: "d"}}},
 		"delta":        {Token: "tok-2", Complete: true, DeltaBase: "tok-1", Skills: []skill.Summary{{Name: "b"}}, Removed: []string{"a", "c"}},
 	} {
-		roundTrip(t, "Snapshot/"+name, s, SnapshotToProto, SnapshotFromProto)
+		roundTrip(t, "Snapshot/"+name, s, snapshotToProto, snapshotFromProto)
 	}
 	// Each summary on the wire is its own message, even though they are
 	// allocated together.
-	p := SnapshotToProto(contract.Snapshot{Skills: []skill.Summary{{Name: "a"}, {Name: "b"}}})
+	p := snapshotToProto(contract.Snapshot{Skills: []skill.Summary{{Name: "a"}, {Name: "b"}}})
 	p.Skills[0].Name = "changed"
 	if p.Skills[1].GetName() != "b" {
 		t.Error("summaries on the wire share storage")
@@ -209,35 +211,35 @@ func TestSnapshots(t *testing.T) {
 
 func TestSkillLookups(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "SkillRequest", SkillRequestFromProto, contract.SkillRequest{})
-	fromNil(t, "SkillLookup", SkillLookupFromProto, contract.SkillLookup{})
-	roundTrip(t, "SkillRequest/zero", contract.SkillRequest{}, SkillRequestToProto, SkillRequestFromProto)
-	roundTrip(t, "SkillRequest/full", contract.SkillRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", Name: "pdf", UserInvocation: true}, SkillRequestToProto, SkillRequestFromProto)
+	fromNil(t, "SkillRequest", skillRequestFromProto, contract.SkillRequest{})
+	fromNil(t, "SkillLookup", skillLookupFromProto, contract.SkillLookup{})
+	roundTrip(t, "SkillRequest/zero", contract.SkillRequest{}, skillRequestToProto, skillRequestFromProto)
+	roundTrip(t, "SkillRequest/full", contract.SkillRequest{SessionID: "s", Cwd: "/w", AgentScope: "a", Name: "pdf", UserInvocation: true}, skillRequestToProto, skillRequestFromProto)
 	for name, l := range map[string]contract.SkillLookup{
 		"not found":      {},
 		"found":          {Found: true, Skill: fullDefinition},
 		"provider error": {Error: "disk on fire"},
 	} {
-		roundTrip(t, "SkillLookup/"+name, l, SkillLookupToProto, SkillLookupFromProto)
+		roundTrip(t, "SkillLookup/"+name, l, skillLookupToProto, skillLookupFromProto)
 	}
-	if got := SkillLookupFromProto(&pb.GetSkillResponse{Found: true}); got.Found {
+	if got := skillLookupFromProto(&pb.GetSkillResponse{Found: true}); got.Found {
 		t.Error("found without a definition counted as found")
 	}
-	if got := SkillLookupToProto(contract.SkillLookup{Skill: fullDefinition}); got.GetSkill() != nil {
+	if got := skillLookupToProto(contract.SkillLookup{Skill: fullDefinition}); got.GetSkill() != nil {
 		t.Error("a definition was sent for a skill that was not found")
 	}
 }
 
 func TestEvents(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "EventsRequest", EventsRequestFromProto, contract.EventsRequest{})
-	fromNil(t, "EventPage", EventPageFromProto, contract.EventPage{})
-	fromNil(t, "SessionHead", SessionHeadFromProto, (*contract.SessionHead)(nil))
-	fromNil(t, "RecentEvents", RecentEventsFromProto, (*contract.RecentEvents)(nil))
-	roundTrip(t, "EventsRequest/zero", contract.EventsRequest{}, EventsRequestToProto, EventsRequestFromProto)
-	roundTrip(t, "EventsRequest/full", contract.EventsRequest{SessionID: "s", BeforeSeq: 10, AfterSeq: 2, MaxEvents: 64}, EventsRequestToProto, EventsRequestFromProto)
+	fromNil(t, "EventsRequest", eventsRequestFromProto, contract.EventsRequest{})
+	fromNil(t, "EventPage", eventPageFromProto, contract.EventPage{})
+	fromNil(t, "SessionHead", sessionHeadFromProto, (*contract.SessionHead)(nil))
+	fromNil(t, "RecentEvents", recentEventsFromProto, (*contract.RecentEvents)(nil))
+	roundTrip(t, "EventsRequest/zero", contract.EventsRequest{}, eventsRequestToProto, eventsRequestFromProto)
+	roundTrip(t, "EventsRequest/full", contract.EventsRequest{SessionID: "s", BeforeSeq: 10, AfterSeq: 2, MaxEvents: 64}, eventsRequestToProto, eventsRequestFromProto)
 	for in, want := range map[int]uint32{-1: 0, 0: 0, 7: 7, math.MaxInt: math.MaxUint32} {
-		if got := EventsRequestToProto(contract.EventsRequest{MaxEvents: in}).GetMaxEvents(); got != want {
+		if got := eventsRequestToProto(contract.EventsRequest{MaxEvents: in}).GetMaxEvents(); got != want {
 			t.Errorf("MaxEvents %d on the wire = %d, want %d", in, got, want)
 		}
 	}
@@ -248,60 +250,60 @@ func TestEvents(t *testing.T) {
 			{Seq: 4, Type: "compaction"},
 		}},
 	} {
-		roundTrip(t, "EventPage/"+name, p, EventPageToProto, EventPageFromProto)
+		roundTrip(t, "EventPage/"+name, p, eventPageToProto, eventPageFromProto)
 	}
 	for _, h := range []*contract.SessionHead{nil, {}, {Seq: 1, SurfaceRevision: 2}} {
-		roundTrip(t, "SessionHead", h, SessionHeadToProto, SessionHeadFromProto)
+		roundTrip(t, "SessionHead", h, sessionHeadToProto, sessionHeadFromProto)
 	}
 }
 
 func TestTools(t *testing.T) {
 	t.Parallel()
-	fromNil(t, "ToolCall", ToolCallFromProto, contract.ToolCall{})
-	fromNil(t, "ToolResult", ToolResultFromProto, contract.ToolResult{})
-	fromNil(t, "ToolValue", ToolValueFromProto, (*skill.ToolValue)(nil))
-	fromNil(t, "ToolDefinition", ToolDefinitionFromProto, contract.ToolDefinition{})
-	roundTrip(t, "ToolCall/zero", contract.ToolCall{}, ToolCallToProto, ToolCallFromProto)
-	roundTrip(t, "ToolCall/full", contract.ToolCall{MountID: "m", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`)}, ToolCallToProto, ToolCallFromProto)
+	fromNil(t, "ToolCall", toolCallFromProto, contract.ToolCall{})
+	fromNil(t, "ToolResult", toolResultFromProto, contract.ToolResult{})
+	fromNil(t, "ToolValue", toolValueFromProto, (*skill.ToolValue)(nil))
+	fromNil(t, "ToolDefinition", toolDefinitionFromProto, contract.ToolDefinition{})
+	roundTrip(t, "ToolCall/zero", contract.ToolCall{}, toolCallToProto, toolCallFromProto)
+	roundTrip(t, "ToolCall/full", contract.ToolCall{MountID: "m", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`)}, toolCallToProto, toolCallFromProto)
 	for name, r := range map[string]contract.ToolResult{
 		"zero":    {},
 		"success": {Value: &fullValue, Text: "<skill_content>"},
 		"error":   {Text: "Error: x", IsError: true},
 	} {
-		roundTrip(t, "ToolResult/"+name, r, ToolResultToProto, ToolResultFromProto)
+		roundTrip(t, "ToolResult/"+name, r, toolResultToProto, toolResultFromProto)
 	}
-	if got := ToolResultFromProto(&pb.ExecuteSkillToolResponse{IsError: true, Value: ToolValueToProto(&fullValue)}); got.Value != nil {
+	if got := toolResultFromProto(&pb.ExecuteSkillToolResponse{IsError: true, Value: toolValueToProto(&fullValue)}); got.Value != nil {
 		t.Error("an error result carried a value")
 	}
 	for _, v := range []*skill.ToolValue{nil, {}, &fullValue} {
-		roundTrip(t, "ToolValue", v, ToolValueToProto, ToolValueFromProto)
+		roundTrip(t, "ToolValue", v, toolValueToProto, toolValueFromProto)
 	}
-	roundTrip(t, "ToolDefinition/zero", contract.ToolDefinition{}, ToolDefinitionToProto, ToolDefinitionFromProto)
-	roundTrip(t, "ToolDefinition/full", plugin.SkillTool(), ToolDefinitionToProto, ToolDefinitionFromProto)
+	roundTrip(t, "ToolDefinition/zero", contract.ToolDefinition{}, toolDefinitionToProto, toolDefinitionFromProto)
+	roundTrip(t, "ToolDefinition/full", plugin.SkillTool(), toolDefinitionToProto, toolDefinitionFromProto)
 }
 
 func TestMountMessages(t *testing.T) {
 	t.Parallel()
-	req, id := ConfigureRequestFromProto(nil)
+	req, id := configureRequestFromProto(nil)
 	if req != (contract.ConfigureRequest{}) || id != 0 {
 		t.Errorf("ConfigureRequest from nil = %+v, %d", req, id)
 	}
 	for _, r := range []contract.ConfigureRequest{{}, {Config: `{"catalogDescriptionMaxLength": 9}`, Scope: "agent:a"}} {
-		got, gotID := ConfigureRequestFromProto(ConfigureRequestToProto(r, 7))
+		got, gotID := configureRequestFromProto(configureRequestToProto(r, 7))
 		if got != r || gotID != 7 {
 			t.Errorf("ConfigureRequest round trip = %+v, %d; want %+v, 7", got, gotID, r)
 		}
 	}
-	fromNil(t, "ConfigureResponse", ConfigureResponseFromProto, contract.ConfigureResponse{})
+	fromNil(t, "ConfigureResponse", configureResponseFromProto, contract.ConfigureResponse{})
 	for _, r := range []contract.ConfigureResponse{{}, {MountID: "mount-1", Tools: []contract.ToolDefinition{plugin.SkillTool(), {Name: "other"}}}} {
-		roundTrip(t, "ConfigureResponse", r, ConfigureResponseToProto, ConfigureResponseFromProto)
+		roundTrip(t, "ConfigureResponse", r, configureResponseToProto, configureResponseFromProto)
 	}
-	mount, bindings := BindToolsFromProto(nil)
+	mount, bindings := bindToolsFromProto(nil)
 	if mount != "" || bindings != nil {
 		t.Errorf("BindTools from nil = %q, %v", mount, bindings)
 	}
 	for _, b := range [][]contract.ToolBinding{nil, {{ToolName: "skill", DefinitionIdentity: "tooldef-1"}, {}}} {
-		gotMount, got := BindToolsFromProto(BindToolsToProto("mount-1", b))
+		gotMount, got := bindToolsFromProto(bindToolsToProto("mount-1", b))
 		if gotMount != "mount-1" || !cmp.Equal(got, b) {
 			t.Errorf("BindTools round trip = %q, %+v; want mount-1, %+v", gotMount, got, b)
 		}

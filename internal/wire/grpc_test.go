@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	goplugin "github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -82,28 +81,20 @@ func (h *testHost) ReadEvents(_ context.Context, req contract.EventsRequest) (co
 	return page, nil
 }
 
-// connect starts the plugin service for core and the host's callbacks for
-// host on go-plugin's in-process test connection, with a real broker
-// between them, and returns the host's client and the broker id of its
-// callbacks.
-func connect(t testing.TB, core *plugin.Core, host contract.Host) (PluginClient, uint32) {
+// connect starts the plugin service for core on go-plugin's in-process
+// test connection and returns the host's client of it, which serves the
+// host's callbacks on a real broker between them, and the host it serves.
+func connect(t testing.TB, core contract.Service, host contract.Host) (*serviceClient, contract.Host) {
 	t.Helper()
-	client, _ := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{PluginName: &GRPCPlugin{Core: core}})
+	client, _ := goplugin.TestPluginGRPCConn(t, false, map[string]goplugin.Plugin{pluginName: &grpcPlugin{service: core}})
 	// Closing the client shuts the server down through go-plugin's
 	// controller; stopping it here as well would race with that.
 	t.Cleanup(func() { client.Close() })
-	raw, err := client.Dispense(PluginName)
+	svc, err := Dispense(client)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := raw.(*Client)
-	id := c.Broker.NextId()
-	go c.Broker.AcceptAndServe(id, func(opts []grpc.ServerOption) *grpc.Server {
-		s := grpc.NewServer(opts...)
-		RegisterHostServer(s, host)
-		return s
-	})
-	return c.Plugin, id
+	return svc.(*serviceClient), host
 }
 
 func newTestHost() *testHost {
@@ -114,10 +105,10 @@ func newTestHost() *testHost {
 }
 
 // mountBound configures a mount and binds its `skill` tool to identity.
-func mountBound(t testing.TB, c PluginClient, brokerID uint32, config, identity string) contract.ConfigureResponse {
+func mountBound(t testing.TB, c contract.Service, host contract.Host, config, identity string) contract.ConfigureResponse {
 	t.Helper()
 	ctx := context.Background()
-	resp, err := c.Configure(ctx, contract.ConfigureRequest{Config: config, Scope: "global"}, brokerID)
+	resp, err := c.Configure(ctx, host, contract.ConfigureRequest{Config: config, Scope: "global"})
 	if err != nil {
 		t.Fatalf("Configure: %v", err)
 	}
@@ -129,14 +120,14 @@ func mountBound(t testing.TB, c PluginClient, brokerID uint32, config, identity 
 
 func TestGRPCMountsBindingAndSteps(t *testing.T) {
 	host := newTestHost()
-	c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
+	c, served := connect(t, plugin.New(plugin.Options{}), host)
 	ctx := context.Background()
 
-	first := mountBound(t, c, brokerID, "", "tooldef-1")
+	first := mountBound(t, c, served, "", "tooldef-1")
 	if len(first.Tools) != 1 || first.Tools[0].Name != "skill" || !json.Valid(first.Tools[0].InputSchema) {
 		t.Fatalf("tools = %+v, want the skill tool", first.Tools)
 	}
-	second := mountBound(t, c, brokerID, `{"catalogDescriptionMaxLength": 5}`, "tooldef-2")
+	second := mountBound(t, c, served, `{"catalogDescriptionMaxLength": 5}`, "tooldef-2")
 	if first.MountID == second.MountID {
 		t.Fatalf("two mounts share the id %q", first.MountID)
 	}
@@ -201,8 +192,8 @@ func TestGRPCErrors(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("refused configuration", func(t *testing.T) {
-		c, brokerID := connect(t, plugin.New(plugin.Options{}), newTestHost())
-		_, err := c.Configure(ctx, contract.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": 2}`}, brokerID)
+		c, served := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		_, err := c.Configure(ctx, served, contract.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": 2}`})
 		var cfg *contract.ConfigError
 		if !errors.As(err, &cfg) || cfg.Message != "catalogDescriptionMaxLength must be an integer >= 3, got 2" {
 			t.Fatalf("err = %v, want the ConfigError naming the option and bound", err)
@@ -216,8 +207,8 @@ func TestGRPCErrors(t *testing.T) {
 		}
 	})
 	t.Run("unbound mount", func(t *testing.T) {
-		c, brokerID := connect(t, plugin.New(plugin.Options{}), newTestHost())
-		resp, err := c.Configure(ctx, contract.ConfigureRequest{}, brokerID)
+		c, served := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		resp, err := c.Configure(ctx, served, contract.ConfigureRequest{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -229,8 +220,8 @@ func TestGRPCErrors(t *testing.T) {
 	t.Run("host callback failed", func(t *testing.T) {
 		host := newTestHost()
 		host.failWith = errors.New("provider index corrupt")
-		c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
-		m := mountBound(t, c, brokerID, "", "tooldef-1")
+		c, served := connect(t, plugin.New(plugin.Options{}), host)
+		m := mountBound(t, c, served, "", "tooldef-1")
 		_, err := c.PreStep(ctx, contract.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
 		// The host answered Unavailable; the plugin must not relay that
 		// code, which would read as "the plugin is unreachable".
@@ -241,8 +232,8 @@ func TestGRPCErrors(t *testing.T) {
 	t.Run("caller cancelled during a callback", func(t *testing.T) {
 		host := newTestHost()
 		host.block = make(chan struct{})
-		c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
-		m := mountBound(t, c, brokerID, "", "tooldef-1")
+		c, served := connect(t, plugin.New(plugin.Options{}), host)
+		m := mountBound(t, c, served, "", "tooldef-1")
 		stepCtx, cancel := context.WithCancel(ctx)
 		go func() {
 			<-host.block
@@ -259,8 +250,8 @@ func TestGRPCErrors(t *testing.T) {
 // since the previous one, on the same surface, is one round trip.
 func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
 	host := newTestHost()
-	c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
-	m := mountBound(t, c, brokerID, "", "tooldef-1")
+	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	m := mountBound(t, c, served, "", "tooldef-1")
 	ctx := context.Background()
 	var sent uint64
 	step := func() contract.StepResponse {

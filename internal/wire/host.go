@@ -2,8 +2,9 @@ package wire
 
 import (
 	"context"
+	"errors"
+	"sync"
 
-	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
@@ -11,109 +12,193 @@ import (
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
-// HostServer serves a contract.Host as the protocol's HostService: the host
-// side of the plugin's callbacks. Failures of the host's own (an unknown
-// scope, a storage error) are answered with Unavailable; the caller's
-// cancellation keeps its code.
-type HostServer struct {
+// hostServer is a contract.Host as the protocol's HostService: the host's
+// end of the callbacks, served on go-plugin's broker. Failures of the
+// host's own (an unknown scope, a storage error) are answered with
+// Unavailable; the caller's cancellation keeps its code. Every callback is
+// recorded in calls, so the host's client can tell whose a deadline was.
+type hostServer struct {
 	pb.UnimplementedHostServiceServer
-	Host contract.Host
+	host  contract.Host
+	calls *callbacks
 }
 
-// Snapshot serves contract.Host.Snapshot.
-func (s HostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb.SnapshotResponse, error) {
-	snap, err := s.Host.Snapshot(ctx, SnapshotRequestFromProto(req))
+func (s *hostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (_ *pb.SnapshotResponse, err error) {
+	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+	snap, err := s.host.Snapshot(ctx, snapshotRequestFromProto(req))
 	if err != nil {
-		return nil, ToStatus(ctx, err, codes.Unavailable)
+		return nil, toStatus(ctx, err, codes.Unavailable)
 	}
-	return SnapshotToProto(snap), nil
+	return snapshotToProto(snap), nil
 }
 
-// GetSkill serves contract.Host.GetSkill.
-func (s HostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb.GetSkillResponse, error) {
-	got, err := s.Host.GetSkill(ctx, SkillRequestFromProto(req))
+func (s *hostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (_ *pb.GetSkillResponse, err error) {
+	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+	got, err := s.host.GetSkill(ctx, skillRequestFromProto(req))
 	if err != nil {
-		return nil, ToStatus(ctx, err, codes.Unavailable)
+		return nil, toStatus(ctx, err, codes.Unavailable)
 	}
-	return SkillLookupToProto(got), nil
+	return skillLookupToProto(got), nil
 }
 
-// ReadEvents serves contract.Host.ReadEvents.
-func (s HostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (*pb.ReadEventsResponse, error) {
-	page, err := s.Host.ReadEvents(ctx, EventsRequestFromProto(req))
+func (s *hostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (_ *pb.ReadEventsResponse, err error) {
+	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+	page, err := s.host.ReadEvents(ctx, eventsRequestFromProto(req))
 	if err != nil {
-		return nil, ToStatus(ctx, err, codes.Unavailable)
+		return nil, toStatus(ctx, err, codes.Unavailable)
 	}
-	return EventPageToProto(page), nil
+	return eventPageToProto(page), nil
 }
 
-// ReadResource serves contract.ResourceReader.ReadResource when the host
-// implements it, and answers Unimplemented otherwise.
-func (s HostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (*pb.ReadResourceResponse, error) {
-	rh, ok := s.Host.(contract.ResourceReader)
+// ReadResource serves the host's contract.ResourceReader when it has one,
+// and answers Unimplemented otherwise.
+func (s *hostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (_ *pb.ReadResourceResponse, err error) {
+	rr, ok := s.host.(contract.ResourceReader)
 	if !ok {
 		return nil, status.Error(codes.Unimplemented, contract.ErrNoResourceReads.Error())
 	}
-	got, err := rh.ReadResource(ctx, ResourceRequestFromProto(req))
-	if err != nil {
-		return nil, ToStatus(ctx, err, codes.Unavailable)
+	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+	got, err := rr.ReadResource(ctx, resourceRequestFromProto(req))
+	if errors.Is(err, contract.ErrNoResourceReads) {
+		return nil, status.Error(codes.Unimplemented, err.Error())
 	}
-	return ResourceReadToProto(got), nil
+	if err != nil {
+		return nil, toStatus(ctx, err, codes.Unavailable)
+	}
+	return resourceReadToProto(got), nil
 }
 
-// RegisterHostServer registers h as the HostService of s.
-func RegisterHostServer(s grpc.ServiceRegistrar, h contract.Host) {
-	pb.RegisterHostServiceServer(s, HostServer{Host: h})
-}
-
-// HostClient is contract.Host over a connection to the host's HostService:
-// the plugin side of the callbacks. A message over MaxMessageBytes either
-// way fails the call with a *MessageTooLargeError.
-type HostClient struct {
+// hostClient is contract.Host over a connection to the host's
+// HostService: the plugin's end of the callbacks. A message over
+// contract.MaxMessageBytes either way fails the call with a
+// *contract.MessageTooLargeError.
+type hostClient struct {
 	c pb.HostServiceClient
 }
 
-// NewHostClient returns the host's services on conn.
-func NewHostClient(conn grpc.ClientConnInterface) HostClient {
-	return HostClient{c: pb.NewHostServiceClient(conn)}
-}
+var (
+	_ contract.Host           = hostClient{}
+	_ contract.ResourceReader = hostClient{}
+)
 
-// Snapshot calls the host's Snapshot.
-func (h HostClient) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
-	resp, err := h.c.Snapshot(ctx, SnapshotRequestToProto(req))
+func (h hostClient) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
+	resp, err := h.c.Snapshot(ctx, snapshotRequestToProto(req))
 	if err != nil {
 		return contract.Snapshot{}, tooLarge("Snapshot callback", err)
 	}
-	return SnapshotFromProto(resp), nil
+	return snapshotFromProto(resp), nil
 }
 
-// GetSkill calls the host's GetSkill.
-func (h HostClient) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
-	resp, err := h.c.GetSkill(ctx, SkillRequestToProto(req))
+func (h hostClient) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
+	resp, err := h.c.GetSkill(ctx, skillRequestToProto(req))
 	if err != nil {
 		return contract.SkillLookup{}, tooLarge("GetSkill callback", err)
 	}
-	return SkillLookupFromProto(resp), nil
+	return skillLookupFromProto(resp), nil
 }
 
-// ReadResource calls the host's ReadResource. A host that does not
-// implement it fails the call with plugin.ErrNoResourceReads.
-func (h HostClient) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
-	resp, err := h.c.ReadResource(ctx, ResourceRequestToProto(req))
+func (h hostClient) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
+	resp, err := h.c.ReadEvents(ctx, eventsRequestToProto(req))
+	if err != nil {
+		return contract.EventPage{}, tooLarge("ReadEvents callback", err)
+	}
+	return eventPageFromProto(resp), nil
+}
+
+// ReadResource calls the host's ReadResource. A host that does not serve
+// it fails the call with contract.ErrNoResourceReads.
+func (h hostClient) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
+	resp, err := h.c.ReadResource(ctx, resourceRequestToProto(req))
 	if status.Code(err) == codes.Unimplemented {
 		return contract.ResourceRead{}, contract.ErrNoResourceReads
 	}
 	if err != nil {
 		return contract.ResourceRead{}, tooLarge("ReadResource callback", err)
 	}
-	return ResourceReadFromProto(resp), nil
+	return resourceReadFromProto(resp), nil
 }
 
-// ReadEvents calls the host's ReadEvents.
-func (h HostClient) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
-	resp, err := h.c.ReadEvents(ctx, EventsRequestToProto(req))
-	if err != nil {
-		return contract.EventPage{}, tooLarge("ReadEvents callback", err)
+// callbacks remembers, per session, the host callbacks in flight and how
+// many failed or were cut off by their deadline, so that a call of the
+// session that ran out of time can be blamed on the side that caused it.
+// Over gRPC the plugin's answer to a call whose deadline passed never
+// arrives, so the host's end is the one place that can tell.
+type callbacks struct {
+	mu       sync.Mutex
+	sessions map[string]*sessionCallbacks
+}
+
+type sessionCallbacks struct {
+	inflight int
+	failures uint64
+}
+
+// callMark is a session's callbacks at one moment.
+type callMark struct {
+	calls    *sessionCallbacks // nil: none tracked yet
+	failures uint64
+}
+
+// begin records a callback of session and returns the function that
+// records its end, with the callback's error.
+func (t *callbacks) begin(session string) func(ctx context.Context, err *error) {
+	t.mu.Lock()
+	if t.sessions == nil {
+		t.sessions = make(map[string]*sessionCallbacks)
 	}
-	return EventPageFromProto(resp), nil
+	s := t.sessions[session]
+	if s == nil {
+		s = &sessionCallbacks{}
+		t.sessions[session] = s
+	}
+	s.inflight++
+	t.mu.Unlock()
+	return func(ctx context.Context, err *error) {
+		t.mu.Lock()
+		s.inflight--
+		if *err != nil || ctx.Err() != nil {
+			s.failures++
+		}
+		t.mu.Unlock()
+	}
+}
+
+// mark returns the session's counts, to compare after a call.
+func (t *callbacks) mark(session string) callMark {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.sessions[session]; s != nil {
+		return callMark{calls: s, failures: s.failures}
+	}
+	return callMark{}
+}
+
+// blame marks err, the error of a call of session made at mark, as the
+// host's failure when it is a deadline or cancellation and one of the
+// session's callbacks failed since mark or is still running.
+func (t *callbacks) blame(session string, mark callMark, err error) error {
+	if !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	t.mu.Lock()
+	s := t.sessions[session]
+	before := mark.failures
+	if s != mark.calls {
+		before = 0 // forgotten and tracked again since mark: counted from zero
+	}
+	hostSide := s != nil && (s.inflight > 0 || s.failures != before)
+	t.mu.Unlock()
+	if hostSide {
+		return contract.HostFailed(err)
+	}
+	return err
+}
+
+// forget drops what is remembered of an ended session.
+func (t *callbacks) forget(session string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.sessions[session]; s != nil && s.inflight == 0 {
+		delete(t.sessions, session)
+	}
 }

@@ -15,14 +15,14 @@ import (
 )
 
 // TestCheckSize: a request is refused before sending exactly when its
-// encoding is over MaxMessageBytes, with an error naming the message, its
+// encoding is over contract.MaxMessageBytes, with an error naming the message, its
 // size and the limit.
 func TestCheckSize(t *testing.T) {
 	t.Parallel()
 	// A tool call's arguments take their length plus a few bytes of
 	// framing (tag and length varint) in the encoded message.
 	call := func(args int) *pb.ExecuteSkillToolRequest {
-		return ToolCallToProto(contract.ToolCall{Arguments: []byte(strings.Repeat("a", args))})
+		return toolCallToProto(contract.ToolCall{Arguments: []byte(strings.Repeat("a", args))})
 	}
 	const framing = 1 + 4 // tag, varint of a length over 2^21
 	tests := []struct {
@@ -32,8 +32,8 @@ func TestCheckSize(t *testing.T) {
 	}{
 		{"small", 10, true},
 		{"5 MiB", 5 << 20, true},
-		{"at the limit", MaxMessageBytes - framing, true},
-		{"one byte over", MaxMessageBytes - framing + 1, false},
+		{"at the limit", contract.MaxMessageBytes - framing, true},
+		{"one byte over", contract.MaxMessageBytes - framing + 1, false},
 	}
 	for _, tt := range tests {
 		err := checkSize("ExecuteSkillTool request", call(tt.args))
@@ -43,11 +43,11 @@ func TestCheckSize(t *testing.T) {
 			}
 			continue
 		}
-		var tl *MessageTooLargeError
-		if !errors.As(err, &tl) || !errors.Is(err, ErrMessageTooLarge) {
-			t.Fatalf("%s: err = %v, want a *MessageTooLargeError", tt.name, err)
+		var tl *contract.MessageTooLargeError
+		if !errors.As(err, &tl) || !errors.Is(err, contract.ErrMessageTooLarge) {
+			t.Fatalf("%s: err = %v, want a *contract.MessageTooLargeError", tt.name, err)
 		}
-		want := fmt.Sprintf("ExecuteSkillTool request of %d bytes exceeds the plugin protocol's message limit of 67108864 bytes (64 MiB)", MaxMessageBytes+1)
+		want := fmt.Sprintf("ExecuteSkillTool request of %d bytes exceeds the plugin protocol's message limit of 67108864 bytes (64 MiB)", contract.MaxMessageBytes+1)
 		if err.Error() != want {
 			t.Errorf("%s: error %q, want %q", tt.name, err, want)
 		}
@@ -55,14 +55,14 @@ func TestCheckSize(t *testing.T) {
 }
 
 // TestTooLarge: gRPC's refusal of an oversized message becomes a
-// *MessageTooLargeError naming the call; other errors pass unchanged.
+// *contract.MessageTooLargeError naming the call; other errors pass unchanged.
 func TestTooLarge(t *testing.T) {
 	t.Parallel()
 	refused := status.Error(codes.ResourceExhausted, "grpc: received message larger than max (70000000 vs. 67108864)")
 	err := tooLarge("Snapshot callback", refused)
 	want := "Snapshot callback exceeds the plugin protocol's message limit of 67108864 bytes (64 MiB): grpc: received message larger than max (70000000 vs. 67108864)"
-	if !errors.Is(err, ErrMessageTooLarge) || err.Error() != want {
-		t.Errorf("tooLarge = %q, want %q matching ErrMessageTooLarge", err, want)
+	if !errors.Is(err, contract.ErrMessageTooLarge) || err.Error() != want {
+		t.Errorf("tooLarge = %q, want %q matching contract.ErrMessageTooLarge", err, want)
 	}
 	for _, other := range []error{status.Error(codes.Unavailable, "down"), errors.New("plain"), nil} {
 		if got := tooLarge("Snapshot callback", other); got != other {
@@ -78,10 +78,10 @@ func TestNewGRPCServerKeepsGoPluginsOptions(t *testing.T) {
 	backing := make([]grpc.ServerOption, 1, 4)
 	backing[0] = grpc.MaxConcurrentStreams(7)
 	spare := backing[:4]
-	NewGRPCServer(backing[:1]).Stop()
+	newGRPCServer(backing[:1]).Stop()
 	for i, o := range spare[1:] {
 		if o != nil {
-			t.Fatalf("NewGRPCServer wrote option %d into the caller's spare capacity", i+1)
+			t.Fatalf("newGRPCServer wrote option %d into the caller's spare capacity", i+1)
 		}
 	}
 }

@@ -34,8 +34,8 @@ func (h *resourceTestHost) ReadResource(_ context.Context, req contract.Resource
 func TestGRPCResourceTool(t *testing.T) {
 	ctx := context.Background()
 	host := &resourceTestHost{testHost: newTestHost()}
-	c, brokerID := connect(t, plugin.New(plugin.Options{}), host)
-	m := mountBound(t, c, brokerID, `{"resourceTool": true}`, "tooldef-1")
+	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	m := mountBound(t, c, served, `{"resourceTool": true}`, "tooldef-1")
 	if len(m.Tools) != 2 || m.Tools[1].Name != "skill_resource" || !json.Valid(m.Tools[1].InputSchema) || !json.Valid(m.Tools[1].OutputSchema) {
 		t.Fatalf("tools = %+v", m.Tools)
 	}
@@ -66,14 +66,14 @@ func TestGRPCResourceTool(t *testing.T) {
 	p := skill.ResourcePage{Name: "a", Path: "p", Offset: 1, TotalBytes: 9000, Content: "x"}
 	next := int64(8193)
 	p.NextOffset = &next
-	if d := cmp.Diff(&p, ResourcePageFromProto(ResourcePageToProto(&p))); d != "" {
+	if d := cmp.Diff(&p, resourcePageFromProto(resourcePageToProto(&p))); d != "" {
 		t.Errorf("page round trip (-want +got):\n%s", d)
 	}
 
 	// A host that does not serve ReadResource.
 	plain := newTestHost()
-	c2, brokerID2 := connect(t, plugin.New(plugin.Options{}), plain)
-	m2 := mountBound(t, c2, brokerID2, `{"resourceTool": true}`, "tooldef-1")
+	c2, served2 := connect(t, plugin.New(plugin.Options{}), plain)
+	m2 := mountBound(t, c2, served2, `{"resourceTool": true}`, "tooldef-1")
 	res, err = c2.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m2.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
 	if err != nil || res.Text != "Error: the resources of skill \"alpha\" are not readable through the skill_resource tool; load them as the skill's resource guidance describes" {
 		t.Errorf("host without reads = %q, %v", res.Text, err)
@@ -84,11 +84,11 @@ func TestResourceStatusRoundTrip(t *testing.T) {
 	t.Parallel()
 	for st := range resourceStatuses {
 		in := contract.ResourceRead{Status: st, Data: []byte("d"), Total: 7, Error: "e"}
-		if got := ResourceReadFromProto(ResourceReadToProto(in)); got.Status != st || got.Total != 7 || string(got.Data) != "d" || got.Error != "e" {
+		if got := resourceReadFromProto(resourceReadToProto(in)); got.Status != st || got.Total != 7 || string(got.Data) != "d" || got.Error != "e" {
 			t.Errorf("%s: round trip %+v", st, got)
 		}
 	}
-	if got := ResourceReadFromProto(ResourceReadToProto(contract.ResourceRead{Status: "weird"})); got.Status == contract.ResourceOK {
+	if got := resourceReadFromProto(resourceReadToProto(contract.ResourceRead{Status: "weird"})); got.Status == contract.ResourceOK {
 		t.Errorf("an unknown status became ok")
 	}
 }

@@ -10,16 +10,15 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
-// ToStatus turns the error of a service method into the status the caller
+// toStatus turns the error of a service method into the status the caller
 // receives. The caller's own cancellation or deadline keeps its code, so
-// the caller can tell it from a failure; the plugin's known errors and a
-// message over MaxMessageBytes get the codes FromStatus maps back; anything
-// else gets fallback. The plugin
-// answers other failures with Aborted (a host callback failed, and its code
-// is never relayed: a host that sees Unavailable from the plugin must be
-// able to conclude the plugin is unreachable); the host's services answer
-// with the code that says what failed on their side.
-func ToStatus(ctx context.Context, err error, fallback codes.Code) error {
+// the caller can tell it from a failure; the contract's errors and a
+// message over the limit get the codes fromStatus maps back, a failure of
+// the host's side ABORTED; anything else gets fallback. The plugin answers
+// its own failures with Internal (a host that sees Unavailable from the
+// plugin must be able to conclude the plugin is unreachable); the host's
+// services answer theirs with Unavailable.
+func toStatus(ctx context.Context, err error, fallback codes.Code) error {
 	if err == nil {
 		return nil
 	}
@@ -29,25 +28,28 @@ func ToStatus(ctx context.Context, err error, fallback codes.Code) error {
 		return status.FromContextError(ctx.Err()).Err()
 	case errors.As(err, &cfg):
 		return status.Error(codes.InvalidArgument, cfg.Message)
-	case errors.Is(err, ErrMessageTooLarge):
+	case errors.Is(err, contract.ErrMessageTooLarge):
 		return status.Error(codes.ResourceExhausted, err.Error())
 	case errors.Is(err, contract.ErrUnknownMount):
 		return status.Error(codes.NotFound, err.Error())
 	case errors.Is(err, contract.ErrUnbound):
 		return status.Error(codes.FailedPrecondition, err.Error())
+	case errors.Is(err, contract.ErrHostFailed):
+		return status.Error(codes.Aborted, err.Error())
 	}
 	return status.Error(fallback, err.Error())
 }
 
-// FromStatus turns an error returned by the plugin's service back into the
-// Go error it stands for: a refused configuration is a *plugin.ConfigError;
-// Canceled and DeadlineExceeded satisfy errors.Is with context.Canceled and
-// context.DeadlineExceeded; NotFound and FailedPrecondition wrap
-// plugin.ErrUnknownMount and plugin.ErrUnbound; ResourceExhausted (a message
-// over MaxMessageBytes) wraps ErrMessageTooLarge. Every status error keeps its
-// gRPC status (status.Code still reports it). Errors that carry no status
-// are returned as they are.
-func FromStatus(err error) error {
+// fromStatus turns an error returned by the plugin's service back into the
+// Go error it stands for: a refused configuration is a
+// *contract.ConfigError; Canceled and DeadlineExceeded satisfy errors.Is
+// with context.Canceled and context.DeadlineExceeded; NotFound,
+// FailedPrecondition, ResourceExhausted and Aborted wrap
+// contract.ErrUnknownMount, contract.ErrUnbound,
+// contract.ErrMessageTooLarge and contract.ErrHostFailed. Every status
+// error keeps its text and its gRPC status (for Unanswered). Errors that
+// carry no status are returned as they are.
+func fromStatus(err error) error {
 	if err == nil {
 		return nil
 	}
@@ -68,7 +70,9 @@ func FromStatus(err error) error {
 	case codes.FailedPrecondition:
 		kind = contract.ErrUnbound
 	case codes.ResourceExhausted:
-		kind = ErrMessageTooLarge
+		kind = contract.ErrMessageTooLarge
+	case codes.Aborted:
+		kind = contract.ErrHostFailed
 	}
 	return &statusError{status: st, kind: kind}
 }
@@ -83,3 +87,16 @@ type statusError struct {
 func (e *statusError) Error() string              { return e.status.Err().Error() }
 func (e *statusError) Unwrap() error              { return e.kind }
 func (e *statusError) GRPCStatus() *status.Status { return e.status }
+
+// Unanswered reports whether err, the error of a call through Dispense's
+// service, means the call got no answer: the connection failed
+// (Unavailable) or the call's time ran out or was cancelled before the
+// plugin answered. Only then may the plugin process be dead or hung; every
+// other error is an answer the plugin gave.
+func Unanswered(err error) bool {
+	switch status.Code(err) {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.Canceled:
+		return true
+	}
+	return false
+}

@@ -33,32 +33,35 @@ func TestStatusMapping(t *testing.T) {
 		{"caller's deadline", expired, errors.New("read session events: slow"), codes.Aborted, codes.DeadlineExceeded, context.DeadlineExceeded},
 		{"unknown mount", live, fmt.Errorf("%w %q", contract.ErrUnknownMount, "mount-9"), codes.Aborted, codes.NotFound, contract.ErrUnknownMount},
 		{"unbound", live, contract.ErrUnbound, codes.Aborted, codes.FailedPrecondition, contract.ErrUnbound},
-		{"host callback failed", live, fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down")), codes.Aborted, codes.Aborted, nil},
-		{"a host callback's own deadline is not the caller's", live, fmt.Errorf("load: %w", context.DeadlineExceeded), codes.Aborted, codes.Aborted, nil},
+		{"host callback failed", live, fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down")), codes.Aborted, codes.Aborted, contract.ErrHostFailed},
+		{"a host callback's own deadline is not the caller's", live, fmt.Errorf("load: %w", context.DeadlineExceeded), codes.Aborted, codes.Aborted, contract.ErrHostFailed},
+		{"a failure of the host's side is Aborted whatever the fallback", live, contract.HostFailed(fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down"))), codes.Internal, codes.Aborted, contract.ErrHostFailed},
+		{"the plugin's own failure", live, errors.New("outcome \"x\" has no protocol value"), codes.Internal, codes.Internal, nil},
 		{"host service fallback", live, errors.New("open session log: disk"), codes.Unavailable, codes.Unavailable, nil},
-		{"callback over the message limit", live, fmt.Errorf("skill snapshot: %w", &MessageTooLargeError{Message: "Snapshot callback", Detail: "grpc: received message larger than max"}), codes.Aborted, codes.ResourceExhausted, ErrMessageTooLarge},
-		{"response over the message limit", live, &MessageTooLargeError{Message: "PreStep response", Size: MaxMessageBytes + 1}, codes.Aborted, codes.ResourceExhausted, ErrMessageTooLarge},
+		{"the caller's cancellation wins over the host's mark", cancelled, contract.HostFailed(context.Canceled), codes.Internal, codes.Canceled, context.Canceled},
+		{"callback over the message limit", live, fmt.Errorf("skill snapshot: %w", &contract.MessageTooLargeError{Message: "Snapshot callback", Detail: "grpc: received message larger than max"}), codes.Aborted, codes.ResourceExhausted, contract.ErrMessageTooLarge},
+		{"response over the message limit", live, &contract.MessageTooLargeError{Message: "PreStep response", Size: contract.MaxMessageBytes + 1}, codes.Aborted, codes.ResourceExhausted, contract.ErrMessageTooLarge},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			st := ToStatus(tt.ctx, tt.err, tt.fallback)
+			st := toStatus(tt.ctx, tt.err, tt.fallback)
 			if got := status.Code(st); got != tt.code {
-				t.Fatalf("ToStatus code = %v, want %v (%v)", got, tt.code, st)
+				t.Fatalf("toStatus code = %v, want %v (%v)", got, tt.code, st)
 			}
-			back := FromStatus(st)
+			back := fromStatus(st)
 			if got := status.Code(back); got != tt.code {
-				t.Errorf("FromStatus lost the status: code %v, want %v", got, tt.code)
+				t.Errorf("fromStatus lost the status: code %v, want %v", got, tt.code)
 			}
 			if back.Error() != st.Error() {
-				t.Errorf("FromStatus text = %q, want %q", back.Error(), st.Error())
+				t.Errorf("fromStatus text = %q, want %q", back.Error(), st.Error())
 			}
 			if tt.is != nil && !errors.Is(back, tt.is) {
-				t.Errorf("FromStatus(%v) does not satisfy errors.Is(%v)", back, tt.is)
+				t.Errorf("fromStatus(%v) does not satisfy errors.Is(%v)", back, tt.is)
 			}
-			for _, other := range []error{context.Canceled, context.DeadlineExceeded, contract.ErrUnknownMount, contract.ErrUnbound, ErrMessageTooLarge} {
+			for _, other := range []error{context.Canceled, context.DeadlineExceeded, contract.ErrUnknownMount, contract.ErrUnbound, contract.ErrMessageTooLarge, contract.ErrHostFailed} {
 				if other != tt.is && errors.Is(back, other) {
-					t.Errorf("FromStatus(%v) satisfies errors.Is(%v)", back, other)
+					t.Errorf("fromStatus(%v) satisfies errors.Is(%v)", back, other)
 				}
 			}
 		})
@@ -68,23 +71,23 @@ func TestStatusMapping(t *testing.T) {
 func TestConfigErrorCrossesAsItself(t *testing.T) {
 	t.Parallel()
 	in := &contract.ConfigError{Message: "catalogDescriptionMaxLength must be an integer >= 3, got 2"}
-	st := ToStatus(context.Background(), fmt.Errorf("configure: %w", in), codes.Aborted)
+	st := toStatus(context.Background(), fmt.Errorf("configure: %w", in), codes.Aborted)
 	if status.Code(st) != codes.InvalidArgument {
 		t.Fatalf("code = %v, want InvalidArgument", status.Code(st))
 	}
 	var out *contract.ConfigError
-	if !errors.As(FromStatus(st), &out) || *out != *in {
-		t.Fatalf("FromStatus = %v, want %v", FromStatus(st), in)
+	if !errors.As(fromStatus(st), &out) || *out != *in {
+		t.Fatalf("fromStatus = %v, want %v", fromStatus(st), in)
 	}
 }
 
 func TestNoError(t *testing.T) {
 	t.Parallel()
-	if ToStatus(context.Background(), nil, codes.Aborted) != nil || FromStatus(nil) != nil {
+	if toStatus(context.Background(), nil, codes.Aborted) != nil || fromStatus(nil) != nil {
 		t.Fatal("nil error was turned into an error")
 	}
 	plain := errors.New("connection reset")
-	if FromStatus(plain) != plain {
+	if fromStatus(plain) != plain {
 		t.Fatal("an error without a status was changed")
 	}
 }

@@ -1,35 +1,54 @@
-// Package wire is the one place where the protocol meets Go: what both
-// ends of the go-plugin connection must agree on (the handshake, the plugin
-// set names and protocol versions, the go-plugin glue that exposes the gRPC
-// services, and MaxMessageBytes, the limit both ends apply to every message
-// either way), the conversion of every protocol message to the plugin's Go
-// types and back, and the mapping of errors to gRPC status codes and back.
+// Package wire is the one place where the protocol meets gRPC: what both
+// ends of the go-plugin connection agree on (the handshake, the plugin set
+// and its protocol versions, the message limit), the conversion of every
+// protocol message to the Go types of package contract and back, the
+// mapping of errors to gRPC status codes and back, and go-plugin's broker.
 //
-// The plugin's gRPC server (package pluginserver) and the host's client and
-// callback services (package hostsdk) use it; nothing else sees a generated
-// type.
+// It adapts both interfaces of the contract, one adapter per direction:
+//
+//   - contract.Service ⇄ PluginService: a host's serviceClient turns the
+//     seven calls into gRPC requests; the plugin's serviceServer answers
+//     them by calling the service it serves (the engine).
+//   - contract.Host ⇄ HostService: the serviceClient serves the Host that
+//     Service.Configure is given on go-plugin's broker (hostServer), and the
+//     serviceServer dials it there and hands the engine a hostClient.
+//
+// A host therefore never sees the broker, a status code or a generated
+// type: it starts a process with ClientConfig, calls Dispense for its
+// contract.Service, and asks Unanswered whether a failed call got no answer
+// at all. A plugin binary serves with ServeConfig.
+//
+// Whose fault a failure was crosses the wire as a status code (see
+// proto/HOSTS.md): a failure of the host's side is ABORTED, which the
+// client turns back into an error matching contract.ErrHostFailed. What
+// the wire alone loses, it restores: when a call runs out of time while a
+// host callback of its session is running or has failed, the client marks
+// the deadline the host's too, as the engine does in process.
 package wire
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os/exec"
 
+	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 )
 
-// PluginName is the key of the skill-catalog plugin in every plugin set.
-const PluginName = "skillcatalog"
+// pluginName is the key of the skill-catalog plugin in every plugin set.
+const pluginName = "skillcatalog"
 
 // ProtocolV1 is the go-plugin protocol version that speaks skillcatalog.v1.
 const ProtocolV1 = 1
 
-// Handshake guards against running the plugin binary by hand and against
+// handshake guards against running the plugin binary by hand and against
 // host/plugin protocol mismatches. The cookie is not a secret.
-func Handshake() goplugin.HandshakeConfig {
+func handshake() goplugin.HandshakeConfig {
 	return goplugin.HandshakeConfig{
 		ProtocolVersion:  ProtocolV1,
 		MagicCookieKey:   "SKILLCATALOG_PLUGIN",
@@ -40,43 +59,76 @@ func Handshake() goplugin.HandshakeConfig {
 // CookieSet reports whether the process was started by a host through the
 // handshake, judging by the magic cookie in the environment.
 func CookieSet(getenv func(string) string) bool {
-	h := Handshake()
+	h := handshake()
 	return getenv(h.MagicCookieKey) == h.MagicCookieValue
 }
 
-// GRPCPlugin is the go-plugin adapter for protocol v1. The plugin process
-// sets Core; the host leaves it nil and uses the client half.
-type GRPCPlugin struct {
-	goplugin.NetRPCUnsupportedPlugin
-	// Core is the plugin the process serves.
-	Core *plugin.Core
+// ServeConfig is what a plugin process passes to goplugin.Serve to serve
+// svc: the handshake, protocol v1, and gRPC servers with the protocol's
+// message limits.
+func ServeConfig(svc contract.Service, logger hclog.Logger) *goplugin.ServeConfig {
+	return &goplugin.ServeConfig{
+		HandshakeConfig:  handshake(),
+		VersionedPlugins: versionedPlugins(&grpcPlugin{service: svc}),
+		GRPCServer:       newGRPCServer,
+		Logger:           logger,
+	}
 }
 
-// Client is what the host gets from Dispense: the plugin's service and the
-// broker on which the host serves its callbacks.
-type Client struct {
-	Plugin PluginClient
-	Broker *goplugin.GRPCBroker
+// ClientConfig is what a host passes to goplugin.NewClient to start the
+// plugin binary cmd: the handshake, protocol v1 over gRPC only, AutoMTLS,
+// and the protocol's message limits. The caller adds what is its own (a
+// checksum, a logger).
+func ClientConfig(cmd *exec.Cmd) *goplugin.ClientConfig {
+	return &goplugin.ClientConfig{
+		HandshakeConfig:  handshake(),
+		VersionedPlugins: versionedPlugins(&grpcPlugin{}),
+		Cmd:              cmd,
+		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		GRPCDialOptions:  dialOptions(),
+	}
+}
+
+// Dispense returns the plugin's service on a started go-plugin client
+// connection.
+func Dispense(rpc goplugin.ClientProtocol) (contract.Service, error) {
+	raw, err := rpc.Dispense(pluginName)
+	if err != nil {
+		return nil, err
+	}
+	svc, ok := raw.(*serviceClient)
+	if !ok {
+		return nil, fmt.Errorf("unexpected plugin client type %T", raw)
+	}
+	return svc, nil
+}
+
+// grpcPlugin is the go-plugin adapter for protocol v1. The plugin process
+// sets service; a host leaves it nil and uses the client half.
+type grpcPlugin struct {
+	goplugin.NetRPCUnsupportedPlugin
+	service contract.Service
 }
 
 // GRPCServer registers the plugin service on the plugin's gRPC server.
-func (p *GRPCPlugin) GRPCServer(broker *goplugin.GRPCBroker, s *grpc.Server) error {
-	if p.Core == nil {
-		return errors.New("skill-catalog plugin: no core to serve")
+func (p *grpcPlugin) GRPCServer(broker *goplugin.GRPCBroker, s *grpc.Server) error {
+	if p.service == nil {
+		return errors.New("skill-catalog plugin: no service to serve")
 	}
-	pb.RegisterPluginServiceServer(s, NewPluginServer(p.Core, broker))
+	pb.RegisterPluginServiceServer(s, &serviceServer{service: p.service, broker: broker, hosts: make(map[uint32]hostClient)})
 	return nil
 }
 
 // GRPCClient wraps the host's connection to the plugin.
-func (p *GRPCPlugin) GRPCClient(_ context.Context, broker *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
-	return &Client{Plugin: PluginClient{c: pb.NewPluginServiceClient(conn)}, Broker: broker}, nil
+func (p *grpcPlugin) GRPCClient(_ context.Context, broker *goplugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return newServiceClient(pb.NewPluginServiceClient(conn), broker), nil
 }
 
-// VersionedPlugins returns the plugin sets per protocol version, so a v2
+// versionedPlugins returns the plugin sets per protocol version, so a v2
 // protocol can be added beside v1 and negotiated by go-plugin.
-func VersionedPlugins(p *GRPCPlugin) map[int]goplugin.PluginSet {
+func versionedPlugins(p *grpcPlugin) map[int]goplugin.PluginSet {
 	return map[int]goplugin.PluginSet{
-		ProtocolV1: {PluginName: p},
+		ProtocolV1: {pluginName: p},
 	}
 }

@@ -1,7 +1,7 @@
 // Package pluginserver runs the skill-catalog plugin as a process a host
 // starts through HashiCorp go-plugin: a plugin binary's main function calls
-// Serve. The protocol adapter it serves converts every message to the
-// plugin's Go types and calls plugin.Core.
+// Serve. It serves the engine (plugin.Core, a contract.Service) through
+// the gRPC adapters of internal/wire.
 package pluginserver
 
 import (
@@ -26,11 +26,5 @@ func Serve() {
 	logger := slog.New(newLogHandler(os.Stderr))
 	// A plugin must not outlive its host, however the host ended.
 	defer watchHost(hostCheckInterval, os.Getppid, exitOrphaned(logger))()
-	core := plugin.New(plugin.Options{Logger: logger})
-	goplugin.Serve(&goplugin.ServeConfig{
-		HandshakeConfig:  wire.Handshake(),
-		VersionedPlugins: wire.VersionedPlugins(&wire.GRPCPlugin{Core: core}),
-		GRPCServer:       wire.NewGRPCServer, // the protocol's message limits
-		Logger:           goLog,
-	})
+	goplugin.Serve(wire.ServeConfig(plugin.New(plugin.Options{Logger: logger}), goLog))
 }
