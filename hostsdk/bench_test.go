@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -32,7 +33,7 @@ func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.
 // globally, on the given session store.
 func benchHostWith(b *testing.B, n int, store sessionlog.Store) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
 	b.Helper()
-	return benchHostLoaded(b, n, store, hostsdk.LoadOptions{Path: pluginPath})
+	return benchHostLoaded(b, n, store, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 }
 
 // benchHostLoaded is benchHostWith with the plugin loaded as opts say.

@@ -25,9 +25,8 @@ type hostCallbacks struct {
 
 // Snapshot answers the plugin's Snapshot callback. Its only errors are an
 // unknown agent scope and the caller's own cancellation.
-func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotRequest) (_ contract.Snapshot, err error) {
-	end := c.h.calls.begin(req.SessionID, snapshotCall)
-	defer func() { end(ctx, err) }()
+func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
+	c.h.sessions.countCallback(req.SessionID, snapshotCall)
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.Snapshot{}, err
@@ -66,9 +65,8 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotReques
 // GetSkill answers the plugin's GetSkill callback. A provider's failure is
 // an answer (its own text, bounded), not an error. A skill the session's
 // selection leaves out is not found, and its provider is not asked for it.
-func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) (_ contract.SkillLookup, err error) {
-	end := c.h.calls.begin(req.SessionID, getSkillCall)
-	defer func() { end(ctx, err) }()
+func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
+	c.h.sessions.countCallback(req.SessionID, getSkillCall)
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.SkillLookup{}, err
@@ -117,9 +115,8 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) 
 }
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.
-func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsRequest) (_ contract.EventPage, err error) {
-	end := c.h.calls.begin(req.SessionID, readEventsCall)
-	defer func() { end(ctx, err) }()
+func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
+	c.h.sessions.countCallback(req.SessionID, readEventsCall)
 	log, err := c.h.sessionLog(ctx, req.SessionID)
 	if err != nil {
 		return contract.EventPage{}, fmt.Errorf("open session log: %w", err)
@@ -169,9 +166,8 @@ func boundText(s string, max int) string {
 // skill.MaxResourceBytes). A file that is not text (skill.IsText over the
 // whole file) is answered as binary whatever the window. Everything but the caller's
 // cancellation and an unknown scope is an answer, not an error.
-func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRequest) (_ contract.ResourceRead, err error) {
-	end := c.h.calls.begin(req.SessionID, readResourceCall)
-	defer func() { end(ctx, err) }()
+func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
+	c.h.sessions.countCallback(req.SessionID, readResourceCall)
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.ResourceRead{}, err
@@ -224,3 +220,9 @@ func providerText(err error) string {
 
 // The plugin finds resource reads by this interface.
 var _ contract.ResourceReader = hostCallbacks{}
+
+// The counters of each kind of callback, for sessionTable.countCallback.
+func snapshotCall(c *Callbacks) *int     { return &c.Snapshot }
+func readEventsCall(c *Callbacks) *int   { return &c.ReadEvents }
+func getSkillCall(c *Callbacks) *int     { return &c.GetSkill }
+func readResourceCall(c *Callbacks) *int { return &c.ReadResource }

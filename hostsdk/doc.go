@@ -1,14 +1,17 @@
 // Package hostsdk lets a Go agent runtime use the skill-catalog plugin
-// without knowing gRPC or go-plugin.
+// without knowing gRPC or go-plugin: it imports neither.
 //
 // A Host owns the three things the plugin calls back into: a scope tree with
 // tool definitions (package tools), a skill registry with pluggable providers
 // (package skills) and a store of durable session logs (package sessionlog).
-// Host.Load starts a plugin binary through the go-plugin handshake (AutoMTLS
-// on, an optional SHA-256 checksum verified before the binary runs); Mount
-// configures it in one scope (tools.GlobalScope, or one agent's composition)
-// and registers its `skill` tool into that scope only, keeping the
-// definition identity it minted.
+// Host.Load runs the plugin: a binary in a process of its own, started by
+// the Launcher in LoadOptions (package pluginproc: the go-plugin handshake,
+// AutoMTLS on, an optional SHA-256 checksum verified before the binary
+// runs), or the engine itself in the host's process (LoadOptions.InProcess).
+// Either way the host drives the protocol's contract.Service and serves its
+// callbacks as a contract.Host. Mount configures the plugin in one scope
+// (tools.GlobalScope, or one agent's composition) and registers its `skill`
+// tool into that scope only, keeping the definition identity it minted.
 //
 // At every model step the runtime calls Host.PreStep. The host runs its
 // downstream listeners, then the PreStep of the mount in effect for the
@@ -101,6 +104,12 @@
 // whose Stopped field says whether the host stopped the process (the next
 // call starts a new one). A *Plugin or *Mount left nil by a failed Load or
 // Mount answers every method with ErrNotLoaded (or its zero value).
+//
+// The verdict is one check: a failure the plugin reports as the host's
+// (errors.Is(err, contract.ErrHostFailed): a callback failed, or was still
+// running when the deadline passed) is a *HostError, besides the caller's
+// own context and what the Launcher's instance says about itself (its
+// process died, or does not answer a Ping after the failed call).
 //
 // By default the host fails open: the returned StepResult carries the
 // downstream decision unchanged, nothing the plugin would have added is

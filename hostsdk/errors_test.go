@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
@@ -53,7 +54,7 @@ func TestSlowProviderIsAHostError(t *testing.T) {
 // every method with an error (or its zero value), never a nil-pointer panic.
 func TestFailedLoadLeavesNoPanic(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
-	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: "/nonexistent/skillcatalog-plugin"})
+	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/nonexistent/skillcatalog-plugin"}})
 	if err == nil {
 		t.Fatal("Load of a missing binary succeeded")
 	}

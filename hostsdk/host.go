@@ -55,16 +55,15 @@ type Host struct {
 	// sent holds the complete snapshots recently sent to plugins, by token,
 	// so the next one can be sent as a delta.
 	sent *sentCache
+	// callbacks is the Host as the plugin's callbacks, handed to every
+	// mount.
+	callbacks contract.Host
+	// sessions are the sessions the host has met, until EndSession.
+	sessions sessionTable
 
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
-	logs      map[string]sessionlog.Log       // open session logs, until EndSession
-	heads     map[string]contract.SessionHead // the head each session's last step sent the plugin
-	// selections are the open sessions' skill selections as last read.
-	selections map[string]sessionSelection
-
-	calls callTracker // host callbacks per session, to blame failed calls
 }
 
 // New returns a Host. It fails when a required part of cfg is missing.
@@ -91,32 +90,27 @@ func New(cfg Config) (*Host, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), logs: make(map[string]sessionlog.Log), heads: make(map[string]contract.SessionHead),
-		selections: make(map[string]sessionSelection)}, nil
+	h := &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes)}
+	h.callbacks = hostCallbacks{h}
+	return h, nil
 }
 
 // sessionLog returns the session's log, opening it once and keeping it open
 // until EndSession or Close: reopening a file-backed log rescans the file.
 func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log, error) {
-	h.mu.Lock()
-	l, ok := h.logs[sessionID]
-	h.mu.Unlock()
-	if ok {
+	if l, ok := h.sessions.openLog(sessionID); ok {
 		return l, nil
 	}
-	// Opening may scan a whole file: not under the host's lock.
+	// Opening may scan a whole file: not under the sessions' lock.
 	l, err := h.cfg.Sessions.Open(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("open session %q: %w", sessionID, err)
 	}
-	h.mu.Lock()
-	if kept, ok := h.logs[sessionID]; ok {
-		h.mu.Unlock()
+	kept, first := h.sessions.keepLog(sessionID, l)
+	if !first {
 		l.Close() // another caller opened it first
 		return kept, nil
 	}
-	h.logs[sessionID] = l
-	h.mu.Unlock()
 	h.warnRepaired(sessionID, l)
 	return l, nil
 }
@@ -135,11 +129,8 @@ func (h *Host) Close() error {
 	h.mu.Lock()
 	plugins := h.plugins
 	h.plugins = nil
-	logs := h.logs
-	h.logs = make(map[string]sessionlog.Log)
-	clear(h.heads)
-	clear(h.selections)
 	h.mu.Unlock()
+	logs := h.sessions.endAll()
 	var errs []error
 	for _, p := range plugins {
 		errs = append(errs, p.Close())
@@ -158,14 +149,7 @@ func (h *Host) Close() error {
 func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 	h.cfg.Skills.EndSession(sessionID)
 	var errs []error
-	h.mu.Lock()
-	l, ok := h.logs[sessionID]
-	delete(h.logs, sessionID)
-	delete(h.heads, sessionID)
-	delete(h.selections, sessionID)
-	h.mu.Unlock()
-	h.calls.forget(sessionID)
-	if ok {
+	if l := h.sessions.end(sessionID); l != nil {
 		errs = append(errs, l.Close())
 	}
 	for _, p := range h.loaded() {

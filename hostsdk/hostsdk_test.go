@@ -17,6 +17,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
@@ -63,7 +64,7 @@ func newEnv(t *testing.T, cfg hostsdk.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.plugin, err = e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	e.plugin, err = e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +184,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 
 func TestCloseStopsEveryPluginProcess(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
-	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +243,7 @@ func TestSeveralMountsOfOneBinary(t *testing.T) {
 	}
 
 	// A second process of the same binary mounted elsewhere works too.
-	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,8 +335,8 @@ func TestAbortReachesProvider(t *testing.T) {
 func TestChecksumMismatchIsRefused(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
 	bad := sha256.Sum256([]byte("not the plugin"))
-	_, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath, Checksum: bad[:]})
-	if !errors.Is(err, hostsdk.ErrChecksumMismatch) {
+	_, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: bad[:]}})
+	if !errors.Is(err, pluginproc.ErrChecksumMismatch) {
 		t.Fatalf("Load with a wrong checksum: err = %v, want ErrChecksumMismatch", err)
 	}
 
@@ -344,7 +345,7 @@ func TestChecksumMismatchIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := sha256.Sum256(data)
-	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath, Checksum: good[:]})
+	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: good[:]}})
 	if err != nil {
 		t.Fatalf("Load with the right checksum: %v", err)
 	}
@@ -517,7 +518,7 @@ func TestPluginLogsReachTheHostLogger(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -617,7 +618,7 @@ func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer broken.Close()
-	p, err := broken.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	p, err := broken.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -670,7 +671,7 @@ func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath})
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}

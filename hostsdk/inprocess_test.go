@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -97,7 +98,7 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 		r.events = p.Events
 		return r
 	}
-	binary := session(hostsdk.LoadOptions{Path: pluginPath})
+	binary := session(hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	inProcess := session(hostsdk.LoadOptions{InProcess: true})
 	if want := []hostsdk.Outcome{hostsdk.OutcomeInitial, hostsdk.OutcomeUnchanged, hostsdk.OutcomeReplacement, hostsdk.OutcomeReplacement, hostsdk.OutcomeTombstone}; !cmp.Equal(binary.outcomes, want) {
 		t.Fatalf("binary outcomes %v, want %v", binary.outcomes, want)
@@ -130,7 +131,7 @@ func TestInProcessErrorsSayWhomToBlame(t *testing.T) {
 
 func TestInProcessOptionsAreChecked(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
-	if _, err := e.host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true, Path: pluginPath}); err == nil {
+	if _, err := e.host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true, Launcher: pluginproc.Binary{Path: pluginPath}}); err == nil {
 		t.Error("Load with InProcess and a Path succeeded")
 	}
 	if _, err := e.host.Load(context.Background(), hostsdk.LoadOptions{}); err == nil {
@@ -146,7 +147,7 @@ func BenchmarkHostingModes(b *testing.B) {
 		for _, mode := range []struct {
 			name string
 			opts hostsdk.LoadOptions
-		}{{"process", hostsdk.LoadOptions{Path: pluginPath}}, {"in-process", hostsdk.LoadOptions{InProcess: true}}} {
+		}{{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}}, {"in-process", hostsdk.LoadOptions{InProcess: true}}} {
 			b.Run(fmt.Sprintf("skills=%d/%s", n, mode.name), func(b *testing.B) {
 				store, err := sessionlog.NewFileStore(b.TempDir())
 				if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
@@ -99,7 +100,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		return r
 	}
 
-	proc := session(hostsdk.LoadOptions{Path: pluginPath})
+	proc := session(hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	inproc := session(hostsdk.LoadOptions{InProcess: true})
 	if diff := cmp.Diff(proc, inproc); diff != "" {
 		t.Errorf("the plugin binary and the in-process plugin differ (-binary +in-process):\n%s", diff)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -38,7 +39,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 			}
 			b.Cleanup(func() { h.Close() })
 			ctx := context.Background()
-			p, err := h.Load(ctx, hostsdk.LoadOptions{Path: pluginPath})
+			p, err := h.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
@@ -49,7 +50,7 @@ func runTestHost(mode string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Path: os.Getenv(testHostPlugin)})
+	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: os.Getenv(testHostPlugin)}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

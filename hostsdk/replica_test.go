@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -38,7 +39,7 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 	if err != nil {
 		return nil, err
 	}
-	r.plugin, err = r.host.Load(ctx, hostsdk.LoadOptions{Path: pluginBinary})
+	r.plugin, err = r.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginBinary}})
 	if err == nil {
 		_, err = r.plugin.Mount(ctx, tools.GlobalScope, "")
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -142,7 +143,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	opts := hostsdk.LoadOptions{Path: pluginPath}
+	opts := hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}
 	if inProcess {
 		opts = hostsdk.LoadOptions{InProcess: true}
 	}

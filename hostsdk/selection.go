@@ -304,7 +304,7 @@ func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection
 		return fmt.Errorf("record skill selection of session %q: %w", sessionID, err)
 	}
 	// The record is the newest event as of the head Append returned.
-	h.keepSelection(sessionID, newSessionSelection(sel, head.Seq))
+	h.sessions.keepSelection(sessionID, newSessionSelection(sel, head.Seq))
 	return nil
 }
 
@@ -353,9 +353,7 @@ func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog
 		}
 		head = &hd
 	}
-	h.mu.Lock()
-	st, known := h.selections[sessionID]
-	h.mu.Unlock()
+	st, known := h.sessions.selection(sessionID)
 	if known && st.seq >= head.Seq {
 		// Known up to the head, or further: a concurrent step or
 		// SelectSkills read a newer head after the caller read its own.
@@ -369,7 +367,7 @@ func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog
 	if err != nil {
 		return sessionSelection{}, fmt.Errorf("read skill selection of session %q: %w", sessionID, err)
 	}
-	h.keepSelection(sessionID, st)
+	h.sessions.keepSelection(sessionID, st)
 	return st, nil
 }
 
@@ -427,30 +425,14 @@ func readSelection(ctx context.Context, log sessionlog.Log, st sessionSelection,
 // of head. It does nothing unless the remembered selection is known up to
 // exactly after, so a step of an agent loop costs no extra read.
 func (h *Host) observeSelection(sessionID string, after uint64, evs []sessionlog.Event, head sessionlog.Head) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	st, ok := h.selections[sessionID]
-	if !ok || st.seq != after || head.Seq <= after {
-		return
-	}
-	if sel, found := newestSelection(evs); found {
-		st = newSessionSelection(sel, head.Seq)
-	} else {
+	h.sessions.updateSelection(sessionID, func(st sessionSelection) (sessionSelection, bool) {
+		if st.seq != after || head.Seq <= after {
+			return st, false
+		}
+		if sel, found := newestSelection(evs); found {
+			return newSessionSelection(sel, head.Seq), true
+		}
 		st.seq = head.Seq
-	}
-	h.selections[sessionID] = st
-}
-
-// keepSelection remembers st unless what is remembered is known further:
-// concurrent readers may finish out of order.
-func (h *Host) keepSelection(sessionID string, st sessionSelection) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if _, open := h.logs[sessionID]; !open {
-		return // the session ended meanwhile; its next use reads again
-	}
-	if cur, ok := h.selections[sessionID]; ok && cur.seq > st.seq {
-		return
-	}
-	h.selections[sessionID] = st
+		return st, true
+	})
 }

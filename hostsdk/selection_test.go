@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog/pglog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
@@ -183,7 +184,7 @@ func TestSelectionSurvivesResume(t *testing.T) {
 		if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)}); err != nil {
 			t.Fatal(err)
 		}
-		if e.plugin, err = e.host.Load(ctx, hostsdk.LoadOptions{Path: pluginPath}); err != nil {
+		if e.plugin, err = e.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range []string{"alpha", "beta"} {
@@ -375,7 +376,7 @@ func TestSelectionRecordInTheLog(t *testing.T) {
 		}
 		e.host.Close()
 		e.host, e.store = host, store
-		if e.plugin, err = host.Load(context.Background(), hostsdk.LoadOptions{Path: pluginPath}); err != nil {
+		if e.plugin, err = host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
 			t.Fatal(err)
 		}
 		testSelectionRecordInTheLog(t, e)

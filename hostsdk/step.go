@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // Role says whom a message speaks for.
@@ -259,7 +260,7 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 		Step:       uint32(step.Step),
 		Downstream: decision,
 	}
-	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, "skill"); ok {
+	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, render.SkillToolName); ok {
 		req.SkillToolIdentity = id
 	}
 	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log)
@@ -279,21 +280,20 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	}
 
 	var resp contract.StepResponse
-	mark := h.calls.mark(step.SessionID)
-	err = m.call(ctx, func(proc pluginConn, mountID string) error {
+	mark := h.sessions.markCallbacks(step.SessionID)
+	err = m.call(ctx, "pre-step", func(svc contract.Service, mountID string) (err error) {
 		req.MountID = mountID
-		var err error
-		resp, err = proc.PreStep(ctx, req)
+		resp, err = svc.PreStep(ctx, req)
 		return err
 	})
 	if err != nil {
-		return StepResult{}, nil, h.callError(callerCtx, callerFirst, step.SessionID, mark, err)
+		return StepResult{}, nil, blame(callerCtx, callerFirst, err)
 	}
 	final, err := decision.Apply(resp.Edits)
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: resp.Diagnostics, Callbacks: h.calls.madeSince(step.SessionID, mark)}, req.Head, nil
+	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: resp.Diagnostics, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
 }
 
 // Bounds of the events a step carries to the plugin (see sessionHead).
@@ -309,9 +309,7 @@ const (
 // and the surface revision is unchanged; the plugin reads the log itself
 // otherwise. A log that cannot be read yields no head at all.
 func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log) (*contract.SessionHead, *contract.RecentEvents) {
-	h.mu.Lock()
-	prev, known := h.heads[sessionID]
-	h.mu.Unlock()
+	prev, known := h.sessions.sentHead(sessionID)
 	var head sessionlog.Head
 	var recent *contract.RecentEvents
 	if known {
@@ -338,9 +336,7 @@ func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog
 		}
 	}
 	sent := contract.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
-	h.mu.Lock()
-	h.heads[sessionID] = sent
-	h.mu.Unlock()
+	h.sessions.setSentHead(sessionID, sent)
 	return &sent, recent
 }
 

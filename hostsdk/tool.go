@@ -7,6 +7,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // ToolCall is a model's call of a tool, as the runtime received it.
@@ -50,11 +51,10 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 				callerFirst := callerDeadlineFirst(ctx, h.cfg.ToolCallTimeout)
 				callCtx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
 				defer cancel()
-				mark := h.calls.mark(call.SessionID)
-				skillID, _, _ := h.cfg.Tools.Resolve(call.AgentScope, "skill")
+				skillID, _, _ := h.cfg.Tools.Resolve(call.AgentScope, render.SkillToolName)
 				res, err := m.executeSkillTool(callCtx, call, skillID)
 				if err != nil {
-					return ToolResult{}, h.callError(ctx, callerFirst, call.SessionID, mark, err)
+					return ToolResult{}, blame(ctx, callerFirst, err)
 				}
 				return res, nil
 			}
@@ -68,9 +68,8 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 // calling agent.
 func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID string) (ToolResult, error) {
 	var res contract.ToolResult
-	err := m.call(ctx, func(proc pluginConn, mountID string) error {
-		var err error
-		res, err = proc.ExecuteSkillTool(ctx, contract.ToolCall{
+	err := m.call(ctx, "execute skill tool", func(svc contract.Service, mountID string) (err error) {
+		res, err = svc.ExecuteSkillTool(ctx, contract.ToolCall{
 			MountID:    mountID,
 			ToolName:   call.Name,
 			SessionID:  call.SessionID,

@@ -23,6 +23,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -88,8 +89,8 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return err
 	}
 	defer host.Close()
-	// In production, also pass the binary's SHA-256 as LoadOptions.Checksum.
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Path: pluginPath})
+	// In production, also pass the binary's SHA-256 as pluginproc.Binary.Checksum.
+	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -235,7 +236,7 @@ func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
 
 // mountPlugin starts this binary as the plugin and mounts it globally.
 func (d *demo) mountPlugin(ctx context.Context, exe string) error {
-	plugin, err := d.host.Load(ctx, hostsdk.LoadOptions{Path: exe})
+	plugin, err := d.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
@@ -80,6 +81,16 @@ type env struct {
 	resources string               // where runtime registrations' resources are written
 }
 
+// loadOptions says how every scenario's host runs the plugin: a binary
+// needs a path, and a Runner that sets both is refused by Load.
+func (r *Runner) loadOptions() hostsdk.LoadOptions {
+	opts := hostsdk.LoadOptions{InProcess: r.InProcess}
+	if r.PluginPath != "" || !r.InProcess {
+		opts.Launcher = pluginproc.Binary{Path: r.PluginPath}
+	}
+	return opts
+}
+
 // Run executes one scenario in a fresh host: its own scope tree, skill
 // registry, scripted providers, file-backed session store in a temporary
 // directory and plugin process, all closed before Run returns.
@@ -134,7 +145,7 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 			fail("close host: %v", err)
 		}
 	}()
-	plugin, err := e.host.Load(ctx, hostsdk.LoadOptions{Path: r.PluginPath, InProcess: r.InProcess})
+	plugin, err := e.host.Load(ctx, r.loadOptions())
 	if err != nil {
 		fail("load plugin: %v", err)
 		return res
@@ -479,7 +490,7 @@ func (e *env) restartHost() error {
 		return err
 	}
 	e.host = host
-	plugin, err := host.Load(e.ctx, hostsdk.LoadOptions{Path: e.r.PluginPath, InProcess: e.r.InProcess})
+	plugin, err := host.Load(e.ctx, e.r.loadOptions())
 	if err != nil {
 		return fmt.Errorf("load plugin: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -41,7 +42,7 @@ func TestHostBinaryServesAsItsOwnPlugin(t *testing.T) {
 	}
 	defer host.Close()
 	ctx := context.Background()
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Path: exe})
+	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
 	if err != nil {
 		t.Fatal(err)
 	}

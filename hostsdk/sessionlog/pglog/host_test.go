@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -31,7 +32,7 @@ func newHost(tb testing.TB, store sessionlog.Store, n int) (*hostsdk.Host, *skil
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = host.Close() })
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Path: pluginPath})
+	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package hostsdk
+package supervisor
 
 import (
 	"context"

@@ -1,0 +1,185 @@
+package hostsdk
+
+import (
+	"sync"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+)
+
+// session is what a Host keeps for one session it has met, until
+// EndSession or Close: its open log, the head its last step sent the
+// plugin, its skill selection as last read, and the callbacks the plugin
+// made for it. One value replaces what would otherwise be a map per
+// concern with lifecycles kept by hand.
+type session struct {
+	log sessionlog.Log // nil until opened
+	// sent is the head the session's last step sent the plugin; valid when
+	// headSent.
+	sent     contract.SessionHead
+	headSent bool
+	// selection is known up to selection.seq when selectionKnown.
+	selection      sessionSelection
+	selectionKnown bool
+	// made counts the callbacks the plugin made for the session.
+	made Callbacks
+}
+
+// sessionTable holds the sessions a Host has met. One mutex guards the
+// table and every session's fields: each use is a few loads and stores.
+type sessionTable struct {
+	mu sync.Mutex
+	m  map[string]*session
+}
+
+// getLocked returns the session, adding it when it is new. t.mu must be
+// held.
+func (t *sessionTable) getLocked(id string) *session {
+	s := t.m[id]
+	if s == nil {
+		if t.m == nil {
+			t.m = make(map[string]*session)
+		}
+		s = &session{}
+		t.m[id] = s
+	}
+	return s
+}
+
+// openLog returns the session's open log, if it has one.
+func (t *sessionTable) openLog(id string) (sessionlog.Log, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.m[id]; s != nil && s.log != nil {
+		return s.log, true
+	}
+	return nil, false
+}
+
+// keepLog makes l the session's log unless another caller opened it first;
+// it returns the log to use and whether it is l.
+func (t *sessionTable) keepLog(id string, l sessionlog.Log) (sessionlog.Log, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.getLocked(id)
+	if s.log != nil {
+		return s.log, false
+	}
+	s.log = l
+	return l, true
+}
+
+// end forgets a session and returns its log, nil when none was open.
+func (t *sessionTable) end(id string) sessionlog.Log {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.m[id]
+	delete(t.m, id)
+	if s == nil {
+		return nil
+	}
+	return s.log
+}
+
+// endAll forgets every session and returns their open logs by id.
+func (t *sessionTable) endAll() map[string]sessionlog.Log {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	logs := make(map[string]sessionlog.Log)
+	for id, s := range t.m {
+		if s.log != nil {
+			logs[id] = s.log
+		}
+	}
+	t.m = nil
+	return logs
+}
+
+// sentHead returns the head the session's last step sent the plugin.
+func (t *sessionTable) sentHead(id string) (contract.SessionHead, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.m[id]; s != nil && s.headSent {
+		return s.sent, true
+	}
+	return contract.SessionHead{}, false
+}
+
+// setSentHead records the head a step of the session sent the plugin.
+func (t *sessionTable) setSentHead(id string, head contract.SessionHead) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.getLocked(id)
+	s.sent, s.headSent = head, true
+}
+
+// selection returns the session's selection as last read.
+func (t *sessionTable) selection(id string) (sessionSelection, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.m[id]; s != nil && s.selectionKnown {
+		return s.selection, true
+	}
+	return sessionSelection{}, false
+}
+
+// keepSelection remembers st for an open session unless what is
+// remembered is known further: concurrent readers may finish out of order.
+// A session that ended meanwhile keeps nothing; its next use reads again.
+func (t *sessionTable) keepSelection(id string, st sessionSelection) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.m[id]
+	if s == nil || s.log == nil || (s.selectionKnown && s.selection.seq > st.seq) {
+		return
+	}
+	s.selection, s.selectionKnown = st, true
+}
+
+// updateSelection applies fn to the session's remembered selection, if it
+// has one, and keeps what fn returns when ok.
+func (t *sessionTable) updateSelection(id string, fn func(sessionSelection) (sessionSelection, bool)) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.m[id]
+	if s == nil || !s.selectionKnown {
+		return
+	}
+	if st, ok := fn(s.selection); ok {
+		s.selection = st
+	}
+}
+
+// countCallback records one callback the plugin made for the session.
+func (t *sessionTable) countCallback(id string, kind func(*Callbacks) *int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	*kind(&t.getLocked(id).made)++
+}
+
+// callbackMark is a session's callback counts at one moment.
+type callbackMark struct {
+	s    *session // nil: the session was not known
+	made Callbacks
+}
+
+// markCallbacks returns the session's callback counts, to compare later.
+func (t *sessionTable) markCallbacks(id string) callbackMark {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.m[id]; s != nil {
+		return callbackMark{s: s, made: s.made}
+	}
+	return callbackMark{}
+}
+
+// callbacksSince returns the callbacks made for the session since mark. A
+// session forgotten in between (EndSession) and met again counts from
+// zero.
+func (t *sessionTable) callbacksSince(id string, mark callbackMark) Callbacks {
+	now := t.markCallbacks(id)
+	if now.s != mark.s {
+		return now.made
+	}
+	return now.made.since(mark.made)
+}
