@@ -1,0 +1,16 @@
+package plugin_test
+
+import (
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
+)
+
+// TestEngineKeepsTheContract runs the contract's test kit against the
+// engine in process: the service a host drives with
+// hostsdk.LoadOptions{InProcess: true}.
+func TestEngineKeepsTheContract(t *testing.T) {
+	contracttest.RunService(t, func(*testing.T) contract.Service { return plugin.New(plugin.Options{}) })
+}
