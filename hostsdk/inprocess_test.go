@@ -195,3 +195,31 @@ func loopMessages() []hostsdk.Message {
 		{ID: "t", Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{{Type: "text", Text: "package main"}}, Source: []byte(`{"kind":"tool-result","tool":"read"}`)},
 	}
 }
+
+// TestMountWithATypedConfiguration: a typed configuration mounts as its JSON
+// form does, and one the plugin refuses is the same *ConfigError.
+func TestMountWithATypedConfiguration(t *testing.T) {
+	tree := tools.NewTree()
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: skills.NewRegistry(), Sessions: sessionlog.NewMemoryStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.MountWith(context.Background(), tools.GlobalScope, hostsdk.MountConfig{ResourceTool: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.ToolIdentity("skill") == "" || m.ToolIdentity("skill_resource") == "" {
+		t.Errorf("a typed mount with the resource tool registered skill %q and skill_resource %q", m.ToolIdentity("skill"), m.ToolIdentity("skill_resource"))
+	}
+	_, typed := p.MountWith(context.Background(), tools.GlobalScope, hostsdk.MountConfig{DescriptionMaxLength: 2})
+	_, raw := p.Mount(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 2}`)
+	var cerr *hostsdk.ConfigError
+	if !errors.As(typed, &cerr) || raw == nil || typed.Error() != raw.Error() {
+		t.Errorf("a cap of 2: typed %v, JSON %v; want the same *ConfigError", typed, raw)
+	}
+}

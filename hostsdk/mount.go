@@ -51,6 +51,17 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 	return m, nil
 }
 
+// MountConfig is a mount's configuration as Go; its JSON form is what
+// Mount takes.
+type MountConfig = contract.MountConfig
+
+// MountWith is Mount with a typed configuration: cfg is sent in its JSON
+// form (MountConfig.JSON), and a value the plugin refuses is returned as a
+// *ConfigError, as the same JSON would be.
+func (p *Plugin) MountWith(ctx context.Context, scope string, cfg MountConfig) (*Mount, error) {
+	return p.Mount(ctx, scope, cfg.JSON())
+}
+
 // configureLocked sends the mount's configuration to inst, registers its
 // tools on first use (later replays keep the identities) and binds them.
 func (m *Mount) configureLocked(ctx context.Context, inst Instance) error {

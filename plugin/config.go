@@ -10,54 +10,26 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 )
 
-// OptionDescriptionMaxLength is the configuration key for the catalog
-// description cap.
-const OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
-
-// OptionUserInvocation is the configuration key that turns on user
-// invocation: a `/name` token in a direct user message adds that skill's
-// instructions to the step.
-const OptionUserInvocation = "userInvocation"
-
-// OptionCatalogBudget is the configuration key for the catalog budget.
-const OptionCatalogBudget = "catalogBudget"
-
 // knownOptions lists every option, sorted, for the unknown-option error.
 func knownOptions() []string {
-	return []string{OptionCatalogBudget, OptionDescriptionMaxLength, OptionResourceTool, OptionUserInvocation}
+	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionResourceTool, contract.OptionUserInvocation}
 }
 
-// OptionResourceTool is the configuration key that turns on the
-// resource-read tool (render.ResourceToolName): a boolean, false by
-// default.
-const OptionResourceTool = "resourceTool"
-
-// Config is a validated plugin configuration for one mount.
-type Config struct {
-	// DescriptionMaxLength caps normalized catalog descriptions, in
-	// characters, including the "..." of a truncated one.
-	DescriptionMaxLength int
-	// UserInvocation lets a user invoke a user-invocable skill with a
-	// `/name` token in a direct user message; off by default.
-	UserInvocation bool
-	// CatalogBudget bounds the characters of a catalog's rendered entries
-	// (render.FitCatalog); 0 means no budget.
-	CatalogBudget int
-	// ResourceTool registers the resource-read tool next to `skill`.
-	ResourceTool bool
+// DefaultConfig returns the configuration used when the host passes none,
+// with every default written out.
+func DefaultConfig() contract.MountConfig {
+	return contract.MountConfig{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
 }
 
-// DefaultConfig returns the configuration used when the host passes none.
-func DefaultConfig() Config {
-	return Config{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
-}
-
-// ParseConfig validates a JSON object of plugin options. An empty string
-// means all defaults. Errors name the option and its bound.
-func ParseConfig(raw string) (Config, error) {
+// ParseConfig validates a JSON object of plugin options (the form of
+// contract.MountConfig.JSON, or a non-Go host's own) and returns it with
+// every default written out. An empty string means all defaults. Errors
+// name the option and its bound.
+func ParseConfig(raw string) (contract.MountConfig, error) {
 	cfg := DefaultConfig()
 	if strings.TrimSpace(raw) == "" {
 		return cfg, nil
@@ -81,31 +53,31 @@ func ParseConfig(raw string) (Config, error) {
 		sort.Strings(unknown)
 		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], strings.Join(knownOptions(), ", "))
 	}
-	if v, ok := opts[OptionDescriptionMaxLength]; ok {
+	if v, ok := opts[contract.OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
 		switch {
 		case errors.Is(err, errTooLarge):
-			return cfg, fmt.Errorf("%s must be an integer from %d to %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, math.MaxInt32, compactJSON(v))
+			return cfg, fmt.Errorf("%s must be an integer from %d to %d, got %s", contract.OptionDescriptionMaxLength, render.MinDescriptionMaxLength, math.MaxInt32, compactJSON(v))
 		case err != nil:
-			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
+			return cfg, fmt.Errorf("%s must be an integer >= %d, got %s", contract.OptionDescriptionMaxLength, render.MinDescriptionMaxLength, compactJSON(v))
 		}
 		cfg.DescriptionMaxLength = n
 	}
-	if v, ok := opts[OptionUserInvocation]; ok {
+	if v, ok := opts[contract.OptionUserInvocation]; ok {
 		if err := json.Unmarshal(v, &cfg.UserInvocation); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cfg, fmt.Errorf("%s must be true or false, got %s", OptionUserInvocation, compactJSON(v))
+			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionUserInvocation, compactJSON(v))
 		}
 	}
-	if v, ok := opts[OptionCatalogBudget]; ok {
+	if v, ok := opts[contract.OptionCatalogBudget]; ok {
 		n, err := parseMinInt(v, 0)
 		if err != nil || (n > 0 && n < render.MinCatalogBudget) {
-			return cfg, fmt.Errorf("%s must be 0 (no budget) or an integer from %d to %d, got %s", OptionCatalogBudget, render.MinCatalogBudget, math.MaxInt32, compactJSON(v))
+			return cfg, fmt.Errorf("%s must be 0 (no budget) or an integer from %d to %d, got %s", contract.OptionCatalogBudget, render.MinCatalogBudget, math.MaxInt32, compactJSON(v))
 		}
 		cfg.CatalogBudget = n
 	}
-	if v, ok := opts[OptionResourceTool]; ok {
+	if v, ok := opts[contract.OptionResourceTool]; ok {
 		if err := json.Unmarshal(v, &cfg.ResourceTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cfg, fmt.Errorf("%s must be true or false, got %s", OptionResourceTool, compactJSON(v))
+			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionResourceTool, compactJSON(v))
 		}
 	}
 	return cfg, nil

@@ -76,7 +76,7 @@ func (c *Core) Configure(_ context.Context, host contract.Host, req contract.Con
 	id := "mount-" + strconv.Itoa(c.nextID)
 	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
 	c.mu.Unlock()
-	c.log.Debug("mounted", "mount", id, "scope", req.Scope, OptionDescriptionMaxLength, cfg.DescriptionMaxLength, OptionCatalogBudget, cfg.CatalogBudget, OptionResourceTool, cfg.ResourceTool)
+	c.log.Debug("mounted", "mount", id, "scope", req.Scope, contract.OptionDescriptionMaxLength, cfg.DescriptionMaxLength, contract.OptionCatalogBudget, cfg.CatalogBudget, contract.OptionResourceTool, cfg.ResourceTool)
 	tools := []contract.ToolDefinition{SkillTool()}
 	if cfg.ResourceTool {
 		tools = append(tools, ResourceTool())

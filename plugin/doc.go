@@ -83,7 +83,7 @@
 // encoded again, and the catalog record the plugin publishes is remembered
 // as parsed, so reading it back at the next step costs a hash.
 //
-// A mount configured with OptionResourceTool also registers the
+// A mount configured with contract.OptionResourceTool also registers the
 // resource-read tool (render.ResourceToolName). It serves only an agent
 // whose `skill` resolves to the mount's own definition
 // (contract.ToolCall.SkillToolIdentity): the resources are those of the skills the

@@ -58,7 +58,7 @@ type parsedSource struct {
 // mount is the per-mount input to the rules: its configuration and the
 // identity the host minted for its `skill` tool.
 type mount struct {
-	cfg           Config
+	cfg           contract.MountConfig
 	skillIdentity string
 }
 
@@ -154,7 +154,7 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
-func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg Config) contract.StepResponse {
+func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig) contract.StepResponse {
 	proposed := req.Downstream.Messages
 	var catalogs []int // indexes of readable catalogs proposed downstream
 	keep := -1         // a proposed catalog that already carries the current digest
@@ -253,7 +253,7 @@ func catalogMessageID(session string, head contract.SessionHead, d digest.Digest
 // currentView returns the projection of the agent's current snapshot, using
 // the host's token hint and conditional requests so an unchanged snapshot
 // does not cross the process boundary again.
-func (e *engine) currentView(ctx context.Context, host contract.Host, cfg Config, req contract.SnapshotRequest, hint string) (*view, bool, error) {
+func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountConfig, req contract.SnapshotRequest, hint string) (*view, bool, error) {
 	// Views are kept per projection: the description cap and the budget.
 	// The key is built on the stack: the steady-state step only looks it up.
 	var keyBuf [2 * 20]byte

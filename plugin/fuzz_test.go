@@ -22,7 +22,7 @@ func FuzzParseConfig(f *testing.F) {
 		cfg, err := ParseConfig(raw)
 		if err != nil {
 			msg := err.Error()
-			if !strings.Contains(msg, OptionDescriptionMaxLength) && !strings.Contains(msg, OptionResourceTool) && !strings.Contains(msg, "JSON object") {
+			if !strings.Contains(msg, contract.OptionDescriptionMaxLength) && !strings.Contains(msg, contract.OptionResourceTool) && !strings.Contains(msg, "JSON object") {
 				t.Fatalf("error %q names neither the option nor the expected shape", msg)
 			}
 			return

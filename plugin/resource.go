@@ -19,7 +19,7 @@ import (
 const MaxResourcePathBytes = 1024
 
 // ResourceTool returns the definition of the resource-read tool that a
-// mount with OptionResourceTool asks the host to register.
+// mount with contract.OptionResourceTool asks the host to register.
 func ResourceTool() contract.ToolDefinition {
 	return contract.ToolDefinition{
 		Name:         render.ResourceToolName,

@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -333,7 +334,7 @@ func fitView(base *view, budget int) *view {
 	// what the digest compares.
 	v.digest = digest.OfEncodedOmitting(len(v.entries), v.encoded.pieces, v.omitted)
 
-	prefix := OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
+	prefix := contract.OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
 	if fit.NumShortened > 0 {
 		d := fmt.Sprintf("%s%d of %d catalog descriptions shortened to %d characters", prefix, fit.NumShortened, len(fit.Entries), fit.DescriptionLength)
 		if fit.DescriptionLength < render.MinDescriptionMaxLength {

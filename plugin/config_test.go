@@ -1,0 +1,30 @@
+package plugin
+
+import (
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+)
+
+// TestTypedConfigRoundTrip: a Go host's typed configuration, sent in its
+// JSON form, parses back to itself with the defaults written out, and one
+// out of bounds is refused with the same error as its JSON would be.
+func TestTypedConfigRoundTrip(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ in, want contract.MountConfig }{
+		{contract.MountConfig{}, DefaultConfig()},
+		{contract.MountConfig{DescriptionMaxLength: 40}, contract.MountConfig{DescriptionMaxLength: 40}},
+		{contract.MountConfig{UserInvocation: true, CatalogBudget: 2000, ResourceTool: true},
+			contract.MountConfig{DescriptionMaxLength: 500, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}},
+	} {
+		got, err := ParseConfig(tc.in.JSON())
+		if err != nil || got != tc.want {
+			t.Errorf("ParseConfig(%s) = %+v, %v; want %+v", tc.in.JSON(), got, err, tc.want)
+		}
+	}
+	_, typed := ParseConfig(contract.MountConfig{DescriptionMaxLength: 2}.JSON())
+	_, raw := ParseConfig(`{"catalogDescriptionMaxLength": 2}`)
+	if typed == nil || raw == nil || typed.Error() != raw.Error() {
+		t.Errorf("a cap of 2: typed %v, JSON %v; want the same refusal", typed, raw)
+	}
+}

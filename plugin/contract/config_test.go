@@ -1,0 +1,29 @@
+package contract
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"testing"
+)
+
+// TestMountConfigJSON: the JSON form names every option by its constant,
+// and leaves out what is zero.
+func TestMountConfigJSON(t *testing.T) {
+	t.Parallel()
+	full := MountConfig{DescriptionMaxLength: 40, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(full.JSON()), &obj); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{OptionCatalogBudget, OptionDescriptionMaxLength, OptionResourceTool, OptionUserInvocation}
+	if got := slices.Sorted(maps.Keys(obj)); !slices.Equal(got, want) {
+		t.Errorf("options %v, want %v", got, want)
+	}
+	if got := (MountConfig{}).JSON(); got != "{}" {
+		t.Errorf("the zero configuration is %s, want {}", got)
+	}
+	if got := (MountConfig{DescriptionMaxLength: 300}).JSON(); got != `{"catalogDescriptionMaxLength":300}` {
+		t.Errorf("one option: %s", got)
+	}
+}
