@@ -19,8 +19,8 @@ import (
 // field the scenario leaves unset from the actual value, so a diff shows
 // only what the scenario asked about.
 
-// MessageView is a message as compared.
-type MessageView struct {
+// messageView is a message as compared.
+type messageView struct {
 	ID   string
 	Role string
 	Text string
@@ -31,8 +31,8 @@ type MessageView struct {
 	SourceRaw string
 }
 
-// EventView is a session-log event as compared.
-type EventView struct {
+// eventView is a session-log event as compared.
+type eventView struct {
 	Seq       uint64
 	Type      string
 	Visible   bool
@@ -41,8 +41,8 @@ type EventView struct {
 	SourceRaw string
 }
 
-// ToolView is a tool result as compared.
-type ToolView struct {
+// toolView is a tool result as compared.
+type toolView struct {
 	IsError bool
 	Text    string
 	// Value is the canonical value as parsed JSON; nil for none.
@@ -67,12 +67,12 @@ func sourceValue(src []byte) any {
 	return v
 }
 
-func viewMessage(m hostsdk.Message) MessageView {
-	return MessageView{ID: m.ID, Role: string(m.Role), Text: m.Text(), Source: sourceValue(m.Source)}
+func viewMessage(m hostsdk.Message) messageView {
+	return messageView{ID: m.ID, Role: string(m.Role), Text: m.Text(), Source: sourceValue(m.Source)}
 }
 
-func viewMessages(ms []hostsdk.Message) []MessageView {
-	out := make([]MessageView, len(ms))
+func viewMessages(ms []hostsdk.Message) []messageView {
+	out := make([]messageView, len(ms))
 	for i, m := range ms {
 		out[i] = viewMessage(m)
 	}
@@ -81,9 +81,9 @@ func viewMessages(ms []hostsdk.Message) []MessageView {
 
 // diffMessages compares expected messages with actual ones, position by
 // position.
-func diffMessages(want []MessageExpect, got []hostsdk.Message) string {
-	gotViews := make([]MessageView, len(got))
-	wantViews := make([]MessageView, len(want))
+func diffMessages(want []messageExpect, got []hostsdk.Message) string {
+	gotViews := make([]messageView, len(got))
+	wantViews := make([]messageView, len(want))
 	for i := range got {
 		gotViews[i] = viewMessage(got[i])
 		if i < len(want) && want[i].SourceRaw != nil {
@@ -91,11 +91,11 @@ func diffMessages(want []MessageExpect, got []hostsdk.Message) string {
 		}
 	}
 	for i, w := range want {
-		var g *MessageView
+		var g *messageView
 		if i < len(gotViews) {
 			g = &gotViews[i]
 		}
-		v := MessageView{Role: w.Role}
+		v := messageView{Role: w.Role}
 		if w.ID != nil {
 			v.ID = *w.ID
 		} else if g != nil {
@@ -154,10 +154,10 @@ func sameMessage(a, b hostsdk.Message) bool {
 		(a.Source == nil) == (b.Source == nil) && bytes.Equal(a.Source, b.Source)
 }
 
-func viewEvents(evs []sessionlog.Event) []EventView {
-	out := make([]EventView, len(evs))
+func viewEvents(evs []sessionlog.Event) []eventView {
+	out := make([]eventView, len(evs))
 	for i, ev := range evs {
-		v := EventView{Seq: ev.Seq, Type: ev.Type, Visible: ev.Visible, Source: sourceValue(ev.Source), SourceRaw: string(ev.Source)}
+		v := eventView{Seq: ev.Seq, Type: ev.Type, Visible: ev.Visible, Source: sourceValue(ev.Source), SourceRaw: string(ev.Source)}
 		if ev.Body != nil {
 			var body struct {
 				Content []hostsdk.ContentBlock `json:"content"`
@@ -171,15 +171,15 @@ func viewEvents(evs []sessionlog.Event) []EventView {
 	return out
 }
 
-func diffEvents(want []EventExpect, got []EventView) string {
+func diffEvents(want []eventExpect, got []eventView) string {
 	gotViews := slices.Clone(got)
-	wantViews := make([]EventView, len(want))
+	wantViews := make([]eventView, len(want))
 	for i, w := range want {
-		var g *EventView
+		var g *eventView
 		if i < len(gotViews) {
 			g = &gotViews[i]
 		}
-		var v EventView
+		var v eventView
 		if g != nil {
 			v = *g
 		}
@@ -218,7 +218,7 @@ func diffEvents(want []EventExpect, got []EventView) string {
 	return diff(wantViews, gotViews)
 }
 
-func summarizeEvents(views []EventView) string {
+func summarizeEvents(views []eventView) string {
 	var b strings.Builder
 	for _, v := range views {
 		vis := "visible"
@@ -234,8 +234,8 @@ func summarizeEvents(views []EventView) string {
 	return strings.TrimSuffix(b.String(), "\n")
 }
 
-func viewTool(res hostsdk.ToolResult) ToolView {
-	v := ToolView{IsError: res.IsError, Text: res.Text}
+func viewTool(res hostsdk.ToolResult) toolView {
+	v := toolView{IsError: res.IsError, Text: res.Text}
 	var value any
 	switch {
 	case res.Value != nil:
@@ -255,7 +255,7 @@ func viewTool(res hostsdk.ToolResult) ToolView {
 }
 
 // textDiff compares a text with a match; "" when it matches.
-func textDiff(m *TextMatch, got string) string {
+func textDiff(m *textMatch, got string) string {
 	if m.failure(got) == "" {
 		return ""
 	}
@@ -263,7 +263,7 @@ func textDiff(m *TextMatch, got string) string {
 }
 
 // describe renders the match for messages about a missing text.
-func (m *TextMatch) describe() string {
+func (m *textMatch) describe() string {
 	if m.Exact != nil {
 		return fmt.Sprintf("%q", *m.Exact)
 	}
@@ -284,7 +284,7 @@ func (m *TextMatch) describe() string {
 }
 
 // describeStep says what a step does, for failure labels.
-func describeStep(st *Step) string {
+func describeStep(st *stepSpec) string {
 	where := func(scope, provider string) string {
 		if provider != "" {
 			return "provider " + provider
@@ -293,54 +293,16 @@ func describeStep(st *Step) string {
 	}
 	switch {
 	case st.PreStep != nil:
-		a := st.PreStep
-		s := fmt.Sprintf("preStep by %s in session %s", a.Agent, a.Session)
-		if ds := a.Downstream; ds != nil {
-			if ds.Reject != nil {
-				s += ", downstream rejects"
-			} else if len(ds.Messages) > 0 {
-				s += fmt.Sprintf(", %d proposed message(s)", len(ds.Messages))
-			}
-		}
-		if a.Cancel {
-			s += ", cancelled"
-		}
-		return s
+		return st.PreStep.describe()
 	case st.ToolCall != nil:
-		a := st.ToolCall
-		arg := ""
-		if a.Skill != nil {
-			arg = fmt.Sprintf("%q", *a.Skill)
-		} else {
-			arg = *a.Arguments
-		}
-		return fmt.Sprintf("toolCall %s %s by %s", a.Tool, arg, a.Agent)
+		return st.ToolCall.describe()
 	case st.AddSkill != nil:
 		return fmt.Sprintf("add skill %s to %s", st.AddSkill.Name, where(st.AddSkill.Scope, st.AddSkill.Provider))
 	case st.RemoveSkill != nil:
 		return fmt.Sprintf("remove skill %s from %s", st.RemoveSkill.Name, where(st.RemoveSkill.Scope, st.RemoveSkill.Provider))
 	case st.ChangeSkill != nil:
 		ch := st.ChangeSkill
-		var what []string
-		if ch.Description != nil {
-			what = append(what, "description")
-		}
-		if ch.Body != nil {
-			what = append(what, "body")
-		}
-		if ch.ModelInvocable != nil || ch.UserInvocable != nil {
-			what = append(what, "policy")
-		}
-		if ch.ResourceBase != nil {
-			what = append(what, "resource base")
-		}
-		if ch.LoadError != nil {
-			what = append(what, "load error")
-		}
-		if ch.Vanished != nil {
-			what = append(what, "vanished")
-		}
-		return fmt.Sprintf("change %s of skill %s in %s", strings.Join(what, " and "), ch.Name, where(ch.Scope, ch.Provider))
+		return fmt.Sprintf("change %s of skill %s in %s", ch.what(), ch.Name, where(ch.Scope, ch.Provider))
 	case st.SetProvider != nil:
 		s := "set provider " + st.SetProvider.ID
 		if st.SetProvider.State != "" {
@@ -356,39 +318,89 @@ func describeStep(st *Step) string {
 	case st.Unshadow != nil:
 		return fmt.Sprintf("remove the shadow %s from %s", st.Unshadow.Tool, st.Unshadow.Scope)
 	case st.Compact != nil:
-		a := st.Compact
-		rng := "everything"
-		if a.From != 0 || a.To != 0 {
-			rng = fmt.Sprintf("events %d..%d", max(a.From, 1), a.To)
-			if a.To == 0 {
-				rng = fmt.Sprintf("events %d..head", a.From)
-			}
-		}
-		return fmt.Sprintf("compact %s of session %s", rng, a.Session)
+		return st.Compact.describe()
 	case st.AppendEvents != nil:
 		return fmt.Sprintf("append %d event(s) to session %s", len(st.AppendEvents.Events), st.AppendEvents.Session)
 	case st.SelectSkills != nil:
-		a := st.SelectSkills
-		var parts []string
-		for _, l := range []struct {
-			what string
-			vals []string
-		}{
-			{"include names", a.IncludeNames}, {"exclude names", a.ExcludeNames},
-			{"include providers", a.IncludeProviders}, {"exclude providers", a.ExcludeProviders},
-		} {
-			if len(l.vals) > 0 {
-				parts = append(parts, l.what+" "+strings.Join(l.vals, ","))
-			}
-		}
-		if len(parts) == 0 {
-			return "clear the skill selection of session " + a.Session
-		}
-		return fmt.Sprintf("select skills of session %s: %s", a.Session, strings.Join(parts, "; "))
+		return st.SelectSkills.describe()
 	case st.RestartHost != nil:
 		return "restart the host"
 	}
 	return "no action"
+}
+
+func (a *preStepAction) describe() string {
+	s := fmt.Sprintf("preStep by %s in session %s", a.Agent, a.Session)
+	if ds := a.Downstream; ds != nil {
+		if ds.Reject != nil {
+			s += ", downstream rejects"
+		} else if len(ds.Messages) > 0 {
+			s += fmt.Sprintf(", %d proposed message(s)", len(ds.Messages))
+		}
+	}
+	if a.Cancel {
+		s += ", cancelled"
+	}
+	return s
+}
+
+func (a *toolCallAction) describe() string {
+	arg := ""
+	if a.Skill != nil {
+		arg = fmt.Sprintf("%q", *a.Skill)
+	} else {
+		arg = *a.Arguments
+	}
+	return fmt.Sprintf("toolCall %s %s by %s", a.Tool, arg, a.Agent)
+}
+
+// what names the fields a change sets.
+func (ch *skillChange) what() string {
+	var what []string
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"description", ch.Description != nil}, {"body", ch.Body != nil},
+		{"policy", ch.ModelInvocable != nil || ch.UserInvocable != nil},
+		{"resource base", ch.ResourceBase != nil}, {"load error", ch.LoadError != nil},
+		{"vanished", ch.Vanished != nil},
+	} {
+		if f.set {
+			what = append(what, f.name)
+		}
+	}
+	return strings.Join(what, " and ")
+}
+
+func (a *compactAction) describe() string {
+	rng := "everything"
+	if a.From != 0 || a.To != 0 {
+		rng = fmt.Sprintf("events %d..%d", max(a.From, 1), a.To)
+		if a.To == 0 {
+			rng = fmt.Sprintf("events %d..head", a.From)
+		}
+	}
+	return fmt.Sprintf("compact %s of session %s", rng, a.Session)
+}
+
+func (a *selectAction) describe() string {
+	var parts []string
+	for _, l := range []struct {
+		what string
+		vals []string
+	}{
+		{"include names", a.IncludeNames}, {"exclude names", a.ExcludeNames},
+		{"include providers", a.IncludeProviders}, {"exclude providers", a.ExcludeProviders},
+	} {
+		if len(l.vals) > 0 {
+			parts = append(parts, l.what+" "+strings.Join(l.vals, ","))
+		}
+	}
+	if len(parts) == 0 {
+		return "clear the skill selection of session " + a.Session
+	}
+	return fmt.Sprintf("select skills of session %s: %s", a.Session, strings.Join(parts, "; "))
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -401,7 +413,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // diffTexts compares texts with their expectations, position by position.
-func diffTexts(want []TextMatch, got []string) string {
+func diffTexts(want []textMatch, got []string) string {
 	wantViews := make([]string, len(want))
 	for i := range want {
 		if i < len(got) {

@@ -32,13 +32,13 @@ func (e *ParseError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Column, e.Msg)
 }
 
-// Pos is the position of a YAML node in its file. Structs of the format
-// embed it (under the field name Pos) so later checks can point at them.
-type Pos struct {
+// position is the position of a YAML node in its file. Structs of the format
+// embed it (under the field name position) so later checks can point at them.
+type position struct {
 	Line, Column int
 }
 
-var posType = reflect.TypeOf(Pos{})
+var posType = reflect.TypeOf(position{})
 
 // nodeDecoder is implemented by format types with a custom YAML shape (a
 // scalar or a mapping, say). decodeNode is called for every node, null
@@ -121,73 +121,90 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value) error {
 	case reflect.Struct:
 		return d.decodeStruct(n, v)
 	case reflect.Slice:
-		if isNull(n) {
-			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
-			return nil
-		}
-		if n.Kind != yaml.SequenceNode {
-			return d.errorf(n, "expected a list, got %s", describe(n))
-		}
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
-		for i, item := range n.Content {
-			if err := d.decode(item, s.Index(i)); err != nil {
-				return err
-			}
-		}
-		v.Set(s)
-		return nil
+		return d.decodeSlice(n, v)
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			return d.errorf(n, "expected a mapping, got %s", describe(n))
-		}
-		m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, val := resolve(n.Content[i]), n.Content[i+1]
-			if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
-				return d.errorf(k, "expected a string key, got %s", describe(k))
-			}
-			if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				return d.errorf(k, "key %q appears twice", k.Value)
-			}
-			elem := reflect.New(v.Type().Elem()).Elem()
-			if err := d.decode(val, elem); err != nil {
-				return err
-			}
-			m.SetMapIndex(reflect.ValueOf(k.Value), elem)
-		}
-		v.Set(m)
+		return d.decodeMap(n, v)
+	}
+	return d.decodeScalar(n, v)
+}
+
+func (d *decoder) decodeSlice(n *yaml.Node, v reflect.Value) error {
+	if isNull(n) {
+		v.Set(reflect.MakeSlice(v.Type(), 0, 0))
 		return nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return d.errorf(n, "expected a list, got %s", describe(n))
+	}
+	s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+	for i, item := range n.Content {
+		if err := d.decode(item, s.Index(i)); err != nil {
+			return err
+		}
+	}
+	v.Set(s)
+	return nil
+}
+
+func (d *decoder) decodeMap(n *yaml.Node, v reflect.Value) error {
+	if n.Kind != yaml.MappingNode {
+		return d.errorf(n, "expected a mapping, got %s", describe(n))
+	}
+	m := reflect.MakeMapWithSize(v.Type(), len(n.Content)/2)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, val := resolve(n.Content[i]), n.Content[i+1]
+		if k.Kind != yaml.ScalarNode || k.ShortTag() != "!!str" {
+			return d.errorf(k, "expected a string key, got %s", describe(k))
+		}
+		if m.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
+			return d.errorf(k, "key %q appears twice", k.Value)
+		}
+		elem := reflect.New(v.Type().Elem()).Elem()
+		if err := d.decode(val, elem); err != nil {
+			return err
+		}
+		m.SetMapIndex(reflect.ValueOf(k.Value), elem)
+	}
+	v.Set(m)
+	return nil
+}
+
+// decodeScalar fills a string, boolean or integer from a scalar of that
+// YAML type only: "1" is not a number, and 1 is not a string.
+func (d *decoder) decodeScalar(n *yaml.Node, v reflect.Value) error {
+	scalar := func(tag string) bool { return n.Kind == yaml.ScalarNode && n.ShortTag() == tag }
+	switch v.Kind() {
 	case reflect.String:
-		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		if !scalar("!!str") {
 			return d.errorf(n, "expected a string, got %s (quote it to make it a string)", describe(n))
 		}
 		v.SetString(n.Value)
 		return nil
 	case reflect.Bool:
-		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!bool" {
+		var b bool
+		if !scalar("!!bool") {
 			return d.errorf(n, "expected true or false, got %s", describe(n))
 		}
-		var b bool
 		if err := n.Decode(&b); err != nil {
 			return d.errorf(n, "invalid boolean %q", n.Value)
 		}
 		v.SetBool(b)
 		return nil
 	case reflect.Int, reflect.Int64:
-		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+		var i int64
+		if !scalar("!!int") {
 			return d.errorf(n, "expected an integer, got %s", describe(n))
 		}
-		var i int64
 		if err := n.Decode(&i); err != nil {
 			return d.errorf(n, "invalid integer %q", n.Value)
 		}
 		v.SetInt(i)
 		return nil
 	case reflect.Uint64:
-		if n.Kind != yaml.ScalarNode || n.ShortTag() != "!!int" {
+		var u uint64
+		if !scalar("!!int") {
 			return d.errorf(n, "expected a non-negative integer, got %s", describe(n))
 		}
-		var u uint64
 		if err := n.Decode(&u); err != nil {
 			return d.errorf(n, "expected a non-negative integer, got %q", n.Value)
 		}
@@ -231,7 +248,7 @@ func (d *decoder) decodeStruct(n *yaml.Node, v reflect.Value) error {
 
 func (d *decoder) setPos(n *yaml.Node, v reflect.Value) error {
 	if f := v.FieldByName("Pos"); f.IsValid() && f.Type() == posType {
-		f.Set(reflect.ValueOf(Pos{Line: n.Line, Column: n.Column}))
+		f.Set(reflect.ValueOf(position{Line: n.Line, Column: n.Column}))
 	}
 	return nil
 }

@@ -14,29 +14,59 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // Defaults applied to a scenario.
 const (
-	// DefaultAgent is the agent scope created when a scenario declares none.
-	DefaultAgent = "agent:main"
-	// DefaultSession is the session used when a scenario declares none.
-	DefaultSession = "s1"
-	// DefaultCwd is the working directory of steps that give none.
-	DefaultCwd = "/work/project"
+	// defaultAgent is the agent scope created when a scenario declares none.
+	defaultAgent = "agent:main"
+	// defaultSession is the session used when a scenario declares none.
+	defaultSession = "s1"
+	// defaultCwd is the working directory of steps that give none.
+	defaultCwd = "/work/project"
 )
 
 func reflectValue(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
 
+// Scenario is one scenario file, parsed and checked, ready to run.
+type Scenario struct {
+	// Name is the scenario's name: its name field, or the file's name
+	// without extension.
+	Name string
+	// Description says what the scenario proves.
+	Description string
+	// File is the path it was read from.
+	File string
+	s    *scenario
+}
+
 // Parse decodes and checks one scenario. file names it in errors and is the
 // source of its default name. Every error is a *ParseError.
 func Parse(file string, data []byte) (*Scenario, error) {
+	s, err := parse(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return &Scenario{Name: s.Name, Description: s.Description, File: s.File, s: s}, nil
+}
+
+// LoadFile reads and parses one scenario file.
+func LoadFile(path string) (*Scenario, error) {
+	data, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+func parse(file string, data []byte) (*scenario, error) {
 	d := &decoder{file: file}
 	root, err := d.parseYAML(data)
 	if err != nil {
 		return nil, err
 	}
-	s := &Scenario{}
+	s := &scenario{}
 	if err := d.decodeStruct(root, reflectValue(s)); err != nil {
 		return nil, err
 	}
@@ -50,8 +80,8 @@ func Parse(file string, data []byte) (*Scenario, error) {
 	return s, nil
 }
 
-// LoadFile reads and parses one scenario file.
-func LoadFile(path string) (*Scenario, error) {
+// readFile reads a scenario file; its error is a *ParseError.
+func readFile(path string) ([]byte, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		msg := err.Error()
@@ -61,7 +91,7 @@ func LoadFile(path string) (*Scenario, error) {
 		}
 		return nil, &ParseError{File: path, Msg: msg}
 	}
-	return Parse(path, data)
+	return data, nil
 }
 
 // Files expands paths into scenario files: a directory stands for every
@@ -99,22 +129,59 @@ func Files(paths []string) ([]string, error) {
 // checker enforces the format's rules after decoding and fills defaults.
 type checker struct {
 	d *decoder
-	s *Scenario
+	s *scenario
 
 	scopes    map[string]bool
 	providers map[string]bool
 	sessions  map[string]bool
 }
 
-func (c *checker) errorf(p Pos, format string, args ...any) error {
+func (c *checker) errorf(p position, format string, args ...any) error {
 	return &ParseError{File: c.d.file, Line: p.Line, Column: p.Column, Msg: fmt.Sprintf(format, args...)}
 }
 
 func (c *checker) check() error {
 	s := c.s
+	if err := c.agents(); err != nil {
+		return err
+	}
+	if s.Plugin.Scope == "" {
+		s.Plugin.Scope = tools.GlobalScope
+	}
+	if err := c.scope(s.Plugin.Pos, s.Plugin.Scope); err != nil {
+		return err
+	}
+	c.providers = make(map[string]bool)
+	for i := range s.Providers {
+		if err := c.providerSpec(&s.Providers[i]); err != nil {
+			return err
+		}
+	}
+	for i := range s.Skills {
+		if err := c.skill(&s.Skills[i]); err != nil {
+			return err
+		}
+	}
+	if err := c.seededSessions(); err != nil {
+		return err
+	}
+	if s.Plugin.ConfigError == nil && len(s.Steps) == 0 {
+		return c.errorf(s.Pos, "a scenario needs steps (or plugin.configError)")
+	}
+	for i := range s.Steps {
+		if err := c.step(&s.Steps[i]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// agents checks the agent scopes, each below a scope declared before it.
+func (c *checker) agents() error {
+	s := c.s
 	c.scopes = map[string]bool{tools.GlobalScope: true}
 	if len(s.Agents) == 0 {
-		s.Agents = []AgentSpec{{Scope: DefaultAgent, Parent: tools.GlobalScope}}
+		s.Agents = []agentSpec{{Scope: defaultAgent, Parent: tools.GlobalScope}}
 	}
 	for i := range s.Agents {
 		a := &s.Agents[i]
@@ -132,59 +199,51 @@ func (c *checker) check() error {
 		}
 		c.scopes[a.Scope] = true
 	}
+	return nil
+}
 
-	if s.Plugin.Scope == "" {
-		s.Plugin.Scope = tools.GlobalScope
+// providerSpec checks a scripted provider and its skills.
+func (c *checker) providerSpec(p *providerSpec) error {
+	if p.ID == "" {
+		return c.errorf(p.Pos, "provider id is empty")
 	}
-	if err := c.scope(s.Plugin.Pos, s.Plugin.Scope); err != nil {
+	if c.providers[p.ID] {
+		return c.errorf(p.Pos, "provider %q is declared twice", p.ID)
+	}
+	c.providers[p.ID] = true
+	if p.Scope == "" {
+		p.Scope = tools.GlobalScope
+	}
+	if err := c.scope(p.Pos, p.Scope); err != nil {
 		return err
 	}
-
-	c.providers = make(map[string]bool)
-	for i := range s.Providers {
-		p := &s.Providers[i]
-		if p.ID == "" {
-			return c.errorf(p.Pos, "provider id is empty")
-		}
-		if c.providers[p.ID] {
-			return c.errorf(p.Pos, "provider %q is declared twice", p.ID)
-		}
-		c.providers[p.ID] = true
-		if p.Scope == "" {
-			p.Scope = tools.GlobalScope
-		}
-		if err := c.scope(p.Pos, p.Scope); err != nil {
-			return err
-		}
-		if p.Label == "" {
-			p.Label = p.ID
-		}
-		if p.State == "" {
-			p.State = StateComplete
-		}
-		if err := c.state(p.Pos, p.State); err != nil {
-			return err
-		}
-		for j := range p.Skills {
-			sk := &p.Skills[j]
-			if sk.Provider != "" && sk.Provider != p.ID {
-				return c.errorf(sk.Pos, "skill %q under provider %q names provider %q", sk.Name, p.ID, sk.Provider)
-			}
-			sk.Provider = p.ID
-			if err := c.skill(sk); err != nil {
-				return err
-			}
-		}
+	if p.Label == "" {
+		p.Label = p.ID
 	}
-	for i := range s.Skills {
-		if err := c.skill(&s.Skills[i]); err != nil {
+	if p.State == "" {
+		p.State = stateComplete
+	}
+	if err := c.state(p.Pos, p.State); err != nil {
+		return err
+	}
+	for j := range p.Skills {
+		sk := &p.Skills[j]
+		if sk.Provider != "" && sk.Provider != p.ID {
+			return c.errorf(sk.Pos, "skill %q under provider %q names provider %q", sk.Name, p.ID, sk.Provider)
+		}
+		sk.Provider = p.ID
+		if err := c.skill(sk); err != nil {
 			return err
 		}
 	}
+	return nil
+}
 
+// seededSessions checks the sessions seeded before the plugin starts.
+func (c *checker) seededSessions() error {
 	c.sessions = make(map[string]bool)
-	for i := range s.Sessions {
-		ss := &s.Sessions[i]
+	for i := range c.s.Sessions {
+		ss := &c.s.Sessions[i]
 		if ss.ID == "" {
 			return c.errorf(ss.Pos, "session id is empty")
 		}
@@ -198,35 +257,26 @@ func (c *checker) check() error {
 			}
 		}
 	}
-
-	if s.Plugin.ConfigError == nil && len(s.Steps) == 0 {
-		return c.errorf(s.Pos, "a scenario needs steps (or plugin.configError)")
-	}
-	for i := range s.Steps {
-		if err := c.step(&s.Steps[i]); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 
-func (c *checker) scope(p Pos, scope string) error {
+func (c *checker) scope(p position, scope string) error {
 	if !c.scopes[scope] {
 		return c.errorf(p, "scope %q is neither %q nor a declared agent", scope, tools.GlobalScope)
 	}
 	return nil
 }
 
-func (c *checker) provider(p Pos, id string) error {
+func (c *checker) provider(p position, id string) error {
 	if !c.providers[id] {
 		return c.errorf(p, "provider %q is not declared", id)
 	}
 	return nil
 }
 
-func (c *checker) state(p Pos, state string) error {
+func (c *checker) state(p position, state string) error {
 	switch state {
-	case StateComplete, StateIncomplete, StateFailing, StateHang:
+	case stateComplete, stateIncomplete, stateFailing, stateHang:
 		return nil
 	}
 	return c.errorf(p, "provider state %q is not one of complete, incomplete, failing, hang", state)
@@ -234,7 +284,7 @@ func (c *checker) state(p Pos, state string) error {
 
 // skill checks a skill's target; the registry judges names and descriptions
 // when the scenario runs, as it would for any host.
-func (c *checker) skill(sk *SkillSpec) error {
+func (c *checker) skill(sk *skillSpec) error {
 	if sk.Name == "" {
 		return c.errorf(sk.Pos, "skill name is empty")
 	}
@@ -264,7 +314,7 @@ func (c *checker) skill(sk *SkillSpec) error {
 	return c.scope(sk.Pos, sk.Scope)
 }
 
-func (c *checker) skillTarget(p Pos, name, scope, provider *string) error {
+func (c *checker) skillTarget(p position, name, scope, provider *string) error {
 	if *name == "" {
 		return c.errorf(p, "skill name is empty")
 	}
@@ -280,7 +330,7 @@ func (c *checker) skillTarget(p Pos, name, scope, provider *string) error {
 	return c.scope(p, *scope)
 }
 
-func (c *checker) event(e *EventSpec) error {
+func (c *checker) event(e *eventSpec) error {
 	if e.Hide != nil {
 		if e.Type == "" {
 			e.Type = "compaction"
@@ -301,7 +351,7 @@ func (c *checker) event(e *EventSpec) error {
 	return nil
 }
 
-func (c *checker) role(p Pos, role string) error {
+func (c *checker) role(p position, role string) error {
 	switch hostsdk.Role(role) {
 	case hostsdk.RoleUser, hostsdk.RoleAssistant, hostsdk.RoleSystem, hostsdk.RoleTool:
 		return nil
@@ -319,10 +369,10 @@ func (c *checker) defaultSession() string {
 	if len(c.s.Sessions) > 0 {
 		return c.s.Sessions[0].ID
 	}
-	return DefaultSession
+	return defaultSession
 }
 
-func (c *checker) agent(p Pos, agent *string) error {
+func (c *checker) agent(p position, agent *string) error {
 	if *agent == "" {
 		*agent = c.s.Agents[0].Scope
 	}
@@ -335,30 +385,75 @@ var outcomes = []string{
 	string(hostsdk.OutcomeTombstone), string(hostsdk.OutcomePluginError),
 }
 
-func (c *checker) step(st *Step) error {
-	var actions []string
-	set := func(name string, present bool) {
-		if present {
-			actions = append(actions, name)
-		}
+func (c *checker) step(st *stepSpec) error {
+	if err := c.oneAction(st); err != nil {
+		return err
 	}
-	set("preStep", st.PreStep != nil)
+	if st.ReadResource != nil {
+		// A resource read is a call of the resource-read tool.
+		call, err := c.readResource(st.ReadResource)
+		if err != nil {
+			return err
+		}
+		st.ToolCall = call
+	}
+	switch {
+	case st.PreStep != nil:
+		return c.checkPreStep(st.PreStep, st.Expect)
+	case st.ToolCall != nil:
+		return c.checkToolCall(st.ToolCall, st.Expect)
+	case st.AddSkill != nil:
+		return c.skill(st.AddSkill)
+	case st.RemoveSkill != nil:
+		r := st.RemoveSkill
+		return c.skillTarget(r.Pos, &r.Name, &r.Scope, &r.Provider)
+	case st.ChangeSkill != nil:
+		return c.checkChangeSkill(st.ChangeSkill)
+	case st.SetProvider != nil:
+		p := st.SetProvider
+		if err := c.provider(p.Pos, p.ID); err != nil || p.State == "" {
+			return err
+		}
+		return c.state(p.Pos, p.State)
+	case st.Restrict != nil, st.Unrestrict != nil, st.Shadow != nil, st.Unshadow != nil:
+		return c.checkToolRef(firstNonNil(st.Restrict, st.Unrestrict, st.Shadow, st.Unshadow))
+	case st.Compact != nil:
+		a := st.Compact
+		if a.To != 0 && a.To < a.From {
+			return c.errorf(a.Pos, "compact range %d..%d: to must be >= from", a.From, a.To)
+		}
+		c.session(&a.Session)
+	case st.AppendEvents != nil:
+		return c.checkAppend(st.AppendEvents)
+	case st.SelectSkills != nil:
+		c.session(&st.SelectSkills.Session)
+	}
+	return nil
+}
+
+// oneAction checks that a step has exactly one action, and an expect only
+// on an action that allows one.
+func (c *checker) oneAction(st *stepSpec) error {
 	// A readResource step checked before carries the tool call it made.
 	made := st.ToolCall != nil && st.ReadResource != nil && st.ReadResource.Arguments != nil && st.ToolCall.Arguments == st.ReadResource.Arguments
-	set("toolCall", st.ToolCall != nil && !made)
-	set("addSkill", st.AddSkill != nil)
-	set("removeSkill", st.RemoveSkill != nil)
-	set("changeSkill", st.ChangeSkill != nil)
-	set("setProvider", st.SetProvider != nil)
-	set("restrict", st.Restrict != nil)
-	set("unrestrict", st.Unrestrict != nil)
-	set("shadow", st.Shadow != nil)
-	set("unshadow", st.Unshadow != nil)
-	set("compact", st.Compact != nil)
-	set("appendEvents", st.AppendEvents != nil)
-	set("selectSkills", st.SelectSkills != nil)
-	set("restartHost", st.RestartHost != nil)
-	set("readResource", st.ReadResource != nil)
+	var actions []string
+	for _, a := range []struct {
+		name    string
+		present bool
+	}{
+		{"preStep", st.PreStep != nil}, {"toolCall", st.ToolCall != nil && !made},
+		{"addSkill", st.AddSkill != nil}, {"removeSkill", st.RemoveSkill != nil},
+		{"changeSkill", st.ChangeSkill != nil}, {"setProvider", st.SetProvider != nil},
+		{"restrict", st.Restrict != nil}, {"unrestrict", st.Unrestrict != nil},
+		{"shadow", st.Shadow != nil}, {"unshadow", st.Unshadow != nil},
+		{"compact", st.Compact != nil}, {"appendEvents", st.AppendEvents != nil},
+		{"selectSkills", st.SelectSkills != nil}, {"restartHost", st.RestartHost != nil},
+		{"readResource", st.ReadResource != nil},
+	} {
+		if a.present {
+			actions = append(actions, a.name)
+		}
+	}
 	switch len(actions) {
 	case 0:
 		return c.errorf(st.Pos, "step has no action (one of preStep, toolCall, readResource, addSkill, removeSkill, changeSkill, setProvider, restrict, unrestrict, shadow, unshadow, compact, appendEvents, selectSkills, restartHost)")
@@ -369,111 +464,88 @@ func (c *checker) step(st *Step) error {
 	if st.Expect != nil && st.PreStep == nil && st.ToolCall == nil && st.ReadResource == nil {
 		return c.errorf(st.Expect.Pos, "expect is allowed on preStep, toolCall and readResource steps only")
 	}
-	if st.ReadResource != nil {
-		// A resource read is a call of the resource-read tool.
-		call, err := c.readResource(st.ReadResource)
-		if err != nil {
-			return err
-		}
-		st.ToolCall = call
-	}
+	return nil
+}
 
-	switch {
-	case st.PreStep != nil:
-		a := st.PreStep
-		if err := c.agent(a.Pos, &a.Agent); err != nil {
-			return err
+func (c *checker) checkPreStep(a *preStepAction, exp *expectation) error {
+	if err := c.agent(a.Pos, &a.Agent); err != nil {
+		return err
+	}
+	c.session(&a.Session)
+	if a.Cwd == "" {
+		a.Cwd = defaultCwd
+	}
+	if ds := a.Downstream; ds != nil {
+		if ds.Reject != nil && len(ds.Messages) > 0 {
+			return c.errorf(ds.Pos, "a downstream decision rejects or enters with messages, not both")
 		}
-		c.session(&a.Session)
-		if a.Cwd == "" {
-			a.Cwd = DefaultCwd
-		}
-		if ds := a.Downstream; ds != nil {
-			if ds.Reject != nil && len(ds.Messages) > 0 {
-				return c.errorf(ds.Pos, "a downstream decision rejects or enters with messages, not both")
-			}
-			for _, m := range ds.Messages {
-				if err := c.role(m.Pos, m.Role); err != nil {
-					return err
-				}
-			}
-		}
-		if st.Expect != nil {
-			return c.preStepExpect(st.Expect)
-		}
-	case st.ToolCall != nil:
-		a := st.ToolCall
-		if err := c.agent(a.Pos, &a.Agent); err != nil {
-			return err
-		}
-		c.session(&a.Session)
-		if a.Cwd == "" {
-			a.Cwd = DefaultCwd
-		}
-		if a.Tool == "" {
-			a.Tool = "skill"
-		}
-		if (a.Skill == nil) == (a.Arguments == nil) {
-			return c.errorf(a.Pos, "a tool call gives skill or arguments (exactly one)")
-		}
-		if st.Expect != nil {
-			return c.toolExpect(st.Expect)
-		}
-	case st.AddSkill != nil:
-		return c.skill(st.AddSkill)
-	case st.RemoveSkill != nil:
-		r := st.RemoveSkill
-		return c.skillTarget(r.Pos, &r.Name, &r.Scope, &r.Provider)
-	case st.ChangeSkill != nil:
-		ch := st.ChangeSkill
-		if err := c.skillTarget(ch.Pos, &ch.Name, &ch.Scope, &ch.Provider); err != nil {
-			return err
-		}
-		if ch.Provider == "" && (ch.LoadError != nil || ch.Vanished != nil) {
-			return c.errorf(ch.Pos, "loadError and vanished apply to a scripted provider's skills only")
-		}
-	case st.SetProvider != nil:
-		p := st.SetProvider
-		if err := c.provider(p.Pos, p.ID); err != nil {
-			return err
-		}
-		if p.State != "" {
-			return c.state(p.Pos, p.State)
-		}
-	case st.Restrict != nil, st.Unrestrict != nil, st.Shadow != nil, st.Unshadow != nil:
-		r := firstNonNil(st.Restrict, st.Unrestrict, st.Shadow, st.Unshadow)
-		if r.Scope == "" {
-			return c.errorf(r.Pos, "scope is required")
-		}
-		if r.Tool == "" {
-			r.Tool = "skill"
-		}
-		return c.scope(r.Pos, r.Scope)
-	case st.Compact != nil:
-		a := st.Compact
-		if a.To != 0 && a.To < a.From {
-			return c.errorf(a.Pos, "compact range %d..%d: to must be >= from", a.From, a.To)
-		}
-		c.session(&a.Session)
-	case st.AppendEvents != nil:
-		a := st.AppendEvents
-		c.session(&a.Session)
-		if len(a.Events) == 0 {
-			return c.errorf(a.Pos, "appendEvents needs events")
-		}
-		for i := range a.Events {
-			if err := c.event(&a.Events[i]); err != nil {
+		for _, m := range ds.Messages {
+			if err := c.role(m.Pos, m.Role); err != nil {
 				return err
 			}
 		}
-	case st.SelectSkills != nil:
-		c.session(&st.SelectSkills.Session)
+	}
+	if exp != nil {
+		return c.preStepExpect(exp)
+	}
+	return nil
+}
+
+func (c *checker) checkToolCall(a *toolCallAction, exp *expectation) error {
+	if err := c.agent(a.Pos, &a.Agent); err != nil {
+		return err
+	}
+	c.session(&a.Session)
+	if a.Cwd == "" {
+		a.Cwd = defaultCwd
+	}
+	if a.Tool == "" {
+		a.Tool = render.SkillToolName
+	}
+	if (a.Skill == nil) == (a.Arguments == nil) {
+		return c.errorf(a.Pos, "a tool call gives skill or arguments (exactly one)")
+	}
+	if exp != nil {
+		return c.toolExpect(exp)
+	}
+	return nil
+}
+
+func (c *checker) checkChangeSkill(ch *skillChange) error {
+	if err := c.skillTarget(ch.Pos, &ch.Name, &ch.Scope, &ch.Provider); err != nil {
+		return err
+	}
+	if ch.Provider == "" && (ch.LoadError != nil || ch.Vanished != nil) {
+		return c.errorf(ch.Pos, "loadError and vanished apply to a scripted provider's skills only")
+	}
+	return nil
+}
+
+func (c *checker) checkToolRef(r *toolRef) error {
+	if r.Scope == "" {
+		return c.errorf(r.Pos, "scope is required")
+	}
+	if r.Tool == "" {
+		r.Tool = render.SkillToolName
+	}
+	return c.scope(r.Pos, r.Scope)
+}
+
+func (c *checker) checkAppend(a *appendAction) error {
+	c.session(&a.Session)
+	if len(a.Events) == 0 {
+		return c.errorf(a.Pos, "appendEvents needs events")
+	}
+	for i := range a.Events {
+		if err := c.event(&a.Events[i]); err != nil {
+			return err
+		}
 	}
 	return nil
 }
 
 // readResource checks a resource read and returns the tool call it makes.
-func (c *checker) readResource(a *ReadResourceAction) (*ToolCallAction, error) {
+func (c *checker) readResource(a *readResourceAction) (*toolCallAction, error) {
 	if a.Arguments != nil {
 		if a.Skill != "" || a.Path != nil || a.Offset != nil {
 			return nil, c.errorf(a.Pos, "a resource read gives skill, path and offset, or arguments, not both")
@@ -493,10 +565,10 @@ func (c *checker) readResource(a *ReadResourceAction) (*ToolCallAction, error) {
 		raw := string(b)
 		a.Arguments = &raw
 	}
-	return &ToolCallAction{Agent: a.Agent, Cwd: a.Cwd, Session: a.Session, Tool: ResourceToolName, Arguments: a.Arguments, Pos: a.Pos}, nil
+	return &toolCallAction{Agent: a.Agent, Cwd: a.Cwd, Session: a.Session, Tool: render.ResourceToolName, Arguments: a.Arguments, Pos: a.Pos}, nil
 }
 
-func firstNonNil(refs ...*ToolRef) *ToolRef {
+func firstNonNil(refs ...*toolRef) *toolRef {
 	for _, r := range refs {
 		if r != nil {
 			return r
@@ -505,7 +577,7 @@ func firstNonNil(refs ...*ToolRef) *ToolRef {
 	return nil
 }
 
-func (c *checker) common(e *Expect) error {
+func (c *checker) common(e *expectation) error {
 	for id := range e.Loads {
 		if err := c.provider(e.Pos, id); err != nil {
 			return err
@@ -524,7 +596,7 @@ func (c *checker) common(e *Expect) error {
 	return nil
 }
 
-func (c *checker) preStepExpect(e *Expect) error {
+func (c *checker) preStepExpect(e *expectation) error {
 	if e.IsError != nil || e.Text != nil || e.Value.Set || e.NotFound {
 		return c.errorf(e.Pos, "isError, text, value and notFound are tool-call expectations")
 	}
@@ -545,7 +617,7 @@ func (c *checker) preStepExpect(e *Expect) error {
 	return c.common(e)
 }
 
-func (c *checker) toolExpect(e *Expect) error {
+func (c *checker) toolExpect(e *expectation) error {
 	if e.Outcome != "" || e.Reject != nil || e.Messages != nil || e.Added != nil || e.Removed != nil || e.NothingAdded || len(e.Cancelled) > 0 || e.Diagnostics != nil {
 		return c.errorf(e.Pos, "outcome, reject, messages, added, removed, nothingAdded, cancelled and diagnostics are pre-step expectations")
 	}

@@ -1,4 +1,4 @@
-package conformance_test
+package conformance
 
 import (
 	"errors"
@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-
-	"github.com/skillcatalog/skillcatalog/hostsdk/conformance"
 )
 
 func TestParseErrorsCarryPositions(t *testing.T) {
@@ -153,11 +151,11 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := conformance.Parse("x.yaml", []byte(tc.yaml))
+			_, err := parse("x.yaml", []byte(tc.yaml))
 			if err == nil {
 				t.Fatalf("Parse succeeded, want an error starting %q", tc.want)
 			}
-			var pe *conformance.ParseError
+			var pe *ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error %v is not a *ParseError", err)
 			}
@@ -169,7 +167,7 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 }
 
 func TestParseDefaults(t *testing.T) {
-	s, err := conformance.Parse("dir/my-scenario.yaml", []byte(`
+	s, err := parse("dir/my-scenario.yaml", []byte(`
 description: defaults
 agents: [agent:a, {scope: agent:a-child, parent: agent:a}]
 skills:
@@ -198,7 +196,7 @@ steps:
 		t.Errorf("second agent = %+v", got)
 	}
 	pre := s.Steps[0].PreStep
-	if pre == nil || pre.Agent != "agent:a" || pre.Session != conformance.DefaultSession || pre.Cwd != conformance.DefaultCwd {
+	if pre == nil || pre.Agent != "agent:a" || pre.Session != defaultSession || pre.Cwd != defaultCwd {
 		t.Errorf("pre-step defaults = %+v", pre)
 	}
 	if tc := s.Steps[1].ToolCall; tc.Tool != "skill" || *tc.Skill != "alpha" {
@@ -230,7 +228,7 @@ func TestFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, err := conformance.Files([]string{dir, filepath.Join(dir, "README.md")})
+	got, err := Files([]string{dir, filepath.Join(dir, "README.md")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +239,7 @@ func TestFiles(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Files (-want +got):\n%s", diff)
 	}
-	if _, err := conformance.Files([]string{filepath.Join(dir, "missing")}); err == nil {
+	if _, err := Files([]string{filepath.Join(dir, "missing")}); err == nil {
 		t.Error("a missing path is not an error")
 	}
 }

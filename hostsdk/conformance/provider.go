@@ -26,13 +26,13 @@ type scriptedProvider struct {
 	mu      sync.Mutex
 	state   string
 	errText string
-	skills  []SkillSpec // sorted by name
+	skills  []skillSpec // sorted by name
 	reads   []string    // "name/path" of every resource read, in order
 }
 
 // newScriptedProvider returns the provider of spec. Hanging Lists are
 // announced on started, which a scenario's providers share.
-func newScriptedProvider(spec ProviderSpec, started chan skilltest.Call) *scriptedProvider {
+func newScriptedProvider(spec providerSpec, started chan skilltest.Call) *scriptedProvider {
 	p := &scriptedProvider{
 		fake:    skilltest.New(skilltest.Options{Label: spec.Label, Started: started}),
 		id:      spec.ID,
@@ -92,7 +92,7 @@ func (p *scriptedProvider) resourceReads() []string {
 }
 
 func (p *scriptedProvider) sortLocked() {
-	slices.SortStableFunc(p.skills, func(a, b SkillSpec) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(p.skills, func(a, b skillSpec) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // publishLocked hands the specs to the fake.
@@ -104,7 +104,7 @@ func (p *scriptedProvider) publishLocked() {
 	p.fake.SetSkills(out...)
 }
 
-func (p *scriptedProvider) fakeSkill(sk SkillSpec) skilltest.Skill {
+func (p *scriptedProvider) fakeSkill(sk skillSpec) skilltest.Skill {
 	fs := skilltest.Skill{
 		Summary:  skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label},
 		Content:  sk.Body,
@@ -127,10 +127,10 @@ func (p *scriptedProvider) fakeSkill(sk SkillSpec) skilltest.Skill {
 
 // applyStateLocked sets how the fake's List answers.
 func (p *scriptedProvider) applyStateLocked() {
-	p.fake.SetHang(skilltest.OpList, p.state == StateHang)
-	p.fake.SetComplete(p.state != StateIncomplete)
+	p.fake.SetHang(skilltest.OpList, p.state == stateHang)
+	p.fake.SetComplete(p.state != stateIncomplete)
 	var err error
-	if p.state == StateFailing {
+	if p.state == stateFailing {
 		text := p.errText
 		if text == "" {
 			text = "provider " + p.id + " failed"
@@ -142,10 +142,10 @@ func (p *scriptedProvider) applyStateLocked() {
 
 // indexLocked returns the position of the named skill, or -1.
 func (p *scriptedProvider) indexLocked(name string) int {
-	return slices.IndexFunc(p.skills, func(sk SkillSpec) bool { return sk.Name == name })
+	return slices.IndexFunc(p.skills, func(sk skillSpec) bool { return sk.Name == name })
 }
 
-func (p *scriptedProvider) add(sk SkillSpec) {
+func (p *scriptedProvider) add(sk skillSpec) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if i := p.indexLocked(sk.Name); i >= 0 {
@@ -169,7 +169,7 @@ func (p *scriptedProvider) remove(name string) bool {
 	return true
 }
 
-func (p *scriptedProvider) change(ch *SkillChange) bool {
+func (p *scriptedProvider) change(ch *skillChange) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	i := p.indexLocked(ch.Name)
@@ -181,7 +181,7 @@ func (p *scriptedProvider) change(ch *SkillChange) bool {
 	return true
 }
 
-func (p *scriptedProvider) setState(ch *ProviderChange) {
+func (p *scriptedProvider) setState(ch *providerChange) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if ch.State != "" {
@@ -215,7 +215,7 @@ func (p *scriptedProvider) drain() {
 }
 
 // policy is a skill's listed invocation policy; both halves default to true.
-func policy(sk SkillSpec) skill.InvocationPolicy {
+func policy(sk skillSpec) skill.InvocationPolicy {
 	pol := skill.DefaultPolicy()
 	if sk.ModelInvocable != nil {
 		pol.ModelInvocable = *sk.ModelInvocable
@@ -226,7 +226,7 @@ func policy(sk SkillSpec) skill.InvocationPolicy {
 	return pol
 }
 
-func applyChange(sk *SkillSpec, ch *SkillChange) {
+func applyChange(sk *skillSpec, ch *skillChange) {
 	if ch.Description != nil {
 		sk.Description = *ch.Description
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -64,7 +65,7 @@ func (r Result) Passed() bool { return len(r.Failures) == 0 }
 type env struct {
 	ctx         context.Context
 	r           *Runner
-	s           *Scenario
+	s           *scenario
 	wait        time.Duration
 	stepTimeout time.Duration
 
@@ -73,7 +74,7 @@ type env struct {
 	reg       *skills.Registry
 	host      *hostsdk.Host
 	providers map[string]*scriptedProvider
-	runtime   map[string]SkillSpec // scope NUL name → registration
+	runtime   map[string]skillSpec // scope NUL name → registration
 	shadows   map[string]string    // scope NUL tool → shadow's identity
 	started   chan skilltest.Call  // hanging providers announce themselves here
 	preSteps  map[string]int       // pre-steps run per session
@@ -94,7 +95,11 @@ func (r *Runner) loadOptions() hostsdk.LoadOptions {
 // Run executes one scenario in a fresh host: its own scope tree, skill
 // registry, scripted providers, file-backed session store in a temporary
 // directory and plugin process, all closed before Run returns.
-func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
+func (r *Runner) Run(ctx context.Context, s *Scenario) Result {
+	return r.run(ctx, s.s)
+}
+
+func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 	res = Result{Name: s.Name, File: s.File}
 	fail := func(format string, args ...any) {
 		res.Failures = append(res.Failures, fmt.Sprintf(format, args...))
@@ -105,37 +110,7 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 		return res
 	}
 	defer os.RemoveAll(dir)
-
-	e := &env{
-		ctx:         ctx,
-		r:           r,
-		s:           s,
-		wait:        r.Wait,
-		stepTimeout: r.StepTimeout,
-		tree:        tools.NewTree(),
-		reg:         skills.NewRegistry(),
-		providers:   make(map[string]*scriptedProvider),
-		runtime:     make(map[string]SkillSpec),
-		shadows:     make(map[string]string),
-		started:     make(chan skilltest.Call, 64),
-		preSteps:    make(map[string]int),
-	}
-	if e.wait <= 0 {
-		e.wait = DefaultWait
-	}
-	if e.stepTimeout <= 0 {
-		e.stepTimeout = DefaultStepTimeout
-	}
-	e.resources = filepath.Join(dir, "resources")
-	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions")); err != nil {
-		fail("setup: %v", err)
-		return res
-	}
-	if err := e.setup(); err != nil {
-		fail("setup: %v", err)
-		return res
-	}
-	e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger})
+	e, err := r.newEnv(ctx, s, dir)
 	if err != nil {
 		fail("setup: %v", err)
 		return res
@@ -150,30 +125,11 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 		fail("load plugin: %v", err)
 		return res
 	}
-
 	_, err = plugin.Mount(ctx, s.Plugin.Scope, s.Plugin.Config)
-	if want := s.Plugin.ConfigError; want != nil {
-		var cerr *hostsdk.ConfigError
-		switch {
-		case err == nil:
-			fail("mount in %s with configuration %s: accepted, want the configuration error %s", s.Plugin.Scope, s.Plugin.Config, want.describe())
-		case !errors.As(err, &cerr):
-			fail("mount in %s: %v, want a configuration error", s.Plugin.Scope, err)
-		default:
-			if d := textDiff(want, cerr.Message); d != "" {
-				fail("mount in %s with configuration %s: configuration error (-want +got):\n%s", s.Plugin.Scope, s.Plugin.Config, d)
-			}
-		}
-		if _, _, ok := e.tree.Resolve(s.Plugin.Scope, "skill"); ok && err != nil {
-			fail("mount in %s: the refused configuration left a `skill` tool registered", s.Plugin.Scope)
-		}
-	} else if err != nil {
-		fail("mount in %s: %v", s.Plugin.Scope, err)
-	}
+	e.checkMount(err, fail)
 	if len(res.Failures) > 0 {
 		return res
 	}
-
 	for i := range s.Steps {
 		if failures := e.runStep(i); len(failures) > 0 {
 			res.Failures = append(res.Failures, failures...)
@@ -184,6 +140,71 @@ func (r *Runner) Run(ctx context.Context, s *Scenario) (res Result) {
 		}
 	}
 	return res
+}
+
+// newEnv builds a scenario's world in dir: scopes, skills, providers,
+// seeded session logs and the Host, with the plugin not yet loaded.
+func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, error) {
+	e := &env{
+		ctx:         ctx,
+		r:           r,
+		s:           s,
+		wait:        r.Wait,
+		stepTimeout: r.StepTimeout,
+		tree:        tools.NewTree(),
+		reg:         skills.NewRegistry(),
+		providers:   make(map[string]*scriptedProvider),
+		runtime:     make(map[string]skillSpec),
+		shadows:     make(map[string]string),
+		started:     make(chan skilltest.Call, 64),
+		preSteps:    make(map[string]int),
+		resources:   filepath.Join(dir, "resources"),
+	}
+	if e.wait <= 0 {
+		e.wait = DefaultWait
+	}
+	if e.stepTimeout <= 0 {
+		e.stepTimeout = DefaultStepTimeout
+	}
+	var err error
+	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions")); err != nil {
+		return nil, err
+	}
+	if err := e.setup(); err != nil {
+		return nil, err
+	}
+	if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// checkMount checks the mount's error against the scenario's configError:
+// a refused configuration must be refused with that message and leave no
+// `skill` tool behind; any other must mount.
+func (e *env) checkMount(err error, fail func(string, ...any)) {
+	p := e.s.Plugin
+	want := p.ConfigError
+	if want == nil {
+		if err != nil {
+			fail("mount in %s: %v", p.Scope, err)
+		}
+		return
+	}
+	var cerr *hostsdk.ConfigError
+	switch {
+	case err == nil:
+		fail("mount in %s with configuration %s: accepted, want the configuration error %s", p.Scope, p.Config, want.describe())
+	case !errors.As(err, &cerr):
+		fail("mount in %s: %v, want a configuration error", p.Scope, err)
+	default:
+		if d := textDiff(want, cerr.Message); d != "" {
+			fail("mount in %s with configuration %s: configuration error (-want +got):\n%s", p.Scope, p.Config, d)
+		}
+	}
+	if _, _, ok := e.tree.Resolve(p.Scope, render.SkillToolName); ok && err != nil {
+		fail("mount in %s: the refused configuration left a `skill` tool registered", p.Scope)
+	}
 }
 
 // setup builds the scopes, seeds the session logs and registers skills and
@@ -215,7 +236,7 @@ func (e *env) setup() error {
 	return nil
 }
 
-func (e *env) addSkill(sk SkillSpec) error {
+func (e *env) addSkill(sk skillSpec) error {
 	if sk.Provider != "" {
 		e.providers[sk.Provider].add(sk)
 		return nil
@@ -237,7 +258,7 @@ func (e *env) addSkill(sk SkillSpec) error {
 
 // writeResources writes a runtime registration's resources below a fresh
 // directory and returns it.
-func (e *env) writeResources(sk SkillSpec) (string, error) {
+func (e *env) writeResources(sk skillSpec) (string, error) {
 	if err := os.MkdirAll(e.resources, 0o755); err != nil {
 		return "", err
 	}
@@ -257,7 +278,7 @@ func (e *env) writeResources(sk SkillSpec) (string, error) {
 	return dir, nil
 }
 
-func runtimeSkill(sk SkillSpec) skills.RuntimeSkill {
+func runtimeSkill(sk skillSpec) skills.RuntimeSkill {
 	pol := policy(sk)
 	rs := skills.RuntimeSkill{
 		Name:        sk.Name,
@@ -277,7 +298,7 @@ func (e *env) openLog(session string) (sessionlog.Log, error) {
 	return e.store.Open(e.ctx, session)
 }
 
-func (e *env) appendEvents(session string, evs []EventSpec) error {
+func (e *env) appendEvents(session string, evs []eventSpec) error {
 	recs := make([]sessionlog.Record, len(evs))
 	for i, ev := range evs {
 		rec, err := ev.record()
@@ -295,7 +316,7 @@ func (e *env) appendEvents(session string, evs []EventSpec) error {
 	return err
 }
 
-func (ev EventSpec) record() (sessionlog.Record, error) {
+func (ev eventSpec) record() (sessionlog.Record, error) {
 	rec := sessionlog.Record{Type: ev.Type}
 	if ev.Source != nil {
 		rec.Source = []byte(*ev.Source)
@@ -385,7 +406,7 @@ func (e *env) runStep(i int) []string {
 
 // mutate applies a step that changes the world (every action but preStep
 // and toolCall).
-func (e *env) mutate(st *Step) error {
+func (e *env) mutate(st *stepSpec) error {
 	switch {
 	case st.AddSkill != nil:
 		return e.addSkill(*st.AddSkill)
@@ -458,7 +479,7 @@ func (e *env) mutate(st *Step) error {
 	return nil
 }
 
-func (e *env) selectSkills(a *SelectAction) error {
+func (e *env) selectSkills(a *selectAction) error {
 	sel := hostsdk.Selection{
 		IncludeNames:     a.IncludeNames,
 		ExcludeNames:     a.ExcludeNames,
@@ -503,7 +524,7 @@ func (e *env) restartHost() error {
 	return nil
 }
 
-func (e *env) compact(a *CompactAction) error {
+func (e *env) compact(a *compactAction) error {
 	log, err := e.openLog(a.Session)
 	if err != nil {
 		return err
@@ -527,8 +548,45 @@ func (e *env) compact(a *CompactAction) error {
 	return err
 }
 
-func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) {
+func (e *env) preStep(a *preStepAction, exp *expectation, fail func(string, ...any)) {
 	e.preSteps[a.Session]++
+	step := e.hostStep(a)
+	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
+	defer cancel()
+	var res hostsdk.StepResult
+	var err error
+	if a.Cancel {
+		res, err = e.cancelledPreStep(ctx, step)
+	} else {
+		res, err = e.host.PreStep(ctx, step)
+	}
+	if exp == nil {
+		exp = &expectation{}
+	}
+	switch {
+	case exp.Error != nil && err == nil:
+		fail("pre-step succeeded, want the error %s", exp.Error.describe())
+	case exp.Error != nil:
+		if d := textDiff(exp.Error, err.Error()); d != "" {
+			fail("pre-step error (-want +got):\n%s", d)
+		}
+	case err != nil && exp.Outcome != string(hostsdk.OutcomePluginError):
+		fail("pre-step failed: %v", err)
+		return
+	}
+	checkDecision(step, res, exp, fail)
+	for _, id := range exp.Cancelled {
+		select {
+		case <-e.providers[id].cancelled():
+		case <-time.After(e.wait):
+			fail("provider %q did not observe the cancellation within %s", id, e.wait)
+		}
+	}
+	e.checkCommon(a.Session, exp, fail)
+}
+
+// hostStep is the Host.PreStep a preStep action runs, defaults applied.
+func (e *env) hostStep(a *preStepAction) hostsdk.Step {
 	step := hostsdk.Step{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, Turn: a.Turn, Step: a.Step}
 	if step.Turn == 0 {
 		step.Turn = 1
@@ -548,31 +606,12 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 			step.Downstream.Messages = append(step.Downstream.Messages, msg)
 		}
 	}
+	return step
+}
 
-	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
-	defer cancel()
-	var res hostsdk.StepResult
-	var err error
-	if a.Cancel {
-		res, err = e.cancelledPreStep(ctx, step)
-	} else {
-		res, err = e.host.PreStep(ctx, step)
-	}
-	if exp == nil {
-		exp = &Expect{}
-	}
-
-	switch {
-	case exp.Error != nil && err == nil:
-		fail("pre-step succeeded, want the error %s", exp.Error.describe())
-	case exp.Error != nil:
-		if d := textDiff(exp.Error, err.Error()); d != "" {
-			fail("pre-step error (-want +got):\n%s", d)
-		}
-	case err != nil && exp.Outcome != string(hostsdk.OutcomePluginError):
-		fail("pre-step failed: %v", err)
-		return
-	}
+// checkDecision checks a pre-step's outcome, decision and diagnostics
+// against what exp expects of them.
+func checkDecision(step hostsdk.Step, res hostsdk.StepResult, exp *expectation, fail func(string, ...any)) {
 	if exp.Outcome != "" && string(res.Outcome) != exp.Outcome {
 		fail("outcome: got %q, want %q", res.Outcome, exp.Outcome)
 	}
@@ -611,14 +650,6 @@ func (e *env) preStep(a *PreStepAction, exp *Expect, fail func(string, ...any)) 
 			fail("diagnostics (-want +got):\n%s", d)
 		}
 	}
-	for _, id := range exp.Cancelled {
-		select {
-		case <-e.providers[id].cancelled():
-		case <-time.After(e.wait):
-			fail("provider %q did not observe the cancellation within %s", id, e.wait)
-		}
-	}
-	e.checkCommon(a.Session, exp, fail)
 }
 
 // cancelledPreStep runs a pre-step and cancels its context as soon as a
@@ -653,7 +684,7 @@ func (e *env) cancelledPreStep(parent context.Context, step hostsdk.Step) (hosts
 	}
 }
 
-func (e *env) toolCall(a *ToolCallAction, exp *Expect, fail func(string, ...any)) {
+func (e *env) toolCall(a *toolCallAction, exp *expectation, fail func(string, ...any)) {
 	args := ""
 	if a.Arguments != nil {
 		args = *a.Arguments
@@ -665,7 +696,7 @@ func (e *env) toolCall(a *ToolCallAction, exp *Expect, fail func(string, ...any)
 	defer cancel()
 	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: json.RawMessage(args)})
 	if exp == nil {
-		exp = &Expect{}
+		exp = &expectation{}
 	}
 	var notFound *hostsdk.ToolNotFoundError
 	switch {
@@ -711,7 +742,7 @@ func describeCall(res hostsdk.ToolResult, err error) string {
 }
 
 // checkCommon checks the expectations both step kinds share.
-func (e *env) checkCommon(session string, exp *Expect, fail func(string, ...any)) {
+func (e *env) checkCommon(session string, exp *expectation, fail func(string, ...any)) {
 	if exp.Log != nil {
 		evs, err := e.readLog(session)
 		if err != nil {
@@ -739,7 +770,7 @@ func (e *env) checkCommon(session string, exp *Expect, fail func(string, ...any)
 	}
 }
 
-func (e *env) checkLog(session string, want *LogExpect, evs []sessionlog.Event, fail func(string, ...any)) {
+func (e *env) checkLog(session string, want *logExpect, evs []sessionlog.Event, fail func(string, ...any)) {
 	views := viewEvents(evs)
 	if want.Events != nil && len(evs) != *want.Events {
 		fail("session %q has %d event(s), want %d; its events (oldest first):\n%s", session, len(evs), *want.Events, summarizeEvents(views))
@@ -749,12 +780,12 @@ func (e *env) checkLog(session string, want *LogExpect, evs []sessionlog.Event, 
 			fail("session %q holds several messages under the id(s) %q; its events (oldest first):\n%s", session, dup, summarizeEvents(views))
 		}
 	}
-	var tail []EventExpect
+	var tail []eventExpect
 	switch {
 	case want.Tail != nil:
 		tail = *want.Tail
 	case want.Last != nil:
-		tail = []EventExpect{*want.Last}
+		tail = []eventExpect{*want.Last}
 	}
 	if len(tail) == 0 {
 		return

@@ -8,273 +8,228 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Scenario is one scenario file: the world a plugin is mounted into, and the
-// steps to run against it with what each must produce. See the package
-// documentation for every field.
-type Scenario struct {
-	// File is the path the scenario was read from.
-	File string `yaml:"-"`
+// The types below mirror the field reference of
+// testdata/conformance/README.md, section by section (named in each type's
+// comment); the yaml tags are the field names and the README says what each
+// means and defaults to. Pointers and slices that may be nil tell "left
+// out" from a zero value. Every struct records where it was written (Pos),
+// so load.go's rules and the runner can point at it.
+
+// scenario is a whole file (Top level).
+type scenario struct {
+	File string `yaml:"-"` // the path it was read from
 
 	Name        string         `yaml:"name"`
 	Description string         `yaml:"description"`
-	Plugin      PluginSpec     `yaml:"plugin"`
-	Agents      []AgentSpec    `yaml:"agents"`
-	Skills      []SkillSpec    `yaml:"skills"`
-	Providers   []ProviderSpec `yaml:"providers"`
-	Sessions    []SessionSpec  `yaml:"sessions"`
-	Steps       []Step         `yaml:"steps"`
-	Pos         Pos            `yaml:"-"`
+	Plugin      pluginSpec     `yaml:"plugin"`
+	Agents      []agentSpec    `yaml:"agents"`
+	Skills      []skillSpec    `yaml:"skills"`
+	Providers   []providerSpec `yaml:"providers"`
+	Sessions    []sessionSpec  `yaml:"sessions"`
+	Steps       []stepSpec     `yaml:"steps"`
+	Pos         position       `yaml:"-"`
 }
 
-// PluginSpec says where the plugin is mounted and with which configuration.
-type PluginSpec struct {
-	// Scope is "global" (the default) or a declared agent scope.
-	Scope string `yaml:"scope"`
-	// Config is the raw JSON object of plugin options; "" means defaults.
-	Config string `yaml:"config"`
-	// ConfigError, when set, is the configuration error the mount must
-	// fail with (the plugin's message, without the SDK's prefix).
-	ConfigError *TextMatch `yaml:"configError"`
-	Pos         Pos        `yaml:"-"`
+// pluginSpec is the plugin section.
+type pluginSpec struct {
+	Scope       string     `yaml:"scope"`
+	Config      string     `yaml:"config"`
+	ConfigError *textMatch `yaml:"configError"`
+	Pos         position   `yaml:"-"`
 }
 
-// AgentSpec declares an agent composition scope. In YAML it is either the
-// scope id alone or a mapping {scope, parent}.
-type AgentSpec struct {
-	Scope string `yaml:"scope"`
-	// Parent is the scope the agent hangs below; "global" by default.
-	Parent string `yaml:"parent"`
-	Pos    Pos    `yaml:"-"`
+// agentSpec is an item of agents: a scope id alone, or {scope, parent}.
+type agentSpec struct {
+	Scope  string   `yaml:"scope"`
+	Parent string   `yaml:"parent"`
+	Pos    position `yaml:"-"`
 }
 
-func (a *AgentSpec) decodeNode(d *decoder, n *yaml.Node) error {
+func (a *agentSpec) decodeNode(d *decoder, n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!str" {
-		*a = AgentSpec{Scope: n.Value, Pos: Pos{n.Line, n.Column}}
+		*a = agentSpec{Scope: n.Value, Pos: position{n.Line, n.Column}}
 		return nil
 	}
-	type plain AgentSpec
+	type plain agentSpec
 	var p plain
 	if err := d.decodeStruct(n, reflectValue(&p)); err != nil {
 		return err
 	}
-	*a = AgentSpec(p)
+	*a = agentSpec(p)
 	return nil
 }
 
-// SkillSpec is a skill: a runtime registration in Scope, or, when Provider
-// is set, a skill offered by that scripted provider.
-type SkillSpec struct {
-	Name        string `yaml:"name"`
-	Description string `yaml:"description"`
-	// ModelInvocable and UserInvocable default to true.
-	ModelInvocable *bool `yaml:"modelInvocable"`
-	UserInvocable  *bool `yaml:"userInvocable"`
-	// Scope of a runtime registration; "global" by default.
-	Scope string `yaml:"scope"`
-	// Provider is the id of the scripted provider that offers the skill.
-	Provider string `yaml:"provider"`
-	// Label is the provider label of a runtime registration ("runtime"
-	// when empty). A scripted provider's skills carry the provider's label.
-	Label        string            `yaml:"label"`
-	ResourceBase *ResourceBaseSpec `yaml:"resourceBase"`
-	Body         string            `yaml:"body"`
-	Rank         int               `yaml:"rank"`
-
-	// Scripted-provider behaviour.
-
-	// Cwd, when set, offers the skill only to calls with that cwd.
-	Cwd string `yaml:"cwd"`
-	// LoadError makes Load fail with this text.
-	LoadError string `yaml:"loadError"`
-	// Vanished lists the skill but makes Load report it missing, as if it
-	// disappeared between the snapshot and the load.
-	Vanished bool `yaml:"vanished"`
-	// LoadPolicy is the invocation policy of the loaded definition when it
-	// differs from the listed one.
-	LoadPolicy *PolicySpec `yaml:"loadPolicy"`
-
-	// Resources are files of the skill's resources, by slash-separated path
-	// relative to its resource base. A runtime registration's are written
-	// below a fresh directory, which becomes its directory resource base; a
-	// scripted provider serves its skills' through its resource reader.
-	Resources map[string]string `yaml:"resources"`
-	Pos       Pos               `yaml:"-"`
+// skillSpec is a skill: a runtime registration in Scope, or one offered by
+// the scripted provider Provider, which alone uses Cwd, LoadError,
+// Vanished and LoadPolicy.
+type skillSpec struct {
+	Name           string            `yaml:"name"`
+	Description    string            `yaml:"description"`
+	ModelInvocable *bool             `yaml:"modelInvocable"`
+	UserInvocable  *bool             `yaml:"userInvocable"`
+	Scope          string            `yaml:"scope"`
+	Provider       string            `yaml:"provider"`
+	Label          string            `yaml:"label"`
+	ResourceBase   *resourceBaseSpec `yaml:"resourceBase"`
+	Body           string            `yaml:"body"`
+	Rank           int               `yaml:"rank"`
+	Cwd            string            `yaml:"cwd"`
+	LoadError      string            `yaml:"loadError"`
+	Vanished       bool              `yaml:"vanished"`
+	LoadPolicy     *policySpec       `yaml:"loadPolicy"`
+	Resources      map[string]string `yaml:"resources"`
+	Pos            position          `yaml:"-"`
 }
 
-// PolicySpec is an invocation policy.
-type PolicySpec struct {
-	ModelInvocable bool `yaml:"modelInvocable"`
-	UserInvocable  bool `yaml:"userInvocable"`
-	Pos            Pos  `yaml:"-"`
+// policySpec is a skill's loadPolicy.
+type policySpec struct {
+	ModelInvocable bool     `yaml:"modelInvocable"`
+	UserInvocable  bool     `yaml:"userInvocable"`
+	Pos            position `yaml:"-"`
 }
 
-// ResourceBaseSpec is a skill's resource base. Kind is "directory" (Path),
-// "url" (URL), "opaque" (Description) or, for a scripted provider's
-// definition, anything else to exercise an unknown kind.
-type ResourceBaseSpec struct {
-	Kind        string `yaml:"kind"`
-	Path        string `yaml:"path"`
-	URL         string `yaml:"url"`
-	Description string `yaml:"description"`
-	Pos         Pos    `yaml:"-"`
+// resourceBaseSpec is a skill's resourceBase.
+type resourceBaseSpec struct {
+	Kind        string   `yaml:"kind"`
+	Path        string   `yaml:"path"`
+	URL         string   `yaml:"url"`
+	Description string   `yaml:"description"`
+	Pos         position `yaml:"-"`
 }
 
-// Provider states.
+// The states of a scripted provider.
 const (
-	StateComplete   = "complete"
-	StateIncomplete = "incomplete"
-	StateFailing    = "failing"
-	StateHang       = "hang"
+	stateComplete   = "complete"
+	stateIncomplete = "incomplete"
+	stateFailing    = "failing"
+	stateHang       = "hang"
 )
 
-// ProviderSpec is a scripted provider attached to a scope.
-type ProviderSpec struct {
-	ID string `yaml:"id"`
-	// Scope is where the provider is attached; "global" by default.
-	Scope string `yaml:"scope"`
-	// Label is the provider label of its skills; the id by default.
-	Label string `yaml:"label"`
-	// State is complete (the default), incomplete, failing or hang.
-	State string `yaml:"state"`
-	// Error is the text of a failing provider's listing error.
+// providerSpec is a scripted provider (provider).
+type providerSpec struct {
+	ID     string      `yaml:"id"`
+	Scope  string      `yaml:"scope"`
+	Label  string      `yaml:"label"`
+	State  string      `yaml:"state"`
 	Error  string      `yaml:"error"`
 	Rank   int         `yaml:"rank"`
-	Skills []SkillSpec `yaml:"skills"`
-	Pos    Pos         `yaml:"-"`
+	Skills []skillSpec `yaml:"skills"`
+	Pos    position    `yaml:"-"`
 }
 
-// SessionSpec seeds a durable session log before the plugin starts.
-type SessionSpec struct {
+// sessionSpec is a seeded session log (session).
+type sessionSpec struct {
 	ID     string      `yaml:"id"`
-	Events []EventSpec `yaml:"events"`
-	Pos    Pos         `yaml:"-"`
+	Events []eventSpec `yaml:"events"`
+	Pos    position    `yaml:"-"`
 }
 
-// EventSpec is one raw durable event. A message event's body is built from
-// ID, Role and Text unless Body gives it raw; Source is stored byte for
-// byte (it may be invalid JSON). An event with Hide is a compaction record.
-type EventSpec struct {
-	// Type is "message" by default, "compaction" when Hide is set.
+// eventSpec is one raw durable event (event).
+type eventSpec struct {
 	Type   string     `yaml:"type"`
 	ID     string     `yaml:"id"`
 	Role   string     `yaml:"role"`
 	Text   string     `yaml:"text"`
 	Source *string    `yaml:"source"`
 	Body   *string    `yaml:"body"`
-	Hide   *RangeSpec `yaml:"hide"`
-	Pos    Pos        `yaml:"-"`
+	Hide   *rangeSpec `yaml:"hide"`
+	Pos    position   `yaml:"-"`
 }
 
-// RangeSpec is an inclusive range of event sequence numbers.
-type RangeSpec struct {
-	From uint64 `yaml:"from"`
-	To   uint64 `yaml:"to"`
-	Pos  Pos    `yaml:"-"`
+// rangeSpec is an inclusive range of sequence numbers {from, to}.
+type rangeSpec struct {
+	From uint64   `yaml:"from"`
+	To   uint64   `yaml:"to"`
+	Pos  position `yaml:"-"`
 }
 
-// Step is one action, with what it must produce. Exactly one action field
-// is set; Expect is allowed on preStep and toolCall.
-type Step struct {
-	// Name labels the step in failure reports.
+// stepSpec is one step: exactly one action, with an expect on preStep,
+// toolCall and readResource (step).
+type stepSpec struct {
 	Name string `yaml:"name"`
 
-	PreStep      *PreStepAction      `yaml:"preStep"`
-	ToolCall     *ToolCallAction     `yaml:"toolCall"`
-	AddSkill     *SkillSpec          `yaml:"addSkill"`
-	RemoveSkill  *SkillRef           `yaml:"removeSkill"`
-	ChangeSkill  *SkillChange        `yaml:"changeSkill"`
-	SetProvider  *ProviderChange     `yaml:"setProvider"`
-	Restrict     *ToolRef            `yaml:"restrict"`
-	Unrestrict   *ToolRef            `yaml:"unrestrict"`
-	Shadow       *ToolRef            `yaml:"shadow"`
-	Unshadow     *ToolRef            `yaml:"unshadow"`
-	Compact      *CompactAction      `yaml:"compact"`
-	AppendEvents *AppendAction       `yaml:"appendEvents"`
-	ReadResource *ReadResourceAction `yaml:"readResource"`
-	SelectSkills *SelectAction       `yaml:"selectSkills"`
-	RestartHost  *RestartAction      `yaml:"restartHost"`
+	PreStep      *preStepAction      `yaml:"preStep"`
+	ToolCall     *toolCallAction     `yaml:"toolCall"`
+	AddSkill     *skillSpec          `yaml:"addSkill"`
+	RemoveSkill  *skillRef           `yaml:"removeSkill"`
+	ChangeSkill  *skillChange        `yaml:"changeSkill"`
+	SetProvider  *providerChange     `yaml:"setProvider"`
+	Restrict     *toolRef            `yaml:"restrict"`
+	Unrestrict   *toolRef            `yaml:"unrestrict"`
+	Shadow       *toolRef            `yaml:"shadow"`
+	Unshadow     *toolRef            `yaml:"unshadow"`
+	Compact      *compactAction      `yaml:"compact"`
+	AppendEvents *appendAction       `yaml:"appendEvents"`
+	ReadResource *readResourceAction `yaml:"readResource"`
+	SelectSkills *selectAction       `yaml:"selectSkills"`
+	RestartHost  *restartAction      `yaml:"restartHost"`
 
-	Expect *Expect `yaml:"expect"`
-	Pos    Pos     `yaml:"-"`
+	Expect *expectation `yaml:"expect"`
+	Pos    position     `yaml:"-"`
 }
 
-// PreStepAction runs Host.PreStep.
-type PreStepAction struct {
-	Agent   string `yaml:"agent"`
-	Cwd     string `yaml:"cwd"`
-	Session string `yaml:"session"`
-	// Turn is 1 and Step counts the session's pre-steps unless given.
+// preStepAction is the preStep action.
+type preStepAction struct {
+	Agent      string          `yaml:"agent"`
+	Cwd        string          `yaml:"cwd"`
+	Session    string          `yaml:"session"`
 	Turn       int             `yaml:"turn"`
 	Step       int             `yaml:"step"`
-	Downstream *DownstreamSpec `yaml:"downstream"`
-	// Cancel cancels the pre-step's context as soon as a provider in the
-	// hang state has started listing.
-	Cancel bool `yaml:"cancel"`
-	Pos    Pos  `yaml:"-"`
+	Downstream *downstreamSpec `yaml:"downstream"`
+	Cancel     bool            `yaml:"cancel"`
+	Pos        position        `yaml:"-"`
 }
 
-// DownstreamSpec is the decision proposed to the plugin: reject, or enter
-// with messages.
-type DownstreamSpec struct {
+// downstreamSpec is a preStep's downstream decision.
+type downstreamSpec struct {
 	Reject   *string       `yaml:"reject"`
-	Messages []MessageSpec `yaml:"messages"`
-	Pos      Pos           `yaml:"-"`
+	Messages []messageSpec `yaml:"messages"`
+	Pos      position      `yaml:"-"`
 }
 
-// MessageSpec is a proposed message. Source is raw text (any bytes).
-type MessageSpec struct {
-	ID     string  `yaml:"id"`
-	Role   string  `yaml:"role"`
-	Text   string  `yaml:"text"`
-	Source *string `yaml:"source"`
-	// UserInput marks the message as direct user input (Message.UserInput).
-	UserInput bool `yaml:"userInput"`
-	Pos       Pos  `yaml:"-"`
+// messageSpec is a proposed downstream message.
+type messageSpec struct {
+	ID        string   `yaml:"id"`
+	Role      string   `yaml:"role"`
+	Text      string   `yaml:"text"`
+	Source    *string  `yaml:"source"`
+	UserInput bool     `yaml:"userInput"`
+	Pos       position `yaml:"-"`
 }
 
-// ToolCallAction runs Host.CallTool.
-type ToolCallAction struct {
-	Agent   string `yaml:"agent"`
-	Cwd     string `yaml:"cwd"`
-	Session string `yaml:"session"`
-	// Tool is the called tool name; "skill" by default.
-	Tool string `yaml:"tool"`
-	// Skill is shorthand for the arguments {"name": Skill}.
-	Skill *string `yaml:"skill"`
-	// Arguments is the raw JSON argument text.
-	Arguments *string `yaml:"arguments"`
-	Pos       Pos     `yaml:"-"`
+// toolCallAction is the toolCall action; a readResource becomes one.
+type toolCallAction struct {
+	Agent     string   `yaml:"agent"`
+	Cwd       string   `yaml:"cwd"`
+	Session   string   `yaml:"session"`
+	Tool      string   `yaml:"tool"`
+	Skill     *string  `yaml:"skill"`
+	Arguments *string  `yaml:"arguments"`
+	Pos       position `yaml:"-"`
 }
 
-// ResourceToolName is the resource-read tool's name, which readResource
-// calls.
-const ResourceToolName = "skill_resource"
-
-// ReadResourceAction calls the resource-read tool: with the arguments
-// {"name": Skill, "path": Path, "offset": Offset} (offset only when given),
-// or with the raw JSON Arguments instead.
-type ReadResourceAction struct {
-	Agent     string  `yaml:"agent"`
-	Cwd       string  `yaml:"cwd"`
-	Session   string  `yaml:"session"`
-	Skill     string  `yaml:"skill"`
-	Path      *string `yaml:"path"`
-	Offset    *int64  `yaml:"offset"`
-	Arguments *string `yaml:"arguments"`
-	Pos       Pos     `yaml:"-"`
+// readResourceAction is the readResource action.
+type readResourceAction struct {
+	Agent     string   `yaml:"agent"`
+	Cwd       string   `yaml:"cwd"`
+	Session   string   `yaml:"session"`
+	Skill     string   `yaml:"skill"`
+	Path      *string  `yaml:"path"`
+	Offset    *int64   `yaml:"offset"`
+	Arguments *string  `yaml:"arguments"`
+	Pos       position `yaml:"-"`
 }
 
-// SkillRef names a runtime registration (Scope) or a provider's skill
-// (Provider).
-type SkillRef struct {
-	Name     string `yaml:"name"`
-	Scope    string `yaml:"scope"`
-	Provider string `yaml:"provider"`
-	Pos      Pos    `yaml:"-"`
+// skillRef is the removeSkill action.
+type skillRef struct {
+	Name     string   `yaml:"name"`
+	Scope    string   `yaml:"scope"`
+	Provider string   `yaml:"provider"`
+	Pos      position `yaml:"-"`
 }
 
-// SkillChange edits fields of an existing skill; unset fields stay.
-type SkillChange struct {
+// skillChange is the changeSkill action; fields left out stay.
+type skillChange struct {
 	Name           string            `yaml:"name"`
 	Scope          string            `yaml:"scope"`
 	Provider       string            `yaml:"provider"`
@@ -282,179 +237,140 @@ type SkillChange struct {
 	Body           *string           `yaml:"body"`
 	ModelInvocable *bool             `yaml:"modelInvocable"`
 	UserInvocable  *bool             `yaml:"userInvocable"`
-	ResourceBase   *ResourceBaseSpec `yaml:"resourceBase"`
+	ResourceBase   *resourceBaseSpec `yaml:"resourceBase"`
 	LoadError      *string           `yaml:"loadError"`
 	Vanished       *bool             `yaml:"vanished"`
-	Pos            Pos               `yaml:"-"`
+	Pos            position          `yaml:"-"`
 }
 
-// ProviderChange changes a scripted provider's state.
-type ProviderChange struct {
-	ID    string  `yaml:"id"`
-	State string  `yaml:"state"`
-	Error *string `yaml:"error"`
-	Pos   Pos     `yaml:"-"`
+// providerChange is the setProvider action.
+type providerChange struct {
+	ID    string   `yaml:"id"`
+	State string   `yaml:"state"`
+	Error *string  `yaml:"error"`
+	Pos   position `yaml:"-"`
 }
 
-// ToolRef names a tool in a scope, for restriction and shadowing.
-type ToolRef struct {
-	Scope string `yaml:"scope"`
-	// Tool is "skill" by default.
-	Tool string `yaml:"tool"`
-	Pos  Pos    `yaml:"-"`
+// toolRef is the restrict, unrestrict, shadow and unshadow actions.
+type toolRef struct {
+	Scope string   `yaml:"scope"`
+	Tool  string   `yaml:"tool"`
+	Pos   position `yaml:"-"`
 }
 
-// CompactAction appends a compaction record hiding From..To.
-type CompactAction struct {
-	Session string `yaml:"session"`
-	// From is 1 and To the current head when zero.
-	From uint64 `yaml:"from"`
-	To   uint64 `yaml:"to"`
-	Pos  Pos    `yaml:"-"`
+// compactAction is the compact action.
+type compactAction struct {
+	Session string   `yaml:"session"`
+	From    uint64   `yaml:"from"`
+	To      uint64   `yaml:"to"`
+	Pos     position `yaml:"-"`
 }
 
-// AppendAction appends raw events to a session log between steps.
-type AppendAction struct {
+// appendAction is the appendEvents action.
+type appendAction struct {
 	Session string      `yaml:"session"`
-	Events  []EventSpec `yaml:"events"`
-	Pos     Pos         `yaml:"-"`
+	Events  []eventSpec `yaml:"events"`
+	Pos     position    `yaml:"-"`
 }
 
-// SelectAction sets a session's skill selection with Host.SelectSkills; no
-// lists clears it.
-type SelectAction struct {
-	Session          string   `yaml:"session"`
-	IncludeNames     []string `yaml:"includeNames"`
-	ExcludeNames     []string `yaml:"excludeNames"`
-	IncludeProviders []string `yaml:"includeProviders"`
-	ExcludeProviders []string `yaml:"excludeProviders"`
-	// Error, when set, is the error SelectSkills must refuse the selection
-	// with; the step fails if it is accepted.
-	Error *TextMatch `yaml:"error"`
-	Pos   Pos        `yaml:"-"`
+// selectAction is the selectSkills action.
+type selectAction struct {
+	Session          string     `yaml:"session"`
+	IncludeNames     []string   `yaml:"includeNames"`
+	ExcludeNames     []string   `yaml:"excludeNames"`
+	IncludeProviders []string   `yaml:"includeProviders"`
+	ExcludeProviders []string   `yaml:"excludeProviders"`
+	Error            *textMatch `yaml:"error"`
+	Pos              position   `yaml:"-"`
 }
 
-// RestartAction restarts the runtime: the Host is closed (its plugin
-// process stops) and a new Host on the same session store, scopes and
-// skills loads and mounts the plugin again, as a resumed runtime would.
-type RestartAction struct {
-	Pos Pos `yaml:"-"`
+// restartAction is the restartHost action.
+type restartAction struct {
+	Pos position `yaml:"-"`
 }
 
-// Expect is what a preStep or toolCall must produce. Unset fields are not
-// checked.
-type Expect struct {
-	// Pre-step expectations.
+// expectation is a step's expect: the pre-step fields, the tool-call
+// fields and those of either, in the README's order.
+type expectation struct {
+	Outcome      string           `yaml:"outcome"`
+	Reject       *string          `yaml:"reject"`
+	Messages     *[]messageExpect `yaml:"messages"`
+	Added        *[]messageExpect `yaml:"added"`
+	Removed      *[]string        `yaml:"removed"`
+	NothingAdded bool             `yaml:"nothingAdded"`
+	Cancelled    []string         `yaml:"cancelled"`
+	Diagnostics  *[]textMatch     `yaml:"diagnostics"`
 
-	Outcome string `yaml:"outcome"`
-	// Reject is the reason of the final decision, which must reject.
-	Reject *string `yaml:"reject"`
-	// Messages is the exact final message list of the decision.
-	Messages *[]MessageExpect `yaml:"messages"`
-	// Added are the final messages that are not proposed downstream
-	// messages (added or replacing), in order.
-	Added *[]MessageExpect `yaml:"added"`
-	// Removed are the ids of proposed messages missing from the final list.
-	Removed *[]string `yaml:"removed"`
-	// NothingAdded: the final messages are exactly the proposed ones.
-	NothingAdded bool `yaml:"nothingAdded"`
-	// Cancelled lists providers that must observe the cancellation.
-	Cancelled []string `yaml:"cancelled"`
-	// Diagnostics are the plugin's diagnostics for the step, in order
-	// (StepResult.Diagnostics); [] for none.
-	Diagnostics *[]TextMatch `yaml:"diagnostics"`
+	IsError  *bool      `yaml:"isError"`
+	Text     *textMatch `yaml:"text"`
+	Value    jsonValue  `yaml:"value"`
+	NotFound bool       `yaml:"notFound"`
 
-	// Tool-call expectations.
-
-	IsError *bool      `yaml:"isError"`
-	Text    *TextMatch `yaml:"text"`
-	// Value is the canonical result value as JSON (null: no value).
-	Value JSONValue `yaml:"value"`
-	// NotFound: the name does not resolve to the plugin's tool for the
-	// agent, so the host does not forward the call.
-	NotFound bool `yaml:"notFound"`
-
-	// Either.
-
-	// Error matches the error the host call returned (none when unset,
-	// except where NotFound says otherwise).
-	Error *TextMatch `yaml:"error"`
-	// Log checks the session log after the step.
-	Log *LogExpect `yaml:"log"`
-	// Loads are the names each provider was asked to Load so far, in order.
+	Error *textMatch          `yaml:"error"`
+	Log   *logExpect          `yaml:"log"`
 	Loads map[string][]string `yaml:"loads"`
-	// Lists counts each provider's List calls so far.
-	Lists map[string]int `yaml:"lists"`
-	// Reads are the resources ("name/path") each scripted provider was
-	// asked to read so far, in order.
+	Lists map[string]int      `yaml:"lists"`
 	Reads map[string][]string `yaml:"reads"`
-	Pos   Pos                 `yaml:"-"`
+	Pos   position            `yaml:"-"`
 }
 
-// MessageExpect is one expected message; unset fields are not compared.
-type MessageExpect struct {
-	ID   *string    `yaml:"id"`
-	Role string     `yaml:"role"`
-	Text *TextMatch `yaml:"text"`
-	// Source is the parsed JSON source, compared structurally (null: the
-	// message has no source).
-	Source JSONValue `yaml:"source"`
-	// SourceRaw is the exact source text.
-	SourceRaw *string `yaml:"sourceRaw"`
-	Pos       Pos     `yaml:"-"`
+// messageExpect is a message expectation; fields left out are not
+// compared.
+type messageExpect struct {
+	ID        *string    `yaml:"id"`
+	Role      string     `yaml:"role"`
+	Text      *textMatch `yaml:"text"`
+	Source    jsonValue  `yaml:"source"`
+	SourceRaw *string    `yaml:"sourceRaw"`
+	Pos       position   `yaml:"-"`
 }
 
-// LogExpect checks a session log.
-type LogExpect struct {
-	// Events is the number of events in the log.
-	Events *int `yaml:"events"`
-	// Last is the newest event.
-	Last *EventExpect `yaml:"last"`
-	// Tail are the newest events, oldest first.
-	Tail *[]EventExpect `yaml:"tail"`
-	// DistinctIDs: no two message events of the log carry the same
-	// message id.
-	DistinctIDs bool `yaml:"distinctIds"`
-	Pos         Pos  `yaml:"-"`
+// logExpect is an expectation's log.
+type logExpect struct {
+	Events      *int           `yaml:"events"`
+	Last        *eventExpect   `yaml:"last"`
+	Tail        *[]eventExpect `yaml:"tail"`
+	DistinctIDs bool           `yaml:"distinctIds"`
+	Pos         position       `yaml:"-"`
 }
 
-// EventExpect is one expected event; unset fields are not compared.
-type EventExpect struct {
+// eventExpect is an event expectation; fields left out are not compared.
+type eventExpect struct {
 	Seq       *uint64    `yaml:"seq"`
 	Type      string     `yaml:"type"`
 	Visible   *bool      `yaml:"visible"`
-	Text      *TextMatch `yaml:"text"`
-	Source    JSONValue  `yaml:"source"`
+	Text      *textMatch `yaml:"text"`
+	Source    jsonValue  `yaml:"source"`
 	SourceRaw *string    `yaml:"sourceRaw"`
-	Pos       Pos        `yaml:"-"`
+	Pos       position   `yaml:"-"`
 }
 
-// TextMatch matches a text. In YAML a plain string is the exact text; a
-// mapping {exact, prefix, suffix, contains, excludes} combines conditions.
-type TextMatch struct {
+// textMatch is a text: a plain string is the exact text, a mapping
+// combines conditions.
+type textMatch struct {
 	Exact    *string  `yaml:"exact"`
 	Prefix   string   `yaml:"prefix"`
 	Suffix   string   `yaml:"suffix"`
 	Contains []string `yaml:"contains"`
 	Excludes []string `yaml:"excludes"`
-	Pos      Pos      `yaml:"-"`
+	Pos      position `yaml:"-"`
 }
 
-func (m *TextMatch) decodeNode(d *decoder, n *yaml.Node) error {
+func (m *textMatch) decodeNode(d *decoder, n *yaml.Node) error {
 	if n.Kind == yaml.ScalarNode {
 		if n.ShortTag() != "!!str" {
 			return d.errorf(n, "expected a text (a string, or a mapping of exact/prefix/suffix/contains/excludes), got %s", describe(n))
 		}
 		s := n.Value
-		*m = TextMatch{Exact: &s, Pos: Pos{n.Line, n.Column}}
+		*m = textMatch{Exact: &s, Pos: position{n.Line, n.Column}}
 		return nil
 	}
-	type plain TextMatch
+	type plain textMatch
 	var p plain
 	if err := d.decodeStruct(n, reflectValue(&p)); err != nil {
 		return err
 	}
-	*m = TextMatch(p)
+	*m = textMatch(p)
 	if m.Exact == nil && m.Prefix == "" && m.Suffix == "" && len(m.Contains) == 0 && len(m.Excludes) == 0 {
 		return d.errorf(n, "a text match needs at least one of exact, prefix, suffix, contains, excludes")
 	}
@@ -462,7 +378,7 @@ func (m *TextMatch) decodeNode(d *decoder, n *yaml.Node) error {
 }
 
 // failure describes how s fails the match, or "" when it matches.
-func (m *TextMatch) failure(s string) string {
+func (m *textMatch) failure(s string) string {
 	var why []string
 	if m.Exact != nil && s != *m.Exact {
 		why = append(why, "is not the exact expected text")
@@ -489,7 +405,7 @@ func (m *TextMatch) failure(s string) string {
 // want returns what the diff shows as the expected text for got: the exact
 // text when one is given, got itself when every condition holds, and a
 // description of the failed conditions otherwise.
-func (m *TextMatch) want(got string) string {
+func (m *textMatch) want(got string) string {
 	why := m.failure(got)
 	switch {
 	case why == "":
@@ -500,15 +416,15 @@ func (m *TextMatch) want(got string) string {
 	return "<text that " + why + ">"
 }
 
-// JSONValue is a YAML value standing for a JSON value, compared
+// jsonValue is a YAML value standing for a JSON value, compared
 // structurally. Set records that the field was present (null included).
-type JSONValue struct {
+type jsonValue struct {
 	Set   bool
 	Value any
-	Pos   Pos
+	Pos   position
 }
 
-func (j *JSONValue) decodeNode(d *decoder, n *yaml.Node) error {
+func (j *jsonValue) decodeNode(d *decoder, n *yaml.Node) error {
 	var v any
 	if err := n.Decode(&v); err != nil {
 		return d.errorf(n, "invalid value: %v", err)
@@ -517,7 +433,7 @@ func (j *JSONValue) decodeNode(d *decoder, n *yaml.Node) error {
 	if err != nil {
 		return d.errorf(n, "not representable as JSON: %v", err)
 	}
-	*j = JSONValue{Set: true, Value: norm, Pos: Pos{n.Line, n.Column}}
+	*j = jsonValue{Set: true, Value: norm, Pos: position{n.Line, n.Column}}
 	return nil
 }
 
