@@ -155,56 +155,66 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
 func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig) contract.StepResponse {
-	proposed := req.Downstream.Messages
-	var catalogs []int // indexes of readable catalogs proposed downstream
-	keep := -1         // a proposed catalog that already carries the current digest
-	for i, msg := range proposed {
-		c, ok := e.parse(msg.Source)
-		if !ok {
-			continue // foreign or unreadable: always kept
-		}
-		catalogs = append(catalogs, i)
-		if keep < 0 && c.Digest == cur.digest {
-			keep = i
-		}
-	}
-	removeAllBut := func(except int) []contract.Edit {
-		var edits []contract.Edit
-		for _, i := range catalogs {
-			if i != except {
-				edits = append(edits, contract.Edit{Op: contract.EditRemove, Index: i})
-			}
-		}
-		return edits
-	}
-	unchanged := func(edits []contract.Edit) contract.StepResponse {
-		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: edits}
+	catalogs, keep := e.proposedCatalogs(req.Downstream.Messages, cur.digest)
+	unchanged := func(except int) contract.StepResponse {
+		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: removeCatalogs(catalogs, except)}
 	}
 
 	// Rule 5: the model already sees this catalog.
 	if base.Found && base.Catalog.Digest == cur.digest {
-		return unchanged(removeAllBut(-1))
+		return unchanged(-1)
 	}
 	// Rule 6: downstream already publishes the current catalog.
 	if keep >= 0 {
-		return unchanged(removeAllBut(keep))
+		return unchanged(keep)
 	}
-	// A budget may leave every skill out of the catalog; the catalog then
-	// still says how many there are, so it is not empty.
-	empty := len(cur.entries) == 0 && cur.omitted == 0
 	// Rule 7: nothing to retire and nothing to announce.
-	if !base.EverPublished && empty {
-		return unchanged(removeAllBut(-1))
+	if !base.EverPublished && cur.empty() {
+		return unchanged(-1)
 	}
-
 	// Rule 8: publish.
-	update := base.EverPublished
+	return e.publish(cur, base.EverPublished, head, req, cfg, catalogs)
+}
+
+// proposedCatalogs returns the indexes of the readable catalogs among the
+// proposed messages, and the first of them that already carries digest d
+// (-1 if none). Foreign and unreadable messages are always kept.
+func (e *engine) proposedCatalogs(proposed []contract.Message, d digest.Digest) (catalogs []int, keep int) {
+	keep = -1
+	for i, msg := range proposed {
+		c, ok := e.parse(msg.Source)
+		if !ok {
+			continue
+		}
+		catalogs = append(catalogs, i)
+		if keep < 0 && c.Digest == d {
+			keep = i
+		}
+	}
+	return catalogs, keep
+}
+
+// removeCatalogs removes every proposed catalog but the one at except.
+func removeCatalogs(catalogs []int, except int) []contract.Edit {
+	var edits []contract.Edit
+	for _, i := range catalogs {
+		if i != except {
+			edits = append(edits, contract.Edit{Op: contract.EditRemove, Index: i})
+		}
+	}
+	return edits
+}
+
+// publish is rule 8: the initial catalog, a replacement or the tombstone,
+// in place of the first proposed catalog (the others removed), or
+// appended.
+func (e *engine) publish(cur *view, update bool, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig, catalogs []int) contract.StepResponse {
 	var text string
 	outcome := contract.OutcomeInitial
 	switch {
 	case !update:
 		text = render.InitialCatalogOmitting(cur.lines.pieces, cur.omitted)
-	case empty:
+	case cur.empty():
 		text = render.Tombstone()
 		outcome = contract.OutcomeTombstone
 	default:
@@ -227,19 +237,16 @@ func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHe
 	// What a budget shortened or left out is reported with the catalog
 	// that shows it.
 	resp := contract.StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics}
-	if len(catalogs) > 0 {
-		// Replace the first proposed catalog in place and drop the others.
-		// The publication keeps its own id: a proposed catalog may be one
-		// the log already holds (re-proposed downstream), and a second
-		// message under that id would make the durable log ambiguous.
-		first := catalogs[0]
-		resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditReplace, Index: first, Message: msg})
-		for _, i := range catalogs[1:] {
-			resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditRemove, Index: i})
-		}
+	if len(catalogs) == 0 {
+		resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditAppend, Message: msg})
 		return resp
 	}
-	resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditAppend, Message: msg})
+	// Replace the first proposed catalog in place and drop the others.
+	// The publication keeps its own id: a proposed catalog may be one the
+	// log already holds (re-proposed downstream), and a second message
+	// under that id would make the durable log ambiguous.
+	resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditReplace, Index: catalogs[0], Message: msg})
+	resp.Edits = append(resp.Edits, removeCatalogs(catalogs[1:], -1)...)
 	return resp
 }
 

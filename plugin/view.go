@@ -69,6 +69,11 @@ func emptyView() *view {
 	return &view{digest: digest.Of(nil)}
 }
 
+// empty reports whether a view announces nothing. A budget may leave every
+// skill out of the catalog; the catalog then still says how many there
+// are, so it is not empty.
+func (v *view) empty() bool { return len(v.entries) == 0 && v.omitted == 0 }
+
 // viewOverhead is what a view costs beyond its ropes, tables and names: the
 // struct and the headers of its slices.
 const viewOverhead = int(unsafe.Sizeof(view{}))

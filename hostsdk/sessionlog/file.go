@@ -141,75 +141,98 @@ func (l *FileLog) open() (Recovery, error) {
 
 // scan reads the whole file once, front to back.
 func (l *FileLog) scan() (Recovery, error) {
-	var (
-		rec  Recovery
-		r    = bufio.NewReaderSize(l.f, l.chunk)
-		long []byte
-		off  int64
-		seq  uint64
-		rev  uint64
-		// The multi-record Append in progress at the scan point: its hides
-		// take effect only once its last line is seen.
-		pendStart = int64(-1)
-		pendSeq   uint64
-		pendIndex int
-		pendHides []Range
-		pendTypes []typeAt // the types of its lines
-	)
-	settle := func() {
-		for _, h := range pendHides {
-			l.hidden.add(h)
-			rev++
-		}
-		for _, t := range pendTypes {
-			l.types.note(t.typ, t.seq)
-		}
-		pendHides = pendHides[:0]
-		pendTypes = pendTypes[:0]
-		pendStart = -1
-	}
+	s := fileScan{l: l, pend: pendingAppend{start: -1}}
+	r := bufio.NewReaderSize(l.f, l.chunk)
+	var long []byte
 	for {
 		line, err := readLine(r, &long)
 		if err != nil && !errors.Is(err, io.EOF) {
 			return Recovery{}, fmt.Errorf("sessionlog: open %s: read: %w", l.path, err)
 		}
 		if n := len(line); n > 0 && line[n-1] == '\n' {
-			seq++
-			indexLen := len(l.index)
-			if (seq-1)%l.every == 0 {
-				l.index = append(l.index, off)
-			}
-			p := parseLine(line[:n-1], seq)
-			if !p.ok {
-				rec.UnparsedLines++
-				// Unparseable lines do not belong to an Append this package
-				// can track, so everything before them is kept.
-				settle()
-			} else {
-				if p.more && pendStart < 0 {
-					pendStart, pendSeq, pendIndex = off, seq-1, indexLen
-				}
-				if p.hide != nil {
-					pendHides = append(pendHides, *p.hide)
-				}
-				pendTypes = append(pendTypes, typeAt{p.typ, seq})
-				if !p.more {
-					settle()
-				}
-			}
-			off += int64(n)
+			s.line(line[:n-1])
+			s.off += int64(n)
 		} else if n > 0 {
-			rec.TornTailBytes = n
+			s.rec.TornTailBytes = n
 		}
 		if err != nil {
 			break
 		}
 	}
-	end := off
-	if pendStart >= 0 {
-		rec.IncompleteAppendLines = int(seq - pendSeq)
-		rec.IncompleteAppendBytes = int(off - pendStart)
-		end, seq, l.index = pendStart, pendSeq, l.index[:pendIndex]
+	return s.finish()
+}
+
+// fileScan is the state of a scan: what it repaired, and the offset, head
+// and surface revision it has reached.
+type fileScan struct {
+	l    *FileLog
+	rec  Recovery
+	off  int64
+	seq  uint64
+	rev  uint64
+	pend pendingAppend
+}
+
+// pendingAppend is the multi-record Append in progress at the scan point:
+// its hides and types take effect only once its last line is seen.
+type pendingAppend struct {
+	start int64 // offset of its first line; -1 when none is in progress
+	seq   uint64
+	index int
+	hides []Range
+	types []typeAt // the types of its lines
+}
+
+// line takes one complete line, without its newline, at s.off.
+func (s *fileScan) line(line []byte) {
+	l := s.l
+	s.seq++
+	indexLen := len(l.index)
+	if (s.seq-1)%l.every == 0 {
+		l.index = append(l.index, s.off)
+	}
+	p := parseLine(line, s.seq)
+	if !p.ok {
+		s.rec.UnparsedLines++
+		// Unparseable lines do not belong to an Append this package can
+		// track, so everything before them is kept.
+		s.settle()
+		return
+	}
+	if p.more && s.pend.start < 0 {
+		s.pend.start, s.pend.seq, s.pend.index = s.off, s.seq-1, indexLen
+	}
+	if p.hide != nil {
+		s.pend.hides = append(s.pend.hides, *p.hide)
+	}
+	s.pend.types = append(s.pend.types, typeAt{p.typ, s.seq})
+	if !p.more {
+		s.settle()
+	}
+}
+
+// settle applies the pending append, now complete.
+func (s *fileScan) settle() {
+	for _, h := range s.pend.hides {
+		s.l.hidden.add(h)
+		s.rev++
+	}
+	for _, t := range s.pend.types {
+		s.l.types.note(t.typ, t.seq)
+	}
+	s.pend.hides = s.pend.hides[:0]
+	s.pend.types = s.pend.types[:0]
+	s.pend.start = -1
+}
+
+// finish drops an append that never completed and a torn last line, and
+// sets the log's head and size.
+func (s *fileScan) finish() (Recovery, error) {
+	l, rec, end, seq := s.l, s.rec, s.off, s.seq
+	if s.pend.start >= 0 {
+		rec.IncompleteAppendLines = int(seq - s.pend.seq)
+		rec.IncompleteAppendBytes = int(s.off - s.pend.start)
+		end, seq, l.index = s.pend.start, s.pend.seq, l.index[:s.pend.index]
 	}
 	if rec.Repaired() {
 		if err := l.f.Truncate(end); err != nil {
@@ -219,7 +242,7 @@ func (l *FileLog) scan() (Recovery, error) {
 			return Recovery{}, fmt.Errorf("sessionlog: open %s: drop torn tail: %w", l.path, err)
 		}
 	}
-	l.head = Head{Seq: seq, SurfaceRevision: rev}
+	l.head = Head{Seq: seq, SurfaceRevision: s.rev}
 	l.size = end
 	return rec, nil
 }
@@ -307,43 +330,9 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 
-	var (
-		n    = 0
-		cps  []int64
-		hide []Range
-	)
-	for i := range recs {
-		n += 64 + len(recs[i].Type) + len(recs[i].Source) + len(recs[i].Body)
-	}
-	buf := make([]byte, 0, n)
-	for i := range recs {
-		seq := head.Seq + 1 + uint64(i)
-		if (seq-1)%l.every == 0 {
-			cps = append(cps, size+int64(len(buf)))
-		}
-		if recs[i].Hide != nil {
-			hide = append(hide, *recs[i].Hide)
-		}
-		buf = appendLine(buf, seq, &recs[i], i < len(recs)-1)
-	}
-
-	if err := l.checkFile(size); err != nil {
-		l.setBroken(err)
-		return Head{}, fmt.Errorf("sessionlog: append to %s refused: %w", l.path, err)
-	}
-	if _, err := l.f.WriteAt(buf, size); err != nil {
-		if terr := l.f.Truncate(size); terr != nil {
-			l.setBroken(errors.Join(err, terr))
-		}
-		return Head{}, fmt.Errorf("sessionlog: append to %s: %w", l.path, err)
-	}
-	if err := l.f.Sync(); err != nil {
-		l.setBroken(err)
-		return Head{}, fmt.Errorf("sessionlog: append to %s: sync: %w", l.path, err)
-	}
-	if err := l.checkFile(size + int64(len(buf))); err != nil {
-		l.setBroken(err)
-		return Head{}, fmt.Errorf("sessionlog: append to %s not acknowledged: %w", l.path, err)
+	buf, cps, hide := l.encode(head.Seq, size, recs)
+	if err := l.write(buf, size); err != nil {
+		return Head{}, err
 	}
 
 	l.mu.Lock()
@@ -361,6 +350,53 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 	l.size += int64(len(buf))
 	l.index = append(l.index, cps...)
 	return l.head, nil
+}
+
+// encode renders recs, which follow seq after, as the lines written at
+// offset size: the bytes, the offsets of the index checkpoints among them,
+// and the ranges they hide.
+func (l *FileLog) encode(after uint64, size int64, recs []Record) (buf []byte, cps []int64, hide []Range) {
+	n := 0
+	for i := range recs {
+		n += 64 + len(recs[i].Type) + len(recs[i].Source) + len(recs[i].Body)
+	}
+	buf = make([]byte, 0, n)
+	for i := range recs {
+		seq := after + 1 + uint64(i)
+		if (seq-1)%l.every == 0 {
+			cps = append(cps, size+int64(len(buf)))
+		}
+		if recs[i].Hide != nil {
+			hide = append(hide, *recs[i].Hide)
+		}
+		buf = appendLine(buf, seq, &recs[i], i < len(recs)-1)
+	}
+	return buf, cps, hide
+}
+
+// write writes buf at offset size and syncs it, checking before and after
+// that the file is the one the log holds; a failure that may have left the
+// file in doubt breaks the log.
+func (l *FileLog) write(buf []byte, size int64) error {
+	if err := l.checkFile(size); err != nil {
+		l.setBroken(err)
+		return fmt.Errorf("sessionlog: append to %s refused: %w", l.path, err)
+	}
+	if _, err := l.f.WriteAt(buf, size); err != nil {
+		if terr := l.f.Truncate(size); terr != nil {
+			l.setBroken(errors.Join(err, terr))
+		}
+		return fmt.Errorf("sessionlog: append to %s: %w", l.path, err)
+	}
+	if err := l.f.Sync(); err != nil {
+		l.setBroken(err)
+		return fmt.Errorf("sessionlog: append to %s: sync: %w", l.path, err)
+	}
+	if err := l.checkFile(size + int64(len(buf))); err != nil {
+		l.setBroken(err)
+		return fmt.Errorf("sessionlog: append to %s not acknowledged: %w", l.path, err)
+	}
+	return nil
 }
 
 // ErrFileChanged is wrapped by the error of an Append that found the log's

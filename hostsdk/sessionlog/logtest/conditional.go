@@ -87,67 +87,88 @@ func testAppendIfConcurrent(t *testing.T, l sessionlog.Log) {
 func raceAppendIf(t *testing.T, handles []sessionlog.Log, check sessionlog.Log) {
 	t.Helper()
 	const writers, perWriter = 6, 8
-	ctx := context.Background()
-	var (
-		wg      sync.WaitGroup
-		mu      sync.Mutex
-		won     = make(map[uint64]string) // expected head → winner
-		errs    = make(chan error, writers+1)
-		plainMu sync.Mutex
-		plain   int
-	)
+	r := &appendRace{won: make(map[uint64]string), errs: make(chan error, writers+1)}
+	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l := handles[w%len(handles)]
-			for i := range perWriter {
-				body := fmt.Sprintf(`{"w":%d,"i":%d}`, w, i)
-				for {
-					h, err := l.Head(ctx)
-					if err != nil {
-						errs <- fmt.Errorf("Head: %w", err)
-						return
-					}
-					got, err := l.AppendIf(ctx, h.Seq, sessionlog.Record{Type: "message", Body: []byte(body)})
-					if errors.Is(err, sessionlog.ErrConflict) {
-						continue
-					}
-					if err != nil {
-						errs <- fmt.Errorf("AppendIf: %w", err)
-						return
-					}
-					if got.Seq != h.Seq+1 {
-						errs <- fmt.Errorf("AppendIf(%d) returned head %d, want %d", h.Seq, got.Seq, h.Seq+1)
-					}
-					mu.Lock()
-					if prev, dup := won[h.Seq]; dup {
-						errs <- fmt.Errorf("head %d won twice: by %s and %s", h.Seq, prev, body)
-					}
-					won[h.Seq] = body
-					mu.Unlock()
-					break
-				}
-				if i%3 == 0 {
-					// Unconditional appends move the head too.
-					if _, err := l.Append(ctx, sessionlog.Record{Type: "message", Body: []byte(`{"plain":true}`)}); err != nil {
-						errs <- fmt.Errorf("Append: %w", err)
-						return
-					}
-					plainMu.Lock()
-					plain++
-					plainMu.Unlock()
-				}
-			}
+			r.write(handles[w%len(handles)], w, perWriter)
 		}()
 	}
 	wg.Wait()
-	close(errs)
-	for err := range errs {
+	close(r.errs)
+	for err := range r.errs {
 		t.Error(err)
 	}
-	total := writers*perWriter + plain
-	p, err := check.ReadBackward(ctx, 0, 0, total+1)
+	r.check(t, check, writers*perWriter)
+}
+
+// appendRace is what the writers of raceAppendIf share: the body that won
+// each expected head, the unconditional appends made, and the errors.
+type appendRace struct {
+	mu    sync.Mutex
+	won   map[uint64]string // expected head → winner
+	plain int
+	errs  chan error
+}
+
+// write makes n conditional appends of writer w on l, each retried on a
+// conflict until it wins, and an unconditional one after every third.
+func (r *appendRace) write(l sessionlog.Log, w, n int) {
+	ctx := context.Background()
+	for i := range n {
+		body := fmt.Sprintf(`{"w":%d,"i":%d}`, w, i)
+		if err := r.appendIf(ctx, l, body); err != nil {
+			r.errs <- err
+			return
+		}
+		if i%3 == 0 {
+			// Unconditional appends move the head too.
+			if _, err := l.Append(ctx, sessionlog.Record{Type: "message", Body: []byte(`{"plain":true}`)}); err != nil {
+				r.errs <- fmt.Errorf("Append: %w", err)
+				return
+			}
+			r.mu.Lock()
+			r.plain++
+			r.mu.Unlock()
+		}
+	}
+}
+
+// appendIf appends body on the head it reads, until the append wins.
+func (r *appendRace) appendIf(ctx context.Context, l sessionlog.Log, body string) error {
+	for {
+		h, err := l.Head(ctx)
+		if err != nil {
+			return fmt.Errorf("Head: %w", err)
+		}
+		got, err := l.AppendIf(ctx, h.Seq, sessionlog.Record{Type: "message", Body: []byte(body)})
+		if errors.Is(err, sessionlog.ErrConflict) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("AppendIf: %w", err)
+		}
+		if got.Seq != h.Seq+1 {
+			r.errs <- fmt.Errorf("AppendIf(%d) returned head %d, want %d", h.Seq, got.Seq, h.Seq+1)
+		}
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		if prev, dup := r.won[h.Seq]; dup {
+			r.errs <- fmt.Errorf("head %d won twice: by %s and %s", h.Seq, prev, body)
+		}
+		r.won[h.Seq] = body
+		return nil
+	}
+}
+
+// check reads the log back: every winner at the seq after the head it
+// expected, once, and conditional winners in all.
+func (r *appendRace) check(t *testing.T, l sessionlog.Log, conditional int) {
+	t.Helper()
+	total := conditional + r.plain
+	p, err := l.ReadBackward(context.Background(), 0, 0, total+1)
 	if err != nil {
 		t.Fatalf("ReadBackward: %v", err)
 	}
@@ -160,7 +181,7 @@ func raceAppendIf(t *testing.T, handles []sessionlog.Log, check sessionlog.Log) 
 		bySeq[e.Seq] = string(e.Body)
 		count[string(e.Body)]++
 	}
-	for expect, body := range won {
+	for expect, body := range r.won {
 		if bySeq[expect+1] != body {
 			t.Errorf("AppendIf(%d) succeeded with %s, but seq %d holds %s", expect, body, expect+1, bySeq[expect+1])
 		}
@@ -168,8 +189,8 @@ func raceAppendIf(t *testing.T, handles []sessionlog.Log, check sessionlog.Log) 
 			t.Errorf("%s stored %d times, want once", body, count[body])
 		}
 	}
-	if len(won) != writers*perWriter {
-		t.Errorf("%d conditional appends succeeded, want %d", len(won), writers*perWriter)
+	if len(r.won) != conditional {
+		t.Errorf("%d conditional appends succeeded, want %d", len(r.won), conditional)
 	}
 }
 

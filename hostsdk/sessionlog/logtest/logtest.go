@@ -512,7 +512,6 @@ func testBadMax(t *testing.T, l sessionlog.Log) {
 
 func testConcurrent(t *testing.T, l sessionlog.Log) {
 	const writers, perWriter = 4, 12
-	ctx := context.Background()
 	var wg sync.WaitGroup
 	errs := make(chan error, writers*perWriter+writers)
 	stop := make(chan struct{})
@@ -522,47 +521,14 @@ func testConcurrent(t *testing.T, l sessionlog.Log) {
 		readers.Add(1)
 		go func() {
 			defer readers.Done()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				p, err := l.ReadBackward(ctx, 0, 0, 5)
-				if err != nil {
-					errs <- fmt.Errorf("concurrent ReadBackward: %w", err)
-					return
-				}
-				for i, e := range p.Events {
-					if e.Seq != p.Head.Seq-uint64(i) {
-						errs <- fmt.Errorf("concurrent page with head %d has seqs %v", p.Head.Seq, seqs(p.Events))
-						return
-					}
-				}
-			}
+			readConcurrently(l, stop, errs)
 		}()
 	}
 	for w := range writers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var last uint64
-			for i := range perWriter {
-				// Odd steps append two records that must stay adjacent.
-				recs := []sessionlog.Record{{Type: "message", Body: []byte(fmt.Sprintf(`{"w":%d,"i":%d,"part":0}`, w, i))}}
-				if i%2 == 1 {
-					recs = append(recs, sessionlog.Record{Type: "message", Body: []byte(fmt.Sprintf(`{"w":%d,"i":%d,"part":1}`, w, i))})
-				}
-				h, err := l.Append(ctx, recs...)
-				if err != nil {
-					errs <- fmt.Errorf("concurrent Append: %w", err)
-					return
-				}
-				if h.Seq <= last {
-					errs <- fmt.Errorf("writer %d: head went from %d to %d", w, last, h.Seq)
-				}
-				last = h.Seq
-			}
+			appendConcurrently(l, w, perWriter, errs)
 		}()
 	}
 	wg.Wait()
@@ -572,7 +538,57 @@ func testConcurrent(t *testing.T, l sessionlog.Log) {
 	for err := range errs {
 		t.Error(err)
 	}
+	checkConcurrentAppends(t, l, writers, perWriter)
+}
 
+// readConcurrently reads the newest page until stop, checking each.
+func readConcurrently(l sessionlog.Log, stop <-chan struct{}, errs chan<- error) {
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		p, err := l.ReadBackward(context.Background(), 0, 0, 5)
+		if err != nil {
+			errs <- fmt.Errorf("concurrent ReadBackward: %w", err)
+			return
+		}
+		for i, e := range p.Events {
+			if e.Seq != p.Head.Seq-uint64(i) {
+				errs <- fmt.Errorf("concurrent page with head %d has seqs %v", p.Head.Seq, seqs(p.Events))
+				return
+			}
+		}
+	}
+}
+
+// appendConcurrently makes writer w's n appends: one record each, two at
+// odd steps.
+func appendConcurrently(l sessionlog.Log, w, n int, errs chan<- error) {
+	var last uint64
+	for i := range n {
+		// Odd steps append two records that must stay adjacent.
+		recs := []sessionlog.Record{{Type: "message", Body: []byte(fmt.Sprintf(`{"w":%d,"i":%d,"part":0}`, w, i))}}
+		if i%2 == 1 {
+			recs = append(recs, sessionlog.Record{Type: "message", Body: []byte(fmt.Sprintf(`{"w":%d,"i":%d,"part":1}`, w, i))})
+		}
+		h, err := l.Append(context.Background(), recs...)
+		if err != nil {
+			errs <- fmt.Errorf("concurrent Append: %w", err)
+			return
+		}
+		if h.Seq <= last {
+			errs <- fmt.Errorf("writer %d: head went from %d to %d", w, last, h.Seq)
+		}
+		last = h.Seq
+	}
+}
+
+// checkConcurrentAppends checks that every writer's records are in the
+// log, in its order, the two of one Append adjacent.
+func checkConcurrentAppends(t *testing.T, l sessionlog.Log, writers, perWriter int) {
+	ctx := context.Background()
 	perWriterRecords := perWriter + perWriter/2
 	total := uint64(writers * perWriterRecords)
 	h, err := l.Head(ctx)

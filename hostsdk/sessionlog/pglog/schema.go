@@ -197,10 +197,23 @@ func newReplacer(schema string) *strings.Replacer {
 func newStatements(schema string) statements {
 	r := newReplacer(schema)
 	return statements{
-		// Find the session or create it. When the row is neither visible to
-		// this statement nor insertable (another transaction inserted it
-		// meanwhile), no row comes back and the caller asks again.
-		open: r.Replace(`
+		open:         r.Replace(sqlOpen),
+		head:         r.Replace(sqlHead),
+		newestOfType: r.Replace(sqlNewestOfType),
+		read:         r.Replace(sqlRead),
+		appendPlain:  r.Replace(sqlAppendPlain),
+		lockHead:     r.Replace(sqlLockHead),
+		insertEvents: r.Replace(sqlInsertEvents),
+		mergeHide:    r.Replace(sqlMergeHide),
+	}
+}
+
+// The statements, with {s} for the schema and {B} for hideBlock.
+
+// Find the session or create it. When the row is neither visible to
+// this statement nor insertable (another transaction inserted it
+// meanwhile), no row comes back and the caller asks again.
+const sqlOpen = `
 WITH found AS (
 	SELECT key FROM {s}.sessions WHERE id_hash = sha256($1::bytea)
 ), made AS (
@@ -208,32 +221,33 @@ WITH found AS (
 	ON CONFLICT (id_hash) DO NOTHING
 	RETURNING key
 )
-SELECT key FROM found UNION ALL SELECT key FROM made`),
+SELECT key FROM found UNION ALL SELECT key FROM made`
 
-		head: r.Replace(`SELECT head_seq, surface_revision FROM {s}.sessions WHERE key = $1`),
+// sqlHead reads a session's head.
+const sqlHead = `SELECT head_seq, surface_revision FROM {s}.sessions WHERE key = $1`
 
-		// The newest event of a type and the head, in one snapshot. The
-		// literal condition on type lets every plan, generic ones included,
-		// use the partial index; NewestOfType never asks it for messages.
-		newestOfType: r.Replace(`
+// The newest event of a type and the head, in one snapshot. The
+// literal condition on type lets every plan, generic ones included,
+// use the partial index; NewestOfType never asks it for messages.
+const sqlNewestOfType = `
 SELECT s.head_seq, s.surface_revision,
 	coalesce((SELECT max(e.seq) FROM {s}.events e
 		WHERE e.session = $1 AND e.type = $2::bytea AND e.type <> 'message'::bytea), 0)
-FROM {s}.sessions s WHERE s.key = $1`),
+FROM {s}.sessions s WHERE s.key = $1`
 
-		// One statement, so one snapshot: the head and the page agree.
-		// Seqs are dense, so the page is the key range lo..hi: from the
-		// newest seq it may hold ($3 is before) down $4 events, not past
-		// $2 (after). The hide pieces that can cover it start between the
-		// block of lo and hi. Both are key ranges bounded by the page,
-		// whatever plan the planner picks; no scan depends on the length
-		// of the session or an ORDER BY ... LIMIT the planner may not
-		// serve from the index. An empty page (a host's step when nothing
-		// was appended) skips both scans: "p.lo <= p.hi" is checked once.
-		// No LIMIT: the key range holds at most $4 rows, and a LIMIT $4
-		// would make the generic plan look costlier than custom ones, so
-		// the server would plan the statement at every execution.
-		read: r.Replace(`
+// One statement, so one snapshot: the head and the page agree.
+// Seqs are dense, so the page is the key range lo..hi: from the
+// newest seq it may hold ($3 is before) down $4 events, not past
+// $2 (after). The hide pieces that can cover it start between the
+// block of lo and hi. Both are key ranges bounded by the page,
+// whatever plan the planner picks; no scan depends on the length
+// of the session or an ORDER BY ... LIMIT the planner may not
+// serve from the index. An empty page (a host's step when nothing
+// was appended) skips both scans: "p.lo <= p.hi" is checked once.
+// No LIMIT: the key range holds at most $4 rows, and a LIMIT $4
+// would make the generic plan look costlier than custom ones, so
+// the server would plan the statement at every execution.
+const sqlRead = `
 WITH b AS (
 	SELECT key, head_seq, surface_revision, LEAST($3::bigint - 1, head_seq) AS hi
 	FROM {s}.sessions WHERE key = $1
@@ -250,13 +264,13 @@ LEFT JOIN LATERAL (
 	SELECT seq, type, source, body FROM {s}.events
 	WHERE p.lo <= p.hi AND session = p.key AND seq BETWEEN p.lo AND p.hi
 ) e ON true
-ORDER BY e.seq DESC`),
+ORDER BY e.seq DESC`
 
-		// Records without a hide range, in one statement and so one round
-		// trip: moving the head locks the session's row until the statement
-		// commits, so appends to a session serialize, and the condition
-		// ($3, NULL for none) is checked on the row's newest version.
-		appendPlain: r.Replace(`
+// Records without a hide range, in one statement and so one round
+// trip: moving the head locks the session's row until the statement
+// commits, so appends to a session serialize, and the condition
+// ($3, NULL for none) is checked on the row's newest version.
+const sqlAppendPlain = `
 WITH s AS (
 	UPDATE {s}.sessions SET head_seq = head_seq + $2
 	WHERE key = $1 AND ($3::bigint IS NULL OR head_seq = $3::bigint)
@@ -266,26 +280,27 @@ WITH s AS (
 	SELECT $1, s.head_seq - $2 + r.i, r.type, r.source, r.body
 	FROM s, unnest($4::bytea[], $5::bytea[], $6::bytea[]) WITH ORDINALITY AS r(type, source, body, i)
 )
-SELECT head_seq, surface_revision FROM s`),
+SELECT head_seq, surface_revision FROM s`
 
-		// Records with hide ranges take a transaction: lock and move the
-		// head, check the ranges against the seqs it assigns, insert, and
-		// merge each range into hides.
-		lockHead: r.Replace(`
+// Records with hide ranges take a transaction: lock and move the
+// head, check the ranges against the seqs it assigns, insert, and
+// merge each range into hides.
+const sqlLockHead = `
 UPDATE {s}.sessions SET head_seq = head_seq + $2, surface_revision = surface_revision + $3
 WHERE key = $1 AND ($4::bigint IS NULL OR head_seq = $4::bigint)
-RETURNING head_seq, surface_revision`),
+RETURNING head_seq, surface_revision`
 
-		insertEvents: r.Replace(`
+// sqlInsertEvents reads a session's head.
+const sqlInsertEvents = `
 INSERT INTO {s}.events (session, seq, type, source, body, hide_from, hide_to)
 SELECT $1, $2 + r.i, r.type, r.source, r.body, r.hide_from, r.hide_to
 FROM unnest($3::bytea[], $4::bytea[], $5::bytea[], $6::bigint[], $7::bigint[])
-	WITH ORDINALITY AS r(type, source, body, hide_from, hide_to, i)`),
+	WITH ORDINALITY AS r(type, source, body, hide_from, hide_to, i)`
 
-		// Replace the pieces that overlap or touch $2..$3 by the pieces
-		// of their union with it. Pieces lie within a block, so those are
-		// the ones starting between the block of $2-1 and $3+1.
-		mergeHide: r.Replace(`
+// Replace the pieces that overlap or touch $2..$3 by the pieces
+// of their union with it. Pieces lie within a block, so those are
+// the ones starting between the block of $2-1 and $3+1.
+const sqlMergeHide = `
 WITH gone AS (
 	DELETE FROM {s}.hides
 	WHERE session = $1
@@ -297,6 +312,4 @@ WITH gone AS (
 )
 INSERT INTO {s}.hides (session, hide_from, hide_to)
 SELECT $1, GREATEST(u.f, k * {B}), LEAST(u.t, k * {B} + {B} - 1)
-FROM u, generate_series(u.f / {B}, u.t / {B}) AS k`),
-	}
-}
+FROM u, generate_series(u.f / {B}, u.t / {B}) AS k`
