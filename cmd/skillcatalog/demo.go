@@ -22,6 +22,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -529,7 +530,7 @@ func (d *demo) call(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: "skill", Arguments: args})
+	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: render.SkillToolName, Arguments: args})
 	if err != nil {
 		return err
 	}
@@ -543,7 +544,7 @@ func (d *demo) read(ctx context.Context, name, path string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: "skill_resource", Arguments: args})
+	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: render.ResourceToolName, Arguments: args})
 	if err != nil {
 		return err
 	}
