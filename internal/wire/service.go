@@ -2,6 +2,7 @@ package wire
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -47,6 +48,9 @@ func newServiceClient(c pb.PluginServiceClient, broker *goplugin.GRPCBroker) *se
 
 // Configure configures a mount whose callbacks go to host.
 func (s *serviceClient) Configure(ctx context.Context, host contract.Host, req contract.ConfigureRequest) (contract.ConfigureResponse, error) {
+	if host == nil {
+		return contract.ConfigureResponse{}, errors.New("configure: no host to call back")
+	}
 	in := configureRequestToProto(req, s.serve(host))
 	if err := checkSize("Configure request", in); err != nil {
 		return contract.ConfigureResponse{}, err

@@ -19,7 +19,7 @@ import (
 type Service interface {
 	// Configure validates a mount's configuration and returns the tools
 	// the host must register into the mount's scope. host is how the
-	// mount calls the host back. A refused configuration is a
+	// mount calls the host back (required). A refused configuration is a
 	// *ConfigError.
 	Configure(ctx context.Context, host Host, req ConfigureRequest) (ConfigureResponse, error)
 	// BindTools records the identities the host minted for a mount's

@@ -181,6 +181,9 @@ func checkConfigure(t *testing.T, r *run) {
 	if second.MountID == first.MountID || !slices.Equal(names, []string{render.SkillToolName, render.ResourceToolName}) {
 		t.Fatalf("second mount %q with tools %v, want a new id and %v", second.MountID, names, []string{render.SkillToolName, render.ResourceToolName})
 	}
+	if _, err := r.svc.Configure(ctx, nil, contract.ConfigureRequest{}); err == nil {
+		t.Errorf("Configure without a host to call back succeeded")
+	}
 	for _, bad := range []string{`{"catalogDescriptionMaxLength": 2}`, `{"noSuchOption": true}`, `[1]`} {
 		_, err := r.svc.Configure(ctx, r.host, contract.ConfigureRequest{Config: bad})
 		var cerr *contract.ConfigError
