@@ -72,28 +72,28 @@ func TestCallbacksBlame(t *testing.T) {
 	if err := calls.blame("s", mark, fromStatus(deadline)); errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("no callbacks: %v blamed on the host", err)
 	}
-	calls.begin("s")(context.Background(), &ok)
+	calls.end(context.Background(), calls.begin("s"), ok)
 	if err := calls.blame("s", mark, fromStatus(deadline)); errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("a callback that succeeded: %v blamed on the host", err)
 	}
-	end := calls.begin("s")
+	inflight := calls.begin("s")
 	if err := calls.blame("s", mark, fromStatus(deadline)); !errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("a callback in flight: %v not blamed on the host", err)
 	}
 	if err := calls.blame("s", mark, errors.New("plugin bug")); errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("an error that is no deadline: %v blamed on the host", err)
 	}
-	end(context.Background(), &failed)
+	calls.end(context.Background(), inflight, failed)
 	if err := calls.blame("s", mark, fromStatus(deadline)); !errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("a callback that failed: %v not blamed on the host", err)
 	}
 	mark = calls.mark("s")
 	calls.forget("s")
-	calls.begin("s")(context.Background(), &ok)
+	calls.end(context.Background(), calls.begin("s"), ok)
 	if err := calls.blame("s", mark, fromStatus(deadline)); errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("tracked again, a callback that succeeded: %v blamed on the host", err)
 	}
-	calls.begin("s")(context.Background(), &failed)
+	calls.end(context.Background(), calls.begin("s"), failed)
 	if err := calls.blame("s", mark, fromStatus(deadline)); !errors.Is(err, contract.ErrHostFailed) {
 		t.Errorf("tracked again, a callback that failed: %v not blamed on the host", err)
 	}

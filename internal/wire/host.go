@@ -23,27 +23,30 @@ type hostServer struct {
 	calls *callbacks
 }
 
-func (s *hostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (_ *pb.SnapshotResponse, err error) {
-	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+func (s *hostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb.SnapshotResponse, error) {
+	call := s.calls.begin(req.GetSessionId())
 	snap, err := s.host.Snapshot(ctx, snapshotRequestFromProto(req))
+	s.calls.end(ctx, call, err)
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Unavailable)
 	}
 	return snapshotToProto(snap), nil
 }
 
-func (s *hostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (_ *pb.GetSkillResponse, err error) {
-	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+func (s *hostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb.GetSkillResponse, error) {
+	call := s.calls.begin(req.GetSessionId())
 	got, err := s.host.GetSkill(ctx, skillRequestFromProto(req))
+	s.calls.end(ctx, call, err)
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Unavailable)
 	}
 	return skillLookupToProto(got), nil
 }
 
-func (s *hostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (_ *pb.ReadEventsResponse, err error) {
-	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+func (s *hostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (*pb.ReadEventsResponse, error) {
+	call := s.calls.begin(req.GetSessionId())
 	page, err := s.host.ReadEvents(ctx, eventsRequestFromProto(req))
+	s.calls.end(ctx, call, err)
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Unavailable)
 	}
@@ -52,13 +55,14 @@ func (s *hostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) 
 
 // ReadResource serves the host's contract.ResourceReader when it has one,
 // and answers Unimplemented otherwise.
-func (s *hostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (_ *pb.ReadResourceResponse, err error) {
+func (s *hostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (*pb.ReadResourceResponse, error) {
 	rr, ok := s.host.(contract.ResourceReader)
 	if !ok {
 		return nil, status.Error(codes.Unimplemented, contract.ErrNoResourceReads.Error())
 	}
-	defer s.calls.begin(req.GetSessionId())(ctx, &err)
+	call := s.calls.begin(req.GetSessionId())
 	got, err := rr.ReadResource(ctx, resourceRequestFromProto(req))
+	s.calls.end(ctx, call, err)
 	if errors.Is(err, contract.ErrNoResourceReads) {
 		return nil, status.Error(codes.Unimplemented, err.Error())
 	}
@@ -139,10 +143,10 @@ type callMark struct {
 	failures uint64
 }
 
-// begin records a callback of session and returns the function that
-// records its end, with the callback's error.
-func (t *callbacks) begin(session string) func(ctx context.Context, err *error) {
+// begin records a callback of session and returns what end takes.
+func (t *callbacks) begin(session string) *sessionCallbacks {
 	t.mu.Lock()
+	defer t.mu.Unlock()
 	if t.sessions == nil {
 		t.sessions = make(map[string]*sessionCallbacks)
 	}
@@ -152,14 +156,16 @@ func (t *callbacks) begin(session string) func(ctx context.Context, err *error) 
 		t.sessions[session] = s
 	}
 	s.inflight++
-	t.mu.Unlock()
-	return func(ctx context.Context, err *error) {
-		t.mu.Lock()
-		s.inflight--
-		if *err != nil || ctx.Err() != nil {
-			s.failures++
-		}
-		t.mu.Unlock()
+	return s
+}
+
+// end records the end of a callback begin returned s for, with its error.
+func (t *callbacks) end(ctx context.Context, s *sessionCallbacks, err error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s.inflight--
+	if err != nil || ctx.Err() != nil {
+		s.failures++
 	}
 }
 
