@@ -22,6 +22,11 @@ func en(name, description string) digest.Entry {
 	return digest.Entry{Name: name, Description: description}
 }
 
+// remote is the entry of a skill served by the remote server labelled origin.
+func remote(name, description, origin string) digest.Entry {
+	return digest.Entry{Name: name, Description: description, Origin: origin}
+}
+
 func TestParseCatalogReadable(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -123,6 +128,26 @@ func TestParseCatalogReadable(t *testing.T) {
 			entries: entries{en(" ", "")},
 		},
 		{
+			name:    "a remote skill's origin",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x"},{"name":"b","description":"y","origin":"docs"}]}`,
+			entries: entries{en("a", "x"), remote("b", "y", "docs")},
+		},
+		{
+			name:    "an empty origin is no origin",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":""}]}`,
+			entries: entries{en("a", "x")},
+		},
+		{
+			name:    "duplicate origin: last wins",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"origin":1,"name":"a","origin":"one","description":"x","origin":"two"}]}`,
+			entries: entries{remote("a", "x", "two")},
+		},
+		{
+			name:    "escaped origin key and value",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","\u006frigin":"d\u006fcs"}]}`,
+			entries: entries{remote("a", "x", "docs")},
+		},
+		{
 			name:    "numbers in ignored members",
 			source:  `{"kind":"skill-catalog","form":"catalog","n":[0,-0,1.5,-2e10,3E+2,4e-2,1e400,12345678901234567890],"entries":[]}`,
 			entries: entries{},
@@ -169,6 +194,12 @@ var malformed = []struct {
 	{"entry without description", `{"kind": "skill-catalog", "form": "catalog", "entries": [{"name": "x"}]}`, true},
 	{"entry without name", `{"kind": "skill-catalog", "form": "catalog", "entries": [{"description": "no name"}]}`, true},
 	{"invalid JSON", `{"kind": "skill-catalog", "form": "catalog", "entries": [`, false},
+
+	// A remote skill's origin that is not a string.
+	{"origin a number", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":1}]}`, true},
+	{"origin null", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":null}]}`, true},
+	{"origin an object", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":{"label":"docs"}}]}`, true},
+	{"origin string then number", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin":false}]}`, true},
 
 	// Element shapes.
 	{"entries object", `{"kind":"skill-catalog","form":"catalog","entries":{"name":"a","description":"b"}}`, true},
@@ -318,6 +349,7 @@ func TestEncodeCatalogGolden(t *testing.T) {
 		{"escaping", entries{en("a-skill", "quote \" backslash \\ slash / <tag> & amp \u2028\u2029 \x00\x01\x1f\x7f \b\f\n\r\t")}, false},
 		{"unicode", entries{en("a-skill", "naïve — “quoted” 日本語 \U0001F600")}, false},
 		{"invalid UTF-8", entries{en("a-skill", "a\xffb\xc3")}, false},
+		{"remote skills", entries{en("a-skill", "Local."), remote("b-skill", "Remote.", "docs"), remote("c-skill", "<Remote> & \"quoted\".", "mcp-2")}, true},
 	}
 	var b bytes.Buffer
 	for _, c := range cases {
@@ -345,6 +377,7 @@ func TestEncodeCatalogMatchesEncodingJSON(t *testing.T) {
 		{},
 		{en("a", "b")},
 		{en("a-skill", "quote \" backslash \\ <tag> & \u2028\u2029 \x00\x1f\x7f\b\f\n\r\t \xff\xc3 \xed\xa0\x80")},
+		{remote("a", "b", "docs"), en("c", "d"), remote("e", "f", "quote \" <x>")},
 		manyEntries(20),
 	} {
 		for _, u := range []bool{false, true} {
@@ -362,6 +395,7 @@ func TestEncodeParseRoundTrip(t *testing.T) {
 		{},
 		{en("a", "")},
 		{en("a-skill", "quote \" backslash \\ <tag> & \u2028\u2029 \x00\x1f\x7f\b\f\n\r\t \U0001F600")},
+		{en("a", "x"), remote("b", "y", "docs"), remote("b", "y", "other")},
 		manyEntries(1000),
 	} {
 		for _, u := range []bool{false, true} {
