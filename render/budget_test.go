@@ -39,7 +39,7 @@ func renderedSize(entries []digest.Entry) int {
 func cutAll(entries []digest.Entry, level int) []digest.Entry {
 	out := make([]digest.Entry, len(entries))
 	for i, e := range entries {
-		out[i] = digest.Entry{Name: e.Name, Description: cutTo(e.Description, level)}
+		out[i] = digest.Entry{Name: e.Name, Description: cutTo(e.Description, level), Origin: e.Origin}
 	}
 	return out
 }
@@ -239,6 +239,8 @@ func TestFitCatalogEveryBudget(t *testing.T) {
 		{Name: "c", Description: "Ünïcödé — 図表を作成します & so on"},
 		{Name: "d", Description: strings.Repeat("word ", 20)},
 		{Name: "e&", Description: "ok"},
+		{Name: "f", Description: "A remote skill's description.", Origin: "docs"},
+		{Name: "docs:acme/g", Description: "Qualified & remote.", Origin: "d<o>cs"},
 	}
 	all := renderedSize(entries)
 	for b := 0; b <= all+1; b++ {
@@ -325,12 +327,16 @@ func FuzzFitCatalog(f *testing.F) {
 	f.Add("x&y\t&&&&&&&&&&&&\nlong-name-that-does-not-fit\tz", 17)
 	f.Add("a\t\xff\xfe\xfd invalid bytes", 9)
 	f.Add("", 0)
+	f.Add("a\tLocal.\nb\tRemote & more.\tdocs\nmcp:x/c\tQualified.\tm&p", 30)
 	f.Fuzz(func(t *testing.T, data string, budget int) {
 		var entries []digest.Entry
 		if data != "" {
+			// One entry a line: name, tab, description, and an optional tab
+			// and origin.
 			for _, line := range strings.Split(data, "\n") {
-				name, desc, _ := strings.Cut(line, "\t")
-				entries = append(entries, digest.Entry{Name: name, Description: desc})
+				name, rest, _ := strings.Cut(line, "\t")
+				desc, origin, _ := strings.Cut(rest, "\t")
+				entries = append(entries, digest.Entry{Name: name, Description: desc, Origin: origin})
 			}
 		}
 		budget %= 1 << 16
