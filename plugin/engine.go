@@ -203,6 +203,9 @@ func (e *engine) decide(cur *view, base events.Baseline, head SessionHead, req S
 		text = render.ReplacementCatalogOmitting(cur.lines.pieces, cur.omitted)
 		outcome = OutcomeReplacement
 	}
+	if cur.remote > 0 {
+		text = render.WithRemoteSkillsNote(text)
+	}
 	if cfg.UserInvocation {
 		text = render.WithUserInvocationNote(text)
 	}

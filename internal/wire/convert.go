@@ -292,12 +292,14 @@ func PolicyFromProto(p *pb.InvocationPolicy) skill.InvocationPolicy {
 
 // SummaryToProto converts a skill summary.
 func SummaryToProto(s skill.Summary) *pb.SkillSummary {
-	return &pb.SkillSummary{Name: s.Name, Description: s.Description, Invocation: PolicyToProto(s.Invocation), Provider: s.Provider}
+	return &pb.SkillSummary{Name: s.Name, Description: s.Description, Invocation: PolicyToProto(s.Invocation), Provider: s.Provider,
+		Origin: s.Origin, QualifiedName: s.QualifiedName}
 }
 
 // SummaryFromProto converts a skill summary.
 func SummaryFromProto(s *pb.SkillSummary) skill.Summary {
-	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: PolicyFromProto(s.GetInvocation()), Provider: s.GetProvider()}
+	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: PolicyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
+		Origin: s.GetOrigin(), QualifiedName: s.GetQualifiedName()}
 }
 
 // ResourceBaseToProto converts a resource base; nil (the provider manages
@@ -321,19 +323,22 @@ func ResourceBaseFromProto(rb *pb.ResourceBase) *skill.ResourceBase {
 // DefinitionToProto converts a loaded skill.
 func DefinitionToProto(d skill.Definition) *pb.SkillDefinition {
 	return &pb.SkillDefinition{
-		Name:         d.Name,
-		Description:  d.Description,
-		Invocation:   PolicyToProto(d.Invocation),
-		Provider:     d.Provider,
-		ResourceBase: ResourceBaseToProto(d.ResourceBase),
-		Content:      d.Content,
+		Name:          d.Name,
+		Description:   d.Description,
+		Invocation:    PolicyToProto(d.Invocation),
+		Provider:      d.Provider,
+		ResourceBase:  ResourceBaseToProto(d.ResourceBase),
+		Content:       d.Content,
+		Origin:        d.Origin,
+		QualifiedName: d.QualifiedName,
 	}
 }
 
 // DefinitionFromProto converts a loaded skill.
 func DefinitionFromProto(d *pb.SkillDefinition) skill.Definition {
 	return skill.Definition{
-		Summary:      skill.Summary{Name: d.GetName(), Description: d.GetDescription(), Invocation: PolicyFromProto(d.GetInvocation()), Provider: d.GetProvider()},
+		Summary: skill.Summary{Name: d.GetName(), Description: d.GetDescription(), Invocation: PolicyFromProto(d.GetInvocation()), Provider: d.GetProvider(),
+			Origin: d.GetOrigin(), QualifiedName: d.GetQualifiedName()},
 		ResourceBase: ResourceBaseFromProto(d.GetResourceBase()),
 		Content:      d.GetContent(),
 	}
@@ -362,6 +367,7 @@ func SnapshotToProto(s plugin.Snapshot) *pb.SnapshotResponse {
 		for i, sk := range s.Skills {
 			pols[i].ModelInvocable, pols[i].UserInvocable = sk.Invocation.ModelInvocable, sk.Invocation.UserInvocable
 			sums[i].Name, sums[i].Description, sums[i].Provider, sums[i].Invocation = sk.Name, sk.Description, sk.Provider, &pols[i]
+			sums[i].Origin, sums[i].QualifiedName = sk.Origin, sk.QualifiedName
 			out.Skills[i] = &sums[i]
 		}
 	}
@@ -485,7 +491,7 @@ func ToolValueToProto(v *skill.ToolValue) *pb.SkillToolValue {
 	if v == nil {
 		return nil
 	}
-	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: ResourceBaseToProto(v.ResourceBase), Content: v.Content}
+	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: ResourceBaseToProto(v.ResourceBase), Content: v.Content, Origin: v.Origin}
 }
 
 // ToolValueFromProto converts the tool's value; nil stays nil.
@@ -493,7 +499,7 @@ func ToolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 	if v == nil {
 		return nil
 	}
-	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: ResourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent()}
+	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: ResourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent(), Origin: v.GetOrigin()}
 }
 
 // ToolResultToProto converts a tool result.

@@ -2417,8 +2417,10 @@ type SkillToolValue struct {
 	Name     string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Provider string                 `protobuf:"bytes,2,opt,name=provider,proto3" json:"provider,omitempty"`
 	// Unset when the provider manages resources itself.
-	ResourceBase  *ResourceBase `protobuf:"bytes,3,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
-	Content       string        `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`
+	ResourceBase *ResourceBase `protobuf:"bytes,3,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
+	Content      string        `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`
+	// A remote skill's origin label (SkillSummary.origin); empty otherwise.
+	Origin        string `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2477,6 +2479,13 @@ func (x *SkillToolValue) GetResourceBase() *ResourceBase {
 func (x *SkillToolValue) GetContent() string {
 	if x != nil {
 		return x.Content
+	}
+	return ""
+}
+
+func (x *SkillToolValue) GetOrigin() string {
+	if x != nil {
+		return x.Origin
 	}
 	return ""
 }
@@ -3148,12 +3157,13 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0earguments_json\x18\x05 \x01(\tR\rargumentsJson\x12\x17\n" +
 	"\acall_id\x18\x06 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\a \x01(\tR\btoolName\x12.\n" +
-	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\x9e\x01\n" +
+	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\xb6\x01\n" +
 	"\x0eSkillToolValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x03 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
-	"\acontent\x18\x04 \x01(\tR\acontent\"\xcc\x01\n" +
+	"\acontent\x18\x04 \x01(\tR\acontent\x12\x16\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\"\xcc\x01\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
