@@ -66,6 +66,9 @@
 //	cwd                provider skills only: offered only to calls with this cwd
 //	loadError          provider skills only: Load fails with this text
 //	vanished           provider skills only: listed, but Load finds nothing
+//	path               skills of a provider with an origin only: the skill's
+//	                   path on its server, ending in its name (default: the
+//	                   name); its qualified name is origin:path
 //	loadPolicy         provider skills only: {modelInvocable, userInvocable} of the
 //	                   loaded definition when it differs from the listing (both
 //	                   false reads as "not given" in the host's registry)
@@ -80,6 +83,8 @@
 //	id      referenced by steps and expectations
 //	scope   where it is attached (default global)
 //	label   provider label of its skills (default: the id)
+//	origin  makes the provider stand for a remote (MCP) server the host labels
+//	        so: its skills are remote skills of that origin
 //	state   complete (default), incomplete (lists its skills but reports an
 //	        incomplete observation), failing (listing fails with error) or hang
 //	        (listing blocks until its context is cancelled, then records that it
@@ -169,7 +174,7 @@
 //	isError   whether the result is an error result
 //	text      the rendered result text (Text)
 //	value     the canonical value as YAML, compared structurally with its
-//	          JSON: {name, provider, resourceBase?, content} for skill,
+//	          JSON: {name, provider, resourceBase?, content, origin?} for skill,
 //	          {name, path, offset, nextOffset?, totalBytes, content} for
 //	          skill_resource; null: no value. An error result is expected to
 //	          carry no value.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -14,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Defaults applied to a scenario.
@@ -103,6 +105,7 @@ type checker struct {
 
 	scopes    map[string]bool
 	providers map[string]bool
+	origins   map[string]string // each provider's origin, "" for a local one
 	sessions  map[string]bool
 }
 
@@ -141,6 +144,7 @@ func (c *checker) check() error {
 	}
 
 	c.providers = make(map[string]bool)
+	c.origins = make(map[string]string)
 	for i := range s.Providers {
 		p := &s.Providers[i]
 		if p.ID == "" {
@@ -159,6 +163,10 @@ func (c *checker) check() error {
 		if p.Label == "" {
 			p.Label = p.ID
 		}
+		if p.Origin != "" && !skill.ValidLabel(p.Origin) {
+			return c.errorf(p.Pos, "provider %q: origin %q is not a label (%s, at most %d bytes)", p.ID, p.Origin, skill.NamePattern, skill.MaxNameLength)
+		}
+		c.origins[p.ID] = p.Origin
 		if p.State == "" {
 			p.State = StateComplete
 		}
@@ -245,6 +253,12 @@ func (c *checker) skill(sk *SkillSpec) error {
 	}
 	if sk.Provider == "" && len(sk.Resources) > 0 && sk.ResourceBase != nil {
 		return c.errorf(sk.Pos, "skill %q: a runtime registration's resources are written to a directory that becomes its resource base; give resources or resourceBase, not both", sk.Name)
+	}
+	if sk.Path != "" {
+		origin := c.origins[sk.Provider]
+		if origin == "" || !skill.ValidQualifiedName(skill.QualifiedName(origin, sk.Path)) || path.Base(sk.Path) != sk.Name {
+			return c.errorf(sk.Pos, "skill %q: path %q is for a skill of a provider with an origin, and must end in the skill's name (segments/%s)", sk.Name, sk.Path, sk.Name)
+		}
 	}
 	if sk.Provider != "" {
 		if sk.Scope != "" {

@@ -92,6 +92,10 @@ type SkillSpec struct {
 	// LoadPolicy is the invocation policy of the loaded definition when it
 	// differs from the listed one.
 	LoadPolicy *PolicySpec `yaml:"loadPolicy"`
+	// Path is, for a skill of a provider with an Origin, the skill's path
+	// on its server (its name by default): the skill's qualified name is
+	// origin:path.
+	Path string `yaml:"path"`
 
 	// Resources are files of the skill's resources, by slash-separated path
 	// relative to its resource base. A runtime registration's are written
@@ -134,6 +138,9 @@ type ProviderSpec struct {
 	Scope string `yaml:"scope"`
 	// Label is the provider label of its skills; the id by default.
 	Label string `yaml:"label"`
+	// Origin makes the provider stand for a remote (MCP) server the host
+	// labels so: its skills are remote skills of that origin.
+	Origin string `yaml:"origin"`
 	// State is complete (the default), incomplete, failing or hang.
 	State string `yaml:"state"`
 	// Error is the text of a failing provider's listing error.
