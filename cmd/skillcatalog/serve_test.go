@@ -33,7 +33,7 @@ func TestServeMCPReportsSkillsLeftOff(t *testing.T) {
 	if code := run(ctx, []string{"serve-mcp", "-skills", dir, "-http", "127.0.0.1:0"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("serve-mcp exited %d: %s", code, stderr.String())
 	}
-	want := "skillcatalog serve-mcp: skill zero left off the index: SKILL.md is not a regular file but a device\n"
+	want := "skillcatalog serve-mcp: skill zero is not served: SKILL.md is not a regular file but a device\n"
 	if stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}

@@ -106,10 +106,10 @@ func TestIrregularSkillFilesAreLeftOff(t *testing.T) {
 		t.Errorf("index (-want +got):\n%s", diff)
 	}
 	wantDiags := []string{
-		"skill fifo left off the index: SKILL.md is not a regular file but a named pipe",
-		"skill nested left off the index: SKILL.md is not a regular file but a directory",
-		fmt.Sprintf("skill over left off the index: SKILL.md of %d bytes exceeds the limit of %d bytes (skill.MaxSkillFileBytes, 8 MiB)", skill.MaxSkillFileBytes+1, skill.MaxSkillFileBytes),
-		"skill zero left off the index: SKILL.md is not a regular file but a device",
+		"skill fifo is not served: SKILL.md is not a regular file but a named pipe",
+		"skill nested is not served: SKILL.md is not a regular file but a directory",
+		fmt.Sprintf("skill over is not served: SKILL.md of %d bytes exceeds the limit of %d bytes (skill.MaxSkillFileBytes, 8 MiB)", skill.MaxSkillFileBytes+1, skill.MaxSkillFileBytes),
+		"skill zero is not served: SKILL.md is not a regular file but a device",
 	}
 	if diff := cmp.Diff(wantDiags, s.Diagnostics()); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)

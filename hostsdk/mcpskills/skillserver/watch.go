@@ -11,43 +11,17 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 )
 
-// Sync brings the server's MCP resource list up to date with the
-// directory: the index and each served skill's SKILL.md (other files are
-// served through the skill://{name}/{+path} template, not listed). Every
-// Sync tells connected clients that the list changed
-// (notifications/resources/list_changed, debounced) and tells those that
-// subscribed to the index that it was updated, because any change below the
-// directory may change the index. Watch calls it when files change; a host
-// that changes the files itself may call it directly.
+// Sync scans the skills directory again and publishes what it found: the
+// MCP resource list (the index and each served skill's SKILL.md), a
+// notifications/resources/list_changed to connected clients (debounced),
+// and notifications/resources/updated to those that subscribed to the
+// index, because any change below the directory may change the index or an
+// entry. Watch calls it when files change; a host that changes the files
+// itself may call it directly.
 func (s *Server) Sync() {
-	s.syncMu.Lock()
-	defer s.syncMu.Unlock()
-	entries, _ := s.index() // an unreadable directory lists no skills
-	want := make(map[string]bool, len(entries))
-	for _, e := range entries {
-		want[e.URL] = true
-	}
-	var gone []string
-	for uri := range s.listed {
-		if !want[uri] {
-			gone = append(gone, uri)
-		}
-	}
-	s.srv.RemoveResources(gone...)
-	// Re-adding the index announces a change even when the set of skills
-	// is the same: a description or a file may have changed.
-	s.srv.AddResource(&mcp.Resource{URI: mcpskills.IndexURI, Name: "index", Title: "Skills index", MIMEType: "application/json",
-		Description: "Every skill this server publishes: name, type, description and the URI of its SKILL.md."}, s.readIndex)
-	for _, e := range entries {
-		s.srv.AddResource(&mcp.Resource{URI: e.URL, Name: e.Name, Description: e.Description, MIMEType: "text/markdown"}, s.readResource)
-	}
-	s.listed = want
-	_ = s.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: mcpskills.IndexURI})
+	_, _ = s.refresh(true)
 }
 
 // Watch bounds.
@@ -63,7 +37,10 @@ const (
 
 // Watch follows the directory of a server made with NewDir and calls Sync
 // after files below it change, until ctx ends. It returns once the watches
-// are in place. Hidden directories (.git) are not followed.
+// are in place. Hidden directories (.git) are not followed; skill
+// directories linked into the skills directory are. While every directory
+// is watched, listings are answered from the last scan instead of a new
+// one.
 func (s *Server) Watch(ctx context.Context) error {
 	if s.dir == "" {
 		return errors.New("skillserver: only a server made with NewDir watches a directory")
@@ -72,17 +49,31 @@ func (s *Server) Watch(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("skillserver: watch %s: %w", s.dir, err)
 	}
-	watched := 0
-	add := func(dir string) {
+	watched, complete := 0, true
+	var add func(dir string)
+	add = func(dir string) {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || !d.IsDir() {
+			if err != nil {
 				return nil
 			}
 			if p != dir && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
+				return skipDir(d)
+			}
+			if !d.IsDir() {
+				if d.Type()&fs.ModeSymlink != 0 && filepath.Dir(p) == s.dir {
+					// A skill directory linked in: scans follow it.
+					if target, err := filepath.EvalSymlinks(p); err == nil {
+						if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+							add(target)
+						}
+					}
+				}
+				return nil
 			}
 			if watched >= maxWatchedDirs {
-				s.addDiagnostic(fmt.Sprintf("more than %d directories below %s: changes in the others are not noticed", maxWatchedDirs, s.dir))
+				complete = false
+				s.watching.Store(false)
+				s.addDiagnostic(fmt.Sprintf("more than %d directories below %s: changes in the others are not noticed, so every listing scans the directory again", maxWatchedDirs, s.dir))
 				return filepath.SkipAll
 			}
 			if w.Add(p) == nil {
@@ -96,7 +87,11 @@ func (s *Server) Watch(ctx context.Context) error {
 		return fmt.Errorf("skillserver: watch %s: %w", s.dir, err)
 	}
 	add(s.dir)
+	// Changes from here on are noticed: a scan now serves until the next.
+	s.Sync()
+	s.watching.Store(complete)
 	go func() {
+		defer s.watching.Store(false)
 		defer w.Close()
 		timer := time.NewTimer(syncDelay)
 		timer.Stop()
