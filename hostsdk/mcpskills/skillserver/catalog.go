@@ -37,10 +37,10 @@ const (
 type catalog struct {
 	seq     uint64    // the scan's number, for coalescing requests that need one
 	started time.Time // when the scan began, by the server's clock
-	skills []*servedSkill
-	byPath map[string]*servedSkill
-	byURI  map[string]*servedSkill
-	diags  []string
+	skills  []*servedSkill
+	byPath  map[string]*servedSkill
+	byURI   map[string]*servedSkill
+	diags   []string
 	// fingerprint changes whenever an entry or the index changes.
 	fingerprint [sha256.Size]byte
 }
