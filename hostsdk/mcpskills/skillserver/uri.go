@@ -190,7 +190,7 @@ func decodeCursor(kind, cursor string) (string, error) {
 	if len(cursor) > maxCursorBytes {
 		return "", errors.New("invalid cursor")
 	}
-	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(cursor)
 	if err != nil {
 		return "", errors.New("invalid cursor")
 	}
