@@ -150,26 +150,34 @@ func TestTypeScriptMCPClient(t *testing.T) {
 
 // serveHTTP starts serve-mcp on skills over streamable HTTP with a bearer
 // token, stopped when the test ends, and returns its URL.
-func serveHTTP(t *testing.T, bin, skills, token string) string {
-	t.Helper()
-	tokenFile := filepath.Join(t.TempDir(), "token")
+func serveHTTP(tb testing.TB, bin, skills, token string) string {
+	tb.Helper()
+	tokenFile := filepath.Join(tb.TempDir(), "token")
 	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	srv := exec.Command(bin, "serve-mcp", "-skills", skills, "-http", "127.0.0.1:0", "-token-file", tokenFile)
+	_, url := startServeMCP(tb, bin, "-skills", skills, "-http", "127.0.0.1:0", "-token-file", tokenFile)
+	return url
+}
+
+// startServeMCP starts serve-mcp over HTTP with args, stopped when the test
+// ends, and returns the process and its URL.
+func startServeMCP(tb testing.TB, bin string, args ...string) (*exec.Cmd, string) {
+	tb.Helper()
+	srv := exec.Command(bin, append([]string{"serve-mcp"}, args...)...)
 	stdout, err := srv.StdoutPipe()
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
 	srv.Stderr = os.Stderr
 	if err := srv.Start(); err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	tb.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	url, ok := strings.CutPrefix(strings.TrimSpace(line), "serving skills over MCP at ")
 	if err != nil || !ok {
-		t.Fatalf("serve-mcp printed %q, %v", line, err)
+		tb.Fatalf("serve-mcp printed %q, %v", line, err)
 	}
-	return url
+	return srv, url
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"sort"
 	"strings"
@@ -53,6 +54,7 @@ type servedSkill struct {
 	entry       skillsext.Skill
 	entrySize   int                   // the entry's encoded size, for page budgets
 	files       map[string]fileDigest // by path below the skill directory
+	parse       *parsedSkill          // of the SKILL.md version the entry was made from
 }
 
 type fileDigest struct {
@@ -79,10 +81,14 @@ func (c *catalog) owners(segs []string) (skills []*servedSkill, rels []string) {
 // scanner builds one catalog.
 type scanner struct {
 	s       *Server
+	last    *catalog // the previous scan's, whose unchanged entries are reused
 	visited int
 	full    bool            // maxScanEntries was reached
 	seen    map[string]bool // cache keys of the files seen
-	diags   []string
+	// listings holds the directories discover read, by path below the
+	// skills directory, so that manifest walks do not read them again.
+	listings map[string][]fs.DirEntry
+	diags    []string
 }
 
 // visit counts n entries against maxScanEntries and reports whether the
@@ -99,7 +105,10 @@ func (sc *scanner) visit(n int) bool {
 // scan reads the skills directory and builds a catalog.
 func (s *Server) scan(seq uint64) (*catalog, error) {
 	started := s.now()
-	sc := &scanner{s: s, seen: make(map[string]bool)}
+	sc := &scanner{s: s, last: s.cat.Load(), seen: make(map[string]bool), listings: make(map[string][]fs.DirEntry)}
+	if sc.last == nil {
+		sc.last = &catalog{}
+	}
 	paths, err := sc.discover()
 	if err != nil {
 		return nil, err
@@ -149,6 +158,7 @@ func (sc *scanner) discover() ([]string, error) {
 		if !sc.visit(len(entries)) {
 			return nil
 		}
+		sc.listings[dir] = entries
 		for _, e := range entries {
 			if e.Name() == skillFileName && dir != "." {
 				found = append(found, dir)
@@ -202,11 +212,15 @@ func (sc *scanner) serve(p string) (*servedSkill, error) {
 	if err != nil {
 		return nil, err
 	}
+	if sk := sc.previous(p, v, files); sk != nil {
+		return sk, nil
+	}
 	sk := &servedSkill{
 		path:        p,
 		uri:         skillURI(p),
 		description: render.NormalizeDescription(v.skill.fm.Description, maxIndexDescription),
 		files:       files,
+		parse:       v.skill,
 	}
 	resources := make([]skillsext.SkillResource, 0, len(files))
 	for rel, f := range files {
@@ -220,6 +234,17 @@ func (sc *scanner) serve(p string) (*servedSkill, error) {
 	sk.entry = skillsext.Skill{URI: sk.uri, Frontmatter: v.skill.obj, Resources: list}
 	sk.entrySize = len(sk.uri) + len(v.skill.obj) + len(list) + 48
 	return sk, nil
+}
+
+// previous returns the skill at p from the last catalog if its SKILL.md
+// parse and its files are the same, so an unchanged entry is not encoded
+// again.
+func (sc *scanner) previous(p string, v *fileVersion, files map[string]fileDigest) *servedSkill {
+	sk := sc.last.byPath[p]
+	if sk == nil || sk.parse != v.skill || !maps.Equal(sk.files, files) {
+		return nil
+	}
+	return sk
 }
 
 // digestString formats a SHA-256 digest as an entry carries it.

@@ -51,7 +51,12 @@ func (s *Server) listSkills(_ context.Context, _ *mcp.ServerSession, p *skillsex
 	if err != nil {
 		return nil, invalidParams("skills/list: the cursor was not written by this server")
 	}
-	c := s.current()
+	// A listing scans once, for its first page; later pages resume from
+	// that scan's catalog, or a newer one.
+	c := s.cat.Load()
+	if cursor == "" || c == nil {
+		c = s.current()
+	}
 	i := sort.Search(len(c.skills), func(i int) bool { return c.skills[i].uri > after })
 	res := &skillsext.ListResult{ResultType: skillsext.ResultTypeComplete, Skills: []skillsext.Skill{}, CacheScope: cacheScope}
 	size := 0

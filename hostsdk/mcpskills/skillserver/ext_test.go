@@ -386,15 +386,16 @@ func TestReadDirectoryPages(t *testing.T) {
 }
 
 // skills/list pages hold at most 100 entries; the cursor resumes after the
-// last entry, also when skills come and go between pages; a bad cursor is
-// -32602.
+// last entry, also when skills came and went between pages (and a scan saw
+// it); a bad cursor is -32602.
 func TestListPages(t *testing.T) {
 	root := t.TempDir()
 	for i := range 250 {
 		name := fmt.Sprintf("skill-%03d", i)
 		writeFile(t, root, name+"/SKILL.md", fmt.Sprintf("---\nname: %s\ndescription: Skill %d.\n---\n", name, i))
 	}
-	cs := connectRev(t, skillserver.NewDir(root), "http", rev2026, nil)
+	s := skillserver.NewDir(root)
+	cs := connectRev(t, s, "http", rev2026, nil)
 	entries, pages := listAll(t, cs)
 	if len(entries) != 250 || pages != 3 {
 		t.Fatalf("%d entries in %d pages, want 250 in 3", len(entries), pages)
@@ -409,6 +410,7 @@ func TestListPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFile(t, root, "skill-099a/SKILL.md", "---\nname: skill-099a\ndescription: Late.\n---\n")
+	s.Sync() // later pages come from the newest scan
 	next, err := mcp.CallCustomMethod[*skillsext.ListParams, *skillsext.ListResult](context.Background(), cs, skillsext.MethodList, &skillsext.ListParams{Cursor: first.NextCursor})
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
@@ -72,64 +73,82 @@ func (sc *scanner) manifest(p string, v *fileVersion) (map[string]fileDigest, er
 	return files, nil
 }
 
+// errEnough stops a walk that found all it needs.
+var errEnough = errors.New("enough")
+
 // walkTree finds the files of a skill directory other than its SKILL.md,
 // stopping past the per-skill file limit. It returns them and why others
 // are left out.
 func (sc *scanner) walkTree(p string, tree *skillTree) (found []candidate, excluded []string, err error) {
-	err = fs.WalkDir(tree.fsys, ".", func(rel string, d fs.DirEntry, err error) error {
-		if rel == "." {
-			return err // an unreadable skill directory fails the skill
-		}
-		if !sc.visit(1) {
-			return fs.SkipAll
-		}
-		name := d.Name()
-		switch {
-		case strings.HasPrefix(name, "."):
-			return skipDir(d)
-		case !servableName(name):
-			excluded = append(excluded, fmt.Sprintf("%q (a name no URI can spell)", clip(rel, 80)))
-			return skipDir(d)
-		case len(fileURI(p, rel)) > maxURIBytes:
-			excluded = append(excluded, fmt.Sprintf("%s (a URI longer than %d bytes)", clip(rel, 80), maxURIBytes))
-			return skipDir(d)
-		case err != nil:
-			excluded = append(excluded, fmt.Sprintf("%s (%s)", rel, reason(err)))
-			return nil
-		case d.IsDir():
-			return nil
-		case rel == skillFileName:
-			return nil // read and judged as the skill's own
-		}
-		fi, err := d.Info()
-		if err == nil && d.Type()&fs.ModeSymlink != 0 {
-			fi, err = fs.Stat(tree.fsys, rel) // confined to the skill directory
-		}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := sc.readDir(tree, p, dir)
 		if err != nil {
-			excluded = append(excluded, fmt.Sprintf("%s (%s)", rel, linkReason(d, err)))
+			if dir == "" {
+				return err // an unreadable skill directory fails the skill
+			}
+			excluded = append(excluded, fmt.Sprintf("%s/ (%s)", dir, reason(err)))
 			return nil
 		}
-		if why := checkFile(rel, fi); why != "" {
-			excluded = append(excluded, why)
-			return nil
-		}
-		found = append(found, candidate{rel, fi})
-		if len(found)+1 > skillsext.MaxSkillResources {
-			return fs.SkipAll
+		for _, d := range entries {
+			if !sc.visit(1) {
+				return errEnough
+			}
+			name := d.Name()
+			rel := path.Join(dir, name)
+			switch {
+			case strings.HasPrefix(name, "."):
+				continue
+			case !servableName(name):
+				excluded = append(excluded, fmt.Sprintf("%q (a name no URI can spell)", clip(rel, 80)))
+				continue
+			case len(fileURI(p, rel)) > maxURIBytes:
+				excluded = append(excluded, fmt.Sprintf("%s (a URI longer than %d bytes)", clip(rel, 80), maxURIBytes))
+				continue
+			case d.IsDir():
+				if err := walk(rel); err != nil {
+					return err
+				}
+				continue
+			case rel == skillFileName:
+				continue // read and judged as the skill's own
+			}
+			fi, err := d.Info()
+			if err == nil && d.Type()&fs.ModeSymlink != 0 {
+				fi, err = fs.Stat(tree.fsys, rel) // confined to the skill directory
+			}
+			if err != nil {
+				excluded = append(excluded, fmt.Sprintf("%s (%s)", rel, linkReason(d, err)))
+				continue
+			}
+			if why := checkFile(rel, fi); why != "" {
+				excluded = append(excluded, why)
+				continue
+			}
+			found = append(found, candidate{rel, fi})
+			if len(found)+1 > skillsext.MaxSkillResources {
+				return errEnough
+			}
 		}
 		return nil
-	})
-	if err != nil {
+	}
+	if err := walk(""); err != nil && !errors.Is(err, errEnough) {
 		return nil, nil, fmt.Errorf("cannot read its directory: %s", reason(err))
 	}
 	return found, excluded, nil
 }
 
-func skipDir(d fs.DirEntry) error {
-	if d.IsDir() {
-		return fs.SkipDir
+// readDir lists the directory dir ("" for the root) of the skill at p: as
+// the discovery walk listed it, when it did (a real directory, so the same
+// entries), or through the skill's tree.
+func (sc *scanner) readDir(tree *skillTree, p, dir string) ([]fs.DirEntry, error) {
+	if entries, ok := sc.listings[path.Join(p, dir)]; ok {
+		return entries, nil
 	}
-	return nil
+	if dir == "" {
+		dir = "."
+	}
+	return fs.ReadDir(tree.fsys, dir)
 }
 
 func linkReason(d fs.DirEntry, err error) string {

@@ -97,9 +97,9 @@
 //
 // A server made with NewDir and watched (Watch) scans when files change and
 // answers listings from its last scan. Any other server scans again for
-// every listing (skills/list without a cursor and each later page,
-// skills/get, resources/directory/read, the index), so edits are served at
-// once.
+// every listing (the first page of skills/list, whose later pages come from
+// that scan or a newer one; skills/get; resources/directory/read; the
+// index), so edits are served at once.
 //
 // # The older convention
 //

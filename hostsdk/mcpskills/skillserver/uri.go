@@ -73,6 +73,9 @@ func fileURI(path, rel string) string {
 // characters (letters, digits, '-', '.', '_', '~'), with upper-case hex:
 // the one spelling parseSkillURI accepts.
 func encodeSegment(seg string) string {
+	if strings.IndexFunc(seg, func(r rune) bool { return r >= utf8.RuneSelf || !isUnreserved(byte(r)) }) < 0 {
+		return seg
+	}
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
 	for i := 0; i < len(seg); i++ {

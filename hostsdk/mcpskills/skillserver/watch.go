@@ -131,3 +131,11 @@ func (s *Server) addDiagnostic(d string) {
 	defer s.mu.Unlock()
 	s.watchDiag = d
 }
+
+// skipDir skips d if it is a directory.
+func skipDir(d fs.DirEntry) error {
+	if d.IsDir() {
+		return fs.SkipDir
+	}
+	return nil
+}
