@@ -16,8 +16,8 @@
 // the frontmatter; every earlier one must be a prefix segment a host can
 // put in a qualified name "<label>:<path>" (skill.ValidQualifiedName: ASCII
 // letters, digits, '.', '_' and '-', starting with a letter or digit, at
-// most 64 bytes), and the path holds at most maxSkillPathBytes (191) bytes,
-// so that any host label fits. A skill inside another skill's directory is
+// most 64 bytes), and the path holds at most 191 bytes, so that any host
+// label (at most 64 bytes) fits. A skill inside another skill's directory is
 // served as a skill of its own, and its files are also files of the
 // enclosing skill.
 //
@@ -49,21 +49,22 @@
 // capabilities.extensions["io.modelcontextprotocol/skills"] =
 // {"directoryRead": true}, with the resources capability, and answers:
 //
-//   - skills/list: every served skill's entry, sorted by URI, at most
-//     listPageSkills (100) entries and about listPageBytes (1 MiB) of
-//     entries per page (an entry is never split; a page holds at least one).
-//     nextCursor is opaque; it resumes after the last entry of the page, so
-//     a listing that changes between pages neither repeats nor skips an
-//     entry that stayed. A cursor the server did not write is -32602.
+//   - skills/list: every served skill's entry, sorted by URI, at most 100
+//     entries and 1 MiB of entries per page (an entry is never split; a
+//     page holds at least one, however large). nextCursor is opaque; it
+//     resumes after the last entry of the page, so a listing that changes
+//     between pages neither repeats nor skips an entry that stayed. A
+//     cursor the server did not write is -32602.
 //   - skills/get {uri}: the entry of the served skill whose SKILL.md URI is
 //     uri, listed or not; anything else is -32602 "No skill is served at
 //     <uri>".
 //   - resources/directory/read {uri, cursor}: the direct children of a
 //     served skill's directory (skill://<path>, no trailing slash) or of any
-//     directory below it, sorted by name, at most directoryPageSize (500) per
-//     page; subdirectories carry mimeType "inode/directory", files their
-//     name, size and (by extension) mimeType. The listing is live: what is
-//     on disk now, as served. Any other URI, a file's included, is -32602.
+//     directory below it, sorted by name, at most 500 per page.
+//     Subdirectories carry mimeType "inode/directory", files their name,
+//     size and (by extension) mimeType. The listing is live: what is on disk
+//     now, as served. Any other URI is -32602: a file's, a prefix folder's
+//     (skill://acme), a hidden or linked directory's.
 //
 // An entry's frontmatter is the SKILL.md frontmatter as JSON
 // (skillsext.FrontmatterJSON: every field, YAML 1.2 core types), and its
@@ -89,11 +90,11 @@
 //
 // Hashes are cached by file identity (device, inode, size, modification
 // and change time), so a scan hashes only files that changed, and an
-// unchanged file costs one stat. A file changed less than racyWindow (three
-// seconds) before it was read is read again at every scan until it has
-// aged, because coarse time stamps could hide a same-size rewrite. Where
-// the platform reports no inode or change time, every scan reads every
-// file. SKILL.md parses are cached the same way.
+// unchanged file costs one stat. A file changed less than three seconds
+// before it was read is read again at every scan until it has aged,
+// because coarse time stamps could hide a same-size rewrite. Where the
+// platform reports no inode or change time, every scan reads every file.
+// SKILL.md parses are cached the same way.
 //
 // A server made with NewDir and watched (Watch) scans when files change and
 // answers listings from its last scan. Any other server scans again for
@@ -123,8 +124,14 @@
 // 2025-11-25 and earlier revisions with sessions, so those clients keep
 // their standalone event stream and list-changed notifications as before.
 // Over stdio (ServeStdio) one session speaks whichever revision the client
-// opens with. Server-to-client requests are never made, so the stateless
-// handler loses nothing the server uses.
+// opens with.
+//
+// What the stateless handler changes for 2026-07-28 clients: no session
+// (every request is served by a fresh one, and GET and DELETE are refused
+// with 405), so no standalone event stream and no resources/subscribe;
+// those clients ask for list-changed and resource-updated notifications
+// with subscriptions/listen instead, which holds its request open. The
+// server never sends requests to clients, so nothing else is lost.
 package skillserver
 
 import (

@@ -45,83 +45,95 @@ func (s *Server) Watch(ctx context.Context) error {
 	if s.dir == "" {
 		return errors.New("skillserver: only a server made with NewDir watches a directory")
 	}
+	if _, err := os.Stat(s.dir); err != nil {
+		return fmt.Errorf("skillserver: watch %s: %w", s.dir, err)
+	}
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		return fmt.Errorf("skillserver: watch %s: %w", s.dir, err)
 	}
-	watched, complete := 0, true
-	var add func(dir string)
-	add = func(dir string) {
-		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil
-			}
-			if p != dir && strings.HasPrefix(d.Name(), ".") {
-				return skipDir(d)
-			}
-			if !d.IsDir() {
-				if d.Type()&fs.ModeSymlink != 0 && filepath.Dir(p) == s.dir {
-					// A skill directory linked in: scans follow it.
-					if target, err := filepath.EvalSymlinks(p); err == nil {
-						if fi, err := os.Stat(target); err == nil && fi.IsDir() {
-							add(target)
-						}
-					}
-				}
-				return nil
-			}
-			if watched >= maxWatchedDirs {
-				complete = false
-				s.watching.Store(false)
-				s.addDiagnostic(fmt.Sprintf("more than %d directories below %s: changes in the others are not noticed, so every listing scans the directory again", maxWatchedDirs, s.dir))
-				return filepath.SkipAll
-			}
-			if w.Add(p) == nil {
-				watched++
-			}
-			return nil
-		})
-	}
-	if _, err := os.Stat(s.dir); err != nil {
-		w.Close()
-		return fmt.Errorf("skillserver: watch %s: %w", s.dir, err)
-	}
-	add(s.dir)
+	dw := &dirWatcher{s: s, w: w, complete: true}
+	dw.add(s.dir)
 	// Changes from here on are noticed: a scan now serves until the next.
 	s.Sync()
-	s.watching.Store(complete)
-	go func() {
-		defer s.watching.Store(false)
-		defer w.Close()
-		timer := time.NewTimer(syncDelay)
-		timer.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				timer.Stop()
-				return
-			case ev, ok := <-w.Events:
-				if !ok {
-					return
-				}
-				if ev.Has(fsnotify.Create) {
-					if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
-						add(ev.Name)
+	s.watching.Store(dw.complete)
+	go dw.run(ctx)
+	return nil
+}
+
+// dirWatcher follows a server's directory with fsnotify.
+type dirWatcher struct {
+	s        *Server
+	w        *fsnotify.Watcher
+	watched  int
+	complete bool // every directory is watched
+}
+
+// add watches dir and the directories below it, but hidden ones, and the
+// skill directories linked into the skills directory.
+func (dw *dirWatcher) add(dir string) {
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if p != dir && strings.HasPrefix(d.Name(), ".") {
+			return skipDir(d)
+		}
+		if !d.IsDir() {
+			if d.Type()&fs.ModeSymlink != 0 && filepath.Dir(p) == dw.s.dir {
+				// A skill directory linked in: scans follow it.
+				if target, err := filepath.EvalSymlinks(p); err == nil {
+					if fi, err := os.Stat(target); err == nil && fi.IsDir() {
+						dw.add(target)
 					}
 				}
-				timer.Reset(syncDelay)
-			case _, ok := <-w.Errors:
-				if !ok {
-					return
-				}
-				// An overflow lost events: resynchronize.
-				timer.Reset(syncDelay)
-			case <-timer.C:
-				s.Sync()
 			}
+			return nil
 		}
-	}()
-	return nil
+		if dw.watched >= maxWatchedDirs {
+			dw.complete = false
+			dw.s.watching.Store(false)
+			dw.s.addDiagnostic(fmt.Sprintf("more than %d directories below %s: changes in the others are not noticed, so every listing scans the directory again", maxWatchedDirs, dw.s.dir))
+			return filepath.SkipAll
+		}
+		if dw.w.Add(p) == nil {
+			dw.watched++
+		}
+		return nil
+	})
+}
+
+// run calls Sync after a burst of changes, until ctx ends.
+func (dw *dirWatcher) run(ctx context.Context) {
+	defer dw.s.watching.Store(false)
+	defer dw.w.Close()
+	timer := time.NewTimer(syncDelay)
+	timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case ev, ok := <-dw.w.Events:
+			if !ok {
+				return
+			}
+			if ev.Has(fsnotify.Create) {
+				if fi, err := os.Stat(ev.Name); err == nil && fi.IsDir() {
+					dw.add(ev.Name)
+				}
+			}
+			timer.Reset(syncDelay)
+		case _, ok := <-dw.w.Errors:
+			if !ok {
+				return
+			}
+			// An overflow lost events: resynchronize.
+			timer.Reset(syncDelay)
+		case <-timer.C:
+			dw.s.Sync()
+		}
+	}
 }
 
 // addDiagnostic records a diagnostic about the server as a whole, kept
