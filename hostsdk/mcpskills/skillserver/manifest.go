@@ -59,6 +59,7 @@ func (sc *scanner) manifest(p string, v *fileVersion) (map[string]fileDigest, er
 		return nil, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)
 	}
 	files := map[string]fileDigest{skillFileName: {size: v.size, digest: v.digest}}
+	total = v.size
 	for _, c := range found {
 		d, why := sc.digest(tree, p, c)
 		if why != "" {
@@ -66,6 +67,10 @@ func (sc *scanner) manifest(p string, v *fileVersion) (map[string]fileDigest, er
 			continue
 		}
 		files[c.rel] = d
+		total += d.size
+	}
+	if total > skillsext.MaxSkillBytes { // a file grew while it was hashed
+		return nil, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)
 	}
 	if len(excluded) > 0 {
 		sc.diags = append(sc.diags, exclusionDiagnostic(p, excluded))
