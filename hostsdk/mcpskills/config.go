@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Defaults for the zero values of Config's bounds.
@@ -23,6 +25,7 @@ const (
 	DefaultCacheMaxResources   = 100
 	DefaultCacheMaxBytes       = 8 << 20
 	DefaultCacheTotalBytes     = 128 << 20
+	DefaultMaxListingBytes     = 64 << 20
 )
 
 // Config configures a Provider. Exactly one of Command (stdio) or URL
@@ -48,16 +51,35 @@ type Config struct {
 	// never appear in errors.
 	Headers map[string]string
 
-	// Label is the provider label of every skill this provider offers.
-	// Default "mcp".
+	// Label is the name the host assigns to the server: the Provider and
+	// Origin of every skill this provider offers, the first part of their
+	// qualified names (label:path), and the server named in errors. It is
+	// never taken from the server (its serverInfo.name). It must be a
+	// skill-name-shaped label (skill.ValidLabel: lower-case letters, digits
+	// and single hyphens, at most 64 bytes). Default "mcp"; a host with
+	// several servers gives each its own.
 	Label string
+
+	// SkillURIs are SKILL.md URIs of skills the host wants offered even
+	// when the server's skills/list leaves them out (a listing may be
+	// partial): each one the listing lacks is fetched with skills/get at
+	// every listing and offered like a listed skill. They apply only to
+	// servers that declare the MCP Skills extension. Each is
+	// "<scheme>://<skill-path>/SKILL.md" without query or fragment, at most
+	// 2048 bytes; at most 1000 of them, no repeats.
+	SkillURIs []string
 
 	// RequestTimeout bounds each MCP request (and connecting). Default 30s.
 	RequestTimeout time.Duration
 
-	// MaxEntries bounds the skills taken from the index; entries beyond it
-	// are dropped with a diagnostic. Default 1000, at most 100000.
+	// MaxEntries bounds the skills taken from the index, or from the
+	// entries of skills/list and skills/get; entries beyond it are dropped
+	// with a diagnostic. Default 1000, at most 100000.
 	MaxEntries int
+	// MaxListingBytes bounds the bytes of the entries of one skills/list
+	// walk (their JSON as received); entries beyond it are dropped with a
+	// diagnostic. Default 64 MiB, between 1 KiB and 1 GiB.
+	MaxListingBytes int64
 	// MaxDescriptionBytes bounds a description after whitespace
 	// normalization; longer descriptions are truncated at a character
 	// boundary with a diagnostic. Default 1024, between 16 and 65536.
@@ -106,6 +128,9 @@ const (
 	maxCacheMaxBytes       = 1 << 30
 	minCacheTotalBytes     = 1 << 20
 	maxCacheTotalBytes     = 64 << 30
+	minMaxListingBytes     = 1 << 10
+	maxMaxListingBytes     = 1 << 30
+	maxSkillURIs           = 1000
 )
 
 // reservedHeaders are set by the MCP transport itself.
@@ -203,10 +228,20 @@ func (cfg Config) normalize() (Config, error) {
 	if cfg.Label == "" {
 		cfg.Label = DefaultLabel
 	}
+	if !skill.ValidLabel(cfg.Label) {
+		return cfg, fmt.Errorf("mcpskills: Label must be a server label the host assigns: lower-case letters, digits and single hyphens, at most %d bytes (skill.ValidLabel), got %q", skill.MaxNameLength, clip(cfg.Label, 80))
+	}
+	cfg.SkillURIs = slices.Clone(cfg.SkillURIs)
+	if err := checkSkillURIs(cfg.SkillURIs); err != nil {
+		return cfg, err
+	}
 	if err := durationOption("RequestTimeout", &cfg.RequestTimeout, DefaultRequestTimeout, maxRequestTimeout); err != nil {
 		return cfg, err
 	}
 	if err := intOption("MaxEntries", &cfg.MaxEntries, DefaultMaxEntries, 1, maxMaxEntries); err != nil {
+		return cfg, err
+	}
+	if err := int64Option("MaxListingBytes", &cfg.MaxListingBytes, DefaultMaxListingBytes, minMaxListingBytes, maxMaxListingBytes); err != nil {
 		return cfg, err
 	}
 	if err := intOption("MaxDescriptionBytes", &cfg.MaxDescriptionBytes, DefaultMaxDescriptionBytes, minMaxDescriptionBytes, maxMaxDescriptionBytes); err != nil {
@@ -228,6 +263,24 @@ func (cfg Config) normalize() (Config, error) {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// checkSkillURIs validates Config.SkillURIs.
+func checkSkillURIs(uris []string) error {
+	if len(uris) > maxSkillURIs {
+		return fmt.Errorf("mcpskills: SkillURIs holds %d URIs, more than %d", len(uris), maxSkillURIs)
+	}
+	seen := make(map[string]bool, len(uris))
+	for i, u := range uris {
+		if _, why := parseSkillURI(u); why != "" {
+			return fmt.Errorf("mcpskills: SkillURIs[%d] must be the URI of a SKILL.md (\"<scheme>://<skill-path>/SKILL.md\", without query or fragment, at most %d bytes): %s", i, maxSkillURIBytes, why)
+		}
+		if seen[u] {
+			return fmt.Errorf("mcpskills: SkillURIs[%d] repeats %q", i, clip(u, 128))
+		}
+		seen[u] = true
+	}
+	return nil
 }
 
 // connectionHash identifies the whole connection configuration (endpoint,
