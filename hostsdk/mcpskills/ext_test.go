@@ -434,9 +434,9 @@ func TestExtDeclinedAndMalformed(t *testing.T) {
 		t.Errorf("Diagnostics (-want +got):\n%s", diff)
 	}
 	for name, want := range map[string]string{
-		"big":                 `mcpskills: skill "big" from MCP server "docs": its entry lists 513 files, more than the 512 a skill may have; not loaded`,
-		"docs:big":            `mcpskills: skill "docs:big" from MCP server "docs": its entry lists 513 files, more than the 512 a skill may have; not loaded`,
-		"heavy":               `mcpskills: skill "heavy" from MCP server "docs": its files total 16777217 bytes, more than the 16777216 bytes (16 MiB) a skill may have; not loaded`,
+		"big":                `mcpskills: skill "big" from MCP server "docs": its entry lists 513 files, more than the 512 a skill may have; not loaded`,
+		"docs:big":           `mcpskills: skill "docs:big" from MCP server "docs": its entry lists 513 files, more than the 512 a skill may have; not loaded`,
+		"heavy":              `mcpskills: skill "heavy" from MCP server "docs": its files total 16777217 bytes, more than the 16777216 bytes (16 MiB) a skill may have; not loaded`,
 		"docs:reports/daily": `mcpskills: skill "docs:reports/daily" from MCP server "docs": its resources are "dynamic", with no digests to verify them against; not loaded`,
 	} {
 		def, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: name})
