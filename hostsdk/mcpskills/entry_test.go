@@ -81,16 +81,16 @@ func TestDecodeEntryInvalid(t *testing.T) {
 		{entryOf("skill://x/SKILL.md", fmX, `[`+sk+`,`+res("skill://x/a?q", 1)+`]`), `has a query, fragment or backslash`},
 		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","size":1}]`), `resources[0]: no "digest"`},
 		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:00","size":1}]`), `digest "sha256:00" is not`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha512:` + strings.Repeat("0", 64) + `","size":1}]`), `is not "sha256:" and 64`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("A", 64) + `","size":1}]`), `is not "sha256:" and 64`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("g", 64) + `","size":1}]`), `is not "sha256:" and 64`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `"}]`), `no "size"`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":-1}]`), `"size" is not a non-negative integer`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":1.5}]`), `"size" is not a non-negative integer`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":1e3}]`), `"size" is not a non-negative integer`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":"1"}]`), `"size" is not a non-negative integer`},
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":01}]`), "not a JSON object"}, // not JSON at all
-		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":null}]`), `"size" is not a non-negative integer`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha512:`+strings.Repeat("0", 64)+`","size":1}]`), `is not "sha256:" and 64`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("A", 64)+`","size":1}]`), `is not "sha256:" and 64`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("g", 64)+`","size":1}]`), `is not "sha256:" and 64`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`"}]`), `no "size"`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`","size":-1}]`), `"size" is not a non-negative integer`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`","size":1.5}]`), `"size" is not a non-negative integer`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`","size":1e3}]`), `"size" is not a non-negative integer`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`","size":"1"}]`), `"size" is not a non-negative integer`},
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`","size":01}]`), "not a JSON object"}, // not JSON at all
+		{entryOf("skill://x/SKILL.md", fmX, `[{"uri":"skill://x/SKILL.md","digest":"sha256:`+strings.Repeat("0", 64)+`","size":null}]`), `"size" is not a non-negative integer`},
 	} {
 		e, _, why := decodeEntry(json.RawMessage(tc.raw), testEntryLimits)
 		if !strings.Contains(why, tc.why) {
