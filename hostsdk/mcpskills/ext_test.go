@@ -633,3 +633,27 @@ func TestExtListingFailures(t *testing.T) {
 		t.Errorf("List after recovery = %+v", obs)
 	}
 }
+
+// TestExtListChanged: a list_changed notification makes the session's
+// listing stale: the provider invalidates and the next List walks
+// skills/list again; until then List answers from the listing it has.
+func TestExtListChanged(t *testing.T) {
+	s := newExtServer()
+	p, _ := newExtProvider(t, s, Config{IndexMaxAge: time.Hour})
+	invalidated := make(chan struct{}, 16)
+	p.SetInvalidate(func() { invalidated <- struct{}{} })
+	listSkills(t, p, "s1")
+	listSkills(t, p, "s2") // shares the listing the first session walked
+	if n := s.Lists(); n != 1 {
+		t.Fatalf("%d skills/list pages for two sessions within IndexMaxAge, want 1", n)
+	}
+	s.RemoveSkill(gitURI)
+	awaitInvalidation(t, invalidated, s.ListChanged)
+	obs := listSkills(t, p, "s1")
+	if len(obs.Skills) != 1 || obs.Skills[0].Name != "refunds" {
+		t.Fatalf("List after list_changed = %+v", obs)
+	}
+	if _, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: "git-workflow"}); found || err != nil {
+		t.Errorf("Load(git-workflow) = %v, %v; want not found", found, err)
+	}
+}
