@@ -162,7 +162,7 @@ func TestTypeScriptSkillsServerThroughThePlugin(t *testing.T) {
 	if out.IsError || out.Value == nil || !strings.HasPrefix(out.Value.Content, "# Refunds\n") || out.Value.ResourceBase == nil || out.Value.ResourceBase.URL != "skill://acme/billing/refunds/" {
 		t.Fatalf("skill refunds = %q", out.Text)
 	}
-	for _, path := range []string{"examples/email.md", "escalation/SKILL.md"} {
+	for _, path := range []string{"references/email.md", "escalation/SKILL.md"} {
 		want, err := os.ReadFile(filepath.Join(dir, "acme", "billing", "refunds", filepath.FromSlash(path)))
 		if err != nil {
 			t.Fatal(err)
@@ -172,7 +172,7 @@ func TestTypeScriptSkillsServerThroughThePlugin(t *testing.T) {
 			t.Errorf("skill_resource %s = %q", path, res.Text)
 		}
 	}
-	if res := h.call("s1", "skill_resource", map[string]any{"name": "refunds", "path": "examples/missing.md", "offset": 0}); res.Text != `Error: resource "examples/missing.md" of skill "refunds" was not found` {
+	if res := h.call("s1", "skill_resource", map[string]any{"name": "refunds", "path": "references/missing.md", "offset": 0}); res.Text != `Error: resource "references/missing.md" of skill "refunds" was not found` {
 		t.Errorf("a file outside the manifest: %q", res.Text)
 	}
 	if out := h.call("s1", "skill", map[string]string{"name": "escalation"}); out.IsError || out.Value.ResourceBase.URL != "skill://acme/billing/refunds/escalation/" {

@@ -133,13 +133,13 @@ func checkTSFixture(t *testing.T, p *Provider) {
 	if def.ResourceBase == nil || def.ResourceBase.URL != "skill://acme/billing/refunds/" || !strings.HasPrefix(def.Content, "# Refunds\n") || def.Origin != "docs" {
 		t.Errorf("refunds = %+v", def)
 	}
-	for _, path := range []string{"examples/email.md", "escalation/SKILL.md", "SKILL.md"} {
+	for _, path := range []string{"references/email.md", "escalation/SKILL.md", "SKILL.md"} {
 		data, err := p.ReadSkillResource(t.Context(), skills.ResourceRequest{SessionID: "s1", Name: "refunds", Path: path})
 		if err != nil || string(data) != disk("acme/billing/refunds/"+path) {
 			t.Errorf("refunds %s = %q, %v", path, data, err)
 		}
 	}
-	if _, err := p.ReadSkillResource(t.Context(), skills.ResourceRequest{SessionID: "s1", Name: "refunds", Path: "examples/missing.md"}); err == nil || !strings.Contains(err.Error(), `"examples/missing.md" is not a file of its entry`) {
+	if _, err := p.ReadSkillResource(t.Context(), skills.ResourceRequest{SessionID: "s1", Name: "refunds", Path: "references/missing.md"}); err == nil || !strings.Contains(err.Error(), `"references/missing.md" is not a file of its entry`) {
 		t.Errorf("a file outside the manifest: %v", err)
 	}
 	if def := load(t, p, "s1", "docs:acme/billing/refunds/escalation"); def.Content != "# Escalation\n\nOpen a ticket in the billing queue and name the order." {
