@@ -657,3 +657,28 @@ func TestExtListChanged(t *testing.T) {
 		t.Errorf("Load(git-workflow) = %v, %v; want not found", found, err)
 	}
 }
+
+// TestExtViewBounds: verified copies live in the session's bounded view
+// like any read: past CacheMaxResources the least recently used one is
+// dropped and read (and verified) again when next needed.
+func TestExtViewBounds(t *testing.T) {
+	s := newExtServer()
+	p, _ := newExtProvider(t, s, Config{CacheMaxResources: 2})
+	listSkills(t, p, "s1")
+	load(t, p, "s1", "refunds")
+	if _, err := readFile(t, p, "s1", "refunds", "examples/email.md"); err != nil {
+		t.Fatal(err)
+	}
+	load(t, p, "s1", "refunds") // still cached
+	load(t, p, "s1", "git-workflow")
+	if s.Reads(refundsURI) != 1 || s.Reads(gitURI) != 1 {
+		t.Fatalf("reads: refunds %d, git-workflow %d", s.Reads(refundsURI), s.Reads(gitURI))
+	}
+	// The email was the least recently used of three: dropped.
+	if _, err := readFile(t, p, "s1", "refunds", "examples/email.md"); err != nil {
+		t.Fatal(err)
+	}
+	if n := s.Reads(emailURI); n != 2 {
+		t.Errorf("%d reads of the dropped file, want 2", n)
+	}
+}
