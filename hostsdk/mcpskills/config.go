@@ -185,44 +185,8 @@ func (cfg Config) normalize() (Config, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 
-	switch {
-	case len(cfg.Command) > 0 && cfg.URL != "":
-		return cfg, errors.New("mcpskills: set exactly one of Command and URL, not both")
-	case len(cfg.Command) == 0 && cfg.URL == "":
-		return cfg, errors.New("mcpskills: set exactly one of Command and URL")
-	case len(cfg.Command) > 0:
-		if cfg.Command[0] == "" {
-			return cfg, errors.New("mcpskills: Command[0] must name a program")
-		}
-		if len(cfg.Headers) > 0 {
-			return cfg, errors.New("mcpskills: Headers apply only to URL, not Command")
-		}
-		for i, kv := range cfg.Env {
-			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-				return cfg, fmt.Errorf("mcpskills: Env[%d] must have the form KEY=value", i)
-			}
-		}
-	default:
-		if len(cfg.Env) > 0 {
-			return cfg, errors.New("mcpskills: Env applies only to Command, not URL")
-		}
-		u, err := url.Parse(cfg.URL)
-		// The parse error would quote the URL, which may hold credentials.
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
-			return cfg, errors.New("mcpskills: URL must be an absolute http or https URL without a fragment")
-		}
-		for k, v := range cfg.Headers {
-			if !validHeaderName(k) {
-				return cfg, fmt.Errorf("mcpskills: Headers: invalid header name %q", clip(k, 64))
-			}
-			if slices.ContainsFunc(reservedHeaders, func(r string) bool { return strings.EqualFold(r, k) }) {
-				return cfg, fmt.Errorf("mcpskills: Headers: %s is set by the transport and cannot be configured", k)
-			}
-			if !validHeaderValue(v) {
-				// Never quote the value: it is a credential.
-				return cfg, fmt.Errorf("mcpskills: Headers: the value of %s contains a control character", k)
-			}
-		}
+	if err := cfg.checkEndpoint(); err != nil {
+		return cfg, err
 	}
 
 	if cfg.Label == "" {
@@ -263,6 +227,50 @@ func (cfg Config) normalize() (Config, error) {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// checkEndpoint validates Command and its Env, or URL and its Headers.
+func (cfg Config) checkEndpoint() error {
+	switch {
+	case len(cfg.Command) > 0 && cfg.URL != "":
+		return errors.New("mcpskills: set exactly one of Command and URL, not both")
+	case len(cfg.Command) == 0 && cfg.URL == "":
+		return errors.New("mcpskills: set exactly one of Command and URL")
+	case len(cfg.Command) > 0:
+		if cfg.Command[0] == "" {
+			return errors.New("mcpskills: Command[0] must name a program")
+		}
+		if len(cfg.Headers) > 0 {
+			return errors.New("mcpskills: Headers apply only to URL, not Command")
+		}
+		for i, kv := range cfg.Env {
+			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+				return fmt.Errorf("mcpskills: Env[%d] must have the form KEY=value", i)
+			}
+		}
+	default:
+		if len(cfg.Env) > 0 {
+			return errors.New("mcpskills: Env applies only to Command, not URL")
+		}
+		u, err := url.Parse(cfg.URL)
+		// The parse error would quote the URL, which may hold credentials.
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
+			return errors.New("mcpskills: URL must be an absolute http or https URL without a fragment")
+		}
+		for k, v := range cfg.Headers {
+			if !validHeaderName(k) {
+				return fmt.Errorf("mcpskills: Headers: invalid header name %q", clip(k, 64))
+			}
+			if slices.ContainsFunc(reservedHeaders, func(r string) bool { return strings.EqualFold(r, k) }) {
+				return fmt.Errorf("mcpskills: Headers: %s is set by the transport and cannot be configured", k)
+			}
+			if !validHeaderValue(v) {
+				// Never quote the value: it is a credential.
+				return fmt.Errorf("mcpskills: Headers: the value of %s contains a control character", k)
+			}
+		}
+	}
+	return nil
 }
 
 // checkSkillURIs validates Config.SkillURIs.
