@@ -110,7 +110,7 @@ func startTypeScriptSkillsServer(t *testing.T) (url, skillsDir string) {
 		t.Skip(msg)
 	}
 	skillsDir = filepath.Join(dir, "skills")
-	cmd := exec.Command(node, filepath.Join(dir, "server.mjs"), "-skills", skillsDir, "-http", "127.0.0.1:0")
+	cmd := exec.Command(node, filepath.Join(dir, "server.mjs"), "-skills", skillsDir, "-http", "127.0.0.1:0", "-watch-stdin")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

@@ -49,7 +49,7 @@ func tsServer(t *testing.T) (node, script, skillsDir string) {
 func startTSHTTP(t *testing.T) string {
 	t.Helper()
 	node, script, dir := tsServer(t)
-	cmd := exec.Command(node, script, "-skills", dir, "-http", "127.0.0.1:0")
+	cmd := exec.Command(node, script, "-skills", dir, "-http", "127.0.0.1:0", "-watch-stdin")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

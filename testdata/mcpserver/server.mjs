@@ -3,28 +3,30 @@
 // interop tests.
 //
 //   node server.mjs -skills DIR -stdio
-//   node server.mjs -skills DIR -http 127.0.0.1:0
+//   node server.mjs -skills DIR -http 127.0.0.1:0 [-watch-stdin]
 //
 // Over HTTP it prints one line, the endpoint URL, once it listens; it then
-// serves until stdin closes or it is signalled. Warnings of the SDK's
-// catalog go to stderr.
+// serves until it is signalled (SIGINT, SIGTERM) or, with -watch-stdin (the
+// tests' way to make sure it never outlives them), until its stdin closes.
+// Warnings of the SDK's catalog go to stderr.
 import http from 'node:http';
 import { McpServer, createMcpHandler } from '@modelcontextprotocol/server';
 import { loadSkills } from '@modelcontextprotocol/server/ext/skills/node';
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 
 function parseArgs(argv) {
-  const opts = { skills: '', stdio: false, http: '' };
+  const opts = { skills: '', stdio: false, http: '', watchStdin: false };
   for (let i = 0; i < argv.length; i++) {
     switch (argv[i]) {
       case '-skills': opts.skills = argv[++i] ?? ''; break;
       case '-stdio': opts.stdio = true; break;
       case '-http': opts.http = argv[++i] ?? ''; break;
+      case '-watch-stdin': opts.watchStdin = true; break;
       default: throw new Error(`unknown argument ${argv[i]}`);
     }
   }
   if (opts.skills === '' || opts.stdio === (opts.http !== '')) {
-    throw new Error('usage: server.mjs -skills DIR (-stdio | -http HOST:PORT)');
+    throw new Error('usage: server.mjs -skills DIR (-stdio | -http HOST:PORT [-watch-stdin])');
   }
   return opts;
 }
@@ -50,9 +52,12 @@ if (opts.stdio) {
     process.stdout.write(`http://${addr.address}:${addr.port}/mcp\n`);
   });
   const stop = () => { srv.close(); handler.close().finally(() => process.exit(0)); };
-  process.stdin.on('end', stop);
-  process.stdin.resume();
+  if (opts.watchStdin) {
+    process.stdin.on('end', stop);
+    process.stdin.resume();
+  }
   process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 function splitHostPort(hostPort) {
