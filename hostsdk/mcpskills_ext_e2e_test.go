@@ -172,7 +172,7 @@ func TestTypeScriptSkillsServerThroughThePlugin(t *testing.T) {
 			t.Errorf("skill_resource %s = %q", path, res.Text)
 		}
 	}
-	if res := h.call("s1", "skill_resource", map[string]any{"name": "refunds", "path": "references/missing.md", "offset": 0}); res.Text != `Error: resource "references/missing.md" of skill "refunds" was not found` {
+	if res := h.call("s1", "skill_resource", map[string]any{"name": "refunds", "path": "references/missing.md", "offset": 0}); res.Text != `Error: mcpskills: skill "refunds" from MCP server "docs": "references/missing.md" is not a file of its entry; not read` {
 		t.Errorf("a file outside the manifest: %q", res.Text)
 	}
 	if out := h.call("s1", "skill", map[string]string{"name": "escalation"}); out.IsError || out.Value.ResourceBase.URL != "skill://acme/billing/refunds/escalation/" {

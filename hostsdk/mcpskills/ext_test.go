@@ -264,7 +264,7 @@ func TestExtHostile(t *testing.T) {
 				return readFile(t, p, "s1", "refunds", "templates/extra.md")
 			},
 			want:  head + `"templates/extra.md" is not a file of its entry; not read`,
-			kind:  skills.ErrResourceNotFound,
+			kind:  ErrVerification,
 			reads: "skill://acme/billing/refunds/templates/extra.md",
 		},
 		{

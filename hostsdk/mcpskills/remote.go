@@ -373,9 +373,10 @@ func (p *Provider) readSkillResourceExt(ctx context.Context, req skills.Resource
 	return []byte(c.Text), nil
 }
 
-// notInEntry refuses a read of a file the held manifest does not list. The
-// error also matches skills.ErrResourceNotFound, so the resource tool
-// reports the file as not found, as it does for a directory skill.
+// notInEntry refuses a read of a file the held manifest does not list: a
+// verification failure (the manifest is complete, so an unlisted file is a
+// change to the skill), reported with the skill and its server named, as
+// every verification failure is, not as a file that is merely missing.
 func (p *Provider) notInEntry(name, file string) error {
-	return p.skillError(name, errors.Join(ErrVerification, skills.ErrResourceNotFound), "%q is not a file of its entry; not read", clip(file, 128))
+	return p.skillError(name, ErrVerification, "%q is not a file of its entry; not read", clip(file, 128))
 }

@@ -1,15 +1,15 @@
 package mcpskills
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"strconv"
-	"strings"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
 )
 
 // digestOf returns the size and SHA-256 of a resource's raw bytes: the
@@ -59,119 +59,28 @@ func checkContent(size int64, sum [32]byte, want *fileEntry) error {
 	return nil
 }
 
-// maxFrontmatterDepth bounds the nesting of a SKILL.md frontmatter the
-// provider compares with an entry.
-const maxFrontmatterDepth = 32
-
 // errFrontmatterUnreadable is a SKILL.md without YAML frontmatter the
-// provider can compare: none, not a mapping, anchors and aliases, duplicate
-// keys, or deeper than maxFrontmatterDepth.
+// provider can compare: none, not a mapping, or YAML even a lenient reading
+// cannot parse.
 var errFrontmatterUnreadable = errors.New("no readable YAML frontmatter")
 
-// frontmatterFields parses the YAML frontmatter of a SKILL.md (fenced as
-// stripFrontmatter finds it) into JSON values: strings, float64 numbers,
-// booleans, nil, []any and map[string]any. Scalars are typed by the YAML
-// core schema; a timestamp or any other tagged scalar stays the string it
-// is written as, as a JSON rendering of the frontmatter has it.
+// frontmatterFields reads the YAML frontmatter of a SKILL.md as the JSON
+// object an entry carries (skillsext.FrontmatterJSON, the reading serve-mcp
+// writes its entries with: YAML 1.2 core types, the filesystem provider's
+// lenient colon values), decoded with numbers as json.Number, so that it
+// compares with an entry's frontmatter value by value.
 func frontmatterFields(doc string) (map[string]any, error) {
-	yamlText, ok := frontmatterBlock(doc)
-	if !ok {
-		return nil, errFrontmatterUnreadable
-	}
-	var root yaml.Node
-	if err := yaml.Unmarshal([]byte(yamlText), &root); err != nil {
-		return nil, errFrontmatterUnreadable
-	}
-	if root.Kind == 0 {
-		return map[string]any{}, nil // an empty block
-	}
-	if root.Kind != yaml.DocumentNode || len(root.Content) != 1 || root.Content[0].Kind != yaml.MappingNode {
-		return nil, errFrontmatterUnreadable
-	}
-	v, err := yamlValue(root.Content[0], 0)
+	obj, _, err := skillsext.FrontmatterJSON([]byte(doc))
 	if err != nil {
-		return nil, err
-	}
-	return v.(map[string]any), nil
-}
-
-// frontmatterBlock returns the YAML between the fences of doc.
-func frontmatterBlock(doc string) (string, bool) {
-	doc = strings.TrimPrefix(doc, "\uFEFF")
-	first, rest, ok := strings.Cut(doc, "\n")
-	if !ok || !isFence(first) {
-		return "", false
-	}
-	var b strings.Builder
-	for rest != "" {
-		line, next, _ := strings.Cut(rest, "\n")
-		if isFence(line) {
-			return b.String(), true
-		}
-		b.WriteString(line)
-		b.WriteByte('\n')
-		rest = next
-	}
-	return "", false
-}
-
-func yamlValue(n *yaml.Node, depth int) (any, error) {
-	if depth > maxFrontmatterDepth {
 		return nil, errFrontmatterUnreadable
 	}
-	switch n.Kind {
-	case yaml.ScalarNode:
-		return yamlScalar(n)
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := yamlValue(c, depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, v)
-		}
-		return out, nil
-	case yaml.MappingNode:
-		out := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if k.Kind != yaml.ScalarNode {
-				return nil, errFrontmatterUnreadable
-			}
-			if _, dup := out[k.Value]; dup {
-				return nil, errFrontmatterUnreadable
-			}
-			v, err := yamlValue(n.Content[i+1], depth+1)
-			if err != nil {
-				return nil, err
-			}
-			out[k.Value] = v
-		}
-		return out, nil
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	dec.UseNumber()
+	var fields map[string]any
+	if err := dec.Decode(&fields); err != nil {
+		return nil, errFrontmatterUnreadable
 	}
-	// Aliases (and anything else): a frontmatter rendered as JSON has none.
-	return nil, errFrontmatterUnreadable
-}
-
-func yamlScalar(n *yaml.Node) (any, error) {
-	switch n.ShortTag() {
-	case "!!null":
-		return nil, nil
-	case "!!bool":
-		var b bool
-		if err := n.Decode(&b); err != nil {
-			return nil, errFrontmatterUnreadable
-		}
-		return b, nil
-	case "!!int", "!!float":
-		var f float64
-		if err := n.Decode(&f); err != nil {
-			return nil, errFrontmatterUnreadable
-		}
-		return f, nil
-	}
-	return n.Value, nil
+	return fields, nil
 }
 
 // frontmatterDiff compares an entry's frontmatter (decoded with numbers as
@@ -199,7 +108,7 @@ func frontmatterDiff(entry, fetched map[string]any) string {
 	return ""
 }
 
-// sameValue compares a JSON value with a YAML one.
+// sameValue compares two JSON values decoded with json.Number.
 func sameValue(a, b any) bool {
 	switch a := a.(type) {
 	case nil:
@@ -211,9 +120,14 @@ func sameValue(a, b any) bool {
 		bs, ok := b.(string)
 		return ok && a == bs
 	case json.Number:
-		bf, ok := b.(float64)
-		af, err := strconv.ParseFloat(string(a), 64)
-		return ok && err == nil && af == bf
+		// Numbers compare by value: 17, 17.0 and 1.7e1 are one number.
+		bn, ok := b.(json.Number)
+		if !ok {
+			return false
+		}
+		af, errA := strconv.ParseFloat(string(a), 64)
+		bf, errB := strconv.ParseFloat(string(bn), 64)
+		return errA == nil && errB == nil && af == bf
 	case []any:
 		bs, ok := b.([]any)
 		if !ok || len(a) != len(bs) {
