@@ -63,13 +63,13 @@ func TestFrontmatterDiff(t *testing.T) {
 
 func TestFrontmatterUnreadable(t *testing.T) {
 	for name, doc := range map[string]string{
-		"no frontmatter":   "# Just a body\n",
-		"unclosed":         "---\nname: x\n",
-		"not a mapping":    "---\n- a\n- b\n---\n",
-		"a scalar":         "---\njust text\n---\n",
-		"invalid YAML":     "---\nname: [x\n---\n",
-		"non-scalar key":   "---\n? [a]\n: b\n---\n",
-		"infinity":         "---\nname: x\nn: .inf\n---\n",
+		"no frontmatter": "# Just a body\n",
+		"unclosed":       "---\nname: x\n",
+		"not a mapping":  "---\n- a\n- b\n---\n",
+		"a scalar":       "---\njust text\n---\n",
+		"invalid YAML":   "---\nname: [x\n---\n",
+		"non-scalar key": "---\n? [a]\n: b\n---\n",
+		"infinity":       "---\nname: x\nn: .inf\n---\n",
 	} {
 		if _, err := frontmatterFields(doc); err == nil {
 			t.Errorf("%s: frontmatterFields accepted %q", name, doc)
