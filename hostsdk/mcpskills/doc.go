@@ -75,9 +75,12 @@
 // the entry it was loaded from (keyed by the server's label and the
 // SKILL.md URI). The SKILL.md is read and verified against the held entry:
 // its size, then its SHA-256 digest, then its YAML frontmatter, parsed and
-// compared with the entry's frontmatter field by field (scalars typed by
-// the YAML core schema; a SKILL.md whose frontmatter cannot be parsed, or
-// uses anchors, aliases or duplicate keys, does not compare). A skill's
+// compared with the entry's frontmatter field by field, numbers by value.
+// The frontmatter is read as serve-mcp reads it to write its entries: YAML
+// 1.2 core types, aliases expanded, a repeated key keeping its last value,
+// and an unquoted value holding ": " read as the plain string it spells, as
+// the filesystem provider reads it; a SKILL.md whose frontmatter cannot be
+// read even so does not compare. A skill's
 // other files are read only through the held entry: a path, or URI, its
 // manifest does not list is never requested from the server, and a listed
 // file's bytes are verified the same way. Reads go only to this provider's
@@ -95,10 +98,10 @@
 //	mcpskills: skill "big" from MCP server "docs": its SKILL.md is 9000000 bytes, more than the 8388608 bytes (8 MiB) a SKILL.md may have; not loaded
 //	mcpskills: skill "daily" from MCP server "docs": its resources are "dynamic", with no digests to verify them against; not loaded
 //
-// The first four match ErrVerification, the fifth ErrVerification and
-// skills.ErrResourceNotFound (the resource tool reports such a file as not
-// found, as for a directory skill), the sixth ErrResourceNotFound and
-// skills.ErrResourceNotFound, the rest ErrDeclined. After each of the first
+// The first five match ErrVerification (a file the manifest does not list
+// is a change to the skill, not a missing file, so the resource tool shows
+// the model this text naming the skill and its server), the sixth
+// ErrResourceNotFound and skills.ErrResourceNotFound, the rest ErrDeclined. After each of the first
 // six the provider calls skills/get for the skill and holds the entry it
 // returns for the session (nothing, if the server no longer serves one), so
 // the session's next load verifies against the current entry; then every
