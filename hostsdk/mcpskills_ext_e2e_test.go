@@ -25,13 +25,13 @@ import (
 )
 
 // extHost is a host with the real plugin binary mounted (resource tool on)
-// over a registry holding one remote provider.
+// over a registry holding one remote provider and any local skills given.
 type extHost struct {
 	t    *testing.T
 	host *hostsdk.Host
 }
 
-func newExtHost(t *testing.T, remote *mcpskills.Provider) *extHost {
+func newExtHost(t *testing.T, remote *mcpskills.Provider, locals ...skills.RuntimeSkill) *extHost {
 	t.Helper()
 	ctx := context.Background()
 	tree, reg := tools.NewTree(), skills.NewRegistry()
@@ -39,6 +39,11 @@ func newExtHost(t *testing.T, remote *mcpskills.Provider) *extHost {
 		t.Fatal(err)
 	}
 	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})
+	for _, s := range locals {
+		if err := reg.Register(tools.GlobalScope, s); err != nil {
+			t.Fatal(err)
+		}
+	}
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
@@ -226,5 +231,35 @@ func TestTamperedRemoteSkillThroughThePlugin(t *testing.T) {
 	want := `Error: mcpskills: skill "refunds" from MCP server "docs": "examples/email.md" is 37 bytes, its entry says 15; not used`
 	if !res.IsError || res.Resource != nil || res.Text != want {
 		t.Errorf("tampered file: %q, want %q", res.Text, want)
+	}
+}
+
+// TestRemoteSkillNamedLikeALocalOne: the TypeScript server's refunds shares
+// its name with a skill of the host's own. Neither is dropped or
+// substituted: the local one keeps the name, the remote one is listed and
+// loaded under its qualified name, from its own server, marked as its.
+func TestRemoteSkillNamedLikeALocalOne(t *testing.T) {
+	url, _ := startTypeScriptSkillsServer(t)
+	remote, err := mcpskills.New(mcpskills.Config{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { remote.Close() })
+	h := newExtHost(t, remote, skills.RuntimeSkill{Name: "refunds", Description: "The team's own refund checklist.", Content: "Local refunds."})
+
+	if got, want := h.catalogNames("s1"), []string{"docs:acme/billing/refunds", "escalation", "git-workflow", "refunds"}; !slices.Equal(got, want) {
+		t.Fatalf("catalog %v, want %v", got, want)
+	}
+	if out := h.call("s1", "skill", map[string]string{"name": "refunds"}); out.IsError || out.Value == nil || out.Value.Content != "Local refunds." || out.Value.Origin != "" {
+		t.Errorf("skill refunds = %q, want the local skill", out.Text)
+	}
+	out := h.call("s1", "skill", map[string]string{"name": "docs:acme/billing/refunds"})
+	if out.IsError || out.Value == nil || out.Value.Origin != "docs" || !strings.HasPrefix(out.Value.Content, "# Refunds\n") ||
+		!strings.HasPrefix(out.Text, `<skill_content name="docs:acme/billing/refunds" mcp_server="docs">`) {
+		t.Fatalf("skill docs:acme/billing/refunds = %q", out.Text)
+	}
+	res := h.call("s1", "skill_resource", map[string]any{"name": "docs:acme/billing/refunds", "path": "references/email.md", "offset": 0})
+	if res.IsError || res.Resource == nil || res.Resource.Name != "docs:acme/billing/refunds" {
+		t.Errorf("skill_resource of the qualified skill = %q", res.Text)
 	}
 }
