@@ -307,3 +307,78 @@ func TestOfOmitting(t *testing.T) {
 		t.Error("a trailer collides with an entry")
 	}
 }
+
+// blockSize is the size of the stack buffer Of encodes entries into before
+// handing them to the hasher.
+const blockSize = 4096
+
+// entryOfBound returns an entry whose encoding bound (what Of reserves in a
+// block before encoding it: four maximal varints and the three strings) is
+// exactly bound bytes.
+func entryOfBound(bound int) Entry {
+	return Entry{Name: "n", Description: strings.Repeat("d", bound-4*binary.MaxVarintLen64-1)}
+}
+
+func repeatEntry(e Entry, n int) []Entry {
+	entries := make([]Entry, n)
+	for i := range entries {
+		entries[i] = e
+	}
+	return entries
+}
+
+// TestOfDoesNotAllocateForEntriesThatFitABlock: Of hashes every entry whose
+// encoding fits its block from that block, whatever the mix of entry sizes,
+// name, description and origin lengths, and however the entries fall on the
+// block boundaries (only an entry larger than a block is encoded on the heap).
+// Each list is one a wrong reservation or a wrong flush decision would
+// overflow the block with. Not parallel, like TestOfAllocations.
+func TestOfDoesNotAllocateForEntriesThatFitABlock(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		entries []Entry
+	}{
+		// 6 encoded bytes each: 683 of them overrun a block by 2 bytes if
+		// the varints are not reserved.
+		{"tiny entries packed across blocks", repeatEntry(Entry{Name: "a", Description: "xyz"}, 2000)},
+		// A reservation that subtracted a length would never flush.
+		{"long names", repeatEntry(Entry{Name: strings.Repeat("n", 100), Description: "d"}, 200)},
+		{"long descriptions", repeatEntry(Entry{Name: "n", Description: strings.Repeat("d", 100)}, 200)},
+		{"long origins", repeatEntry(Entry{Name: "n", Description: "d", Origin: strings.Repeat("o", 100)}, 200)},
+		// The second entry does not fit behind the first: the block must be
+		// flushed first, not appended to.
+		{"entries of most of a block", repeatEntry(Entry{Name: "n", Description: strings.Repeat("d", 3000)}, 5)},
+		// An entry whose bound is exactly a block fits an emptied block.
+		{"entry of exactly a block after a small one", []Entry{{Name: "a", Description: "b"}, entryOfBound(blockSize)}},
+		{"entry of exactly a block first", []Entry{entryOfBound(blockSize), {Name: "a", Description: "b"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := Of(tt.entries), Digest(xxh3.Hash128(referenceEncoding(tt.entries)).Bytes()); got != want {
+				t.Fatalf("Of = %s, reference = %s", got, want)
+			}
+			if allocs := testing.AllocsPerRun(20, func() { Of(tt.entries) }); allocs != 0 {
+				t.Errorf("Of allocates %v times, want 0", allocs)
+			}
+		})
+	}
+}
+
+// TestOmittingNothing: a catalog that left nothing out (or a count below 1,
+// which no catalog says) digests as Of and OfEncoded do, encoded or not, and
+// OfOmitting then costs what Of costs.
+func TestOmittingNothing(t *testing.T) {
+	entries := []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "", Origin: "docs"}}
+	enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1])}
+	want := Of(entries)
+	for _, omitted := range []int{0, -1, -1 << 40} {
+		if got := OfOmitting(entries, omitted); got != want {
+			t.Errorf("OfOmitting(entries, %d) = %s, want Of = %s", omitted, got, want)
+		}
+		if got := OfEncodedOmitting(len(entries), enc, omitted); got != want {
+			t.Errorf("OfEncodedOmitting(%d) = %s, want Of = %s", omitted, got, want)
+		}
+	}
+	if allocs := testing.AllocsPerRun(20, func() { OfOmitting(entries, 0) }); allocs != 0 {
+		t.Errorf("OfOmitting(entries, 0) allocates %v times, want 0 as Of", allocs)
+	}
+}

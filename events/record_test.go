@@ -113,6 +113,18 @@ func TestParseCatalogReadable(t *testing.T) {
 			entries: entries{en("a\"b\\c/d", "\b\f\n\r\t\u00e9\u2028\U0001F600 <&>")},
 		},
 		{
+			name:    "hexadecimal digits in either case",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"\u00E9\u00e9","description":"\uABCD\uabcd\uD83D\uDE00\u0AfF"}]}`,
+			entries: entries{en("éé", "\uABCD\uABCD\U0001F600\u0AFF")},
+		},
+		{
+			// The escape after a high surrogate is no low surrogate escape, although
+			// hexadecimal digits follow it.
+			name:    "high surrogate followed by another escape",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"\ud800\nDC00","description":"\uD800\\DC00\ud800\"dc00"}]}`,
+			entries: entries{en("\uFFFD\nDC00", "\uFFFD\\DC00\uFFFD\"dc00")},
+		},
+		{
 			name:    "unpaired surrogates become U+FFFD",
 			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"\ud800x","description":"\udc00\ud800\u0041\ud83d\ud83d\ude00"}]}`,
 			entries: entries{en("\uFFFDx", "\uFFFD\uFFFDA\uFFFD\U0001F600")},
@@ -121,6 +133,12 @@ func TestParseCatalogReadable(t *testing.T) {
 			name:    "invalid UTF-8 becomes U+FFFD",
 			source:  "{\"kind\":\"skill-catalog\",\"form\":\"catalog\",\"entries\":[{\"name\":\"a\xffb\",\"description\":\"\xc3\x28\xe2\x82\"}]}",
 			entries: entries{en("a\uFFFDb", "\uFFFD(\uFFFD\uFFFD")},
+		},
+		{
+			// A byte that can only continue a sequence cannot start one.
+			name:    "lone continuation bytes become U+FFFD",
+			source:  "{\"kind\":\"skill-catalog\",\"form\":\"catalog\",\"entries\":[{\"name\":\"a\x80\",\"description\":\"\x7f\x80\xbf\xc3\xa9\x80\"}]}",
+			entries: entries{en("a\uFFFD", "\x7f\uFFFD\uFFFDé\uFFFD")},
 		},
 		{
 			name:    "non-empty whitespace name is still a name",
@@ -493,6 +511,12 @@ func TestOmittedCount(t *testing.T) {
 		{``, 0},
 		{`"omitted":3,`, 3},
 		{`"omitted":0,`, 0},
+		{`"omitted":9,`, 9},
+		{`"omitted":10,`, 10},
+		{`"omitted":1234567890,`, 1234567890},
+		{`"omitted":0.5,`, 0},
+		{`"omitted":0e1,`, 0},
+		{`"omitted":9999999999,`, 0},
 		{`"omitted":2147483647,`, 2147483647},
 		{`"omitted":2147483648,`, 0},
 		{`"omitted":-1,`, 0},
