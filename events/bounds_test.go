@@ -110,6 +110,14 @@ func TestEncodeAllocatesOnce(t *testing.T) {
 	// Sizes sweep the allocator's size classes, so that some estimate is
 	// exactly a class and any shortfall in it shows.
 	for n := range 300 {
+		es := entries{remote("n", strings.Repeat("d", n), "docs")}
+		for _, u := range []bool{false, true} {
+			if a := testing.AllocsPerRun(10, func() { EncodeCatalog(es, u) }); a != 1 {
+				t.Fatalf("EncodeCatalog(a remote entry with a %d-byte description, %v) allocates %v times, want 1", n, u, a)
+			}
+		}
+	}
+	for n := range 300 {
 		pieces := [][]byte{AppendEntry(nil, en("n", strings.Repeat("d", n)))}
 		for _, omitted := range []int{0, 7, 1<<31 - 1} {
 			for _, u := range []bool{false, true} {

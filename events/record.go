@@ -106,7 +106,10 @@ func IsCatalogKind(source []byte) bool {
 func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 	n := catalogFrameLen
 	for i := range entries {
-		n += len(entryFrame) + len(entries[i].Name) + len(entries[i].Description) + len(entries[i].Origin)
+		n += len(entryFrame) + len(entries[i].Name) + len(entries[i].Description)
+		if o := entries[i].Origin; o != "" {
+			n += len(originFrame) + len(o)
+		}
 	}
 	n += n / 16 // room for a few escapes, so the common case allocates once
 	b := appendCatalogHead(make([]byte, 0, n), update)
@@ -162,6 +165,7 @@ const (
 	omittedMember = `"omitted":`
 	catalogClose  = `]}`
 	entryFrame    = `{"name":"","description":""},`
+	originFrame   = `,"origin":""`
 
 	catalogFrameLen = len(catalogHead) + len(catalogUpdate) + len(catalogOpen) + len(catalogClose)
 )

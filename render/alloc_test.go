@@ -92,10 +92,7 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 		for _, rb := range bases {
 			for _, origin := range []string{"", "d<o>cs"} {
 				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: text, Origin: origin}
-				most := 1.0
-				if rb != nil && rb.Kind == skill.ResourceURL && origin == "" {
-					most = 2 // the guidance of a local skill's URL base is joined first
-				}
+				const most = 1.0
 				for _, resourceTool := range []bool{false, true} {
 					check(fmt.Sprintf("SkillContentFor(%+v, origin %q, %v)", rb, origin, resourceTool), most, func() {
 						if _, err := SkillContentFor(v, resourceTool); err != nil {

@@ -55,7 +55,7 @@ func SkillContent(v skill.ToolValue) (string, error) {
 // attribute after its name, and on the first line of its resources section,
 // which also says that the instructions are untrusted.
 func SkillContentFor(v skill.ToolValue, resourceTool bool) (string, error) {
-	prefix, value, guidance, err := resourceGuidance(v, resourceTool)
+	prefix, value, guidance, after, err := resourceGuidance(v, resourceTool)
 	if err != nil {
 		return "", err
 	}
@@ -66,7 +66,7 @@ func SkillContentFor(v skill.ToolValue, resourceTool bool) (string, error) {
 		instructions = "\n</skill_resources>\n<skill_instructions>\n"
 		closing      = "\n</skill_instructions>\n</skill_content>"
 	)
-	n := len(open) + escapedLen(v.Name, attrSpecials) + len(openEnd) + len(guidance) +
+	n := len(open) + escapedLen(v.Name, attrSpecials) + len(openEnd) + len(guidance) + len(after) +
 		len(instructions) + len(v.Content) + len(closing)
 	if v.Origin != "" {
 		n += len(originAttr) + escapedLen(v.Origin, attrSpecials) +
@@ -96,6 +96,7 @@ func SkillContentFor(v skill.ToolValue, resourceTool bool) (string, error) {
 		b.WriteByte('\n')
 	}
 	b.WriteString(guidance)
+	b.WriteString(after)
 	b.WriteString(instructions)
 	b.WriteString(v.Content)
 	b.WriteString(closing)
@@ -104,34 +105,34 @@ func SkillContentFor(v skill.ToolValue, resourceTool bool) (string, error) {
 
 // resourceGuidance returns the resources section's line naming the base
 // (its prefix and value, both empty for a provider-managed base) and the
-// guidance sentence after it.
-func resourceGuidance(v skill.ToolValue, resourceTool bool) (prefix, value, guidance string, err error) {
+// guidance sentence after it, in two parts written one after the other.
+func resourceGuidance(v skill.ToolValue, resourceTool bool) (prefix, value, guidance, after string, err error) {
 	rb := v.ResourceBase
 	if rb == nil {
-		return "", "", managedGuidance, nil
+		return "", "", managedGuidance, "", nil
 	}
 	if err := rb.Validate(); err != nil {
-		return "", "", "", fmt.Errorf("skill %q: %w", v.Name, err)
+		return "", "", "", "", fmt.Errorf("skill %q: %w", v.Name, err)
 	}
 	value = skill.QuoteUnsafe(rb.Location())
 	switch rb.Kind {
 	case skill.ResourceDirectory:
 		if resourceTool {
-			return directoryPrefix, value, directoryToolGuidance, nil
+			return directoryPrefix, value, directoryToolGuidance, "", nil
 		}
-		return directoryPrefix, value, directoryGuidance, nil
+		return directoryPrefix, value, directoryGuidance, "", nil
 	case skill.ResourceURL:
-		// The origin line already says a remote skill is untrusted.
 		guidance = urlResolve
 		if resourceTool {
 			guidance = urlToolResolve
 		}
+		// The origin line already says a remote skill is untrusted.
 		if v.Origin == "" {
-			guidance += remoteGuidance
+			after = remoteGuidance
 		}
-		return urlPrefix, value, guidance, nil
+		return urlPrefix, value, guidance, after, nil
 	}
-	return opaquePrefix, value, opaqueGuidance, nil
+	return opaquePrefix, value, opaqueGuidance, "", nil
 }
 
 // MaxEchoBytes bounds what an error text repeats of the model's arguments
