@@ -23,7 +23,7 @@ func Of(entries []Entry) Digest {
 	b := buf[:0]
 	for i := range entries {
 		e := entries[i]
-		if n := 2*binary.MaxVarintLen64 + len(e.Name) + len(e.Description); len(b)+n > cap(b) {
+		if n := 4*binary.MaxVarintLen64 + len(e.Name) + len(e.Description) + len(e.Origin); len(b)+n > cap(b) {
 			h.Write(b)
 			b = buf[:0]
 			if n > cap(b) {
@@ -51,8 +51,16 @@ func OfEncoded(n int, encoded [][]byte) Digest {
 }
 
 // AppendEntry appends the encoding of one entry that the digest hashes:
-// uvarint(len(name)) name uvarint(len(description)) description.
+// uvarint(len(name)) name uvarint(len(description)) description. An entry with an Origin is
+// preceded by a zero byte (the length of an empty name) and uvarint(len(origin)) origin, so
+// entries without one encode as they always have. Published names are never empty, so the
+// zero byte always marks an origin and the list stays self-delimiting.
 func AppendEntry(dst []byte, e Entry) []byte {
+	if e.Origin != "" {
+		dst = append(dst, 0)
+		dst = binary.AppendUvarint(dst, uint64(len(e.Origin)))
+		dst = append(dst, e.Origin...)
+	}
 	dst = binary.AppendUvarint(dst, uint64(len(e.Name)))
 	dst = append(dst, e.Name...)
 	dst = binary.AppendUvarint(dst, uint64(len(e.Description)))

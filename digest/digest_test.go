@@ -15,6 +15,11 @@ func referenceEncoding(entries []Entry) []byte {
 	b := []byte("skillcatalog/digest/v1\x00")
 	b = binary.AppendUvarint(b, uint64(len(entries)))
 	for _, e := range entries {
+		if e.Origin != "" {
+			b = append(b, 0)
+			b = binary.AppendUvarint(b, uint64(len(e.Origin)))
+			b = append(b, e.Origin...)
+		}
 		b = binary.AppendUvarint(b, uint64(len(e.Name)))
 		b = append(b, e.Name...)
 		b = binary.AppendUvarint(b, uint64(len(e.Description)))
@@ -35,10 +40,11 @@ func TestPinned(t *testing.T) {
 	}{
 		{"nil", nil, "b2f078e9c6018b2622d920d0abe87c67"},
 		{"empty", []Entry{}, "b2f078e9c6018b2622d920d0abe87c67"},
-		{"one", []Entry{{"a-skill", "Does a thing."}}, "ba38007bdd3ceaf45e9bc35372d48349"},
-		{"empty description", []Entry{{"a-skill", ""}}, "e0c50b10c2acb892f46d29a1529efe41"},
-		{"two", []Entry{{"alpha", "First."}, {"beta", "Second & <third>."}}, "f1c0c63e2a2c09d692a630ad7eab9fe0"},
-		{"unicode", []Entry{{"résumé", "naïve — “quoted” 日本語"}}, "0ec1af54535b4d23fb20f7c8d1b51ca3"},
+		{"one", []Entry{{Name: "a-skill", Description: "Does a thing."}}, "ba38007bdd3ceaf45e9bc35372d48349"},
+		{"empty description", []Entry{{Name: "a-skill", Description: ""}}, "e0c50b10c2acb892f46d29a1529efe41"},
+		{"two", []Entry{{Name: "alpha", Description: "First."}, {Name: "beta", Description: "Second & <third>."}}, "f1c0c63e2a2c09d692a630ad7eab9fe0"},
+		{"unicode", []Entry{{Name: "résumé", Description: "naïve — “quoted” 日本語"}}, "0ec1af54535b4d23fb20f7c8d1b51ca3"},
+		{"remote", []Entry{{Name: "alpha", Description: "First."}, {Name: "beta", Description: "Second.", Origin: "docs"}}, "fd109c0d9b7870bacb8050b8df5f747c"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,9 +67,10 @@ func TestStreamingMatchesReference(t *testing.T) {
 	for _, n := range []int{0, 1, 2, 7, 63, 64, 65, 127, 128, 129, 240, 1000, 1025, 4095, 4096, 4097, 5000} {
 		long := strings.Repeat("x", n)
 		for _, entries := range [][]Entry{
-			{{long, ""}},
-			{{"a", long}},
-			{{long, long}, {"b", long}},
+			{{Name: long, Description: ""}},
+			{{Name: "a", Description: long}},
+			{{Name: long, Description: long}, {Name: "b", Description: long}},
+			{{Name: "a", Description: long, Origin: long}, {Name: long, Description: "b", Origin: "o"}},
 			manyEntries(n % 300),
 		} {
 			got := Of(entries)
@@ -87,7 +94,7 @@ var naiveJoins = map[string]func([]Entry) string{
 	"concat": func(es []Entry) string {
 		var b strings.Builder
 		for _, e := range es {
-			b.WriteString(e.Name + e.Description)
+			b.WriteString(e.Name + e.Description + e.Origin)
 		}
 		return b.String()
 	},
@@ -106,13 +113,15 @@ func TestSeparatorCollisionsDiffer(t *testing.T) {
 		join string
 		a, b []Entry
 	}{
-		{"newline", []Entry{{"a", "b\nc"}}, []Entry{{"a\nb", "c"}}},
-		{"newline", []Entry{{"a", "b"}, {"c", "d"}}, []Entry{{"a", "b\nc\nd"}}},
-		{"newline", []Entry{{"a", "b\n\n"}}, []Entry{{"a", "b"}, {"", ""}}},
-		{"concat", []Entry{{"ab", ""}}, []Entry{{"a", "b"}}},
-		{"concat", []Entry{{"a", "b"}, {"c", "d"}}, []Entry{{"ab", "cd"}}},
-		{"concat", []Entry{}, []Entry{{"", ""}}},
-		{"catalog line", []Entry{{"a", "x\n-`b`: y"}}, []Entry{{"a", "x"}, {"b", "y"}}},
+		{"newline", []Entry{{Name: "a", Description: "b\nc"}}, []Entry{{Name: "a\nb", Description: "c"}}},
+		{"newline", []Entry{{Name: "a", Description: "b"}, {Name: "c", Description: "d"}}, []Entry{{Name: "a", Description: "b\nc\nd"}}},
+		{"newline", []Entry{{Name: "a", Description: "b\n\n"}}, []Entry{{Name: "a", Description: "b"}, {Name: "", Description: ""}}},
+		{"concat", []Entry{{Name: "ab", Description: ""}}, []Entry{{Name: "a", Description: "b"}}},
+		{"concat", []Entry{{Name: "a", Description: "b"}, {Name: "c", Description: "d"}}, []Entry{{Name: "ab", Description: "cd"}}},
+		{"concat", []Entry{}, []Entry{{Name: "", Description: ""}}},
+		{"catalog line", []Entry{{Name: "a", Description: "x\n-`b`: y"}}, []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "y"}}},
+		{"concat", []Entry{{Name: "a", Description: "b", Origin: "c"}}, []Entry{{Name: "a", Description: "bc"}}},
+		{"concat", []Entry{{Name: "a", Description: "b", Origin: "c"}}, []Entry{{Name: "ab", Description: "", Origin: "c"}}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %q %q", tt.join, tt.a, tt.b), func(t *testing.T) {
@@ -130,19 +139,41 @@ func TestSeparatorCollisionsDiffer(t *testing.T) {
 
 func TestOrderMatters(t *testing.T) {
 	t.Parallel()
-	a := []Entry{{"alpha", "A"}, {"beta", "B"}}
-	b := []Entry{{"beta", "B"}, {"alpha", "A"}}
+	a := []Entry{{Name: "alpha", Description: "A"}, {Name: "beta", Description: "B"}}
+	b := []Entry{{Name: "beta", Description: "B"}, {Name: "alpha", Description: "A"}}
 	if Of(a) == Of(b) {
 		t.Errorf("reordered entries share digest %s", Of(a))
 	}
-	if Of([]Entry{{"x", "y"}}) == Of([]Entry{{"y", "x"}}) {
+	if Of([]Entry{{Name: "x", Description: "y"}}) == Of([]Entry{{Name: "y", Description: "x"}}) {
 		t.Error("swapping name and description kept the digest")
+	}
+	if Of([]Entry{{Name: "x", Description: "y", Origin: "z"}}) == Of([]Entry{{Name: "x", Description: "z", Origin: "y"}}) {
+		t.Error("swapping description and origin kept the digest")
+	}
+}
+
+// TestOriginChangesDigest: the same name and description published from another origin,
+// or from none, is another catalog, while an entry without an origin hashes as it always
+// has (TestPinned).
+func TestOriginChangesDigest(t *testing.T) {
+	t.Parallel()
+	seen := map[Digest]string{}
+	for _, origin := range []string{"", "docs", "doc", "docs2", "\x00"} {
+		d := Of([]Entry{{Name: "a-skill", Description: "Does a thing.", Origin: origin}})
+		if prev, dup := seen[d]; dup {
+			t.Errorf("origins %q and %q share digest %s", prev, origin, d)
+		}
+		seen[d] = origin
+	}
+	withOrigin := []Entry{{Name: "b", Description: "c", Origin: "o"}, {Name: "d", Description: ""}}
+	if Of(withOrigin) != Digest(xxh3.Hash128(referenceEncoding(withOrigin)).Bytes()) {
+		t.Error("Of differs from the reference encoding for entries with origins")
 	}
 }
 
 func TestStringParseRoundTrip(t *testing.T) {
 	t.Parallel()
-	for _, entries := range [][]Entry{nil, {{"a", "b"}}, manyEntries(50)} {
+	for _, entries := range [][]Entry{nil, {{Name: "a", Description: "b"}}, manyEntries(50)} {
 		d := Of(entries)
 		s := d.String()
 		if len(s) != 32 || strings.ToLower(s) != s {
@@ -223,7 +254,7 @@ func BenchmarkOf(b *testing.B) {
 func TestOfEncodedMatchesOf(t *testing.T) {
 	t.Parallel()
 	huge := Entry{Name: "huge", Description: strings.Repeat("x", 10000)}
-	for _, entries := range [][]Entry{nil, {{Name: "a", Description: ""}}, manyEntries(1000), append(manyEntries(3), huge, Entry{Name: "z", Description: "after"})} {
+	for _, entries := range [][]Entry{nil, {{Name: "a", Description: ""}}, manyEntries(1000), append(manyEntries(3), huge, Entry{Name: "z", Description: "after", Origin: "docs"})} {
 		var enc []byte
 		for _, e := range entries {
 			enc = AppendEntry(enc, e)
@@ -240,9 +271,10 @@ func TestOfEncodedMatchesOf(t *testing.T) {
 }
 
 func FuzzOfEncoded(f *testing.F) {
-	f.Add("a", "b", "c\x00", strings.Repeat("d", 5000))
-	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 string) {
-		entries := []Entry{{n1, d1}, {n2, d2}}
+	f.Add("a", "b", "", "c\x00", strings.Repeat("d", 5000))
+	f.Add("a", "b", "docs", "c", "d")
+	f.Fuzz(func(t *testing.T, n1, d1, o1, n2, d2 string) {
+		entries := []Entry{{Name: n1, Description: d1, Origin: o1}, {Name: n2, Description: d2}}
 		enc := AppendEntry(AppendEntry(nil, entries[0]), entries[1])
 		if OfEncoded(2, [][]byte{enc}) != Of(entries) {
 			t.Fatal("OfEncoded differs from Of")
@@ -273,5 +305,80 @@ func TestOfOmitting(t *testing.T) {
 	// The trailer cannot pass for a further entry.
 	if OfOmitting(entries[:1], 1) == Of(append(entries[:1:1], Entry{Name: "omitted", Description: "\x01"})) {
 		t.Error("a trailer collides with an entry")
+	}
+}
+
+// blockSize is the size of the stack buffer Of encodes entries into before
+// handing them to the hasher.
+const blockSize = 4096
+
+// entryOfBound returns an entry whose encoding bound (what Of reserves in a
+// block before encoding it: four maximal varints and the three strings) is
+// exactly bound bytes.
+func entryOfBound(bound int) Entry {
+	return Entry{Name: "n", Description: strings.Repeat("d", bound-4*binary.MaxVarintLen64-1)}
+}
+
+func repeatEntry(e Entry, n int) []Entry {
+	entries := make([]Entry, n)
+	for i := range entries {
+		entries[i] = e
+	}
+	return entries
+}
+
+// TestOfDoesNotAllocateForEntriesThatFitABlock: Of hashes every entry whose
+// encoding fits its block from that block, whatever the mix of entry sizes,
+// name, description and origin lengths, and however the entries fall on the
+// block boundaries (only an entry larger than a block is encoded on the heap).
+// Each list is one a wrong reservation or a wrong flush decision would
+// overflow the block with. Not parallel, like TestOfAllocations.
+func TestOfDoesNotAllocateForEntriesThatFitABlock(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		entries []Entry
+	}{
+		// 6 encoded bytes each: 683 of them overrun a block by 2 bytes if
+		// the varints are not reserved.
+		{"tiny entries packed across blocks", repeatEntry(Entry{Name: "a", Description: "xyz"}, 2000)},
+		// A reservation that subtracted a length would never flush.
+		{"long names", repeatEntry(Entry{Name: strings.Repeat("n", 100), Description: "d"}, 200)},
+		{"long descriptions", repeatEntry(Entry{Name: "n", Description: strings.Repeat("d", 100)}, 200)},
+		{"long origins", repeatEntry(Entry{Name: "n", Description: "d", Origin: strings.Repeat("o", 100)}, 200)},
+		// The second entry does not fit behind the first: the block must be
+		// flushed first, not appended to.
+		{"entries of most of a block", repeatEntry(Entry{Name: "n", Description: strings.Repeat("d", 3000)}, 5)},
+		// An entry whose bound is exactly a block fits an emptied block.
+		{"entry of exactly a block after a small one", []Entry{{Name: "a", Description: "b"}, entryOfBound(blockSize)}},
+		{"entry of exactly a block first", []Entry{entryOfBound(blockSize), {Name: "a", Description: "b"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, want := Of(tt.entries), Digest(xxh3.Hash128(referenceEncoding(tt.entries)).Bytes()); got != want {
+				t.Fatalf("Of = %s, reference = %s", got, want)
+			}
+			if allocs := testing.AllocsPerRun(20, func() { Of(tt.entries) }); allocs != 0 {
+				t.Errorf("Of allocates %v times, want 0", allocs)
+			}
+		})
+	}
+}
+
+// TestOmittingNothing: a catalog that left nothing out (or a count below 1,
+// which no catalog says) digests as Of and OfEncoded do, encoded or not, and
+// OfOmitting then costs what Of costs.
+func TestOmittingNothing(t *testing.T) {
+	entries := []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "", Origin: "docs"}}
+	enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1])}
+	want := Of(entries)
+	for _, omitted := range []int{0, -1, -1 << 40} {
+		if got := OfOmitting(entries, omitted); got != want {
+			t.Errorf("OfOmitting(entries, %d) = %s, want Of = %s", omitted, got, want)
+		}
+		if got := OfEncodedOmitting(len(entries), enc, omitted); got != want {
+			t.Errorf("OfEncodedOmitting(%d) = %s, want Of = %s", omitted, got, want)
+		}
+	}
+	if allocs := testing.AllocsPerRun(20, func() { OfOmitting(entries, 0) }); allocs != 0 {
+		t.Errorf("OfOmitting(entries, 0) allocates %v times, want 0 as Of", allocs)
 	}
 }

@@ -15,8 +15,8 @@ import (
 // maxDepth is encoding/json's nesting limit; deeper documents are invalid there too.
 const maxDepth = 10000
 
-// span locates one entry's decoded name and description in parser.arena.
-type span struct{ nameStart, nameEnd, descStart, descEnd int }
+// span locates one entry's decoded name, description and origin in parser.arena.
+type span struct{ nameStart, nameEnd, descStart, descEnd, originStart, originEnd int }
 
 // record is what the reader learned about the top-level object; each flag reflects the last
 // occurrence of its member, as with JSON.parse.
@@ -214,11 +214,12 @@ func (p *parser) entries() (readable, ok bool) {
 	return readable, ok
 }
 
-// entry reads one element object; good means it has a non-empty string name and a string
-// description.
+// entry reads one element object; good means it has a non-empty string name, a string
+// description, and an origin that is absent or a string.
 func (p *parser) entry() (good, ok bool) {
 	var s span
 	var hasName, hasDesc bool
+	badOrigin := false
 	ok = p.members(func(key []byte) bool {
 		switch string(key) {
 		case "name":
@@ -235,10 +236,17 @@ func (p *parser) entry() (good, ok bool) {
 				s.descEnd = len(p.arena)
 				return ok
 			}
+		case "origin":
+			if badOrigin = p.peek() != '"'; !badOrigin {
+				s.originStart = len(p.arena)
+				ok := p.decodeString()
+				s.originEnd = len(p.arena)
+				return ok
+			}
 		}
 		return p.skipValue()
 	})
-	good = hasName && s.nameEnd > s.nameStart && hasDesc
+	good = hasName && s.nameEnd > s.nameStart && hasDesc && !badOrigin
 	if ok && good {
 		p.spans = append(p.spans, s)
 	}

@@ -27,7 +27,7 @@ func mayBeCatalog(source []byte) bool {
 
 // Catalog is a readable catalog record.
 type Catalog struct {
-	// Entries are the published (name, description) pairs in catalog order. Never nil for a
+	// Entries are the published (name, description, origin) entries in catalog order. Never nil for a
 	// readable record; empty for the tombstone that retires every earlier name.
 	Entries []digest.Entry
 	// Update is true when the record marks a replacement rather than the first publication.
@@ -43,8 +43,10 @@ type Catalog struct {
 // ParseCatalog returns the catalog recorded in source and true when source is readable: a
 // single JSON object (surrounding JSON whitespace allowed) whose "kind" is "skill-catalog",
 // whose "form" is "catalog", and whose "entries" is an array in which every element is an
-// object with a non-empty string "name" and a string "description" (possibly empty). Other
-// members are ignored. "update" counts only when it is the boolean true; "omitted" only when
+// object with a non-empty string "name", a string "description" (possibly empty) and, for a
+// remote skill, a string "origin" (the label of the server it comes from; absent or empty for
+// the host's own skills, any other type makes the record unreadable). Other members are
+// ignored. "update" counts only when it is the boolean true; "omitted" only when
 // it is an integer written with digits alone, at most 2^31-1.
 //
 // Keys are matched exactly (case-sensitively), and a repeated key takes its last value, as in
@@ -74,6 +76,7 @@ func ParseCatalog(source []byte) (Catalog, bool) {
 		entries[i] = digest.Entry{
 			Name:        arena[s.nameStart:s.nameEnd],
 			Description: arena[s.descStart:s.descEnd],
+			Origin:      arena[s.originStart:s.originEnd],
 		}
 	}
 	return Catalog{Entries: entries, Update: rec.update, Omitted: rec.omitted, Digest: digest.OfOmitting(entries, rec.omitted)}, true
@@ -94,7 +97,7 @@ func IsCatalogKind(source []byte) bool {
 
 // EncodeCatalog returns the compact JSON source for a catalog message publishing entries:
 // members in the order kind, form, update (only when true), entries, and entries always an
-// array. Strings are escaped as encoding/json does with HTML escaping disabled, so
+// array of objects with name, description and, only for an entry with an origin, origin. Strings are escaped as encoding/json does with HTML escaping disabled, so
 // descriptions keep <, > and & verbatim; invalid UTF-8 becomes U+FFFD.
 //
 // ParseCatalog(EncodeCatalog(entries, update)) returns entries and update unchanged provided
@@ -104,6 +107,9 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 	n := catalogFrameLen
 	for i := range entries {
 		n += len(entryFrame) + len(entries[i].Name) + len(entries[i].Description)
+		if o := entries[i].Origin; o != "" {
+			n += len(originFrame) + len(o)
+		}
 	}
 	n += n / 16 // room for a few escapes, so the common case allocates once
 	b := appendCatalogHead(make([]byte, 0, n), update)
@@ -159,6 +165,7 @@ const (
 	omittedMember = `"omitted":`
 	catalogClose  = `]}`
 	entryFrame    = `{"name":"","description":""},`
+	originFrame   = `,"origin":""`
 
 	catalogFrameLen = len(catalogHead) + len(catalogUpdate) + len(catalogOpen) + len(catalogClose)
 )
@@ -176,5 +183,9 @@ func appendEntry(b []byte, e *digest.Entry) []byte {
 	b = jsonstr.Append(b, e.Name)
 	b = append(b, `,"description":`...)
 	b = jsonstr.Append(b, e.Description)
+	if e.Origin != "" {
+		b = append(b, `,"origin":`...)
+		b = jsonstr.Append(b, e.Origin)
+	}
 	return append(b, '}')
 }

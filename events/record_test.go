@@ -22,6 +22,11 @@ func en(name, description string) digest.Entry {
 	return digest.Entry{Name: name, Description: description}
 }
 
+// remote is the entry of a skill served by the remote server labelled origin.
+func remote(name, description, origin string) digest.Entry {
+	return digest.Entry{Name: name, Description: description, Origin: origin}
+}
+
 func TestParseCatalogReadable(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -108,6 +113,18 @@ func TestParseCatalogReadable(t *testing.T) {
 			entries: entries{en("a\"b\\c/d", "\b\f\n\r\t\u00e9\u2028\U0001F600 <&>")},
 		},
 		{
+			name:    "hexadecimal digits in either case",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"\u00E9\u00e9","description":"\uABCD\uabcd\uD83D\uDE00\u0AfF"}]}`,
+			entries: entries{en("éé", "\uABCD\uABCD\U0001F600\u0AFF")},
+		},
+		{
+			// The escape after a high surrogate is no low surrogate escape, although
+			// hexadecimal digits follow it.
+			name:    "high surrogate followed by another escape",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"\ud800\nDC00","description":"\uD800\\DC00\ud800\"dc00"}]}`,
+			entries: entries{en("\uFFFD\nDC00", "\uFFFD\\DC00\uFFFD\"dc00")},
+		},
+		{
 			name:    "unpaired surrogates become U+FFFD",
 			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"\ud800x","description":"\udc00\ud800\u0041\ud83d\ud83d\ude00"}]}`,
 			entries: entries{en("\uFFFDx", "\uFFFD\uFFFDA\uFFFD\U0001F600")},
@@ -118,9 +135,35 @@ func TestParseCatalogReadable(t *testing.T) {
 			entries: entries{en("a\uFFFDb", "\uFFFD(\uFFFD\uFFFD")},
 		},
 		{
+			// A byte that can only continue a sequence cannot start one.
+			name:    "lone continuation bytes become U+FFFD",
+			source:  "{\"kind\":\"skill-catalog\",\"form\":\"catalog\",\"entries\":[{\"name\":\"a\x80\",\"description\":\"\x7f\x80\xbf\xc3\xa9\x80\"}]}",
+			entries: entries{en("a\uFFFD", "\x7f\uFFFD\uFFFDé\uFFFD")},
+		},
+		{
 			name:    "non-empty whitespace name is still a name",
 			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":" ","description":""}]}`,
 			entries: entries{en(" ", "")},
+		},
+		{
+			name:    "a remote skill's origin",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x"},{"name":"b","description":"y","origin":"docs"}]}`,
+			entries: entries{en("a", "x"), remote("b", "y", "docs")},
+		},
+		{
+			name:    "an empty origin is no origin",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":""}]}`,
+			entries: entries{en("a", "x")},
+		},
+		{
+			name:    "duplicate origin: last wins",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"origin":1,"name":"a","origin":"one","description":"x","origin":"two"}]}`,
+			entries: entries{remote("a", "x", "two")},
+		},
+		{
+			name:    "escaped origin key and value",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","\u006frigin":"d\u006fcs"}]}`,
+			entries: entries{remote("a", "x", "docs")},
 		},
 		{
 			name:    "numbers in ignored members",
@@ -169,6 +212,12 @@ var malformed = []struct {
 	{"entry without description", `{"kind": "skill-catalog", "form": "catalog", "entries": [{"name": "x"}]}`, true},
 	{"entry without name", `{"kind": "skill-catalog", "form": "catalog", "entries": [{"description": "no name"}]}`, true},
 	{"invalid JSON", `{"kind": "skill-catalog", "form": "catalog", "entries": [`, false},
+
+	// A remote skill's origin that is not a string.
+	{"origin a number", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":1}]}`, true},
+	{"origin null", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":null}]}`, true},
+	{"origin an object", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":{"label":"docs"}}]}`, true},
+	{"origin string then number", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin":false}]}`, true},
 
 	// Element shapes.
 	{"entries object", `{"kind":"skill-catalog","form":"catalog","entries":{"name":"a","description":"b"}}`, true},
@@ -318,6 +367,7 @@ func TestEncodeCatalogGolden(t *testing.T) {
 		{"escaping", entries{en("a-skill", "quote \" backslash \\ slash / <tag> & amp \u2028\u2029 \x00\x01\x1f\x7f \b\f\n\r\t")}, false},
 		{"unicode", entries{en("a-skill", "naïve — “quoted” 日本語 \U0001F600")}, false},
 		{"invalid UTF-8", entries{en("a-skill", "a\xffb\xc3")}, false},
+		{"remote skills", entries{en("a-skill", "Local."), remote("b-skill", "Remote.", "docs"), remote("c-skill", "<Remote> & \"quoted\".", "mcp-2")}, true},
 	}
 	var b bytes.Buffer
 	for _, c := range cases {
@@ -345,6 +395,7 @@ func TestEncodeCatalogMatchesEncodingJSON(t *testing.T) {
 		{},
 		{en("a", "b")},
 		{en("a-skill", "quote \" backslash \\ <tag> & \u2028\u2029 \x00\x1f\x7f\b\f\n\r\t \xff\xc3 \xed\xa0\x80")},
+		{remote("a", "b", "docs"), en("c", "d"), remote("e", "f", "quote \" <x>")},
 		manyEntries(20),
 	} {
 		for _, u := range []bool{false, true} {
@@ -362,6 +413,7 @@ func TestEncodeParseRoundTrip(t *testing.T) {
 		{},
 		{en("a", "")},
 		{en("a-skill", "quote \" backslash \\ <tag> & \u2028\u2029 \x00\x1f\x7f\b\f\n\r\t \U0001F600")},
+		{en("a", "x"), remote("b", "y", "docs"), remote("b", "y", "other")},
 		manyEntries(1000),
 	} {
 		for _, u := range []bool{false, true} {
@@ -459,6 +511,12 @@ func TestOmittedCount(t *testing.T) {
 		{``, 0},
 		{`"omitted":3,`, 3},
 		{`"omitted":0,`, 0},
+		{`"omitted":9,`, 9},
+		{`"omitted":10,`, 10},
+		{`"omitted":1234567890,`, 1234567890},
+		{`"omitted":0.5,`, 0},
+		{`"omitted":0e1,`, 0},
+		{`"omitted":9999999999,`, 0},
 		{`"omitted":2147483647,`, 2147483647},
 		{`"omitted":2147483648,`, 0},
 		{`"omitted":-1,`, 0},

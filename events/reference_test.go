@@ -56,7 +56,13 @@ func referenceParse(src []byte) (Catalog, bool) {
 		if !ok {
 			return Catalog{}, false
 		}
-		es = append(es, digest.Entry{Name: name, Description: desc})
+		var origin string
+		if v, present := obj["origin"]; present {
+			if origin, ok = v.(string); !ok {
+				return Catalog{}, false
+			}
+		}
+		es = append(es, digest.Entry{Name: name, Description: desc, Origin: origin})
 	}
 	omitted := 0
 	if n, ok := m["omitted"].(json.Number); ok && regexp.MustCompile(`^(0|[1-9][0-9]{0,9})$`).MatchString(n.String()) {
@@ -75,6 +81,7 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 	type entry struct {
 		Name        string `json:"name"`
 		Description string `json:"description"`
+		Origin      string `json:"origin,omitempty"`
 	}
 	rec := struct {
 		Kind    string  `json:"kind"`

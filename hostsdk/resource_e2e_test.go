@@ -211,8 +211,17 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 		if res := call("agent:a", readArgs(name, "assets/logo.bin", 0)); !res.IsError || !strings.Contains(res.Text, "is binary") {
 			t.Errorf("%s: binary file: %q", name, res.Text)
 		}
-		if res := call("agent:a", readArgs(name, "scripts/missing.py", 0)); res.Text != `Error: resource "scripts/missing.py" of skill "`+name+`" was not found` {
-			t.Errorf("%s: missing file: %q", name, res.Text)
+		// A directory skill's file that is not there is not found; a remote
+		// skill's file that its entry does not list is a verification
+		// failure, reported naming the skill and its server.
+		missing := `Error: resource "scripts/missing.py" of skill "` + name + `" was not found`
+		unlisted := ""
+		if name == "data-tool" {
+			unlisted = `Error: mcpskills: skill "data-tool" from MCP server "mcp": `
+			missing = unlisted + `"scripts/missing.py" is not a file of its entry; not read`
+		}
+		if res := call("agent:a", readArgs(name, "scripts/missing.py", 0)); res.Text != missing {
+			t.Errorf("%s: missing file: %q, want %q", name, res.Text, missing)
 		}
 
 		// The hostile set: every path refused, nothing from outside.
@@ -221,7 +230,9 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 			if !res.IsError || res.Resource != nil || strings.Contains(res.Text, "TOP-SECRET") {
 				t.Errorf("%s: hostile path %q: %q", name, path, res.Text)
 			}
-			if !strings.HasPrefix(res.Text, "Error: invalid resource path ") && !strings.HasPrefix(res.Text, "Error: resource ") {
+			refused := strings.HasPrefix(res.Text, "Error: invalid resource path ") || strings.HasPrefix(res.Text, "Error: resource ") ||
+				(unlisted != "" && res.Text == unlisted+strconv.Quote(path)+" is not a file of its entry; not read")
+			if !refused {
 				t.Errorf("%s: hostile path %q: unexpected refusal %q", name, path, res.Text)
 			}
 		}

@@ -221,6 +221,9 @@ func (e *engine) publish(cur *view, update bool, head contract.SessionHead, req 
 		text = render.ReplacementCatalogOmitting(cur.lines.pieces, cur.omitted)
 		outcome = contract.OutcomeReplacement
 	}
+	if cur.remote > 0 {
+		text = render.WithRemoteSkillsNote(text)
+	}
 	if cfg.UserInvocation {
 		text = render.WithUserInvocationNote(text)
 	}

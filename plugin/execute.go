@@ -101,7 +101,7 @@ func skillNameArgument(args json.RawMessage) (name, refusal string) {
 	if err := json.Unmarshal(raw, &name); err != nil {
 		return "", render.ErrInvalidName(string(raw))
 	}
-	if !skill.ValidName(name) {
+	if !skill.ValidListedName(name) {
 		return "", render.ErrInvalidName(name)
 	}
 	return name, ""

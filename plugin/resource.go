@@ -110,7 +110,7 @@ func resourceArguments(args json.RawMessage) (resourceArgs, string) {
 	if err := json.Unmarshal(raw, &a.name); err != nil {
 		return a, render.ErrInvalidName(string(raw))
 	}
-	if !skill.ValidName(a.name) {
+	if !skill.ValidListedName(a.name) {
 		return a, render.ErrInvalidName(a.name)
 	}
 	raw, present = obj["path"]

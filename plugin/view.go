@@ -46,12 +46,15 @@ type view struct {
 	base        *view
 	omitted     int      // entries of base left out of the catalog
 	diagnostics []string // what was shortened or left out, for the host
+
+	remote int // entries of remote skills, whose catalog says what their origin means
 }
 
 // viewEntry locates one entry in its view's ropes: each end is the offset
 // just past the entry, and the entry before it ends where it starts.
 type viewEntry struct {
 	name                       string
+	origin                     string       // a remote skill's server label; "" for the host's own
 	rawHash                    xxh3.Uint128 // of the description as listed
 	lineEnd, recordEnd, encEnd int
 }
@@ -194,7 +197,7 @@ func newViewBuilder(prev *view, n, maxLen int) *viewBuilder {
 
 // list adds the next listed skill, and its catalog entry when it has one.
 func (b *viewBuilder) list(s skill.Summary) {
-	if !skill.ValidName(s.Name) {
+	if !skill.ValidListedName(s.Name) {
 		return
 	}
 	var name string
@@ -208,15 +211,16 @@ func (b *viewBuilder) list(s skill.Summary) {
 }
 
 // add adds s's entry: shared with prev when prev has the same name with the
-// same description, written anew otherwise. It returns the view's copy of
-// the name.
+// same description and origin, written anew otherwise. It returns the
+// view's copy of the name.
 func (b *viewBuilder) add(s skill.Summary) string {
 	h := xxh3.HashString128(s.Description)
 	if p := b.prev; p != nil {
 		for b.from < len(p.entries) && p.entries[b.from].name < s.Name {
 			b.from++
 		}
-		if b.from < len(p.entries) && p.entries[b.from].name == s.Name && p.entries[b.from].rawHash == h {
+		if b.from < len(p.entries) && p.entries[b.from].name == s.Name && p.entries[b.from].rawHash == h &&
+			p.entries[b.from].origin == s.Origin {
 			name := p.entries[b.from].name
 			b.reuse(b.from)
 			return name
@@ -224,7 +228,7 @@ func (b *viewBuilder) add(s skill.Summary) string {
 	}
 	b.flush()
 	name := strings.Clone(s.Name)
-	b.write(digest.Entry{Name: name, Description: render.NormalizeDescription(s.Description, b.maxLen)}, h)
+	b.write(digest.Entry{Name: name, Description: render.NormalizeDescription(s.Description, b.maxLen), Origin: strings.Clone(s.Origin)}, h)
 	return name
 }
 
@@ -235,8 +239,12 @@ func (b *viewBuilder) write(e digest.Entry, rawHash xxh3.Uint128) {
 	b.records.b = events.AppendEntry(b.records.b, e)
 	b.encoded.b = digest.AppendEntry(b.encoded.b, e)
 	v := b.v
+	if e.Origin != "" {
+		v.remote++
+	}
 	v.entries = append(v.entries, viewEntry{
 		name:      e.Name,
+		origin:    e.Origin,
 		rawHash:   rawHash,
 		lineEnd:   v.lines.size + len(b.lines.b),
 		recordEnd: v.records.size + len(b.records.b),
@@ -291,6 +299,9 @@ func (b *viewBuilder) flush() {
 	v.records.addRange(&p.records, record0, last.recordEnd)
 	v.encoded.addRange(&p.encoded, enc0, last.encEnd)
 	for _, e := range p.entries[b.runStart:b.runEnd] {
+		if e.origin != "" {
+			v.remote++
+		}
 		e.lineEnd += dLine
 		e.recordEnd += dRecord
 		e.encEnd += dEnc
@@ -386,6 +397,10 @@ func (v *view) catalogEntries() []digest.Entry {
 		return s
 	}
 	for i := range entries {
+		if enc[0] == 0 { // the marker of an entry with an origin
+			enc = enc[1:]
+			entries[i].Origin = next()
+		}
 		entries[i].Name = next()
 		entries[i].Description = next()
 	}

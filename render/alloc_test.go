@@ -1,8 +1,14 @@
 package render
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // TestAllocations pins the allocation behaviour the package promises:
@@ -43,6 +49,100 @@ func TestAllocations(t *testing.T) {
 	for _, tt := range tests {
 		if got := testing.AllocsPerRun(50, tt.f); got != tt.want {
 			t.Errorf("%s: %v allocations, want %v", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestRenderingSizesItsTextExactly: every text whose length a renderer
+// computes before writing it (catalogs, catalogs that say skills were left
+// out, skill content of every resource base, local or remote, and the last
+// page of a resource) is written with one allocation, the text itself, at
+// every size. The sizes sweep the allocator's size classes, so that some
+// computed length is exactly a class and any shortfall in it shows. Not
+// parallel, like TestAllocations.
+func TestRenderingSizesItsTextExactly(t *testing.T) {
+	bases := []*skill.ResourceBase{
+		nil,
+		{Kind: skill.ResourceDirectory, Path: "/skills/a&b"},
+		{Kind: skill.ResourceURL, URL: "skill://docs/a/"},
+		{Kind: skill.ResourceOpaque, Description: "Assets <by name>."},
+	}
+	for n := range 260 {
+		text := strings.Repeat("x", n)
+		entries := []digest.Entry{
+			{Name: "alpha", Description: text},
+			{Name: "b&b", Description: "<" + text},
+			{Name: "gamma", Description: text + "&", Origin: "d<o>cs"},
+		}
+		var lines [][]byte
+		for _, e := range entries {
+			lines = append(lines, AppendEntryLine(nil, e))
+		}
+		check := func(what string, most float64, f func()) {
+			t.Helper()
+			if got := testing.AllocsPerRun(5, f); got > most {
+				t.Fatalf("%s with %d-byte texts: %v allocations, want at most %v", what, n, got, most)
+			}
+		}
+		check("InitialCatalog", 1, func() { InitialCatalog(entries) })
+		check("ReplacementCatalog", 1, func() { ReplacementCatalog(entries) })
+		// Left out: one skill, whose sentence is a constant.
+		check("InitialCatalogOmitting", 1, func() { InitialCatalogOmitting(lines, 1) })
+		check("ReplacementCatalogOmitting", 1, func() { ReplacementCatalogOmitting(lines, 1) })
+		for _, rb := range bases {
+			for _, origin := range []string{"", "d<o>cs"} {
+				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: text, Origin: origin}
+				const most = 1.0
+				for _, resourceTool := range []bool{false, true} {
+					check(fmt.Sprintf("SkillContentFor(%+v, origin %q, %v)", rb, origin, resourceTool), most, func() {
+						if _, err := SkillContentFor(v, resourceTool); err != nil {
+							panic(err)
+						}
+					})
+				}
+			}
+		}
+		if n < 100 { // larger numbers in the attributes are strings of their own
+			last := skill.ResourcePage{Name: "a", Path: strings.Repeat("p", 150), Offset: 10, TotalBytes: 99, Content: text}
+			check("ResourcePage of a last page with a long path", 1, func() { ResourcePage(last) })
+		}
+	}
+}
+
+// bytesPerRun is testing.AllocsPerRun for bytes: the average heap bytes one
+// call of f allocates, after a warm-up call.
+func bytesPerRun(runs int, f func()) uint64 {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	f()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	for range runs {
+		f()
+	}
+	runtime.ReadMemStats(&after)
+	return (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
+}
+
+// TestNormalizeDescriptionRetainsLittleMemory: a normalized description is
+// kept for as long as its skill is listed, so its buffer is sized by what
+// the text can become: at most the input's length or what the cap allows,
+// whichever is less (plus the allocator's rounding). Not parallel, like
+// TestAllocations.
+func TestNormalizeDescriptionRetainsLittleMemory(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		in     string
+		maxLen int
+	}{
+		{"short", "Extract text\tand tables\n\nfrom PDF files. ", DefaultDescriptionMaxLength},
+		{"about the cap", strings.Repeat("ab \n", 250), DefaultDescriptionMaxLength},
+		{"far over the cap", strings.Repeat("Build charts\tfrom CSV data. ", 200), DefaultDescriptionMaxLength},
+		{"small cap", strings.Repeat("x\u200b", 100), 10},
+	} {
+		reserve := min(len(tt.in), utf8.UTFMax*tt.maxLen)
+		most := uint64(reserve + reserve/8 + 16)
+		if got := bytesPerRun(20, func() { NormalizeDescription(tt.in, tt.maxLen) }); got > most {
+			t.Errorf("%s: NormalizeDescription of %d bytes, cap %d, allocates %d bytes, want at most %d", tt.name, len(tt.in), tt.maxLen, got, most)
 		}
 	}
 }

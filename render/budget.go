@@ -156,7 +156,7 @@ func FitCatalog(entries []digest.Entry, budget int) (Fit, error) {
 // entryCost is what one entry's rendered line costs, in characters, at any
 // description length.
 type entryCost struct {
-	fixed int // the line without a description: "-`", name, "`: ", newline
+	fixed int // the line without a description: "-`", name, "`: " or the origin, newline
 	runes int // characters of the description, unescaped
 	// escapes lists the description's escaped characters: where each is
 	// (a character index) and the characters escaping adds up to and
@@ -170,7 +170,8 @@ type escapeAt struct{ at, extra int }
 
 // costOf returns what e costs, appending its escapes to pool.
 func costOf(e *digest.Entry, pool []escapeAt) (entryCost, []escapeAt) {
-	c := entryCost{fixed: len(entryOpen) + runesEscaped(e.Name) + len(entrySep) + 1, from: len(pool), to: len(pool)}
+	fixed := len(entryOpen) + runesEscaped(e.Name) + separatorLen(e, runesEscaped(e.Origin)) + 1
+	c := entryCost{fixed: fixed, from: len(pool), to: len(pool)}
 	d := e.Description
 	if !hasSpecial(d, textSpecials) {
 		c.runes = utf8.RuneCountInString(d)

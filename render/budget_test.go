@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -24,7 +25,19 @@ func cutTo(d string, level int) string {
 	if level < MinDescriptionMaxLength {
 		return ""
 	}
-	return d[:prefixBytes(d, level-len(ellipsis))] + ellipsis
+	return firstChars(d, level-len(ellipsis)) + ellipsis
+}
+
+// firstChars is the reference prefix of k characters: the ones range
+// yields, an invalid byte counting as one.
+func firstChars(s string, k int) string {
+	for i := range s {
+		if k == 0 {
+			return s[:i]
+		}
+		k--
+	}
+	return s
 }
 
 // renderedSize is the reference size: the characters of the rendered lines.
@@ -39,7 +52,7 @@ func renderedSize(entries []digest.Entry) int {
 func cutAll(entries []digest.Entry, level int) []digest.Entry {
 	out := make([]digest.Entry, len(entries))
 	for i, e := range entries {
-		out[i] = digest.Entry{Name: e.Name, Description: cutTo(e.Description, level)}
+		out[i] = digest.Entry{Name: e.Name, Description: cutTo(e.Description, level), Origin: e.Origin}
 	}
 	return out
 }
@@ -99,7 +112,7 @@ func checkFit(entries []digest.Entry, budget int) error {
 		// Cut on a character boundary, before escaping: the escaped kept
 		// part is a prefix of the escaped description.
 		kept := strings.TrimSuffix(e.Description, ellipsis)
-		if !strings.HasPrefix(given, kept) || prefixBytes(given, utf8.RuneCountInString(kept)) != len(kept) {
+		if firstChars(given, utf8.RuneCountInString(kept)) != kept {
 			return fmt.Errorf("entry %d: %q is not %q cut on a character boundary", i, e.Description, given)
 		}
 		if !strings.HasPrefix(Escape(given), Escape(kept)) {
@@ -239,6 +252,8 @@ func TestFitCatalogEveryBudget(t *testing.T) {
 		{Name: "c", Description: "Ünïcödé — 図表を作成します & so on"},
 		{Name: "d", Description: strings.Repeat("word ", 20)},
 		{Name: "e&", Description: "ok"},
+		{Name: "f", Description: "A remote skill's description.", Origin: "docs"},
+		{Name: "docs:acme/g", Description: "Qualified & remote.", Origin: "d<o>cs"},
 	}
 	all := renderedSize(entries)
 	for b := 0; b <= all+1; b++ {
@@ -325,12 +340,16 @@ func FuzzFitCatalog(f *testing.F) {
 	f.Add("x&y\t&&&&&&&&&&&&\nlong-name-that-does-not-fit\tz", 17)
 	f.Add("a\t\xff\xfe\xfd invalid bytes", 9)
 	f.Add("", 0)
+	f.Add("a\tLocal.\nb\tRemote & more.\tdocs\nmcp:x/c\tQualified.\tm&p", 30)
 	f.Fuzz(func(t *testing.T, data string, budget int) {
 		var entries []digest.Entry
 		if data != "" {
+			// One entry a line: name, tab, description, and an optional tab
+			// and origin.
 			for _, line := range strings.Split(data, "\n") {
-				name, desc, _ := strings.Cut(line, "\t")
-				entries = append(entries, digest.Entry{Name: name, Description: desc})
+				name, rest, _ := strings.Cut(line, "\t")
+				desc, origin, _ := strings.Cut(rest, "\t")
+				entries = append(entries, digest.Entry{Name: name, Description: desc, Origin: origin})
 			}
 		}
 		budget %= 1 << 16
@@ -368,3 +387,68 @@ func BenchmarkFitCatalog(b *testing.B) {
 }
 
 func unsafeData(s string) *byte { return unsafe.StringData(s) }
+
+// TestPrefixBytes: the byte length of a string's first k characters, each
+// invalid byte one character, and the whole string when it has fewer.
+func TestPrefixBytes(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		s    string
+		k    int
+		want int
+	}{
+		{"", 0, 0},
+		{"", 3, 0},
+		{"abc", 0, 0},
+		{"abc", 2, 2},
+		{"abc", 3, 3},
+		{"abc", 4, 3},
+		{"abc", 100, 3},
+		{"é日😀x", 1, 2},
+		{"é日😀x", 2, 5},
+		{"é日😀x", 3, 9},
+		{"é日😀x", 5, 10},
+		{"\x80\xffa", 1, 1},
+		{"\x80\xffa", 2, 2},
+		{"a\xc3", 2, 2},
+		{"\xe6\x97a", 1, 1},
+	} {
+		if got := prefixBytes(tt.s, tt.k); got != tt.want {
+			t.Errorf("prefixBytes(%q, %d) = %d, want %d", tt.s, tt.k, got, tt.want)
+		}
+		if got := len(firstChars(tt.s, tt.k)); got != tt.want {
+			t.Errorf("reference firstChars(%q, %d) has %d bytes, want %d", tt.s, tt.k, got, tt.want)
+		}
+	}
+}
+
+// TestFitCatalogCutsIntoOneBuffer: however many descriptions a fit
+// shortens, at any level from MinDescriptionMaxLength up, their cuts share
+// one buffer sized up front. A fit allocates what one that shortens nothing
+// does, that buffer, and the growth of the list of cuts. Not parallel:
+// AllocsPerRun counts the allocations of every goroutine.
+func TestFitCatalogCutsIntoOneBuffer(t *testing.T) {
+	const n = 100
+	entries := make([]digest.Entry, n)
+	for i := range entries {
+		entries[i] = digest.Entry{Name: fmt.Sprintf("skill-%03d", i), Description: strings.Repeat("d", 40+i%7) + "é"}
+	}
+	whole, err := FitCatalog(entries, renderedSize(entries))
+	if err != nil || whole.NumShortened != 0 {
+		t.Fatalf("budget of the whole catalog: %+v, %v", whole, err)
+	}
+	base := testing.AllocsPerRun(10, func() { FitCatalog(entries, whole.Size) })
+	// The list of cuts grows by doubling while it is short.
+	cutsGrowth := float64(bits.Len(n) + 1)
+	names := renderedSize(cutAll(entries, 0))
+	for _, level := range []int{MinDescriptionMaxLength, MinDescriptionMaxLength + 1, 20} {
+		budget := renderedSize(cutAll(entries, level))
+		fit, err := FitCatalog(entries, budget)
+		if err != nil || fit.DescriptionLength != level || fit.NumShortened != n {
+			t.Fatalf("budget %d (names %d): level %d, %d shortened, %v; want level %d, all shortened", budget, names, fit.DescriptionLength, fit.NumShortened, err, level)
+		}
+		if got := testing.AllocsPerRun(10, func() { FitCatalog(entries, budget) }); got > base+1+cutsGrowth {
+			t.Errorf("level %d: %v allocations, want at most %v (%v without shortening)", level, got, base+1+cutsGrowth, base)
+		}
+	}
+}

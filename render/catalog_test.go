@@ -35,8 +35,13 @@ func FuzzRenderCatalog(f *testing.F) {
 		entries := []digest.Entry{
 			{Name: "alpha", Description: "first & <one>"},
 			{Name: name, Description: d},
+			{Name: "gamma", Description: d, Origin: name}, // a remote skill
 		}
-		wantBody := "-`alpha`: first & <one>\n-`" + name + "`: " + d + "\n"
+		wantBody := "-`alpha`: first & <one>\n-`" + name + "`: " + d + "\n" +
+			"-`gamma` (MCP server `" + name + "`): " + d + "\n"
+		if name == "" { // an empty origin is none
+			wantBody = "-`alpha`: first & <one>\n-``: " + d + "\n-`gamma`: " + d + "\n"
+		}
 		for _, c := range []struct {
 			header string
 			text   string
@@ -59,7 +64,7 @@ func FuzzRenderCatalog(f *testing.F) {
 			if got := unescaper.Replace(body); got != wantBody {
 				t.Fatalf("entries do not round-trip: got %q, want %q", got, wantBody)
 			}
-			if n := strings.Count(body, "\n"); n != len(entries)+strings.Count(name, "\n") {
+			if n := strings.Count(body, "\n"); n != len(entries)+2*strings.Count(name, "\n") {
 				t.Fatalf("%d lines for %d entries: %q", n, len(entries), body)
 			}
 			for _, tag := range []string{"<available_skills>", "</available_skills>", "<system-reminder>", "</system-reminder>"} {

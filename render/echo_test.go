@@ -24,6 +24,9 @@ func TestErrorTextsCapTheEcho(t *testing.T) {
 		{"four-byte character across the cut", a(MaxEchoBytes-5) + "😀" + a(10), a(MaxEchoBytes-5) + "..."},
 		{"four-byte characters only", strings.Repeat("😀", 100), strings.Repeat("😀", 49) + "..."},
 		{"multi-byte at the bound", strings.Repeat("é", MaxEchoBytes/2), strings.Repeat("é", MaxEchoBytes/2)},
+		// No character can span four continuation bytes: the cut does not
+		// look further back than a character reaches.
+		{"continuation bytes across the cut", a(MaxEchoBytes-6) + strings.Repeat("\x80", 4) + a(10), a(MaxEchoBytes-6) + "\x80\x80\x80..."},
 	}
 	texts := []struct {
 		fn             func(string) string

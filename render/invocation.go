@@ -16,9 +16,15 @@ const reminderClose = "\n</system-reminder>"
 // sentence, after the closing instructions and before the closing
 // </system-reminder>. A text without that closing tag is returned as it is.
 func WithUserInvocationNote(catalog string) string {
+	return withClosingSentence(catalog, UserInvocationNote)
+}
+
+// withClosingSentence adds sentence to a catalog text's closing
+// instructions, before its closing </system-reminder>.
+func withClosingSentence(catalog, sentence string) string {
 	body, ok := strings.CutSuffix(catalog, reminderClose)
 	if !ok {
 		return catalog
 	}
-	return body + " " + UserInvocationNote + reminderClose
+	return body + " " + sentence + reminderClose
 }

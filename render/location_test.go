@@ -74,7 +74,7 @@ func TestResourceBaseLineQuotesUnsafeValues(t *testing.T) {
 		{directoryPrefix, directoryGuidance, func(v string) *skill.ResourceBase {
 			return &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: v}
 		}},
-		{urlPrefix, urlGuidance, func(v string) *skill.ResourceBase { return &skill.ResourceBase{Kind: skill.ResourceURL, URL: v} }},
+		{urlPrefix, urlResolve + remoteGuidance, func(v string) *skill.ResourceBase { return &skill.ResourceBase{Kind: skill.ResourceURL, URL: v} }},
 		{opaquePrefix, opaqueGuidance, func(v string) *skill.ResourceBase {
 			return &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: v}
 		}},

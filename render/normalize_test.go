@@ -113,6 +113,10 @@ func TestNormalizeDescription(t *testing.T) {
 		{"BOM is whitespace, not removed", "a\ufeffb", 500, "a b"},
 		{"ANSI colour", "\x1b[1;31mred\x1b[0m text", 500, "red text"},
 		{"ANSI sequence with intermediate byte", "a\x1b[2 qb", 500, "ab"},
+		{"ANSI sequence with the last intermediate byte", "a\x1b[1/qb", 500, "ab"},
+		{"ANSI sequence ending in the first final byte", "a\x1b[2@b", 500, "ab"},
+		{"ANSI sequence ending in the last final byte", "a\x1b[2~b", 500, "ab"},
+		{"ANSI sequence ending past the final bytes loses its ESC", "a\x1b[2\x7fb", 500, "a[2b"},
 		{"ANSI private parameters", "\x1b[?25lhidden cursor\x1b[?25h", 500, "hidden cursor"},
 		{"ANSI between spaces", "a \x1b[0m b", 500, "a b"},
 		{"ANSI at the edges", "\x1b[31m a \x1b[0m", 500, "a"},
@@ -135,6 +139,7 @@ func TestNormalizeDescription(t *testing.T) {
 		{"invisible only", "\u200b\x1b[0m\u202e", 500, ""},
 		{"invalid byte next to ESC", "\xe2\x1b[m\x80\x80", 500, "\ufffd\ufffd\ufffd"},
 		{"invalid byte", "a\xffb", 500, "a\ufffdb"},
+		{"lone continuation byte", "a\x80b\xbf", 500, "a\ufffdb\ufffd"},
 		{"one U+FFFD per bad byte", "\xff\xfe", 500, "\ufffd\ufffd"},
 		{"truncated sequence", "x\xe2\x82", 500, "x\ufffd\ufffd"},
 		{"encoded surrogate", "\xed\xa0\x80", 500, "\ufffd\ufffd\ufffd"},
@@ -221,11 +226,13 @@ func TestNormalizeDescriptionRemovesInvisibleCharacters(t *testing.T) {
 	}
 }
 
+// TestInvisibleIsControlOrFormat: isInvisible is exactly Unicode's Cc and Cf,
+// whitespace among them (isSpace decides those first), whatever its fast
+// paths skip.
 func TestInvisibleIsControlOrFormat(t *testing.T) {
 	t.Parallel()
 	for r := rune(0); r <= utf8.MaxRune; r++ {
-		want := !isSpace(r) && unicode.In(r, unicode.Cc, unicode.Cf)
-		if got := isInvisible(r) && !isSpace(r); got != want {
+		if got, want := isInvisible(r), unicode.In(r, unicode.Cc, unicode.Cf); got != want {
 			t.Errorf("isInvisible(%U) = %v, want %v", r, got, want)
 		}
 	}
@@ -233,10 +240,20 @@ func TestInvisibleIsControlOrFormat(t *testing.T) {
 
 func TestNormalizeDescriptionReturnsCleanInputItself(t *testing.T) {
 	t.Parallel()
-	in := "Already clean: one space between words, é and 😀 included."
-	got := NormalizeDescription(in, DefaultDescriptionMaxLength)
-	if got != in || unsafe.StringData(got) != unsafe.StringData(in) {
-		t.Errorf("clean input was copied or changed: %q", got)
+	for _, tt := range []struct {
+		in     string
+		maxLen int
+	}{
+		{"Already clean: one space between words, é and 😀 included.", DefaultDescriptionMaxLength},
+		// Up to the cap itself.
+		{"0123456789", 10},
+		{"é日😀x", 4},
+		{"abc", 0},
+	} {
+		got := NormalizeDescription(tt.in, tt.maxLen)
+		if got != tt.in || unsafe.StringData(got) != unsafe.StringData(tt.in) {
+			t.Errorf("NormalizeDescription(%q, %d): clean input was copied or changed: %q", tt.in, tt.maxLen, got)
+		}
 	}
 }
 

@@ -127,8 +127,11 @@ func TestSkillToolOutputSchemaMatchesToolValue(t *testing.T) {
 			t.Errorf("property %q missing or not a string", p)
 		}
 	}
-	if len(s.Properties) != 4 {
-		t.Errorf("%d properties, want name, provider, resourceBase, content", len(s.Properties))
+	if s.Properties["origin"] == nil || s.Properties["origin"].Type != "string" {
+		t.Error(`property "origin" missing or not a string`)
+	}
+	if len(s.Properties) != 5 {
+		t.Errorf("%d properties, want name, provider, resourceBase, content, origin", len(s.Properties))
 	}
 	rb := s.Properties["resourceBase"]
 	if rb == nil {

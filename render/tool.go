@@ -25,7 +25,7 @@ const SkillToolInputSchema = `{
 
 // SkillToolOutputSchema is the JSON Schema of the `skill` tool's structured
 // result, skill.ToolValue: resourceBase is absent when the provider manages its
-// resources.
+// resources, origin for the host's own skills.
 const SkillToolOutputSchema = `{
   "type": "object",
   "properties": {
@@ -99,6 +99,10 @@ const SkillToolOutputSchema = `{
     "content": {
       "type": "string",
       "description": "The skill's full instructions, verbatim"
+    },
+    "origin": {
+      "type": "string",
+      "description": "For a remote skill, the host's label of the MCP server that serves it; absent for the host's own skills"
     }
   },
   "required": [

@@ -13,7 +13,8 @@ const InvocationPrefix = '/'
 // Invocations yields, in order, the skill names that text invokes: every
 // whitespace-delimited token (whitespace as unicode.IsSpace defines it) that
 // is InvocationPrefix followed by a valid skill name of at most
-// MaxNameLength bytes. A name is yielded once for every token that invokes
+// MaxNameLength bytes, or by a remote skill's qualified name
+// (ValidQualifiedName: "/docs:acme/refunds"). A name is yielded once for every token that invokes
 // it; anything else, such as "/pdf-forms." or "a/b" or a path like
 // "/usr/bin", is ordinary text. Text that is not valid UTF-8 is scanned
 // byte by byte: an invalid byte is never whitespace and never part of a name.
@@ -47,5 +48,5 @@ func invokedName(token string) (string, bool) {
 		return "", false
 	}
 	name := token[1:]
-	return name, ValidBoundedName(name)
+	return name, ValidBoundedName(name) || ValidQualifiedName(name)
 }

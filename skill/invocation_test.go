@@ -36,6 +36,8 @@ func TestInvocations(t *testing.T) {
 		{"dollar is text", "$alpha", nil},
 		{"invalid UTF-8 joins the token", "/alpha\xff /beta", []string{"beta"}},
 		{"invalid UTF-8 before", "\xff/alpha", nil},
+		{"qualified names", "/docs:refunds and /docs:acme/billing/refunds", []string{"docs:refunds", "docs:acme/billing/refunds"}},
+		{"not qualified names", "/docs: /:refunds /docs:/refunds /Docs:refunds /docs:acme/Refunds", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -54,5 +54,5 @@ func (d Definition) Clone() Definition {
 
 // ToolValue returns the `skill` tool's value for d.
 func (d Definition) ToolValue() ToolValue {
-	return ToolValue{Name: d.Name, Provider: d.Provider, ResourceBase: d.ResourceBase.Clone(), Content: d.Content}
+	return ToolValue{Name: d.Name, Provider: d.Provider, ResourceBase: d.ResourceBase.Clone(), Content: d.Content, Origin: d.Origin}
 }

@@ -47,6 +47,7 @@ type demoOptions struct {
 	mcpURL      string
 	mcpCommand  string
 	mcpHeaders  headerFlags
+	mcpLabel    string
 	json        bool
 	skillsDir   string
 	sessionDir  string
@@ -65,6 +66,7 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
 	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server, for example an Authorization header (repeatable)")
+	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server: its skills' catalog lines name it, and colliding names are qualified as LABEL:path")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), "Usage: skillcatalog demo [flags]\n\nRuns a scripted agent session against the real plugin and shows what the model sees.\n\nFlags:\n")
 		fl.PrintDefaults()
@@ -219,7 +221,7 @@ func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
 	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{})
 	d.removeRemote = func() {}
 	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
-		remote, err := mcpskills.New(mcpskills.Config{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m})
+		remote, err := mcpskills.New(mcpskills.Config{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
 		if err != nil {
 			return nil, nil, fmt.Errorf("remote skills: %w", err)
 		}

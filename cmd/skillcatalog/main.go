@@ -5,7 +5,7 @@
 //
 //	skillcatalog demo [flags]                           a scripted session, no setup
 //	skillcatalog conform (-plugin PATH | -in-process)   the contract suite
-//	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills as MCP resources
+//	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills over MCP (the MCP Skills extension)
 //	skillcatalog version                                build and protocol versions
 package main
 
@@ -32,7 +32,7 @@ Usage:
   skillcatalog demo [flags]                           run a scripted session against example skills
   skillcatalog conform (-plugin PATH | -in-process) [flags] [FILE|DIR...]
                                                       run conformance scenarios
-  skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills as MCP resources (stdio or HTTP)
+  skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
   skillcatalog version                                print the build and protocol versions
   skillcatalog help                                   show this help
 

@@ -132,6 +132,16 @@ func TestUsageErrors(t *testing.T) {
 	}
 }
 
+func TestDemoRefusesALabelOutsideTheGrammar(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-mcp-command", "true", "-mcp-label", "Ops Server"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("demo exited %d, want 1", code)
+	}
+	if !strings.Contains(stderr.String(), `Label must be a server label the host assigns`) || !strings.Contains(stderr.String(), `"Ops Server"`) {
+		t.Errorf("stderr does not name the label and its rule: %s", stderr.String())
+	}
+}
+
 func TestDemoListsRemoteSkillsFromAnMCPServer(t *testing.T) {
 	dir := t.TempDir()
 	skill := filepath.Join(dir, "incident-response")
@@ -144,12 +154,12 @@ func TestDemoListsRemoteSkillsFromAnMCPServer(t *testing.T) {
 	srv := httptest.NewServer(skillserver.New(os.DirFS(dir)).HTTPHandler())
 	defer srv.Close()
 	var stdout, stderr bytes.Buffer
-	if code := run(context.Background(), []string{"demo", "-mcp-url", srv.URL, "-mcp-header", "Authorization: Bearer demo"}, &stdout, &stderr); code != 0 {
+	if code := run(context.Background(), []string{"demo", "-mcp-url", srv.URL, "-mcp-header", "Authorization: Bearer demo", "-mcp-label", "ops"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("demo exited %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
-	if !strings.Contains(out, "-`incident-response`: Run the first hour of an incident.") {
-		t.Errorf("remote skill missing from the catalog:\n%s", out)
+	if !strings.Contains(out, "-`incident-response` (MCP server `ops`): Run the first hour of an incident.") {
+		t.Errorf("remote skill missing from the catalog, or not marked as the ops server's:\n%s", out)
 	}
 	if !strings.Contains(out, "model step 7 → empty tombstone") {
 		t.Errorf("remote skills kept the tombstone from being published:\n%s", out)

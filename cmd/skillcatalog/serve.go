@@ -17,22 +17,16 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
 )
 
-// serveMCPCommand publishes a skills directory as MCP resources, over stdio
-// or streamable HTTP, for the demo's -mcp-* flags and for remote agents.
+// serveMCPCommand publishes a skills directory over MCP, on stdio or
+// streamable HTTP, for the demo's -mcp-* flags and for remote agents: as the
+// MCP Skills extension defines, and as skill://index.json for older clients.
 func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve-mcp", flag.ContinueOnError)
-	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`, one subdirectory per skill (default: the embedded examples)")
+	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
 	tokenFile := fl.String("token-file", "", "with -http, require \"Authorization: Bearer <token>\", the token being the first line of `FILE` (or set "+tokenEnv+")")
 	fl.Usage = func() {
-		fmt.Fprint(fl.Output(), "Usage: skillcatalog serve-mcp [flags]\n\n"+
-			"Serves skills as MCP resources over stdio or streamable HTTP: skill://index.json,\n"+
-			"each skill's skill://<name>/SKILL.md, and every other file below a skill's\n"+
-			"directory as skill://<name>/<path> (regular files of at most 8 MiB; no hidden\n"+
-			"files; no links that leave the skill's directory). With -skills, changes to the\n"+
-			"files are announced to clients (notifications/resources/list_changed).\n"+
-			"SIGINT or SIGTERM stops it gracefully: requests in flight finish (for up to\n"+
-			"5 seconds) before it exits.\n\nFlags:\n")
+		fmt.Fprint(fl.Output(), serveMCPUsage)
 		fl.PrintDefaults()
 	}
 	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
@@ -100,6 +94,41 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	}
 	return 0
 }
+
+const serveMCPUsage = `Usage: skillcatalog serve-mcp [flags]
+
+Serves a directory of Agent Skills over MCP, on stdio or streamable HTTP.
+
+It declares the MCP Skills extension (io.modelcontextprotocol/skills, SEP-2640)
+with directoryRead, and answers skills/list (100 entries a page), skills/get and
+resources/directory/read. A skill is a folder with a SKILL.md, at any depth: the
+folder acme/billing/refunds is the skill refunds, at
+skill://acme/billing/refunds/SKILL.md. Folder names on the way are ASCII
+letters, digits, '.', '_' and '-', starting with a letter or digit; a skill
+inside another skill is served on its own and as files of the other. Each
+entry holds the SKILL.md frontmatter as JSON and every file of the skill with
+its sha256 digest and size. A file is served only while its bytes match the
+entry listed: a file that changed is rescanned (and the listing change
+announced) before it is served. A skill of more than 512 files or 16 MiB is
+not served; the messages at start say which skills are not served and why.
+
+For clients without the extension, skill://index.json lists the skills whose
+folder sits directly in the directory. Every file of a skill is
+skill://<path>/<file> (regular files of at most 8 MiB; no hidden files; no
+links that leave the skill's folder).
+
+Clients of MCP base revision 2026-07-28 and of 2025-11-25 (or earlier) are
+both served. Over HTTP, requests with the header Mcp-Protocol-Version:
+2026-07-28 are served statelessly, all others in sessions, at the same URL;
+over stdio, the client's revision is spoken. With -skills, changes to the
+files are announced (notifications/resources/list_changed, which 2026-07-28
+clients receive through subscriptions/listen).
+
+SIGINT or SIGTERM stops it gracefully: requests in flight finish (for up to
+5 seconds) before it exits.
+
+Flags:
+`
 
 // checkSkillsDir fails, naming the -skills flag and the path, unless dir is
 // a directory that can be read.

@@ -18,22 +18,30 @@ import (
 // packages with npm ci.
 var mcpClientDir = filepath.Join("..", "..", "testdata", "mcpclient")
 
-// nodeClient returns the node binary and the client script, skipping the
-// test (failing it under CI) when they are not installed.
+// nodeClient returns the node binary and client.mjs, which drives
+// serve-mcp with the 1.x TypeScript MCP SDK client.
 func nodeClient(t *testing.T) (string, string) {
+	t.Helper()
+	return nodeScript(t, "sdk", "client.mjs")
+}
+
+// nodeScript returns the node binary and the script of testdata/mcpclient
+// that uses the npm package @modelcontextprotocol/<pkg>, skipping the test
+// (failing it under CI) when they are not installed.
+func nodeScript(t *testing.T, pkg, name string) (string, string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err == nil {
-		_, err = os.Stat(filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", "sdk"))
+		_, err = os.Stat(filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", pkg))
 	}
 	if err != nil {
-		msg := "the TypeScript MCP SDK client needs Node.js and `npm ci --prefix testdata/mcpclient`: " + err.Error()
+		msg := "the TypeScript MCP SDK clients need Node.js and `npm ci --prefix testdata/mcpclient`: " + err.Error()
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
 		t.Skip(msg)
 	}
-	script, err := filepath.Abs(filepath.Join(mcpClientDir, "client.mjs"))
+	script, err := filepath.Abs(filepath.Join(mcpClientDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +98,7 @@ func checkTSClient(t *testing.T, got tsClientResult) {
 	if !got.ListChanged {
 		t.Error("the server does not advertise resources.listChanged")
 	}
-	wantResources := []string{"skill://data-export/SKILL.md", "skill://incident-review/SKILL.md", "skill://index.json"}
+	wantResources := []string{"skill://acme/billing/refunds/SKILL.md", "skill://data-export/SKILL.md", "skill://incident-review/SKILL.md", "skill://index.json"}
 	if diff := cmp.Diff(wantResources, got.Resources); diff != "" {
 		t.Errorf("resources/list (-want +got):\n%s", diff)
 	}
@@ -131,29 +139,45 @@ func TestTypeScriptMCPClient(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		skills := copySkills(t)
 		const token = "test-token-4f7a"
-		tokenFile := filepath.Join(t.TempDir(), "token")
-		if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		srv := exec.Command(bin, "serve-mcp", "-skills", skills, "-http", "127.0.0.1:0", "-token-file", tokenFile)
-		stdout, err := srv.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv.Stderr = os.Stderr
-		if err := srv.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-		line, err := bufio.NewReader(stdout).ReadString('\n')
-		url, ok := strings.CutPrefix(strings.TrimSpace(line), "serving skills over MCP at ")
-		if err != nil || !ok {
-			t.Fatalf("serve-mcp printed %q, %v", line, err)
-		}
+		url := serveHTTP(t, bin, skills, token)
 		got := runTSClient(t, exec.Command(node, script, "http", skills, url, token))
 		checkTSClient(t, got)
 		if !got.AnonymousRefused {
 			t.Error("a client without the bearer token was not refused with 401")
 		}
 	})
+}
+
+// serveHTTP starts serve-mcp on skills over streamable HTTP with a bearer
+// token, stopped when the test ends, and returns its URL.
+func serveHTTP(tb testing.TB, bin, skills, token string) string {
+	tb.Helper()
+	tokenFile := filepath.Join(tb.TempDir(), "token")
+	if err := os.WriteFile(tokenFile, []byte(token+"\n"), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	_, url := startServeMCP(tb, bin, "-skills", skills, "-http", "127.0.0.1:0", "-token-file", tokenFile)
+	return url
+}
+
+// startServeMCP starts serve-mcp over HTTP with args, stopped when the test
+// ends, and returns the process and its URL.
+func startServeMCP(tb testing.TB, bin string, args ...string) (*exec.Cmd, string) {
+	tb.Helper()
+	srv := exec.Command(bin, append([]string{"serve-mcp"}, args...)...)
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	srv.Stderr = os.Stderr
+	if err := srv.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	url, ok := strings.CutPrefix(strings.TrimSpace(line), "serving skills over MCP at ")
+	if err != nil || !ok {
+		tb.Fatalf("serve-mcp printed %q, %v", line, err)
+	}
+	return srv, url
 }

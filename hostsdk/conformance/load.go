@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -15,6 +16,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Defaults applied to a scenario.
@@ -133,6 +135,7 @@ type checker struct {
 
 	scopes    map[string]bool
 	providers map[string]bool
+	origins   map[string]string // each provider's origin, "" for a local one
 	sessions  map[string]bool
 }
 
@@ -152,6 +155,7 @@ func (c *checker) check() error {
 		return err
 	}
 	c.providers = make(map[string]bool)
+	c.origins = make(map[string]string)
 	for i := range s.Providers {
 		if err := c.providerSpec(&s.Providers[i]); err != nil {
 			return err
@@ -220,6 +224,10 @@ func (c *checker) providerSpec(p *providerSpec) error {
 	if p.Label == "" {
 		p.Label = p.ID
 	}
+	if p.Origin != "" && !skill.ValidLabel(p.Origin) {
+		return c.errorf(p.Pos, "provider %q: origin %q is not a label (%s, at most %d bytes)", p.ID, p.Origin, skill.NamePattern, skill.MaxNameLength)
+	}
+	c.origins[p.ID] = p.Origin
 	if p.State == "" {
 		p.State = stateComplete
 	}
@@ -295,6 +303,12 @@ func (c *checker) skill(sk *skillSpec) error {
 	}
 	if sk.Provider == "" && len(sk.Resources) > 0 && sk.ResourceBase != nil {
 		return c.errorf(sk.Pos, "skill %q: a runtime registration's resources are written to a directory that becomes its resource base; give resources or resourceBase, not both", sk.Name)
+	}
+	if sk.Path != "" {
+		origin := c.origins[sk.Provider]
+		if origin == "" || !skill.ValidQualifiedName(skill.QualifiedName(origin, sk.Path)) || path.Base(sk.Path) != sk.Name {
+			return c.errorf(sk.Pos, "skill %q: path %q is for a skill of a provider with an origin, and must end in the skill's name (segments/%s)", sk.Name, sk.Path, sk.Name)
+		}
 	}
 	if sk.Provider != "" {
 		if sk.Scope != "" {

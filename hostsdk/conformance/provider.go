@@ -19,8 +19,8 @@ import (
 // invalidates on every change, as a real provider that watches its source
 // would.
 type scriptedProvider struct {
-	fake      *skilltest.Provider
-	id, label string
+	fake              *skilltest.Provider
+	id, label, origin string
 
 	// mu keeps the specs and their hand-over to the fake in step.
 	mu      sync.Mutex
@@ -37,6 +37,7 @@ func newScriptedProvider(spec providerSpec, started chan skilltest.Call) *script
 		fake:    skilltest.New(skilltest.Options{Label: spec.Label, Started: started}),
 		id:      spec.ID,
 		label:   spec.Label,
+		origin:  spec.Origin,
 		state:   spec.State,
 		errText: spec.Error,
 		skills:  slices.Clone(spec.Skills),
@@ -111,6 +112,9 @@ func (p *scriptedProvider) fakeSkill(sk skillSpec) skilltest.Skill {
 		Cwd:      sk.Cwd,
 		Vanished: sk.Vanished,
 	}
+	if p.origin != "" {
+		fs.Origin, fs.QualifiedName = p.origin, p.qualifiedName(sk)
+	}
 	if rb := sk.ResourceBase; rb != nil {
 		fs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
 	}
@@ -140,9 +144,21 @@ func (p *scriptedProvider) applyStateLocked() {
 	p.fake.SetListError(err)
 }
 
-// indexLocked returns the position of the named skill, or -1.
+// indexLocked returns the position of the named skill, or -1. A remote
+// provider's skill is also named by its qualified name.
 func (p *scriptedProvider) indexLocked(name string) int {
-	return slices.IndexFunc(p.skills, func(sk skillSpec) bool { return sk.Name == name })
+	return slices.IndexFunc(p.skills, func(sk skillSpec) bool {
+		return sk.Name == name || (p.origin != "" && p.qualifiedName(sk) == name)
+	})
+}
+
+// qualifiedName is a remote provider's skill's qualified name.
+func (p *scriptedProvider) qualifiedName(sk skillSpec) string {
+	path := sk.Path
+	if path == "" {
+		path = sk.Name
+	}
+	return skill.QualifiedName(p.origin, path)
 }
 
 func (p *scriptedProvider) add(sk skillSpec) {

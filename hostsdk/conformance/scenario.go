@@ -61,7 +61,7 @@ func (a *agentSpec) decodeNode(d *decoder, n *yaml.Node) error {
 
 // skillSpec is a skill: a runtime registration in Scope, or one offered by
 // the scripted provider Provider, which alone uses Cwd, LoadError,
-// Vanished and LoadPolicy.
+// Vanished and LoadPolicy, and Path when it has an origin.
 type skillSpec struct {
 	Name           string            `yaml:"name"`
 	Description    string            `yaml:"description"`
@@ -77,6 +77,7 @@ type skillSpec struct {
 	LoadError      string            `yaml:"loadError"`
 	Vanished       bool              `yaml:"vanished"`
 	LoadPolicy     *policySpec       `yaml:"loadPolicy"`
+	Path           string            `yaml:"path"`
 	Resources      map[string]string `yaml:"resources"`
 	Pos            position          `yaml:"-"`
 }
@@ -110,6 +111,7 @@ type providerSpec struct {
 	ID     string      `yaml:"id"`
 	Scope  string      `yaml:"scope"`
 	Label  string      `yaml:"label"`
+	Origin string      `yaml:"origin"`
 	State  string      `yaml:"state"`
 	Error  string      `yaml:"error"`
 	Rank   int         `yaml:"rank"`

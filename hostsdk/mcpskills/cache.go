@@ -7,11 +7,13 @@ import (
 	"golang.org/x/sync/singleflight"
 )
 
-// cacheKey identifies a cached read: the connection configuration it was read
-// under and the resource URI.
+// cacheKey identifies a cached read: the server's label, the connection
+// configuration it was read under, and the resource URI. A URI alone never
+// keys anything: two servers may serve the same URI.
 type cacheKey struct {
-	conn string
-	uri  string
+	label string
+	conn  string
+	uri   string
 }
 
 // Content is a resource as read from the server.
@@ -37,7 +39,13 @@ type cacheEntry struct {
 	readAt time.Time
 	gen    uint64
 	parsed *index
-	elem   *list.Element
+	// verified is set for a copy that matched a skill entry's size and
+	// digest when it was read: sum and rawSize are then the SHA-256 and
+	// length of its raw bytes.
+	verified bool
+	sum      [32]byte
+	rawSize  int64
+	elem     *list.Element
 	// owner is the view holding the entry; belem its place in the
 	// provider's budget, in blist.
 	owner *view
@@ -125,8 +133,16 @@ type view struct {
 	bytes      int64
 	index      *cacheEntry
 	// flights shares reads in progress among the session's readers, by
-	// URI (the connection part of the key is the provider's, fixed).
+	// URI (the connection part of the key is the provider's, fixed) and
+	// the size and digest a verified read expects.
 	flights singleflight.Group
+	// listing is the extension listing the session's catalog came from.
+	// It is shared with other sessions and not counted against the view's
+	// bounds (MaxEntries and MaxListingBytes bound it).
+	listing listing
+	// held are the entries the session loaded skills from, by URI (the
+	// server's label is the provider's).
+	held map[string]*heldEntry
 }
 
 func newView(maxEntries int, maxBytes int64, b *budget) *view {
@@ -197,11 +213,13 @@ func (v *view) remove(k cacheKey) {
 	}
 }
 
-// release drops every entry, returning its bytes to the budget.
+// release drops every entry, returning its bytes to the budget, and the
+// session's listing and held entries.
 func (v *view) release() {
 	for k := range v.entries {
 		v.remove(k)
 	}
+	v.listing, v.held = listing{}, nil
 }
 
 // evict drops least recently used entries other than keep and the pinned

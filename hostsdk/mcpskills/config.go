@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Defaults for the zero values of Config's bounds.
@@ -23,6 +25,7 @@ const (
 	DefaultCacheMaxResources   = 100
 	DefaultCacheMaxBytes       = 8 << 20
 	DefaultCacheTotalBytes     = 128 << 20
+	DefaultMaxListingBytes     = 64 << 20
 )
 
 // Config configures a Provider. Exactly one of Command (stdio) or URL
@@ -48,16 +51,35 @@ type Config struct {
 	// never appear in errors.
 	Headers map[string]string
 
-	// Label is the provider label of every skill this provider offers.
-	// Default "mcp".
+	// Label is the name the host assigns to the server: the Provider and
+	// Origin of every skill this provider offers, the first part of their
+	// qualified names (label:path), and the server named in errors. It is
+	// never taken from the server (its serverInfo.name). It must be a
+	// skill-name-shaped label (skill.ValidLabel: lower-case letters, digits
+	// and single hyphens, at most 64 bytes). Default "mcp"; a host with
+	// several servers gives each its own.
 	Label string
+
+	// SkillURIs are SKILL.md URIs of skills the host wants offered even
+	// when the server's skills/list leaves them out (a listing may be
+	// partial): each one the listing lacks is fetched with skills/get at
+	// every listing and offered like a listed skill. They apply only to
+	// servers that declare the MCP Skills extension. Each is
+	// "<scheme>://<skill-path>/SKILL.md" without query or fragment, at most
+	// 2048 bytes; at most 1000 of them, no repeats.
+	SkillURIs []string
 
 	// RequestTimeout bounds each MCP request (and connecting). Default 30s.
 	RequestTimeout time.Duration
 
-	// MaxEntries bounds the skills taken from the index; entries beyond it
-	// are dropped with a diagnostic. Default 1000, at most 100000.
+	// MaxEntries bounds the skills taken from the index, or from the
+	// entries of skills/list and skills/get; entries beyond it are dropped
+	// with a diagnostic. Default 1000, at most 100000.
 	MaxEntries int
+	// MaxListingBytes bounds the bytes of the entries of one skills/list
+	// walk (their JSON as received); entries beyond it are dropped with a
+	// diagnostic. Default 64 MiB, between 1 KiB and 1 GiB.
+	MaxListingBytes int64
 	// MaxDescriptionBytes bounds a description after whitespace
 	// normalization; longer descriptions are truncated at a character
 	// boundary with a diagnostic. Default 1024, between 16 and 65536.
@@ -106,6 +128,9 @@ const (
 	maxCacheMaxBytes       = 1 << 30
 	minCacheTotalBytes     = 1 << 20
 	maxCacheTotalBytes     = 64 << 30
+	minMaxListingBytes     = 1 << 10
+	maxMaxListingBytes     = 1 << 30
+	maxSkillURIs           = 1000
 )
 
 // reservedHeaders are set by the MCP transport itself.
@@ -160,53 +185,27 @@ func (cfg Config) normalize() (Config, error) {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 
-	switch {
-	case len(cfg.Command) > 0 && cfg.URL != "":
-		return cfg, errors.New("mcpskills: set exactly one of Command and URL, not both")
-	case len(cfg.Command) == 0 && cfg.URL == "":
-		return cfg, errors.New("mcpskills: set exactly one of Command and URL")
-	case len(cfg.Command) > 0:
-		if cfg.Command[0] == "" {
-			return cfg, errors.New("mcpskills: Command[0] must name a program")
-		}
-		if len(cfg.Headers) > 0 {
-			return cfg, errors.New("mcpskills: Headers apply only to URL, not Command")
-		}
-		for i, kv := range cfg.Env {
-			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
-				return cfg, fmt.Errorf("mcpskills: Env[%d] must have the form KEY=value", i)
-			}
-		}
-	default:
-		if len(cfg.Env) > 0 {
-			return cfg, errors.New("mcpskills: Env applies only to Command, not URL")
-		}
-		u, err := url.Parse(cfg.URL)
-		// The parse error would quote the URL, which may hold credentials.
-		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
-			return cfg, errors.New("mcpskills: URL must be an absolute http or https URL without a fragment")
-		}
-		for k, v := range cfg.Headers {
-			if !validHeaderName(k) {
-				return cfg, fmt.Errorf("mcpskills: Headers: invalid header name %q", clip(k, 64))
-			}
-			if slices.ContainsFunc(reservedHeaders, func(r string) bool { return strings.EqualFold(r, k) }) {
-				return cfg, fmt.Errorf("mcpskills: Headers: %s is set by the transport and cannot be configured", k)
-			}
-			if !validHeaderValue(v) {
-				// Never quote the value: it is a credential.
-				return cfg, fmt.Errorf("mcpskills: Headers: the value of %s contains a control character", k)
-			}
-		}
+	if err := cfg.checkEndpoint(); err != nil {
+		return cfg, err
 	}
 
 	if cfg.Label == "" {
 		cfg.Label = DefaultLabel
 	}
+	if !skill.ValidLabel(cfg.Label) {
+		return cfg, fmt.Errorf("mcpskills: Label must be a server label the host assigns: lower-case letters, digits and single hyphens, at most %d bytes (skill.ValidLabel), got %q", skill.MaxNameLength, clip(cfg.Label, 80))
+	}
+	cfg.SkillURIs = slices.Clone(cfg.SkillURIs)
+	if err := checkSkillURIs(cfg.SkillURIs); err != nil {
+		return cfg, err
+	}
 	if err := durationOption("RequestTimeout", &cfg.RequestTimeout, DefaultRequestTimeout, maxRequestTimeout); err != nil {
 		return cfg, err
 	}
 	if err := intOption("MaxEntries", &cfg.MaxEntries, DefaultMaxEntries, 1, maxMaxEntries); err != nil {
+		return cfg, err
+	}
+	if err := int64Option("MaxListingBytes", &cfg.MaxListingBytes, DefaultMaxListingBytes, minMaxListingBytes, maxMaxListingBytes); err != nil {
 		return cfg, err
 	}
 	if err := intOption("MaxDescriptionBytes", &cfg.MaxDescriptionBytes, DefaultMaxDescriptionBytes, minMaxDescriptionBytes, maxMaxDescriptionBytes); err != nil {
@@ -228,6 +227,68 @@ func (cfg Config) normalize() (Config, error) {
 		return cfg, err
 	}
 	return cfg, nil
+}
+
+// checkEndpoint validates Command and its Env, or URL and its Headers.
+func (cfg Config) checkEndpoint() error {
+	switch {
+	case len(cfg.Command) > 0 && cfg.URL != "":
+		return errors.New("mcpskills: set exactly one of Command and URL, not both")
+	case len(cfg.Command) == 0 && cfg.URL == "":
+		return errors.New("mcpskills: set exactly one of Command and URL")
+	case len(cfg.Command) > 0:
+		if cfg.Command[0] == "" {
+			return errors.New("mcpskills: Command[0] must name a program")
+		}
+		if len(cfg.Headers) > 0 {
+			return errors.New("mcpskills: Headers apply only to URL, not Command")
+		}
+		for i, kv := range cfg.Env {
+			if k, _, ok := strings.Cut(kv, "="); !ok || k == "" {
+				return fmt.Errorf("mcpskills: Env[%d] must have the form KEY=value", i)
+			}
+		}
+	default:
+		if len(cfg.Env) > 0 {
+			return errors.New("mcpskills: Env applies only to Command, not URL")
+		}
+		u, err := url.Parse(cfg.URL)
+		// The parse error would quote the URL, which may hold credentials.
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.Fragment != "" {
+			return errors.New("mcpskills: URL must be an absolute http or https URL without a fragment")
+		}
+		for k, v := range cfg.Headers {
+			if !validHeaderName(k) {
+				return fmt.Errorf("mcpskills: Headers: invalid header name %q", clip(k, 64))
+			}
+			if slices.ContainsFunc(reservedHeaders, func(r string) bool { return strings.EqualFold(r, k) }) {
+				return fmt.Errorf("mcpskills: Headers: %s is set by the transport and cannot be configured", k)
+			}
+			if !validHeaderValue(v) {
+				// Never quote the value: it is a credential.
+				return fmt.Errorf("mcpskills: Headers: the value of %s contains a control character", k)
+			}
+		}
+	}
+	return nil
+}
+
+// checkSkillURIs validates Config.SkillURIs.
+func checkSkillURIs(uris []string) error {
+	if len(uris) > maxSkillURIs {
+		return fmt.Errorf("mcpskills: SkillURIs holds %d URIs, more than %d", len(uris), maxSkillURIs)
+	}
+	seen := make(map[string]bool, len(uris))
+	for i, u := range uris {
+		if _, why := parseSkillURI(u); why != "" {
+			return fmt.Errorf("mcpskills: SkillURIs[%d] must be the URI of a SKILL.md (\"<scheme>://<skill-path>/SKILL.md\", without query or fragment, at most %d bytes): %s", i, maxSkillURIBytes, why)
+		}
+		if seen[u] {
+			return fmt.Errorf("mcpskills: SkillURIs[%d] repeats %q", i, clip(u, 128))
+		}
+		seen[u] = true
+	}
+	return nil
 }
 
 // connectionHash identifies the whole connection configuration (endpoint,

@@ -39,6 +39,15 @@ func TestConfigValidation(t *testing.T) {
 		{"negative total", Config{URL: url, CacheTotalBytes: -1}, "CacheTotalBytes must be between 1048576 and 68719476736 (0 selects 134217728), got -1"},
 		{"tiny total", Config{URL: url, CacheTotalBytes: 1<<20 - 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
 		{"huge total", Config{URL: url, CacheTotalBytes: 64<<30 + 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
+		{"label with a colon", Config{URL: url, Label: "docs:x"}, `Label must be a server label the host assigns: lower-case letters, digits and single hyphens, at most 64 bytes (skill.ValidLabel), got "docs:x"`},
+		{"upper-case label", Config{URL: url, Label: "Docs"}, `(skill.ValidLabel), got "Docs"`},
+		{"label with a slash", Config{URL: url, Label: "a/b"}, `(skill.ValidLabel), got "a/b"`},
+		{"long label", Config{URL: url, Label: strings.Repeat("a", 65)}, "Label must be a server label"},
+		{"tiny listing", Config{URL: url, MaxListingBytes: 10}, "MaxListingBytes must be between 1024 and 1073741824 (0 selects 67108864), got 10"},
+		{"skill URI without SKILL.md", Config{URL: url, SkillURIs: []string{"skill://x/README.md"}}, `SkillURIs[0] must be the URI of a SKILL.md ("<scheme>://<skill-path>/SKILL.md", without query or fragment, at most 2048 bytes): uri "skill://x/README.md" is not the URI of a SKILL.md: it does not end in /SKILL.md`},
+		{"skill URI with a query", Config{URL: url, SkillURIs: []string{"skill://a/SKILL.md", "skill://x/SKILL.md?x"}}, "SkillURIs[1] must be the URI of a SKILL.md"},
+		{"repeated skill URI", Config{URL: url, SkillURIs: []string{"skill://x/SKILL.md", "skill://x/SKILL.md"}}, `SkillURIs[1] repeats "skill://x/SKILL.md"`},
+		{"too many skill URIs", Config{URL: url, SkillURIs: make([]string, 1001)}, "SkillURIs holds 1001 URIs, more than 1000"},
 	} {
 		_, err := New(tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -64,7 +73,7 @@ func TestConfigDefaults(t *testing.T) {
 	if cfg.Label != want.Label || cfg.RequestTimeout != want.RequestTimeout || cfg.MaxEntries != want.MaxEntries ||
 		cfg.MaxDescriptionBytes != want.MaxDescriptionBytes || cfg.MaxIndexBytes != want.MaxIndexBytes ||
 		cfg.IndexMaxAge != want.IndexMaxAge || cfg.CacheMaxResources != want.CacheMaxResources || cfg.CacheMaxBytes != want.CacheMaxBytes ||
-		cfg.CacheTotalBytes != want.CacheTotalBytes {
+		cfg.CacheTotalBytes != want.CacheTotalBytes || cfg.MaxListingBytes != 64<<20 {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
 	}
 }

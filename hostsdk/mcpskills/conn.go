@@ -21,7 +21,9 @@ type transportFunc func() (mcp.Transport, error)
 
 // conn is one live MCP client session.
 type conn struct {
-	cs       *mcp.ClientSession
+	cs *mcp.ClientSession
+	// ext is set when the server declared the MCP Skills extension.
+	ext      bool
 	deadOnce sync.Once
 	dead     chan struct{}
 }
@@ -144,7 +146,7 @@ func (p *Provider) getConn(ctx context.Context) (c *conn, fresh bool, err error)
 	if err != nil {
 		return nil, false, fmt.Errorf("connecting to %s: %w", p.cfg.endpointLabel(), err)
 	}
-	c = &conn{cs: cs, dead: make(chan struct{})}
+	c = &conn{cs: cs, ext: declaresExtension(cs.InitializeResult().Capabilities), dead: make(chan struct{})}
 
 	p.mu.Lock()
 	if p.closed {
@@ -166,10 +168,10 @@ func (p *Provider) getConn(ctx context.Context) (c *conn, fresh bool, err error)
 		_ = cs.Close()
 	}()
 
-	// Ask to hear when the index changes, if the server offers resource
-	// subscriptions. Best effort: list_changed notifications and IndexMaxAge
-	// cover servers that do not.
-	if caps := cs.InitializeResult().Capabilities; caps != nil && caps.Resources != nil && caps.Resources.Subscribe {
+	// Ask to hear when the index changes, if the server serves one and
+	// offers resource subscriptions. Best effort: list_changed
+	// notifications and IndexMaxAge cover servers that do not.
+	if caps := cs.InitializeResult().Capabilities; !c.ext && caps != nil && caps.Resources != nil && caps.Resources.Subscribe {
 		_ = cs.Subscribe(cctx, &mcp.SubscribeParams{URI: IndexURI})
 	}
 	return c, true, nil
@@ -225,37 +227,51 @@ func connectionBroken(callerCtx context.Context, err error) bool {
 	return true
 }
 
-// fetch reads uri from the server, bounded by RequestTimeout. If a
-// connection that was already open turns out to be broken, it reconnects and
-// tries once more.
-func (p *Provider) fetch(ctx context.Context, uri string) (*Content, error) {
+// call runs f on the live connection, bounded by RequestTimeout and by
+// MaxMessageBytes per response. If a connection that was already open
+// turns out to be broken, it reconnects and tries once more.
+func (p *Provider) call(ctx context.Context, f func(context.Context, *conn) error) error {
 	rctx, cancel := context.WithTimeout(ctx, p.cfg.RequestTimeout)
 	defer cancel()
 	for attempt := 0; ; attempt++ {
 		c, fresh, err := p.getConn(rctx)
 		if err != nil {
-			return nil, err
+			return err
+		}
+		if made, _ := ctx.Value(freshConnKey{}).(*conn); made == c {
+			fresh = true
 		}
 		mctx, lim, stop := withMessageLimit(rctx)
-		res, err := c.cs.ReadResource(mctx, &mcp.ReadResourceParams{URI: uri})
+		err = f(mctx, c)
 		stop()
 		if lim.exceeded() {
 			// Retrying would only read as much again. The connection may
 			// hold the rest of the cut-off stream: replace it.
 			p.dropConn(c)
-			return nil, errMessageTooLarge
+			return errMessageTooLarge
 		}
-		if err == nil {
-			return pickContent(uri, res)
-		}
-		if !connectionBroken(ctx, err) {
-			return nil, err
+		if err == nil || !connectionBroken(ctx, err) {
+			return err
 		}
 		p.dropConn(c)
 		if fresh || attempt > 0 || rctx.Err() != nil {
-			return nil, err
+			return err
 		}
 	}
+}
+
+// fetch reads uri from the server (see call).
+func (p *Provider) fetch(ctx context.Context, uri string) (*Content, error) {
+	var res *mcp.ReadResourceResult
+	err := p.call(ctx, func(ctx context.Context, c *conn) error {
+		var err error
+		res, err = c.cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return pickContent(uri, res)
 }
 
 // pickContent selects the contents for uri from a read result: the single

@@ -11,7 +11,129 @@
 // exited, an HTTP server restarted, a request timed out). A call that finds
 // an already open connection broken reconnects and retries once.
 //
-// Discovery reads the resource skill://index.json:
+// A server that declares the MCP Skills extension (io.modelcontextprotocol/skills,
+// SEP-2640) under capabilities.extensions is spoken to the standard way
+// (next section). Any other server is read through the older discovery
+// convention (see "The skill://index.json convention").
+//
+// # The MCP Skills extension
+//
+// Discovery walks skills/list page by page, following nextCursor. The walk
+// is bounded: at most Config.MaxEntries entries and Config.MaxListingBytes
+// bytes of entries (their JSON as received), at most 1024 pages, and it
+// stops at a cursor the server already sent; each bound that cuts the walk
+// leaves a diagnostic and keeps what came before. A listing may be partial,
+// so a skill the host knows by URI alone is named in Config.SkillURIs: each
+// one the listing lacks is fetched with skills/get at every listing and
+// offered like a listed skill (a URI the server does not serve, -32602,
+// leaves a diagnostic). Listing fetches no file. A failed request, a result
+// whose "skills" is not an array, or a resultType other than "complete"
+// makes the listing incomplete.
+//
+// Every entry is untrusted input, validated before anything reaches a
+// catalog. An entry is a JSON object with "uri", the URI of a SKILL.md
+// ("<scheme>://<skill-path>/SKILL.md", at most 2048 bytes, the skill path
+// one or more non-empty segments, none "." or "..", without userinfo, port,
+// query or fragment) whose last skill-path segment equals frontmatter.name;
+// "frontmatter", a JSON object whose "name" is a skill name and whose
+// "description" is a string not empty once whitespace is normalized; and
+// "resources", the string "dynamic" or an array of {"uri", "digest":
+// "sha256:<64 lower-case hex digits>", "size": integer >= 0}, each uri the
+// SKILL.md or a file strictly inside the skill's root directory (the
+// SKILL.md URI without "/SKILL.md"), each file once, the SKILL.md among
+// them. Unknown members are ignored. Any other entry is not offered, with a
+// diagnostic saying why. Descriptions are normalized and bounded as for the
+// index.
+//
+// Limits. A skill of up to 512 files and 16 MiB (the sum of its sizes) is
+// accepted, with a SKILL.md of up to 8 MiB (skill.MaxSkillFileBytes); a
+// larger entry is declined from the entry alone, before any file is read:
+// it is not offered, a diagnostic says which limit it passes, and loading
+// it by name fails with an ErrDeclined error naming the limit. Entries whose
+// resources are "dynamic" are declined the same way: they publish no
+// digests, so nothing read from them could be verified, and nothing
+// unverified reaches the model.
+//
+// Names. Each skill is listed with Name its plain name (frontmatter.name),
+// Provider and Origin the server's label (Config.Label, assigned by the
+// host, never the server's serverInfo.name), and QualifiedName
+// "<label>:<skill path>" (skill.QualifiedName). The skill path of a skill://
+// URI is what lies between "skill://" and "/SKILL.md"
+// (skill://acme/billing/refunds/SKILL.md → docs:acme/billing/refunds); for
+// any other scheme it is the scheme, "/", and the same part
+// (github://owner/repo/refunds/SKILL.md → docs:github/owner/repo/refunds),
+// so skills of two schemes cannot take each other's names. An entry whose
+// path cannot form a valid qualified name (skill.ValidQualifiedName), or
+// repeats a URI or a qualified name already listed, is not offered, with a
+// diagnostic. Two skills of one server may share a plain name: both are
+// listed (the registry lists them under their qualified names) and a
+// diagnostic names the collision. Load, ReadResource and ReadSkillResource
+// accept a qualified name (exactly one skill) or a plain name, which
+// resolves only when exactly one of the server's skills has it.
+//
+// Held entries and verification. Loading a skill holds, for the session,
+// the entry it was loaded from (keyed by the server's label and the
+// SKILL.md URI). The SKILL.md is read and verified against the held entry:
+// its size, then its SHA-256 digest, then its YAML frontmatter, parsed and
+// compared with the entry's frontmatter field by field, numbers by value.
+// The frontmatter is read as serve-mcp reads it to write its entries: YAML
+// 1.2 core types, aliases expanded, a repeated key keeping its last value,
+// and an unquoted value holding ": " read as the plain string it spells, as
+// the filesystem provider reads it; a SKILL.md whose frontmatter cannot be
+// read even so does not compare. A skill's
+// other files are read only through the held entry: a path, or URI, its
+// manifest does not list is never requested from the server, and a listed
+// file's bytes are verified the same way. Reads go only to this provider's
+// server, by construction: each provider is one server. Every refusal is an
+// *Error whose text names the skill (as the caller named it) and the server:
+//
+//	mcpskills: skill "refunds" from MCP server "docs": "examples/email.md" is 80 bytes, its entry says 77; not used
+//	mcpskills: skill "refunds" from MCP server "docs": "examples/email.md" does not match the digest in its entry; not used
+//	mcpskills: skill "refunds" from MCP server "docs": the frontmatter of SKILL.md differs from its entry in field "description"; not loaded
+//	mcpskills: skill "refunds" from MCP server "docs": SKILL.md has no YAML frontmatter to compare with its entry; not loaded
+//	mcpskills: skill "refunds" from MCP server "docs": "templates/x.md" is not a file of its entry; not read
+//	mcpskills: skill "refunds" from MCP server "docs": "examples/email.md" is in its entry but the server does not serve it; not read
+//	mcpskills: skill "big" from MCP server "docs": its entry lists 513 files, more than the 512 a skill may have; not loaded
+//	mcpskills: skill "big" from MCP server "docs": its files total 16777217 bytes, more than the 16777216 bytes (16 MiB) a skill may have; not loaded
+//	mcpskills: skill "big" from MCP server "docs": its SKILL.md is 9000000 bytes, more than the 8388608 bytes (8 MiB) a SKILL.md may have; not loaded
+//	mcpskills: skill "daily" from MCP server "docs": its resources are "dynamic", with no digests to verify them against; not loaded
+//
+// The first five match ErrVerification (a file the manifest does not list
+// is a change to the skill, not a missing file, so the resource tool shows
+// the model this text naming the skill and its server), the sixth
+// ErrResourceNotFound and skills.ErrResourceNotFound, the rest ErrDeclined. After each of the first
+// six the provider calls skills/get for the skill and holds the entry it
+// returns for the session (nothing, if the server no longer serves one), so
+// the session's next load verifies against the current entry; then every
+// listing goes stale and the provider invalidates, so the next step lists
+// again and republishes if the catalog changed. The refusal itself is not
+// retried: a caller sees it once, whatever the refresh found.
+//
+// Permissions. A remote skill's frontmatter grants nothing: the loaded
+// Definition carries no field of it but name and description (and the
+// disable-model-invocation and user-invocable booleans, which only narrow
+// who may invoke it). HeldEntry returns the entry a session holds, with
+// allowed-tools as Entry.RequestedTools: a request from an untrusted
+// origin, which a host must not turn into a grant without the user's
+// explicit approval for that skill, bound to the entry's files and digests.
+//
+// Caches. The listing is shared by the provider's sessions (one walk serves
+// every session that lists within IndexMaxAge, and an unchanged walk keeps
+// the catalog already built); each session pins the listing its catalog
+// came from, and loads resolve names in it whatever its age. Files read
+// for a session are cached in its view (next sections) keyed by the server's
+// label, the connection configuration and the URI, never by URI alone, and
+// only once verified; a cached copy is used only while the entry held for
+// the read lists the same size and digest its bytes were verified to
+// have, so a copy is re-verified against the current entry before every
+// use (it lives in memory only the provider writes, so the comparison with
+// the digest computed when it was read stands for re-hashing it), and read
+// again from the server when the entry changed.
+//
+// # The skill://index.json convention
+//
+// A server that does not declare the extension is read through the resource
+// skill://index.json:
 //
 //	{"$schema": "...", "skills": [{"name": "a-skill", "type": "skill-md",
 //	  "description": "...", "url": "skill://a-skill/SKILL.md", ...}]}
@@ -26,7 +148,9 @@
 // is loaded; YAML frontmatter is stripped. A loaded skill's resource base is
 // the URL skill://<name>/: its other files are resources the host reads for
 // the model through ReadResource, which accepts only URIs that pass
-// ValidateChildURI. Bodies and resources are untrusted remote content.
+// ValidateChildURI. Bodies and resources are untrusted remote content, and
+// unverified: the convention publishes no digests. These skills too have
+// the server's label as Origin, and the qualified name "<label>:<name>".
 //
 // # Bounds on what the server sends
 //
@@ -42,9 +166,10 @@
 // # Per-session view
 //
 // Each session (skills.ListRequest.SessionID) sees the server through its own
-// view: every successful read (index, bodies, other resources) is cached for
-// the session, keyed by a hash of the whole connection configuration and the
-// resource URI, so within a session the catalog and the loads agree and the
+// view: every successful read (index, bodies, other resources; for a server
+// declaring the extension, every verified read) is cached for the session,
+// keyed by the server's label, a hash of the whole connection configuration
+// and the resource URI, so within a session the catalog and the loads agree and the
 // server sees one read per resource while the copy stays cached. Concurrent
 // reads of one resource in one session share a single request. Failed reads
 // are never cached, so they are retried by the next call. EndSession
@@ -83,7 +208,7 @@
 // # Failure
 //
 // If the server is unreachable, times out, answers with an error, or serves a
-// malformed index, List returns an incomplete observation (Complete false)
+// malformed index or listing, List returns an incomplete observation (Complete false)
 // and an error, never an authoritative empty list; the next List tries again.
 // Cancelling the context aborts the in-flight MCP request (the server is sent
 // notifications/cancelled). Errors are *Error values: one line of at most

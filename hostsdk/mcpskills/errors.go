@@ -3,6 +3,7 @@ package mcpskills
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -22,12 +23,24 @@ var ErrClosed = errors.New("mcpskills: provider closed")
 // with MCP's "resource not found" error.
 var ErrResourceNotFound = errors.New("mcpskills: resource not found")
 
+// ErrVerification is matched by the error of a load or read refused
+// because what the server sent does not match the skill's held entry: a
+// size or digest that differs, a SKILL.md frontmatter that differs from
+// the entry's, or a file the entry does not list.
+var ErrVerification = errors.New("mcpskills: the server's content does not match the skill's entry")
+
+// ErrDeclined is matched by the error of a load of a skill whose entry is
+// well formed but not loaded: over the extension's limits (512 files,
+// 16 MiB, a SKILL.md over 8 MiB) or with "dynamic" resources.
+var ErrDeclined = errors.New("mcpskills: skill declined")
+
 // Error is the error type the provider returns for remote failures. Its
 // message is a single line of at most MaxErrorBytes bytes with every
 // configured credential replaced by "[redacted]". The underlying error is not
 // kept (it may quote credentials); Unwrap reports only context cancellation,
-// deadline expiry, ErrClosed and ErrResourceNotFound, so callers can still
-// tell those apart.
+// deadline expiry, ErrClosed, ErrResourceNotFound, ErrVerification and
+// ErrDeclined (and, for a read the host should report as a missing file,
+// skills.ErrResourceNotFound), so callers can still tell those apart.
 type Error struct {
 	msg  string
 	kind error
@@ -35,9 +48,15 @@ type Error struct {
 
 func (e *Error) Error() string { return e.msg }
 
-// Unwrap returns context.Canceled, context.DeadlineExceeded, ErrClosed,
-// ErrResourceNotFound or nil.
+// Unwrap returns what the error is (see Error), or nil.
 func (e *Error) Unwrap() error { return e.kind }
+
+// skillError is an error about one skill of the server, naming both:
+// `mcpskills: skill "<name>" from MCP server "<label>": <what>`.
+func (p *Provider) skillError(name string, kind error, format string, args ...any) error {
+	head := fmt.Sprintf("mcpskills: skill %q from MCP server %q: ", clip(name, 128), p.cfg.Label)
+	return &Error{msg: p.san.clean(head + fmt.Sprintf(format, args...)), kind: kind}
+}
 
 // sanitizer turns arbitrary errors into bounded, credential-free Errors.
 type sanitizer struct {

@@ -3,6 +3,7 @@ package mcpskills
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/sync/singleflight"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -34,10 +36,17 @@ type Provider struct {
 	// wg tracks the provider's goroutines, so Close can wait for them.
 	wg sync.WaitGroup
 
-	mu         sync.Mutex
-	closed     bool
-	conn       *conn
-	sessions   map[string]*view
+	// listFlight shares a skills/list walk among the sessions that need
+	// one at the same time.
+	listFlight singleflight.Group
+
+	mu       sync.Mutex
+	closed   bool
+	conn     *conn
+	sessions map[string]*view
+	// listing is the newest catalog of a server that declares the MCP
+	// Skills extension; sessions pin the one they listed from.
+	listing    listing
 	budget     *budget // of every view in sessions
 	invalidate func()
 	// indexGen counts index change notifications; an index read that
@@ -93,6 +102,7 @@ func newProvider(cfg Config, t transportFunc) (*Provider, error) {
 			}
 		},
 	})
+	registerExtension(p.client)
 	return p, nil
 }
 
@@ -172,13 +182,15 @@ func (p *Provider) ListError() string {
 	return p.lastErr
 }
 
-// List implements skills.Provider. It answers from the session's copy of the
-// index while that copy is younger than IndexMaxAge and no change was
-// notified; otherwise it reads the index again. If the server cannot be
-// reached, times out, fails the read or serves a malformed index, the
+// List implements skills.Provider. A server that declares the MCP Skills
+// extension is listed with skills/list (see the package documentation);
+// another through its index. Either way List answers from the session's
+// copy while that copy is younger than IndexMaxAge and no change was
+// notified, and lists again otherwise. If the server cannot be reached,
+// times out, fails the request or sends a malformed listing, the
 // observation is incomplete and the error says why; the next List retries.
 func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
-	res, err := p.read(ctx, req.SessionID, IndexURI, readFreshIndex)
+	sums, readAt, err := p.listSummaries(ctx, req.SessionID)
 	p.mu.Lock()
 	if err != nil {
 		err = p.san.wrap("listing skills", err)
@@ -190,74 +202,222 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 		return skills.Observation{Complete: false}, err
 	}
 	p.lastErr = ""
-	p.scheduleLocked(res.readAt.Add(p.cfg.IndexMaxAge))
+	p.scheduleLocked(readAt.Add(p.cfg.IndexMaxAge))
 	p.mu.Unlock()
+	return skills.Observation{Complete: true, Skills: sums}, nil
+}
 
-	obs := skills.Observation{Complete: true, Skills: make([]skill.Summary, 0, len(res.index.Entries))}
-	for _, e := range res.index.Entries {
-		obs.Skills = append(obs.Skills, p.summary(e))
+// listSummaries lists the session's skills and says when the listing it
+// answers from was read.
+func (p *Provider) listSummaries(ctx context.Context, sessionID string) ([]skill.Summary, time.Time, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, time.Time{}, err
 	}
-	return obs, nil
+	if l, ok := p.freshListing(sessionID); ok {
+		return l.cat.summaries(p.cfg.Label), l.readAt, nil
+	}
+	if !p.hasFreshIndex(sessionID) {
+		var ext bool
+		var err error
+		ctx, ext, err = p.speaksExtension(ctx)
+		if err != nil {
+			return nil, time.Time{}, err
+		}
+		if ext {
+			l, err := p.listExt(ctx, sessionID)
+			if err != nil {
+				return nil, time.Time{}, err
+			}
+			return l.cat.summaries(p.cfg.Label), l.readAt, nil
+		}
+	}
+	res, err := p.read(ctx, sessionID, IndexURI, readFreshIndex, nil)
+	if err != nil {
+		return nil, time.Time{}, err
+	}
+	sums := make([]skill.Summary, 0, len(res.index.Entries))
+	for _, e := range res.index.Entries {
+		sums = append(sums, p.summary(e))
+	}
+	return sums, res.readAt, nil
+}
+
+// speaksExtension connects if needed and reports whether the server
+// declares the MCP Skills extension. A connection it makes stays fresh for
+// the requests made under the context it returns: a failure there is not
+// retried, as if the request had connected itself.
+func (p *Provider) speaksExtension(ctx context.Context) (context.Context, bool, error) {
+	c, fresh, err := p.getConn(ctx)
+	if err != nil {
+		return ctx, false, err
+	}
+	if fresh {
+		ctx = context.WithValue(ctx, freshConnKey{}, c)
+	}
+	return ctx, c.ext, nil
+}
+
+// freshConnKey marks, in a context, the connection the operation made.
+type freshConnKey struct{}
+
+// hasFreshIndex reports whether the session holds an index copy List may
+// answer from.
+func (p *Provider) hasFreshIndex(sessionID string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := p.sessions[sessionID]
+	return v != nil && v.index != nil && p.usableLocked(v.index, readFreshIndex, nil)
+}
+
+// sessionSpeaksExtension reports, for a load or read, which listing the
+// session's catalog came from: known is false when the session has
+// neither.
+func (p *Provider) sessionSpeaksExtension(sessionID string) (ext, known bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	v := p.sessions[sessionID]
+	switch {
+	case v == nil:
+		return false, false
+	case v.listing.cat != nil && (v.index == nil || v.index.readAt.Before(v.listing.readAt)):
+		return true, true
+	case v.index != nil:
+		return false, true
+	}
+	return false, false
+}
+
+// loadsExtension decides how a load or read for the session goes: by the
+// listing the session's catalog came from, or, when it has none, by what
+// the server declares.
+func (p *Provider) loadsExtension(ctx context.Context, sessionID string) (context.Context, bool, error) {
+	if ext, known := p.sessionSpeaksExtension(sessionID); known {
+		return ctx, ext, nil
+	}
+	return p.speaksExtension(ctx)
 }
 
 func (p *Provider) summary(e indexEntry) skill.Summary {
 	return skill.Summary{
-		Name:        e.Name,
-		Description: e.Description,
-		Invocation:  skill.DefaultPolicy(),
-		Provider:    p.cfg.Label,
+		Name:          e.Name,
+		Description:   e.Description,
+		Invocation:    skill.DefaultPolicy(),
+		Provider:      p.cfg.Label,
+		Origin:        p.cfg.Label,
+		QualifiedName: skill.QualifiedName(p.cfg.Label, e.Name),
 	}
 }
 
-// Load implements skills.Provider. The skill must be listed in the session's
-// copy of the index (the one its catalog came from; it is read first if the
-// session has none). The body is the resource at the entry's url, read
-// through the session's view, with YAML frontmatter stripped. The resource
-// base is skill://<name>/: the skill's other resources are read through the
-// host (see ReadResource).
+// Load implements skills.Provider. name is a skill's plain name, which
+// loads the skill only when exactly one of the server's skills has it, or
+// its qualified name (label:path), which loads exactly that skill.
+//
+// For a server that declares the MCP Skills extension, the skill's entry
+// comes from the session's listing, and is held for the session; the
+// SKILL.md is read and verified against it (size, digest, and its
+// frontmatter field by field) before its body is returned. A skill whose
+// entry is over the extension's limits or "dynamic" is not loaded: the
+// error says why. See the package documentation for what a verification
+// failure does.
+//
+// Otherwise the skill must be listed in the session's copy of the index
+// (the one its catalog came from; it is read first if the session has
+// none), and the body is the resource at the entry's url, read through the
+// session's view.
+//
+// Either way YAML frontmatter is stripped from the body, and the resource
+// base is the skill's root directory URL with a trailing slash
+// (skill://<path>/): the skill's other files are read through the host
+// (see ReadResource).
 func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
-	if !skill.ValidBoundedName(req.Name) {
+	if !skill.ValidBoundedName(req.Name) && !skill.ValidQualifiedName(req.Name) {
 		return skill.Definition{}, false, nil
 	}
-	ix, err := p.read(ctx, req.SessionID, IndexURI, readAnyIndex)
+	ctx, ext, err := p.loadsExtension(ctx, req.SessionID)
 	if err != nil {
 		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
 	}
-	e, ok := ix.index.lookup(req.Name)
+	if ext {
+		return p.loadExt(ctx, req)
+	}
+	return p.loadIndexed(ctx, req)
+}
+
+// indexName returns the index name a load or read names: a plain name, or
+// this server's label and a plain name.
+func (p *Provider) indexName(name string) (string, bool) {
+	if rest, ok := strings.CutPrefix(name, p.cfg.Label+string(skill.QualifierSeparator)); ok {
+		name = rest
+	}
+	return name, skill.ValidBoundedName(name)
+}
+
+func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
+	name, ok := p.indexName(req.Name)
 	if !ok {
 		return skill.Definition{}, false, nil
 	}
-	body, err := p.read(ctx, req.SessionID, e.URL, readResource)
+	ix, err := p.read(ctx, req.SessionID, IndexURI, readAnyIndex, nil)
 	if err != nil {
 		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
 	}
-	text := body.content.Text
-	if body.content.Blob != nil {
-		text = string(body.content.Blob)
+	e, ok := ix.index.lookup(name)
+	if !ok {
+		return skill.Definition{}, false, nil
+	}
+	body, err := p.read(ctx, req.SessionID, e.URL, readResource, nil)
+	if err != nil {
+		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
 	}
 	return skill.Definition{
 		Summary:      p.summary(e),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: BaseURI(e.Name)},
-		Content:      stripFrontmatter(strings.ToValidUTF8(text, "\uFFFD")),
+		Content:      stripFrontmatter(strings.ToValidUTF8(contentText(body.content), "\uFFFD")),
 	}, true, nil
 }
 
-// ReadResource reads a resource of a skill for a host that lets the model
-// read skill resources. uri must pass ValidateChildURI for skillName, and the
-// skill must be listed in the session's copy of the index; otherwise nothing
-// is sent to the server. Reads go through the session's view like bodies do.
-func (p *Provider) ReadResource(ctx context.Context, sessionID, skillName, uri string) (*Content, error) {
-	if err := ValidateChildURI(skillName, uri); err != nil {
-		return nil, err
+// contentText returns a resource's bytes as a string.
+func contentText(c *Content) string {
+	if c.Blob != nil {
+		return string(c.Blob)
 	}
-	ix, err := p.read(ctx, sessionID, IndexURI, readAnyIndex)
+	return c.Text
+}
+
+// ReadResource reads a file of a skill for a host that lets the model read
+// skill resources; skillName is a plain or qualified name, as for Load.
+//
+// For a server that declares the MCP Skills extension, uri must be listed
+// in the manifest of the entry the session holds for the skill (the one it
+// was loaded from), and the bytes read must match that entry's size and
+// digest; otherwise the read is refused (see the package documentation).
+//
+// Otherwise uri must pass ValidateChildURI for the skill's name, and the
+// skill must be listed in the session's copy of the index.
+//
+// Either way nothing is sent to the server for a refused URI, reads go
+// through the session's view like bodies do, and only to this provider's
+// server.
+func (p *Provider) ReadResource(ctx context.Context, sessionID, skillName, uri string) (*Content, error) {
+	ctx, ext, err := p.loadsExtension(ctx, sessionID)
 	if err != nil {
 		return nil, p.san.wrap("reading "+uri, err)
 	}
-	if _, ok := ix.index.lookup(skillName); !ok {
+	if ext {
+		return p.readResourceExt(ctx, sessionID, skillName, uri)
+	}
+	name, _ := p.indexName(skillName)
+	if err := ValidateChildURI(name, uri); err != nil {
+		return nil, err
+	}
+	ix, err := p.read(ctx, sessionID, IndexURI, readAnyIndex, nil)
+	if err != nil {
+		return nil, p.san.wrap("reading "+uri, err)
+	}
+	if _, ok := ix.index.lookup(name); !ok {
 		return nil, ErrUnknownSkill
 	}
-	res, err := p.read(ctx, sessionID, uri, readResource)
+	res, err := p.read(ctx, sessionID, uri, readResource, nil)
 	if err != nil {
 		return nil, p.san.wrap("reading "+uri, err)
 	}
@@ -285,24 +445,30 @@ type readResult struct {
 // the server, caching successful reads. Concurrent readers of one URI in
 // one session share a single server read. Failed reads are never cached;
 // an index that does not parse is a failed read.
-func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMode) (readResult, error) {
+//
+// want, when set, is the manifest entry the bytes must match: a cached copy
+// is used only if it was verified against the same size and digest, and a
+// fetched one is cached only if it matches; a mismatch is a
+// *contentMismatch.
+func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMode, want *fileEntry) (readResult, error) {
 	// A cached copy must not hide that the caller gave up.
 	if err := ctx.Err(); err != nil {
 		return readResult{}, err
 	}
-	k := cacheKey{conn: p.connHash, uri: uri}
+	k := cacheKey{label: p.cfg.Label, conn: p.connHash, uri: uri}
+	flightKey := uri
+	if want != nil {
+		// Readers expecting other bytes never share a read's verdict.
+		flightKey = fmt.Sprintf("%s\x00%x\x00%d", uri, want.Digest, want.Size)
+	}
 	for {
 		p.mu.Lock()
 		if p.closed {
 			p.mu.Unlock()
 			return readResult{}, ErrClosed
 		}
-		v := p.sessions[sessionID]
-		if v == nil {
-			v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes, p.budget)
-			p.sessions[sessionID] = v
-		}
-		if e := v.get(k); e != nil && p.usableLocked(e, mode) {
+		v := p.viewLocked(sessionID)
+		if e := v.get(k); e != nil && p.usableLocked(e, mode, want) {
 			res := readResult{content: e.content, index: e.parsed, readAt: e.readAt}
 			p.mu.Unlock()
 			return res, nil
@@ -312,18 +478,18 @@ func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMod
 
 		// The read runs under the context of the caller that starts it;
 		// the others wait for it, or for their own context.
-		shared := v.flights.DoChan(uri, func() (any, error) {
+		shared := v.flights.DoChan(flightKey, func() (any, error) {
 			// A flight that ended between this caller's cache check and
 			// its DoChan has cached what it read: use that, not a second
 			// server read.
 			p.mu.Lock()
-			if e := v.get(k); e != nil && p.usableLocked(e, mode) {
+			if e := v.get(k); e != nil && p.usableLocked(e, mode, want) {
 				res := readResult{content: e.content, index: e.parsed, readAt: e.readAt}
 				p.mu.Unlock()
 				return flight{res: res}, nil
 			}
 			p.mu.Unlock()
-			return p.fetchInto(ctx, sessionID, v, k, mode, gen)
+			return p.fetchInto(ctx, sessionID, v, k, mode, gen, want)
 		})
 		select {
 		case r := <-shared:
@@ -349,10 +515,18 @@ type flight struct {
 // fetchInto reads k's URI from the server for a session's view and caches a
 // successful read there, unless the provider closed or the session ended
 // meanwhile. gen is the index generation from before the read.
-func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k cacheKey, mode readMode, gen uint64) (flight, error) {
+func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k cacheKey, mode readMode, gen uint64, want *fileEntry) (flight, error) {
 	res, err := p.fetchParsed(ctx, k.uri, mode != readResource)
 	if err != nil {
 		return flight{starterCancelled: ctx.Err() != nil}, err
+	}
+	var sum [32]byte
+	if want != nil {
+		var size int64
+		size, sum = digestOf(res.content)
+		if err := checkContent(size, sum, want); err != nil {
+			return flight{}, err // never cached
+		}
 	}
 	res.readAt = time.Now()
 	p.mu.Lock()
@@ -360,6 +534,9 @@ func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k c
 	if !p.closed && p.sessions[sessionID] == v {
 		if e := v.put(k, res.content); e != nil {
 			e.readAt, e.gen, e.parsed = res.readAt, gen, res.index
+			if want != nil {
+				e.verified, e.sum, e.rawSize = true, sum, want.Size
+			}
 			if mode != readResource {
 				v.setIndex(e)
 			}
@@ -374,15 +551,30 @@ func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k c
 	return flight{res: res}, nil
 }
 
-func (p *Provider) usableLocked(e *cacheEntry, mode readMode) bool {
-	switch mode {
-	case readFreshIndex:
+func (p *Provider) usableLocked(e *cacheEntry, mode readMode, want *fileEntry) bool {
+	switch {
+	case mode == readFreshIndex:
 		return e.parsed != nil && e.gen == p.indexGen && time.Since(e.readAt) < p.cfg.IndexMaxAge
-	case readAnyIndex:
+	case mode == readAnyIndex:
 		return e.parsed != nil
+	case want != nil:
+		// The copy was hashed when it was read and is held where only the
+		// provider writes: comparing what it hashed to with the current
+		// entry verifies it again.
+		return e.verified && e.sum == want.Digest && e.rawSize == want.Size
 	default:
 		return true
 	}
+}
+
+// viewLocked returns the session's view, creating it.
+func (p *Provider) viewLocked(sessionID string) *view {
+	v := p.sessions[sessionID]
+	if v == nil {
+		v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes, p.budget)
+		p.sessions[sessionID] = v
+	}
+	return v
 }
 
 func (p *Provider) cleanAll(lines []string) []string {

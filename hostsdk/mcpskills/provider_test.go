@@ -97,8 +97,8 @@ func TestListAndLoad(t *testing.T) {
 
 	obs := listSkills(t, p, "s1")
 	want := []skill.Summary{
-		{Name: "audit", Description: "Audit logs.", Invocation: skill.DefaultPolicy(), Provider: "remote"},
-		{Name: "deploy", Description: "Deploy the service.", Invocation: skill.DefaultPolicy(), Provider: "remote"},
+		{Name: "audit", Description: "Audit logs.", Invocation: skill.DefaultPolicy(), Provider: "remote", Origin: "remote", QualifiedName: "remote:audit"},
+		{Name: "deploy", Description: "Deploy the service.", Invocation: skill.DefaultPolicy(), Provider: "remote", Origin: "remote", QualifiedName: "remote:deploy"},
 	}
 	if diff := cmp.Diff(want, obs.Skills); diff != "" {
 		t.Errorf("List (-want +got):\n%s", diff)
@@ -117,7 +117,12 @@ func TestListAndLoad(t *testing.T) {
 		t.Errorf("Load (-want +got):\n%s", diff)
 	}
 
-	for _, name := range []string{"missing", "Bad_Name", "../deploy", ""} {
+	// The qualified name under which the registry lists a colliding
+	// remote skill loads the same skill; another server's label does not.
+	if diff := cmp.Diff(wantDef, load(t, p, "s1", "remote:deploy")); diff != "" {
+		t.Errorf("Load by qualified name (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"missing", "Bad_Name", "../deploy", "", "other:deploy", "remote:missing", "remote:x/deploy"} {
 		if _, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: name}); found || err != nil {
 			t.Errorf("Load(%q) = found %v, %v; want not found", name, found, err)
 		}

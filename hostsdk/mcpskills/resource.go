@@ -12,19 +12,38 @@ import (
 
 var _ skills.ResourceReader = (*Provider)(nil)
 
-// ReadSkillResource implements skills.ResourceReader: it reads
-// skill://<name>/<path> through ReadResource, so the URI must be canonical
-// (ValidateChildURI), the skill must be listed in the session's copy of the
-// index, and the read goes through the session's view with its bounds.
-// Each path segment is percent-encoded (every byte but unreserved ones, in
-// upper-case hex). A text or blob resource larger than
-// skill.MaxResourceBytes is refused.
+// ReadSkillResource implements skills.ResourceReader. req.Name is a plain
+// or qualified name, as for Load.
+//
+// For a server that declares the MCP Skills extension, req.Path must be
+// the path, relative to the skill's root, of a file listed in the held
+// entry's manifest; that file's URI is read, only from this provider's
+// server, and verified against the entry (see ReadResource). A path the
+// manifest does not list is refused with an error that also matches
+// skills.ErrResourceNotFound.
+//
+// Otherwise it reads skill://<name>/<path> through ReadResource, so the
+// URI must be canonical (ValidateChildURI), the skill must be listed in the
+// session's copy of the index, and the read goes through the session's
+// view with its bounds. Each path segment is percent-encoded (every byte
+// but unreserved ones, in upper-case hex).
+//
+// Either way a text or blob resource larger than skill.MaxResourceBytes is
+// refused.
 func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceRequest) ([]byte, error) {
-	uri := BaseURI(req.Name) + escapePath(req.Path)
-	if err := ValidateChildURI(req.Name, uri); err != nil {
+	ctx, ext, err := p.loadsExtension(ctx, req.SessionID)
+	if err != nil {
+		return nil, p.san.wrap("reading "+req.Path, err)
+	}
+	if ext {
+		return p.readSkillResourceExt(ctx, req)
+	}
+	name, _ := p.indexName(req.Name)
+	uri := BaseURI(name) + escapePath(req.Path)
+	if err := ValidateChildURI(name, uri); err != nil {
 		return nil, fmt.Errorf("%w: %v", skills.ErrInvalidResourcePath, err)
 	}
-	c, err := p.ReadResource(ctx, req.SessionID, req.Name, uri)
+	c, err := p.ReadResource(ctx, req.SessionID, name, uri)
 	switch {
 	case errors.Is(err, ErrUnknownSkill):
 		return nil, skills.ErrSkillNotFound

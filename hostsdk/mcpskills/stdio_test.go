@@ -38,6 +38,9 @@ func TestMain(m *testing.M) {
 	if sock := os.Getenv(stdioRelayEnv); sock != "" {
 		os.Exit(runStdioRelay(sock))
 	}
+	if os.Getenv(benchServerEnv) != "" {
+		os.Exit(runBenchServer())
+	}
 	os.Exit(m.Run())
 }
 

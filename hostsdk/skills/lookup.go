@@ -15,7 +15,7 @@ import (
 // does not list name; an incomplete snapshot may then still be able to load
 // it (see Get). The only error is ctx's.
 func (r *Registry) Lookup(ctx context.Context, q Query, name string) (sum skill.Summary, found bool, err error) {
-	if !skill.ValidName(name) {
+	if !skill.ValidListedName(name) {
 		return skill.Summary{}, false, ctx.Err()
 	}
 	v, err := r.view(ctx, q)

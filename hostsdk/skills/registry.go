@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -75,6 +76,11 @@ type Snapshot struct {
 	// content yields an equal token across processes. It is empty when the
 	// snapshot is incomplete.
 	Token string
+	// Diagnostics name the skill names that skills of more than one origin
+	// share, and say under which qualified names the remote ones are listed
+	// (see Registry.Snapshot). They are for the host's operators, never the
+	// model.
+	Diagnostics []string
 }
 
 // LoadError is returned by Registry.Get when the winning provider's Load
@@ -272,12 +278,21 @@ func (r *Registry) Revision() uint64 {
 // q.Chain are listed concurrently unless a complete snapshot for q is
 // cached. The only error is ctx's, returned as soon as ctx is done; provider
 // failures yield Complete=false instead.
+//
+// The host's own skills (registered at runtime, or from providers whose
+// summaries have no Origin) resolve a shared name by precedence: nearest
+// scope, then higher rank, then registration order. A remote skill (one
+// with an Origin) never takes a name from, nor loses it to, a skill of
+// another identity: when its name is shared by a local skill, by another
+// server's skill or by another skill of its own server, every remote skill
+// of that name is listed under its QualifiedName ("docs:acme/refunds"), the
+// local winner keeps the plain name, and Snapshot.Diagnostics says so.
 func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
 	v, err := r.view(ctx, q)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{Skills: slices.Clone(v.skills), Complete: v.complete, Token: v.token}, nil
+	return Snapshot{Skills: slices.Clone(v.skills), Complete: v.complete, Token: v.token, Diagnostics: slices.Clone(v.diagnostics)}, nil
 }
 
 // CachedToken returns the token of the cached complete snapshot for q, if
@@ -316,7 +331,7 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if err := ctx.Err(); err != nil {
 		return skill.Definition{}, source{}, false, err
 	}
-	if !skill.ValidName(name) {
+	if !skill.ValidListedName(name) {
 		return skill.Definition{}, source{}, false, nil
 	}
 	v, err := r.view(ctx, q)
@@ -338,9 +353,12 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if !found {
 		return skill.Definition{}, source{}, false, nil
 	}
-	if def.Name == "" {
+	// The listing says what the skill is called and where it comes from: a
+	// remote skill may be listed under its qualified name.
+	if def.Name == "" || sum.Origin != "" {
 		def.Name = sum.Name
 	}
+	def.Origin, def.QualifiedName = sum.Origin, sum.QualifiedName
 	if def.Description == "" {
 		def.Description = sum.Description
 	}
@@ -406,6 +424,9 @@ type view struct {
 	// unlisted are the providers whose listing failed or was incomplete,
 	// in precedence order: they may offer skills the view does not list.
 	unlisted []*providerEntry
+	// diagnostics say which names were shared across origins and how the
+	// remote skills among them are listed instead.
+	diagnostics []string
 }
 
 // loadUnlisted asks the providers of an incomplete snapshot for a name the
@@ -426,7 +447,7 @@ func loadUnlisted(ctx context.Context, q Query, name string, providers []*provid
 		case !found:
 			continue
 		}
-		if def.Name == "" {
+		if def.Name == "" || def.Origin != "" {
 			def.Name = name
 		}
 		if def.Invocation == (skill.InvocationPolicy{}) {
@@ -577,66 +598,10 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 }
 
 func merge(p plan, results []listResult) *view {
-	complete := true
-	n := len(p.runtime)
-	for _, res := range results {
-		n += len(res.obs.Skills)
-	}
-	cands := slices.Grow(p.runtime, n-len(p.runtime))
-	var unlisted []int // indexes into p.providers
-	for i, res := range results {
-		if res.err != nil || !res.obs.Complete {
-			complete = false
-			unlisted = append(unlisted, i)
-		}
-		if res.err != nil {
-			continue
-		}
-		e := p.providers[i]
-		for j, s := range res.obs.Skills {
-			// A name outside the grammar could never be invoked, so it is
-			// not offered at all.
-			if !skill.ValidName(s.Name) {
-				continue
-			}
-			cands = append(cands, candidate{
-				sum: s, scope: p.provScope[i], rank: e.rank, order: e.order, sub: j, src: source{provider: e},
-			})
-		}
-	}
-	// Sorting indices rather than the wide candidates keeps the sort from
-	// moving pointer-laden structs around.
-	idx := make([]int32, len(cands))
-	for i := range idx {
-		idx[i] = int32(i)
-	}
-	slices.SortFunc(idx, func(i, j int32) int {
-		a, b := &cands[i], &cands[j]
-		// Names almost always differ, so decide on them before building
-		// the tie-breakers (cmp.Or would evaluate all of them).
-		if c := strings.Compare(a.sum.Name, b.sum.Name); c != 0 {
-			return c
-		}
-		return cmp.Or(
-			cmp.Compare(a.scope, b.scope),
-			cmp.Compare(b.rank, a.rank), // higher rank first
-			cmp.Compare(a.order, b.order),
-			cmp.Compare(a.sub, b.sub),
-		)
-	})
-	v := &view{
-		complete: complete,
-		skills:   make([]skill.Summary, 0, len(idx)),
-		sources:  make([]source, 0, len(idx)),
-	}
-	for _, i := range idx {
-		c := &cands[i]
-		if n := len(v.skills); n > 0 && v.skills[n-1].Name == c.sum.Name {
-			continue // a better candidate for this name came first
-		}
-		v.skills = append(v.skills, c.sum)
-		v.sources = append(v.sources, c.src)
-	}
+	cands, unlisted, complete := collect(p, results)
+	idx := sortedByName(cands)
+	v := resolve(cands, idx)
+	v.complete = complete
 	if complete {
 		v.token = snapshotToken(v.skills)
 	}
@@ -650,6 +615,220 @@ func merge(p plan, results []listResult) *view {
 		v.unlisted = append(v.unlisted, p.providers[i])
 	}
 	return v
+}
+
+// collect gathers the runtime candidates and every listable summary the
+// providers returned, and the providers whose listing failed or was
+// incomplete (indexes into p.providers).
+func collect(p plan, results []listResult) (cands []candidate, unlisted []int, complete bool) {
+	complete = true
+	n := len(p.runtime)
+	for _, res := range results {
+		n += len(res.obs.Skills)
+	}
+	cands = slices.Grow(p.runtime, n-len(p.runtime))
+	for i, res := range results {
+		if res.err != nil || !res.obs.Complete {
+			complete = false
+			unlisted = append(unlisted, i)
+		}
+		if res.err != nil {
+			continue
+		}
+		e := p.providers[i]
+		for j, s := range res.obs.Skills {
+			// A name outside the grammar could never be invoked, so it is
+			// not offered at all.
+			if !listable(s) {
+				continue
+			}
+			cands = append(cands, candidate{
+				sum: s, scope: p.provScope[i], rank: e.rank, order: e.order, sub: j, src: source{provider: e},
+			})
+		}
+	}
+	return cands, unlisted, complete
+}
+
+// listable reports whether a provider's summary can be listed: a valid name
+// and, for a remote skill, a valid qualified name under its own origin, so
+// that it can be listed under that name when its name collides.
+func listable(s skill.Summary) bool {
+	if !skill.ValidName(s.Name) {
+		return false
+	}
+	if s.Origin == "" {
+		return s.QualifiedName == ""
+	}
+	label, _, _ := strings.Cut(s.QualifiedName, string(skill.QualifierSeparator))
+	return label == s.Origin && skill.ValidQualifiedName(s.QualifiedName)
+}
+
+// sortedByName returns the candidates' indexes in name order, the best
+// candidate of each name first: nearest scope, higher rank, earlier
+// registration, earlier in its provider's listing. Sorting indices rather
+// than the wide candidates keeps the sort from moving pointer-laden structs
+// around.
+func sortedByName(cands []candidate) []int32 {
+	idx := make([]int32, len(cands))
+	for i := range idx {
+		idx[i] = int32(i)
+	}
+	slices.SortFunc(idx, func(i, j int32) int {
+		a, b := &cands[i], &cands[j]
+		// Names almost always differ, so decide on them before building
+		// the tie-breakers (cmp.Or would evaluate all of them).
+		if c := strings.Compare(a.sum.Name, b.sum.Name); c != 0 {
+			return c
+		}
+		return precedence(a, b)
+	})
+	return idx
+}
+
+func precedence(a, b *candidate) int {
+	return cmp.Or(
+		cmp.Compare(a.scope, b.scope),
+		cmp.Compare(b.rank, a.rank), // higher rank first
+		cmp.Compare(a.order, b.order),
+		cmp.Compare(a.sub, b.sub),
+	)
+}
+
+// resolve picks, for each name, what the view lists. The host's own skills
+// (runtime and on disk) shadow each other: the best candidate wins the
+// name. A remote skill never shadows, nor is it shadowed by, a skill of
+// another origin: when its name is shared by a skill of any other identity
+// (a local skill, another server's, another of its own server's), every
+// remote skill of that name is listed under its qualified name instead, the
+// local winner keeps the plain name, and a diagnostic names the collision.
+// The same remote skill offered through more than one scope is one
+// identity: its best candidate counts.
+func resolve(cands []candidate, idx []int32) *view {
+	v := &view{
+		skills:  make([]skill.Summary, 0, len(idx)),
+		sources: make([]source, 0, len(idx)),
+	}
+	var qualified []int32 // remote candidates listed under their qualified names
+	for start := 0; start < len(idx); {
+		end := start + 1
+		for end < len(idx) && cands[idx[end]].sum.Name == cands[idx[start]].sum.Name {
+			end++
+		}
+		group := idx[start:end]
+		start = end
+		if !collides(cands, group) {
+			c := &cands[group[0]]
+			v.skills = append(v.skills, c.sum)
+			v.sources = append(v.sources, c.src)
+			continue
+		}
+		local := -1
+		for k, i := range group {
+			if cands[i].sum.Origin == "" && local < 0 {
+				local = k
+			} else if cands[i].sum.Origin != "" {
+				qualified = append(qualified, i)
+			}
+		}
+		if local >= 0 {
+			c := &cands[group[local]]
+			v.skills = append(v.skills, c.sum)
+			v.sources = append(v.sources, c.src)
+		}
+		v.diagnostics = append(v.diagnostics, collisionDiagnostic(cands, group, local >= 0))
+	}
+	if len(qualified) > 0 {
+		v.mergeQualified(cands, qualified)
+	}
+	return v
+}
+
+// collides reports whether a group of same-name candidates holds a remote
+// skill and a skill of another identity.
+func collides(cands []candidate, group []int32) bool {
+	if len(group) < 2 {
+		return false
+	}
+	remote := false
+	first := identity(&cands[group[0]])
+	same := true
+	for _, i := range group {
+		remote = remote || cands[i].sum.Origin != ""
+		same = same && identity(&cands[i]) == first
+	}
+	return remote && !same
+}
+
+// identity tells skills of one name apart across origins: every local
+// candidate is one identity (they shadow each other), a remote one is its
+// qualified name.
+func identity(c *candidate) string {
+	return c.sum.QualifiedName
+}
+
+// mergeQualified adds the remote candidates of colliding names under their
+// qualified names (the best candidate of each, when a server's skill is
+// offered through more than one scope) and keeps the view sorted.
+func (v *view) mergeQualified(cands []candidate, qualified []int32) {
+	slices.SortFunc(qualified, func(i, j int32) int {
+		a, b := &cands[i], &cands[j]
+		if c := strings.Compare(a.sum.QualifiedName, b.sum.QualifiedName); c != 0 {
+			return c
+		}
+		return precedence(a, b)
+	})
+	extra := make([]skill.Summary, 0, len(qualified))
+	extraSrc := make([]source, 0, len(qualified))
+	for k, i := range qualified {
+		c := &cands[i]
+		if k > 0 && cands[qualified[k-1]].sum.QualifiedName == c.sum.QualifiedName {
+			if cands[qualified[k-1]].src.provider != c.src.provider {
+				v.diagnostics = append(v.diagnostics, fmt.Sprintf(
+					"skill %q is offered by two remote servers labelled %q; give each server a label of its own (the nearer, higher-ranked one is listed)",
+					c.sum.QualifiedName, c.sum.Origin))
+			}
+			continue
+		}
+		sum := c.sum
+		sum.Name = sum.QualifiedName
+		extra = append(extra, sum)
+		extraSrc = append(extraSrc, c.src)
+	}
+	skills := make([]skill.Summary, 0, len(v.skills)+len(extra))
+	sources := make([]source, 0, len(v.skills)+len(extra))
+	i, j := 0, 0
+	for i < len(v.skills) || j < len(extra) {
+		if j == len(extra) || (i < len(v.skills) && v.skills[i].Name < extra[j].Name) {
+			skills, sources = append(skills, v.skills[i]), append(sources, v.sources[i])
+			i++
+			continue
+		}
+		skills, sources = append(skills, extra[j]), append(sources, extraSrc[j])
+		j++
+	}
+	v.skills, v.sources = skills, sources
+}
+
+// collisionDiagnostic says which origins share a name and how each remote
+// skill is listed instead.
+func collisionDiagnostic(cands []candidate, group []int32, local bool) string {
+	var origins, names []string
+	if local {
+		origins = append(origins, "this host")
+	}
+	for _, i := range group {
+		s := &cands[i].sum
+		if s.Origin == "" || slices.Contains(names, strconv.Quote(s.QualifiedName)) {
+			continue
+		}
+		if o := "MCP server " + strconv.Quote(s.Origin); !slices.Contains(origins, o) {
+			origins = append(origins, o)
+		}
+		names = append(names, strconv.Quote(s.QualifiedName))
+	}
+	return fmt.Sprintf("skill name %q is shared by skills of %s: the remote ones are listed as %s",
+		cands[group[0]].sum.Name, strings.Join(origins, ", "), strings.Join(names, ", "))
 }
 
 // cacheKey encodes (session, cwd, chain) unambiguously: every part is

@@ -14,8 +14,9 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 
 // snapshotToken hashes the summaries with xxh3-128 over a length-prefixed
 // encoding (count, then per skill: name, description, policy bits,
-// provider), so no two different lists encode alike and the token depends
-// on content alone.
+// provider, and for a remote skill, flagged by policy bit 4, its origin and
+// qualified name), so no two different lists encode alike and the token
+// depends on content alone.
 func snapshotToken(skills []skill.Summary) string {
 	h := xxh3.New128()
 	var scratch [binary.MaxVarintLen64 + 1]byte
@@ -35,9 +36,16 @@ func snapshotToken(skills []skill.Summary) string {
 		if s.Invocation.UserInvocable {
 			bits |= 2
 		}
+		if s.Origin != "" {
+			bits |= 4 // a remote skill: its origin follows
+		}
 		scratch[0] = bits
 		_, _ = h.Write(scratch[:1])
 		writeString(s.Provider)
+		if s.Origin != "" {
+			writeString(s.Origin)
+			writeString(s.QualifiedName)
+		}
 	}
 	sum := h.Sum128().Bytes()
 	return hex.EncodeToString(sum[:])

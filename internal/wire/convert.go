@@ -305,11 +305,13 @@ func summaryToProto(s skill.Summary) *pb.SkillSummary {
 func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary) {
 	pol.ModelInvocable, pol.UserInvocable = s.Invocation.ModelInvocable, s.Invocation.UserInvocable
 	out.Name, out.Description, out.Invocation, out.Provider = s.Name, s.Description, pol, s.Provider
+	out.Origin, out.QualifiedName = s.Origin, s.QualifiedName
 }
 
 // summaryFromProto converts a skill summary.
 func summaryFromProto(s *pb.SkillSummary) skill.Summary {
-	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider()}
+	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
+		Origin: s.GetOrigin(), QualifiedName: s.GetQualifiedName()}
 }
 
 // copyFields sets every populated field of src on the field of dst with
@@ -506,7 +508,7 @@ func toolValueToProto(v *skill.ToolValue) *pb.SkillToolValue {
 	if v == nil {
 		return nil
 	}
-	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: resourceBaseToProto(v.ResourceBase), Content: v.Content}
+	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: resourceBaseToProto(v.ResourceBase), Content: v.Content, Origin: v.Origin}
 }
 
 // toolValueFromProto converts the tool's value; nil stays nil.
@@ -514,7 +516,7 @@ func toolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 	if v == nil {
 		return nil
 	}
-	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: resourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent()}
+	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: resourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent(), Origin: v.GetOrigin()}
 }
 
 // toolResultToProto converts a tool result.

@@ -3,6 +3,7 @@ package wire
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -26,12 +27,27 @@ var (
 		UserInput: true,
 	}
 	fullDefinition = skill.Definition{
-		Summary:      skill.Summary{Name: "pdf", Description: "Fill forms.", Invocation: skill.InvocationPolicy{ModelInvocable: true}, Provider: "agentskills"},
+		Summary: skill.Summary{Name: "docs:acme/pdf", Description: "Fill forms.", Invocation: skill.InvocationPolicy{ModelInvocable: true}, Provider: "docs",
+			Origin: "docs", QualifiedName: "docs:acme/pdf"},
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://pdf/"},
 		Content:      "Do it.",
 	}
-	fullValue = skill.ToolValue{Name: "pdf", Provider: "mcp", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}, Content: "body"}
+	fullValue = skill.ToolValue{Name: "pdf", Provider: "mcp", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}, Content: "body", Origin: "docs"}
 )
+
+// TestFullValuesAreFull keeps the full values above full: a field added to
+// the shared types must be set there, so that its conversion is tested.
+func TestFullValuesAreFull(t *testing.T) {
+	t.Parallel()
+	for name, v := range map[string]any{"Summary": fullDefinition.Summary, "Definition": fullDefinition, "ToolValue": fullValue, "Message": fullMessage} {
+		rv := reflect.ValueOf(v)
+		for i := range rv.NumField() {
+			if rv.Field(i).IsZero() {
+				t.Errorf("full %s leaves %s unset", name, rv.Type().Field(i).Name)
+			}
+		}
+	}
+}
 
 // roundTrip checks one conversion pair on a Go value: to the wire and back
 // gives the value again.

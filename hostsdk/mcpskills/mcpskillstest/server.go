@@ -1,9 +1,12 @@
-// Package mcpskillstest is a small MCP server that publishes skills the way
-// the mcpskills provider expects (skill://index.json plus
-// skill://<name>/SKILL.md), for tests and demos. It counts reads per URI,
-// can be changed while clients are connected, can fail or block chosen
-// reads, and serves over an in-memory pipe, stdio or streamable HTTP (which
-// can be stopped and started again on the same address).
+// Package mcpskillstest holds small MCP servers that publish skills for
+// tests and demos of the mcpskills provider. Server uses the older
+// convention (skill://index.json plus skill://<name>/SKILL.md): it counts
+// reads per URI, can be changed while clients are connected, can fail or
+// block chosen reads, and serves over an in-memory pipe, stdio or
+// streamable HTTP (which can be stopped and started again on the same
+// address). ExtServer declares the MCP Skills extension
+// (io.modelcontextprotocol/skills) and serves any entry and file a test
+// sets, hostile ones included. Oversized sends messages of any size.
 package mcpskillstest
 
 import (
@@ -310,10 +313,11 @@ func (s *Server) HTTPHandler() http.Handler {
 	})
 }
 
-// HTTPServer serves a Server over streamable HTTP on a fixed address.
+// HTTPServer serves a Server or an ExtServer over streamable HTTP on a
+// fixed address.
 type HTTPServer struct {
-	s    *Server
-	addr string
+	handler func() http.Handler
+	addr    string
 
 	mu  sync.Mutex
 	srv *http.Server
@@ -321,7 +325,7 @@ type HTTPServer struct {
 
 // ListenHTTP serves s on addr (for example "127.0.0.1:0").
 func (s *Server) ListenHTTP(addr string) (*HTTPServer, error) {
-	h := &HTTPServer{s: s, addr: addr}
+	h := &HTTPServer{handler: s.HTTPHandler, addr: addr}
 	if err := h.Start(); err != nil {
 		return nil, err
 	}
@@ -346,7 +350,7 @@ func (h *HTTPServer) Start() error {
 	}
 	h.addr = ln.Addr().String()
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", h.s.HTTPHandler())
+	mux.Handle("/mcp", h.handler())
 	h.srv = &http.Server{Handler: mux}
 	go func(srv *http.Server) { _ = srv.Serve(ln) }(h.srv)
 	return nil

@@ -1,15 +1,19 @@
 package skillserver
 
 import (
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"io"
 	"io/fs"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -17,11 +21,11 @@ import (
 type fileID = fileid.ID
 
 // racyWindow is how old a file's modification and change times must be,
-// by the server's clock when it started reading the file, before the parse
-// is cached. Time stamps are coarse (a kernel tick, or a second or two on
-// some file systems), so a same-size rewrite right after a read can leave
-// the identity unchanged; a file that recent is read again on every index
-// request until it has aged.
+// by the server's clock when it started reading the file, before what was
+// derived from it is cached. Time stamps are coarse (a kernel tick, or a
+// second or two on some file systems), so a same-size rewrite right after a
+// read can leave the identity unchanged; a file that recent is read again
+// on every scan until it has aged.
 const racyWindow = 3 * time.Second
 
 func racy(id fileID, readStart time.Time) bool {
@@ -29,31 +33,74 @@ func racy(id fileID, readStart time.Time) bool {
 	return id.MTime >= limit || id.CTime >= limit
 }
 
-// parsed is what an index request derives from one version of a SKILL.md:
-// its frontmatter, or why the skill is left off the index.
-type parsed struct {
-	id  fileID
-	fm  agentskills.Frontmatter
-	why string
+// fileVersion is what a scan derived from one version of a file: its size
+// and digest, and for a SKILL.md read as one, its parse.
+type fileVersion struct {
+	id     fileID
+	size   int64
+	digest [sha256.Size]byte
+	skill  *parsedSkill // nil for a file that was only hashed
+}
+
+// parsedSkill is a parsed SKILL.md: its frontmatter as the filesystem
+// provider reads it (description, invocation policy), the entry's JSON
+// object, and why the skill cannot be served, if it cannot.
+type parsedSkill struct {
+	fm       agentskills.Frontmatter
+	obj      json.RawMessage
+	warnings []string
+	why      string
+}
+
+// cached returns the version cached for key if it is still id.
+func (s *Server) cached(key string, id fileID) *fileVersion {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v := s.files[key]; v != nil && v.id == id {
+		return v
+	}
+	return nil
+}
+
+// remember caches v for key unless the file changed too recently for its
+// identity to be trusted (see racyWindow).
+func (s *Server) remember(key string, v *fileVersion, readStart time.Time) {
+	if racy(v.id, readStart) {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.files[key] = v
+}
+
+// forgetExcept drops the cached versions of files a scan did not see.
+func (s *Server) forgetExcept(seen map[string]bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for key := range s.files {
+		if !seen[key] {
+			delete(s.files, key)
+		}
+	}
 }
 
 // errNoSkillFile marks a directory without SKILL.md: not a skill, and not
 // worth a diagnostic.
 var errNoSkillFile = errors.New("no SKILL.md")
 
-// checkFile returns why fi cannot be served as a SKILL.md, or "".
-func checkFile(fi fs.FileInfo) string {
+// checkFile returns why fi cannot be served as a file of a skill, or "".
+func checkFile(name string, fi fs.FileInfo) string {
 	if !fi.Mode().IsRegular() {
-		return fmt.Sprintf("SKILL.md is not a regular file but %s", describeType(fi.Mode()))
+		return fmt.Sprintf("%s is not a regular file but %s", name, describeType(fi.Mode()))
 	}
-	if fi.Size() > skill.MaxSkillFileBytes {
-		return tooLarge(fi.Size())
+	if fi.Size() > MaxResourceBytes {
+		return tooLarge(name, fi.Size())
 	}
 	return ""
 }
 
-func tooLarge(size int64) string {
-	return fmt.Sprintf("SKILL.md of %d bytes exceeds the limit of %d bytes (skill.MaxSkillFileBytes, 8 MiB)", size, skill.MaxSkillFileBytes)
+func tooLarge(name string, size int64) string {
+	return fmt.Sprintf("%s of %d bytes exceeds the limit of %d bytes (skill.MaxSkillFileBytes, 8 MiB)", name, size, skill.MaxSkillFileBytes)
 }
 
 func describeType(m fs.FileMode) string {
@@ -73,8 +120,7 @@ func describeType(m fs.FileMode) string {
 	}
 }
 
-// fileError is a per-skill problem with its SKILL.md: it is left off the
-// index with this reason.
+// fileError is a per-skill problem with one of its files.
 type fileError struct{ why string }
 
 func (e *fileError) Error() string { return e.why }
@@ -89,7 +135,7 @@ func (s *Server) stat(name string) (fs.FileInfo, error) {
 	case err != nil:
 		return nil, &fileError{"cannot stat SKILL.md: " + reason(err)}
 	}
-	if why := checkFile(fi); why != "" {
+	if why := checkFile(skillFileName, fi); why != "" {
 		return nil, &fileError{why}
 	}
 	return fi, nil
@@ -106,7 +152,7 @@ func (s *Server) openChecked(name string) (fs.File, fs.FileInfo, error) {
 	}
 	fi, err := f.Stat()
 	if err == nil {
-		if why := checkFile(fi); why != "" {
+		if why := checkFile(skillFileName, fi); why != "" {
 			err = &fileError{why}
 		}
 	} else {
@@ -132,16 +178,25 @@ func (s *Server) readFile(name string) ([]byte, fileID, bool, error) {
 		return nil, fileID{}, false, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, skill.MaxSkillFileBytes+1))
+	data, err := readBounded(f)
 	if err != nil {
-		return nil, fileID{}, false, &fileError{"cannot read SKILL.md: " + reason(err)}
-	}
-	if len(data) > skill.MaxSkillFileBytes {
-		// It grew after the check.
-		return nil, fileID{}, false, &fileError{tooLarge(int64(len(data)))}
+		return nil, fileID{}, false, &fileError{"cannot read SKILL.md: " + err.Error()}
 	}
 	id, ok := fileid.Of(fi)
 	return data, id, ok, nil
+}
+
+// readBounded reads f to its end, failing past MaxResourceBytes (a file
+// that grew after it was checked).
+func readBounded(f io.Reader) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(f, MaxResourceBytes+1))
+	if err != nil {
+		return nil, errors.New(reason(err))
+	}
+	if len(data) > MaxResourceBytes {
+		return nil, fmt.Errorf("it grew past %d bytes", MaxResourceBytes)
+	}
+	return data, nil
 }
 
 // reason is err without the path an os error quotes: diagnostics name the
@@ -154,62 +209,105 @@ func reason(err error) string {
 	return err.Error()
 }
 
-// judge parses a SKILL.md read from directory dir and returns its
-// frontmatter, or why the skill is left off the index.
-func judge(dir string, data []byte) (agentskills.Frontmatter, string) {
-	fm, _, _, err := agentskills.ParseSkillFile(data)
-	switch {
-	case err != nil:
-		return fm, "SKILL.md has no usable frontmatter: " + err.Error()
-	case fm.Name != dir:
-		return fm, fmt.Sprintf("the name %q in SKILL.md does not match the directory", clip(fm.Name, skill.MaxNameLength))
-	case strings.TrimSpace(fm.Description) == "":
-		return fm, "SKILL.md has no description"
-	case !fm.Invocation().ModelInvocable:
-		// The index cannot express invocation policy, so a skill kept
-		// from the model stays off it.
-		return fm, "the skill is not model-invocable"
-	}
-	return fm, ""
-}
-
-// frontmatter returns the frontmatter of directory dir's SKILL.md, or why
-// the skill is left off the index. An unchanged file (same identity as
-// when it was last read, and read long enough after its last change) is
-// not read again.
-func (s *Server) frontmatter(dir string) (agentskills.Frontmatter, error) {
-	name := dir + "/SKILL.md"
+// skillVersion returns the version of the SKILL.md of the skill at path,
+// parsed, reading the file only when its identity changed since it was last
+// read (and it was read long enough after its last change).
+func (s *Server) skillVersion(path string) (*fileVersion, error) {
+	name := path + "/" + skillFileName
 	fi, err := s.stat(name)
 	if err != nil {
-		return agentskills.Frontmatter{}, err
+		return nil, err
 	}
 	if id, ok := fileid.Of(fi); ok {
-		s.mu.Lock()
-		c := s.parsed[dir]
-		s.mu.Unlock()
-		if c != nil && c.id == id {
-			return c.fm, whyErr(c.why)
+		if v := s.cached(name, id); v != nil && v.skill != nil {
+			return v, nil
 		}
 	}
 	start := s.now()
 	data, id, ok, err := s.readFile(name)
 	if err != nil {
-		return agentskills.Frontmatter{}, err
+		return nil, err
 	}
-	fm, why := judge(dir, data)
-	if ok && !racy(id, start) {
-		s.mu.Lock()
-		s.parsed[dir] = &parsed{id: id, fm: fm, why: why}
-		s.mu.Unlock()
+	v := &fileVersion{id: id, size: int64(len(data)), digest: sha256.Sum256(data), skill: judge(path, data)}
+	if ok {
+		s.remember(name, v, start)
 	}
-	return fm, whyErr(why)
+	return v, nil
 }
 
-func whyErr(why string) error {
-	if why == "" {
-		return nil
+// Agent Skills bounds the extension requires of a served skill's
+// frontmatter, in characters.
+const (
+	maxDescription   = 1024
+	maxCompatibility = 500
+)
+
+// judge parses a SKILL.md read from the skill directory at path and says
+// whether the skill can be served: its frontmatter must convert to JSON,
+// name the directory, have a description, conform to the Agent Skills
+// specification (as the MCP Skills extension requires of served skills),
+// and leave the skill model-invocable.
+func judge(path string, data []byte) *parsedSkill {
+	sf := &parsedSkill{}
+	var err error
+	sf.fm, _, _, err = agentskills.ParseSkillFile(data)
+	if err == nil {
+		sf.obj, sf.warnings, err = skillsext.FrontmatterJSON(data)
 	}
-	return &fileError{why}
+	if err != nil {
+		sf.why = "SKILL.md has no usable frontmatter: " + err.Error()
+		return sf
+	}
+	var fields map[string]any
+	if err := json.Unmarshal(sf.obj, &fields); err != nil {
+		sf.why = "SKILL.md frontmatter is not a JSON object: " + err.Error()
+		return sf
+	}
+	sf.why = conformance(path[strings.LastIndexByte(path, '/')+1:], fields)
+	if sf.why == "" && !sf.fm.Invocation().ModelInvocable {
+		// The index cannot express invocation policy, so a skill kept
+		// from the model is not served at all.
+		sf.why = "the skill is not model-invocable"
+	}
+	return sf
+}
+
+// conformance says why frontmatter fields break a rule of the Agent
+// Skills specification that hosts check, or returns "".
+func conformance(dir string, fields map[string]any) string {
+	name, ok := fields["name"].(string)
+	switch {
+	case !ok && fields["name"] != nil:
+		return "the name in SKILL.md is not a string"
+	case name != dir:
+		return fmt.Sprintf("the name %q in SKILL.md does not match the directory", clip(name, skill.MaxNameLength))
+	}
+	desc, ok := fields["description"].(string)
+	switch {
+	case !ok && fields["description"] != nil:
+		return "the description in SKILL.md is not a string"
+	case strings.TrimSpace(desc) == "":
+		return "SKILL.md has no description"
+	case utf8.RuneCountInString(desc) > maxDescription:
+		return fmt.Sprintf("the description is %d characters long; the Agent Skills limit is %d", utf8.RuneCountInString(desc), maxDescription)
+	}
+	if v, present := fields["compatibility"]; present {
+		if c, ok := v.(string); !ok || c == "" || utf8.RuneCountInString(c) > maxCompatibility {
+			return fmt.Sprintf("compatibility must be a string of 1 to %d characters", maxCompatibility)
+		}
+	}
+	if v, present := fields["metadata"]; present {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return "metadata must map keys to strings"
+		}
+		for k, v := range m {
+			if _, ok := v.(string); !ok {
+				return fmt.Sprintf("metadata %q is not a string; quote it", clip(k, 64))
+			}
+		}
+	}
+	return ""
 }
 
 // clip cuts s to at most n bytes, adding "..." when it cut.

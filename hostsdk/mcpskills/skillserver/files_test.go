@@ -4,6 +4,7 @@ package skillserver
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/http/httptest"
@@ -13,12 +14,15 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -106,10 +110,10 @@ func TestIrregularSkillFilesAreLeftOff(t *testing.T) {
 		t.Errorf("index (-want +got):\n%s", diff)
 	}
 	wantDiags := []string{
-		"skill fifo left off the index: SKILL.md is not a regular file but a named pipe",
-		"skill nested left off the index: SKILL.md is not a regular file but a directory",
-		fmt.Sprintf("skill over left off the index: SKILL.md of %d bytes exceeds the limit of %d bytes (skill.MaxSkillFileBytes, 8 MiB)", skill.MaxSkillFileBytes+1, skill.MaxSkillFileBytes),
-		"skill zero left off the index: SKILL.md is not a regular file but a device",
+		"skill fifo is not served: SKILL.md is not a regular file but a named pipe",
+		"skill nested is not served: SKILL.md is not a regular file but a directory",
+		fmt.Sprintf("skill over is not served: SKILL.md of %d bytes exceeds the limit of %d bytes (skill.MaxSkillFileBytes, 8 MiB)", skill.MaxSkillFileBytes+1, skill.MaxSkillFileBytes),
+		"skill zero is not served: SKILL.md is not a regular file but a device",
 	}
 	if diff := cmp.Diff(wantDiags, s.Diagnostics()); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
@@ -285,5 +289,164 @@ func TestRecentlyChangedSkillFilesAreReread(t *testing.T) {
 	indexNames(t, s)
 	if got := cfs.count("alpha"); got != 3 {
 		t.Errorf("once aged, opened %d times in all, want 3", got)
+	}
+}
+
+func (c *countingFS) countFile(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.opens[name]
+}
+
+// Listings hash a skill's files only when their identity changed: three
+// listings open each file once, and an edit, a file renamed over another
+// and a new file are each read once more; the unchanged files are not.
+func TestUnchangedFilesAreNotRehashed(t *testing.T) {
+	root := t.TempDir()
+	hourAgo := time.Now().Add(-time.Hour)
+	files := []string{"tools/SKILL.md", "tools/a.txt", "tools/b.txt", "tools/sub/c.txt"}
+	for _, rel := range files {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		content := "v1 " + rel + "\n"
+		if rel == "tools/SKILL.md" {
+			content = skillFile("tools", "Tools.")
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, hourAgo, hourAgo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfs := &countingFS{FS: os.DirFS(root), opens: make(map[string]int)}
+	s := New(cfs)
+	cfs.reset()
+	s.now = func() time.Time { return time.Now().Add(time.Minute) }
+	list := func() {
+		t.Helper()
+		res, err := s.listSkills(t.Context(), nil, nil)
+		if err != nil || len(res.Skills) != 1 {
+			t.Fatalf("skills/list = %+v, %v", res, err)
+		}
+	}
+	for range 3 {
+		list()
+	}
+	for _, rel := range files {
+		if got := cfs.countFile(rel); got != 1 {
+			t.Errorf("%s opened %d times by 3 listings, want 1", rel, got)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "a.txt"), []byte("v2 tools/a.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(root, "tools", "tmp")
+	if err := os.WriteFile(tmp, []byte("v3 tools/b.txt\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, filepath.Join(root, "tools", "b.txt")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "tools", "new.txt"), []byte("new\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		list()
+	}
+	for rel, want := range map[string]int{"tools/SKILL.md": 1, "tools/a.txt": 2, "tools/b.txt": 2, "tools/sub/c.txt": 1, "tools/new.txt": 1} {
+		if got := cfs.countFile(rel); got != want {
+			t.Errorf("%s opened %d times in all, want %d", rel, got, want)
+		}
+	}
+}
+
+// A skills/list page holds at most listPageSkills entries and stops before
+// listPageBytes of entries, but always holds one entry, however large.
+func TestListPageBudget(t *testing.T) {
+	s := New(os.DirFS(t.TempDir()))
+	c := &catalog{byPath: map[string]*servedSkill{}, byURI: map[string]*servedSkill{}}
+	for i, size := range []int{600 << 10, 500 << 10, 2 << 20, 10, 10} {
+		uri := fmt.Sprintf("skill://s%d/SKILL.md", i)
+		c.skills = append(c.skills, &servedSkill{path: fmt.Sprintf("s%d", i), uri: uri, entry: skillsext.Skill{URI: uri}, entrySize: size})
+	}
+	for i := range 150 {
+		uri := fmt.Sprintf("skill://t%03d/SKILL.md", i)
+		c.skills = append(c.skills, &servedSkill{uri: uri, entry: skillsext.Skill{URI: uri}, entrySize: 100})
+	}
+	s.cat.Store(c)
+	s.watching.Store(true) // answer from c
+	var pages []string
+	cursor := ""
+	for {
+		res, err := s.listSkills(t.Context(), nil, &skillsext.ListParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, fmt.Sprintf("%s..%s (%d)", res.Skills[0].URI, res.Skills[len(res.Skills)-1].URI, len(res.Skills)))
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	want := []string{
+		"skill://s0/SKILL.md..skill://s0/SKILL.md (1)", // 600 KiB + 500 KiB would pass 1 MiB
+		"skill://s1/SKILL.md..skill://s1/SKILL.md (1)", // and 500 KiB + 2 MiB
+		"skill://s2/SKILL.md..skill://s2/SKILL.md (1)", // alone over the budget, but whole
+		"skill://s3/SKILL.md..skill://t097/SKILL.md (100)",
+		"skill://t098/SKILL.md..skill://t149/SKILL.md (52)",
+	}
+	if diff := cmp.Diff(want, pages); diff != "" {
+		t.Errorf("pages (-want +got):\n%s", diff)
+	}
+}
+
+// flappingFS serves a file whose content changes at every open. It has
+// only Open, so that every access (fs.Sub included) goes through it.
+type flappingFS struct {
+	mu    sync.Mutex
+	files fstest.MapFS
+	opens int
+}
+
+func (f *flappingFS) Open(name string) (fs.File, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if name == "tools/flap.txt" {
+		f.opens++
+		f.files[name] = &fstest.MapFile{Data: []byte(fmt.Sprintf("version %d\n", f.opens))}
+	}
+	return f.files.Open(name)
+}
+
+// A file that changes again while the server rescans after a mismatch is
+// not served: the read fails with -32603 and says so, instead of returning
+// bytes that the listing does not hold.
+func TestAFileThatKeepsChangingIsNotServed(t *testing.T) {
+	fsys := &flappingFS{files: fstest.MapFS{
+		"tools/SKILL.md": {Data: []byte(skillFile("tools", "Tools."))},
+		"tools/ok.txt":   {Data: []byte("ok\n")},
+		"tools/flap.txt": {Data: []byte("version 0\n")},
+	}}
+	s := New(fsys)
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := s.MCPServer().Connect(t.Context(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(t.Context(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if _, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://tools/ok.txt"}); err != nil {
+		t.Errorf("a stable file: %v", err)
+	}
+	_, err = cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "skill://tools/flap.txt"})
+	var jerr *jsonrpc.Error
+	if !errors.As(err, &jerr) || jerr.Code != jsonrpc.CodeInternalError || jerr.Message != "skill://tools/flap.txt changed while it was read; read it again" {
+		t.Errorf("a file that keeps changing: %v", err)
 	}
 }

@@ -14,13 +14,16 @@ func openNonblocking(name string) (fs.File, error) {
 	return os.Open(name)
 }
 
-// openBelow opens rel (slash-separated) inside dir without following a link
-// out of it.
-func openBelow(dir, rel string) (fs.File, error) {
+// openRootTree opens the skill directory dir as a tree whose paths are
+// resolved relative to dir, so that no link leads outside.
+func openRootTree(dir string) (*skillTree, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	return root.Open(filepath.FromSlash(rel))
+	return &skillTree{
+		fsys:  root.FS(),
+		open:  func(rel string) (fs.File, error) { return root.Open(filepath.FromSlash(rel)) },
+		close: func() { root.Close() },
+	}, nil
 }

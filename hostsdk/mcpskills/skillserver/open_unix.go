@@ -5,7 +5,6 @@ package skillserver
 import (
 	"io/fs"
 	"os"
-	"path/filepath"
 	"syscall"
 )
 
@@ -16,15 +15,19 @@ func openNonblocking(name string) (fs.File, error) {
 	return os.OpenFile(name, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 }
 
-// openBelow opens rel (slash-separated) inside dir without following a link
-// out of it and without waiting on a FIFO: the open is resolved by the
-// kernel relative to dir, so a path swapped for a link after a check cannot
-// lead outside.
-func openBelow(dir, rel string) (fs.File, error) {
+// openRootTree opens the skill directory dir as a tree whose paths the
+// kernel resolves relative to dir, so that no link, nor a path swapped for a
+// link after a check, leads outside; files open without waiting on a FIFO.
+func openRootTree(dir string) (*skillTree, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return nil, err
 	}
-	defer root.Close()
-	return root.OpenFile(filepath.FromSlash(rel), os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return &skillTree{
+		fsys: root.FS(),
+		open: func(rel string) (fs.File, error) {
+			return root.OpenFile(rel, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+		},
+		close: func() { root.Close() },
+	}, nil
 }

@@ -2,18 +2,16 @@ package skillserver
 
 import (
 	"context"
-	"errors"
+	"crypto/sha256"
 	"fmt"
-	"io"
-	"io/fs"
-	"net/url"
 	"path"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -24,125 +22,129 @@ const skillFileName = "SKILL.md"
 // bounds what it reads (skill.MaxSkillFileBytes, 8 MiB).
 const MaxResourceBytes = skill.MaxSkillFileBytes
 
-// readResource serves skill://<name>/<path>: the skill's SKILL.md, or any
-// other file below the skill's directory.
-func (s *Server) readResource(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+// readResource serves a file of a served skill, as its entry lists it; see
+// the package documentation for the rule that keeps reads and entries in
+// agreement.
+func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	name, rel, err := s.resolveURI(uri)
-	if err != nil {
+	segs, err := parseSkillURI(uri)
+	if err != nil || len(segs) < 2 {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	if rel == skillFileName {
-		return s.readSkill(uri, name)
-	}
-	// Only skills the index serves have files to serve.
-	if _, err := s.frontmatter(name); err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	data, err := s.readChild(name, rel)
-	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{contents(uri, rel, data)}}, nil
-}
-
-// resolveURI splits a canonical skill://<name>/<path> URI into the skill's
-// directory and the decoded slash-separated path below it. Everything
-// mcpskills.ValidateChildURI rejects is rejected (another scheme, dot
-// segments, empty segments, backslashes, encoded separators or control
-// characters), and so is any segment that starts with "." after decoding:
-// hidden files and directories (.git, .env) are not published.
-func (s *Server) resolveURI(uri string) (name, rel string, err error) {
-	rest, ok := strings.CutPrefix(uri, "skill://")
-	if !ok {
-		return "", "", errors.New("not a skill:// URI")
-	}
-	name, _, _ = strings.Cut(rest, "/")
-	if !validDir(name) {
-		return "", "", errors.New("not a skill directory")
-	}
-	if err := mcpskills.ValidateChildURI(name, uri); err != nil {
-		return "", "", err
-	}
-	segs := strings.Split(strings.TrimPrefix(rest, name+"/"), "/")
-	for i, seg := range segs {
-		dec, err := url.PathUnescape(seg)
-		if err != nil || dec == "" || dec[0] == '.' || strings.ContainsAny(dec, "/\\\x00") {
-			return "", "", fmt.Errorf("path segment %q is not served", seg)
+	for attempt := 0; ; attempt++ {
+		c := s.cat.Load()
+		got, stale := s.readListed(c, segs)
+		switch {
+		case got != nil:
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{contents(uri, segs[len(segs)-1], got)}}, nil
+		case stale == staleNo:
+			return nil, mcp.ResourceNotFoundError(uri)
+		case attempt == 0:
+			// The files changed since the last scan: scan again (which
+			// tells clients when the listing changed), then answer from
+			// the new entry.
+			_, _ = s.refresh(false)
+		case stale == staleChanged:
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: clip(uri, 512) + " changed while it was read; read it again"}
+		default:
+			return nil, mcp.ResourceNotFoundError(uri)
 		}
-		segs[i] = dec
 	}
-	rel = strings.Join(segs, "/")
-	if !fs.ValidPath(rel) {
-		return "", "", fmt.Errorf("path %q is not served", rel)
-	}
-	return name, rel, nil
 }
 
-// readSkill serves a skill's SKILL.md, byte for byte (frontmatter
-// included, as the skill-md type defines), if the index serves the skill.
-func (s *Server) readSkill(uri, name string) (*mcp.ReadResourceResult, error) {
-	// The file served is the one judged: read once, then checked.
-	data, _, _, err := s.readFile(name + "/" + skillFileName)
-	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
+// Why a read found no bytes that agree with the catalog.
+type staleness int
+
+const (
+	staleNo      staleness = iota // not a served file, as far as the files on disk tell
+	staleChanged                  // listed, but its bytes now differ or it is gone
+	staleNew                      // not listed, but a file changed since the scan is there
+)
+
+// readListed reads the file at segs and returns its bytes if a served
+// skill of c lists it with their size and digest. Otherwise it says whether
+// a scan could change that.
+func (s *Server) readListed(c *catalog, segs []string) ([]byte, staleness) {
+	skills, rels := c.owners(segs)
+	if len(skills) == 0 {
+		return nil, staleNo
 	}
-	if _, why := judge(name, data); why != "" {
-		return nil, mcp.ResourceNotFoundError(uri)
+	for i, sk := range skills {
+		want, listed := sk.files[rels[i]]
+		if !listed {
+			continue
+		}
+		data, _, err := s.readServed(sk, rels[i])
+		if err != nil {
+			return nil, staleChanged
+		}
+		if int64(len(data)) != want.size || sha256.Sum256(data) != want.digest {
+			return nil, staleChanged
+		}
+		return data, staleNo
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(data)}}}, nil
+	// Not listed: a file added or changed since the scan makes the
+	// deepest skill that holds it stale; any other file stays unserved.
+	_, id, err := s.readServed(skills[0], rels[0])
+	if err == nil && (id == nil || racy(*id, c.started)) {
+		return nil, staleNew
+	}
+	return nil, staleNo
 }
 
-// readChild reads the file at rel below skill directory name: a regular
-// file (links followed only while they stay inside the skill's directory)
-// of at most MaxResourceBytes.
-func (s *Server) readChild(name, rel string) ([]byte, error) {
-	f, err := s.openChild(name, rel)
+// readServed reads the file rel (below the skill's directory) as the
+// scan does: SKILL.md through its own checks, any other file through the
+// skill's directory. It returns the identity of the version read, if the
+// file system gives one.
+func (s *Server) readServed(sk *servedSkill, rel string) ([]byte, *fileid.ID, error) {
+	if rel == skillFileName {
+		data, id, ok, err := s.readFile(sk.path + "/" + skillFileName)
+		return data, idPtr(id, ok), err
+	}
+	tree, err := s.openTree(sk.path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
+	defer tree.close()
+	data, id, ok, err := readChild(tree, rel)
+	return data, idPtr(id, ok), err
+}
+
+func idPtr(id fileid.ID, ok bool) *fileid.ID {
+	if !ok {
+		return nil
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file but %s", rel, describeType(fi.Mode()))
-	}
-	if fi.Size() > MaxResourceBytes {
-		return nil, fmt.Errorf("%s is larger than %d bytes", rel, MaxResourceBytes)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxResourceBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxResourceBytes {
-		return nil, fmt.Errorf("%s grew past %d bytes", rel, MaxResourceBytes)
-	}
-	return data, nil
+	return &id
 }
 
 // contents is a file as MCP resource contents: text when it is UTF-8,
 // otherwise a blob (base64 on the wire).
-func contents(uri, rel string, data []byte) *mcp.ResourceContents {
+func contents(uri, name string, data []byte) *mcp.ResourceContents {
 	if !utf8.Valid(data) {
 		return &mcp.ResourceContents{URI: uri, MIMEType: "application/octet-stream", Blob: data}
 	}
-	return &mcp.ResourceContents{URI: uri, MIMEType: textMIMEType(rel), Text: string(data)}
+	t, ok := mimeType(name)
+	if !ok {
+		t = "text/plain"
+	}
+	return &mcp.ResourceContents{URI: uri, MIMEType: t, Text: string(data)}
 }
 
-// textMIMETypes names text files by extension; anything else is
-// text/plain.
+// textMIMETypes names text files by extension.
 var textMIMETypes = map[string]string{
 	".md": "text/markdown", ".markdown": "text/markdown", ".py": "text/x-python", ".sh": "text/x-shellscript",
 	".json": "application/json", ".yaml": "application/yaml", ".yml": "application/yaml", ".html": "text/html",
 	".css": "text/css", ".js": "text/javascript", ".mjs": "text/javascript", ".csv": "text/csv", ".xml": "text/xml",
+	".txt": "text/plain",
 }
 
-// textMIMEType names the type of a text file by its extension.
-func textMIMEType(rel string) string {
-	if t, ok := textMIMETypes[strings.ToLower(path.Ext(rel))]; ok {
-		return t
-	}
-	return "text/plain"
+// mimeType names the type of a text file by its extension, if it is known.
+func mimeType(name string) (string, bool) {
+	t, ok := textMIMETypes[strings.ToLower(path.Ext(name))]
+	return t, ok
+}
+
+// notServed is the -32602 error of a URI the server does not serve.
+func notServed(format string, uri string) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf(format, clip(uri, 512))}
 }

@@ -78,7 +78,7 @@ func TestListsTheIndexAndEverySkillFile(t *testing.T) {
 	}
 	want := []string{
 		"skill://data-export/SKILL.md text/markdown Export a table.",
-		"skill://index.json application/json Every skill this server publishes: name, type, description and the URI of its SKILL.md.",
+		"skill://index.json application/json Every skill this server publishes at skill://<name>/SKILL.md: name, type, description and the URI of its SKILL.md.",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("resources (-want +got):\n%s", diff)

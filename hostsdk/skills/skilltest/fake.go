@@ -399,7 +399,11 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	i := slices.IndexFunc(p.skills, func(s Skill) bool { return s.Name == req.Name && s.offeredTo(req.Cwd) })
+	// A remote skill is loaded by its name or, when the registry listed it
+	// so after a collision, by its qualified name.
+	i := slices.IndexFunc(p.skills, func(s Skill) bool {
+		return (s.Name == req.Name || (s.QualifiedName != "" && s.QualifiedName == req.Name)) && s.offeredTo(req.Cwd)
+	})
 	if i < 0 {
 		return skill.Definition{}, false, nil
 	}

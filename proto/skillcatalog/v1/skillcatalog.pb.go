@@ -1571,11 +1571,21 @@ func (x *ResourceBase) GetDescription() string {
 
 // SkillSummary is what a snapshot lists for one skill.
 type SkillSummary struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
-	Invocation    *InvocationPolicy      `protobuf:"bytes,3,opt,name=invocation,proto3" json:"invocation,omitempty"`
-	Provider      string                 `protobuf:"bytes,4,opt,name=provider,proto3" json:"provider,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The name the skill is listed and loaded under: a skill name, or a
+	// remote skill's qualified name when its name collides with another
+	// skill's (see qualified_name).
+	Name        string            `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Description string            `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	Invocation  *InvocationPolicy `protobuf:"bytes,3,opt,name=invocation,proto3" json:"invocation,omitempty"`
+	Provider    string            `protobuf:"bytes,4,opt,name=provider,proto3" json:"provider,omitempty"`
+	// The host-assigned label of the remote (MCP) server that serves the
+	// skill; empty for the host's own skills. The plugin names it in the
+	// skill's catalog line and loaded content.
+	Origin string `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
+	// For a remote skill, "<origin>:<path on its server>": the name under
+	// which it stays listed when its name collides with another skill's.
+	QualifiedName string `protobuf:"bytes,6,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1638,6 +1648,20 @@ func (x *SkillSummary) GetProvider() string {
 	return ""
 }
 
+func (x *SkillSummary) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *SkillSummary) GetQualifiedName() string {
+	if x != nil {
+		return x.QualifiedName
+	}
+	return ""
+}
+
 // SkillDefinition is a loaded skill.
 type SkillDefinition struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -1648,7 +1672,10 @@ type SkillDefinition struct {
 	// Unset when the provider manages resources itself.
 	ResourceBase *ResourceBase `protobuf:"bytes,5,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
 	// The skill's instructions.
-	Content       string `protobuf:"bytes,6,opt,name=content,proto3" json:"content,omitempty"`
+	Content string `protobuf:"bytes,6,opt,name=content,proto3" json:"content,omitempty"`
+	// As in SkillSummary.
+	Origin        string `protobuf:"bytes,7,opt,name=origin,proto3" json:"origin,omitempty"`
+	QualifiedName string `protobuf:"bytes,8,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1721,6 +1748,20 @@ func (x *SkillDefinition) GetResourceBase() *ResourceBase {
 func (x *SkillDefinition) GetContent() string {
 	if x != nil {
 		return x.Content
+	}
+	return ""
+}
+
+func (x *SkillDefinition) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *SkillDefinition) GetQualifiedName() string {
+	if x != nil {
+		return x.QualifiedName
 	}
 	return ""
 }
@@ -2376,8 +2417,10 @@ type SkillToolValue struct {
 	Name     string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Provider string                 `protobuf:"bytes,2,opt,name=provider,proto3" json:"provider,omitempty"`
 	// Unset when the provider manages resources itself.
-	ResourceBase  *ResourceBase `protobuf:"bytes,3,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
-	Content       string        `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`
+	ResourceBase *ResourceBase `protobuf:"bytes,3,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
+	Content      string        `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`
+	// A remote skill's origin label (SkillSummary.origin); empty otherwise.
+	Origin        string `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2436,6 +2479,13 @@ func (x *SkillToolValue) GetResourceBase() *ResourceBase {
 func (x *SkillToolValue) GetContent() string {
 	if x != nil {
 		return x.Content
+	}
+	return ""
+}
+
+func (x *SkillToolValue) GetOrigin() string {
+	if x != nil {
+		return x.Origin
 	}
 	return ""
 }
@@ -3030,14 +3080,16 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xa3\x01\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xe2\x01\n" +
 	"\fSkillSummary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
 	"\n" +
 	"invocation\x18\x03 \x01(\v2!.skillcatalog.v1.InvocationPolicyR\n" +
 	"invocation\x12\x1a\n" +
-	"\bprovider\x18\x04 \x01(\tR\bprovider\"\x84\x02\n" +
+	"\bprovider\x18\x04 \x01(\tR\bprovider\x12\x16\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\x12%\n" +
+	"\x0equalified_name\x18\x06 \x01(\tR\rqualifiedName\"\xc3\x02\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3046,7 +3098,9 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"invocation\x12\x1a\n" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x05 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
-	"\acontent\x18\x06 \x01(\tR\acontent\"\xaa\x01\n" +
+	"\acontent\x18\x06 \x01(\tR\acontent\x12\x16\n" +
+	"\x06origin\x18\a \x01(\tR\x06origin\x12%\n" +
+	"\x0equalified_name\x18\b \x01(\tR\rqualifiedName\"\xaa\x01\n" +
 	"\x0fSnapshotRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
@@ -3103,12 +3157,13 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0earguments_json\x18\x05 \x01(\tR\rargumentsJson\x12\x17\n" +
 	"\acall_id\x18\x06 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\a \x01(\tR\btoolName\x12.\n" +
-	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\x9e\x01\n" +
+	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\xb6\x01\n" +
 	"\x0eSkillToolValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x03 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
-	"\acontent\x18\x04 \x01(\tR\acontent\"\xcc\x01\n" +
+	"\acontent\x18\x04 \x01(\tR\acontent\x12\x16\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\"\xcc\x01\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +

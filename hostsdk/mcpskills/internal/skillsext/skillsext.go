@@ -117,4 +117,9 @@ type DirectoryReadResult struct {
 	ResultType string          `json:"resultType"`
 	Resources  []*mcp.Resource `json:"resources"`
 	NextCursor string          `json:"nextCursor,omitempty"`
+	// TTLMs and CacheScope are the caching fields of a 2026-07-28 result:
+	// the specification's result names only pagination, but the official
+	// TypeScript SDK requires both on this result at that revision.
+	TTLMs      int64  `json:"ttlMs"`
+	CacheScope string `json:"cacheScope"`
 }

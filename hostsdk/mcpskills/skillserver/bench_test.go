@@ -1,0 +1,106 @@
+package skillserver
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+)
+
+// writeBenchSkills writes skills skills of files files each (SKILL.md and
+// files-1 files of about 1 KiB) below root.
+func writeBenchSkills(tb testing.TB, root string, skills, files int) {
+	tb.Helper()
+	body := strings.Repeat("Step by step, with care.\n", 40)
+	for i := range skills {
+		name := fmt.Sprintf("skill-%04d", i)
+		dir := filepath.Join(root, name, "references")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		skillMD := fmt.Sprintf("---\nname: %s\ndescription: Benchmark skill number %d, which does one thing well.\nlicense: Apache-2.0\n---\n%s", name, i, body)
+		if err := os.WriteFile(filepath.Join(root, name, "SKILL.md"), []byte(skillMD), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+		for j := 1; j < files; j++ {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("part-%02d.md", j)), []byte(fmt.Sprintf("# Part %d\n%s", j, body)), 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+// BenchmarkListSkills is the server's side of a full skills/list of 1,000
+// skills of 10 files each: every page built and encoded as JSON, as the
+// transport then writes it. "watched" answers from the last scan, as
+// serve-mcp -skills does; "unwatched" scans the directory for the first
+// page (a stat per file and a read of every directory; hashes come from
+// the identity cache). catalog-MiB is
+// the heap the server holds after building its catalog (entries, hashes,
+// resource list), measured after a garbage collection.
+func BenchmarkListSkills(b *testing.B) {
+	root := b.TempDir()
+	writeBenchSkills(b, root, 1000, 10)
+	catalogMiB := catalogHeap(root)
+	for _, watched := range []bool{true, false} {
+		name := map[bool]string{true: "watched", false: "unwatched"}[watched]
+		b.Run(name, func(b *testing.B) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s := NewDir(root)
+			// The files were written more than racyWindow ago (a minute,
+			// by this clock): the steady state, where hashes are cached.
+			s.now = func() time.Time { return time.Now().Add(time.Minute) }
+			s.Sync()
+			if watched {
+				if err := s.Watch(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				listed, cursor := 0, ""
+				for {
+					res, err := s.listSkills(ctx, nil, &skillsext.ListParams{Cursor: cursor})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := json.Marshal(res); err != nil {
+						b.Fatal(err)
+					}
+					listed += len(res.Skills)
+					if cursor = res.NextCursor; cursor == "" {
+						break
+					}
+				}
+				if listed != 1000 {
+					b.Fatalf("listed %d skills", listed)
+				}
+			}
+			b.ReportMetric(catalogMiB, "catalog-MiB")
+		})
+	}
+}
+
+// catalogHeap returns the heap, in MiB, that a server of the skills in
+// root holds once built (its catalog, the hashes it caches, its MCP
+// resource list), measured between two garbage collections.
+func catalogHeap(root string) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	s := NewDir(root)
+	s.now = func() time.Time { return time.Now().Add(time.Minute) }
+	s.Sync() // the files have aged: every hash is cached
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(s)
+	return float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
+}

@@ -1,0 +1,223 @@
+package skillserver
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
+)
+
+// skillTree reaches the files of one skill directory and nothing outside
+// it.
+type skillTree struct {
+	fsys  fs.FS                             // ReadDir, Stat and Lstat, relative to the skill directory
+	open  func(rel string) (fs.File, error) // opens a file without blocking on a FIFO
+	close func()
+}
+
+// maxListedExclusions bounds the files one diagnostic names.
+const maxListedExclusions = 5
+
+// candidate is a file the manifest walk found, before it is hashed.
+type candidate struct {
+	rel string
+	fi  fs.FileInfo // of the file a link leads to, for a link
+}
+
+// manifest lists every file of the skill at path: SKILL.md (whose version v
+// was read already) and every other regular file below the directory,
+// nested skills' files included, with sizes and digests. Hidden files and
+// directories are not served, and neither is a file that is not regular
+// (a FIFO, a device, a link to a directory), larger than MaxResourceBytes,
+// reached only through a link that leaves the skill directory, or named so
+// that no URI can spell it; a diagnostic names those. A skill of more than
+// skillsext.MaxSkillResources files or skillsext.MaxSkillBytes bytes in all
+// is not served.
+func (sc *scanner) manifest(p string, v *fileVersion) (map[string]fileDigest, error) {
+	tree, err := sc.s.openTree(p)
+	if err != nil {
+		return nil, fmt.Errorf("cannot open its directory: %s", reason(err))
+	}
+	defer tree.close()
+	found, excluded, err := sc.walkTree(p, tree)
+	if err != nil {
+		return nil, err
+	}
+	total := v.size
+	for _, c := range found {
+		total += c.fi.Size()
+	}
+	switch {
+	case len(found)+1 > skillsext.MaxSkillResources:
+		return nil, fmt.Errorf("it has more than %d files, the MCP Skills extension's limit per skill", skillsext.MaxSkillResources)
+	case total > skillsext.MaxSkillBytes:
+		return nil, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)
+	}
+	files := map[string]fileDigest{skillFileName: {size: v.size, digest: v.digest}}
+	total = v.size
+	for _, c := range found {
+		d, why := sc.digest(tree, p, c)
+		if why != "" {
+			excluded = append(excluded, why)
+			continue
+		}
+		files[c.rel] = d
+		total += d.size
+	}
+	if total > skillsext.MaxSkillBytes { // a file grew while it was hashed
+		return nil, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)
+	}
+	if len(excluded) > 0 {
+		sc.diags = append(sc.diags, exclusionDiagnostic(p, excluded))
+	}
+	return files, nil
+}
+
+// errEnough stops a walk that found all it needs.
+var errEnough = errors.New("enough")
+
+// walkTree finds the files of a skill directory other than its SKILL.md,
+// stopping past the per-skill file limit. It returns them and why others
+// are left out.
+func (sc *scanner) walkTree(p string, tree *skillTree) (found []candidate, excluded []string, err error) {
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		entries, err := sc.readDir(tree, p, dir)
+		if err != nil {
+			if dir == "" {
+				return err // an unreadable skill directory fails the skill
+			}
+			excluded = append(excluded, fmt.Sprintf("%s/ (%s)", dir, reason(err)))
+			return nil
+		}
+		for _, d := range entries {
+			if !sc.visit(1) {
+				return errEnough
+			}
+			name := d.Name()
+			rel := path.Join(dir, name)
+			switch {
+			case strings.HasPrefix(name, "."):
+				continue
+			case !servableName(name):
+				excluded = append(excluded, fmt.Sprintf("%q (a name no URI can spell)", clip(rel, 80)))
+				continue
+			case len(fileURI(p, rel)) > maxURIBytes:
+				excluded = append(excluded, fmt.Sprintf("%s (a URI longer than %d bytes)", clip(rel, 80), maxURIBytes))
+				continue
+			case d.IsDir():
+				if err := walk(rel); err != nil {
+					return err
+				}
+				continue
+			case rel == skillFileName:
+				continue // read and judged as the skill's own
+			}
+			fi, err := d.Info()
+			if err == nil && d.Type()&fs.ModeSymlink != 0 {
+				fi, err = fs.Stat(tree.fsys, rel) // confined to the skill directory
+			}
+			if err != nil {
+				excluded = append(excluded, fmt.Sprintf("%s (%s)", rel, linkReason(d, err)))
+				continue
+			}
+			if why := checkFile(rel, fi); why != "" {
+				excluded = append(excluded, why)
+				continue
+			}
+			found = append(found, candidate{rel, fi})
+			if len(found)+1 > skillsext.MaxSkillResources {
+				return errEnough
+			}
+		}
+		return nil
+	}
+	if err := walk(""); err != nil && !errors.Is(err, errEnough) {
+		return nil, nil, fmt.Errorf("cannot read its directory: %s", reason(err))
+	}
+	return found, excluded, nil
+}
+
+// readDir lists the directory dir ("" for the root) of the skill at p: as
+// the discovery walk listed it, when it did (a real directory, so the same
+// entries), or through the skill's tree.
+func (sc *scanner) readDir(tree *skillTree, p, dir string) ([]fs.DirEntry, error) {
+	if entries, ok := sc.listings[path.Join(p, dir)]; ok {
+		return entries, nil
+	}
+	if dir == "" {
+		dir = "."
+	}
+	return fs.ReadDir(tree.fsys, dir)
+}
+
+func linkReason(d fs.DirEntry, err error) string {
+	if d.Type()&fs.ModeSymlink != 0 {
+		return "a link that leads out of the skill directory or nowhere"
+	}
+	return reason(err)
+}
+
+// digest returns the size and digest of a file found by walkTree, hashing
+// it only when its identity changed since it was last hashed.
+func (sc *scanner) digest(tree *skillTree, p string, c candidate) (fileDigest, string) {
+	key := p + "/" + c.rel
+	sc.seen[key] = true
+	if id, ok := fileid.Of(c.fi); ok {
+		if v := sc.s.cached(key, id); v != nil {
+			return fileDigest{v.size, v.digest}, ""
+		}
+	}
+	start := sc.s.now()
+	data, id, ok, err := readChild(tree, c.rel)
+	if err != nil {
+		return fileDigest{}, err.Error()
+	}
+	v := &fileVersion{id: id, size: int64(len(data)), digest: sha256.Sum256(data)}
+	if ok {
+		sc.s.remember(key, v, start)
+	}
+	return fileDigest{v.size, v.digest}, ""
+}
+
+// readChild reads the file at rel in tree: a regular file of at most
+// MaxResourceBytes (links followed only while they stay in the tree). It
+// returns the identity of the version opened, if the file system gives
+// one.
+func readChild(tree *skillTree, rel string) ([]byte, fileID, bool, error) {
+	f, err := tree.open(rel)
+	if err != nil {
+		return nil, fileID{}, false, fmt.Errorf("%s (cannot be opened: %s)", rel, reason(err))
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, fileID{}, false, fmt.Errorf("%s (cannot stat the opened file: %s)", rel, reason(err))
+	}
+	if why := checkFile(rel, fi); why != "" {
+		return nil, fileID{}, false, errors.New(why)
+	}
+	data, err := readBounded(f)
+	if err != nil {
+		return nil, fileID{}, false, fmt.Errorf("%s (%s)", rel, err)
+	}
+	id, ok := fileid.Of(fi)
+	return data, id, ok, nil
+}
+
+// exclusionDiagnostic says which files of the skill at p are not served.
+func exclusionDiagnostic(p string, excluded []string) string {
+	count, noun, more := len(excluded), "files are", ""
+	if count == 1 {
+		noun = "file is"
+	}
+	if n := count - maxListedExclusions; n > 0 {
+		excluded, more = excluded[:maxListedExclusions], fmt.Sprintf("; and %d more", n)
+	}
+	return clip(fmt.Sprintf("skill %s: %d %s not served: %s%s", p, count, noun, strings.Join(excluded, "; "), more), 600)
+}
