@@ -15,7 +15,7 @@ import (
 // lists it as not model-invocable, "" otherwise. An incomplete snapshot
 // cannot prove absence: the caller asks for the skill itself and lets the
 // loaded definition's policy decide.
-func (e *engine) listingRefusal(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (string, error) {
+func (e *engine) listingRefusal(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (render.ToolError, error) {
 	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
 	if err != nil || !complete {
 		return "", err
@@ -69,8 +69,8 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 	return contract.ToolResult{Value: &value, Text: text}, nil
 }
 
-func errorResult(text string) contract.ToolResult {
-	return contract.ToolResult{Text: text, IsError: true}
+func errorResult(refusal render.ToolError) contract.ToolResult {
+	return contract.ToolResult{Text: string(refusal), IsError: true}
 }
 
 // skillNameArgument checks arguments against the tool's input schema and
@@ -80,7 +80,7 @@ func errorResult(text string) contract.ToolResult {
 // a non-string's JSON text); a field besides "name" is refused as the schema
 // says (additionalProperties: false), naming the first such field in sorted
 // order. Error texts cap what they repeat (render.MaxEchoBytes).
-func skillNameArgument(args json.RawMessage) (name, refusal string) {
+func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolError) {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil {
 		return "", render.ErrInvalidName(string(bytes.TrimSpace(args)))

@@ -93,7 +93,7 @@ func TestIncompleteSnapshotAsksTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := render.ErrProvider("remote server unreachable"); !resp.IsError || resp.Text != want {
+	if want := string(render.ErrProvider("remote server unreachable")); !resp.IsError || resp.Text != want {
 		t.Errorf("result %q (error %v), want %q", resp.Text, resp.IsError, want)
 	}
 	if h.gets != 1 {

@@ -67,7 +67,7 @@ func FuzzSkillToolArguments(f *testing.F) {
 			}
 		}
 		// The longest frame of an error text is the unexpected argument's.
-		if frame := len(render.ErrUnexpectedArgument("")); resp.IsError && len(resp.Text) > frame+render.MaxEchoBytes {
+		if frame := len(string(render.ErrUnexpectedArgument(""))); resp.IsError && len(resp.Text) > frame+render.MaxEchoBytes {
 			t.Fatalf("error text of %d bytes for %d bytes of arguments, over its frame and render.MaxEchoBytes = %d", len(resp.Text), len(args), render.MaxEchoBytes)
 		}
 		if !resp.IsError && !utf8.ValidString(resp.Text) {

@@ -88,7 +88,7 @@ type resourceArgs struct {
 // in sorted order). Then the path must be a string that
 // ValidateResourcePath accepts, and the offset, when present, an integral
 // JSON number from 0 to 2147483647.
-func resourceArguments(args json.RawMessage) (resourceArgs, string) {
+func resourceArguments(args json.RawMessage) (resourceArgs, render.ToolError) {
 	var a resourceArgs
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {

@@ -29,7 +29,7 @@ func TestErrorTextsCapTheEcho(t *testing.T) {
 		{"continuation bytes across the cut", a(MaxEchoBytes-6) + strings.Repeat("\x80", 4) + a(10), a(MaxEchoBytes-6) + "\x80\x80\x80..."},
 	}
 	texts := []struct {
-		fn             func(string) string
+		fn             func(string) ToolError
 		before, suffix string
 	}{
 		{ErrInvalidName, `Error: invalid skill name "`, `"`},
@@ -42,7 +42,7 @@ func TestErrorTextsCapTheEcho(t *testing.T) {
 			t.Fatalf("%s: the expected echo is %d bytes, over MaxEchoBytes = %d", tt.name, len(tt.echoed), MaxEchoBytes)
 		}
 		for _, x := range texts {
-			if got, want := x.fn(tt.in), x.before+tt.echoed+x.suffix; got != want {
+			if got, want := string(x.fn(tt.in)), x.before+tt.echoed+x.suffix; got != want {
 				t.Errorf("%s: got %q, want %q", tt.name, got, want)
 			}
 		}
@@ -58,7 +58,7 @@ func FuzzErrorEcho(f *testing.F) {
 	}
 	const before, after = `Error: invalid skill name "`, `"`
 	f.Fuzz(func(t *testing.T, s string) {
-		text := ErrInvalidName(s)
+		text := string(ErrInvalidName(s))
 		if !strings.HasPrefix(text, before) || !strings.HasSuffix(text, after) {
 			t.Fatalf("text %q lost its frame", text)
 		}

@@ -151,12 +151,12 @@ func TestGolden(t *testing.T) {
 			}
 			return s
 		}},
-		{"error_invalid_name", func(*testing.T) string { return ErrInvalidName("Bad Name") }},
-		{"error_unknown_skill", func(*testing.T) string { return ErrUnknownSkill("gone-skill") }},
-		{"error_not_model_invocable", func(*testing.T) string { return ErrNotModelInvocable("deploy-prod") }},
-		{"error_provider", func(*testing.T) string { return ErrProvider("remote server unreachable: connection refused") }},
-		{"error_invalid_name_capped", func(*testing.T) string { return ErrInvalidName(longName) }},
-		{"error_unexpected_argument", func(*testing.T) string { return ErrUnexpectedArgument("path") }},
+		{"error_invalid_name", func(*testing.T) string { return string(ErrInvalidName("Bad Name")) }},
+		{"error_unknown_skill", func(*testing.T) string { return string(ErrUnknownSkill("gone-skill")) }},
+		{"error_not_model_invocable", func(*testing.T) string { return string(ErrNotModelInvocable("deploy-prod")) }},
+		{"error_provider", func(*testing.T) string { return string(ErrProvider("remote server unreachable: connection refused")) }},
+		{"error_invalid_name_capped", func(*testing.T) string { return string(ErrInvalidName(longName)) }},
+		{"error_unexpected_argument", func(*testing.T) string { return string(ErrUnexpectedArgument("path")) }},
 		{"skill_tool_description", func(*testing.T) string { return SkillToolDescription }},
 		{"skill_tool_input_schema", func(*testing.T) string { return SkillToolInputSchema }},
 		{"skill_tool_output_schema", func(*testing.T) string { return SkillToolOutputSchema }},
@@ -363,32 +363,32 @@ func TestGoldenMatchesLiteralTemplates(t *testing.T) {
 		{
 			golden: "error_invalid_name",
 			want:   `Error: invalid skill name "Bad Name"`,
-			got:    ErrInvalidName("Bad Name"),
+			got:    string(ErrInvalidName("Bad Name")),
 		},
 		{
 			golden: "error_unknown_skill",
 			want:   `Error: skill "gone-skill" is unknown or no longer available`,
-			got:    ErrUnknownSkill("gone-skill"),
+			got:    string(ErrUnknownSkill("gone-skill")),
 		},
 		{
 			golden: "error_not_model_invocable",
 			want:   `Error: skill "deploy-prod" is not available for model invocation`,
-			got:    ErrNotModelInvocable("deploy-prod"),
+			got:    string(ErrNotModelInvocable("deploy-prod")),
 		},
 		{
 			golden: "error_provider",
 			want:   `Error: remote server unreachable: connection refused`,
-			got:    ErrProvider("remote server unreachable: connection refused"),
+			got:    string(ErrProvider("remote server unreachable: connection refused")),
 		},
 		{
 			golden: "error_invalid_name_capped",
 			want:   `Error: invalid skill name "` + strings.Repeat("a", 196) + `..."`,
-			got:    ErrInvalidName(longName),
+			got:    string(ErrInvalidName(longName)),
 		},
 		{
 			golden: "error_unexpected_argument",
 			want:   `Error: unexpected argument "path"; the skill tool takes only "name"`,
-			got:    ErrUnexpectedArgument("path"),
+			got:    string(ErrUnexpectedArgument("path")),
 		},
 		{
 			golden: "skill_tool_description",
@@ -447,11 +447,11 @@ func TestErrorTextsInsertNameVerbatim(t *testing.T) {
 	t.Parallel()
 	name := `we"ird <name> & more`
 	tests := []struct{ got, want string }{
-		{ErrInvalidName(name), `Error: invalid skill name "we"ird <name> & more"`},
-		{ErrUnknownSkill(name), `Error: skill "we"ird <name> & more" is unknown or no longer available`},
-		{ErrNotModelInvocable(name), `Error: skill "we"ird <name> & more" is not available for model invocation`},
-		{ErrProvider("a\nb <c>"), "Error: a\nb <c>"},
-		{ErrProvider(""), "Error: "},
+		{string(ErrInvalidName(name)), `Error: invalid skill name "we"ird <name> & more"`},
+		{string(ErrUnknownSkill(name)), `Error: skill "we"ird <name> & more" is unknown or no longer available`},
+		{string(ErrNotModelInvocable(name)), `Error: skill "we"ird <name> & more" is not available for model invocation`},
+		{string(ErrProvider("a\nb <c>")), "Error: a\nb <c>"},
+		{string(ErrProvider("")), "Error: "},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

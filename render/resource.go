@@ -140,57 +140,57 @@ func ResourcePage(p skill.ResourcePage) string {
 
 // ErrResourceUnexpectedArgument is the resource-read tool's error text for
 // arguments with a field its input schema does not allow.
-func ErrResourceUnexpectedArgument(field string) string {
-	return `Error: unexpected argument "` + echo(field) + `"; the ` + ResourceToolName + ` tool takes only "name", "path" and "offset"`
+func ErrResourceUnexpectedArgument(field string) ToolError {
+	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + ResourceToolName + ` tool takes only "name", "path" and "offset"`)
 }
 
 // ErrInvalidPath is the resource-read tool's error text for a path it
 // refuses before reading: why says what is wrong with it (see
 // plugin.ValidateResourcePath), or that the host found it leaving the
 // skill's resources.
-func ErrInvalidPath(path, why string) string {
-	return `Error: invalid resource path ` + quotePath(path) + `: ` + why
+func ErrInvalidPath(path, why string) ToolError {
+	return ToolError(`Error: invalid resource path ` + quotePath(path) + `: ` + why)
 }
 
 // ErrInvalidOffset is the resource-read tool's error text for an offset
 // that is not a whole number of bytes from 0. The offset's JSON text is
 // inserted as sent, capped at MaxEchoBytes.
-func ErrInvalidOffset(raw string) string {
-	return `Error: invalid offset ` + echo(raw) + `; the offset is a whole number of bytes from 0 to 2147483647`
+func ErrInvalidOffset(raw string) ToolError {
+	return ToolError(`Error: invalid offset ` + echo(raw) + `; the offset is a whole number of bytes from 0 to 2147483647`)
 }
 
 // ErrResourceNotFound is the resource-read tool's error text for a path
 // that names no readable file of the skill.
-func ErrResourceNotFound(name, path string) string {
-	return `Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" was not found`
+func ErrResourceNotFound(name, path string) ToolError {
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" was not found`)
 }
 
 // ErrResourceNotReadable is the resource-read tool's error text for a skill
 // whose resources the tool cannot read: an opaque resource base (the
 // `skill` result says how to load them), one its provider manages without
 // offering reads, or a host without resource reads.
-func ErrResourceNotReadable(name string) string {
-	return `Error: the resources of skill "` + echo(name) + `" are not readable through the ` + ResourceToolName + ` tool; load them as the skill's resource guidance describes`
+func ErrResourceNotReadable(name string) ToolError {
+	return ToolError(`Error: the resources of skill "` + echo(name) + `" are not readable through the ` + ResourceToolName + ` tool; load them as the skill's resource guidance describes`)
 }
 
 // ErrResourceBinary is the resource-read tool's error text for a file that
 // is not text: it holds a NUL byte or bytes that are not UTF-8. The tool
 // reads text only and never encodes binary content for the model.
-func ErrResourceBinary(name, path string) string {
-	return `Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + ResourceToolName + ` tool reads text files only`
+func ErrResourceBinary(name, path string) ToolError {
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + ResourceToolName + ` tool reads text files only`)
 }
 
 // ErrResourceTooLarge is the resource-read tool's error text for a file
 // larger than skill.MaxResourceBytes.
-func ErrResourceTooLarge(name, path string) string {
-	return `Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + ResourceToolName + ` tool reads`
+func ErrResourceTooLarge(name, path string) ToolError {
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + ResourceToolName + ` tool reads`)
 }
 
 // ErrOffsetPastEnd is the resource-read tool's error text for an offset at
 // or past the end of a non-empty file (offset 0 of an empty file reads an
 // empty page).
-func ErrOffsetPastEnd(name, path string, offset, total int64) string {
-	return `Error: offset ` + strconv.FormatInt(offset, 10) + ` is at or past the end of resource ` + quotePath(path) + ` of skill "` + echo(name) + `" (` + strconv.FormatInt(total, 10) + ` bytes); the file was read to its end`
+func ErrOffsetPastEnd(name, path string, offset, total int64) ToolError {
+	return ToolError(`Error: offset ` + strconv.FormatInt(offset, 10) + ` is at or past the end of resource ` + quotePath(path) + ` of skill "` + echo(name) + `" (` + strconv.FormatInt(total, 10) + ` bytes); the file was read to its end`)
 }
 
 // quotePath shows a path the model sent: in double quotes, or as a Go
@@ -207,13 +207,13 @@ func quotePath(path string) string {
 // an agent whose `skill` tool is not the one of the plugin that registered
 // the resource-read tool (restricted away, or shadowed by a tool of the
 // agent's own): the resources belong to skills it cannot load.
-func ErrResourceToolWithoutSkill() string {
-	return `Error: the ` + ResourceToolName + ` tool reads the resources of skills loaded with the ` + SkillToolName + ` tool, which is not available to this agent`
+func ErrResourceToolWithoutSkill() ToolError {
+	return ToolError(`Error: the ` + ResourceToolName + ` tool reads the resources of skills loaded with the ` + SkillToolName + ` tool, which is not available to this agent`)
 }
 
 // ErrUnknownTool is the error text for a call of a tool name the mount did
 // not register (a host that forwarded a call it should have kept). The
 // name is inserted as given, capped at MaxEchoBytes.
-func ErrUnknownTool(name string) string {
-	return `Error: tool "` + echo(name) + `" is not provided by this plugin mount`
+func ErrUnknownTool(name string) ToolError {
+	return ToolError(`Error: tool "` + echo(name) + `" is not provided by this plugin mount`)
 }

@@ -31,17 +31,23 @@ func TestResourceGolden(t *testing.T) {
 		{"resource_tool_output_schema", func(*testing.T) string { return ResourceToolOutputSchema }},
 		{"skill_content_url_resource_tool", func(t *testing.T) string { return mustSkillContentFor(t, urlValue) }},
 		{"skill_content_directory_resource_tool", func(t *testing.T) string { return mustSkillContentFor(t, directoryValue) }},
-		{"error_resource_unexpected_argument", func(*testing.T) string { return ErrResourceUnexpectedArgument("length") }},
-		{"error_invalid_path", func(*testing.T) string { return ErrInvalidPath("../../etc/passwd", "dot segments are not allowed") }},
-		{"error_invalid_path_quoted", func(*testing.T) string { return ErrInvalidPath("a\x00b\n", "it holds a control or format character") }},
-		{"error_invalid_offset", func(*testing.T) string { return ErrInvalidOffset("-1") }},
-		{"error_resource_not_found", func(*testing.T) string { return ErrResourceNotFound("data-export", "scripts/missing.py") }},
-		{"error_resource_not_readable", func(*testing.T) string { return ErrResourceNotReadable("brand-voice") }},
-		{"error_resource_binary", func(*testing.T) string { return ErrResourceBinary("pdf-tools", "assets/logo.png") }},
-		{"error_resource_too_large", func(*testing.T) string { return ErrResourceTooLarge("pdf-tools", "assets/huge.txt") }},
-		{"error_offset_past_end", func(*testing.T) string { return ErrOffsetPastEnd("data-export", "scripts/export_csv.py", 9000, 2618) }},
-		{"error_unknown_tool", func(*testing.T) string { return ErrUnknownTool("skill_write") }},
-		{"error_resource_tool_without_skill", func(*testing.T) string { return ErrResourceToolWithoutSkill() }},
+		{"error_resource_unexpected_argument", func(*testing.T) string { return string(ErrResourceUnexpectedArgument("length")) }},
+		{"error_invalid_path", func(*testing.T) string {
+			return string(ErrInvalidPath("../../etc/passwd", "dot segments are not allowed"))
+		}},
+		{"error_invalid_path_quoted", func(*testing.T) string {
+			return string(ErrInvalidPath("a\x00b\n", "it holds a control or format character"))
+		}},
+		{"error_invalid_offset", func(*testing.T) string { return string(ErrInvalidOffset("-1")) }},
+		{"error_resource_not_found", func(*testing.T) string { return string(ErrResourceNotFound("data-export", "scripts/missing.py")) }},
+		{"error_resource_not_readable", func(*testing.T) string { return string(ErrResourceNotReadable("brand-voice")) }},
+		{"error_resource_binary", func(*testing.T) string { return string(ErrResourceBinary("pdf-tools", "assets/logo.png")) }},
+		{"error_resource_too_large", func(*testing.T) string { return string(ErrResourceTooLarge("pdf-tools", "assets/huge.txt")) }},
+		{"error_offset_past_end", func(*testing.T) string {
+			return string(ErrOffsetPastEnd("data-export", "scripts/export_csv.py", 9000, 2618))
+		}},
+		{"error_unknown_tool", func(*testing.T) string { return string(ErrUnknownTool("skill_write")) }},
+		{"error_resource_tool_without_skill", func(*testing.T) string { return string(ErrResourceToolWithoutSkill()) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -104,7 +110,7 @@ func TestResourceSchemasAreJSON(t *testing.T) {
 func TestResourceErrorsCapEchoes(t *testing.T) {
 	t.Parallel()
 	long := strings.Repeat("p", 5000)
-	for _, s := range []string{ErrInvalidPath(long, "x"), ErrResourceNotFound(long, long), ErrResourceBinary(long, long), ErrResourceTooLarge(long, long), ErrOffsetPastEnd(long, long, 1, 1), ErrInvalidOffset(long), ErrResourceNotReadable(long), ErrResourceUnexpectedArgument(long), ErrUnknownTool(long)} {
+	for _, s := range []string{string(ErrInvalidPath(long, "x")), string(ErrResourceNotFound(long, long)), string(ErrResourceBinary(long, long)), string(ErrResourceTooLarge(long, long)), string(ErrOffsetPastEnd(long, long, 1, 1)), string(ErrInvalidOffset(long)), string(ErrResourceNotReadable(long)), string(ErrResourceUnexpectedArgument(long)), string(ErrUnknownTool(long))} {
 		if len(s) > 2*MaxEchoBytes+250 || !utf8.ValidString(s) || !strings.HasPrefix(s, "Error: ") {
 			t.Errorf("error text of %d bytes: %.80q", len(s), s)
 		}

@@ -158,36 +158,46 @@ func echo(s string) string {
 	return s[:cut] + ellipsis
 }
 
+// ToolError is the text of a tool's error result: what the model reads
+// when the `skill` or the resource-read tool refuses a call. The Err*
+// functions below write every such text; keeping them a type of their own
+// keeps an error text from being mistaken for a result the model may act on,
+// or for a name or path it sent.
+type ToolError string
+
+// Error returns the text.
+func (e ToolError) Error() string { return string(e) }
+
 // ErrInvalidName is the `skill` tool's error text for a name that does not
 // follow the skill name grammar. The name is inserted as given, capped at
 // MaxEchoBytes.
-func ErrInvalidName(name string) string {
-	return `Error: invalid skill name "` + echo(name) + `"`
+func ErrInvalidName(name string) ToolError {
+	return ToolError(`Error: invalid skill name "` + echo(name) + `"`)
 }
 
 // ErrUnknownSkill is the `skill` tool's error text for a name that no
 // visible skill has, or no longer has. The name is inserted as given,
 // capped at MaxEchoBytes.
-func ErrUnknownSkill(name string) string {
-	return `Error: skill "` + echo(name) + `" is unknown or no longer available`
+func ErrUnknownSkill(name string) ToolError {
+	return ToolError(`Error: skill "` + echo(name) + `" is unknown or no longer available`)
 }
 
 // ErrNotModelInvocable is the `skill` tool's error text for a skill that
 // only a user may invoke. The name is inserted as given, capped at
 // MaxEchoBytes.
-func ErrNotModelInvocable(name string) string {
-	return `Error: skill "` + echo(name) + `" is not available for model invocation`
+func ErrNotModelInvocable(name string) ToolError {
+	return ToolError(`Error: skill "` + echo(name) + `" is not available for model invocation`)
 }
 
 // ErrUnexpectedArgument is the `skill` tool's error text for arguments
 // with a field its input schema does not allow (the schema admits "name"
 // only). The field is inserted as given, capped at MaxEchoBytes.
-func ErrUnexpectedArgument(field string) string {
-	return `Error: unexpected argument "` + echo(field) + `"; the skill tool takes only "name"`
+func ErrUnexpectedArgument(field string) ToolError {
+	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the skill tool takes only "name"`)
 }
 
 // ErrProvider wraps the text of an error a provider raised while loading a
 // skill. The message is inserted verbatim.
-func ErrProvider(message string) string {
-	return "Error: " + message
+func ErrProvider(message string) ToolError {
+	return ToolError("Error: " + message)
 }
