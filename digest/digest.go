@@ -37,15 +37,20 @@ func Of(entries []Entry) Digest {
 	return Digest(h.Sum128().Bytes())
 }
 
-// OfEncoded returns the digest of n entries whose encodings, each written by AppendEntry,
-// lie back to back in the pieces of encoded: Of(entries) equals OfEncoded(len(entries),
-// the AppendEntry encodings of entries, however split into pieces). A caller that keeps
-// entries encoded hashes a catalog in one pass.
-func OfEncoded(n int, encoded [][]byte) Digest {
+// OfEncoded returns the digest of a catalog of n entries whose encodings, each written by
+// AppendEntry, lie back to back in the pieces of encoded, and that says omitted skills were
+// left out of it: OfOmitting(entries, omitted) equals OfEncoded(len(entries), the
+// AppendEntry encodings of entries however split into pieces, omitted), and with omitted 0
+// both are Of(entries). A caller that keeps entries encoded hashes a catalog in one pass.
+func OfEncoded(n int, encoded [][]byte, omitted int) Digest {
 	var h xxh3.Hasher
 	begin(&h, n)
 	for _, p := range encoded {
 		h.Write(p)
+	}
+	if omitted > 0 {
+		var c [len(omittedTrailer) + binary.MaxVarintLen64]byte
+		h.Write(binary.AppendUvarint(append(c[:0], omittedTrailer...), uint64(omitted)))
 	}
 	return Digest(h.Sum128().Bytes())
 }

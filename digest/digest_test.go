@@ -264,7 +264,7 @@ func TestOfEncodedMatchesOf(t *testing.T) {
 		if len(enc) > 3 {
 			pieces = [][]byte{enc[:1], enc[1 : len(enc)/2], nil, enc[len(enc)/2:]}
 		}
-		if got, want := OfEncoded(len(entries), pieces), Of(entries); got != want {
+		if got, want := OfEncoded(len(entries), pieces, 0), Of(entries); got != want {
 			t.Errorf("%d entries: OfEncoded = %s, Of = %s", len(entries), got, want)
 		}
 	}
@@ -276,7 +276,7 @@ func FuzzOfEncoded(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n1, d1, o1, n2, d2 string) {
 		entries := []Entry{{Name: n1, Description: d1, Origin: o1}, {Name: n2, Description: d2}}
 		enc := AppendEntry(AppendEntry(nil, entries[0]), entries[1])
-		if OfEncoded(2, [][]byte{enc}) != Of(entries) {
+		if OfEncoded(2, [][]byte{enc}, 0) != Of(entries) {
 			t.Fatal("OfEncoded differs from Of")
 		}
 		if Of(entries) != Digest(xxh3.Hash128(referenceEncoding(entries)).Bytes()) {
@@ -298,8 +298,8 @@ func TestOfOmitting(t *testing.T) {
 		}
 		seen[d] = n
 		enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1])}
-		if OfEncodedOmitting(2, enc, n) != d {
-			t.Errorf("OfEncodedOmitting differs from OfOmitting for %d left out", n)
+		if OfEncoded(2, enc, n) != d {
+			t.Errorf("OfEncoded differs from OfOmitting for %d left out", n)
 		}
 	}
 	// The trailer cannot pass for a further entry.
@@ -374,8 +374,8 @@ func TestOmittingNothing(t *testing.T) {
 		if got := OfOmitting(entries, omitted); got != want {
 			t.Errorf("OfOmitting(entries, %d) = %s, want Of = %s", omitted, got, want)
 		}
-		if got := OfEncodedOmitting(len(entries), enc, omitted); got != want {
-			t.Errorf("OfEncodedOmitting(%d) = %s, want Of = %s", omitted, got, want)
+		if got := OfEncoded(len(entries), enc, omitted); got != want {
+			t.Errorf("OfEncoded(%d) = %s, want Of = %s", omitted, got, want)
 		}
 	}
 	if allocs := testing.AllocsPerRun(20, func() { OfOmitting(entries, 0) }); allocs != 0 {

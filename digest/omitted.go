@@ -1,11 +1,5 @@
 package digest
 
-import (
-	"encoding/binary"
-
-	"github.com/zeebo/xxh3"
-)
-
 // omittedTrailer starts what a budgeted catalog's digest hashes after its
 // entries. The entry list before it is self-delimiting (count first, every
 // field length-prefixed), so a trailer can never be mistaken for entries.
@@ -24,21 +18,5 @@ func OfOmitting(entries []Entry, omitted int) Digest {
 	for i := range entries {
 		encoded[i] = AppendEntry(nil, entries[i])
 	}
-	return OfEncodedOmitting(len(entries), encoded, omitted)
-}
-
-// OfEncodedOmitting is OfOmitting for entries already encoded, as
-// OfEncoded is for Of.
-func OfEncodedOmitting(n int, encoded [][]byte, omitted int) Digest {
-	if omitted <= 0 {
-		return OfEncoded(n, encoded)
-	}
-	var h xxh3.Hasher
-	begin(&h, n)
-	for _, p := range encoded {
-		h.Write(p)
-	}
-	var c [len(omittedTrailer) + binary.MaxVarintLen64]byte
-	h.Write(binary.AppendUvarint(append(c[:0], omittedTrailer...), uint64(omitted)))
-	return Digest(h.Sum128().Bytes())
+	return OfEncoded(len(entries), encoded, omitted)
 }

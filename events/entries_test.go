@@ -19,9 +19,9 @@ func encodeEach(es []digest.Entry) [][]byte {
 	return out
 }
 
-// TestEncodeCatalogOfMatchesEncodeCatalog: a record assembled from entries
+// TestAssembleCatalogMatchesEncodeCatalog: a record assembled from entries
 // encoded one by one is the record EncodeCatalog writes.
-func TestEncodeCatalogOfMatchesEncodeCatalog(t *testing.T) {
+func TestAssembleCatalogMatchesEncodeCatalog(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name    string
@@ -35,21 +35,21 @@ func TestEncodeCatalogOfMatchesEncodeCatalog(t *testing.T) {
 	} {
 		for _, update := range []bool{false, true} {
 			want := EncodeCatalog(tt.entries, update)
-			if got := EncodeCatalogOf(encodeEach(tt.entries), update); !bytes.Equal(got, want) {
-				t.Errorf("%s, update %v: EncodeCatalogOf = %s, want %s", tt.name, update, got, want)
+			if got := AssembleCatalog(encodeEach(tt.entries), update, 0); !bytes.Equal(got, want) {
+				t.Errorf("%s, update %v: AssembleCatalog = %s, want %s", tt.name, update, got, want)
 			}
 		}
 	}
 }
 
-// FuzzEncodeCatalogOf: for any entries, assembling pre-encoded entries
+// FuzzAssembleCatalog: for any entries, assembling pre-encoded entries
 // gives EncodeCatalog's bytes.
-func FuzzEncodeCatalogOf(f *testing.F) {
+func FuzzAssembleCatalog(f *testing.F) {
 	f.Add("a-skill", "quote \" <tag> & \u2028 \x01", "b", "\xff,", true)
 	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 string, update bool) {
 		es := entries{en(n1, d1), en(n2, d2)}
-		if got, want := EncodeCatalogOf(encodeEach(es), update), EncodeCatalog(es, update); !bytes.Equal(got, want) {
-			t.Fatalf("EncodeCatalogOf = %q, want %q", got, want)
+		if got, want := AssembleCatalog(encodeEach(es), update, 0), EncodeCatalog(es, update); !bytes.Equal(got, want) {
+			t.Fatalf("AssembleCatalog = %q, want %q", got, want)
 		}
 	})
 }

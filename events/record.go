@@ -123,22 +123,17 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 }
 
 // AppendEntry appends the JSON object that EncodeCatalog writes for one entry, followed by
-// a comma: the unit EncodeCatalogOf assembles. A caller that records many catalogs over
+// a comma: the unit AssembleCatalog assembles. A caller that records many catalogs over
 // mostly the same entries keeps the encoded entries and encodes only the ones that changed.
 func AppendEntry(dst []byte, e digest.Entry) []byte {
 	return append(appendEntry(dst, &e), ',')
 }
 
-// EncodeCatalogOf is EncodeCatalog for entries already encoded with AppendEntry: the
-// encodings, back to back, held in pieces. The result is the same byte for byte.
-func EncodeCatalogOf(entries [][]byte, update bool) []byte {
-	return EncodeCatalogOmitting(entries, update, 0)
-}
-
-// EncodeCatalogOmitting is EncodeCatalogOf for a catalog that says omitted skills were left
-// out of it (a catalog budget): the record carries "omitted" after "update". With omitted 0
-// it is EncodeCatalogOf.
-func EncodeCatalogOmitting(entries [][]byte, update bool, omitted int) []byte {
+// AssembleCatalog is EncodeCatalog for entries already encoded with AppendEntry: the
+// encodings, back to back, held in pieces; the result is the same byte for byte. With
+// omitted above 0 the record is of a catalog fitted to a budget that left that many skills
+// out, and carries "omitted" after "update".
+func AssembleCatalog(entries [][]byte, update bool, omitted int) []byte {
 	n := catalogFrameLen + len(omittedMember) + 10
 	for _, p := range entries {
 		n += len(p)

@@ -213,12 +213,12 @@ func (e *engine) publish(cur *view, update bool, head contract.SessionHead, req 
 	outcome := contract.OutcomeInitial
 	switch {
 	case !update:
-		text = render.InitialCatalogOmitting(cur.lines.pieces, cur.omitted)
+		text = render.AssembleCatalog(cur.lines.pieces, false, cur.omitted)
 	case cur.empty():
 		text = render.Tombstone()
 		outcome = contract.OutcomeTombstone
 	default:
-		text = render.ReplacementCatalogOmitting(cur.lines.pieces, cur.omitted)
+		text = render.AssembleCatalog(cur.lines.pieces, true, cur.omitted)
 		outcome = contract.OutcomeReplacement
 	}
 	if cur.remote > 0 {
@@ -227,7 +227,7 @@ func (e *engine) publish(cur *view, update bool, head contract.SessionHead, req 
 	if cfg.UserInvocation {
 		text = render.WithUserInvocationNote(text)
 	}
-	source := events.EncodeCatalogOmitting(cur.records.pieces, update, cur.omitted)
+	source := events.AssembleCatalog(cur.records.pieces, update, cur.omitted)
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
 	e.remember(source, cur.digest)

@@ -274,7 +274,7 @@ func (b *viewBuilder) finish() *view {
 	b.seal()
 	v := b.v
 	v.lines, v.records, v.encoded = v.lines.compacted(), v.records.compacted(), v.encoded.compacted()
-	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces)
+	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces, 0)
 	return v
 }
 
@@ -348,7 +348,7 @@ func fitView(base *view, budget int) *view {
 	v.listed, v.base, v.omitted = base.listed, base, fit.Omitted
 	// The count of skills left out is published too, so it is part of
 	// what the digest compares.
-	v.digest = digest.OfEncodedOmitting(len(v.entries), v.encoded.pieces, v.omitted)
+	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces, v.omitted)
 
 	prefix := contract.OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
 	if fit.NumShortened > 0 {

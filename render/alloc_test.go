@@ -87,8 +87,8 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 		check("InitialCatalog", 1, func() { InitialCatalog(entries) })
 		check("ReplacementCatalog", 1, func() { ReplacementCatalog(entries) })
 		// Left out: one skill, whose sentence is a constant.
-		check("InitialCatalogOmitting", 1, func() { InitialCatalogOmitting(lines, 1) })
-		check("ReplacementCatalogOmitting", 1, func() { ReplacementCatalogOmitting(lines, 1) })
+		check("AssembleCatalog initial", 1, func() { AssembleCatalog(lines, false, 1) })
+		check("AssembleCatalog replacement", 1, func() { AssembleCatalog(lines, true, 1) })
 		for _, rb := range bases {
 			for _, origin := range []string{"", "d<o>cs"} {
 				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: text, Origin: origin}

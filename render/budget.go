@@ -269,28 +269,3 @@ func omittedSentence(omitted int) string {
 	}
 	return strconv.Itoa(omitted) + " more skills are available but not listed, to keep this catalog within its size budget.\n"
 }
-
-// InitialCatalogOmitting is InitialCatalogOf for a catalog fitted to a
-// budget (FitCatalog) that left omitted skills out: after the list it says
-// how many. With omitted 0 it is InitialCatalogOf.
-func InitialCatalogOmitting(lines [][]byte, omitted int) string {
-	if omitted <= 0 {
-		return InitialCatalogOf(lines)
-	}
-	return catalogOmitting(initialHeader, lines, omitted)
-}
-
-// ReplacementCatalogOmitting is ReplacementCatalogOf for a catalog fitted
-// to a budget that left omitted skills out: after the list it says how
-// many. With omitted 0 it is ReplacementCatalogOf; with skills left out it
-// is never the Tombstone, even when no line fits.
-func ReplacementCatalogOmitting(lines [][]byte, omitted int) string {
-	if omitted <= 0 {
-		return ReplacementCatalogOf(lines)
-	}
-	return catalogOmitting(replacementHeader, lines, omitted)
-}
-
-func catalogOmitting(header string, lines [][]byte, omitted int) string {
-	return catalogWith(header, lines, omittedSentence(omitted))
-}

@@ -85,7 +85,7 @@ func catalog(header string, entries []digest.Entry) string {
 }
 
 // AppendEntryLine appends the line a catalog shows for one entry, newline
-// included: the unit InitialCatalogOf and ReplacementCatalogOf assemble. A
+// included: the unit AssembleCatalog assembles. A
 // caller that renders many catalogs over mostly the same entries keeps the
 // lines and renders only the entries that changed. A remote skill's line
 // names the server it comes from after its name:
@@ -113,36 +113,42 @@ func WithRemoteSkillsNote(catalog string) string {
 	return withClosingSentence(catalog, RemoteSkillsNote)
 }
 
-// InitialCatalogOf is InitialCatalog for entries already rendered with
-// AppendEntryLine: the lines, back to back, held in pieces.
-func InitialCatalogOf(lines [][]byte) string {
-	return catalogOf(initialHeader, lines)
+// AssembleCatalog renders a catalog from its entries' lines, each written
+// by AppendEntryLine, held back to back in pieces: the first catalog of a
+// session, or, with update set, a replacement (the Tombstone when there are
+// no lines and nothing was left out). With omitted above 0 the catalog was
+// fitted to a budget (FitCatalog) that left that many skills out, and says
+// how many after its list; it is then never the Tombstone, even when no
+// line fits. It renders, byte for byte, what InitialCatalog or
+// ReplacementCatalog render for the same entries; a caller that renders many
+// catalogs over mostly the same entries keeps the lines and renders only
+// the entries that changed.
+func AssembleCatalog(lines [][]byte, update bool, omitted int) string {
+	header := initialHeader
+	if update {
+		header = replacementHeader
+		if omitted <= 0 && linesLen(lines) == 0 {
+			return tombstone
+		}
+	}
+	if omitted > 0 {
+		return catalogWith(header, lines, omittedSentence(omitted))
+	}
+	return catalogWith(header, lines, "")
 }
 
-// ReplacementCatalogOf is ReplacementCatalog for entries already rendered
-// with AppendEntryLine, held in pieces; no lines render the Tombstone.
-func ReplacementCatalogOf(lines [][]byte) string {
+func linesLen(lines [][]byte) int {
 	n := 0
 	for _, p := range lines {
 		n += len(p)
 	}
-	if n == 0 {
-		return tombstone
-	}
-	return catalogOf(replacementHeader, lines)
-}
-
-func catalogOf(header string, lines [][]byte) string {
-	return catalogWith(header, lines, "")
+	return n
 }
 
 // catalogWith renders a catalog with a sentence, if any, right after the
 // list of entries.
 func catalogWith(header string, lines [][]byte, sentence string) string {
-	n := len(header) + len(catalogFooter) + len(sentence)
-	for _, p := range lines {
-		n += len(p)
-	}
+	n := len(header) + len(catalogFooter) + len(sentence) + linesLen(lines)
 	var b strings.Builder
 	b.Grow(n)
 	b.WriteString(header)

@@ -25,11 +25,11 @@ func TestCatalogOfLinesMatchesEntries(t *testing.T) {
 			}
 			lines[len(lines)-1] = AppendEntryLine(lines[len(lines)-1], e)
 		}
-		if got, want := InitialCatalogOf(lines), InitialCatalog(entries); got != want {
-			t.Errorf("%d entries: InitialCatalogOf differs from InitialCatalog:\n%s\nwant\n%s", n, got, want)
+		if got, want := AssembleCatalog(lines, false, 0), InitialCatalog(entries); got != want {
+			t.Errorf("%d entries: AssembleCatalog differs from InitialCatalog:\n%s\nwant\n%s", n, got, want)
 		}
-		if got, want := ReplacementCatalogOf(lines), ReplacementCatalog(entries); got != want {
-			t.Errorf("%d entries: ReplacementCatalogOf differs from ReplacementCatalog:\n%s\nwant\n%s", n, got, want)
+		if got, want := AssembleCatalog(lines, true, 0), ReplacementCatalog(entries); got != want {
+			t.Errorf("%d entries: AssembleCatalog differs from ReplacementCatalog:\n%s\nwant\n%s", n, got, want)
 		}
 	}
 }
