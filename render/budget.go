@@ -70,17 +70,7 @@ func FitCatalog(entries []digest.Entry, budget int) (Fit, error) {
 	if budget < 1 {
 		return Fit{}, ErrBudget
 	}
-	costs := make([]entryCost, len(entries))
-	// Every entry's escapes go into one pool: one allocation, not one
-	// per description with an escape.
-	var pool []escapeAt
-	for i := range entries {
-		costs[i], pool = costOf(&entries[i], pool)
-	}
-	for i := range costs {
-		c := &costs[i]
-		c.escapes = pool[c.from:c.to:c.to]
-	}
+	costs := costsOf(entries)
 	// Names first: keep entries in order while their descriptionless
 	// lines fit.
 	kept, names := 0, 0
@@ -90,32 +80,60 @@ func FitCatalog(entries []digest.Entry, budget int) (Fit, error) {
 	}
 	costs = costs[:kept]
 	fit := Fit{Omitted: len(entries) - kept, DescriptionLength: -1}
+	level, shortened := waterLevel(costs, budget)
+	if shortened {
+		fit.DescriptionLength = level
+	}
+	cutDescriptions(&fit, entries[:kept], costs, level)
+	return fit, nil
+}
 
+// costsOf measures every entry. Every entry's escapes go into one pool: one
+// allocation, not one per description with an escape.
+func costsOf(entries []digest.Entry) []entryCost {
+	costs := make([]entryCost, len(entries))
+	var pool []escapeAt
+	for i := range entries {
+		costs[i], pool = costOf(&entries[i], pool)
+	}
+	for i := range costs {
+		c := &costs[i]
+		c.escapes = pool[c.from:c.to:c.to]
+	}
+	return costs
+}
+
+// waterLevel returns the largest description length at which the entries
+// fit the budget (their names alone do), and whether any description must
+// be cut to it.
+func waterLevel(costs []entryCost, budget int) (level int, shortened bool) {
 	maxLen := 0
 	for i := range costs {
 		maxLen = max(maxLen, costs[i].runes)
 	}
-	level := maxLen
-	if total(costs, maxLen) > budget {
-		// total is non-decreasing in the level and total(0) fits (the
-		// names do): find the largest level that fits.
-		lo, hi := 0, maxLen-1
-		for lo < hi {
-			mid := lo + (hi-lo+1)/2
-			if total(costs, mid) <= budget {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		level = lo
-		fit.DescriptionLength = level
+	if total(costs, maxLen) <= budget {
+		return maxLen, false
 	}
+	// total is non-decreasing in the level and total(0) fits (the names
+	// do): find the largest level that fits.
+	lo, hi := 0, maxLen-1
+	for lo < hi {
+		mid := lo + (hi-lo+1)/2
+		if total(costs, mid) <= budget {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, true
+}
 
-	fit.Entries = make([]digest.Entry, kept)
-	fit.Shortened = make([]bool, kept)
-	// Shortened descriptions are cut from one buffer: one allocation for
-	// all of them.
+// cutDescriptions fills fit with the kept entries, their descriptions cut
+// to level. Shortened descriptions are cut from one buffer: one allocation
+// for all of them.
+func cutDescriptions(fit *Fit, entries []digest.Entry, costs []entryCost, level int) {
+	fit.Entries = make([]digest.Entry, len(entries))
+	fit.Shortened = make([]bool, len(entries))
 	var buf strings.Builder
 	if fit.DescriptionLength >= 0 {
 		n := 0
@@ -150,7 +168,6 @@ func FitCatalog(entries []digest.Entry, budget int) (Fit, error) {
 	for _, c := range cuts {
 		fit.Entries[c.i].Description = all[c.from:c.to]
 	}
-	return fit, nil
 }
 
 // entryCost is what one entry's rendered line costs, in characters, at any

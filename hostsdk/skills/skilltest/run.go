@@ -499,95 +499,35 @@ func testConcurrent(t *testing.T, d *driver) {
 	// session1 lists before the changes, so the final check below shows
 	// that a session with state catches up.
 	d.mustList(t, session1)
-	churn := []string{"skilltest-churn-0", "skilltest-churn-1", "skilltest-churn-2"}
-	sessions := []string{session1, session2, "skilltest-session-3"}
-	se, _ := d.h.Provider.(skills.SessionEnder)
-
+	c := &churner{
+		d:        d,
+		names:    []string{"skilltest-churn-0", "skilltest-churn-1", "skilltest-churn-2"},
+		sessions: []string{session1, session2, "skilltest-session-3"},
+		stop:     make(chan struct{}),
+		// Readers report each round, and every change waits for one, so
+		// that reads see the source's intermediate states.
+		progress: make(chan struct{}, readers),
+	}
 	ctx, cancel := context.WithCancel(t.Context())
-	stop := make(chan struct{})
-	// Readers report each round, and every change waits for one, so that
-	// reads see the source's intermediate states.
-	progress := make(chan struct{}, readers)
 	var wg sync.WaitGroup
 	defer func() {
 		cancel()
 		wg.Wait()
 	}()
-	stopped := func() bool {
-		select {
-		case <-stop:
-			return true
-		default:
-			return false
-		}
-	}
 	for g := range readers {
-		wg.Go(func() {
-			session := sessions[g%len(sessions)]
-			for i := 0; i < minRounds || !stopped(); i++ {
-				if ctx.Err() != nil {
-					return
-				}
-				select {
-				case progress <- struct{}{}:
-				default:
-				}
-				obs, err := d.list(ctx, session)
-				if err != nil {
-					if ctx.Err() == nil {
-						t.Errorf("List(%s) during concurrent use: %v", session, err)
-					}
-					return
-				}
-				names := append(listed(obs), churn[i%len(churn)])
-				for _, name := range names[i%len(names):] {
-					def, found, err := d.load(ctx, session, name)
-					switch {
-					case err != nil && ctx.Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
-						t.Errorf("Load(%s, %s) during concurrent use returned a context error under a live context: %v", session, name, err)
-					case err != nil && (found || !cmp.Equal(def, skill.Definition{})):
-						t.Errorf("Load(%s, %s) returned an error with a definition (found %v): %v", session, name, found, err)
-					case found && def.Name != "" && def.Name != name:
-						t.Errorf("Load(%s, %s) returned the skill %q", session, name, def.Name)
-					}
-				}
-			}
-		})
+		wg.Go(func() { c.read(ctx, t, c.sessions[g%len(c.sessions)], minRounds) })
 	}
 
 	// The test goroutine changes the source (the harness may call
 	// t.Fatal) and ends sessions while the readers run.
-	present := make(map[string]string) // name → description
 	mark := d.inv.count()
 	readersDone := make(chan struct{})
 	go func() {
 		wg.Wait()
 		close(readersDone)
 	}()
-	wait := waitContext(t)
-	for i := range changes {
-		select {
-		case <-progress:
-		case <-readersDone:
-			// The readers stopped early (they reported why); changes go on
-			// without them.
-		case <-wait.Done():
-			t.Fatal("the readers made no progress")
-		}
-		name := churn[i%len(churn)]
-		if _, ok := present[name]; ok {
-			d.h.RemoveSkill(t, name)
-			delete(present, name)
-		} else {
-			desc := fmt.Sprintf("Churn skill, version %d.", i)
-			d.h.SetSkill(t, name, desc)
-			present[name] = desc
-		}
-		if se != nil && i%5 == 4 {
-			se.EndSession(sessions[i%len(sessions)])
-		}
-	}
-	close(stop)
+	present := c.change(t, changes, readersDone)
+	close(c.stop)
 	wg.Wait()
 	if t.Failed() {
 		return
@@ -602,6 +542,90 @@ func testConcurrent(t *testing.T, d *driver) {
 		return cmp.Equal(ours(obs), want)
 	})
 	d.checkAgree(t, session1, obs)
+}
+
+// churner is testConcurrent's source of change: readers list and load
+// while the test goroutine adds and removes the churn skills.
+type churner struct {
+	d        *driver
+	names    []string // the churn skills
+	sessions []string
+	stop     chan struct{} // closed when the changes are done
+	progress chan struct{} // a reader's round, which a change waits for
+}
+
+func (c *churner) stopped() bool {
+	select {
+	case <-c.stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// read lists and loads in session, at least minRounds times and until the
+// changes stop, checking that every answer keeps the provider's contract.
+func (c *churner) read(ctx context.Context, t *testing.T, session string, minRounds int) {
+	for i := 0; i < minRounds || !c.stopped(); i++ {
+		if ctx.Err() != nil {
+			return
+		}
+		select {
+		case c.progress <- struct{}{}:
+		default:
+		}
+		obs, err := c.d.list(ctx, session)
+		if err != nil {
+			if ctx.Err() == nil {
+				t.Errorf("List(%s) during concurrent use: %v", session, err)
+			}
+			return
+		}
+		names := append(listed(obs), c.names[i%len(c.names)])
+		for _, name := range names[i%len(names):] {
+			def, found, err := c.d.load(ctx, session, name)
+			switch {
+			case err != nil && ctx.Err() == nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)):
+				t.Errorf("Load(%s, %s) during concurrent use returned a context error under a live context: %v", session, name, err)
+			case err != nil && (found || !cmp.Equal(def, skill.Definition{})):
+				t.Errorf("Load(%s, %s) returned an error with a definition (found %v): %v", session, name, found, err)
+			case found && def.Name != "" && def.Name != name:
+				t.Errorf("Load(%s, %s) returned the skill %q", session, name, def.Name)
+			}
+		}
+	}
+}
+
+// change adds and removes the churn skills, one change per reader round,
+// ending sessions now and then, and returns the churn skills left present
+// with their descriptions.
+func (c *churner) change(t *testing.T, changes int, readersDone <-chan struct{}) map[string]string {
+	se, _ := c.d.h.Provider.(skills.SessionEnder)
+	present := make(map[string]string) // name → description
+	wait := waitContext(t)
+	for i := range changes {
+		select {
+		case <-c.progress:
+		case <-readersDone:
+			// The readers stopped early (they reported why); changes go on
+			// without them.
+		case <-wait.Done():
+			t.Fatal("the readers made no progress")
+		}
+		name := c.names[i%len(c.names)]
+		if _, ok := present[name]; ok {
+			c.d.h.RemoveSkill(t, name)
+			delete(present, name)
+		} else {
+			desc := fmt.Sprintf("Churn skill, version %d.", i)
+			c.d.h.SetSkill(t, name, desc)
+			present[name] = desc
+		}
+		if se != nil && i%5 == 4 {
+			se.EndSession(c.sessions[i%len(c.sessions)])
+		}
+	}
+	return present
 }
 
 // recorder counts invalidate calls and lets the suite wait for the next.
