@@ -39,6 +39,9 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotReques
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
+	// Names shared across origins are reported with the step that
+	// publishes the catalog listing them.
+	c.h.sessions.setSnapshotNotes(req.SessionID, snap.Diagnostics)
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {

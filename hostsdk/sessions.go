@@ -23,6 +23,10 @@ type session struct {
 	selectionKnown bool
 	// made counts the callbacks the plugin made for the session.
 	made Callbacks
+	// notes are the registry's diagnostics of the snapshot the session's
+	// last Snapshot callback answered with (skills.Snapshot.Diagnostics),
+	// until a step takes them.
+	notes []string
 }
 
 // sessionTable holds the sessions a Host has met. One mutex guards the
@@ -182,4 +186,26 @@ func (t *sessionTable) callbacksSince(id string, mark callbackMark) Callbacks {
 		return now.made
 	}
 	return now.made.since(mark.made)
+}
+
+// setSnapshotNotes records the diagnostics of the snapshot a Snapshot
+// callback of the session answered with.
+func (t *sessionTable) setSnapshotNotes(id string, notes []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.getLocked(id).notes = notes
+}
+
+// takeSnapshotNotes returns the diagnostics recorded since the last take,
+// and forgets them.
+func (t *sessionTable) takeSnapshotNotes(id string) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.m[id]
+	if s == nil {
+		return nil
+	}
+	notes := s.notes
+	s.notes = nil
+	return notes
 }

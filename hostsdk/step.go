@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -85,10 +86,13 @@ type StepResult struct {
 	// Appended are the session-log sequence numbers of the messages that
 	// were appended, in order.
 	Appended []uint64
-	// Diagnostics are the plugin's notes for the host, never shown to the
-	// model, on a step that published a catalog: what it changed to
-	// publish it, such as descriptions a catalog budget shortened and
-	// skills it left out. PreStep also logs each one as a warning.
+	// Diagnostics are notes for the host, never shown to the model, on a
+	// step that published a catalog: the plugin's, on what it changed to
+	// publish it (descriptions a catalog budget shortened, skills it left
+	// out), then the registry's, on skill names that skills of more than
+	// one origin share and the qualified names the remote ones are listed
+	// under (skills.Snapshot.Diagnostics). PreStep also logs each one as a
+	// warning.
 	Diagnostics []string
 	// Callbacks counts the host callbacks the plugin made for the step's
 	// session while the step ran, over every attempt: none on a step whose
@@ -281,6 +285,8 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 
 	var resp contract.StepResponse
 	mark := h.sessions.markCallbacks(step.SessionID)
+	h.sessions.takeSnapshotNotes(step.SessionID) // what an earlier step left
+
 	err = m.call(ctx, "pre-step", func(svc contract.Service, mountID string) (err error) {
 		req.MountID = mountID
 		resp, err = svc.PreStep(ctx, req)
@@ -293,7 +299,16 @@ func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sess
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: resp.Diagnostics, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
+	diagnostics := resp.Diagnostics
+	if notes := h.sessions.takeSnapshotNotes(step.SessionID); len(notes) > 0 && publishes(resp.Outcome) {
+		diagnostics = append(slices.Clip(diagnostics), notes...)
+	}
+	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: diagnostics, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
+}
+
+// publishes reports whether a step with this outcome published a catalog.
+func publishes(o Outcome) bool {
+	return o == OutcomeInitial || o == OutcomeReplacement || o == OutcomeTombstone
 }
 
 // Bounds of the events a step carries to the plugin (see sessionHead).
