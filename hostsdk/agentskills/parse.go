@@ -4,11 +4,10 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/internal/lenientyaml"
 	"github.com/skillcatalog/skillcatalog/skill"
 	"go.yaml.in/yaml/v3"
 )
@@ -172,7 +171,7 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 	var warnings []string
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		fixed, keys := quoteColonValues(front)
+		fixed, keys := lenientyaml.QuoteColonValues(front)
 		if len(keys) == 0 {
 			return Frontmatter{}, nil, fmt.Errorf("frontmatter is not valid YAML: %w", err)
 		}
@@ -314,62 +313,4 @@ func metadataField(key string, n *yaml.Node, warnings []string) (map[string]stri
 		out[k] = v.Value
 	}
 	return out, warnings
-}
-
-// quoteColonValues rewrites top-level "key: value" lines whose unquoted value
-// YAML rejects (a ": " inside, a trailing ":", or a reserved first
-// character) into single-quoted scalars, folding indented continuation lines
-// into the value the way a plain scalar would. It returns the rewritten text
-// and the keys it changed, sorted; no keys means nothing to retry.
-func quoteColonValues(front string) (string, []string) {
-	lines := strings.Split(front, "\n")
-	out := make([]string, 0, len(lines))
-	var keys []string
-	for i := 0; i < len(lines); i++ {
-		line := lines[i]
-		key, value, ok := needsQuoting(line)
-		if !ok {
-			out = append(out, line)
-			continue
-		}
-		for i+1 < len(lines) && isContinuation(lines[i+1]) {
-			i++
-			value += " " + strings.TrimSpace(lines[i])
-		}
-		out = append(out, key+": '"+strings.ReplaceAll(value, "'", "''")+"'")
-		keys = append(keys, fmt.Sprintf("%q", key))
-	}
-	if len(keys) == 0 {
-		return front, nil
-	}
-	sort.Strings(keys)
-	return strings.Join(out, "\n"), slices.Compact(keys)
-}
-
-// needsQuoting recognizes a top-level mapping line with a plain value that
-// cannot be a YAML plain scalar as written.
-func needsQuoting(line string) (key, value string, ok bool) {
-	if line == "" || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-' {
-		return "", "", false
-	}
-	idx := strings.Index(line, ": ")
-	if idx <= 0 {
-		return "", "", false
-	}
-	key = line[:idx]
-	if strings.ContainsAny(key, "'\"[]{}#&*!|>%@`,") {
-		return "", "", false
-	}
-	value = strings.TrimSpace(line[idx+2:])
-	if value == "" || strings.ContainsRune("'\"|>[{&*!", rune(value[0])) {
-		return "", "", false
-	}
-	if strings.Contains(value, ": ") || strings.HasSuffix(value, ":") || value[0] == '@' || value[0] == '`' || value[0] == '%' {
-		return key, value, true
-	}
-	return "", "", false
-}
-
-func isContinuation(line string) bool {
-	return line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
 }

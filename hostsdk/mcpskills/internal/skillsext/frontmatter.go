@@ -8,11 +8,11 @@ import (
 	"math"
 	"math/big"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/internal/lenientyaml"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -51,7 +51,7 @@ func FrontmatterJSON(skillMD []byte) (obj json.RawMessage, warnings []string, er
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		fixed, keys := quoteColonValues(front)
+		fixed, keys := lenientyaml.QuoteColonValues(front)
 		if len(keys) == 0 {
 			return nil, nil, fmt.Errorf("frontmatter is not valid YAML: %w", err)
 		}
@@ -261,68 +261,4 @@ func writeString(out *bytes.Buffer, s string) {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)           // a string always encodes
 	out.Truncate(out.Len() - 1) // the newline Encode adds
-}
-
-// quoteColonValues rewrites top-level "key: value" lines whose unquoted
-// value strict YAML rejects into single-quoted scalars, folding indented
-// continuation lines into the value as a plain scalar would. It returns the
-// text and the quoted keys, sorted; no keys means there is nothing to retry.
-func quoteColonValues(front string) (string, []string) {
-	lines := strings.Split(front, "\n")
-	out := make([]string, 0, len(lines))
-	var keys []string
-	for i := 0; i < len(lines); i++ {
-		key, value, ok := needsQuoting(lines[i])
-		if !ok {
-			out = append(out, lines[i])
-			continue
-		}
-		for i+1 < len(lines) && isContinuation(lines[i+1]) {
-			i++
-			value += " " + strings.TrimSpace(lines[i])
-		}
-		out = append(out, key+": '"+strings.ReplaceAll(value, "'", "''")+"'")
-		keys = append(keys, strconv.Quote(key))
-	}
-	sort.Strings(keys)
-	keys = compact(keys)
-	return strings.Join(out, "\n"), keys
-}
-
-func compact(sorted []string) []string {
-	out := sorted[:0]
-	for i, s := range sorted {
-		if i == 0 || s != sorted[i-1] {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// needsQuoting recognizes a top-level mapping line with a plain value that
-// cannot be a YAML plain scalar as written.
-func needsQuoting(line string) (key, value string, ok bool) {
-	if line == "" || strings.ContainsRune(" \t#-", rune(line[0])) {
-		return "", "", false
-	}
-	idx := strings.Index(line, ": ")
-	if idx <= 0 {
-		return "", "", false
-	}
-	key = line[:idx]
-	if strings.ContainsAny(key, "'\"[]{}#&*!|>%@`,") {
-		return "", "", false
-	}
-	value = strings.TrimSpace(line[idx+2:])
-	if value == "" || strings.ContainsRune("'\"|>[{&*!", rune(value[0])) {
-		return "", "", false
-	}
-	if strings.Contains(value, ": ") || strings.HasSuffix(value, ":") || strings.ContainsRune("@`%", rune(value[0])) {
-		return key, value, true
-	}
-	return "", "", false
-}
-
-func isContinuation(line string) bool {
-	return line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
 }
