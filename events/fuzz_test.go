@@ -77,12 +77,12 @@ var scannerPool = func() [][]byte {
 // decodeEvents turns fuzz input into events, newest first: each event is one control byte
 // (bit 0: visible; the rest: pool selector) and, for raw sources, a length byte and that
 // many bytes.
-func decodeEvents(data []byte) []Event {
-	var evs []Event
+func decodeEvents(data []byte) []LogEvent {
+	var evs []LogEvent
 	for len(data) > 0 {
 		op := data[0]
 		data = data[1:]
-		ev := Event{Visible: op&1 == 1}
+		ev := LogEvent{Visible: op&1 == 1}
 		if sel := int(op>>1) % (len(scannerPool) + 1); sel < len(scannerPool) {
 			ev.Source = scannerPool[sel]
 		} else if len(data) > 0 {

@@ -103,7 +103,7 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 }
 
 // referenceBaseline scans every event, newest first, with no early exit.
-func referenceBaseline(evs []Event) Baseline {
+func referenceBaseline(evs []LogEvent) Baseline {
 	var b Baseline
 	for _, ev := range evs {
 		c, ok := referenceParse(ev.Source)

@@ -1,7 +1,7 @@
 package events
 
-// Event is one durable session event as the scanner sees it.
-type Event struct {
+// LogEvent is one durable session event as the scanner sees it.
+type LogEvent struct {
 	// Seq orders events within a session; larger is newer.
 	Seq uint64
 	// Source is the event's source bytes (nil when it has none). The scanner reads it only
@@ -55,7 +55,7 @@ func NewScanner(parse func([]byte) (Catalog, bool)) *Scanner {
 // Feed considers the next older event and reports whether the scan is done: the newest
 // visible readable catalog has been found, and no older event can change the baseline.
 // Events fed after that are ignored.
-func (s *Scanner) Feed(ev Event) (done bool) {
+func (s *Scanner) Feed(ev LogEvent) (done bool) {
 	if s.b.Found {
 		return true
 	}

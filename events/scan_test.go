@@ -25,75 +25,75 @@ func mustParse(t testing.TB, src []byte) Catalog {
 	return c
 }
 
-func vis(seq uint64, src []byte) Event    { return Event{Seq: seq, Source: src, Visible: true} }
-func hidden(seq uint64, src []byte) Event { return Event{Seq: seq, Source: src} }
+func vis(seq uint64, src []byte) LogEvent    { return LogEvent{Seq: seq, Source: src, Visible: true} }
+func hidden(seq uint64, src []byte) LogEvent { return LogEvent{Seq: seq, Source: src} }
 
 func TestScanner(t *testing.T) {
 	t.Parallel()
 	a, b, tomb := mustParse(t, catalogA), mustParse(t, catalogB), mustParse(t, tombstone)
 	tests := []struct {
 		name   string
-		events []Event // newest first
+		events []LogEvent // newest first
 		want   Baseline
 		doneAt int // index of the event at which Feed first reports done; -1 for never
 	}{
 		{"no events", nil, Baseline{}, -1},
-		{"no catalogs", []Event{vis(3, foreign), vis(2, nil), hidden(1, []byte("plain text"))}, Baseline{}, -1},
+		{"no catalogs", []LogEvent{vis(3, foreign), vis(2, nil), hidden(1, []byte("plain text"))}, Baseline{}, -1},
 		{
 			"newest visible wins",
-			[]Event{vis(9, nil), vis(8, catalogB), vis(5, catalogA)},
+			[]LogEvent{vis(9, nil), vis(8, catalogB), vis(5, catalogA)},
 			Baseline{Found: true, Seq: 8, Catalog: b, EverPublished: true}, 1,
 		},
 		{
 			"tombstone is a catalog",
-			[]Event{vis(8, tombstone), vis(5, catalogA)},
+			[]LogEvent{vis(8, tombstone), vis(5, catalogA)},
 			Baseline{Found: true, Seq: 8, Catalog: tomb, EverPublished: true}, 0,
 		},
 		{
 			"hidden newer catalog is skipped but counts as published",
-			[]Event{hidden(8, catalogB), vis(5, catalogA)},
+			[]LogEvent{hidden(8, catalogB), vis(5, catalogA)},
 			Baseline{Found: true, Seq: 5, Catalog: a, EverPublished: true}, 1,
 		},
 		{
 			"every catalog hidden",
-			[]Event{vis(9, foreign), hidden(8, catalogB), hidden(5, catalogA), vis(1, nil)},
+			[]LogEvent{vis(9, foreign), hidden(8, catalogB), hidden(5, catalogA), vis(1, nil)},
 			Baseline{EverPublished: true}, -1,
 		},
 		{
 			"foreign records with catalog prose are ignored",
-			[]Event{vis(9, foreign), vis(8, foreignCatalogProse), vis(5, catalogA)},
+			[]LogEvent{vis(9, foreign), vis(8, foreignCatalogProse), vis(5, catalogA)},
 			Baseline{Found: true, Seq: 5, Catalog: a, EverPublished: true}, 2,
 		},
 		{
 			"foreign records alone publish nothing",
-			[]Event{vis(9, foreign), vis(8, foreignCatalogProse)},
+			[]LogEvent{vis(9, foreign), vis(8, foreignCatalogProse)},
 			Baseline{}, -1,
 		},
 		{
 			"hidden malformed records do not count as published",
-			[]Event{hidden(9, []byte(`{"kind":"skill-catalog","form":"catalog","entries":null}`))},
+			[]LogEvent{hidden(9, []byte(`{"kind":"skill-catalog","form":"catalog","entries":null}`))},
 			Baseline{}, -1,
 		},
 		{
 			"catalog-kind record of another form is skipped",
-			[]Event{vis(9, []byte(`{"kind":"skill-catalog","form":"delta","entries":[]}`)), vis(5, catalogA)},
+			[]LogEvent{vis(9, []byte(`{"kind":"skill-catalog","form":"delta","entries":[]}`)), vis(5, catalogA)},
 			Baseline{Found: true, Seq: 5, Catalog: a, EverPublished: true}, 1,
 		},
 		{
 			"events after done are ignored",
-			[]Event{vis(9, catalogA), vis(8, catalogB), hidden(7, tombstone)},
+			[]LogEvent{vis(9, catalogA), vis(8, catalogB), hidden(7, tombstone)},
 			Baseline{Found: true, Seq: 9, Catalog: a, EverPublished: true}, 0,
 		},
 	}
 	for _, m := range malformed {
 		tests = append(tests, struct {
 			name   string
-			events []Event
+			events []LogEvent
 			want   Baseline
 			doneAt int
 		}{
 			"malformed skipped: " + m.name,
-			[]Event{vis(9, []byte(m.source)), hidden(8, []byte(m.source)), vis(5, catalogA)},
+			[]LogEvent{vis(9, []byte(m.source)), hidden(8, []byte(m.source)), vis(5, catalogA)},
 			Baseline{Found: true, Seq: 5, Catalog: a, EverPublished: true}, 2,
 		})
 	}
@@ -117,7 +117,7 @@ func TestScanner(t *testing.T) {
 }
 
 // scanAll feeds every event, including those after done, and reports where done first held.
-func scanAll(s *Scanner, evs []Event) (Baseline, int) {
+func scanAll(s *Scanner, evs []LogEvent) (Baseline, int) {
 	doneAt := -1
 	for i, ev := range evs {
 		if s.Feed(ev) && doneAt < 0 {
@@ -134,7 +134,7 @@ func TestScannerCallsParseOnlyWhenItMatters(t *testing.T) {
 		parsed = append(parsed, string(src))
 		return ParseCatalog(src)
 	})
-	evs := []Event{
+	evs := []LogEvent{
 		vis(10, foreign),               // no literal: never parsed
 		vis(9, nil),                    // no source
 		vis(8, foreignCatalogProse),    // literal present: parsed, rejected
@@ -209,10 +209,10 @@ func TestIncrementalScanMatchesFullScan(t *testing.T) {
 		total *= choices
 	}
 	for code := range total {
-		evs := make([]Event, n)
+		evs := make([]LogEvent, n)
 		c := code
 		for i := range evs {
-			evs[i] = Event{Seq: uint64(n - i), Source: pool[(c%choices)/2], Visible: c%2 == 1}
+			evs[i] = LogEvent{Seq: uint64(n - i), Source: pool[(c%choices)/2], Visible: c%2 == 1}
 			c /= choices
 		}
 		want := referenceBaseline(evs)
@@ -229,11 +229,11 @@ func TestIncrementalScanMatchesFullScan(t *testing.T) {
 // history builds n events, newest first, that are mostly sourceless or foreign, with one
 // catalog at index catalogAt (or none when negative) and, when hiddenEvery > 0, a hidden
 // catalog every hiddenEvery events.
-func history(n, catalogAt, hiddenEvery int) []Event {
+func history(n, catalogAt, hiddenEvery int) []LogEvent {
 	toolResult := []byte(`{"kind":"tool-result","tool":"read","text":"` + strings.Repeat("line of file content ", 8) + `"}`)
-	evs := make([]Event, n)
+	evs := make([]LogEvent, n)
 	for i := range evs {
-		ev := Event{Seq: uint64(n - i), Visible: true}
+		ev := LogEvent{Seq: uint64(n - i), Visible: true}
 		switch {
 		case i == catalogAt:
 			ev.Source = catalogB

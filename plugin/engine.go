@@ -424,7 +424,7 @@ func (e *engine) continueWith(st sessionState, head contract.SessionHead, recent
 	}
 	sc := events.NewScanner(e.parse)
 	for _, ev := range recent.Events {
-		if sc.Feed(events.Event{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
+		if sc.Feed(events.LogEvent{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
 			break
 		}
 	}
@@ -468,7 +468,7 @@ func (e *engine) scan(ctx context.Context, host contract.Host, session string, a
 				return events.Baseline{}, contract.SessionHead{}, false, hostFailed("read session events: host returned seq %d outside (%d, %d)", ev.Seq, after, before)
 			}
 			before = ev.Seq
-			if sc.Feed(events.Event{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
+			if sc.Feed(events.LogEvent{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
 				return sc.Baseline(), head, true, nil
 			}
 		}
