@@ -134,9 +134,16 @@ func (c Callbacks) plus(d Callbacks) Callbacks {
 
 // PreStep runs one pre-step: downstream listeners, then the plugin mount in
 // effect for step.AgentScope, then appends an entering decision's messages to
-// the session log. On a plugin failure it returns a *PluginError; unless
+// the session log. On a plugin failure it returns a *PluginError, and on a
+// failure of the host's side (a provider, or the session store opening the
+// log or appending the step's messages) a *HostError; unless
 // Config.FailClosed is set, the StepResult then carries the downstream
-// decision unchanged and nothing is appended.
+// decision unchanged, with OutcomePluginError, and nothing of the step is in
+// the log.
+//
+// Config.PreStepTimeout bounds each attempt: the plugin's round trip with
+// its callbacks and every session-store call of the step (opening the log,
+// the append). (Re)starting the plugin process is not part of it.
 //
 // The plugin decides on the session's head as the host read it, and the
 // messages are appended only if the head has not moved since
@@ -157,49 +164,91 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 		}
 		decision = d
 	}
-
-	log, err := h.sessionLog(ctx, step.SessionID)
-	if err != nil {
-		return StepResult{}, err
-	}
 	m, chain, err := h.mountFor(step.AgentScope)
 	if err != nil {
 		return StepResult{}, fmt.Errorf("agent scope %q: %w", step.AgentScope, err)
 	}
 	var callbacks Callbacks
 	for attempt := 1; ; attempt++ {
-		result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
-		var decidedOn *contract.SessionHead
-		if m != nil {
-			result, decidedOn, err = h.runPlugin(ctx, m, chain, log, step, decision)
-			callbacks = callbacks.plus(result.Callbacks)
-			result.Callbacks = callbacks
-			if err != nil {
-				if h.cfg.FailClosed {
-					return StepResult{}, err
-				}
-				return StepResult{Decision: decision, Outcome: OutcomePluginError}, err
-			}
-		}
-		if result.Decision.Reject != nil || len(result.Decision.Messages) == 0 {
-			return result, nil
-		}
-		appended, err := appendMessages(ctx, log, decidedOn, result.Decision.Messages)
-		if errors.Is(err, sessionlog.ErrConflict) && attempt < maxStepAttempts {
+		result, err := h.stepAttempt(ctx, m, chain, step, decision, attempt)
+		callbacks = callbacks.plus(result.Callbacks)
+		result.Callbacks = callbacks
+		if errors.Is(err, errStepAgain) {
 			continue
 		}
 		if err != nil {
-			if errors.Is(err, sessionlog.ErrConflict) {
-				err = fmt.Errorf("the session log kept moving during %d attempts: %w", attempt, err)
+			if h.cfg.FailClosed {
+				return StepResult{}, err
 			}
-			return StepResult{}, fmt.Errorf("append step messages: %w", err)
+			return StepResult{Decision: decision, Outcome: OutcomePluginError, Callbacks: callbacks}, err
 		}
-		result.Appended = appended
 		for _, d := range result.Diagnostics {
 			h.log.Warn("skill catalog: "+d, "session", step.SessionID, "agent", step.AgentScope)
 		}
 		return result, nil
 	}
+}
+
+// errStepAgain is stepAttempt's answer when another writer appended to the
+// session between the plugin's decision and the append: decide again.
+var errStepAgain = errors.New("the session's head moved: decide again")
+
+// stepAttempt is one attempt of a step: the plugin's decision on the
+// session's head, and the append of its messages, under one
+// Config.PreStepTimeout. A failed attempt's result carries only the
+// callbacks it counted.
+func (h *Host) stepAttempt(ctx context.Context, m *Mount, chain []string, step Step, decision Decision, attempt int) (StepResult, error) {
+	if m != nil {
+		// (Re)starting the process and replaying mounts is not part of the
+		// step's time budget: a slow start is not a hung plugin.
+		if _, err := m.plugin.running(ctx); err != nil {
+			if ctx.Err() != nil {
+				return StepResult{}, err
+			}
+			return StepResult{}, &PluginError{Err: err}
+		}
+	}
+	callerFirst := callerDeadlineFirst(ctx, h.cfg.PreStepTimeout)
+	stepCtx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
+	defer cancel()
+
+	log, err := h.sessionLog(stepCtx, step.SessionID)
+	if err != nil {
+		return StepResult{}, storeError(ctx, callerFirst, err)
+	}
+	result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
+	var decidedOn *contract.SessionHead
+	if m != nil {
+		if result, decidedOn, err = h.runPlugin(ctx, callerFirst, stepCtx, m, chain, log, step, decision); err != nil {
+			return StepResult{Callbacks: result.Callbacks}, err
+		}
+	}
+	if result.Decision.Reject != nil || len(result.Decision.Messages) == 0 {
+		return result, nil
+	}
+	appended, err := appendMessages(stepCtx, log, decidedOn, result.Decision.Messages)
+	if errors.Is(err, sessionlog.ErrConflict) {
+		if attempt < maxStepAttempts {
+			return StepResult{Callbacks: result.Callbacks}, errStepAgain
+		}
+		err = fmt.Errorf("the session log kept moving during %d attempts: %w", attempt, err)
+	}
+	if err != nil {
+		return StepResult{Callbacks: result.Callbacks}, storeError(ctx, callerFirst, fmt.Errorf("append step messages: %w", err))
+	}
+	result.Appended = appended
+	return result, nil
+}
+
+// storeError is the error of a step whose session-store call failed: the
+// caller's own cancellation or deadline as it is, anything else (the step's
+// deadline included) a *HostError.
+func storeError(callerCtx context.Context, callerFirst bool, err error) error {
+	if callerCtx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) ||
+		callerFirst && errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &HostError{Err: err}
 }
 
 // maxStepAttempts bounds how often PreStep decides again because the
@@ -240,22 +289,11 @@ func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *contract
 	return seqs, nil
 }
 
-// runPlugin asks the plugin mount m for its decision on the step. It
-// returns the session head it sent the plugin, nil if the log's head could
-// not be read.
-func (h *Host) runPlugin(ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, *contract.SessionHead, error) {
-	// (Re)starting the process and replaying mounts is not part of the
-	// step's time budget: a slow start is not a hung plugin.
-	if _, err := m.plugin.running(ctx); err != nil {
-		if ctx.Err() != nil {
-			return StepResult{}, nil, err
-		}
-		return StepResult{}, nil, &PluginError{Err: err}
-	}
-	callerCtx, callerFirst := ctx, callerDeadlineFirst(ctx, h.cfg.PreStepTimeout)
-	ctx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
-	defer cancel()
-
+// runPlugin asks the plugin mount m for its decision on the step, within
+// stepCtx, the attempt's deadline; callerCtx is the caller's context and
+// callerFirst whether its deadline comes first. It returns the session head
+// it sent the plugin, nil if the log's head could not be read.
+func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, *contract.SessionHead, error) {
 	req := contract.StepRequest{
 		SessionID:  step.SessionID,
 		Cwd:        step.Cwd,

@@ -1,0 +1,122 @@
+package hostsdk_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"syscall"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// fullDiskStore opens logs whose appends fail as on a full disk: the
+// records are refused and nothing is written. Reads work.
+type fullDiskStore struct{ sessionlog.Store }
+
+type fullDiskLog struct{ sessionlog.Log }
+
+func (s fullDiskStore) Open(ctx context.Context, id string) (sessionlog.Log, error) {
+	l, err := s.Store.Open(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return fullDiskLog{l}, nil
+}
+
+func (fullDiskLog) Append(context.Context, ...sessionlog.Record) (sessionlog.Head, error) {
+	return sessionlog.Head{}, fmt.Errorf("append: write session.jsonl: %w", syscall.ENOSPC)
+}
+
+func (fullDiskLog) AppendIf(context.Context, uint64, ...sessionlog.Record) (sessionlog.Head, error) {
+	return sessionlog.Head{}, fmt.Errorf("append: write session.jsonl: %w", syscall.ENOSPC)
+}
+
+// failedOpenStore cannot open any session.
+type failedOpenStore struct{ sessionlog.Store }
+
+func (failedOpenStore) Open(context.Context, string) (sessionlog.Log, error) {
+	return nil, fmt.Errorf("open session file: %w", syscall.EMFILE)
+}
+
+// storeHost is a host on store with one skill and the plugin mounted in
+// process.
+func storeHost(t *testing.T, store sessionlog.Store, cfg hostsdk.Config) *hostsdk.Host {
+	t.Helper()
+	tree := tools.NewTree()
+	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
+		t.Fatal(err)
+	}
+	reg := skills.NewRegistry()
+	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "Do alpha."}); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Tools, cfg.Skills, cfg.Sessions, cfg.Logger = tree, reg, store, slog.New(slog.DiscardHandler)
+	host, err := hostsdk.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Close() })
+	p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+		t.Fatal(err)
+	}
+	return host
+}
+
+// TestStoreFailureIsAHostErrorAndFailsOpen: a step whose session store
+// cannot open the log or append the step's messages (a full disk, too many
+// open files) fails like any host-side failure: a *HostError, and the
+// downstream decision proceeds unchanged, so that a runtime failing open
+// carries on.
+func TestStoreFailureIsAHostErrorAndFailsOpen(t *testing.T) {
+	input := []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, UserInput: true,
+		Content: []hostsdk.ContentBlock{{Type: "text", Text: "Hello."}}}}
+	for _, tc := range []struct {
+		name  string
+		store sessionlog.Store
+		cause error
+	}{
+		{"append", fullDiskStore{sessionlog.NewMemoryStore()}, syscall.ENOSPC},
+		{"open", failedOpenStore{sessionlog.NewMemoryStore()}, syscall.EMFILE},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			host := storeHost(t, tc.store, hostsdk.Config{})
+			res, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a",
+				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
+			var herr *hostsdk.HostError
+			var perr *hostsdk.PluginError
+			if !errors.As(err, &herr) || errors.As(err, &perr) || !errors.Is(err, tc.cause) {
+				t.Fatalf("PreStep error = %v (%T), want a *hostsdk.HostError wrapping %v", err, err, tc.cause)
+			}
+			if res.Outcome != hostsdk.OutcomePluginError {
+				t.Errorf("outcome = %q, want %q", res.Outcome, hostsdk.OutcomePluginError)
+			}
+			ids := []string{}
+			for _, m := range res.Decision.Messages {
+				ids = append(ids, m.ID)
+			}
+			if res.Decision.Reject != nil || !slices.Equal(ids, []string{"u1"}) {
+				t.Errorf("decision = %+v (messages %v), want the downstream decision: message u1", res.Decision, ids)
+			}
+			if len(res.Appended) != 0 {
+				t.Errorf("Appended = %v, want nothing", res.Appended)
+			}
+
+			closed := storeHost(t, tc.store, hostsdk.Config{FailClosed: true})
+			res, err = closed.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a",
+				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
+			if !errors.As(err, &herr) || len(res.Decision.Messages) != 0 || res.Outcome != "" {
+				t.Errorf("with FailClosed: PreStep = %+v, %v; want only a *hostsdk.HostError", res, err)
+			}
+		})
+	}
+}
