@@ -90,9 +90,15 @@ type Page struct {
 type Log interface {
 	// Append adds records atomically and durably: when it returns nil every
 	// record is on stable storage, numbered after everything appended
-	// before. If it returns an error no record was acknowledged. A record
-	// that fails Record.Validate rejects the whole call and leaves the log
-	// unchanged. Append with no records returns the current head.
+	// before. When it returns an error the log is as it was: no record was
+	// written, and none appears later, in this process or after a restart,
+	// whatever failed (a full disk, a failed fsync, a connection lost
+	// after the database committed: a store that cannot tell from the
+	// failure finds out before it returns). The one exception is an error
+	// wrapping ErrOutcomeUnknown: the store could not find out in time
+	// whether the write took effect, and the records may be in the log. A
+	// record that fails Record.Validate rejects the whole call and leaves
+	// the log unchanged. Append with no records returns the current head.
 	Append(ctx context.Context, recs ...Record) (Head, error)
 	// AppendIf is Append on a condition: the records are appended only if
 	// the log's head is still at seq expect, the head a caller read and
@@ -130,6 +136,12 @@ var (
 	// ErrConflict is wrapped by the error of an AppendIf whose expected
 	// head is no longer the log's head.
 	ErrConflict = errors.New("sessionlog: the log's head moved")
+	// ErrOutcomeUnknown is wrapped by the error of an append whose store
+	// lost its connection to the storage mid-write and could not find out
+	// before its deadline whether the records were written: the only
+	// failed append after which the records may be in the log. Read the
+	// log to find out.
+	ErrOutcomeUnknown = errors.New("sessionlog: the append's outcome is unknown")
 )
 
 // ConflictError is the error of an AppendIf that found the head moved. It

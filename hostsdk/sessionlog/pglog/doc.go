@@ -20,10 +20,12 @@
 // A schema migrated by a newer build fails Open with ErrNewerSchema.
 //
 //	sessions (key bigint identity PRIMARY KEY, id bytea, id_hash bytea UNIQUE (sha256(id), generated),
-//	          head_seq bigint, surface_revision bigint)
+//	          head_seq bigint, surface_revision bigint, fenced_tokens bytea[] (version 3))
 //	events   (session bigint, seq bigint, hide_from bigint, hide_to bigint,
-//	          type bytea, source bytea, body bytea, PRIMARY KEY (session, seq))
+//	          type bytea, source bytea, body bytea, append_token bytea (version 3),
+//	          PRIMARY KEY (session, seq))
 //	          index (session, type, seq) WHERE type <> 'message' (version 2)
+//	          UNIQUE index (session, append_token) WHERE append_token IS NOT NULL (version 3)
 //	hides    (session bigint, hide_from bigint, hide_to bigint, PRIMARY KEY (session, hide_from))
 //
 // A session id is any non-empty string, stored as its bytes in bytea (text
@@ -80,6 +82,32 @@
 // nothing. Append returns once the server has committed, which is durable
 // under the server's synchronous_commit (on by default; a server set to off
 // can lose the last acknowledged appends in a crash).
+//
+// # Lost replies and deadlines
+//
+// An append returns a known outcome: its records are durable, or the
+// error means nothing was written and nothing will be. Two failures would
+// otherwise leave that open. When the caller's context ends while the
+// append's statement runs (a deadline, while another transaction holds the
+// session's row locked), the store does not drop the connection: it asks
+// the server to cancel the statement and waits for the answer, the
+// statement cancelled or done. When the connection is lost after the
+// request left (the server crashed or the network dropped, possibly after
+// the server committed), the store finds out on another connection. Every
+// append writes a random 16-byte token on its first event; the check, in
+// one transaction, adds the token to the session row's fenced_tokens
+// (which waits for any transaction that holds the row, the lost append's
+// included, and keeps a statement of the lost append that reaches the
+// server only later from writing: the append statements update the row
+// only for a token it does not fence; the row keeps the newest 64), then
+// looks the token up. Found, the append succeeded and returns its head;
+// not found, it failed and wrote nothing. Both waits, the server's answer
+// and the check (retried while the server is unreachable), last at most
+// the settle timeout past the context's end (DefaultSettleTimeout, or
+// WithSettleTimeout); an append that cannot learn its outcome in that time
+// fails with an error wrapping sessionlog.ErrOutcomeUnknown, the only
+// failure after which its records may be in the log. Migrating a schema to
+// version 3 builds the token index, which reads the events table once.
 //
 // A row that breaks the record rules (an empty or non-UTF-8 type, a body
 // that is not JSON: written by another tool) reads back as an Event with

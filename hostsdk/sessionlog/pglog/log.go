@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
@@ -222,16 +223,7 @@ func (l *Log) appendRecords(ctx context.Context, expect *uint64, recs []sessionl
 		c := int64(*expect)
 		cond = &c
 	}
-	cols := columnsOf(recs, hides > 0)
-	var (
-		h   sessionlog.Head
-		err error
-	)
-	if hides == 0 {
-		h, err = l.appendPlain(ctx, cond, cols)
-	} else {
-		h, err = l.appendWithHides(ctx, cond, recs, cols, int64(hides))
-	}
+	h, err := l.write(ctx, cond, recs, int64(hides))
 	if errors.Is(err, errNoSessionRow) {
 		// The condition failed, or the session row is gone.
 		cur, herr := l.head(ctx)
@@ -289,35 +281,40 @@ func columnsOf(recs []sessionlog.Record, withHides bool) columns {
 	return c
 }
 
-func (l *Log) appendPlain(ctx context.Context, cond *int64, c columns) (sessionlog.Head, error) {
+// appendPlain writes records without hide ranges in one statement on
+// conn.
+func (l *Log) appendPlain(ctx context.Context, conn *pgxpool.Conn, cond *int64, c columns, token []byte) (sessionlog.Head, error) {
 	var seq, rev int64
-	err := l.store.pool.QueryRow(ctx, l.store.sql.appendPlain,
-		l.key, int64(len(c.types)), cond, c.types, c.sources, c.bodies).Scan(&seq, &rev)
+	err := conn.QueryRow(ctx, l.store.sql.appendPlain,
+		l.key, int64(len(c.types)), cond, c.types, c.sources, c.bodies, token).Scan(&seq, &rev)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return sessionlog.Head{}, errNoSessionRow
 	}
 	if err != nil {
-		return sessionlog.Head{}, l.store.wrap(err)
+		return sessionlog.Head{}, err
 	}
 	return sessionlog.Head{Seq: uint64(seq), SurfaceRevision: uint64(rev)}, nil
 }
 
-func (l *Log) appendWithHides(ctx context.Context, cond *int64, recs []sessionlog.Record, c columns, hides int64) (sessionlog.Head, error) {
-	tx, err := l.store.pool.BeginTx(ctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
+// appendWithHides writes records with hide ranges in a transaction on
+// conn. Its statements run with qctx; ctx is the caller's, checked before
+// each step, so that a caller past its deadline commits nothing.
+func (l *Log) appendWithHides(ctx, qctx context.Context, conn *pgxpool.Conn, cond *int64, recs []sessionlog.Record, c columns, hides int64, token []byte) (sessionlog.Head, error) {
+	tx, err := conn.BeginTx(qctx, pgx.TxOptions{IsoLevel: pgx.ReadCommitted})
 	if err != nil {
-		return sessionlog.Head{}, l.store.wrap(err)
+		return sessionlog.Head{}, err
 	}
 	// A no-op after Commit; otherwise nothing of this call is kept.
-	defer func() { _ = tx.Rollback(context.WithoutCancel(ctx)) }()
+	defer func() { _ = tx.Rollback(qctx) }()
 
 	n := int64(len(recs))
 	var seq, rev int64
-	err = tx.QueryRow(ctx, l.store.sql.lockHead, l.key, n, hides, cond).Scan(&seq, &rev)
+	err = tx.QueryRow(qctx, l.store.sql.lockHead, l.key, n, hides, cond, token).Scan(&seq, &rev)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return sessionlog.Head{}, errNoSessionRow
 	}
 	if err != nil {
-		return sessionlog.Head{}, l.store.wrap(err)
+		return sessionlog.Head{}, err
 	}
 	prev := uint64(seq - n)
 	for i := range recs {
@@ -329,17 +326,20 @@ func (l *Log) appendWithHides(ctx context.Context, cond *int64, recs []sessionlo
 		}
 	}
 	b := &pgx.Batch{}
-	b.Queue(l.store.sql.insertEvents, l.key, int64(prev), c.types, c.sources, c.bodies, c.hideFrom, c.hideTo)
+	b.Queue(l.store.sql.insertEvents, l.key, int64(prev), c.types, c.sources, c.bodies, c.hideFrom, c.hideTo, token)
 	for _, r := range recs {
 		if r.Hide != nil {
 			b.Queue(l.store.sql.mergeHide, l.key, int64(r.Hide.From), int64(r.Hide.To))
 		}
 	}
-	if err := tx.SendBatch(ctx, b).Close(); err != nil {
-		return sessionlog.Head{}, l.store.wrap(err)
+	if err := tx.SendBatch(qctx, b).Close(); err != nil {
+		return sessionlog.Head{}, err
 	}
-	if err := tx.Commit(ctx); err != nil {
-		return sessionlog.Head{}, fmt.Errorf("commit: %w", l.store.wrap(err))
+	if err := ctx.Err(); err != nil {
+		return sessionlog.Head{}, err
+	}
+	if err := tx.Commit(qctx); err != nil {
+		return sessionlog.Head{}, fmt.Errorf("commit: %w", err)
 	}
 	return sessionlog.Head{Seq: uint64(seq), SurfaceRevision: uint64(rev)}, nil
 }

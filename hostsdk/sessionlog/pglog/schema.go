@@ -58,11 +58,21 @@ CREATE TABLE {s}.hides (
 		`
 CREATE INDEX events_session_type_seq ON {s}.events (session, type, seq) WHERE type <> 'message'::bytea;
 `,
+		// 3: the outcome of an append whose reply was lost (see settle).
+		// The first event of each append carries the append's random
+		// token, found through a partial index; a session's row keeps the
+		// tokens of the appends last declared failed, which no statement
+		// still in flight may then write.
+		`
+ALTER TABLE {s}.events ADD COLUMN append_token bytea;
+CREATE UNIQUE INDEX events_session_append_token ON {s}.events (session, append_token) WHERE append_token IS NOT NULL;
+ALTER TABLE {s}.sessions ADD COLUMN fenced_tokens bytea[] NOT NULL DEFAULT '{}';
+`,
 	}
 }
 
 // schemaVersion is the version this code writes and reads.
-const schemaVersion = 2
+const schemaVersion = 3
 
 func quoteSchema(schema string) string { return pgx.Identifier{schema}.Sanitize() }
 
@@ -180,6 +190,7 @@ func migrationLockKey(schema string) int64 {
 // prepares and caches each one per connection.
 type statements struct {
 	open, head, read, appendPlain, lockHead, insertEvents, mergeHide, newestOfType string
+	fence, findToken                                                               string
 }
 
 // hideBlock is the span of seqs that one row of hides covers at most:
@@ -205,6 +216,8 @@ func newStatements(schema string) statements {
 		lockHead:     r.Replace(sqlLockHead),
 		insertEvents: r.Replace(sqlInsertEvents),
 		mergeHide:    r.Replace(sqlMergeHide),
+		fence:        r.Replace(sqlFence),
+		findToken:    r.Replace(sqlFindToken),
 	}
 }
 
@@ -270,14 +283,16 @@ ORDER BY e.seq DESC`
 // trip: moving the head locks the session's row until the statement
 // commits, so appends to a session serialize, and the condition
 // ($3, NULL for none) is checked on the row's newest version.
+// $7 is the append's token, written on its first event; a fenced token
+// updates no row, so writes nothing.
 const sqlAppendPlain = `
 WITH s AS (
 	UPDATE {s}.sessions SET head_seq = head_seq + $2
-	WHERE key = $1 AND ($3::bigint IS NULL OR head_seq = $3::bigint)
+	WHERE key = $1 AND ($3::bigint IS NULL OR head_seq = $3::bigint) AND $7::bytea <> ALL (fenced_tokens)
 	RETURNING head_seq, surface_revision
 ), ins AS (
-	INSERT INTO {s}.events (session, seq, type, source, body)
-	SELECT $1, s.head_seq - $2 + r.i, r.type, r.source, r.body
+	INSERT INTO {s}.events (session, seq, type, source, body, append_token)
+	SELECT $1, s.head_seq - $2 + r.i, r.type, r.source, r.body, CASE WHEN r.i = 1 THEN $7::bytea END
 	FROM s, unnest($4::bytea[], $5::bytea[], $6::bytea[]) WITH ORDINALITY AS r(type, source, body, i)
 )
 SELECT head_seq, surface_revision FROM s`
@@ -287,13 +302,13 @@ SELECT head_seq, surface_revision FROM s`
 // merge each range into hides.
 const sqlLockHead = `
 UPDATE {s}.sessions SET head_seq = head_seq + $2, surface_revision = surface_revision + $3
-WHERE key = $1 AND ($4::bigint IS NULL OR head_seq = $4::bigint)
+WHERE key = $1 AND ($4::bigint IS NULL OR head_seq = $4::bigint) AND $5::bytea <> ALL (fenced_tokens)
 RETURNING head_seq, surface_revision`
 
-// sqlInsertEvents reads a session's head.
+// sqlInsertEvents inserts the events of an append with hide ranges.
 const sqlInsertEvents = `
-INSERT INTO {s}.events (session, seq, type, source, body, hide_from, hide_to)
-SELECT $1, $2 + r.i, r.type, r.source, r.body, r.hide_from, r.hide_to
+INSERT INTO {s}.events (session, seq, type, source, body, hide_from, hide_to, append_token)
+SELECT $1, $2 + r.i, r.type, r.source, r.body, r.hide_from, r.hide_to, CASE WHEN r.i = 1 THEN $8::bytea END
 FROM unnest($3::bytea[], $4::bytea[], $5::bytea[], $6::bigint[], $7::bigint[])
 	WITH ORDINALITY AS r(type, source, body, hide_from, hide_to, i)`
 
@@ -313,3 +328,23 @@ WITH gone AS (
 INSERT INTO {s}.hides (session, hide_from, hide_to)
 SELECT $1, GREATEST(u.f, k * {B}), LEAST(u.t, k * {B} + {B} - 1)
 FROM u, generate_series(u.f / {B}, u.t / {B}) AS k`
+
+// sqlFence adds a token to the session's fenced tokens (the newest
+// fencedTokens of them): an append statement carrying it, still in flight
+// on a lost connection, can no longer update the row, so writes nothing.
+// It locks the row, so it runs after any append that holds it.
+const sqlFence = `
+UPDATE {s}.sessions SET fenced_tokens = (ARRAY[$2::bytea] || fenced_tokens)[1:` + fencedTokens + `]
+WHERE key = $1
+RETURNING head_seq, surface_revision`
+
+// fencedTokens is how many fenced tokens a session's row keeps: more than
+// the appends of one session that can be in doubt at once.
+const fencedTokens = "64"
+
+// sqlFindToken finds the first event of the append with token $2 and
+// counts the records with a hide range appended after its $3 events.
+const sqlFindToken = `
+SELECT e.seq, (SELECT count(*) FROM {s}.events h
+	WHERE h.session = $1 AND h.seq >= e.seq + $3::bigint AND h.hide_from IS NOT NULL)
+FROM {s}.events e WHERE e.session = $1 AND e.append_token = $2::bytea`

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync/atomic"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -20,6 +21,7 @@ type Option func(*config)
 
 type config struct {
 	schema string
+	settle time.Duration
 }
 
 // WithSchema keeps the store's tables in the named schema, created if it
@@ -55,6 +57,7 @@ type Store struct {
 	pool    *pgxpool.Pool
 	ownPool bool
 	schema  string
+	settle  time.Duration
 	sql     statements
 	closed  atomic.Bool
 }
@@ -119,9 +122,12 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 }
 
 func newConfig(opts []Option) (config, error) {
-	cfg := config{schema: DefaultSchema}
+	cfg := config{schema: DefaultSchema, settle: DefaultSettleTimeout}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if cfg.settle <= 0 {
+		return config{}, fmt.Errorf("pglog: option WithSettleTimeout: %s: want a positive duration", cfg.settle)
 	}
 	return cfg, checkSchemaName(cfg.schema)
 }
@@ -133,7 +139,7 @@ func newStore(ctx context.Context, pool *pgxpool.Pool, own bool, cfg config) (*S
 	if err := migrate(ctx, pool, cfg.schema); err != nil {
 		return nil, fmt.Errorf("pglog: open: schema %q: %w", cfg.schema, err)
 	}
-	return &Store{pool: pool, ownPool: own, schema: cfg.schema, sql: newStatements(cfg.schema)}, nil
+	return &Store{pool: pool, ownPool: own, schema: cfg.schema, settle: cfg.settle, sql: newStatements(cfg.schema)}, nil
 }
 
 // Schema returns the schema that holds the store's tables.
