@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -69,6 +70,11 @@ func TestOpenErrors(t *testing.T) {
 	// Port 1 refuses connections: reaching it would fail differently.
 	if _, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db", WithSchema("Bad")); err == nil || !strings.Contains(err.Error(), "WithSchema") {
 		t.Errorf("Open with a bad schema name: error %v, want one naming WithSchema", err)
+	}
+	for _, d := range []time.Duration{0, -time.Second} {
+		if _, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db", WithSettleTimeout(d)); err == nil || !strings.Contains(err.Error(), "WithSettleTimeout") {
+			t.Errorf("Open with a settle timeout of %s: error %v, want one naming WithSettleTimeout", d, err)
+		}
 	}
 	_, err := Open(ctx, "postgres://u:s3cr3t-pw@127.0.0.1:notaport/db")
 	if err == nil {
