@@ -53,8 +53,11 @@
 // is all or nothing. Opening never fails because of the file's contents, only on I/O
 // errors. After a power failure, file systems may also leave garbage in the
 // unacknowledged tail; complete garbage lines are kept as Raw events. If a
-// write or fsync fails, the FileLog refuses further appends (the kernel may
-// have dropped the data it reported written); reopening the file recovers.
+// write or fsync fails, the append's lines are truncated away before it
+// returns, so a failed append is in no one's log, as with every store (see
+// Log.Append); after a failed fsync the FileLog refuses further appends (the
+// kernel may have dropped the data it reported written); reopening the file
+// recovers.
 // A new file's directory entry is fsynced too. An exclusive lock on
 // <file>.lock, which exists beside the log only while it is open, keeps two
 // FileLogs, in any processes, from appending to the same file (ErrLocked);

@@ -53,10 +53,13 @@ type FileLog struct {
 	chunk    int
 	every    uint64
 	recovery Recovery
+	sync     func(*os.File) error
 
-	// appendMu serializes appends across write and fsync, so readers, which
-	// need only mu, are not held up by a slow fsync.
-	appendMu sync.Mutex
+	// appendSem (one slot) serializes appends across write and fsync, so
+	// readers, which need only mu, are not held up by a slow fsync. A
+	// channel, not a mutex: an append waiting for another gives up when its
+	// context ends.
+	appendSem chan struct{}
 
 	mu     sync.RWMutex
 	closed bool
@@ -84,6 +87,9 @@ var _ Log = (*FileLog)(nil)
 type fileOptions struct {
 	chunk int
 	every uint64
+	// sync makes a write durable; nil means (*os.File).Sync. Tests put a
+	// failing or slow disk in its place.
+	sync func(*os.File) error
 }
 
 // OpenFile opens the log stored at path, creating it if needed. It scans the
@@ -104,7 +110,10 @@ func openFile(path string, o fileOptions) (*FileLog, Recovery, error) {
 	if err != nil {
 		return nil, Recovery{}, fmt.Errorf("sessionlog: open: %w", err)
 	}
-	l := &FileLog{path: path, f: f, chunk: o.chunk, every: o.every}
+	if o.sync == nil {
+		o.sync = (*os.File).Sync
+	}
+	l := &FileLog{path: path, f: f, chunk: o.chunk, every: o.every, sync: o.sync, appendSem: make(chan struct{}, 1)}
 	rec, err := l.open()
 	if err != nil {
 		_ = f.Close()
@@ -283,9 +292,14 @@ func (l *FileLog) Path() string { return l.path }
 func (l *FileLog) Recovery() Recovery { return l.recovery }
 
 // Append writes all records' lines with one write and fsyncs the file before
-// returning. If the write fails the file is truncated back; if that or the
-// fsync fails, the log refuses further appends, because the kernel may have
-// discarded data it reported written. Reopening the file recovers.
+// returning. If the write or the fsync fails the file is truncated back, so
+// that the failed append is in no one's log, and after a failed fsync (or
+// truncation) the log refuses further appends, because the kernel may have
+// discarded data it reported written. Reopening the file recovers. Only an
+// append whose lines could not be taken out again, or whose file was changed
+// by something else meanwhile, fails with an error wrapping
+// ErrOutcomeUnknown. An append waiting for another of the same log gives up
+// when its context ends.
 //
 // The lock on the file is advisory, so before writing Append checks that
 // the path still names the open file and that the file still ends where the
@@ -306,8 +320,12 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 	if err := ctx.Err(); err != nil {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
-	l.appendMu.Lock()
-	defer l.appendMu.Unlock()
+	select {
+	case l.appendSem <- struct{}{}:
+	case <-ctx.Done():
+		return Head{}, fmt.Errorf("sessionlog: append: waiting for another append: %w", ctx.Err())
+	}
+	defer func() { <-l.appendSem }()
 	if err := ctx.Err(); err != nil {
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
@@ -388,13 +406,22 @@ func (l *FileLog) write(buf []byte, size int64) error {
 		}
 		return fmt.Errorf("sessionlog: append to %s: %w", l.path, err)
 	}
-	if err := l.f.Sync(); err != nil {
+	if err := l.sync(l.f); err != nil {
+		// The lines are in the file, if not on the disk: take them out, so
+		// that no reader, this log's or a later open's, sees an append
+		// that failed.
 		l.setBroken(err)
+		if terr := l.f.Truncate(size); terr != nil {
+			return fmt.Errorf("sessionlog: append to %s: sync: %w; taking the lines out: %w: %w", l.path, err, terr, ErrOutcomeUnknown)
+		}
+		_ = l.sync(l.f)
 		return fmt.Errorf("sessionlog: append to %s: sync: %w", l.path, err)
 	}
 	if err := l.checkFile(size + int64(len(buf))); err != nil {
+		// Something else changed the file meanwhile: whether it still
+		// holds the lines cannot be told.
 		l.setBroken(err)
-		return fmt.Errorf("sessionlog: append to %s not acknowledged: %w", l.path, err)
+		return fmt.Errorf("sessionlog: append to %s not acknowledged: %w: %w", l.path, err, ErrOutcomeUnknown)
 	}
 	return nil
 }
@@ -649,8 +676,8 @@ func (l *FileLog) Head(ctx context.Context) (Head, error) {
 // Close waits for an Append in progress, then closes the file and releases
 // its lock.
 func (l *FileLog) Close() error {
-	l.appendMu.Lock()
-	defer l.appendMu.Unlock()
+	l.appendSem <- struct{}{}
+	defer func() { <-l.appendSem }()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closed {
