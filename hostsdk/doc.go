@@ -112,10 +112,16 @@
 // process died, or does not answer a Ping after the failed call).
 //
 // By default the host fails open: the returned StepResult carries the
-// downstream decision unchanged, nothing the plugin would have added is
-// appended, and the downstream messages proceed as the runtime decides (the
-// SDK appends them only on success, so a failed step leaves the session log
-// exactly as it was). With Config.FailClosed the step's decision is the
+// downstream decision unchanged (Outcome OutcomePluginError), nothing the
+// plugin would have added is appended, and the downstream messages proceed
+// as the runtime decides (the SDK appends them only on success, so a failed
+// step leaves the session log exactly as it was). That holds for a step
+// whose session store failed too: opening the log or appending the step's
+// messages (a full disk, a lost database connection, the step's deadline
+// passing on a locked row) is a *HostError, and the stores promise that a
+// failed append wrote nothing (sessionlog.Log.Append), short of an error
+// wrapping sessionlog.ErrOutcomeUnknown. Config.PreStepTimeout bounds every
+// store call of a step. With Config.FailClosed the step's decision is the
 // error alone. A plugin process that died, or that ran past the deadline and
 // then failed a Ping, is killed; the next call restarts it and replays every
 // mount's configuration and tool bindings, and the definition identities
