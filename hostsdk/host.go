@@ -17,7 +17,7 @@ import (
 // Default deadlines, used when the Config leaves them zero.
 const (
 	// DefaultPreStepTimeout bounds one PreStep round trip, host callbacks
-	// included.
+	// and the step's session-store calls included.
 	DefaultPreStepTimeout = 30 * time.Second
 	// DefaultToolCallTimeout bounds one forwarded tool call, the skill's
 	// load from its provider included.
@@ -34,7 +34,9 @@ type Config struct {
 	Sessions sessionlog.Store
 	// Logger receives the SDK's and the plugins' log output; nil discards.
 	Logger *slog.Logger
-	// PreStepTimeout bounds a PreStep; zero means DefaultPreStepTimeout.
+	// PreStepTimeout bounds each attempt of a PreStep: the plugin's round
+	// trip with its callbacks, and opening the session's log and appending
+	// the step's messages; zero means DefaultPreStepTimeout.
 	PreStepTimeout time.Duration
 	// ToolCallTimeout bounds a CallTool; zero means DefaultToolCallTimeout.
 	ToolCallTimeout time.Duration
