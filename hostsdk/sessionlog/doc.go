@@ -92,7 +92,13 @@
 // the file is closed with the last one. NewFileStore escapes session ids
 // (SessionFileName) so that any string is safe; FileStore.OpenHandle returns
 // a *FileHandle, which also reports the file's Path and what opening it
-// repaired (Recovery). NewMemoryStore and NewMemory
+// repaired (Recovery). Each session whose file is open holds two file
+// descriptors (the log and its lock), so a FileStore keeps only the most
+// recently used within a budget (WithMaxOpenFiles; by default half the
+// soft RLIMIT_NOFILE, at most 32,768) and closes idle ones beyond it: any
+// number of sessions can be open at once, and a closed one's file is
+// reopened, and read again if another writer changed it, when it is used.
+// NewMemoryStore and NewMemory
 // keep events in memory, for tests and for hosts without durable history.
 //
 // # Other stores

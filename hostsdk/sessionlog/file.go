@@ -54,6 +54,9 @@ type FileLog struct {
 	every    uint64
 	recovery Recovery
 	sync     func(*os.File) error
+	// left is the state of the file when a FileStore last suspended the
+	// log (nil when unknown): resume compares it with what it finds.
+	left os.FileInfo
 
 	// appendSem (one slot) serializes appends across write and fsync, so
 	// readers, which need only mu, are not held up by a slow fsync. A
@@ -137,6 +140,11 @@ func (l *FileLog) open() (Recovery, error) {
 	if l.lock, err = lockLog(l.path); err != nil {
 		return Recovery{}, fmt.Errorf("sessionlog: open %s: %w", l.path, err)
 	}
+	return l.load(fi)
+}
+
+// load reads the file l.f, of which fi is the state, as opening finds it.
+func (l *FileLog) load(fi os.FileInfo) (Recovery, error) {
 	if fi.Size() == 0 {
 		// Possibly just created: make the directory entry durable too, or
 		// a crash could lose the whole file along with acknowledged events.
@@ -288,8 +296,13 @@ func syncDir(dir string) error {
 // Path returns the file's path.
 func (l *FileLog) Path() string { return l.path }
 
-// Recovery returns what OpenFile repaired when it opened the log.
-func (l *FileLog) Recovery() Recovery { return l.recovery }
+// Recovery returns what OpenFile repaired when it opened the log (or, for a
+// FileStore's log that was reopened and found changed, the last reopening).
+func (l *FileLog) Recovery() Recovery {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.recovery
+}
 
 // Append writes all records' lines with one write and fsyncs the file before
 // returning. If the write or the fsync fails the file is truncated back, so
@@ -684,6 +697,9 @@ func (l *FileLog) Close() error {
 		return nil
 	}
 	l.closed = true
+	if l.f == nil {
+		return nil // suspended: nothing is open
+	}
 	// The file is closed first: the next holder may write as soon as the
 	// lock is released.
 	err := l.f.Close()

@@ -22,7 +22,7 @@ import (
 const childEnv = "SESSIONLOG_TEST_KILL_CHILD"
 
 func TestMain(m *testing.M) {
-	for env, child := range map[string]func(string) error{childEnv: runChild, holderEnv: runHolder} {
+	for env, child := range childModes() {
 		if path := os.Getenv(env); path != "" {
 			if err := child(path); err != nil {
 				fmt.Fprintln(os.Stderr, err)

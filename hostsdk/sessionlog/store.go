@@ -6,8 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -56,21 +54,6 @@ func (h *handle) Close() error {
 	return h.release()
 }
 
-// FileHandle is a FileStore's handle on one session's log. Closing it
-// closes the file only when it is the session's last open handle.
-type FileHandle struct {
-	handle
-	file *FileLog
-}
-
-var _ Log = (*FileHandle)(nil)
-
-// Recovery returns what opening the session's file repaired.
-func (h *FileHandle) Recovery() Recovery { return h.file.Recovery() }
-
-// Path returns the session's file.
-func (h *FileHandle) Path() string { return h.file.Path() }
-
 func checkSessionID(id string) error {
 	if id == "" {
 		return errors.New("sessionlog: empty session id")
@@ -83,6 +66,8 @@ type MemoryStore struct {
 	mu       sync.Mutex
 	sessions map[string]Log
 }
+
+var _ Store = (*MemoryStore)(nil)
 
 // NewMemoryStore returns an empty MemoryStore. Closing every handle of a
 // session keeps its events: a later Open sees them.
@@ -104,109 +89,6 @@ func (s *MemoryStore) Open(ctx context.Context, sessionID string) (Log, error) {
 		s.sessions[sessionID] = l
 	}
 	return &handle{log: l, release: func() error { return nil }}, nil
-}
-
-// FileStore keeps one FileLog per session in a directory.
-type FileStore struct {
-	dir      string
-	mu       sync.Mutex
-	sessions map[string]*sharedFile
-}
-
-var (
-	_ Store = (*MemoryStore)(nil)
-	_ Store = (*FileStore)(nil)
-)
-
-// sharedFile is a session file shared by all its open handles.
-type sharedFile struct {
-	refs  int
-	ready chan struct{} // closed once log or err is set
-	log   *FileLog
-	err   error
-}
-
-// NewFileStore returns a store that keeps session logs in dir, creating it
-// if needed. Each session is the file <dir>/<escaped id>.jsonl (see
-// SessionFileName). A store's handles for a session share one FileLog, which
-// is closed when the last handle is closed.
-func NewFileStore(dir string) (*FileStore, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("sessionlog: file store: %w", err)
-	}
-	return &FileStore{dir: dir, sessions: make(map[string]*sharedFile)}, nil
-}
-
-// Path returns the file that holds the session's log.
-func (s *FileStore) Path(sessionID string) string {
-	return filepath.Join(s.dir, SessionFileName(sessionID))
-}
-
-// Open is OpenHandle for callers that need only a Log.
-func (s *FileStore) Open(ctx context.Context, sessionID string) (Log, error) {
-	h, err := s.OpenHandle(ctx, sessionID)
-	if err != nil {
-		// Not h: a nil *FileHandle would make a non-nil Log.
-		return nil, err
-	}
-	return h, nil
-}
-
-// OpenHandle returns a handle on the session's log, opening the file if no
-// handle is open. The handle's Recovery method reports what opening repaired.
-func (s *FileStore) OpenHandle(ctx context.Context, sessionID string) (*FileHandle, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("sessionlog: open session: %w", err)
-	}
-	if err := checkSessionID(sessionID); err != nil {
-		return nil, err
-	}
-	s.mu.Lock()
-	of := s.sessions[sessionID]
-	if of == nil {
-		// Open the file outside the store lock: the open scan reads the
-		// whole file, and other sessions should not wait for it.
-		of = &sharedFile{refs: 1, ready: make(chan struct{})}
-		s.sessions[sessionID] = of
-		s.mu.Unlock()
-		l, _, err := OpenFile(s.Path(sessionID))
-		s.mu.Lock()
-		of.log, of.err = l, err
-		if err != nil {
-			delete(s.sessions, sessionID)
-		}
-		close(of.ready)
-		s.mu.Unlock()
-	} else {
-		of.refs++
-		s.mu.Unlock()
-		select {
-		case <-of.ready:
-		case <-ctx.Done():
-			_ = s.release(sessionID, of)
-			return nil, fmt.Errorf("sessionlog: open session: %w", ctx.Err())
-		}
-	}
-	if of.err != nil {
-		return nil, fmt.Errorf("sessionlog: open session %q: %w", sessionID, of.err)
-	}
-	return &FileHandle{
-		handle: handle{log: of.log, release: func() error { return s.release(sessionID, of) }},
-		file:   of.log,
-	}, nil
-}
-
-func (s *FileStore) release(sessionID string, of *sharedFile) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	of.refs--
-	if of.refs > 0 || of.log == nil {
-		return nil
-	}
-	if s.sessions[sessionID] == of {
-		delete(s.sessions, sessionID)
-	}
-	return of.log.Close()
 }
 
 // SessionFileName returns the file name a FileStore uses for a session.
