@@ -200,33 +200,47 @@ func TestAppendOnALockedSessionHonoursTheDeadline(t *testing.T) {
 	dsn := testDSN(t)
 	s := openStore(t, dsn, freshSchema(t, dsn))
 	ctx := context.Background()
-	l, err := s.Open(ctx, "locked")
-	if err != nil {
-		t.Fatal(err)
-	}
-	unlock := lockSession(t, dsn, s, "locked")
-	const timeout = 300 * time.Millisecond
-	done := make(chan error, 1)
-	go func() {
-		actx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		_, err := l.AppendIf(actx, 0, sessionlog.Record{Type: "message", Body: []byte(`{"late":true}`)})
-		done <- err
-	}()
-	select {
-	case err = <-done:
-	case <-time.After(10 * timeout):
-		unlock()
-		t.Fatalf("AppendIf still waiting for the locked row %s after its %s deadline", 10*timeout, timeout)
-	}
-	if !errors.Is(err, context.DeadlineExceeded) {
-		t.Errorf("AppendIf = %v, want an error wrapping context.DeadlineExceeded", err)
-	}
-	unlock()
-	// Queued behind anything still waiting for the row: it must find the
-	// head where it was.
-	if _, err := l.AppendIf(ctx, 0, sessionlog.Record{Type: "message", Body: []byte(`{"next":true}`)}); err != nil {
-		t.Fatalf("append after the lock was released: %v (the timed-out append committed late)", err)
+	for _, tc := range []struct {
+		name string
+		rec  sessionlog.Record
+	}{
+		{"plain", sessionlog.Record{Type: "message", Body: []byte(`{"late":true}`)}},
+		{"with a hide range", sessionlog.Record{Type: "compaction", Hide: &sessionlog.Range{From: 1, To: 1}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			session := "locked-" + strings.ReplaceAll(tc.name, " ", "-")
+			l, err := s.Open(ctx, session)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := l.Append(ctx, sessionlog.Record{Type: "message", Body: []byte(`{"first":true}`)}); err != nil {
+				t.Fatal(err)
+			}
+			unlock := lockSession(t, dsn, s, session)
+			const timeout = 300 * time.Millisecond
+			done := make(chan error, 1)
+			go func() {
+				actx, cancel := context.WithTimeout(ctx, timeout)
+				defer cancel()
+				_, err := l.AppendIf(actx, 1, tc.rec)
+				done <- err
+			}()
+			select {
+			case err = <-done:
+			case <-time.After(10 * timeout):
+				unlock()
+				t.Fatalf("AppendIf still waiting for the locked row %s after its %s deadline", 10*timeout, timeout)
+			}
+			if !errors.Is(err, context.DeadlineExceeded) || errors.Is(err, sessionlog.ErrOutcomeUnknown) {
+				t.Errorf("AppendIf = %v, want an error wrapping context.DeadlineExceeded, with a known outcome", err)
+			}
+			unlock()
+			// Queued behind anything still waiting for the row: it must
+			// find the head where it was.
+			if _, err := l.AppendIf(ctx, 1, sessionlog.Record{Type: "message", Body: []byte(`{"next":true}`)}); err != nil {
+				t.Fatalf("append after the lock was released: %v (the timed-out append committed late)", err)
+			}
+		})
 	}
 }
 

@@ -336,7 +336,7 @@ func (l *Log) appendWithHides(ctx, qctx context.Context, conn *pgxpool.Conn, con
 		return sessionlog.Head{}, err
 	}
 	if err := ctx.Err(); err != nil {
-		return sessionlog.Head{}, err
+		return sessionlog.Head{}, fmt.Errorf("%w: %w", errNotCommitted, err)
 	}
 	if err := tx.Commit(qctx); err != nil {
 		return sessionlog.Head{}, fmt.Errorf("commit: %w", err)

@@ -80,13 +80,17 @@ func (l *Log) write(ctx context.Context, cond *int64, recs []sessionlog.Record, 
 	return sessionlog.Head{}, l.store.wrap(err)
 }
 
+// errNotCommitted is wrapped by the error of an append that gave up, its
+// context done, before it asked the server to commit.
+var errNotCommitted = errors.New("not committed")
+
 // inDoubt reports whether a write that failed with err may have committed:
 // no answer of the server says how it ended. A server error other than a
 // fatal one ended the transaction, which then rolled back. Errors that say
 // nothing was sent are not trusted: pgx reports a COMMIT whose reply was
 // lost as "conn closed", which it also says of a statement never sent.
 func inDoubt(err error) bool {
-	if errors.Is(err, errNoSessionRow) || errors.Is(err, sessionlog.ErrInvalidRecord) {
+	if errors.Is(err, errNoSessionRow) || errors.Is(err, errNotCommitted) || errors.Is(err, sessionlog.ErrInvalidRecord) {
 		return false
 	}
 	var pe *pgconn.PgError
