@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -109,20 +108,9 @@ func inDoubt(err error) bool {
 func guard(ctx context.Context, conn *pgxpool.Conn, grace time.Duration, fn func(context.Context) error) (bool, error) {
 	qctx, giveUp := context.WithCancel(context.WithoutCancel(ctx))
 	defer giveUp()
-	done := make(chan struct{})
-	var (
-		wg    sync.WaitGroup
-		asked bool
-	)
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		select {
-		case <-done:
-			return
-		case <-ctx.Done():
-		}
-		asked = true
+	done, asked := make(chan struct{}), make(chan struct{})
+	stop := context.AfterFunc(ctx, func() {
+		defer close(asked)
 		timer := time.NewTimer(grace)
 		defer timer.Stop()
 		cctx, cancel := context.WithTimeout(qctx, grace)
@@ -133,11 +121,14 @@ func guard(ctx context.Context, conn *pgxpool.Conn, grace time.Duration, fn func
 		case <-timer.C:
 			giveUp()
 		}
-	}()
+	})
 	err := fn(qctx)
 	close(done)
-	wg.Wait()
-	return asked, err
+	if stop() {
+		return false, err
+	}
+	<-asked // the cancel request may still be on its way
+	return true, err
 }
 
 // settle finds out whether the append with token, of n records, committed,
