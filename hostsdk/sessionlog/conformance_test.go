@@ -144,3 +144,71 @@ func TestFileStoreConformance(t *testing.T) {
 		return s
 	})
 }
+
+// TestFileStoreConformanceOneOpenSession runs the store suite with room for
+// one open session, so that sessions are closed and reopened between and
+// under the suite's calls.
+func TestFileStoreConformanceOneOpenSession(t *testing.T) {
+	logtest.RunStore(t, func(t *testing.T) sessionlog.Store {
+		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), sessionlog.WithMaxOpenFiles(2))
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		return s
+	})
+}
+
+// TestFileStoreLogConformanceOneOpenSession runs the log suite on handles
+// of a store with room for one open session, each test's log among others
+// that push it out.
+func TestFileStoreLogConformanceOneOpenSession(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) sessionlog.Log {
+		s, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithMaxOpenFiles(2))
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		other, err := s.Open(context.Background(), "other")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Close() })
+		l, err := s.Open(context.Background(), "log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Every call of the log's reopens it after other's pushed it out.
+		return churn{Log: l, other: other}
+	})
+}
+
+// churn is a log whose every call is preceded by a call of another session
+// of the same store.
+type churn struct {
+	sessionlog.Log
+	other sessionlog.Log
+}
+
+func (c churn) Append(ctx context.Context, recs ...sessionlog.Record) (sessionlog.Head, error) {
+	_, _ = c.other.Head(context.Background())
+	return c.Log.Append(ctx, recs...)
+}
+
+func (c churn) AppendIf(ctx context.Context, expect uint64, recs ...sessionlog.Record) (sessionlog.Head, error) {
+	_, _ = c.other.Head(context.Background())
+	return c.Log.AppendIf(ctx, expect, recs...)
+}
+
+func (c churn) ReadBackward(ctx context.Context, before, after uint64, limit int) (sessionlog.Page, error) {
+	_, _ = c.other.Head(context.Background())
+	return c.Log.ReadBackward(ctx, before, after, limit)
+}
+
+func (c churn) Head(ctx context.Context) (sessionlog.Head, error) {
+	_, _ = c.other.Head(context.Background())
+	return c.Log.Head(ctx)
+}
+
+func (c churn) NewestOfType(ctx context.Context, typ string) (uint64, sessionlog.Head, bool, error) {
+	_, _ = c.other.Head(context.Background())
+	return c.Log.(sessionlog.TypeSeeker).NewestOfType(ctx, typ)
+}
