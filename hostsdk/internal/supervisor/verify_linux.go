@@ -27,7 +27,9 @@ import (
 // the hash and the exec), while a sealed memory file cannot change at all.
 // The cost is one copy of the binary in memory for as long as the plugin
 // runs. The binary must be an executable file, not a script: an
-// interpreter could not open the copy, which is closed on exec.
+// interpreter could not open the copy, which is closed on exec. The
+// process's argv[0] is still the binary's path, but its command name (the
+// one top and pgrep show) is the descriptor's number.
 //
 // cfg's SecureConfig stays unset: go-plugin would hash the path again. The
 // returned release closes the copy; call it once the process has started
