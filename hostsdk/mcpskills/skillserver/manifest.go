@@ -173,9 +173,10 @@ func (sc *scanner) walkTree(p string, tree *skillTree) (found []candidate, exclu
 			case rel == skillFileName:
 				continue // read and judged as the skill's own
 			}
-			// Through the tree, not the listing, which may have been
-			// read by path: confined to the skill directory.
-			fi, err := fs.Stat(tree.fsys, rel)
+			fi, err := d.Info()
+			if err == nil && d.Type()&fs.ModeSymlink != 0 {
+				fi, err = fs.Stat(tree.fsys, rel) // confined to the skill directory
+			}
 			if err != nil {
 				excluded = append(excluded, fmt.Sprintf("%s (%s)", rel, linkReason(d, err)))
 				continue
