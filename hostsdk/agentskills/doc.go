@@ -79,6 +79,13 @@
 // followed after resolving them; a link that points at its root or an
 // ancestor of it, a cycle of links, or a dangling link is skipped with a
 // warning, and a directory reached through several links is listed once.
+//
+// Load, and the host's reads of a skill's files for the model (the
+// provider is a skills.DirectoryOpener), open the skill's directory once
+// and read its SKILL.md and the file through that opened directory: the
+// file is served only if the SKILL.md next to it still declares the skill,
+// so a skill directory swapped for a link to a directory that holds no
+// such skill serves nothing from there.
 // Options.MaxDirs bounds the entries examined per List across all roots;
 // past it the listing is incomplete and an error diagnostic says so.
 // Frontmatter is limited to MaxFrontmatterBytes and SKILL.md files to

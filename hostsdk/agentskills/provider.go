@@ -240,9 +240,11 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 		return skill.Definition{}, false, nil
 	}
 	sk := res.skills[i]
-	data, err := readSkillFile(sk.File)
+	// Read through the skill's directory, opened once, as the host's
+	// resource reads are (see OpenSkillDirectory).
+	data, err := loadSkillFile(sk.Dir)
 	if err != nil {
-		if isAbsent(err) {
+		if errors.Is(err, errSkillFileGone) {
 			return skill.Definition{}, false, nil
 		}
 		return skill.Definition{}, false, fmt.Errorf("agentskills: loading skill %q from %s: %w", req.Name, sk.File, err)

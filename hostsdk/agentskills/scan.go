@@ -371,16 +371,7 @@ func readFrontmatter(file string, fc *frontCache) (*parsed, error) {
 		return nil, err
 	}
 	defer f.Close()
-	buf := make([]byte, min(fi.Size()+1, frontmatterPrefixBytes)) // +1 notices a file that grew
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return nil, err
-	}
-	pr, cost := parsePrefix(buf[:n])
-	if id, ok := fileid.Of(fi); ok {
-		fc.put(file, id, pr, cost, readStart)
-	}
-	return pr, nil
+	return parseOpened(file, f, fi, fc, readStart)
 }
 
 // parsePrefix parses the frontmatter at the start of data. cost is the
@@ -398,19 +389,6 @@ func parsePrefix(data []byte) (pr *parsed, cost int) {
 		return &parsed{err: err}, len(front)
 	}
 	return &parsed{fm: fm, warnings: warnings}, len(front)
-}
-
-// openRegular opens a regular file. It checks before opening because
-// opening a FIFO would block.
-func openRegular(file string) (*os.File, fs.FileInfo, error) {
-	fi, err := os.Stat(file)
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, errNotRegular
-	}
-	return openStated(file)
 }
 
 // openStated opens a file that a stat found regular and returns the
@@ -431,23 +409,6 @@ func openStated(file string) (*os.File, fs.FileInfo, error) {
 		return nil, nil, errNotRegular
 	}
 	return f, fi, nil
-}
-
-// readSkillFile reads a whole SKILL.md for loading.
-func readSkillFile(file string) ([]byte, error) {
-	f, _, err := openRegular(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, MaxSkillFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > MaxSkillFileBytes {
-		return nil, fmt.Errorf("SKILL.md is larger than %d bytes", MaxSkillFileBytes)
-	}
-	return data, nil
 }
 
 // exactSkillFileName checks, on file systems that ignore case, that the

@@ -31,7 +31,12 @@ type Binary struct {
 	Env []string
 	// Checksum, when set, is the expected SHA-256 of the binary; a binary
 	// that does not match is refused before it runs (ErrChecksumMismatch).
-	// Pass it in production.
+	// Pass it in production. On Linux the binary is read once into a
+	// sealed memory file, hashed, and that copy is what runs, so a binary
+	// renamed over Path meanwhile cannot run in its place; Path must then
+	// be an executable file, not a script. Elsewhere the file at Path is
+	// hashed and then Path is executed, so keep it where only trusted
+	// users can write.
 	Checksum []byte
 }
 

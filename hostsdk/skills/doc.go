@@ -18,7 +18,8 @@
 //
 // ReadResource reads one file of a skill's resources for the model's
 // resource-read tool: below the skill's directory for a directory resource
-// base (os.OpenRoot: no link leads out), through the winning provider's
+// base (os.OpenRoot: no link leads out; the directory as the provider opens
+// it when it implements DirectoryOpener), through the winning provider's
 // optional ResourceReader for a URL base or provider-managed resources, and
 // never for opaque guidance.
 package skills

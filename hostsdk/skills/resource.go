@@ -59,6 +59,20 @@ type ResourceReader interface {
 	ReadSkillResource(ctx context.Context, req ResourceRequest) ([]byte, error)
 }
 
+// DirectoryOpener is implemented by providers of directory skills that
+// open a skill's directory for the host themselves. The registry then
+// reads a file of such a skill through the directory the provider opened,
+// instead of opening the resource base's path, which by then may lead
+// somewhere else (a skill directory swapped for a link to another one): a
+// provider can check that the directory it opened holds the skill, and
+// the file is read from that same directory.
+type DirectoryOpener interface {
+	// OpenSkillDirectory opens the directory of the skill req.Name (req.Path
+	// is the file about to be read in it), or returns ErrSkillNotFound when
+	// the directory no longer holds that skill. The registry closes it.
+	OpenSkillDirectory(ctx context.Context, req ResourceRequest) (*os.Root, error)
+}
+
 // ReadResource reads one file of the resources of the skill that wins name
 // under q, for the model: the skill is loaded as Get loads it and must be
 // model-invocable. How the file is read depends on the skill's resource
@@ -67,7 +81,8 @@ type ResourceReader interface {
 //   - a directory: the file is opened below that directory only, with
 //     os.OpenRoot, so neither ".." nor a symbolic link can lead out of it
 //     (checked by the kernel after resolving, not on the path's text);
-//     only regular files are read;
+//     only regular files are read. The directory is the one the winning
+//     provider opens when it implements DirectoryOpener;
 //   - opaque guidance: never (ErrResourceNotReadable);
 //   - a URL, or none (the provider manages resources): through the winning
 //     provider's ResourceReader, when it implements one, and
@@ -81,9 +96,42 @@ func (r *Registry) ReadResource(ctx context.Context, q Query, name, path string)
 		return nil, err
 	}
 	if rb := def.ResourceBase; rb != nil && rb.Kind == skill.ResourceDirectory {
-		return readBelow(rb.Path, path)
+		root, err := openDirectory(ctx, q, def, src, name, path)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		return readBelow(root, path)
 	}
 	return r.readProvided(ctx, q, def, src, name, path)
+}
+
+// openDirectory opens the resource directory of the skill def, loaded as
+// name: as the winning provider opens it when it is a DirectoryOpener,
+// else by the resource base's path.
+func openDirectory(ctx context.Context, q Query, def skill.Definition, src source, name, path string) (*os.Root, error) {
+	if src.provider != nil {
+		if opener, ok := src.provider.p.(DirectoryOpener); ok {
+			root, err := opener.OpenSkillDirectory(ctx, ResourceRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name, Path: path})
+			switch {
+			case err == nil:
+				return root, nil
+			case errors.Is(err, ErrSkillNotFound), errors.Is(err, ErrNotModelInvocable), errors.Is(err, ErrResourceNotFound):
+				return nil, err
+			case ctx.Err() != nil:
+				return nil, ctx.Err()
+			}
+			return nil, &LoadError{Name: name, Provider: def.Provider, Err: err}
+		}
+	}
+	root, err := os.OpenRoot(def.ResourceBase.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, ErrResourceNotFound
+	case err != nil:
+		return nil, fmt.Errorf("open skill directory: %w", err)
+	}
+	return root, nil
 }
 
 // resourceSource loads the skill that wins name under q and checks that
@@ -160,7 +208,12 @@ func (r *Registry) ReadResourceWindow(ctx context.Context, q Query, name, path s
 		return ResourceWindow{}, err
 	}
 	if rb := def.ResourceBase; rb != nil && rb.Kind == skill.ResourceDirectory {
-		return r.texts.readWindow(rb.Path, path, offset, max)
+		root, err := openDirectory(ctx, q, def, src, name, path)
+		if err != nil {
+			return ResourceWindow{}, err
+		}
+		defer root.Close()
+		return r.texts.readWindow(root, path, offset, max)
 	}
 	data, err := r.readProvided(ctx, q, def, src, name, path)
 	if err != nil {
@@ -197,9 +250,9 @@ func checkResourcePath(path string) error {
 	return nil
 }
 
-// readBelow reads the regular file at rel inside dir, never outside it.
-func readBelow(dir, rel string) ([]byte, error) {
-	f, fi, err := openBelow(dir, rel)
+// readBelow reads the regular file at rel inside root, never outside it.
+func readBelow(root *os.Root, rel string) ([]byte, error) {
+	f, fi, err := openBelow(root, rel)
 	if err != nil {
 		return nil, err
 	}
@@ -230,16 +283,8 @@ func readWhole(f *os.File, fi fs.FileInfo) ([]byte, fileid.ID, error) {
 	return data, id, nil
 }
 
-// openBelow opens the regular file at rel inside dir, never outside it.
-func openBelow(dir, rel string) (*os.File, fs.FileInfo, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, ErrResourceNotFound
-		}
-		return nil, nil, fmt.Errorf("open skill directory: %w", err)
-	}
-	defer root.Close()
+// openBelow opens the regular file at rel inside root, never outside it.
+func openBelow(root *os.Root, rel string) (*os.File, fs.FileInfo, error) {
 	f, err := openInRoot(root, filepath.FromSlash(rel))
 	switch {
 	case errors.Is(err, fs.ErrNotExist), errors.Is(err, fs.ErrPermission):

@@ -3,6 +3,7 @@ package skills
 import (
 	"fmt"
 	"io"
+	"os"
 	"sync"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -44,11 +45,11 @@ func (t *textVerdicts) put(id fileid.ID, text bool) {
 	t.lru.Add(id, text)
 }
 
-// readWindow reads a window of the regular file at rel inside dir (see
+// readWindow reads a window of the regular file at rel inside root (see
 // ReadResourceWindow): only the window when the file's version has a
 // verdict, else the whole file, which it judges and remembers.
-func (t *textVerdicts) readWindow(dir, rel string, offset int64, max int) (ResourceWindow, error) {
-	f, fi, err := openBelow(dir, rel)
+func (t *textVerdicts) readWindow(root *os.Root, rel string, offset int64, max int) (ResourceWindow, error) {
+	f, fi, err := openBelow(root, rel)
 	if err != nil {
 		return ResourceWindow{}, err
 	}

@@ -2,8 +2,9 @@
 // HashiCorp go-plugin, for the host SDK. It is handed what a launch needs
 // (the binary, its arguments and environment, an optional SHA-256
 // checksum, a logger) and does what a process needs: start it (AutoMTLS
-// on, the checksum verified before the binary runs), bridge go-plugin's
-// log and the plugin's, relayed from its stderr, to the host's slog.Logger,
+// on, the checksum verified before the binary runs, on Linux over the very
+// bytes that run; see verifyAndPin), bridge go-plugin's log and the
+// plugin's, relayed from its stderr, to the host's slog.Logger,
 // tell a failed call that got no answer from a process that died or hangs
 // (it must also fail a Ping), and stop it, killing it when it does not stop
 // in time or no longer answers.
@@ -16,7 +17,6 @@ package supervisor
 
 import (
 	"context"
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -38,7 +38,8 @@ type Options struct {
 	// Env is extra environment for the plugin process ("KEY=value").
 	Env []string
 	// Checksum, when set, is the expected SHA-256 of the binary; a binary
-	// that does not match is refused before it runs.
+	// that does not match is refused before it runs. On Linux the bytes
+	// verified are the bytes that run (see verifyAndPin).
 	Checksum []byte
 	// Logger receives go-plugin's and the plugin's log output.
 	Logger *slog.Logger
@@ -66,7 +67,11 @@ func Start(opts Options) (*Process, error) {
 	cfg := wire.ClientConfig(cmd)
 	cfg.Logger = hclogFor(opts.Logger, "plugin")
 	if len(opts.Checksum) > 0 {
-		cfg.SecureConfig = &goplugin.SecureConfig{Checksum: opts.Checksum, Hash: sha256.New()}
+		release, err := verifyAndPin(cmd, cfg, opts.Checksum)
+		if err != nil {
+			return nil, fmt.Errorf("start plugin %s: %w", opts.Path, err)
+		}
+		defer release()
 	}
 	client := goplugin.NewClient(cfg)
 	rpc, err := client.Client()

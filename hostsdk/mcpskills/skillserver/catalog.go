@@ -198,7 +198,15 @@ func (sc *scanner) serve(p string) (*servedSkill, error) {
 		return nil, errors.New(why)
 	}
 	sc.seen[p+"/"+skillFileName] = true
-	v, err := sc.s.skillVersion(p)
+	tree, err := sc.s.openTree(p)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, errNoSkillFile // gone since discovery
+	case err != nil:
+		return nil, fmt.Errorf("cannot open its directory: %s", reason(err))
+	}
+	defer tree.close()
+	v, err := sc.s.skillVersion(tree, p)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +216,7 @@ func (sc *scanner) serve(p string) (*servedSkill, error) {
 	for _, w := range v.skill.warnings {
 		sc.diags = append(sc.diags, clip(fmt.Sprintf("skill %s: %s", p, w), 400))
 	}
-	files, err := sc.manifest(p, v)
+	files, err := sc.manifest(tree, p, v)
 	if err != nil {
 		return nil, err
 	}

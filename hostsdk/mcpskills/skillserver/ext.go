@@ -126,6 +126,9 @@ func (s *Server) children(sk *servedSkill, rel, dirURI string) ([]*mcp.Resource,
 		return nil, err
 	}
 	defer tree.close()
+	if !s.holdsSkill(tree, sk) {
+		return nil, fmt.Errorf("%s no longer holds the skill's SKILL.md", sk.path)
+	}
 	dir := "."
 	if rel != "" {
 		dir = rel

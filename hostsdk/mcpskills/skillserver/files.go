@@ -125,10 +125,10 @@ type fileError struct{ why string }
 
 func (e *fileError) Error() string { return e.why }
 
-// stat describes the file a SKILL.md path leads to, links followed, or
-// says why it cannot be served.
-func (s *Server) stat(name string) (fs.FileInfo, error) {
-	fi, err := fs.Stat(s.fsys, name)
+// statChecked describes the file the SKILL.md of a skill's directory
+// leads to, links followed, or says why it cannot be served.
+func statChecked(tree *skillTree) (fs.FileInfo, error) {
+	fi, err := tree.statSkill()
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return nil, errNoSkillFile
@@ -141,12 +141,17 @@ func (s *Server) stat(name string) (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// openChecked opens name and checks the opened file itself, which is what
-// will be read even if the path was replaced after an earlier check. A
-// directory served with NewDir is opened without blocking, so a FIFO put in
-// place after the check is refused here instead of hanging the request.
-func (s *Server) openChecked(name string) (fs.File, fs.FileInfo, error) {
-	f, err := s.open(name)
+// openChecked opens the SKILL.md of a skill's directory through its tree,
+// once a stat found it a regular file within the bound, and checks the
+// opened file itself, which is what will be read even if the file was
+// replaced after the stat. A directory served with NewDir is opened
+// without blocking, so a FIFO put in place after the stat is refused here
+// instead of hanging the request.
+func openChecked(tree *skillTree) (fs.File, fs.FileInfo, error) {
+	if _, err := statChecked(tree); err != nil {
+		return nil, nil, err
+	}
+	f, err := tree.openSkill()
 	if err != nil {
 		return nil, nil, &fileError{"cannot open SKILL.md: " + reason(err)}
 	}
@@ -165,15 +170,11 @@ func (s *Server) openChecked(name string) (fs.File, fs.FileInfo, error) {
 	return f, fi, nil
 }
 
-// readFile reads a whole SKILL.md of at most skill.MaxSkillFileBytes. Only
-// a regular file is opened (links are followed) and only what the bound
-// allows is read. It returns the identity of the version read, if the file
+// readSkillFile reads the whole SKILL.md of a skill's directory through
+// its tree, and returns the identity of the version read, if the file
 // system gives one.
-func (s *Server) readFile(name string) ([]byte, fileID, bool, error) {
-	if _, err := s.stat(name); err != nil {
-		return nil, fileID{}, false, err
-	}
-	f, fi, err := s.openChecked(name)
+func readSkillFile(tree *skillTree) ([]byte, fileID, bool, error) {
+	f, fi, err := openChecked(tree)
 	if err != nil {
 		return nil, fileID{}, false, err
 	}
@@ -184,6 +185,25 @@ func (s *Server) readFile(name string) ([]byte, fileID, bool, error) {
 	}
 	id, ok := fileid.Of(fi)
 	return data, id, ok, nil
+}
+
+// holdsSkill reports whether the opened directory tree holds the SKILL.md
+// that sk's entry lists: the check that a path swapped since the scan does
+// not lead a listing into a directory that is no skill.
+func (s *Server) holdsSkill(tree *skillTree, sk *servedSkill) bool {
+	want := sk.files[skillFileName]
+	f, fi, err := openChecked(tree)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if id, ok := fileid.Of(fi); ok {
+		if v := s.cached(sk.path+"/"+skillFileName, id); v != nil {
+			return v.size == want.size && v.digest == want.digest
+		}
+	}
+	data, err := readBounded(f)
+	return err == nil && int64(len(data)) == want.size && sha256.Sum256(data) == want.digest
 }
 
 // readBounded reads f to its end, failing past MaxResourceBytes (a file
@@ -210,27 +230,28 @@ func reason(err error) string {
 }
 
 // skillVersion returns the version of the SKILL.md of the skill at path,
-// parsed, reading the file only when its identity changed since it was last
-// read (and it was read long enough after its last change).
-func (s *Server) skillVersion(path string) (*fileVersion, error) {
-	name := path + "/" + skillFileName
-	fi, err := s.stat(name)
+// read through its opened directory tree and parsed, reading the file only
+// when its identity changed since it was last read (and it was read long
+// enough after its last change).
+func (s *Server) skillVersion(tree *skillTree, path string) (*fileVersion, error) {
+	key := path + "/" + skillFileName
+	fi, err := statChecked(tree)
 	if err != nil {
 		return nil, err
 	}
 	if id, ok := fileid.Of(fi); ok {
-		if v := s.cached(name, id); v != nil && v.skill != nil {
+		if v := s.cached(key, id); v != nil && v.skill != nil {
 			return v, nil
 		}
 	}
 	start := s.now()
-	data, id, ok, err := s.readFile(name)
+	data, id, ok, err := readSkillFile(tree)
 	if err != nil {
 		return nil, err
 	}
 	v := &fileVersion{id: id, size: int64(len(data)), digest: sha256.Sum256(data), skill: judge(path, data)}
 	if ok {
-		s.remember(name, v, start)
+		s.remember(key, v, start)
 	}
 	return v, nil
 }

@@ -149,19 +149,34 @@ func TestIrregularSkillFilesAreLeftOff(t *testing.T) {
 
 // The check of the opened file refuses a FIFO without blocking on it, so
 // a SKILL.md replaced by a FIFO between the first check and the open does
-// not hang the request.
+// not hang the request; a SKILL.md that is a link to a FIFO, opened before
+// it is checked, neither.
 func TestOpenCheckedRefusesFIFOWithoutBlocking(t *testing.T) {
 	root := t.TempDir()
 	if err := syscall.Mkfifo(skillDir(t, root, "fifo"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, _, err := NewDir(root).openChecked("fifo/SKILL.md")
-	if err == nil {
-		f.Close()
-		t.Fatal("a FIFO was opened as a SKILL.md")
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if !strings.Contains(err.Error(), "not a regular file but a named pipe") {
-		t.Errorf("error %q does not say the file is a named pipe", err)
+	if err := os.Symlink(fifo, skillDir(t, root, "linked-fifo")); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"fifo", "linked-fifo"} {
+		tree, err := NewDir(root).openTree(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _, err := openChecked(tree)
+		tree.close()
+		if err == nil {
+			f.Close()
+			t.Fatalf("%s: a FIFO was opened as a SKILL.md", name)
+		}
+		if !strings.Contains(err.Error(), "not a regular file but a named pipe") {
+			t.Errorf("%s: error %q does not say the file is a named pipe", name, err)
+		}
 	}
 }
 

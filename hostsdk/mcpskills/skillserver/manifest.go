@@ -15,9 +15,68 @@ import (
 // skillTree reaches the files of one skill directory and nothing outside
 // it.
 type skillTree struct {
-	fsys  fs.FS                             // ReadDir, Stat and Lstat, relative to the skill directory
-	open  func(rel string) (fs.File, error) // opens a file without blocking on a FIFO
-	close func()
+	fsys fs.FS                             // ReadDir, Stat and Lstat, relative to the skill directory
+	open func(rel string) (fs.File, error) // opens a file without blocking on a FIFO
+	// openSkill opens the directory's SKILL.md, which may be a link to a
+	// regular file anywhere, without blocking on a FIFO where it can;
+	// statSkill describes what it leads to (see openChecked).
+	openSkill func() (fs.File, error)
+	statSkill func() (fs.FileInfo, error)
+	close     func()
+}
+
+// fsTree is the tree of the skill directory at skillPath in fsys, for a
+// server made with New: resolved by path at every call, as fsys resolves.
+func fsTree(fsys fs.FS, skillPath string) (*skillTree, error) {
+	if !fs.ValidPath(skillPath) {
+		return nil, &fs.PathError{Op: "open", Path: skillPath, Err: fs.ErrInvalid}
+	}
+	sub := subFS{fsys, skillPath}
+	return &skillTree{
+		fsys:      sub,
+		open:      sub.Open,
+		openSkill: func() (fs.File, error) { return sub.Open(skillFileName) },
+		statSkill: func() (fs.FileInfo, error) { return sub.Stat(skillFileName) },
+		close:     func() {},
+	}, nil
+}
+
+// subFS is the directory dir of fsys. Unlike fs.Sub's, it passes stats on
+// to fsys, which may answer them without opening the file.
+type subFS struct {
+	fsys fs.FS
+	dir  string
+}
+
+func (s subFS) full(op, name string) (string, error) {
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return path.Join(s.dir, name), nil
+}
+
+func (s subFS) Open(name string) (fs.File, error) {
+	full, err := s.full("open", name)
+	if err != nil {
+		return nil, err
+	}
+	return s.fsys.Open(full)
+}
+
+func (s subFS) Stat(name string) (fs.FileInfo, error) {
+	full, err := s.full("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return fs.Stat(s.fsys, full)
+}
+
+func (s subFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	full, err := s.full("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	return fs.ReadDir(s.fsys, full)
 }
 
 // maxListedExclusions bounds the files one diagnostic names.
@@ -29,8 +88,9 @@ type candidate struct {
 	fi  fs.FileInfo // of the file a link leads to, for a link
 }
 
-// manifest lists every file of the skill at path: SKILL.md (whose version v
-// was read already) and every other regular file below the directory,
+// manifest lists every file of the skill at path, read through tree, the
+// directory its SKILL.md was read from: SKILL.md (whose version v was read
+// already) and every other regular file below the directory,
 // nested skills' files included, with sizes and digests. Hidden files and
 // directories are not served, and neither is a file that is not regular
 // (a FIFO, a device, a link to a directory), larger than MaxResourceBytes,
@@ -38,12 +98,7 @@ type candidate struct {
 // that no URI can spell it; a diagnostic names those. A skill of more than
 // skillsext.MaxSkillResources files or skillsext.MaxSkillBytes bytes in all
 // is not served.
-func (sc *scanner) manifest(p string, v *fileVersion) (map[string]fileDigest, error) {
-	tree, err := sc.s.openTree(p)
-	if err != nil {
-		return nil, fmt.Errorf("cannot open its directory: %s", reason(err))
-	}
-	defer tree.close()
+func (sc *scanner) manifest(tree *skillTree, p string, v *fileVersion) (map[string]fileDigest, error) {
 	found, excluded, err := sc.walkTree(p, tree)
 	if err != nil {
 		return nil, err

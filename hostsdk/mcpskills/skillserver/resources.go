@@ -93,20 +93,20 @@ func (s *Server) readListed(c *catalog, segs []string) ([]byte, staleness) {
 }
 
 // readServed reads the file rel (below the skill's directory) as the
-// scan does: SKILL.md through its own checks, any other file through the
-// skill's directory. It returns the identity of the version read, if the
+// scan does, through the skill's directory opened once: SKILL.md through
+// its own checks, any other file confined to the directory. It returns the identity of the version read, if the
 // file system gives one.
 func (s *Server) readServed(sk *servedSkill, rel string) ([]byte, *fileid.ID, error) {
-	if rel == skillFileName {
-		data, id, ok, err := s.readFile(sk.path + "/" + skillFileName)
-		return data, idPtr(id, ok), err
-	}
 	tree, err := s.openTree(sk.path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer tree.close()
-	data, id, ok, err := readChild(tree, rel)
+	read := readSkillFile
+	if rel != skillFileName {
+		read = func(tree *skillTree) ([]byte, fileID, bool, error) { return readChild(tree, rel) }
+	}
+	data, id, ok, err := read(tree)
 	return data, idPtr(id, ok), err
 }
 

@@ -36,7 +36,11 @@
 // directory of at most MaxResourceBytes (8 MiB), read through the skill
 // directory itself (os.Root): no link or path swapped after a check leads
 // out of it, and files are opened without blocking, so a FIFO cannot hang a
-// request. Hidden files and directories (.git, .env) are not served, and
+// request. The directory is opened once for each scan of the skill, read
+// or directory listing, and its SKILL.md is read (or, for a listing,
+// checked against the entry) through that same opened directory, so a
+// skill directory swapped for a link elsewhere between the check and the
+// reads serves nothing from there. Hidden files and directories (.git, .env) are not served, and
 // neither are FIFOs, devices, links to directories, files reached only by
 // a link that leaves the skill directory, or names no URI can spell
 // (invalid UTF-8, control characters, backslashes); a diagnostic names the
@@ -140,7 +144,6 @@ import (
 	"io/fs"
 	"net/http"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -165,9 +168,8 @@ const cacheScope = "private"
 type Server struct {
 	fsys fs.FS
 	dir  string // the directory on disk, for NewDir; "" for New
-	// open opens a SKILL.md (a path below the skills directory).
-	open func(name string) (fs.File, error)
-	// openTree opens a skill's directory, confined to it.
+	// openTree opens a skill's directory, confined to it; its SKILL.md
+	// and files are read through it.
 	openTree func(skillPath string) (*skillTree, error)
 	srv      *mcp.Server
 	now      func() time.Time // the clock of the racy-window test; tests move it
@@ -188,27 +190,20 @@ type Server struct {
 // fsys, which cannot open without blocking or confine links: to serve a
 // directory on disk, use NewDir.
 func New(fsys fs.FS) *Server {
-	return newServer(fsys, "", fsys.Open, func(skillPath string) (*skillTree, error) {
-		sub, err := fs.Sub(fsys, skillPath)
-		if err != nil {
-			return nil, err
-		}
-		return &skillTree{fsys: sub, open: sub.Open, close: func() {}}, nil
+	return newServer(fsys, "", func(skillPath string) (*skillTree, error) {
+		return fsTree(fsys, skillPath)
 	})
 }
 
 // NewDir returns a server for the skills in the directory dir on disk.
 func NewDir(dir string) *Server {
-	return newServer(os.DirFS(dir), dir, func(name string) (fs.File, error) {
-		// name is a checked skill directory and "SKILL.md".
-		return openNonblocking(filepath.Join(dir, filepath.FromSlash(name)))
-	}, func(skillPath string) (*skillTree, error) {
-		return openRootTree(filepath.Join(dir, filepath.FromSlash(skillPath)))
+	return newServer(os.DirFS(dir), dir, func(skillPath string) (*skillTree, error) {
+		return openRootTree(dir, skillPath)
 	})
 }
 
-func newServer(fsys fs.FS, dir string, open func(string) (fs.File, error), openTree func(string) (*skillTree, error)) *Server {
-	s := &Server{fsys: fsys, dir: dir, open: open, openTree: openTree, now: time.Now, files: make(map[string]*fileVersion)}
+func newServer(fsys fs.FS, dir string, openTree func(string) (*skillTree, error)) *Server {
+	s := &Server{fsys: fsys, dir: dir, openTree: openTree, now: time.Now, files: make(map[string]*fileVersion)}
 	s.srv = mcp.NewServer(&mcp.Implementation{Name: "skillcatalog-skills", Version: "1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{
 			Resources:  &mcp.ResourceCapabilities{ListChanged: true},
