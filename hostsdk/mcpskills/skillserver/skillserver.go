@@ -124,7 +124,8 @@
 // 2025-11-25 and earlier revisions with sessions, so those clients keep
 // their standalone event stream and list-changed notifications as before.
 // Over stdio (ServeStdio) one session speaks whichever revision the client
-// opens with.
+// opens with. Sessions over HTTP are bounded in number and closed when idle
+// (HTTPOptions).
 //
 // What the stateless handler changes for 2026-07-28 clients: no session
 // (every request is served by a fresh one, and GET and DELETE are refused
