@@ -76,8 +76,8 @@ func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]
 
 // A text file well under skill.MaxResourceBytes whose JSON encoding is six
 // times its size is read through skill_resource from serve-mcp's server,
-// over streamable HTTP and over stdio: the model gets the file, never a
-// transport error.
+// over streamable HTTP and over stdio, and from the TypeScript SDK's: the
+// model gets the file, never a transport error.
 func TestEscapedResourceReadsWhole(t *testing.T) {
 	dir, files := escapingSkill(t)
 	t.Run("http", func(t *testing.T) {
@@ -91,6 +91,23 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
 		readThroughRegistry(t, mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files)
+	})
+	t.Run("typescript server over stdio", func(t *testing.T) {
+		// The official TypeScript SDK's skills server (JSON.stringify
+		// writes '<' as is, and U+0001 as \u0001).
+		node, err := exec.LookPath("node")
+		server := filepath.Join("..", "..", "testdata", "mcpserver")
+		if err == nil {
+			_, err = os.Stat(filepath.Join(server, "node_modules", "@modelcontextprotocol", "server", "package.json"))
+		}
+		if err != nil {
+			msg := "the TypeScript MCP SDK skills server needs Node.js and `npm ci --prefix testdata/mcpserver`: " + err.Error()
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+		readThroughRegistry(t, mcpskills.Config{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files)
 	})
 }
 
