@@ -48,9 +48,9 @@ func escapingSkill(t *testing.T) (string, map[string][]byte) {
 const slowReads = 10 * time.Minute
 
 // readThroughRegistry reads each file as the model's skill_resource does,
-// and fails unless it gets the file's bytes or the documented too-large
-// error.
-func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]byte) {
+// and fails unless it gets the file's bytes or, unless whole, the
+// documented too-large error.
+func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]byte, whole bool) {
 	t.Helper()
 	p, err := mcpskills.New(cfg)
 	if err != nil {
@@ -68,6 +68,8 @@ func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]
 		switch {
 		case err == nil && !bytes.Equal(got, want):
 			t.Errorf("%s: read %d bytes that differ from the file's %d", rel, len(got), len(want))
+		case err != nil && whole:
+			t.Errorf("%s: %v; want the file", rel, err)
 		case err != nil && !errors.Is(err, skills.ErrResourceTooLarge):
 			t.Errorf("%s: %v; want the file or skills.ErrResourceTooLarge", rel, err)
 		}
@@ -83,14 +85,14 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		srv := httptest.NewServer(skillserver.NewDir(dir).HTTPHandler())
 		defer srv.Close()
-		readThroughRegistry(t, mcpskills.Config{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files)
+		readThroughRegistry(t, mcpskills.Config{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 	t.Run("stdio", func(t *testing.T) {
 		bin := filepath.Join(t.TempDir(), "skillcatalog")
 		if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/skillcatalog").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
-		readThroughRegistry(t, mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files)
+		readThroughRegistry(t, mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 	t.Run("typescript server over stdio", func(t *testing.T) {
 		// The official TypeScript SDK's skills server (JSON.stringify
@@ -107,7 +109,7 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 			}
 			t.Skip(msg)
 		}
-		readThroughRegistry(t, mcpskills.Config{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files)
+		readThroughRegistry(t, mcpskills.Config{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 }
 
@@ -126,5 +128,5 @@ func TestEscapedResourceOverIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Stop()
-	readThroughRegistry(t, mcpskills.Config{URL: h.URL(), Label: "docs", RequestTimeout: slowReads}, files)
+	readThroughRegistry(t, mcpskills.Config{URL: h.URL(), Label: "docs", RequestTimeout: slowReads}, files, false)
 }
