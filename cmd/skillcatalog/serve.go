@@ -25,6 +25,7 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
 	tokenFile := fl.String("token-file", "", "with -http, require \"Authorization: Bearer <token>\", the token being the first line of `FILE` (or set "+tokenEnv+")")
+	lim := httpLimitFlags(fl)
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), serveMCPUsage)
 		fl.PrintDefaults()
@@ -35,6 +36,9 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if fl.NArg() > 0 {
 		return usageError(fl, stderr, "unexpected argument %q", fl.Arg(0))
 	}
+	if err := lim.check(); err != nil {
+		return usageError(fl, stderr, "%v", err)
+	}
 	token, err := bearerToken(*tokenFile)
 	switch {
 	case err != nil:
@@ -43,24 +47,9 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	case token != "" && *addr == "":
 		return usageError(fl, stderr, "a bearer token (-token-file or %s) needs -http", tokenEnv)
 	}
-	srv := skillserver.New(skillcatalog.ExampleSkills())
-	if *dir != "" {
-		if err := checkSkillsDir(*dir); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
-			return 1
-		}
-		srv = skillserver.NewDir(*dir)
-		// Say once, up front, which skills will not be served and why.
-		if _, err := srv.Index(); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s: %v\n", *dir, err)
-			return 1
-		}
-		for _, d := range srv.Diagnostics() {
-			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", d)
-		}
-		if err := srv.Watch(ctx); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog serve-mcp: changes will not be announced: %v\n", err)
-		}
+	srv, code := skillsServer(ctx, *dir, stderr)
+	if srv == nil {
+		return code
 	}
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx); err != nil && ctx.Err() == nil {
@@ -69,18 +58,114 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		}
 		return 0
 	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
+	if err := serveMCPHTTP(ctx, srv, *addr, token, lim, stdout); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
 		return 1
 	}
-	mux := http.NewServeMux()
-	var handler http.Handler = srv.HTTPHandler()
+	return 0
+}
+
+// skillsServer makes the server of -skills dir (the embedded examples if
+// dir is ""), says which skills it will not serve, and watches dir. A nil
+// server comes with the exit code.
+func skillsServer(ctx context.Context, dir string, stderr io.Writer) (*skillserver.Server, int) {
+	if dir == "" {
+		return skillserver.New(skillcatalog.ExampleSkills()), 0
+	}
+	if err := checkSkillsDir(dir); err != nil {
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
+		return nil, 1
+	}
+	srv := skillserver.NewDir(dir)
+	// Say once, up front, which skills will not be served and why.
+	if _, err := srv.Index(); err != nil {
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s: %v\n", dir, err)
+		return nil, 1
+	}
+	for _, d := range srv.Diagnostics() {
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", d)
+	}
+	if err := srv.Watch(ctx); err != nil {
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: changes will not be announced: %v\n", err)
+	}
+	return srv, 0
+}
+
+// httpLimits are the bounds serve-mcp -http puts on clients.
+type httpLimits struct {
+	readTimeout, idleTimeout, sessionIdle *time.Duration
+	maxSessions                           *int
+}
+
+// httpLimitFlags defines the flags of httpLimits on fl.
+func httpLimitFlags(fl *flag.FlagSet) httpLimits {
+	return httpLimits{
+		readTimeout: fl.Duration("read-timeout", defaultReadTimeout, "with -http, close the connection of a request whose headers and body have not fully arrived within `DURATION`"),
+		idleTimeout: fl.Duration("idle-timeout", defaultIdleTimeout, "with -http, close a kept-alive connection that carries no request for `DURATION`"),
+		sessionIdle: fl.Duration("session-idle-timeout", skillserver.DefaultSessionIdleTimeout, "with -http, close an MCP session with no request in flight and no event stream open for `DURATION`"),
+		maxSessions: fl.Int("max-sessions", skillserver.DefaultMaxSessions, "with -http, hold at most `N` MCP sessions: a new one closes the session idle the longest, or is refused with 503 if all are in use"),
+	}
+}
+
+// Defaults of the connection bounds of serve-mcp -http.
+const (
+	// defaultReadTimeout leaves a slow link ample time for a request body
+	// of the SDK's 4 MiB bound.
+	defaultReadTimeout = 30 * time.Second
+	// defaultIdleTimeout is how long a kept-alive connection may wait for
+	// its next request.
+	defaultIdleTimeout = 2 * time.Minute
+	// headerTimeout bounds the arrival of a request's headers (or
+	// -read-timeout, if shorter).
+	headerTimeout = 10 * time.Second
+)
+
+// check fails, naming the flag and its bound, on a value out of range.
+func (l httpLimits) check() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"-read-timeout", *l.readTimeout}, {"-idle-timeout", *l.idleTimeout}, {"-session-idle-timeout", *l.sessionIdle}} {
+		if d.v <= 0 {
+			return fmt.Errorf("%s %v: want more than 0", d.name, d.v)
+		}
+	}
+	if *l.maxSessions < 1 {
+		return fmt.Errorf("-max-sessions %d: want at least 1", *l.maxSessions)
+	}
+	return nil
+}
+
+// serveMCPHTTP serves srv at http://addr/mcp until ctx ends, then lets
+// requests in flight finish for up to 5 seconds.
+//
+// -read-timeout is the server's ReadTimeout: a request whose headers and
+// body have not arrived within it fails and its connection is closed. It
+// does not cut off event streams: once a request's body has been read, the
+// server lifts the read deadline while it watches for the client going
+// away. There is no WriteTimeout, which would end every event stream of an
+// MCP session at that age. Kept-alive connections between requests are
+// bounded by -idle-timeout.
+func serveMCPHTTP(ctx context.Context, srv *skillserver.Server, addr, token string, lim httpLimits, stdout io.Writer) error {
+	handler, err := srv.HTTPHandlerWith(skillserver.HTTPOptions{SessionIdleTimeout: *lim.sessionIdle, MaxSessions: *lim.maxSessions})
+	if err != nil {
+		return err
+	}
 	if token != "" {
 		handler = skillserver.RequireBearerToken(handler, token)
 	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	mux := http.NewServeMux()
 	mux.Handle("/mcp", handler)
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{
+		Handler:           mux,
+		ReadHeaderTimeout: min(headerTimeout, *lim.readTimeout),
+		ReadTimeout:       *lim.readTimeout,
+		IdleTimeout:       *lim.idleTimeout,
+	}
 	fmt.Fprintf(stdout, "serving skills over MCP at http://%s/mcp\n", ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -89,10 +174,9 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		_ = hs.Shutdown(shutdown)
 	}()
 	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
-		return 1
+		return err
 	}
-	return 0
+	return nil
 }
 
 const serveMCPUsage = `Usage: skillcatalog serve-mcp [flags]
@@ -123,6 +207,15 @@ both served. Over HTTP, requests with the header Mcp-Protocol-Version:
 over stdio, the client's revision is spoken. With -skills, changes to the
 files are announced (notifications/resources/list_changed, which 2026-07-28
 clients receive through subscriptions/listen).
+
+Over HTTP, clients are bounded: a request's headers and body must arrive
+within -read-timeout, a kept-alive connection carrying no request is closed
+after -idle-timeout, and at most -max-sessions sessions are held, each
+closed after -session-idle-timeout with no request in flight and no event
+stream open (its client's next request gets 404 and a client starts a new
+session). A new session beyond the bound closes the session idle the
+longest, or is refused with 503 if every session is in use. No bound cuts
+off an event stream that is open.
 
 SIGINT or SIGTERM stops it gracefully: requests in flight finish (for up to
 5 seconds) before it exits.

@@ -51,14 +51,15 @@ func newTransportFunc(cfg Config, httpClient *http.Client) transportFunc {
 			cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 			cmd.Env = append(os.Environ(), cfg.Env...)
 			// Stderr stays nil (discarded): it may carry credentials.
-			return &mcp.CommandTransport{Command: cmd, TerminateDuration: terminateWait}, nil
+			return &commandTransport{cmd: cmd}, nil
 		}
 	}
 	return func() (mcp.Transport, error) {
-		// The SDK leaves events unbounded when MaxEventSize is zero; the
-		// client's boundedBody stops an event at the same size first, with
+		// The SDK leaves events unbounded when MaxEventSize is zero. Its
+		// bound is the largest any request accepts; the client's
+		// boundedBody stops an event at the request's own bound first, with
 		// a clearer error.
-		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient, MaxEventSize: MaxMessageBytes}, nil
+		return &mcp.StreamableClientTransport{Endpoint: cfg.URL, HTTPClient: httpClient, MaxEventSize: maxReadFrameBytes}, nil
 	}
 }
 
@@ -248,7 +249,7 @@ func (p *Provider) call(ctx context.Context, f func(context.Context, *conn) erro
 			// Retrying would only read as much again. The connection may
 			// hold the rest of the cut-off stream: replace it.
 			p.dropConn(c)
-			return errMessageTooLarge
+			return lim.err()
 		}
 		if err == nil || !connectionBroken(ctx, err) {
 			return err

@@ -154,11 +154,18 @@
 //
 // # Bounds on what the server sends
 //
-// Every message from the server is bounded at MaxMessageBytes (16 MiB):
-// over stdio by the SDK's line limit of the same size, over streamable HTTP
-// by the provider's HTTP client, which stops reading a response body, or an
-// event of an event stream, at the bound and fails the request with an
-// error naming it. A larger index or body is never read whole. A SKILL.md (skill://<name>/SKILL.md, loaded or
+// Every message from the server is bounded at MaxMessageBytes (16 MiB)
+// over streamable HTTP by the provider's HTTP client, which stops reading a
+// response body, or an event of an event stream, at the bound and fails the
+// request with an error naming it. A larger index or body is never read
+// whole. The answer to a read of a file whose size the held entry states is
+// bounded at six times that size plus 1 MiB instead (at most 49 MiB), since
+// JSON escaping writes up to six bytes for a byte of text ("\u0001", and
+// "\u003c" for '<' from servers that escape HTML): such a file is read
+// whole whatever its bytes. Over stdio the SDK bounds every line alike, at
+// 49 MiB. Without the extension nothing states a file's size, and a
+// resource whose answer exceeds MaxMessageBytes is refused by
+// ReadSkillResource with skills.ErrResourceTooLarge. A SKILL.md (skill://<name>/SKILL.md, loaded or
 // read as a resource) larger than skill.MaxSkillFileBytes (8 MiB, the
 // filesystem provider's bound) is refused with an error naming that bound
 // and is not cached. Other resources are bounded by MaxMessageBytes only.

@@ -40,7 +40,9 @@ var ErrDeclined = errors.New("mcpskills: skill declined")
 // kept (it may quote credentials); Unwrap reports only context cancellation,
 // deadline expiry, ErrClosed, ErrResourceNotFound, ErrVerification and
 // ErrDeclined (and, for a read the host should report as a missing file,
-// skills.ErrResourceNotFound), so callers can still tell those apart.
+// skills.ErrResourceNotFound, and for one whose answer exceeded
+// MaxMessageBytes, skills.ErrResourceTooLarge), so callers can still tell
+// those apart.
 type Error struct {
 	msg  string
 	kind error
@@ -92,6 +94,8 @@ func (s sanitizer) wrap(what string, err error) error {
 		kind = ErrClosed
 	case isResourceNotFound(err):
 		kind = ErrResourceNotFound
+	case errors.Is(err, errMessageTooLarge):
+		kind = errMessageTooLarge // for ReadSkillResource to report as too large
 	}
 	var e *Error
 	if errors.As(err, &e) {

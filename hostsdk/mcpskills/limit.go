@@ -1,6 +1,7 @@
 package mcpskills
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -17,13 +18,49 @@ import (
 // (counted as the SDK counts it, up to the blank line that ends it). The
 // client stops reading at the bound, so a hostile server cannot make the
 // host hold more, and the request fails with an error naming the bound. It
-// is 16 MiB, the bound the SDK applies to a message over stdio, so both
-// transports accept the same messages; a SKILL.md of
-// skill.MaxSkillFileBytes fits even when JSON escaping doubles it.
+// is 16 MiB, the SDK's default bound of a message over stdio.
+//
+// The answer to a read of a file whose size the held entry states (a
+// server declaring the MCP Skills extension) is bounded instead at six
+// times that size plus 1 MiB, at most 49 MiB: JSON escaping writes up to
+// six bytes for one byte of text, so a text file of 3 MiB can need 18 MiB.
+// Over stdio, where the SDK bounds every line alike, every message is
+// bounded at 49 MiB; the SDK holds one line at a time per connection.
 const MaxMessageBytes = 16 << 20
 
 // errMessageTooLarge is the error of a request whose response was cut off.
 var errMessageTooLarge = fmt.Errorf("the server sent a message larger than the limit of %d bytes (MaxMessageBytes, 16 MiB)", MaxMessageBytes)
+
+// JSON escaping makes a file's text up to six times larger on the wire
+// ("\u0001" for the byte 0x01; "\u003c" for '<' from encoders that escape
+// HTML), so a file the manifest lists well under skill.MaxResourceBytes can
+// arrive in a message above MaxMessageBytes. A read of a file whose size
+// the held entry states is therefore bounded by what that size can need:
+// six bytes a byte, plus the envelope.
+const (
+	// escapeFactor is the most bytes JSON writes for one byte of text.
+	escapeFactor = 6
+	// envelopeBytes bounds what a read's answer holds besides the text.
+	envelopeBytes = 1 << 20
+	// maxReadFrameBytes is the largest such bound, for a file of
+	// skill.MaxResourceBytes: 49 MiB. Over stdio, where the SDK bounds
+	// every line alike, it bounds every message.
+	maxReadFrameBytes = escapeFactor*skill.MaxResourceBytes + envelopeBytes
+)
+
+// readFrameBytes bounds the answer to a read of a file of size bytes: never
+// below MaxMessageBytes, never above maxReadFrameBytes.
+func readFrameBytes(size int64) int64 {
+	return min(max(MaxMessageBytes, escapeFactor*size+envelopeBytes), maxReadFrameBytes)
+}
+
+type frameBoundKey struct{}
+
+// withFrameBound has the requests made under ctx accept responses of up to
+// bound bytes instead of MaxMessageBytes.
+func withFrameBound(ctx context.Context, bound int64) context.Context {
+	return context.WithValue(ctx, frameBoundKey{}, bound)
+}
 
 // errSkillFileTooLarge reports a SKILL.md above skill.MaxSkillFileBytes.
 func errSkillFileTooLarge(size int) error {
@@ -42,6 +79,7 @@ func isSkillFileURI(uri string) bool {
 // also cancels the request: a cut-off event stream would otherwise leave
 // the call waiting for a response until the SDK gives up reconnecting.
 type messageLimit struct {
+	max    int64 // the bound of this request's messages
 	hit    atomic.Bool
 	cancel context.CancelFunc
 }
@@ -50,16 +88,28 @@ type messageLimitKey struct{}
 
 // withMessageLimit returns a context for one request, whose cancel function
 // the caller must call, and the limit that records a cut-off response.
+// The bound is MaxMessageBytes unless ctx carries another (withFrameBound).
 func withMessageLimit(ctx context.Context) (context.Context, *messageLimit, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(ctx)
-	lim := &messageLimit{cancel: cancel}
+	lim := &messageLimit{max: MaxMessageBytes, cancel: cancel}
+	if b, ok := ctx.Value(frameBoundKey{}).(int64); ok {
+		lim.max = b
+	}
 	return context.WithValue(ctx, messageLimitKey{}, lim), lim, cancel
 }
 
 func (l *messageLimit) exceeded() bool { return l != nil && l.hit.Load() }
 
+// err is the error of a request whose response exceeded l's bound.
+func (l *messageLimit) err() error {
+	if l.max == MaxMessageBytes {
+		return errMessageTooLarge
+	}
+	return fmt.Errorf("the server sent a message larger than the limit of %d bytes (six times the size its entry states, plus 1 MiB)", l.max)
+}
+
 // boundedTransport bounds the body of every response at MaxMessageBytes per
-// message.
+// message, or at the bound of the request's messageLimit.
 type boundedTransport struct {
 	base http.RoundTripper
 }
@@ -70,8 +120,12 @@ func (t boundedTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		return resp, err
 	}
 	lim, _ := req.Context().Value(messageLimitKey{}).(*messageLimit)
+	bound := int64(MaxMessageBytes)
+	if lim != nil {
+		bound = lim.max
+	}
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
-	resp.Body = &boundedBody{rc: resp.Body, max: MaxMessageBytes, stream: ct == "text/event-stream", lineEmpty: true, lim: lim}
+	resp.Body = &boundedBody{rc: resp.Body, max: bound, stream: ct == "text/event-stream", lineEmpty: true, lim: lim}
 	return resp, nil
 }
 
@@ -107,21 +161,30 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 		return k, err
 	}
 	k, err := b.rc.Read(p)
-	for i, c := range p[:k] {
-		b.n++
-		if b.n > b.max {
-			return b.cut(i)
+	// Line by line, not byte by byte: an event may be tens of MiB.
+	for off := 0; off < k; {
+		end, lf := k, false
+		if i := bytes.IndexByte(p[off:k], '\n'); i >= 0 {
+			end, lf = off+i+1, true
 		}
-		switch c {
-		case '\n':
+		if b.n+int64(end-off) > b.max {
+			return b.cut(off + int(b.max-b.n))
+		}
+		b.n += int64(end - off)
+		line := p[off:end]
+		if lf {
+			line = line[:len(line)-1]
+		}
+		for i := 0; b.lineEmpty && i < len(line); i++ {
+			b.lineEmpty = line[i] == '\r'
+		}
+		if lf {
 			if b.lineEmpty {
 				b.n = 0 // an empty line ends the event
 			}
 			b.lineEmpty = true
-		case '\r':
-		default:
-			b.lineEmpty = false
 		}
+		off = end
 	}
 	return k, err
 }
@@ -131,6 +194,7 @@ func (b *boundedBody) Read(p []byte) (int, error) {
 func (b *boundedBody) cut(fit int) (int, error) {
 	b.err = errMessageTooLarge
 	if b.lim != nil {
+		b.err = b.lim.err()
 		b.lim.hit.Store(true)
 		b.lim.cancel()
 	}

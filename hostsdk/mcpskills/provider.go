@@ -516,6 +516,10 @@ type flight struct {
 // successful read there, unless the provider closed or the session ended
 // meanwhile. gen is the index generation from before the read.
 func (p *Provider) fetchInto(ctx context.Context, sessionID string, v *view, k cacheKey, mode readMode, gen uint64, want *fileEntry) (flight, error) {
+	if want != nil {
+		// The entry states the size: allow for its JSON escaping.
+		ctx = withFrameBound(ctx, readFrameBytes(want.Size))
+	}
 	res, err := p.fetchParsed(ctx, k.uri, mode != readResource)
 	if err != nil {
 		return flight{starterCancelled: ctx.Err() != nil}, err

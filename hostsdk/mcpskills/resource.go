@@ -29,7 +29,10 @@ var _ skills.ResourceReader = (*Provider)(nil)
 // but unreserved ones, in upper-case hex).
 //
 // Either way a text or blob resource larger than skill.MaxResourceBytes is
-// refused.
+// refused with skills.ErrResourceTooLarge. A file the manifest lists is
+// read whole even when JSON escaping makes the server's answer up to six
+// times its size (see MaxMessageBytes); without the extension, an answer
+// over MaxMessageBytes is refused with skills.ErrResourceTooLarge too.
 func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceRequest) ([]byte, error) {
 	ctx, ext, err := p.loadsExtension(ctx, req.SessionID)
 	if err != nil {
@@ -49,6 +52,10 @@ func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceReq
 		return nil, skills.ErrSkillNotFound
 	case errors.Is(err, ErrResourceNotFound):
 		return nil, skills.ErrResourceNotFound
+	case errors.Is(err, errMessageTooLarge):
+		// Nothing states the file's size here, so the answer is bounded at
+		// MaxMessageBytes, which JSON escaping lets a smaller file exceed.
+		return nil, &Error{msg: err.Error(), kind: skills.ErrResourceTooLarge}
 	case err != nil:
 		return nil, err
 	}

@@ -2,7 +2,10 @@ package skills
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 func TestSnapshotCache(t *testing.T) {
@@ -18,7 +21,7 @@ func TestSnapshotCache(t *testing.T) {
 
 	t.Run("least recently used is evicted", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(2)
+		c := newSnapshotCache(2, 1<<30)
 		c.put("a", "s", 1, views["a"])
 		c.put("b", "s", 1, views["b"])
 		hit(t, c, "a", 1, true)
@@ -33,7 +36,7 @@ func TestSnapshotCache(t *testing.T) {
 
 	t.Run("another revision misses and drops the entry", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(4)
+		c := newSnapshotCache(4, 1<<30)
 		c.put("a", "s", 1, views["a"])
 		hit(t, c, "a", 2, false)
 		if n := c.len(); n != 0 {
@@ -44,7 +47,7 @@ func TestSnapshotCache(t *testing.T) {
 
 	t.Run("dropSession removes only that session", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(4)
+		c := newSnapshotCache(4, 1<<30)
 		c.put("a", "s1", 1, views["a"])
 		c.put("b", "s2", 1, views["b"])
 		c.put("c", "s1", 1, views["c"])
@@ -56,7 +59,7 @@ func TestSnapshotCache(t *testing.T) {
 
 	t.Run("clear empties", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(4)
+		c := newSnapshotCache(4, 1<<30)
 		c.put("a", "s", 1, views["a"])
 		c.put("b", "s", 1, views["b"])
 		c.clear()
@@ -68,7 +71,7 @@ func TestSnapshotCache(t *testing.T) {
 
 	t.Run("entries of equal content share one view until the last goes", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(3)
+		c := newSnapshotCache(3, 1<<30)
 		src := []source{{runtime: &runtimeEntry{}}}
 		first := &view{token: "t", sources: src}
 		if got := c.put("k1", "s1", 1, first); got != first {
@@ -97,7 +100,7 @@ func TestSnapshotCache(t *testing.T) {
 
 	t.Run("a newer revision's views are shared anew", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(4)
+		c := newSnapshotCache(4, 1<<30)
 		old := &view{token: "t"}
 		c.put("k1", "s1", 1, old)
 		newer := &view{token: "t"}
@@ -113,9 +116,53 @@ func TestSnapshotCache(t *testing.T) {
 		}
 	})
 
+	t.Run("bytes count a shared view once and fall back to zero", func(t *testing.T) {
+		t.Parallel()
+		c := newSnapshotCache(8, 1<<30)
+		shared := &view{token: "t", skills: []skill.Summary{{Name: "a", Description: strings.Repeat("d", 1000)}}}
+		c.put("k1", "s1", 1, shared)
+		one := c.size()
+		c.put("k2", "s2", 1, &view{token: "t", skills: slices.Clone(shared.skills)})
+		two := c.size()
+		if two-one >= viewBytes(shared) {
+			t.Errorf("a second holder of a shared view added %d bytes, the view's whole cost %d", two-one, viewBytes(shared))
+		}
+		c.dropSession("s1")
+		c.dropSession("s2")
+		if c.size() != 0 || c.len() != 0 {
+			t.Errorf("after dropping every session: %d bytes, %d entries", c.size(), c.len())
+		}
+	})
+
+	t.Run("the byte bound evicts the least recently used", func(t *testing.T) {
+		t.Parallel()
+		big := func(tok string) *view {
+			return &view{token: tok, skills: []skill.Summary{{Name: tok, Description: strings.Repeat("d", 4000)}}}
+		}
+		c := newSnapshotCache(100, 3*viewBytes(big("a"))+3*(2+entryOverhead))
+		for _, k := range []string{"a", "b", "c", "d"} {
+			c.put(k, "s", 1, big(k))
+			if c.size() > c.maxBytes {
+				t.Fatalf("after %s: %d bytes, over %d", k, c.size(), c.maxBytes)
+			}
+		}
+		if _, ok := c.get("a", 1); ok {
+			t.Error("the least recently used entry was kept")
+		}
+		for _, k := range []string{"b", "c", "d"} {
+			if _, ok := c.get(k, 1); !ok {
+				t.Errorf("%s was evicted", k)
+			}
+		}
+		c.put("huge", "s", 1, &view{token: "h", skills: []skill.Summary{{Description: strings.Repeat("d", 1<<20)}}})
+		if _, ok := c.get("huge", 1); ok || c.size() != 0 {
+			t.Errorf("an entry over the whole bound: cached %v, %d bytes counted", ok, c.size())
+		}
+	})
+
 	t.Run("evicting keeps the session index and counts right", func(t *testing.T) {
 		t.Parallel()
-		c := newSnapshotCache(2)
+		c := newSnapshotCache(2, 1<<30)
 		for i, key := range []string{"a", "b", "c", "d"} {
 			c.put(key, "s", 1, &view{token: "t"})
 			if got := c.shared["t"].refs; got != min(i+1, 2) {

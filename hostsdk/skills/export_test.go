@@ -1,5 +1,11 @@
 package skills
 
+import (
+	"unsafe"
+
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
 // Internals for the external tests (package skills_test), which use the
 // skilltest fake; skilltest imports this package, so those tests cannot
 // live inside it.
@@ -12,7 +18,7 @@ const TokenDomain = tokenDomain
 func SetCacheCapacity(r *Registry, n int) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.cache = newSnapshotCache(n)
+	r.cache = newSnapshotCache(n, DefaultSnapshotCacheBytes)
 }
 
 // CacheLen returns how many snapshots r has cached.
@@ -28,4 +34,33 @@ func TextVerdicts(r *Registry) int {
 	r.texts.mu.Lock()
 	defer r.texts.mu.Unlock()
 	return r.texts.lru.Len()
+}
+
+// CacheBytes returns the bytes r's snapshot cache accounts for.
+func CacheBytes(r *Registry) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.cache.size()
+}
+
+// CachedSummaryBytes sums, over the distinct views r's snapshot cache
+// holds, their summaries (structs and strings): a floor of what the cache
+// keeps alive, measured apart from its own accounting.
+func CachedSummaryBytes(r *Registry) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	seen := make(map[*view]bool)
+	n := 0
+	for _, key := range r.cache.lru.Keys() {
+		e, _ := r.cache.lru.Peek(key)
+		if seen[e.v] {
+			continue
+		}
+		seen[e.v] = true
+		n += len(e.v.skills) * int(unsafe.Sizeof(skill.Summary{}))
+		for _, s := range e.v.skills {
+			n += len(s.Name) + len(s.Description) + len(s.Provider) + len(s.Origin) + len(s.QualifiedName)
+		}
+	}
+	return n
 }

@@ -25,6 +25,11 @@ const (
 	// a host with this many live sessions still answers every step from
 	// the cache.
 	defaultCacheEntries = 16384
+	// DefaultSnapshotCacheBytes is the snapshot cache's byte budget when
+	// RegistryOptions leaves it 0: a view of 1,000 skills with 200-byte
+	// descriptions costs some 360 KiB, so it holds about 180 distinct
+	// views, and any number of sessions that share them.
+	DefaultSnapshotCacheBytes = 64 << 20
 	// maxConcurrentLists bounds how many providers are listed at once for
 	// one snapshot, so a long chain cannot fan out without limit.
 	maxConcurrentLists = 8
@@ -142,13 +147,37 @@ func (e *providerEntry) invalidate() {
 	}
 }
 
-// NewRegistry returns an empty registry.
+// RegistryOptions configures NewRegistryWith.
+type RegistryOptions struct {
+	// SnapshotCacheBytes bounds the bytes the cache of complete snapshots
+	// keeps alive: each distinct view's summaries (names, descriptions,
+	// providers, origins, qualified names), sources and diagnostics, counted
+	// once however many sessions share it, and every entry's key. Least
+	// recently used entries are dropped to stay within it; their sessions'
+	// next snapshots are computed afresh. 0 means DefaultSnapshotCacheBytes.
+	SnapshotCacheBytes int
+}
+
+// NewRegistry returns an empty registry with the default options.
 func NewRegistry() *Registry {
+	r, _ := NewRegistryWith(RegistryOptions{}) // the defaults are valid
+	return r
+}
+
+// NewRegistryWith returns an empty registry configured by o. A negative
+// option is an error naming it.
+func NewRegistryWith(o RegistryOptions) (*Registry, error) {
+	if o.SnapshotCacheBytes < 0 {
+		return nil, fmt.Errorf("skills: RegistryOptions.SnapshotCacheBytes %d is negative; want 0 (the default, %d) or more", o.SnapshotCacheBytes, DefaultSnapshotCacheBytes)
+	}
+	if o.SnapshotCacheBytes == 0 {
+		o.SnapshotCacheBytes = DefaultSnapshotCacheBytes
+	}
 	return &Registry{
 		scopes: make(map[string]*scopeSources),
-		cache:  newSnapshotCache(defaultCacheEntries),
+		cache:  newSnapshotCache(defaultCacheEntries, o.SnapshotCacheBytes),
 		texts:  newTextVerdicts(textVerdictEntries),
-	}
+	}, nil
 }
 
 // Register adds s to scope, or replaces the same-name registration in that

@@ -128,7 +128,8 @@
 // 2025-11-25 and earlier revisions with sessions, so those clients keep
 // their standalone event stream and list-changed notifications as before.
 // Over stdio (ServeStdio) one session speaks whichever revision the client
-// opens with.
+// opens with. Sessions over HTTP are bounded in number and closed when idle
+// (HTTPOptions).
 //
 // What the stateless handler changes for 2026-07-28 clients: no session
 // (every request is served by a fresh one, and GET and DELETE are refused
@@ -233,18 +234,11 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 // HTTPHandler serves the streamable HTTP transport to clients of base
 // revision 2026-07-28 (statelessly) and of earlier revisions (with
-// sessions) at one endpoint; see the package documentation.
+// sessions) at one endpoint; see the package documentation. Sessions are
+// bounded by the defaults of HTTPOptions; HTTPHandlerWith sets others.
 func (s *Server) HTTPHandler() http.Handler {
-	get := func(*http.Request) *mcp.Server { return s.srv }
-	stateful := mcp.NewStreamableHTTPHandler(get, nil)
-	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{Stateless: true})
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Mcp-Session-Id") == "" && r.Header.Get("Mcp-Protocol-Version") >= skillsext.ProtocolRevision {
-			stateless.ServeHTTP(w, r)
-			return
-		}
-		stateful.ServeHTTP(w, r)
-	})
+	h, _ := s.HTTPHandlerWith(HTTPOptions{}) // the defaults are valid
+	return h
 }
 
 // current returns the catalog to answer a listing from: the last scan's for
