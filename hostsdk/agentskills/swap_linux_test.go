@@ -4,41 +4,12 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
-
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/internal/swaptest"
 )
-
-// swapper exchanges a and b (renameat2 RENAME_EXCHANGE) over and over
-// until the returned stop is called.
-func swapper(t *testing.T, a, b string) (stop func()) {
-	t.Helper()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("renameat2: %v", err)
-				return
-			}
-			// A pause between exchanges gives each read an even chance
-			// of finding either side at any moment.
-			time.Sleep(10 * time.Microsecond)
-		}
-	}()
-	return sync.OnceFunc(func() { close(done); wg.Wait() })
-}
 
 // TestSwappedSkillDirectoryServesNoPrivateFile: a skill's directory
 // exchanged again and again with a link to a private directory (renameat2
@@ -70,8 +41,7 @@ func TestSwappedSkillDirectoryServesNoPrivateFile(t *testing.T) {
 	reg := skills.NewRegistry()
 	reg.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
-	stop := swapper(t, filepath.Join(root, "pdf"), link)
-	defer stop()
+	stop := swaptest.Exchange(t, filepath.Join(root, "pdf"), link, 10*time.Microsecond)
 
 	const reads = 4000
 	leaks, served := 0, 0

@@ -8,11 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/skillcatalog/skillcatalog/internal/swaptest"
 )
 
 // markerProgram records that it ran, by appending its name to the file
@@ -71,26 +70,9 @@ func TestChecksumHoldsWhileTheBinaryIsSwapped(t *testing.T) {
 	}
 	marker := filepath.Join(dir, "marker")
 
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, good, unix.AT_FDCWD, other, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("renameat2: %v", err)
-				return
-			}
-			// A pause between exchanges leaves each start an even chance
-			// of finding either binary at any moment.
-			time.Sleep(20 * time.Microsecond)
-		}
-	}()
+	// A pause between exchanges leaves each start an even chance of finding
+	// either binary at any moment.
+	stop := swaptest.Exchange(t, good, other, 20*time.Microsecond)
 
 	const loads = 150
 	refused := 0
@@ -104,8 +86,7 @@ func TestChecksumHoldsWhileTheBinaryIsSwapped(t *testing.T) {
 			refused++
 		}
 	}
-	close(stop)
-	wg.Wait()
+	stop()
 
 	out, err := os.ReadFile(marker)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {

@@ -5,42 +5,14 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"golang.org/x/sys/unix"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
+	"github.com/skillcatalog/skillcatalog/internal/swaptest"
 )
-
-// swapper exchanges a and b (renameat2 RENAME_EXCHANGE) over and over
-// until the returned stop is called.
-func swapper(t *testing.T, a, b string) (stop func()) {
-	t.Helper()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE); err != nil {
-				t.Errorf("renameat2: %v", err)
-				return
-			}
-			// A pause between exchanges gives each request an even
-			// chance of finding either side at any moment.
-			time.Sleep(10 * time.Microsecond)
-		}
-	}()
-	return sync.OnceFunc(func() { close(done); wg.Wait() })
-}
 
 // TestSwappedSkillDirectoryLeadsNowhere: a skill's directory exchanged
 // again and again with a link to a private directory (renameat2
@@ -59,8 +31,7 @@ func TestSwappedSkillDirectoryLeadsNowhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connectRev(t, skillserver.NewDir(root), "memory", rev2025, nil)
-	stop := swapper(t, filepath.Join(root, "pdf"), filepath.Join(root, ".swap"))
-	defer stop()
+	stop := swaptest.Exchange(t, filepath.Join(root, "pdf"), filepath.Join(root, ".swap"), 10*time.Microsecond)
 
 	const reads = 2000
 	leaks, served := 0, 0
