@@ -70,16 +70,7 @@ func (d *skillDir) openSkillFile() (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	fi, err = f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, nil, errNotRegular
-	}
-	return f, fi, nil
+	return statRegular(f)
 }
 
 // exactSkillFileName is exactSkillFileName for the opened directory.

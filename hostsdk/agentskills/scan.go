@@ -399,6 +399,12 @@ func openStated(file string) (*os.File, fs.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return statRegular(f)
+}
+
+// statRegular returns the opened file f with its own FileInfo, or closes
+// it and fails unless it is a regular file.
+func statRegular(f *os.File) (*os.File, fs.FileInfo, error) {
 	fi, err := f.Stat()
 	if err != nil {
 		f.Close()
