@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -716,4 +718,269 @@ func TestApplyDeltaGrowsTheListing(t *testing.T) {
 	if _, err := applyDelta(prev, nil, []string{"b", "a"}, 50); err == nil {
 		t.Error("unsorted removed names accepted")
 	}
+}
+
+// TestInvocationIDOnAnIncompleteSnapshot: a skill the user invokes at a
+// step with an incomplete snapshot is named after the head the step
+// follows, or 0 when the step sent none.
+func TestInvocationIDOnAnIncompleteSnapshot(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	h.complete = false
+	h.defs["alpha"] = definition("alpha", skill.DefaultPolicy(), "Do alpha.")
+	for range 3 {
+		h.appendSource(nil)
+	}
+	req := step(h, enter(typed("u1", "/alpha")))
+	resp := mustPreStep(t, newEngine(), h, invocationMount(), req)
+	if resp.Outcome != contract.OutcomeIncomplete || len(resp.Edits) != 1 {
+		t.Fatalf("outcome %v with %d edits, want incomplete with the invocation", resp.Outcome, len(resp.Edits))
+	}
+	if got := resp.Edits[0].Message.ID; got != "skill-invocation-s1-3-alpha" {
+		t.Errorf("id %q, want skill-invocation-s1-3-alpha", got)
+	}
+	req.Head = nil
+	resp = mustPreStep(t, newEngine(), h, invocationMount(), req)
+	if len(resp.Edits) != 1 || resp.Edits[0].Message.ID != "skill-invocation-s1-0-alpha" {
+		t.Errorf("without a head: edits %+v, want one named skill-invocation-s1-0-alpha", resp.Edits)
+	}
+}
+
+// TestCharacterBoundaries: lastRuneStart finds the last character start
+// among the last utf8.UTFMax bytes; cutBefore the largest cut at or before
+// n that splits no character, or n where none is near.
+func TestCharacterBoundaries(t *testing.T) {
+	t.Parallel()
+	for b, want := range map[string]int{
+		"":                   -1,
+		"a":                  0,
+		"\xe2\x82":           0,
+		"a\x82\x82\x82":      0,
+		"ab\x82\x82\x82":     1,
+		"ab\x82\x82\x82\x82": -1,
+		"\x82\x82":           -1,
+		"\x82":               -1,
+		"abc€":               3,
+		"😀":                  0,
+	} {
+		if got := lastRuneStart([]byte(b)); got != want {
+			t.Errorf("lastRuneStart(%q) = %d, want %d", b, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		b    string
+		n    int
+		want int
+	}{
+		{"abcdef", 3, 3},
+		{"ab€cd", 3, 2},
+		{"ab€cd", 4, 2},
+		{"ab€cd", 5, 5},
+		{"a😀b", 4, 1},
+		{"a\x82\x82\x82\x82b", 4, 4},
+		{"a\x82\x82\x82\x82b", 5, 5},
+		{"aa\x82\x82\x82\x82b", 5, 5},
+	} {
+		if got := cutBefore([]byte(tc.b), tc.n); got != tc.want {
+			t.Errorf("cutBefore(%q, %d) = %d, want %d", tc.b, tc.n, got, tc.want)
+		}
+	}
+}
+
+// fitFor returns the smallest budget from 1 up at which entries fit as
+// pred wants, and the fit.
+func fitFor(t *testing.T, v *view, pred func(render.Fit) bool) (int, render.Fit) {
+	t.Helper()
+	for budget := 1; budget < 100000; budget++ {
+		fit, err := render.FitCatalog(v.catalogEntries(), budget)
+		if err == nil && pred(fit) {
+			return budget, fit
+		}
+	}
+	t.Fatal("no budget fits as wanted")
+	return 0, render.Fit{}
+}
+
+// TestFitDiagnostics: the diagnostics of a fitted view say exactly what
+// was shortened or left out.
+func TestFitDiagnostics(t *testing.T) {
+	t.Parallel()
+	var described, bare []skill.Summary
+	for i := range 25 {
+		described = append(described, summary(fmt.Sprintf("skill-%02d", i), strings.Repeat(fmt.Sprintf("Skill %d does things. ", i), 6)))
+		bare = append(bare, summary(fmt.Sprintf("skill-%02d", i), ""))
+	}
+	names := func(from, to int) string {
+		var out []string
+		for i := from; i < to; i++ {
+			out = append(out, fmt.Sprintf("skill-%02d", i))
+		}
+		return strings.Join(out, ", ")
+	}
+	tests := []struct {
+		name   string
+		skills []skill.Summary
+		pred   func(render.Fit) bool
+		want   func(budget int, fit render.Fit) []string
+	}{
+		{"shortened to the least length shown", described, func(f render.Fit) bool {
+			return f.Omitted == 0 && f.DescriptionLength == render.MinDescriptionMaxLength
+		}, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: %d of 25 catalog descriptions shortened to 3 characters", b, f.NumShortened)}
+		}},
+		{"shortened", described, func(f render.Fit) bool {
+			return f.Omitted == 0 && f.DescriptionLength > 20
+		}, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 25 of 25 catalog descriptions shortened to %d characters", b, f.DescriptionLength)}
+		}},
+		{"descriptions removed", described, func(f render.Fit) bool {
+			return f.Omitted == 0 && f.NumShortened > 0 && f.DescriptionLength < render.MinDescriptionMaxLength
+		}, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: %d of 25 catalog descriptions removed, the names alone fill the budget", b, f.NumShortened)}
+		}},
+		{"one left out, nothing to shorten", bare, func(f render.Fit) bool { return f.Omitted == 1 }, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 1 of 25 skills left out of the catalog, their names do not fit: skill-24", b)}
+		}},
+		{"ten left out, all named", bare, func(f render.Fit) bool { return f.Omitted == 10 }, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 10 of 25 skills left out of the catalog, their names do not fit: %s", b, names(15, 25))}
+		}},
+		{"eleven left out, ten named", bare, func(f render.Fit) bool { return f.Omitted == 11 }, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 11 of 25 skills left out of the catalog, their names do not fit: %s and 1 more", b, names(14, 24))}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base := buildView(tc.skills, 500, nil)
+			budget, fit := fitFor(t, base, tc.pred)
+			v := fitView(base, budget)
+			if diff := cmp.Diff(tc.want(budget, fit), v.diagnostics); diff != "" {
+				t.Errorf("budget %d, fit %+v: diagnostics (-want +got):\n%s", budget, fit, diff)
+			}
+			if v.omitted != fit.Omitted || len(v.entries) != len(fit.Entries) || v.digest != digest.OfOmitting(fit.Entries, fit.Omitted) {
+				t.Errorf("fitted view: %d entries, %d left out; want %d and %d", len(v.entries), v.omitted, len(fit.Entries), fit.Omitted)
+			}
+		})
+	}
+}
+
+// TestCatalogEntriesOfLongDescriptions: the entries a view publishes are
+// read back from their encoding whatever the lengths, multi-byte length
+// prefixes included.
+func TestCatalogEntriesOfLongDescriptions(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	var want []digest.Entry
+	for i, n := range []int{1, 127, 128, 129, 255, 256, 300, 16384} {
+		d := strings.Repeat("d", n)
+		name := fmt.Sprintf("skill-%d", i)
+		skills = append(skills, summary(name, d))
+		want = append(want, digest.Entry{Name: name, Description: d})
+	}
+	r := remoteSummary("zz-remote", strings.Repeat("r", 128), "srv", "zz-remote")
+	skills = append(skills, r)
+	want = append(want, digest.Entry{Name: "zz-remote", Description: strings.Repeat("r", 128), Origin: "srv"})
+	v := buildView(skills, 20000, nil)
+	if diff := cmp.Diff(want, v.catalogEntries()); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
+
+// TestViewSharesUnchangedEntries: a view built on the previous one of its
+// place writes only the entries that changed; every other byte lies in the
+// previous view's chunks.
+func TestViewSharesUnchangedEntries(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := range 20 {
+		skills = append(skills, summary(fmt.Sprintf("skill-%02d", i), fmt.Sprintf("Skill %d.", i)))
+	}
+	skills = append(skills, remoteSummary("skill-remote", "Remote.", "docs", "skill-remote"))
+	prev := buildView(skills, 500, nil)
+	newBytes := func(r, old rope) int {
+		n := 0
+		for i, p := range r.pieces {
+			if !slices.Contains(old.chunks, r.chunks[i]) {
+				n += len(p)
+			}
+		}
+		return n
+	}
+	same := buildView(slices.Clone(skills), 500, prev)
+	if n := newBytes(same.lines, prev.lines) + newBytes(same.records, prev.records) + newBytes(same.encoded, prev.encoded); n != 0 {
+		t.Errorf("an unchanged snapshot wrote %d bytes anew", n)
+	}
+	changed := slices.Clone(skills)
+	changed[7].Description = "Changed."
+	next := buildView(changed, 500, prev)
+	sameView(t, next, buildView(changed, 500, nil))
+	entry := digest.Entry{Name: "skill-07", Description: "Changed."}
+	if got, want := newBytes(next.lines, prev.lines), len(render.AppendEntryLine(nil, entry)); got != want {
+		t.Errorf("%d bytes of lines written anew, want the changed entry's %d", got, want)
+	}
+	if got, want := newBytes(next.encoded, prev.encoded), len(digest.AppendEntry(nil, entry)); got != want {
+		t.Errorf("%d bytes of the encoding written anew, want the changed entry's %d", got, want)
+	}
+}
+
+// TestChangedCatalogIsTheFreshOne: the catalog a plugin publishes after a
+// change, built on its previous view, is the one a restarted plugin
+// publishes from the same log: text, record and diagnostics.
+func TestChangedCatalogIsTheFreshOne(t *testing.T) {
+	t.Parallel()
+	skills := []skill.Summary{
+		summary("alpha", "Alpha."),
+		remoteSummary("beta", "Beta, remote.", "docs", "beta"),
+		summary("gamma", strings.Repeat("Gamma does many things. ", 6)),
+		summary("omega", "Omega."),
+	}
+	for _, tc := range []struct {
+		name   string
+		m      mount
+		change func(s []skill.Summary)
+	}{
+		{"local skill changed", testMount(), func(s []skill.Summary) { s[0].Description = "Alpha, changed." }},
+		{"remote skill changed", testMount(), func(s []skill.Summary) { s[1].Description = "Beta, changed." }},
+		{"under a budget", budgetMount(render.MinCatalogBudget), func(s []skill.Summary) { s[3].Description = "Omega, changed." }},
+		{"remote skill gone", testMount(), func(s []skill.Summary) { s[1].Invocation.ModelInvocable = false }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newMemHost(slices.Clone(skills)...)
+			e := newEngine()
+			req := step(h, enter())
+			h.apply(t, req, mustPreStep(t, e, h, tc.m, req))
+			tc.change(h.skills)
+			h.token = "tok-2"
+			got := mustPreStep(t, e, h, tc.m, step(h, enter()))
+			want := mustPreStep(t, newEngine(), h, tc.m, step(h, enter()))
+			if got.Outcome != contract.OutcomeReplacement {
+				t.Fatalf("outcome %v, want a replacement", got.Outcome)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("step (-restarted +incremental):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestApplyDeltaAfterTheLastEntry: listed skills that are not in the
+// catalog and sort after every entry survive a delta.
+func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
+	t.Parallel()
+	userOnly := func(name string) skill.Summary {
+		s := summary(name, "User only.")
+		s.Invocation.ModelInvocable = false
+		return s
+	}
+	base := []skill.Summary{summary("alpha", "A."), summary("beta", "B."), userOnly("yankee"), userOnly("zulu")}
+	prev := buildView(base, 50, nil)
+	got, err := applyDelta(prev, []skill.Summary{summary("beta", "B2."), summary("gamma", "G.")}, []string{"alpha"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView([]skill.Summary{summary("beta", "B2."), summary("gamma", "G."), userOnly("yankee"), userOnly("zulu")}, 50, nil))
+	got, err = applyDelta(prev, nil, []string{"zulu"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView(base[:3], 50, nil))
 }
