@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/internal/bytelru"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -387,10 +388,17 @@ func TestScanStopsAtTheFirstEvent(t *testing.T) {
 // of a scan restarts it, a bounded number of times.
 func TestUnstableSurfaceIsRescanned(t *testing.T) {
 	t.Parallel()
-	h := &eventsHost{memHost: newMemHost(summary("alpha", "A.")), surfaceOnRead: true}
-	for range 100 {
-		h.appendSource(nil)
+	newHost := func(unstable int) *settlingHost {
+		h := &eventsHost{memHost: newMemHost(summary("alpha", "A."))}
+		h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "alpha", Description: "A."}}, false))
+		for range 100 {
+			h.appendSource(nil)
+		}
+		return &settlingHost{eventsHost: h, unstable: unstable}
 	}
+	// Four unstable scans: the step fails, though a fifth would have
+	// been stable.
+	h := newHost(maxRescanAttempts)
 	_, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
 	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), "during 4 scans") {
 		t.Errorf("err = %v, want a host failure after 4 scans", err)
@@ -400,13 +408,8 @@ func TestUnstableSurfaceIsRescanned(t *testing.T) {
 	}
 
 	// Once the surface settles, the scan completes.
-	h = &eventsHost{memHost: newMemHost(summary("alpha", "A.")), surfaceOnRead: true}
-	h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "alpha", Description: "A."}}, false))
-	for range 100 {
-		h.appendSource(nil)
-	}
-	settle := &settlingHost{eventsHost: h, unstable: 2}
-	resp, err := newEngine().preStep(context.Background(), settle, testMount(), step(h.memHost, enter()))
+	h = newHost(2)
+	resp, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
 	if err != nil || resp.Outcome != contract.OutcomeUnchanged {
 		t.Fatalf("settled scan: %v, %v", resp.Outcome, err)
 	}
@@ -983,4 +986,30 @@ func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameView(t, got, buildView(base[:3], 50, nil))
+}
+
+// TestCacheEntriesAreAccounted: each cache entry a step adds costs its
+// key, what its value keeps alive and the cache's bookkeeping.
+func TestCacheEntriesAreAccounted(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."), summary("beta", "B."))
+	h.token = "a-rather-long-snapshot-token"
+	e := newEngine()
+	req := step(h, enter())
+	mustPreStep(t, e, h, testMount(), req)
+	placeKey := req.Cwd + "\x00" + req.AgentScope + "\x00" + "500"
+	if got, want := e.lastTokens.Bytes(), len(placeKey)+len(h.token)+bytelru.Bookkeeping[string, string](); got != want {
+		t.Errorf("place entry accounted at %d bytes, want %d", got, want)
+	}
+	key := h.token + "\x00" + "500"
+	v, ok := e.views.Get(key)
+	if !ok {
+		t.Fatalf("no view cached under %q", key)
+	}
+	if got, want := e.views.Bytes(), len(key)+v.bytes()+bytelru.Bookkeeping[string, *view](); got != want {
+		t.Errorf("view entry accounted at %d bytes, want %d", got, want)
+	}
+	if got, want := e.sessions.Bytes(), len(req.SessionID)+bytelru.Bookkeeping[string, sessionState](); got != want {
+		t.Errorf("session entry accounted at %d bytes, want %d", got, want)
+	}
 }
