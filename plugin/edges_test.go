@@ -1013,3 +1013,17 @@ func TestCacheEntriesAreAccounted(t *testing.T) {
 		t.Errorf("session entry accounted at %d bytes, want %d", got, want)
 	}
 }
+
+// TestResourceArgumentsNameTheFirstUnexpected: of several fields the
+// schema does not allow, the first in sorted order is named, whatever the
+// order of the object.
+func TestResourceArgumentsNameTheFirstUnexpected(t *testing.T) {
+	t.Parallel()
+	h := newResHost(summary("alpha", "A."))
+	want := string(render.ErrResourceUnexpectedArgument("beta"))
+	for range 20 {
+		if res := readCall(t, h, `{"zeta":1,"name":"alpha","path":"a.md","mu":2,"beta":null,"omega":3}`); res.Text != want {
+			t.Fatalf("%q, want %q", res.Text, want)
+		}
+	}
+}
