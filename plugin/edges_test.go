@@ -986,6 +986,12 @@ func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameView(t, got, buildView(base[:3], 50, nil))
+	// Several removed at once.
+	got, err = applyDelta(prev, nil, []string{"alpha", "yankee", "zulu"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView(base[1:2], 50, nil))
 }
 
 // TestCacheEntriesAreAccounted: each cache entry a step adds costs its
