@@ -1,0 +1,1035 @@
+package plugin
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+	"unsafe"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/internal/bytelru"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// TestParseConfigEdges: the bounds of each option are inclusive, a value
+// is echoed compacted and cut at 64 bytes, and a blank or null
+// configuration is told apart.
+func TestParseConfigEdges(t *testing.T) {
+	t.Parallel()
+	const budgetBound = "catalogBudget must be 0 (no budget) or an integer from 100 to 2147483647, got "
+	long := func(n int) string { return `"` + strings.Repeat("x", n-2) + `"` } // n bytes of JSON
+	tests := []struct {
+		raw       string
+		maxLen    int
+		budget    int
+		userInv   bool
+		resources bool
+		wantErr   string
+	}{
+		{raw: " \n\t ", maxLen: 500},
+		{raw: `{"catalogDescriptionMaxLength": 90}`, maxLen: 90},
+		{raw: `{"catalogDescriptionMaxLength": 9}`, maxLen: 9},
+		{raw: `{"catalogDescriptionMaxLength": 0}`, wantErr: "catalogDescriptionMaxLength must be an integer >= 3, got 0"},
+		{raw: `{"catalogBudget": 0, "userInvocation": true, "resourceTool": true}`, maxLen: 500, userInv: true, resources: true},
+		{raw: `{"catalogBudget": 100}`, maxLen: 500, budget: 100},
+		{raw: `{"catalogBudget": 900}`, maxLen: 500, budget: 900},
+		{raw: `{"catalogBudget": [1, 2]}`, wantErr: budgetBound + "[1,2]"},
+		{raw: `{"catalogBudget": { "a" : 1 }}`, wantErr: budgetBound + `{"a":1}`},
+		{raw: `{"catalogBudget": ` + long(64) + `}`, wantErr: budgetBound + long(64)},
+		{raw: `{"catalogBudget": ` + long(65) + `}`, wantErr: budgetBound + long(65)[:61] + "..."},
+		{raw: `{"userInvocation": [ true ]}`, wantErr: "userInvocation must be true or false, got [true]"},
+		{raw: `null`, wantErr: "plugin configuration must be a JSON object of options"},
+		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, resourceTool, userInvocation)`},
+	}
+	for _, tc := range tests {
+		cfg, err := ParseConfig(tc.raw)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("ParseConfig(%s) error = %v, want %q", tc.raw, err, tc.wantErr)
+			}
+			continue
+		}
+		want := contract.MountConfig{DescriptionMaxLength: tc.maxLen, CatalogBudget: tc.budget, UserInvocation: tc.userInv, ResourceTool: tc.resources}
+		if err != nil || cfg != want {
+			t.Errorf("ParseConfig(%s) = %+v, %v; want %+v", tc.raw, cfg, err, want)
+		}
+	}
+}
+
+// TestCoreMountIDsAndLog: mounts are numbered from 1 and each is logged
+// to the logger the Core was given.
+func TestCoreMountIDsAndLog(t *testing.T) {
+	t.Parallel()
+	var buf bytes.Buffer
+	c := New(Options{Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	h := newMemHost()
+	var ids []string
+	for range 2 {
+		m, err := c.Configure(context.Background(), h, contract.ConfigureRequest{Scope: "global", Config: `{"resourceTool": true}`})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ids = append(ids, m.MountID)
+		if len(m.Tools) != 2 || m.Tools[1].Name != render.ResourceToolName {
+			t.Errorf("tools = %+v, want skill and the resource tool", m.Tools)
+		}
+	}
+	if diff := cmp.Diff([]string{"mount-1", "mount-2"}, ids); diff != "" {
+		t.Errorf("mount ids (-want +got):\n%s", diff)
+	}
+	for _, want := range []string{"msg=mounted mount=mount-1 scope=global", "msg=mounted mount=mount-2"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("log lacks %q:\n%s", want, buf.String())
+		}
+	}
+}
+
+// TestResourceToolOfAnUnboundMount: before the host binds `skill`, no
+// agent's `skill` is the mount's, so the resource tool reads nothing, even
+// for a call that names no identity either.
+func TestResourceToolOfAnUnboundMount(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	h := newResHost(summary("alpha", "A."))
+	h.files["alpha/a.md"] = "text"
+	c := New(Options{})
+	m, err := c.Configure(ctx, h, contract.ConfigureRequest{Config: `{"resourceTool": true}`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := contract.ToolCall{MountID: m.MountID, ToolName: render.ResourceToolName, Arguments: json.RawMessage(`{"name":"alpha","path":"a.md"}`)}
+	res, err := c.ExecuteSkillTool(ctx, call)
+	if want := string(render.ErrResourceToolWithoutSkill()); err != nil || res.Text != want || !res.IsError {
+		t.Errorf("unbound mount: %+v, %v; want %q", res, err, want)
+	}
+	if len(h.asked) != 0 {
+		t.Errorf("the host was asked for %d resources", len(h.asked))
+	}
+	if err := c.BindTools(ctx, m.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: identity}}); err != nil {
+		t.Fatal(err)
+	}
+	call.SkillToolIdentity = identity
+	if res, err := c.ExecuteSkillTool(ctx, call); err != nil || res.IsError || res.Resource.Content != "text" {
+		t.Errorf("bound mount: %+v, %v; want the file", res, err)
+	}
+}
+
+// TestInvocationErrorIsAHostFailure: an invocation error matches
+// ErrHostFailed and nothing else.
+func TestInvocationErrorIsAHostFailure(t *testing.T) {
+	t.Parallel()
+	var err error = &InvocationError{Name: "alpha", Message: "broken"}
+	if !errors.Is(err, contract.ErrHostFailed) {
+		t.Error("an InvocationError does not match ErrHostFailed")
+	}
+	for _, other := range []error{contract.ErrUnbound, contract.ErrUnknownMount, errors.New("other")} {
+		if errors.Is(err, other) {
+			t.Errorf("an InvocationError matches %v", other)
+		}
+	}
+	if want := `load skill "alpha" invoked by the user: broken`; err.Error() != want {
+		t.Errorf("message %q, want %q", err.Error(), want)
+	}
+}
+
+// finalIDs applies a step's edits to its proposal and returns the ids.
+func finalIDs(t *testing.T, req contract.StepRequest, resp contract.StepResponse) []string {
+	t.Helper()
+	final, err := req.Downstream.Apply(resp.Edits)
+	if err != nil {
+		t.Fatalf("apply edits: %v", err)
+	}
+	var ids []string
+	for _, m := range final.Messages {
+		ids = append(ids, m.ID)
+	}
+	return ids
+}
+
+// TestProposedCatalogsAtEveryIndex: the rules treat a proposed catalog at
+// any index alike, first ones and adjacent ones included.
+func TestProposedCatalogsAtEveryIndex(t *testing.T) {
+	t.Parallel()
+	entA := digest.Entry{Name: "alpha", Description: "A."}
+	entB := digest.Entry{Name: "beta", Description: "B."}
+	both := digest.Of([]digest.Entry{entA, entB})
+	tests := []struct {
+		name     string
+		skills   []skill.Summary
+		history  [][]byte
+		proposed []contract.Message
+		outcome  contract.Outcome
+		want     []string
+	}{
+		{
+			name:     "seen catalog: adjacent duplicates removed",
+			skills:   []skill.Summary{summary("alpha", "A.")},
+			history:  [][]byte{events.EncodeCatalog([]digest.Entry{entA}, false)},
+			proposed: []contract.Message{catalogMsg("c0", true, entA), catalogMsg("c1", true, entA), userMsg("u", "x")},
+			outcome:  contract.OutcomeUnchanged,
+			want:     []string{"u"},
+		},
+		{
+			name:     "never published, empty view: adjacent stale catalogs removed",
+			proposed: []contract.Message{catalogMsg("c0", false, entA), catalogMsg("c1", false, entB), userMsg("u", "x")},
+			outcome:  contract.OutcomeUnchanged,
+			want:     []string{"u"},
+		},
+		{
+			name:     "current catalog proposed twice: the first is kept",
+			skills:   []skill.Summary{summary("alpha", "A."), summary("beta", "B.")},
+			proposed: []contract.Message{catalogMsg("c0", false, entA, entB), userMsg("u", "x"), catalogMsg("c2", false, entA, entB)},
+			outcome:  contract.OutcomeUnchanged,
+			want:     []string{"c0", "u"},
+		},
+		{
+			name:     "current catalog proposed after a stale one: it is kept, the stale one removed",
+			skills:   []skill.Summary{summary("alpha", "A."), summary("beta", "B.")},
+			proposed: []contract.Message{catalogMsg("c0", false, entA), catalogMsg("c1", false, entA, entB)},
+			outcome:  contract.OutcomeUnchanged,
+			want:     []string{"c1"},
+		},
+		{
+			name:     "stale catalogs at 0 and 1: the first replaced, the second removed",
+			skills:   []skill.Summary{summary("alpha", "A."), summary("beta", "B.")},
+			proposed: []contract.Message{catalogMsg("c0", false, entA), catalogMsg("c1", false, entB), userMsg("u", "x")},
+			outcome:  contract.OutcomeInitial,
+			want:     []string{catalogMessageID("s1", contract.SessionHead{}, both), "u"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newMemHost(tc.skills...)
+			for _, src := range tc.history {
+				h.appendSource(src)
+			}
+			req := step(h, enter(tc.proposed...))
+			resp := mustPreStep(t, newEngine(), h, testMount(), req)
+			if resp.Outcome != tc.outcome {
+				t.Errorf("outcome = %v, want %v", resp.Outcome, tc.outcome)
+			}
+			if diff := cmp.Diff(tc.want, finalIDs(t, req, resp)); diff != "" {
+				t.Errorf("final ids (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestBudgetedAndUnbudgetedMountsShareNoView: two mounts of one engine
+// with the same description cap, one with a budget, see the same
+// snapshot token; each gets its own projection.
+func TestBudgetedAndUnbudgetedMountsShareNoView(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for _, n := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"} {
+		skills = append(skills, summary(n, strings.Repeat("A long description of "+n+". ", 8)))
+	}
+	h := newMemHost(skills...)
+	e := newEngine()
+	plain := mustPreStep(t, e, h, testMount(), step(h, enter()))
+	req := step(h, enter())
+	req.SnapshotToken = h.token
+	budgeted := mustPreStep(t, e, h, budgetMount(render.MinCatalogBudget), req)
+	if len(budgeted.Diagnostics) == 0 {
+		t.Error("the budgeted mount's catalog was not fitted")
+	}
+	if plain.Edits[0].Message.Content[0].Text == budgeted.Edits[0].Message.Content[0].Text {
+		t.Error("the budgeted mount published the unbudgeted catalog")
+	}
+	// And the other way round, on a fresh engine.
+	e = newEngine()
+	mustPreStep(t, e, h, budgetMount(render.MinCatalogBudget), step(h, enter()))
+	again := mustPreStep(t, e, h, testMount(), req)
+	if len(again.Diagnostics) != 0 || again.Edits[0].Message.Content[0].Text != plain.Edits[0].Message.Content[0].Text {
+		t.Error("the unbudgeted mount published the budgeted catalog")
+	}
+}
+
+// TestNotModifiedToAnUnconditionalRequest: a host that answers "not
+// modified" when the plugin holds nothing fails the step.
+func TestNotModifiedToAnUnconditionalRequest(t *testing.T) {
+	t.Parallel()
+	h := &scriptedSnapshotHost{memHost: newMemHost(), answer: contract.Snapshot{NotModified: true, Complete: true, Token: "tok-1"}}
+	_, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), "not modified to an unconditional request") {
+		t.Errorf("err = %v, want a host failure", err)
+	}
+	// The `skill` tool checks its listing on the same snapshot.
+	_, err = newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	if !errors.Is(err, contract.ErrHostFailed) {
+		t.Errorf("skill tool: err = %v, want a host failure", err)
+	}
+	_, err = newEngine().executeResourceTool(context.Background(), h, resourceMount(), contract.ToolCall{Arguments: json.RawMessage(`{"name":"alpha","path":"a.md"}`)})
+	if !errors.Is(err, contract.ErrHostFailed) {
+		t.Errorf("resource tool: err = %v, want a host failure", err)
+	}
+}
+
+// eventsHost records the pages the plugin asks for.
+type eventsHost struct {
+	*memHost
+	asked []contract.EventsRequest
+	// surfaceOnRead, when set, changes the surface revision the log
+	// reports at each read after the first of a scan.
+	surfaceOnRead bool
+}
+
+func (h *eventsHost) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
+	h.asked = append(h.asked, req)
+	if h.surfaceOnRead && req.BeforeSeq != 0 {
+		h.surface++
+	}
+	return h.memHost.ReadEvents(ctx, req)
+}
+
+func (h *eventsHost) sizes() []int {
+	var out []int
+	for _, r := range h.asked {
+		out = append(out, r.MaxEvents)
+	}
+	return out
+}
+
+// TestScanPageSizes: a scan from nothing starts with a small page and
+// doubles it up to the largest; a scan that continues a remembered one asks
+// for every new event at once.
+func TestScanPageSizes(t *testing.T) {
+	t.Parallel()
+	h := &eventsHost{memHost: newMemHost(summary("alpha", "A."))}
+	for range 9000 {
+		h.appendSource(nil)
+	}
+	e := newEngine()
+	req := step(h.memHost, enter())
+	resp, err := e.preStep(context.Background(), h, testMount(), req)
+	if err != nil || resp.Outcome != contract.OutcomeInitial {
+		t.Fatalf("first step: %v, %v", resp.Outcome, err)
+	}
+	want := []int{64, 128, 256, 512, 1024, 2048, 4096, 4096}
+	if diff := cmp.Diff(want, h.sizes()); diff != "" {
+		t.Errorf("page sizes of a full scan (-want +got):\n%s", diff)
+	}
+	h.apply(t, req, resp)
+	for range 299 {
+		h.appendSource(nil)
+	}
+	h.asked = nil
+	if _, err := e.preStep(context.Background(), h, testMount(), step(h.memHost, enter())); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]int{300}, h.sizes()); diff != "" {
+		t.Errorf("page sizes of a continued scan (-want +got):\n%s", diff)
+	}
+	if h.asked[0].AfterSeq != 9000 {
+		t.Errorf("continued scan after %d, want 9000", h.asked[0].AfterSeq)
+	}
+	// A step without a head hint continues from what is remembered too,
+	// with a first page.
+	h.appendSource(nil)
+	h.asked = nil
+	req = step(h.memHost, enter())
+	req.Head = nil
+	if resp, err := e.preStep(context.Background(), h, testMount(), req); err != nil || resp.Outcome != contract.OutcomeUnchanged {
+		t.Fatalf("step without a head: %v, %v", resp.Outcome, err)
+	}
+	if len(h.asked) != 1 || h.asked[0].AfterSeq != 9300 || h.asked[0].MaxEvents != firstEventsPage {
+		t.Errorf("step without a head asked %+v, want one first page after 9300", h.asked)
+	}
+}
+
+// TestCatalogBeyondTheFirstPage: a scan from nothing reads page after page
+// until it meets the catalog.
+func TestCatalogBeyondTheFirstPage(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "alpha", Description: "A."}}, false))
+	for range 200 {
+		h.appendSource(nil)
+	}
+	resp := mustPreStep(t, newEngine(), h, testMount(), step(h, enter()))
+	if resp.Outcome != contract.OutcomeUnchanged || len(resp.Edits) != 0 {
+		t.Errorf("outcome %v with %d edits, want the catalog 200 events back found", resp.Outcome, len(resp.Edits))
+	}
+	if h.reads != 3 {
+		t.Errorf("%d reads, want pages of 64, 128 and 256", h.reads)
+	}
+}
+
+// TestScanStopsAtTheFirstEvent: a page that reaches the first event ends
+// the scan, whatever the host says about more.
+func TestScanStopsAtTheFirstEvent(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	h.pages = []contract.EventPage{{
+		Head:   contract.SessionHead{Seq: 2},
+		Events: []contract.SessionEvent{{Seq: 2, Visible: true}, {Seq: 1, Visible: true}},
+		More:   true,
+	}}
+	req := step(h, enter())
+	req.Head = &contract.SessionHead{Seq: 2}
+	resp := mustPreStep(t, newEngine(), h, testMount(), req)
+	if resp.Outcome != contract.OutcomeInitial || h.reads != 1 {
+		t.Errorf("outcome %v after %d reads, want initial after 1", resp.Outcome, h.reads)
+	}
+}
+
+// TestUnstableSurfaceIsRescanned: a surface that changes between the pages
+// of a scan restarts it, a bounded number of times.
+func TestUnstableSurfaceIsRescanned(t *testing.T) {
+	t.Parallel()
+	newHost := func(unstable int) *settlingHost {
+		h := &eventsHost{memHost: newMemHost(summary("alpha", "A."))}
+		h.appendSource(events.EncodeCatalog([]digest.Entry{{Name: "alpha", Description: "A."}}, false))
+		for range 100 {
+			h.appendSource(nil)
+		}
+		return &settlingHost{eventsHost: h, unstable: unstable}
+	}
+	// Four unstable scans: the step fails, though a fifth would have
+	// been stable.
+	h := newHost(maxRescanAttempts)
+	_, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), "during 4 scans") {
+		t.Errorf("err = %v, want a host failure after 4 scans", err)
+	}
+	if len(h.asked) != 8 {
+		t.Errorf("%d reads, want 4 scans of 2 pages", len(h.asked))
+	}
+
+	// Once the surface settles, the scan completes.
+	h = newHost(2)
+	resp, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	if err != nil || resp.Outcome != contract.OutcomeUnchanged {
+		t.Fatalf("settled scan: %v, %v", resp.Outcome, err)
+	}
+	if len(h.asked) != 6 {
+		t.Errorf("%d reads, want 2 unstable scans of 2 pages and one of 2", len(h.asked))
+	}
+}
+
+// settlingHost changes the surface between the pages of its first
+// unstable scans only.
+type settlingHost struct {
+	*eventsHost
+	unstable int
+}
+
+func (h *settlingHost) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
+	h.surfaceOnRead = h.unstable > 0
+	if req.BeforeSeq != 0 && h.unstable > 0 {
+		h.unstable--
+	}
+	return h.eventsHost.ReadEvents(ctx, req)
+}
+
+// TestCompactionSeenOnlyByTheScan: a step whose head hint says the surface
+// did not change, while the log it reads says it did, rescans from
+// nothing.
+func TestCompactionSeenOnlyByTheScan(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req)) // the catalog at seq 1
+	mustPreStep(t, e, h, testMount(), step(h, enter()))     // remembered up to seq 1
+	h.appendSource(nil)
+	stale := *h.head() // seq 2 on the old surface
+	h.hide(1, 1)
+	req = step(h, enter())
+	req.Head = &stale
+	resp := mustPreStep(t, e, h, testMount(), req)
+	if resp.Outcome != contract.OutcomeReplacement {
+		t.Errorf("outcome %v, want the hidden catalog replaced", resp.Outcome)
+	}
+}
+
+// TestHeadHintAheadOfTheLog: a hint ahead of the log the host then reads
+// costs one read, not a rescan.
+func TestHeadHintAheadOfTheLog(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+	mustPreStep(t, e, h, testMount(), step(h, enter()))
+	req = step(h, enter())
+	req.Head = &contract.SessionHead{Seq: h.head().Seq + 1}
+	reads := h.reads
+	if resp := mustPreStep(t, e, h, testMount(), req); resp.Outcome != contract.OutcomeUnchanged {
+		t.Errorf("outcome %v, want unchanged", resp.Outcome)
+	}
+	if h.reads-reads != 1 {
+		t.Errorf("%d reads, want 1", h.reads-reads)
+	}
+}
+
+// TestContinuedScanRefusesOldEvents: a continued scan that gets an event
+// the plugin already read fails.
+func TestContinuedScanRefusesOldEvents(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	e := newEngine()
+	req := step(h, enter())
+	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
+	mustPreStep(t, e, h, testMount(), step(h, enter())) // remembered up to seq 1
+	ev := func(seq uint64) contract.SessionEvent { return contract.SessionEvent{Seq: seq, Visible: true} }
+	h.pages = []contract.EventPage{{Head: contract.SessionHead{Seq: 3}, Events: []contract.SessionEvent{ev(3), ev(2), ev(1)}}}
+	req = step(h, enter())
+	req.Head = &contract.SessionHead{Seq: 3}
+	if _, err := e.preStep(context.Background(), h, testMount(), req); !errors.Is(err, contract.ErrHostFailed) {
+		t.Errorf("err = %v, want a host failure", err)
+	}
+}
+
+// TestReadEventsFailure: a failing ReadEvents fails the step.
+func TestReadEventsFailure(t *testing.T) {
+	t.Parallel()
+	h := &failingEventsHost{memHost: newMemHost(summary("alpha", "A."))}
+	_, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), "read session events: gone") {
+		t.Errorf("err = %v, want the host failure", err)
+	}
+}
+
+type failingEventsHost struct{ *memHost }
+
+func (h *failingEventsHost) ReadEvents(context.Context, contract.EventsRequest) (contract.EventPage, error) {
+	return contract.EventPage{}, errors.New("gone")
+}
+
+// TestPageEdges: how the plugin cuts a page out of the window the host
+// sent: at most a page, whole characters at both ends, no more than the
+// file holds.
+func TestPageEdges(t *testing.T) {
+	t.Parallel()
+	const n = render.ResourcePageBytes
+	a := func(k int) string { return strings.Repeat("a", k) }
+	type want struct {
+		content string
+		offset  int64
+		next    int64 // -1: none
+		binary  bool
+	}
+	tests := []struct {
+		name   string
+		offset int64
+		total  int64
+		data   string
+		want   want
+	}{
+		{"window ends inside a 3-byte character", 0, 100, "abc\xe2\x82", want{"abc", 0, 3, false}},
+		{"window ends inside a 4-byte character", 0, 100, "a\xf0\x9f\x98", want{"a", 0, 1, false}},
+		{"window ends with a whole character", 0, 100, "ab€", want{"ab€", 0, 5, false}},
+		{"window ends with ASCII", 0, 100, "abcd", want{"abcd", 0, 4, false}},
+		{"window of one partial character", 0, 100, "\xe2\x82", want{binary: true}},
+		{"file ends inside a character", 0, 5, "abc\xe2\x82", want{binary: true}},
+		{"host sent more than the file holds", 2, 5, "cdefgh", want{"cde", 2, -1, false}},
+		{"host sent more than the file holds from 0", 0, 3, "abcdef", want{"abc", 0, -1, false}},
+		{"three continuation bytes skipped", 1, 8, "\x82\x82\x82abcd", want{"abcd", 4, -1, false}},
+		{"no more than three skipped", 0, 7, "\x82\x82\x82\x82abc", want{binary: true}},
+		{"only continuation bytes to the end", 0, 2, "\x82\x82", want{"", 2, -1, false}},
+		{"exactly a page", 0, n, a(n), want{a(n), 0, -1, false}},
+		{"a page and a character", 0, n + 3, a(n-1) + "€", want{a(n - 1), 0, n - 1, false}},
+		{"a page cut after a 4-byte character", 0, n + 10, a(n-4) + "😀" + "bcd", want{a(n-4) + "😀", 0, n, false}},
+		{"no character starts in the last bytes of a page", 0, n + 10, a(n-4) + "\xf0\x82\x82\x82\x82" + "bc", want{binary: true}},
+		{"the largest file", 0, skill.MaxResourceBytes, "abc", want{"abc", 0, 3, false}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			args := resourceArgs{name: "alpha", path: "a.md", offset: tc.offset}
+			res := pageResult(args, contract.ResourceRead{Status: contract.ResourceOK, Total: tc.total, Data: []byte(tc.data)})
+			if tc.want.binary {
+				if want := string(render.ErrResourceBinary("alpha", "a.md")); !res.IsError || res.Text != want {
+					t.Errorf("got %q, want %q", res.Text, want)
+				}
+				return
+			}
+			if res.IsError || res.Resource == nil {
+				t.Fatalf("error %q", res.Text)
+			}
+			p := res.Resource
+			next := int64(-1)
+			if p.NextOffset != nil {
+				next = *p.NextOffset
+			}
+			if p.Content != tc.want.content || p.Offset != tc.want.offset || next != tc.want.next || p.TotalBytes != tc.total {
+				t.Errorf("page of %d bytes at %d, next %d, total %d; want %d bytes at %d, next %d", len(p.Content), p.Offset, next, p.TotalBytes, len(tc.want.content), tc.want.offset, tc.want.next)
+			}
+		})
+	}
+}
+
+// TestResourceReadFailures: a host that cannot read resources, or fails
+// to, is told apart from one that refuses a path.
+func TestResourceReadFailures(t *testing.T) {
+	t.Parallel()
+	h := &erringResHost{memHost: newMemHost(summary("alpha", "A.")), err: contract.ErrNoResourceReads}
+	res := readCall(t, h, `{"name":"alpha","path":"a.md"}`)
+	if want := string(render.ErrResourceNotReadable("alpha")); res.Text != want || !res.IsError {
+		t.Errorf("no resource reads: %q, want %q", res.Text, want)
+	}
+	h.err = errors.New("disk on fire")
+	_, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), contract.ToolCall{Arguments: json.RawMessage(`{"name":"alpha","path":"a.md"}`)})
+	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), `read resource "a.md" of skill "alpha": disk on fire`) {
+		t.Errorf("failed read: err = %v, want a host failure", err)
+	}
+}
+
+type erringResHost struct {
+	*memHost
+	err error
+}
+
+func (h *erringResHost) ReadResource(context.Context, contract.ResourceRequest) (contract.ResourceRead, error) {
+	return contract.ResourceRead{}, h.err
+}
+
+// TestRopeEdges: empty pieces are dropped; a rope is compacted when it
+// has more than maxRopePieces pieces or retains more than maxRopeSlack
+// times what it holds, and not at either bound.
+func TestRopeEdges(t *testing.T) {
+	t.Parallel()
+	var r rope
+	r.add(nil, &chunk{size: 8})
+	r.add([]byte{}, &chunk{size: 8})
+	if len(r.pieces) != 0 || len(r.chunks) != 0 || r.size != 0 || r.retained() != 0 {
+		t.Errorf("empty pieces kept: %d pieces, %d chunks, size %d", len(r.pieces), len(r.chunks), r.size)
+	}
+
+	pieces := func(n int) rope {
+		var r rope
+		for range n {
+			b := []byte("ab")
+			r.add(b, &chunk{size: 2})
+		}
+		return r
+	}
+	if c := pieces(maxRopePieces).compacted(); len(c.pieces) != maxRopePieces {
+		t.Errorf("a rope of %d pieces was compacted to %d", maxRopePieces, len(c.pieces))
+	}
+	if c := pieces(maxRopePieces + 1).compacted(); len(c.pieces) != 1 || c.size != 2*(maxRopePieces+1) || c.retained() != c.size {
+		t.Errorf("a rope of %d pieces compacted to %d pieces of %d bytes retaining %d", maxRopePieces+1, len(c.pieces), c.size, c.retained())
+	}
+	slack := func(size, chunkSize int) rope {
+		var r rope
+		r.add(make([]byte, size), &chunk{size: chunkSize})
+		return r
+	}
+	for _, tc := range []struct{ size, chunk, pieces int }{
+		{10, 10, 1}, {10, 15, 1}, {10, 20, 1}, {10, 21, 1},
+	} {
+		c := slack(tc.size, tc.chunk).compacted()
+		compacted := c.chunks[0].size != tc.chunk
+		if want := tc.chunk > maxRopeSlack*tc.size; compacted != want || c.size != tc.size {
+			t.Errorf("%d bytes in a chunk of %d: compacted %v, want %v", tc.size, tc.chunk, compacted, want)
+		}
+	}
+}
+
+// TestBufferChunks: what a buffer seals in one allocation is one chunk,
+// counted once; an allocation append moves it to is another.
+func TestBufferChunks(t *testing.T) {
+	t.Parallel()
+	var w buffer
+	var r rope
+	w.b = make([]byte, 0, 16)
+	w.sealInto(&r) // nothing written: nothing added
+	if len(r.pieces) != 0 {
+		t.Fatalf("an empty seal added %d pieces", len(r.pieces))
+	}
+	w.b = append(w.b, "abcd"...)
+	w.sealInto(&r)
+	w.b = append(w.b, "efgh"...)
+	w.sealInto(&r)
+	if len(r.pieces) != 2 || r.chunks[0] != r.chunks[1] || r.retained() != 16 {
+		t.Fatalf("two seals in one allocation: %d pieces, same chunk %v, retaining %d, want 16", len(r.pieces), r.chunks[0] == r.chunks[1], r.retained())
+	}
+	w.b = append(w.b, strings.Repeat("x", 20)...) // beyond the allocation
+	w.sealInto(&r)
+	if len(r.pieces) != 3 || r.chunks[2] == r.chunks[1] || r.retained() != 16+r.chunks[2].size || r.chunks[2].size < 20 {
+		t.Errorf("a seal in a new allocation: same chunk %v, retaining %d", r.chunks[2] == r.chunks[1], r.retained())
+	}
+	if got := string(bytes.Join(r.pieces, nil)); got != "abcdefgh"+strings.Repeat("x", 20) {
+		t.Errorf("rope holds %q", got)
+	}
+}
+
+// TestViewBytesAccounting: a view is accounted at its struct, the chunks
+// of its three ropes, its two tables and its names; a fitted view at what
+// it adds to the view it was fitted from, plus that view.
+func TestViewBytesAccounting(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for _, n := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"} {
+		skills = append(skills, summary(n, strings.Repeat("A long description of "+n+". ", 8)))
+	}
+	hidden := summary("omega", "O.")
+	hidden.Invocation.ModelInvocable = false
+	skills = append(skills, hidden)
+	entrySize, listedSize := int(unsafe.Sizeof(viewEntry{})), int(unsafe.Sizeof(listedSkill{}))
+	own := func(v *view) int {
+		return viewOverhead + v.lines.retained() + v.records.retained() + v.encoded.retained() + cap(v.entries)*entrySize
+	}
+	base := buildView(skills, 500, nil)
+	names := 0
+	for _, l := range base.listed {
+		names += len(l.name)
+	}
+	if names != len("alphabetagammadeltaepsilonzetaetathetaomega") {
+		t.Fatalf("listed names hold %d bytes", names)
+	}
+	if got, want := base.bytes(), own(base)+cap(base.listed)*listedSize+names; got != want {
+		t.Errorf("view accounted at %d bytes, want %d", got, want)
+	}
+	fitted := fitView(base, render.MinCatalogBudget)
+	if fitted.base != base {
+		t.Fatal("the view was not fitted")
+	}
+	if got, want := fitted.bytes(), own(fitted)+base.bytes(); got != want {
+		t.Errorf("fitted view accounted at %d bytes, want %d", got, want)
+	}
+	if fitted.unfitted() != base || base.unfitted() != base {
+		t.Error("unfitted does not return the view a view was fitted from")
+	}
+}
+
+// TestApplyDeltaGrowsTheListing: a delta that adds more skills than the
+// previous snapshot listed is the view of the whole new snapshot.
+func TestApplyDeltaGrowsTheListing(t *testing.T) {
+	t.Parallel()
+	prev := buildView([]skill.Summary{summary("beta", "B.")}, 50, nil)
+	upserts := []skill.Summary{summary("alpha", "A."), summary("beta", "B2."), summary("delta", "D."), summary("gamma", "G.")}
+	got, err := applyDelta(prev, upserts, nil, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView(upserts, 50, nil))
+	if _, err := applyDelta(prev, []skill.Summary{summary("alpha", "A."), summary("alpha", "A2.")}, nil, 50); err == nil {
+		t.Error("repeated upserts accepted")
+	}
+	if _, err := applyDelta(prev, nil, []string{"b", "a"}, 50); err == nil {
+		t.Error("unsorted removed names accepted")
+	}
+}
+
+// TestInvocationIDOnAnIncompleteSnapshot: a skill the user invokes at a
+// step with an incomplete snapshot is named after the head the step
+// follows, or 0 when the step sent none.
+func TestInvocationIDOnAnIncompleteSnapshot(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."))
+	h.complete = false
+	h.defs["alpha"] = definition("alpha", skill.DefaultPolicy(), "Do alpha.")
+	for range 3 {
+		h.appendSource(nil)
+	}
+	req := step(h, enter(typed("u1", "/alpha")))
+	resp := mustPreStep(t, newEngine(), h, invocationMount(), req)
+	if resp.Outcome != contract.OutcomeIncomplete || len(resp.Edits) != 1 {
+		t.Fatalf("outcome %v with %d edits, want incomplete with the invocation", resp.Outcome, len(resp.Edits))
+	}
+	if got := resp.Edits[0].Message.ID; got != "skill-invocation-s1-3-alpha" {
+		t.Errorf("id %q, want skill-invocation-s1-3-alpha", got)
+	}
+	req.Head = nil
+	resp = mustPreStep(t, newEngine(), h, invocationMount(), req)
+	if len(resp.Edits) != 1 || resp.Edits[0].Message.ID != "skill-invocation-s1-0-alpha" {
+		t.Errorf("without a head: edits %+v, want one named skill-invocation-s1-0-alpha", resp.Edits)
+	}
+}
+
+// TestCharacterBoundaries: lastRuneStart finds the last character start
+// among the last utf8.UTFMax bytes; cutBefore the largest cut at or before
+// n that splits no character, or n where none is near.
+func TestCharacterBoundaries(t *testing.T) {
+	t.Parallel()
+	for b, want := range map[string]int{
+		"":                   -1,
+		"a":                  0,
+		"\xe2\x82":           0,
+		"a\x82\x82\x82":      0,
+		"ab\x82\x82\x82":     1,
+		"ab\x82\x82\x82\x82": -1,
+		"\x82\x82":           -1,
+		"\x82":               -1,
+		"abc€":               3,
+		"😀":                  0,
+	} {
+		if got := lastRuneStart([]byte(b)); got != want {
+			t.Errorf("lastRuneStart(%q) = %d, want %d", b, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		b    string
+		n    int
+		want int
+	}{
+		{"abcdef", 3, 3},
+		{"ab€cd", 3, 2},
+		{"ab€cd", 4, 2},
+		{"ab€cd", 5, 5},
+		{"a😀b", 4, 1},
+		{"a\x82\x82\x82\x82b", 4, 4},
+		{"a\x82\x82\x82\x82b", 5, 5},
+		{"aa\x82\x82\x82\x82b", 5, 5},
+	} {
+		if got := cutBefore([]byte(tc.b), tc.n); got != tc.want {
+			t.Errorf("cutBefore(%q, %d) = %d, want %d", tc.b, tc.n, got, tc.want)
+		}
+	}
+}
+
+// fitFor returns the smallest budget from 1 up at which entries fit as
+// pred wants, and the fit.
+func fitFor(t *testing.T, v *view, pred func(render.Fit) bool) (int, render.Fit) {
+	t.Helper()
+	for budget := 1; budget < 100000; budget++ {
+		fit, err := render.FitCatalog(v.catalogEntries(), budget)
+		if err == nil && pred(fit) {
+			return budget, fit
+		}
+	}
+	t.Fatal("no budget fits as wanted")
+	return 0, render.Fit{}
+}
+
+// TestFitDiagnostics: the diagnostics of a fitted view say exactly what
+// was shortened or left out.
+func TestFitDiagnostics(t *testing.T) {
+	t.Parallel()
+	var described, bare []skill.Summary
+	for i := range 25 {
+		described = append(described, summary(fmt.Sprintf("skill-%02d", i), strings.Repeat(fmt.Sprintf("Skill %d does things. ", i), 6)))
+		bare = append(bare, summary(fmt.Sprintf("skill-%02d", i), ""))
+	}
+	names := func(from, to int) string {
+		var out []string
+		for i := from; i < to; i++ {
+			out = append(out, fmt.Sprintf("skill-%02d", i))
+		}
+		return strings.Join(out, ", ")
+	}
+	tests := []struct {
+		name   string
+		skills []skill.Summary
+		pred   func(render.Fit) bool
+		want   func(budget int, fit render.Fit) []string
+	}{
+		{"shortened to the least length shown", described, func(f render.Fit) bool {
+			return f.Omitted == 0 && f.DescriptionLength == render.MinDescriptionMaxLength
+		}, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: %d of 25 catalog descriptions shortened to 3 characters", b, f.NumShortened)}
+		}},
+		{"shortened", described, func(f render.Fit) bool {
+			return f.Omitted == 0 && f.DescriptionLength > 20
+		}, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 25 of 25 catalog descriptions shortened to %d characters", b, f.DescriptionLength)}
+		}},
+		{"descriptions removed", described, func(f render.Fit) bool {
+			return f.Omitted == 0 && f.NumShortened > 0 && f.DescriptionLength < render.MinDescriptionMaxLength
+		}, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: %d of 25 catalog descriptions removed, the names alone fill the budget", b, f.NumShortened)}
+		}},
+		{"one left out, nothing to shorten", bare, func(f render.Fit) bool { return f.Omitted == 1 }, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 1 of 25 skills left out of the catalog, their names do not fit: skill-24", b)}
+		}},
+		{"ten left out, all named", bare, func(f render.Fit) bool { return f.Omitted == 10 }, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 10 of 25 skills left out of the catalog, their names do not fit: %s", b, names(15, 25))}
+		}},
+		{"eleven left out, ten named", bare, func(f render.Fit) bool { return f.Omitted == 11 }, func(b int, f render.Fit) []string {
+			return []string{fmt.Sprintf("catalogBudget %d: 11 of 25 skills left out of the catalog, their names do not fit: %s and 1 more", b, names(14, 24))}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			base := buildView(tc.skills, 500, nil)
+			budget, fit := fitFor(t, base, tc.pred)
+			v := fitView(base, budget)
+			if diff := cmp.Diff(tc.want(budget, fit), v.diagnostics); diff != "" {
+				t.Errorf("budget %d, fit %+v: diagnostics (-want +got):\n%s", budget, fit, diff)
+			}
+			if v.omitted != fit.Omitted || len(v.entries) != len(fit.Entries) || v.digest != digest.OfOmitting(fit.Entries, fit.Omitted) {
+				t.Errorf("fitted view: %d entries, %d left out; want %d and %d", len(v.entries), v.omitted, len(fit.Entries), fit.Omitted)
+			}
+		})
+	}
+}
+
+// TestCatalogEntriesOfLongDescriptions: the entries a view publishes are
+// read back from their encoding whatever the lengths, multi-byte length
+// prefixes included.
+func TestCatalogEntriesOfLongDescriptions(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	var want []digest.Entry
+	for i, n := range []int{1, 127, 128, 129, 255, 256, 300, 16384} {
+		d := strings.Repeat("d", n)
+		name := fmt.Sprintf("skill-%d", i)
+		skills = append(skills, summary(name, d))
+		want = append(want, digest.Entry{Name: name, Description: d})
+	}
+	r := remoteSummary("zz-remote", strings.Repeat("r", 128), "srv", "zz-remote")
+	skills = append(skills, r)
+	want = append(want, digest.Entry{Name: "zz-remote", Description: strings.Repeat("r", 128), Origin: "srv"})
+	v := buildView(skills, 20000, nil)
+	if diff := cmp.Diff(want, v.catalogEntries()); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
+
+// TestViewSharesUnchangedEntries: a view built on the previous one of its
+// place writes only the entries that changed; every other byte lies in the
+// previous view's chunks.
+func TestViewSharesUnchangedEntries(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := range 20 {
+		skills = append(skills, summary(fmt.Sprintf("skill-%02d", i), fmt.Sprintf("Skill %d.", i)))
+	}
+	skills = append(skills, remoteSummary("skill-remote", "Remote.", "docs", "skill-remote"))
+	prev := buildView(skills, 500, nil)
+	newBytes := func(r, old rope) int {
+		n := 0
+		for i, p := range r.pieces {
+			if !slices.Contains(old.chunks, r.chunks[i]) {
+				n += len(p)
+			}
+		}
+		return n
+	}
+	same := buildView(slices.Clone(skills), 500, prev)
+	if n := newBytes(same.lines, prev.lines) + newBytes(same.records, prev.records) + newBytes(same.encoded, prev.encoded); n != 0 {
+		t.Errorf("an unchanged snapshot wrote %d bytes anew", n)
+	}
+	changed := slices.Clone(skills)
+	changed[7].Description = "Changed."
+	next := buildView(changed, 500, prev)
+	sameView(t, next, buildView(changed, 500, nil))
+	entry := digest.Entry{Name: "skill-07", Description: "Changed."}
+	if got, want := newBytes(next.lines, prev.lines), len(render.AppendEntryLine(nil, entry)); got != want {
+		t.Errorf("%d bytes of lines written anew, want the changed entry's %d", got, want)
+	}
+	if got, want := newBytes(next.encoded, prev.encoded), len(digest.AppendEntry(nil, entry)); got != want {
+		t.Errorf("%d bytes of the encoding written anew, want the changed entry's %d", got, want)
+	}
+}
+
+// TestChangedCatalogIsTheFreshOne: the catalog a plugin publishes after a
+// change, built on its previous view, is the one a restarted plugin
+// publishes from the same log: text, record and diagnostics.
+func TestChangedCatalogIsTheFreshOne(t *testing.T) {
+	t.Parallel()
+	skills := []skill.Summary{
+		summary("alpha", "Alpha."),
+		remoteSummary("beta", "Beta, remote.", "docs", "beta"),
+		summary("gamma", strings.Repeat("Gamma does many things. ", 6)),
+		summary("omega", "Omega."),
+	}
+	for _, tc := range []struct {
+		name   string
+		m      mount
+		change func(s []skill.Summary)
+	}{
+		{"local skill changed", testMount(), func(s []skill.Summary) { s[0].Description = "Alpha, changed." }},
+		{"remote skill changed", testMount(), func(s []skill.Summary) { s[1].Description = "Beta, changed." }},
+		{"under a budget", budgetMount(render.MinCatalogBudget), func(s []skill.Summary) { s[3].Description = "Omega, changed." }},
+		{"remote skill gone", testMount(), func(s []skill.Summary) { s[1].Invocation.ModelInvocable = false }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newMemHost(slices.Clone(skills)...)
+			e := newEngine()
+			req := step(h, enter())
+			h.apply(t, req, mustPreStep(t, e, h, tc.m, req))
+			tc.change(h.skills)
+			h.token = "tok-2"
+			got := mustPreStep(t, e, h, tc.m, step(h, enter()))
+			want := mustPreStep(t, newEngine(), h, tc.m, step(h, enter()))
+			if got.Outcome != contract.OutcomeReplacement {
+				t.Fatalf("outcome %v, want a replacement", got.Outcome)
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("step (-restarted +incremental):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestApplyDeltaAfterTheLastEntry: listed skills that are not in the
+// catalog and sort after every entry survive a delta.
+func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
+	t.Parallel()
+	userOnly := func(name string) skill.Summary {
+		s := summary(name, "User only.")
+		s.Invocation.ModelInvocable = false
+		return s
+	}
+	base := []skill.Summary{summary("alpha", "A."), summary("beta", "B."), userOnly("yankee"), userOnly("zulu")}
+	prev := buildView(base, 50, nil)
+	got, err := applyDelta(prev, []skill.Summary{summary("beta", "B2."), summary("gamma", "G.")}, []string{"alpha"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView([]skill.Summary{summary("beta", "B2."), summary("gamma", "G."), userOnly("yankee"), userOnly("zulu")}, 50, nil))
+	got, err = applyDelta(prev, nil, []string{"zulu"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView(base[:3], 50, nil))
+	// Several removed at once.
+	got, err = applyDelta(prev, nil, []string{"alpha", "yankee", "zulu"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, buildView(base[1:2], 50, nil))
+}
+
+// TestCacheEntriesAreAccounted: each cache entry a step adds costs its
+// key, what its value keeps alive and the cache's bookkeeping.
+func TestCacheEntriesAreAccounted(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("alpha", "A."), summary("beta", "B."))
+	h.token = "a-rather-long-snapshot-token"
+	e := newEngine()
+	req := step(h, enter())
+	mustPreStep(t, e, h, testMount(), req)
+	placeKey := req.Cwd + "\x00" + req.AgentScope + "\x00" + "500"
+	if got, want := e.lastTokens.Bytes(), len(placeKey)+len(h.token)+bytelru.Bookkeeping[string, string](); got != want {
+		t.Errorf("place entry accounted at %d bytes, want %d", got, want)
+	}
+	key := h.token + "\x00" + "500"
+	v, ok := e.views.Get(key)
+	if !ok {
+		t.Fatalf("no view cached under %q", key)
+	}
+	if got, want := e.views.Bytes(), len(key)+v.bytes()+bytelru.Bookkeeping[string, *view](); got != want {
+		t.Errorf("view entry accounted at %d bytes, want %d", got, want)
+	}
+	if got, want := e.sessions.Bytes(), len(req.SessionID)+bytelru.Bookkeeping[string, sessionState](); got != want {
+		t.Errorf("session entry accounted at %d bytes, want %d", got, want)
+	}
+}
+
+// TestResourceArgumentsNameTheFirstUnexpected: of several fields the
+// schema does not allow, the first in sorted order is named, whatever the
+// order of the object.
+func TestResourceArgumentsNameTheFirstUnexpected(t *testing.T) {
+	t.Parallel()
+	h := newResHost(summary("alpha", "A."))
+	want := string(render.ErrResourceUnexpectedArgument("beta"))
+	for range 20 {
+		if res := readCall(t, h, `{"zeta":1,"name":"alpha","path":"a.md","mu":2,"beta":null,"omega":3}`); res.Text != want {
+			t.Fatalf("%q, want %q", res.Text, want)
+		}
+	}
+}
