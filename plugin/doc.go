@@ -62,7 +62,10 @@
 // skill, loaded from the host with contract.SkillRequest.UserInvocation; each one
 // whose loaded definition is user-invocable is appended, once, in order of
 // first appearance and after every other message of the step, as the
-// `skill` tool's rendering of it. It follows the tool, not the catalog: a
+// `skill` tool's rendering of it. With the resource-read tool mounted, only
+// a skill the model may invoke has its guidance name that tool, as in the
+// `skill` tool's answer: the tool reads nothing of a skill the model may
+// not invoke, so a user-only skill's block leaves it out. It follows the tool, not the catalog: a
 // step where `skill` does not resolve to the mount's tool (rule 2) loads
 // nothing, while an incomplete snapshot (rule 3) still lets the user invoke
 // skills. Names a complete snapshot does not list are not loaded, and at

@@ -145,7 +145,7 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 	if !m.cfg.UserInvocation {
 		return resp, nil
 	}
-	edits, err := e.invocations(ctx, host, req, listed, seq)
+	edits, err := e.invocations(ctx, host, m, req, listed, seq)
 	if err != nil {
 		return contract.StepResponse{}, err
 	}

@@ -82,7 +82,7 @@ func containsName(names []string, name string) bool {
 // message of the step. Whether a skill is user-invocable is decided on its
 // loaded definition. seq is the log position the step follows, for the
 // messages' ids.
-func (e *engine) invocations(ctx context.Context, host contract.Host, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, error) {
+func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, error) {
 	names := invokedNames(req.Downstream.Messages, listed)
 	var edits []contract.Edit
 	for _, name := range names {
@@ -98,7 +98,10 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, req contra
 		}
 		value := got.Skill.ToolValue()
 		value.Name = name
-		text, err := render.SkillContent(value)
+		// The same block the `skill` tool answers with. The resource-read
+		// tool reads only for skills the model may invoke, so only their
+		// guidance names it.
+		text, err := render.SkillContentFor(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
 		if err != nil {
 			return nil, &InvocationError{Name: name, Message: err.Error()}
 		}
