@@ -35,7 +35,9 @@ func TestStepReasons(t *testing.T) {
 		outcome contract.Outcome
 		want    []contract.Reason
 	}{
-		{"rejected", func(req *contract.StepRequest) { req.Downstream = contract.Decision{Reject: &contract.Reject{Reason: "no"}} },
+		{"rejected", func(req *contract.StepRequest) {
+			req.Downstream = contract.Decision{Reject: &contract.Reject{Reason: "no"}}
+		},
 			contract.OutcomeRejectPassthrough, []contract.Reason{r(contract.ReasonRejectPassthrough, "the downstream decision rejected the step; it passes through untouched")}},
 		{"restricted before any catalog", func(req *contract.StepRequest) { req.SkillToolIdentity = "" },
 			contract.OutcomeUnchanged, []contract.Reason{r(contract.ReasonToolRestricted, restrict), r(contract.ReasonEmpty, empty)}},
