@@ -46,7 +46,10 @@ type Reject = contract.Reject
 
 // Step identifies one model step of an agent in a session.
 type Step struct {
-	SessionID  string
+	SessionID string
+	// Cwd is the session's working directory, which providers resolve
+	// project skills against: an absolute path, or empty for none. A
+	// relative one fails the step (ErrRelativeCwd).
 	Cwd        string
 	AgentScope string
 	Turn       int

@@ -12,7 +12,9 @@ import (
 
 // ToolCall is a model's call of a tool, as the runtime received it.
 type ToolCall struct {
-	SessionID  string
+	SessionID string
+	// Cwd is the session's working directory, as in Step: absolute, or
+	// empty.
 	Cwd        string
 	AgentScope string
 	CallID     string
