@@ -56,6 +56,13 @@
 //     otherwise the message is appended.
 //  9. Skill bodies never enter the digest.
 //
+// Every answer says why (contract.StepResponse.Reasons): the reason of the
+// rule that decided it (rule 1, 3, 5, 6 or 7, or what rule 8 published and
+// whether the skills changed or compaction hid the catalog), after the
+// reason rule 2 applied when it did, and then what a catalog budget changed
+// and which skills the user invoked. The texts of the steps that publish
+// nothing are constant, so a steady step formats none.
+//
 // With the userInvocation option, a step also adds the skills the user
 // invoked: every whitespace-delimited `/name` token (skill.Invocations) in
 // the step's direct user messages (contract.Message.UserInput, role user) names a
