@@ -143,7 +143,7 @@ func skillDirs(arg string) (dirs []string, problem string) {
 		}
 		return nil, "not a directory"
 	}
-	if hasSkillFile(arg) {
+	if hasSkillFile(arg) || hasMisnamedSkillFile(arg) {
 		return []string{arg}, ""
 	}
 	entries, err := os.ReadDir(arg)
@@ -281,5 +281,5 @@ func findingText(f agentskills.Finding) string {
 	if f.Field == "" {
 		return skill.QuoteUnsafe(f.Message)
 	}
-	return f.Field + ": " + skill.QuoteUnsafe(f.Message)
+	return skill.QuoteUnsafe(f.Field + ": " + f.Message)
 }
