@@ -248,8 +248,8 @@ func TestFirstParagraph(t *testing.T) {
 	for in, want := range map[string]string{
 		"":                                   "",
 		"# Title only\n":                     "",
-		"# T\n\nOne\ntwo.\n\nThree.":          "One two.",
-		"\n\n  Indented line.  \nNext.\n":     "Indented line. Next.",
+		"# T\n\nOne\ntwo.\n\nThree.":         "One two.",
+		"\n\n  Indented line.  \nNext.\n":    "Indented line. Next.",
 		"```\ncode\n```\nAfter the fence.\n": "After the fence.",
 		"<!-- a\ncomment -->\nText.":         "Text.",
 		"***\nAfter a rule.":                 "After a rule.",
