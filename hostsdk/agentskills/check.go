@@ -11,13 +11,9 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// SpecFields are the frontmatter fields the Agent Skills specification
-// allows.
-var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
-
-// SpecFields returns the frontmatter fields the Agent Skills specification
+// specFields are the frontmatter fields the Agent Skills specification
 // allows, sorted.
-func SpecFields() []string { return slices.Clone(specFields) }
+var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
 
 // Finding is one problem CheckSkillFile found.
 type Finding struct {
@@ -51,7 +47,7 @@ func (c SpecCheck) Valid() bool { return len(c.Errors) == 0 }
 // CheckSkillFile checks data, the content of the SKILL.md in a directory
 // named dirName, against the Agent Skills specification: frontmatter
 // between "---" lines that is a YAML mapping of the allowed fields only
-// (SpecFields); a name of 1 to 64 characters, lowercase letters, digits
+// (name, description, license, allowed-tools, metadata, compatibility); a name of 1 to 64 characters, lowercase letters, digits
 // and hyphens, not starting or ending with a hyphen and without two in a
 // row, equal to dirName; a description of 1 to 1024 characters; a
 // compatibility of at most 500 characters; metadata a mapping. It also
