@@ -54,15 +54,17 @@ func (c SpecCheck) Valid() bool { return len(c.Errors) == 0 }
 // says whether a Provider configured with presets loads the skill, and
 // which leniencies that takes. It does no I/O.
 func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, error) {
-	cfg, err := Options{Presets: presets, HomeDir: "/"}.config()
-	if err != nil {
-		return SpecCheck{}, err
+	for i, p := range presets {
+		if !slices.Contains(Presets(), p) {
+			return SpecCheck{}, fmt.Errorf("agentskills: preset %d is %q; the presets are %q and %q", i, p, PresetClaudeCode, PresetCodex)
+		}
 	}
+	lz := lenience{describeFromBody: slices.Contains(presets, PresetClaudeCode)}
 	var c SpecCheck
 	c.Errors = specErrors(dirName, data)
 
 	pr, _ := parseWhole(data)
-	fm, warnings, lerr := cfg.lenience().interpret(pr, dirName)
+	fm, warnings, lerr := lz.interpret(pr, dirName)
 	if lerr != nil {
 		c.NotLoaded = lerr.Error()
 	} else {
