@@ -6,6 +6,7 @@
 //	skillcatalog demo [flags]                           a scripted session, no setup
 //	skillcatalog conform (-plugin PATH | -in-process)   the contract suite
 //	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills over MCP (the MCP Skills extension)
+//	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
 //	skillcatalog version                                build and protocol versions
 package main
 
@@ -33,6 +34,7 @@ Usage:
   skillcatalog conform (-plugin PATH | -in-process) [flags] [FILE|DIR...]
                                                       run conformance scenarios
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
+  skillcatalog hostcheck [-json] -- COMMAND [ARG...]  check a host of the plugin protocol, in any language
   skillcatalog version                                print the build and protocol versions
   skillcatalog help                                   show this help
 
@@ -40,6 +42,7 @@ Each command's flags:
   skillcatalog demo -h
   skillcatalog conform -h
   skillcatalog serve-mcp -h
+  skillcatalog hostcheck -h
 `
 
 func main() {
@@ -63,6 +66,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return conformCommand(ctx, args[1:], stdout, stderr)
 	case "serve-mcp":
 		return serveMCPCommand(ctx, args[1:], stdout, stderr)
+	case "hostcheck":
+		return hostcheckCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "skillcatalog version: unexpected argument %q\n", args[1])
