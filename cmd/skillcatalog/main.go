@@ -8,6 +8,7 @@
 //	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills over MCP (the MCP Skills extension)
 //	skillcatalog validate [-json] DIR...                skills against the Agent Skills specification
 //	skillcatalog explain [flags]                        the catalog the model would see, and why
+//	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
 //	skillcatalog version                                build and protocol versions
 package main
 
@@ -37,6 +38,7 @@ Usage:
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
   skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
+  skillcatalog hostcheck [-json] -- COMMAND [ARG...]  check a host of the plugin protocol, in any language
   skillcatalog version                                print the build and protocol versions
   skillcatalog help                                   show this help
 
@@ -46,6 +48,7 @@ Each command's flags:
   skillcatalog serve-mcp -h
   skillcatalog validate -h
   skillcatalog explain -h
+  skillcatalog hostcheck -h
 `
 
 func main() {
@@ -73,6 +76,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return validateCommand(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explainCommand(ctx, args[1:], stdout, stderr)
+	case "hostcheck":
+		return hostcheckCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "skillcatalog version: unexpected argument %q\n", args[1])

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -295,5 +297,25 @@ func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
 	defer host.mu.Unlock()
 	if host.reads != reads || host.snapshots != snaps {
 		t.Errorf("loop steps made %d ReadEvents and %d Snapshot calls, want none", host.reads-reads, host.snapshots-snaps)
+	}
+}
+
+// TestUnannouncedBrokerIDIsTheHosts: a ConfigureRequest naming a broker id
+// the host never announced on the broker stream is the host's mistake, so
+// the plugin answers ABORTED (never UNAVAILABLE, which says the plugin is
+// unreachable) and names the id and what the host must send.
+func TestUnannouncedBrokerIDIsTheHosts(t *testing.T) {
+	c, _ := connect(t, plugin.New(plugin.Options{}), newTestHost())
+	_, err := c.c.Configure(context.Background(), &pb.ConfigureRequest{ConfigJson: "{}", Scope: "global", HostServiceBrokerId: 4242})
+	if got := status.Code(err); got != codes.Aborted {
+		t.Fatalf("Configure with an unannounced broker id: code %v (%v), want Aborted", got, err)
+	}
+	for _, want := range []string{"broker id 4242", "ConnInfo"} {
+		if !strings.Contains(status.Convert(err).Message(), want) {
+			t.Errorf("message %q does not say %q", status.Convert(err).Message(), want)
+		}
+	}
+	if !errors.Is(fromStatus(err), contract.ErrHostFailed) {
+		t.Errorf("the host reads %v as not its own failure", fromStatus(err))
 	}
 }

@@ -165,7 +165,9 @@ func (s *serviceServer) Configure(ctx context.Context, req *pb.ConfigureRequest)
 	cfg, brokerID := configureRequestFromProto(req)
 	host, err := s.dialHost(brokerID)
 	if err != nil {
-		return nil, toStatus(ctx, err, codes.Unavailable)
+		// The host names the broker id and announces its listener: a dial
+		// that finds none is the host's mistake, not an unreachable plugin.
+		return nil, toStatus(ctx, contract.HostFailed(err), codes.Aborted)
 	}
 	resp, err := s.service.Configure(ctx, host, cfg)
 	if err != nil {
@@ -186,7 +188,7 @@ func (s *serviceServer) dialHost(id uint32) (contract.Host, error) {
 	}
 	conn, err := s.broker.DialWithOptions(id, dialOptions()...)
 	if err != nil {
-		return nil, fmt.Errorf("dial host services (broker id %d): %w", id, err)
+		return nil, fmt.Errorf("dial host services (broker id %d): %w: the host must send a ConnInfo for broker id %d on the broker stream before the ConfigureRequest that names it", id, err, id)
 	}
 	h := hostClient{c: pb.NewHostServiceClient(conn)}
 	s.hosts[id] = h

@@ -26,5 +26,5 @@ func Serve() {
 	logger := slog.New(newLogHandler(os.Stderr))
 	// A plugin must not outlive its host, however the host ended.
 	defer watchHost(hostCheckInterval, os.Getppid, exitOrphaned(logger))()
-	goplugin.Serve(wire.ServeConfig(plugin.New(plugin.Options{Logger: logger}), goLog))
+	goplugin.Serve(wire.ServeConfig(checkedIfAsked(plugin.New(plugin.Options{Logger: logger}), logger), goLog))
 }

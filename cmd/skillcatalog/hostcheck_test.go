@@ -1,0 +1,149 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin/hostcheck"
+)
+
+const nodeHostDir = "../../testdata/nodehost"
+
+// runHostcheck runs the built command's hostcheck on a host command and
+// returns its exit status and JSON result.
+func runHostcheck(t *testing.T, bin string, env []string, host ...string) (int, hostcheckResult, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"hostcheck", "-json", "--"}, host...)...)
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	code := 0
+	if exit, ok := err.(*exec.ExitError); ok {
+		code = exit.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var res hostcheckResult
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("hostcheck -json printed %q: %v (stderr %s)", stdout.String(), err, stderr.String())
+	}
+	return code, res, stderr.String()
+}
+
+// failedChecks names the checks of a report that failed.
+func failedChecks(r hostcheck.Report) []string {
+	var out []string
+	for _, c := range r.Checks {
+		if c.Failed > 0 {
+			out = append(out, c.Name)
+		}
+	}
+	return out
+}
+
+// exercised says whether each of the named checks held at least once.
+func requireExercised(t *testing.T, r hostcheck.Report, names ...string) {
+	t.Helper()
+	for _, c := range r.Checks {
+		for _, n := range names {
+			if c.Name == n && c.Passed == 0 {
+				t.Errorf("check %s never ran", n)
+			}
+		}
+	}
+}
+
+// The checks every host that runs a session with a catalog and a skill load
+// must have exercised.
+var coreChecks = []string{
+	hostcheck.CheckSnapshotStable, hostcheck.CheckSnapshotSorted, hostcheck.CheckSnapshotToken,
+	hostcheck.CheckSnapshotContent, hostcheck.CheckSnapshotNotModified, hostcheck.CheckEventsPages,
+	hostcheck.CheckEventsHead, hostcheck.CheckEventsRecent, hostcheck.CheckToolIdentity,
+	hostcheck.CheckToolIdentityStable, hostcheck.CheckGetSkill, hostcheck.CheckGetSkillUnknown,
+}
+
+func TestHostcheckPassesTheGoHostSDK(t *testing.T) {
+	bin := buildCommand(t)
+	host := filepath.Join(t.TempDir(), "example-host")
+	if out, err := exec.Command("go", "build", "-o", host, "../example-host").CombinedOutput(); err != nil {
+		t.Fatalf("go build example-host: %v\n%s", err, out)
+	}
+	code, res, stderr := runHostcheck(t, bin, nil, host, "-plugin", "{plugin}", "-skills", "../../testdata/skills")
+	if code != 0 || res.Report.Failed() || len(res.Problems) > 0 {
+		t.Fatalf("hostcheck exited %d: failed %v, problems %v, violations %+v\n%s", code, failedChecks(res.Report), res.Problems, res.Report.Violations, stderr)
+	}
+	requireExercised(t, res.Report, append(coreChecks, hostcheck.CheckSnapshotHint, hostcheck.CheckResourceRefusal, hostcheck.CheckGetSkillWithheld)...)
+}
+
+// nodeHost returns the node binary and the reference Node.js host, skipping
+// the test (failing it under CI) when they are not installed.
+func nodeHost(t *testing.T) (string, string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err == nil {
+		_, err = os.Stat(filepath.Join(nodeHostDir, "node_modules", "@grpc", "grpc-js"))
+	}
+	if err != nil {
+		msg := "the reference Node.js host needs Node.js and `npm ci --prefix testdata/nodehost`: " + err.Error()
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	script, err := filepath.Abs(filepath.Join(nodeHostDir, "host.mjs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return node, script
+}
+
+func TestHostcheckPassesTheNodeHost(t *testing.T) {
+	node, script := nodeHost(t)
+	bin := buildCommand(t)
+	code, res, stderr := runHostcheck(t, bin, nil, node, script, "{plugin}")
+	if code != 0 || res.Report.Failed() || len(res.Problems) > 0 {
+		t.Fatalf("hostcheck exited %d: failed %v, problems %v, violations %+v\n%s", code, failedChecks(res.Report), res.Problems, res.Report.Violations, stderr)
+	}
+	requireExercised(t, res.Report, append(coreChecks, hostcheck.CheckSnapshotHint, hostcheck.CheckGetSkillWithheld)...)
+	if res.Report.Steps != 5 {
+		t.Errorf("steps = %d, want the Node host's 5", res.Report.Steps)
+	}
+}
+
+func TestHostcheckCatchesBrokenNodeHosts(t *testing.T) {
+	node, script := nodeHost(t)
+	bin := buildCommand(t)
+	for _, tt := range []struct{ mode, check string }{
+		{"token", hostcheck.CheckSnapshotContent},
+		{"recent", hostcheck.CheckEventsRecent},
+		{"pages", hostcheck.CheckEventsPages},
+	} {
+		t.Run(tt.mode, func(t *testing.T) {
+			code, res, _ := runHostcheck(t, bin, []string{"HOSTCHECK_BREAK=" + tt.mode}, node, script, "{plugin}")
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+			if !strings.Contains(strings.Join(failedChecks(res.Report), " "), tt.check) {
+				t.Errorf("failed checks %v, want %s among them", failedChecks(res.Report), tt.check)
+			}
+		})
+	}
+}
+
+func TestHostcheckOfAHostThatNeverLoadsThePlugin(t *testing.T) {
+	bin := buildCommand(t)
+	code, res, _ := runHostcheck(t, bin, nil, "true")
+	if code != 1 || len(res.Problems) == 0 || !strings.Contains(res.Problems[0], "never started the plugin") {
+		t.Errorf("exit %d, problems %v: want 1 and a problem saying the plugin never ran", code, res.Problems)
+	}
+	code, res, _ = runHostcheck(t, bin, nil, "false")
+	if code != 1 || res.HostExit != 1 {
+		t.Errorf("a failing host: exit %d, host exit %d; want 1 and 1", code, res.HostExit)
+	}
+}
