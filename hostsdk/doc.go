@@ -41,7 +41,10 @@
 //
 // The plugin decides from the session log alone, so the log is the
 // runtime's durable transcript, or an adapter over it (implement
-// sessionlog.Store). Every message the model sees belongs in it, in order:
+// sessionlog.Store). A message holds any content block (TextBlock,
+// ToolUseBlock, ToolResultBlock, ImageBlock, and RawBlock for any other),
+// kept byte for byte, and Host.Transcript reads a session's messages back.
+// Every message the model sees belongs in it, in order:
 // messages proposed for a step go in Step.Downstream and PreStep appends
 // them with the plugin's additions; messages that arrive between steps go
 // through AppendMessages. The user's own message is proposed in the step

@@ -150,7 +150,7 @@ func changes(proposed, final []hostsdk.Message) (added []hostsdk.Message, remove
 }
 
 func sameMessage(a, b hostsdk.Message) bool {
-	return a.ID == b.ID && a.Role == b.Role && slices.Equal(a.Content, b.Content) &&
+	return a.ID == b.ID && a.Role == b.Role && slices.EqualFunc(a.Content, b.Content, hostsdk.ContentBlock.Equal) &&
 		(a.Source == nil) == (b.Source == nil) && bytes.Equal(a.Source, b.Source)
 }
 

@@ -55,7 +55,7 @@ func messageToProto(m contract.Message) *pb.Message {
 	if len(m.Content) > 0 {
 		out.Content = make([]*pb.ContentBlock, len(m.Content))
 		for i, b := range m.Content {
-			out.Content[i] = &pb.ContentBlock{Type: b.Type, Text: b.Text}
+			out.Content[i] = &pb.ContentBlock{Type: b.Type, Text: b.Text, RawJson: b.Raw}
 		}
 	}
 	return out
@@ -67,7 +67,7 @@ func messageFromProto(m *pb.Message) contract.Message {
 	if blocks := m.GetContent(); len(blocks) > 0 {
 		out.Content = make([]contract.ContentBlock, len(blocks))
 		for i, b := range blocks {
-			out.Content[i] = contract.ContentBlock{Type: b.GetType(), Text: b.GetText()}
+			out.Content[i] = contract.ContentBlock{Type: b.GetType(), Text: b.GetText(), Raw: b.GetRawJson()}
 		}
 	}
 	return out

@@ -21,7 +21,7 @@ var (
 	fullMessage = contract.Message{
 		ID:      "m1",
 		Role:    contract.RoleAssistant,
-		Content: []contract.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}},
+		Content: []contract.ContentBlock{{Type: "text", Text: "hello"}, {Type: "tool_use", Raw: json.RawMessage(`{"type":"tool_use","id":"c1","name":"skill","input":{}}`)}},
 		Source:  json.RawMessage(`{"kind":"skill-catalog"}`),
 		// Only user messages carry it in practice; the wire does not care.
 		UserInput: true,
@@ -82,7 +82,7 @@ func TestMessages(t *testing.T) {
 	if got := roleFromProto(pb.Role(99)); got != "" {
 		t.Errorf("unknown wire role = %q, want empty", got)
 	}
-	want := &pb.Message{Id: "m1", Role: pb.Role_ROLE_ASSISTANT, Content: []*pb.ContentBlock{{Type: "text", Text: "hello"}, {Type: "image"}}, SourceJson: []byte(`{"kind":"skill-catalog"}`), UserInput: true}
+	want := &pb.Message{Id: "m1", Role: pb.Role_ROLE_ASSISTANT, Content: []*pb.ContentBlock{{Type: "text", Text: "hello"}, {Type: "tool_use", RawJson: []byte(`{"type":"tool_use","id":"c1","name":"skill","input":{}}`)}}, SourceJson: []byte(`{"kind":"skill-catalog"}`), UserInput: true}
 	if diff := cmp.Diff(want, messageToProto(fullMessage), protocmp.Transform()); diff != "" {
 		t.Errorf("messageToProto (-want +got):\n%s", diff)
 	}

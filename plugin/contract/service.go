@@ -52,11 +52,22 @@ const (
 	RoleTool      Role = "tool"
 )
 
-// ContentBlock is one block of a message's content.
+// ContentBlock is one block of a message's content: text, a tool call, a
+// tool result, an image, or any other block a model API defines (see
+// blocks.go for the typed constructors and readers). A block other than
+// plain text keeps its JSON byte for byte in Raw, so the session log holds
+// what the model API sent and gives it back unchanged; the plugin reads
+// only Type and Text.
 type ContentBlock struct {
-	// Type is the block type, "text" for text blocks.
+	// Type is the block type: "text" for text blocks.
 	Type string `json:"type"`
+	// Text is a text block's text ("" for other blocks).
 	Text string `json:"text,omitempty"`
+	// Raw, when set, is the block's complete JSON object, and Type and Text
+	// are read from it: the block encodes as Raw, whatever Type and Text
+	// say. It is set for every block that is more than a type and a text.
+	// Change such a block by building a new one.
+	Raw json.RawMessage `json:"-"`
 }
 
 // Message is a durable message a step proposes or adds.

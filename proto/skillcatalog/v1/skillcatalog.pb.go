@@ -661,8 +661,15 @@ func (*UnmountResponse) Descriptor() ([]byte, []int) {
 type ContentBlock struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Block type, "text" for text blocks.
-	Type          string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
-	Text          string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	Type string `protobuf:"bytes,1,opt,name=type,proto3" json:"type,omitempty"`
+	Text string `protobuf:"bytes,2,opt,name=text,proto3" json:"text,omitempty"`
+	// The block's complete JSON object, byte for byte, for a block that is
+	// more than a type and a text: a tool call ("tool_use"), a tool result
+	// ("tool_result"), an image, a model's thinking, or any other. Empty for
+	// a plain text block. When set, type and text repeat its "type" and
+	// "text" members, and a plugin that edits a message passes it on
+	// unchanged.
+	RawJson       []byte `protobuf:"bytes,3,opt,name=raw_json,json=rawJson,proto3" json:"raw_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -709,6 +716,13 @@ func (x *ContentBlock) GetText() string {
 		return x.Text
 	}
 	return ""
+}
+
+func (x *ContentBlock) GetRawJson() []byte {
+	if x != nil {
+		return x.RawJson
+	}
+	return nil
 }
 
 // Message is a proposed durable message.
@@ -3091,10 +3105,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x11BindToolsResponse\"+\n" +
 	"\x0eUnmountRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\"\x11\n" +
-	"\x0fUnmountResponse\"6\n" +
+	"\x0fUnmountResponse\"Q\n" +
 	"\fContentBlock\x12\x12\n" +
 	"\x04type\x18\x01 \x01(\tR\x04type\x12\x12\n" +
-	"\x04text\x18\x02 \x01(\tR\x04text\"\xbd\x01\n" +
+	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
+	"\braw_json\x18\x03 \x01(\fR\arawJson\"\xbd\x01\n" +
 	"\aMessage\x12\x0e\n" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12)\n" +
 	"\x04role\x18\x02 \x01(\x0e2\x15.skillcatalog.v1.RoleR\x04role\x127\n" +
