@@ -2,8 +2,8 @@ package plugin
 
 import (
 	"context"
-	"slices"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/events"

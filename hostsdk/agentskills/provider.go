@@ -263,8 +263,8 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	}
 	return skill.Definition{
 		Summary: skill.Summary{
-			Name:        fm.Name,
-			Description: fm.Description,
+			Name:         fm.Name,
+			Description:  fm.Description,
 			Invocation:   fm.Invocation(),
 			Provider:     ProviderLabel,
 			ArgumentHint: fm.ArgumentHint,
