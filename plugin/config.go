@@ -16,7 +16,7 @@ import (
 
 // knownOptions lists every option, sorted, for the unknown-option error.
 func knownOptions() []string {
-	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionResourceTool, contract.OptionUserInvocation}
+	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionInvocationArguments, contract.OptionInvocationForm, contract.OptionResourceTool, contract.OptionUserInvocation}
 }
 
 // DefaultConfig returns the configuration used when the host passes none,
@@ -78,6 +78,26 @@ func ParseConfig(raw string) (contract.MountConfig, error) {
 	if v, ok := opts[contract.OptionResourceTool]; ok {
 		if err := json.Unmarshal(v, &cfg.ResourceTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
 			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionResourceTool, compactJSON(v))
+		}
+	}
+	if v, ok := opts[contract.OptionInvocationArguments]; ok {
+		if err := json.Unmarshal(v, &cfg.InvocationArguments); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionInvocationArguments, compactJSON(v))
+		}
+		if cfg.InvocationArguments && !cfg.UserInvocation {
+			return cfg, fmt.Errorf("%s needs %s: true (arguments are what the user writes after /name)", contract.OptionInvocationArguments, contract.OptionUserInvocation)
+		}
+	}
+	if v, ok := opts[contract.OptionInvocationForm]; ok {
+		forms := []string{contract.InvocationSlash, contract.InvocationDollar, contract.InvocationBoth}
+		if err := json.Unmarshal(v, &cfg.InvocationForm); err != nil || !slices.Contains(forms, cfg.InvocationForm) {
+			return cfg, fmt.Errorf("%s must be %q, %q or %q, got %s", contract.OptionInvocationForm, forms[0], forms[1], forms[2], compactJSON(v))
+		}
+		if cfg.InvocationForm != contract.InvocationSlash && !cfg.UserInvocation {
+			return cfg, fmt.Errorf("%s needs %s: true (the form is how the user invokes a skill)", contract.OptionInvocationForm, contract.OptionUserInvocation)
+		}
+		if cfg.InvocationForm == contract.InvocationSlash {
+			cfg.InvocationForm = "" // the default, as a Go host writes it
 		}
 	}
 	return cfg, nil

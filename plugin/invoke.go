@@ -3,6 +3,7 @@ package plugin
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/events"
@@ -35,13 +36,26 @@ func (e *InvocationError) Error() string {
 // host's.
 func (e *InvocationError) Is(target error) bool { return target == contract.ErrHostFailed }
 
-// invokedNames returns the skill names that the step's direct user
-// messages invoke with `/name` tokens, in order of first appearance, each
-// once. A name that listed (a complete snapshot, when the step has one)
-// does not list is skipped: a complete snapshot proves the skill absent.
-// At most MaxInvocationsPerStep names are returned.
-func invokedNames(msgs []contract.Message, listed *view) []string {
-	var names []string
+// invocationPrefixes are the prefix bytes of the tokens that invoke a
+// skill under a mount's InvocationForm.
+func invocationPrefixes(form string) string {
+	switch form {
+	case contract.InvocationDollar:
+		return string(skill.MentionPrefix)
+	case contract.InvocationBoth:
+		return string(skill.InvocationPrefix) + string(skill.MentionPrefix)
+	}
+	return string(skill.InvocationPrefix)
+}
+
+// invokedMentions returns the skills that the step's direct user messages
+// invoke with tokens of one of prefixes, in order of first appearance,
+// each once, with the arguments of its first token. A name that listed (a
+// complete snapshot, when the step has one) does not list is skipped: a
+// complete snapshot proves the skill absent. At most MaxInvocationsPerStep
+// are returned.
+func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []skill.Mention {
+	var found []skill.Mention
 	for _, m := range msgs {
 		if !m.UserInput || m.Role != contract.RoleUser {
 			continue
@@ -50,31 +64,22 @@ func invokedNames(msgs []contract.Message, listed *view) []string {
 			if c.Type != "text" {
 				continue
 			}
-			for name := range skill.Invocations(c.Text) {
+			for mention := range skill.Mentions(c.Text, prefixes) {
 				if listed != nil {
-					if _, ok := listed.lookup(name); !ok {
+					if _, ok := listed.lookup(mention.Name); !ok {
 						continue
 					}
 				}
-				if !containsName(names, name) {
-					names = append(names, name)
-					if len(names) == MaxInvocationsPerStep {
-						return names
+				if !slices.ContainsFunc(found, func(f skill.Mention) bool { return f.Name == mention.Name }) {
+					found = append(found, mention)
+					if len(found) == MaxInvocationsPerStep {
+						return found
 					}
 				}
 			}
 		}
 	}
-	return names
-}
-
-func containsName(names []string, name string) bool {
-	for _, n := range names {
-		if n == name {
-			return true
-		}
-	}
-	return false
+	return found
 }
 
 // invocations loads every skill the step's user messages invoke and
@@ -83,10 +88,11 @@ func containsName(names []string, name string) bool {
 // loaded definition. seq is the log position the step follows, for the
 // messages' ids.
 func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, []contract.Reason, error) {
-	names := invokedNames(req.Downstream.Messages, listed)
+	mentions := invokedMentions(req.Downstream.Messages, listed, invocationPrefixes(m.cfg.InvocationForm))
 	var edits []contract.Edit
 	var reasons []contract.Reason
-	for _, name := range names {
+	for _, mention := range mentions {
+		name := mention.Name
 		got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
 		if err != nil {
 			return nil, nil, hostFailed("load skill %q invoked by the user: %w", name, err)
@@ -99,6 +105,9 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		}
 		value := got.Skill.ToolValue()
 		value.Name = name
+		if m.cfg.InvocationArguments {
+			value.Content = render.SubstituteArguments(value.Content, mention.Args)
+		}
 		// The same block the `skill` tool answers with. The resource-read
 		// tool reads only for skills the model may invoke, so only their
 		// guidance names it.

@@ -19,6 +19,49 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
+func TestParseConfigInvocationOptions(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		raw      string
+		wantArgs bool
+		wantForm string
+		wantErr  string
+	}{
+		{raw: `{"userInvocation": true}`},
+		{raw: `{"userInvocation": true, "invocationArguments": true}`, wantArgs: true},
+		{raw: `{"userInvocation": true, "invocationArguments": false}`},
+		{raw: `{"invocationArguments": false}`},
+		{raw: `{"userInvocation": true, "invocationForm": "slash"}`},
+		{raw: `{"invocationForm": "slash"}`},
+		{raw: `{"userInvocation": true, "invocationForm": "dollar"}`, wantForm: "dollar"},
+		{raw: `{"userInvocation": true, "invocationForm": "both", "invocationArguments": true}`, wantArgs: true, wantForm: "both"},
+		{raw: `{"invocationArguments": true}`, wantErr: `invocationArguments needs userInvocation: true (arguments are what the user writes after /name)`},
+		{raw: `{"userInvocation": false, "invocationArguments": true}`, wantErr: `invocationArguments needs userInvocation: true (arguments are what the user writes after /name)`},
+		{raw: `{"userInvocation": true, "invocationArguments": "yes"}`, wantErr: `invocationArguments must be true or false, got "yes"`},
+		{raw: `{"userInvocation": true, "invocationArguments": null}`, wantErr: `invocationArguments must be true or false, got null`},
+		{raw: `{"invocationForm": "dollar"}`, wantErr: `invocationForm needs userInvocation: true (the form is how the user invokes a skill)`},
+		{raw: `{"userInvocation": true, "invocationForm": "Dollar"}`, wantErr: `invocationForm must be "slash", "dollar" or "both", got "Dollar"`},
+		{raw: `{"userInvocation": true, "invocationForm": 1}`, wantErr: `invocationForm must be "slash", "dollar" or "both", got 1`},
+		{raw: `{"userInvocation": true, "invocationForm": null}`, wantErr: `invocationForm must be "slash", "dollar" or "both", got null`},
+	}
+	for _, tc := range tests {
+		cfg, err := ParseConfig(tc.raw)
+		if tc.wantErr != "" {
+			if err == nil || err.Error() != tc.wantErr {
+				t.Errorf("ParseConfig(%s) error = %v, want %q", tc.raw, err, tc.wantErr)
+			}
+			continue
+		}
+		if err != nil || cfg.InvocationArguments != tc.wantArgs || cfg.InvocationForm != tc.wantForm {
+			t.Errorf("ParseConfig(%s) = arguments %v form %q, %v; want %v %q", tc.raw, cfg.InvocationArguments, cfg.InvocationForm, err, tc.wantArgs, tc.wantForm)
+		}
+		// The Go form round-trips.
+		if again, err := ParseConfig(cfg.JSON()); err != nil || again != cfg {
+			t.Errorf("ParseConfig(%s) = %+v, %v; want %+v", cfg.JSON(), again, err, cfg)
+		}
+	}
+}
+
 func TestParseConfigUserInvocation(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -34,7 +77,7 @@ func TestParseConfigUserInvocation(t *testing.T) {
 		{raw: `{"userInvocation": 1}`, wantErr: `userInvocation must be true or false, got 1`},
 		{raw: `{"userInvocation": null}`, wantErr: `userInvocation must be true or false, got null`},
 		{raw: `{"userInvocation": [true]}`, wantErr: `userInvocation must be true or false, got [true]`},
-		{raw: `{"userInvokation": true}`, wantErr: `unknown plugin option "userInvokation" (known options: catalogBudget, catalogDescriptionMaxLength, resourceTool, userInvocation)`},
+		{raw: `{"userInvokation": true}`, wantErr: `unknown plugin option "userInvokation" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, resourceTool, userInvocation)`},
 	}
 	for _, tc := range tests {
 		cfg, err := ParseConfig(tc.raw)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+	"unicode/utf8"
 )
 
 func TestInvocations(t *testing.T) {
@@ -118,4 +119,55 @@ func BenchmarkInvocations(b *testing.B) {
 			b.Fatal("no invocations found")
 		}
 	}
+}
+
+func TestMentions(t *testing.T) {
+	tests := []struct {
+		text, prefixes string
+		want           []Mention
+	}{
+		{"/fix 42", "/", []Mention{{"fix", "42"}}},
+		{"Please /fix  42 now \nthen more", "/", []Mention{{"fix", "42 now"}}},
+		{"/a one /b two\n/c", "/", []Mention{{"a", "one"}, {"b", "two"}, {"c", ""}}},
+		{"/a x /not-a-NAME y", "/", []Mention{{"a", "x /not-a-NAME y"}}},
+		{"$a x /b y", "$", []Mention{{"a", "x /b y"}}},
+		{"$a x /b y", "/$", []Mention{{"a", "x"}, {"b", "y"}}},
+		{"costs $5 and $ alone", "$", []Mention{{"5", "and $ alone"}}},
+		{"/a\u2028b", "/", []Mention{{"a", "b"}}},
+		{"no mention", "/$", nil},
+	}
+	for _, tt := range tests {
+		if got := slices.Collect(Mentions(tt.text, tt.prefixes)); !slices.Equal(got, tt.want) {
+			t.Errorf("Mentions(%q, %q) = %q, want %q", tt.text, tt.prefixes, got, tt.want)
+		}
+	}
+}
+
+// FuzzMentions: with the slash prefix, Mentions names exactly what the
+// reference scan of FuzzInvocations names, and every mention's arguments are text of its own line
+// of the input, trimmed.
+func FuzzMentions(f *testing.F) {
+	for _, s := range []string{"/a b", "$a /b c\n/d", "/a\u00a0x\u2028/b", "x /a /a y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		var names []string
+		for m := range Mentions(text, "/") {
+			names = append(names, m.Name)
+			if strings.Contains(m.Args, "\n") {
+				t.Fatalf("arguments %q of %q cross a line", m.Args, text)
+			}
+			if !strings.Contains(text, m.Args) || strings.TrimSpace(m.Args) != m.Args && utf8.ValidString(m.Args) {
+				t.Fatalf("arguments %q are not trimmed text of %q", m.Args, text)
+			}
+		}
+		if want := referenceInvocations(text); !slices.Equal(names, want) {
+			t.Fatalf("Mentions named %q, the reference %q", names, want)
+		}
+		for m := range Mentions(text, "/$") {
+			if !ValidBoundedName(m.Name) && !ValidQualifiedName(m.Name) {
+				t.Fatalf("mentioned %q, not a skill name", m.Name)
+			}
+		}
+	})
 }

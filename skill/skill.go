@@ -34,6 +34,10 @@ type Summary struct {
 	// it stays listed and loadable when Name collides with another skill
 	// visible to the same session (see QualifiedName, ValidQualifiedName).
 	QualifiedName string
+	// ArgumentHint says what a user may write after `/name` (the
+	// `argument-hint` frontmatter field, such as "[issue-number]"), for a
+	// host's completion menu. It never reaches the model.
+	ArgumentHint string
 }
 
 // Definition is a loaded skill: its summary, where its resources live and

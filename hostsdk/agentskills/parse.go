@@ -47,6 +47,9 @@ type Frontmatter struct {
 	AllowedTools []string
 	// Metadata is the optional `metadata` string map.
 	Metadata map[string]string
+	// ArgumentHint is the optional `argument-hint` field, which runtimes
+	// show beside `/name` while the user types arguments.
+	ArgumentHint string
 	// DisableModelInvocation is `disable-model-invocation`; true keeps the
 	// skill out of the model's catalog and the `skill` tool.
 	DisableModelInvocation bool
@@ -247,6 +250,8 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 			fm.AllowedTools, warnings = toolsField(key, val, warnings)
 		case "metadata":
 			fm.Metadata, warnings = metadataField(key, val, warnings)
+		case "argument-hint":
+			fm.ArgumentHint, warnings = hintField(key, val, warnings)
 		default:
 			var v any
 			if err := val.Decode(&v); err != nil {
@@ -272,6 +277,24 @@ func stringField(key string, n *yaml.Node, warnings []string) (string, []string)
 		return "", warnings
 	}
 	return n.Value, warnings
+}
+
+// hintField reads `argument-hint`. Skills write it as documented,
+// `argument-hint: [issue-number]`, which YAML reads as a one-element flow
+// sequence: a flow sequence of scalars is taken back as the text it was
+// written as ("[issue-number]", "[from, to]").
+func hintField(key string, n *yaml.Node, warnings []string) (string, []string) {
+	if n.Kind != yaml.SequenceNode || n.Style&yaml.FlowStyle == 0 {
+		return stringField(key, n, warnings)
+	}
+	parts := make([]string, len(n.Content))
+	for i, c := range n.Content {
+		if c.Kind != yaml.ScalarNode {
+			return "", append(warnings, fmt.Sprintf("field %q is not a string; ignored", key))
+		}
+		parts[i] = c.Value
+	}
+	return "[" + strings.Join(parts, ", ") + "]", warnings
 }
 
 func boolField(n *yaml.Node) (v, ok bool) {

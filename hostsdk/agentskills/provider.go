@@ -263,10 +263,11 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	}
 	return skill.Definition{
 		Summary: skill.Summary{
-			Name:        fm.Name,
-			Description: fm.Description,
-			Invocation:  fm.Invocation(),
-			Provider:    ProviderLabel,
+			Name:         fm.Name,
+			Description:  fm.Description,
+			Invocation:   fm.Invocation(),
+			Provider:     ProviderLabel,
+			ArgumentHint: fm.ArgumentHint,
 		},
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: sk.Dir},
 		Content:      body,
@@ -497,7 +498,7 @@ func (m *merger) finish() *resolution {
 	for i := range res.skills {
 		s := &res.skills[i]
 		res.byName[s.Name] = i
-		res.summaries[i] = skill.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel}
+		res.summaries[i] = skill.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel, ArgumentHint: s.Frontmatter.ArgumentHint}
 	}
 	res.diags = sortDiags(m.diags)
 	return res

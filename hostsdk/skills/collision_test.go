@@ -202,3 +202,23 @@ func TestTokenNamesOrigin(t *testing.T) {
 		t.Errorf("tokens do not tell origins apart: local %s, docs %s, other %s, nested %s", local, docs, other, nested)
 	}
 }
+
+// TestTokenNamesArgumentHint: a changed argument hint is another snapshot,
+// and a list without hints keeps the token it had before hints existed
+// (pinned: the token the registry gave this list before).
+func TestTokenNamesArgumentHint(t *testing.T) {
+	token := func(s skill.Summary) string {
+		r := skills.NewRegistry()
+		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
+		return mustSnapshot(t, r, globalQ).Token
+	}
+	plain := sum("fix", "d", "disk")
+	hinted, other := plain, plain
+	hinted.ArgumentHint, other.ArgumentHint = "[issue]", "[issue] [priority]"
+	if a, b, c := token(plain), token(hinted), token(other); a == b || b == c || a == c {
+		t.Errorf("tokens do not tell hints apart: none %s, [issue] %s, two %s", a, b, c)
+	}
+	if got := token(plain); got != "8244cc29689179f581a4ad1dd3e17d78" {
+		t.Errorf("the token of a list without hints changed: %s", got)
+	}
+}

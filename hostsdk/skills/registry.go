@@ -50,6 +50,9 @@ type RuntimeSkill struct {
 	Content string
 	// Rank orders same-name skills within one scope: higher wins.
 	Rank int
+	// ArgumentHint says what a user may write after `/name`, for the
+	// host's completion menu (skill.Summary.ArgumentHint).
+	ArgumentHint string
 }
 
 // ProviderOptions configures a provider attachment.
@@ -213,10 +216,11 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 	e := &runtimeEntry{
 		def: skill.Definition{
 			Summary: skill.Summary{
-				Name:        s.Name,
-				Description: s.Description,
-				Invocation:  policy,
-				Provider:    provider,
+				Name:         s.Name,
+				Description:  s.Description,
+				Invocation:   policy,
+				Provider:     provider,
+				ArgumentHint: s.ArgumentHint,
 			},
 			ResourceBase: s.ResourceBase.Clone(),
 			Content:      s.Content,

@@ -15,7 +15,7 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // snapshotToken hashes the summaries with xxh3-128 over a length-prefixed
 // encoding (count, then per skill: name, description, policy bits,
 // provider, and for a remote skill, flagged by policy bit 4, its origin and
-// qualified name), so no two different lists encode alike and the token
+// qualified name, and, flagged by bit 8, an argument hint), so no two different lists encode alike and the token
 // depends on content alone.
 func snapshotToken(skills []skill.Summary) string {
 	h := xxh3.New128()
@@ -39,12 +39,18 @@ func snapshotToken(skills []skill.Summary) string {
 		if s.Origin != "" {
 			bits |= 4 // a remote skill: its origin follows
 		}
+		if s.ArgumentHint != "" {
+			bits |= 8 // its argument hint follows (so a list without hints hashes as before)
+		}
 		scratch[0] = bits
 		_, _ = h.Write(scratch[:1])
 		writeString(s.Provider)
 		if s.Origin != "" {
 			writeString(s.Origin)
 			writeString(s.QualifiedName)
+		}
+		if s.ArgumentHint != "" {
+			writeString(s.ArgumentHint)
 		}
 	}
 	sum := h.Sum128().Bytes()

@@ -317,13 +317,13 @@ func summaryToProto(s skill.Summary) *pb.SkillSummary {
 func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary) {
 	pol.ModelInvocable, pol.UserInvocable = s.Invocation.ModelInvocable, s.Invocation.UserInvocable
 	out.Name, out.Description, out.Invocation, out.Provider = s.Name, s.Description, pol, s.Provider
-	out.Origin, out.QualifiedName = s.Origin, s.QualifiedName
+	out.Origin, out.QualifiedName, out.ArgumentHint = s.Origin, s.QualifiedName, s.ArgumentHint
 }
 
 // summaryFromProto converts a skill summary.
 func summaryFromProto(s *pb.SkillSummary) skill.Summary {
 	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
-		Origin: s.GetOrigin(), QualifiedName: s.GetQualifiedName()}
+		Origin: s.GetOrigin(), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint()}
 }
 
 // copyFields sets every populated field of src on the field of dst with

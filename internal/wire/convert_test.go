@@ -28,7 +28,7 @@ var (
 	}
 	fullDefinition = skill.Definition{
 		Summary: skill.Summary{Name: "docs:acme/pdf", Description: "Fill forms.", Invocation: skill.InvocationPolicy{ModelInvocable: true}, Provider: "docs",
-			Origin: "docs", QualifiedName: "docs:acme/pdf"},
+			Origin: "docs", QualifiedName: "docs:acme/pdf", ArgumentHint: "[form-name]"},
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://pdf/"},
 		Content:      "Do it.",
 	}

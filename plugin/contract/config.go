@@ -13,6 +13,23 @@ const (
 	OptionCatalogBudget = "catalogBudget"
 	// OptionResourceTool registers the resource-read tool.
 	OptionResourceTool = "resourceTool"
+	// OptionInvocationArguments passes the text after `/name` to the
+	// invoked skill's instructions.
+	OptionInvocationArguments = "invocationArguments"
+	// OptionInvocationForm says which tokens invoke a skill: `/name`,
+	// `$name` or both.
+	OptionInvocationForm = "invocationForm"
+)
+
+// The forms of OptionInvocationForm.
+const (
+	// InvocationSlash: `/name` invokes a skill (the default).
+	InvocationSlash = "slash"
+	// InvocationDollar: `$name` invokes a skill, the form of the runtimes
+	// that mention skills that way; `/name` is text.
+	InvocationDollar = "dollar"
+	// InvocationBoth: `/name` and `$name` invoke a skill.
+	InvocationBoth = "both"
 )
 
 // MountConfig is a mount's configuration as Go: what the JSON object of
@@ -34,6 +51,17 @@ type MountConfig struct {
 	CatalogBudget int `json:"catalogBudget,omitempty"`
 	// ResourceTool registers the resource-read tool next to `skill`.
 	ResourceTool bool `json:"resourceTool,omitempty"`
+	// InvocationArguments, with UserInvocation, passes the text after an
+	// invoking token (up to the end of its line or the next invoking
+	// token) to the skill's instructions as Claude Code does: $ARGUMENTS,
+	// $ARGUMENTS[N] and $N are replaced, and instructions without a
+	// placeholder get an "ARGUMENTS: ..." line (render.SubstituteArguments).
+	// Off, the instructions are added as they are.
+	InvocationArguments bool `json:"invocationArguments,omitempty"`
+	// InvocationForm, with UserInvocation, says which tokens invoke a
+	// skill: InvocationSlash (`/name`; empty means it), InvocationDollar
+	// (`$name`) or InvocationBoth.
+	InvocationForm string `json:"invocationForm,omitempty"`
 }
 
 // JSON returns the configuration's JSON form, the object of options a

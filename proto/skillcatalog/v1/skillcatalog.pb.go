@@ -1673,6 +1673,10 @@ type SkillSummary struct {
 	// For a remote skill, "<origin>:<path on its server>": the name under
 	// which it stays listed when its name collides with another skill's.
 	QualifiedName string `protobuf:"bytes,6,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
+	// What a user may write after `/name` (the `argument-hint` frontmatter
+	// field), for a host's completion menu; never shown to the model. Part of
+	// the summary, so a snapshot's token changes with it.
+	ArgumentHint  string `protobuf:"bytes,7,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1749,6 +1753,13 @@ func (x *SkillSummary) GetQualifiedName() string {
 	return ""
 }
 
+func (x *SkillSummary) GetArgumentHint() string {
+	if x != nil {
+		return x.ArgumentHint
+	}
+	return ""
+}
+
 // SkillDefinition is a loaded skill.
 type SkillDefinition struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -1763,6 +1774,7 @@ type SkillDefinition struct {
 	// As in SkillSummary.
 	Origin        string `protobuf:"bytes,7,opt,name=origin,proto3" json:"origin,omitempty"`
 	QualifiedName string `protobuf:"bytes,8,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
+	ArgumentHint  string `protobuf:"bytes,9,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1849,6 +1861,13 @@ func (x *SkillDefinition) GetOrigin() string {
 func (x *SkillDefinition) GetQualifiedName() string {
 	if x != nil {
 		return x.QualifiedName
+	}
+	return ""
+}
+
+func (x *SkillDefinition) GetArgumentHint() string {
+	if x != nil {
+		return x.ArgumentHint
 	}
 	return ""
 }
@@ -3173,7 +3192,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xe2\x01\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\x87\x02\n" +
 	"\fSkillSummary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3182,7 +3201,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"invocation\x12\x1a\n" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12\x16\n" +
 	"\x06origin\x18\x05 \x01(\tR\x06origin\x12%\n" +
-	"\x0equalified_name\x18\x06 \x01(\tR\rqualifiedName\"\xc3\x02\n" +
+	"\x0equalified_name\x18\x06 \x01(\tR\rqualifiedName\x12#\n" +
+	"\rargument_hint\x18\a \x01(\tR\fargumentHint\"\xe8\x02\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3193,7 +3213,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\rresource_base\x18\x05 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
 	"\acontent\x18\x06 \x01(\tR\acontent\x12\x16\n" +
 	"\x06origin\x18\a \x01(\tR\x06origin\x12%\n" +
-	"\x0equalified_name\x18\b \x01(\tR\rqualifiedName\"\xaa\x01\n" +
+	"\x0equalified_name\x18\b \x01(\tR\rqualifiedName\x12#\n" +
+	"\rargument_hint\x18\t \x01(\tR\fargumentHint\"\xaa\x01\n" +
 	"\x0fSnapshotRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
