@@ -462,6 +462,7 @@ func contentDigest(skills []skill.Summary) string {
 		write(s.Provider)
 		write(s.Origin)
 		write(s.QualifiedName)
+		write(s.ArgumentHint)
 		write(fmt.Sprint(s.Invocation.ModelInvocable, s.Invocation.UserInvocable))
 	}
 	sum := h.Sum128().Bytes()

@@ -56,7 +56,7 @@ function snapshotToken(list) {
   if (breakMode === "token") return `rev-${++tokenCalls}`; // broken on purpose: not derived from content
   const h = createHash("sha256");
   for (const s of list) {
-    for (const field of [s.name, s.description, String(s.invocation.model_invocable), String(s.invocation.user_invocable), s.provider, s.origin ?? "", s.qualified_name ?? ""]) {
+    for (const field of [s.name, s.description, String(s.invocation.model_invocable), String(s.invocation.user_invocable), s.provider, s.origin ?? "", s.qualified_name ?? "", s.argument_hint ?? ""]) {
       h.update(`${Buffer.byteLength(field)}:${field};`);
     }
   }
