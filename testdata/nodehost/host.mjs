@@ -40,7 +40,7 @@ const v1 = pkg.skillcatalog.v1;
 
 const policy = { model_invocable: true, user_invocable: true };
 const skills = new Map([
-  ["pdf-forms", { name: "pdf-forms", description: "Fill in PDF forms.", invocation: policy, provider: "node", content: "Use the form's field names." }],
+  ["pdf-forms", { name: "pdf-forms", description: "Fill in PDF forms.", invocation: policy, provider: "node", argument_hint: "[form-file]", content: "Use the form's field names." }],
   ["release-notes", { name: "release-notes", description: "Write release notes.", invocation: { model_invocable: false, user_invocable: true }, provider: "node", content: "Group by area." }],
 ]);
 
