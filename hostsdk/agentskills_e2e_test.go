@@ -13,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 func writeSkillFile(t *testing.T, root, name, description, body string) {
@@ -184,7 +185,18 @@ func TestFilesystemRootVanished(t *testing.T) {
 	if err := os.Rename(root, root+".away"); err != nil {
 		t.Fatal(err)
 	}
-	expect(t, step(), hostsdk.OutcomeIncomplete)
+	gone := step()
+	expect(t, gone, hostsdk.OutcomeIncomplete)
+	// The step says why, naming the root.
+	var said bool
+	for _, r := range gone.Reasons {
+		if r.Code == contract.ReasonProviderIncomplete && strings.Contains(r.Detail, root+": skill root existed earlier and is gone now") {
+			said = true
+		}
+	}
+	if !said {
+		t.Errorf("the incomplete step's reasons do not name the vanished root %s: %+v", root, gone.Reasons)
+	}
 	expect(t, step(), hostsdk.OutcomeIncomplete)
 	var named bool
 	for _, d := range fsys.Diagnostics() {

@@ -56,6 +56,15 @@ func (d Diagnostic) String() string {
 	return fmt.Sprintf("%s: %s: %s", d.Severity, path, msg)
 }
 
+// reason is d as one line of skills.Observation.Incomplete: its path, when
+// it has one, and its message, without the severity.
+func (d Diagnostic) reason() string {
+	if d.Path == "" {
+		return skill.QuoteUnsafe(d.Message)
+	}
+	return skill.QuoteUnsafe(d.Path) + ": " + skill.QuoteUnsafe(d.Message)
+}
+
 // Skill is a discovered skill with everything the provider knows about it.
 // Frontmatter maps are shared with the provider's cache and must not be
 // modified.
@@ -120,6 +129,8 @@ type resolution struct {
 	complete  bool
 	unwatched bool
 	diags     []Diagnostic
+	// why says what made the resolution incomplete (skills.Observation.Incomplete).
+	why []string
 }
 
 // New validates opts and returns a provider. With opts.Watch it starts a
@@ -227,7 +238,11 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 	if p.ws == nil || res.unwatched {
 		p.fireInvalidate()
 	}
-	return skills.Observation{Skills: slices.Clone(res.summaries), Complete: res.complete}, nil
+	obs := skills.Observation{Skills: slices.Clone(res.summaries), Complete: res.complete}
+	if !res.complete {
+		obs.Incomplete = slices.Clone(res.why)
+	}
+	return obs, nil
 }
 
 // Load implements skills.Provider. It picks the skill List would offer for
@@ -427,8 +442,10 @@ func newMerger(roots int, diags []Diagnostic, watchFailed bool) *merger {
 	}
 	if watchFailed {
 		m.res.complete = false
-		m.diags = append(m.diags, Diagnostic{Severity: SeverityError,
-			Message: "the file watcher reported an error, so changes may have been missed; this listing is incomplete"})
+		d := Diagnostic{Severity: SeverityError,
+			Message: "the file watcher reported an error, so changes may have been missed; this listing is incomplete"}
+		m.diags = append(m.diags, d)
+		m.res.why = append(m.res.why, d.reason())
 	}
 	return m
 }
@@ -445,13 +462,16 @@ func (m *merger) add(spec rootSpec, s *rootScan, maxDirs int) {
 	}
 	m.diags = append(m.diags, s.diags...)
 	m.res.complete = m.res.complete && s.complete
+	m.res.why = append(m.res.why, s.why...)
 	m.res.unwatched = m.res.unwatched || s.unwatched
 	m.used += s.entries
 	if m.used > maxDirs {
 		if !m.overflow {
 			m.overflow = true
-			m.diags = append(m.diags, Diagnostic{Path: spec.path, Severity: SeverityError,
-				Message: fmt.Sprintf("more than %d entries in skill roots (Options.MaxDirs); this listing is incomplete", maxDirs)})
+			d := Diagnostic{Path: spec.path, Severity: SeverityError,
+				Message: fmt.Sprintf("more than %d entries in skill roots (Options.MaxDirs); this listing is incomplete", maxDirs)}
+			m.diags = append(m.diags, d)
+			m.res.why = append(m.res.why, d.reason())
 		}
 		m.res.complete = false
 	}

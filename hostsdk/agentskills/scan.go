@@ -107,12 +107,16 @@ type rootScan struct {
 	unwatched bool
 	// absent is true when nothing is at the root's path.
 	absent bool
+	// why says what made the scan incomplete, one line each.
+	why []string
 }
 
 func (s *rootScan) fail(path, skill, format string, args ...any) {
 	s.complete = false
 	s.cacheable = false
-	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+	d := Diagnostic{Path: path, Skill: skill, Severity: SeverityError, Message: fmt.Sprintf(format, args...)}
+	s.diags = append(s.diags, d)
+	s.why = append(s.why, d.reason())
 }
 
 func (s *rootScan) warn(path, skill, format string, args ...any) {
@@ -227,6 +231,7 @@ func scanRoot(ctx context.Context, spec rootSpec, lz lenience, budget int, w *wa
 	for _, e := range entries {
 		if err := ctx.Err(); err != nil {
 			s.complete, s.cacheable = false, false
+			s.why = append(s.why, Diagnostic{Path: spec.path, Message: "the listing was cut short: " + err.Error()}.reason())
 			return s
 		}
 		s.entries++

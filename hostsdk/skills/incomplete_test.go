@@ -40,3 +40,25 @@ func TestSnapshotSaysWhyItIsIncomplete(t *testing.T) {
 		t.Errorf("complete snapshot: complete %v, Incomplete %q, %v", snap.Complete, snap.Incomplete, err)
 	}
 }
+
+// saysWhy is a provider whose incomplete observations say why.
+type saysWhy struct{ skills.Provider }
+
+func (p saysWhy) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
+	return skills.Observation{Complete: false, Incomplete: []string{"/srv/skills: gone", "/opt/skills: unreadable"}}, nil
+}
+
+// TestSnapshotRepeatsWhatTheProviderSaid: a provider's own account of an
+// incomplete observation reaches the snapshot's reasons.
+func TestSnapshotRepeatsWhatTheProviderSaid(t *testing.T) {
+	r := skills.NewRegistry()
+	r.AddProvider("global", saysWhy{newFake(true)}, skills.ProviderOptions{})
+	snap, err := r.Snapshot(context.Background(), skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"global"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{`provider skills_test.saysWhy in scope "global" reported an incomplete observation: /srv/skills: gone; /opt/skills: unreadable`}
+	if diff := cmp.Diff(want, snap.Incomplete); diff != "" {
+		t.Errorf("Incomplete (-want +got):\n%s", diff)
+	}
+}

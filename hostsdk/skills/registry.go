@@ -605,9 +605,12 @@ func whyIncomplete(q Query, p plan, results []listResult) []string {
 			continue
 		}
 		who := fmt.Sprintf("provider %T in scope %q", p.providers[i].p, scopes[p.provScope[i]])
-		if res.err != nil {
+		switch {
+		case res.err != nil:
 			out = append(out, who+": "+res.err.Error())
-		} else {
+		case len(res.obs.Incomplete) > 0:
+			out = append(out, who+" reported an incomplete observation: "+strings.Join(res.obs.Incomplete, "; "))
+		default:
 			out = append(out, who+" reported an incomplete observation")
 		}
 	}

@@ -28,6 +28,10 @@ type Observation struct {
 	// should have (a root it could not read, a server it could not reach).
 	// An incomplete observation is never taken as an authoritative list.
 	Complete bool
+	// Incomplete says, when Complete is false, why: one line each (which
+	// root or server, what error), for the host's operators. The registry
+	// reports it with the snapshot (Snapshot.Incomplete).
+	Incomplete []string
 }
 
 // Provider lists skill candidates and loads definitions on demand.
