@@ -172,6 +172,7 @@ func entrySummary(label string, e *remoteEntry) skill.Summary {
 		Provider:      label,
 		Origin:        label,
 		QualifiedName: skill.QualifiedName(label, e.Path),
+		ArgumentHint:  e.ArgumentHint,
 	}
 }
 

@@ -34,6 +34,9 @@ type remoteEntry struct {
 	// Invocation narrows the default policy by the frontmatter's
 	// disable-model-invocation and user-invocable booleans.
 	Invocation skill.InvocationPolicy
+	// ArgumentHint is the frontmatter's argument-hint, bounded
+	// (skill.Summary.ArgumentHint).
+	ArgumentHint string
 	// Frontmatter is the entry's frontmatter, verbatim, and fields its
 	// decoded form (numbers as json.Number), for comparing with a fetched
 	// SKILL.md.
@@ -185,8 +188,36 @@ func (e *remoteEntry) decodeFrontmatter(obj map[string]json.RawMessage, loc skil
 	if v, ok := fields["user-invocable"].(bool); ok && !v {
 		e.Invocation.UserInvocable = false
 	}
+	e.ArgumentHint = argumentHint(fields["argument-hint"])
 	e.Frontmatter, e.fields = raw, fields
 	return ""
+}
+
+// maxArgumentHintBytes bounds a remote skill's argument hint: text from an
+// untrusted origin that a host shows in its completion menu.
+const maxArgumentHintBytes = 256
+
+// argumentHint reads a frontmatter argument-hint: a string, or the list a
+// YAML flow sequence (`argument-hint: [issue-number]`) became, written back
+// as "[issue-number]". Anything else is no hint.
+func argumentHint(v any) string {
+	var hint string
+	switch v := v.(type) {
+	case string:
+		hint = v
+	case []any:
+		parts := make([]string, len(v))
+		for i, p := range v {
+			s, ok := p.(string)
+			if !ok {
+				return ""
+			}
+			parts[i] = s
+		}
+		hint = "[" + strings.Join(parts, ", ") + "]"
+	}
+	hint = strings.Join(strings.Fields(hint), " ") // one line
+	return truncateUTF8(hint, maxArgumentHintBytes)
 }
 
 // decodeResources checks and keeps the entry's manifest, and declines an

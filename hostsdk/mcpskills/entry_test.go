@@ -243,3 +243,29 @@ func FuzzDecodeEntry(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeEntryArgumentHint: a remote skill's argument-hint reaches its
+// summary, as a string or as the list a YAML flow sequence became, on one
+// line and bounded; anything else is no hint.
+func TestDecodeEntryArgumentHint(t *testing.T) {
+	tests := []struct{ hint, want string }{
+		{`"[issue-number] [priority]"`, "[issue-number] [priority]"},
+		{`["issue-number"]`, "[issue-number]"},
+		{`["from","to"]`, "[from, to]"},
+		{`"two\nlines\t here"`, "two lines here"},
+		{`"` + strings.Repeat("h", 300) + `"`, strings.Repeat("h", 256)},
+		{`[1]`, ""},
+		{`{"a":"b"}`, ""},
+		{`true`, ""},
+	}
+	for _, tt := range tests {
+		raw := entryOf("skill://fix/SKILL.md", `{"name":"fix","description":"d","argument-hint":`+tt.hint+`}`, `[`+res("skill://fix/SKILL.md", 1)+`]`)
+		e, _, why := decodeEntry(json.RawMessage(raw), testEntryLimits)
+		if why != "" {
+			t.Fatalf("hint %s: declined: %s", tt.hint, why)
+		}
+		if got := entrySummary("docs", e).ArgumentHint; got != tt.want {
+			t.Errorf("hint %s: summary hint %q, want %q", tt.hint, got, tt.want)
+		}
+	}
+}

@@ -1,5 +1,7 @@
 package contract
 
+import "slices"
+
 // Reason says one thing about why a pre-step published a catalog or did
 // not. Every step's answer carries at least one: the plugin's in
 // StepResponse.Reasons, and a host adds its own (hostsdk.StepResult.Reasons).
@@ -99,13 +101,5 @@ func ReasonCodes() []ReasonCode {
 
 // Known reports whether c is one of the documented codes.
 func (c ReasonCode) Known() bool {
-	switch c {
-	case ReasonRejectPassthrough, ReasonToolRestricted, ReasonToolShadowed, ReasonSnapshotIncomplete,
-		ReasonCurrent, ReasonProposed, ReasonEmpty,
-		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
-		ReasonBudget, ReasonInvoked,
-		ReasonNoMount, ReasonProviderIncomplete, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled:
-		return true
-	}
-	return false
+	return slices.Contains(ReasonCodes(), c)
 }
