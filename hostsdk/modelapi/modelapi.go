@@ -40,10 +40,13 @@ func ToolUseBlock(id, name, arguments string) (hostsdk.ContentBlock, error) {
 	if json.Compact(&compact, []byte(arguments)) == nil && isObject(compact.Bytes()) {
 		return hostsdk.ToolUseBlock(id, name, compact.Bytes())
 	}
-	raw, err := json.Marshal(map[string]any{
-		"type": hostsdk.BlockToolUse, "id": id, "name": name,
-		"input": json.RawMessage(`{}`), ArgumentsMember: arguments,
-	})
+	raw, err := json.Marshal(struct {
+		Type      string          `json:"type"`
+		ID        string          `json:"id"`
+		Name      string          `json:"name"`
+		Input     json.RawMessage `json:"input"`
+		Arguments string          `json:"arguments"`
+	}{hostsdk.BlockToolUse, id, name, json.RawMessage(`{}`), arguments})
 	if err != nil {
 		return hostsdk.ContentBlock{}, fmt.Errorf("tool call %q: %w", id, err)
 	}

@@ -3,6 +3,7 @@ package modelapi_test
 import (
 	"encoding/json"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi"
@@ -18,10 +19,10 @@ func TestToolUseBlock(t *testing.T) {
 		{`{"name":"pdf-forms"}`, `{"type":"tool_use","id":"c1","name":"skill","input":{"name":"pdf-forms"}}`, `{"name":"pdf-forms"}`},
 		{"{ \"name\" : \"pdf-forms\",\n \"x\": [1, 2] }", `{"type":"tool_use","id":"c1","name":"skill","input":{"name":"pdf-forms","x":[1,2]}}`, `{"name":"pdf-forms","x":[1,2]}`},
 		{`{"name":"a<b"}`, `{"type":"tool_use","id":"c1","name":"skill","input":{"name":"a\u003cb"}}`, `{"name":"a\u003cb"}`},
-		{``, `{"arguments":"","id":"c1","input":{},"name":"skill","type":"tool_use"}`, ``},
-		{`{"name":`, `{"arguments":"{\"name\":","id":"c1","input":{},"name":"skill","type":"tool_use"}`, `{"name":`},
-		{`["pdf-forms"]`, `{"arguments":"[\"pdf-forms\"]","id":"c1","input":{},"name":"skill","type":"tool_use"}`, `["pdf-forms"]`},
-		{`null`, `{"arguments":"null","id":"c1","input":{},"name":"skill","type":"tool_use"}`, `null`},
+		{``, `{"type":"tool_use","id":"c1","name":"skill","input":{},"arguments":""}`, ``},
+		{`{"name":`, `{"type":"tool_use","id":"c1","name":"skill","input":{},"arguments":"{\"name\":"}`, `{"name":`},
+		{`["pdf-forms"]`, `{"type":"tool_use","id":"c1","name":"skill","input":{},"arguments":"[\"pdf-forms\"]"}`, `["pdf-forms"]`},
+		{`null`, `{"type":"tool_use","id":"c1","name":"skill","input":{},"arguments":"null"}`, `null`},
 	} {
 		b, err := modelapi.ToolUseBlock("c1", "skill", tc.args)
 		if err != nil {
@@ -89,4 +90,43 @@ func TestCallsAndResults(t *testing.T) {
 	if !ok || out.CallID != "call_2" || !out.IsError || len(out.Content) != 1 || out.Content[0].Text != "Error: invalid" {
 		t.Errorf("second result reads as %+v", out)
 	}
+}
+
+// FuzzToolUseBlock: whatever arguments text a model sends, the block is
+// made, reads back as a tool call with its id and name, and gives the tool
+// the same arguments: the same JSON object, or (valid UTF-8) the same
+// text.
+func FuzzToolUseBlock(f *testing.F) {
+	for _, s := range []string{`{"name":"pdf-forms"}`, `{ "a" : [1, 2.50, "é<"] }`, `{"name":`, `[]`, `null`, ``, `"x"`, "{\"a\":\"\xff\"}", `{"a":1}{"b":2}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, args string) {
+		b, err := modelapi.ToolUseBlock("call_1", "skill", args)
+		if err != nil {
+			t.Fatalf("%q: %v", args, err)
+		}
+		u, ok := b.ToolUse()
+		if !ok || u.ID != "call_1" || u.Name != "skill" {
+			t.Fatalf("%q: reads as %+v, %v", args, u, ok)
+		}
+		got, ok := modelapi.Arguments(b)
+		if !ok {
+			t.Fatalf("%q: no arguments", args)
+		}
+		var want, have map[string]any
+		if json.Unmarshal([]byte(args), &want) == nil && want != nil {
+			if err := json.Unmarshal(got, &have); err != nil {
+				t.Fatalf("%q: arguments %q: %v", args, got, err)
+			}
+			w, _ := json.Marshal(want)
+			h, _ := json.Marshal(have)
+			if string(w) != string(h) {
+				t.Fatalf("%q: arguments %q", args, got)
+			}
+			return
+		}
+		if utf8.ValidString(args) && string(got) != args {
+			t.Fatalf("%q: arguments %q", args, got)
+		}
+	})
 }

@@ -96,7 +96,10 @@ func refusal(b hostsdk.ContentBlock) (string, bool) {
 }
 
 func refusalBlock(text string) (hostsdk.ContentBlock, error) {
-	raw, err := json.Marshal(map[string]string{"type": blockRefusal, "refusal": text})
+	raw, err := json.Marshal(struct {
+		Type    string `json:"type"`
+		Refusal string `json:"refusal"`
+	}{blockRefusal, text})
 	if err != nil {
 		return hostsdk.ContentBlock{}, err
 	}
