@@ -50,6 +50,11 @@ func Tools(offered []tools.ResolvedTool) []anthropic.ToolUnionParam {
 
 // Messages returns msgs as a request's system prompt and messages.
 //
+// A text block goes as its text (with its citations when it has any), a
+// "tool_use" block with its input byte for byte, a "tool_result" block
+// with its content and error flag, an image inline or by URL; any other
+// block goes as its JSON, unchanged.
+//
 // The text of system messages, wherever they are, becomes the system
 // prompt, in order (the API takes no system turns). User and tool messages
 // become user turns, assistant messages assistant turns; consecutive turns
@@ -123,7 +128,10 @@ func contentBlocks(in []hostsdk.ContentBlock) ([]anthropic.ContentBlockParamUnio
 	for _, b := range in {
 		switch b.Type {
 		case hostsdk.BlockText:
-			if b.Text != "" {
+			switch {
+			case cited(b):
+				out = append(out, param.Override[anthropic.ContentBlockParamUnion](b.Raw))
+			case b.Text != "":
 				out = append(out, anthropic.NewTextBlock(b.Text))
 			}
 		case hostsdk.BlockToolUse:
@@ -166,6 +174,15 @@ func contentBlocks(in []hostsdk.ContentBlock) ([]anthropic.ContentBlockParamUnio
 		}
 	}
 	return out, nil
+}
+
+// cited reports whether a text block has citations, which go back with
+// it.
+func cited(b hostsdk.ContentBlock) bool {
+	var v struct {
+		Citations []json.RawMessage `json:"citations"`
+	}
+	return b.Raw != nil && json.Unmarshal(b.Raw, &v) == nil && len(v.Citations) > 0
 }
 
 // resultContent converts one block of a tool result's content.

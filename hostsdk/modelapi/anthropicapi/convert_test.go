@@ -72,6 +72,11 @@ func TestMessages(t *testing.T) {
 			`{"tool_use_id":"toolu_2","is_error":true,"content":[{"text":"Error: no","type":"text"},{"source":{"data":"iVBORw0K","media_type":"image/png","type":"base64"},"type":"image"}],"type":"tool_result"},` +
 			`{"text":"\u003csystem-reminder\u003echanged\u003c/system-reminder\u003e","type":"text"}],"role":"user"}]`,
 	}, {
+		name:   "a text with citations goes back with them",
+		in:     []hostsdk.Message{msg("a1", hostsdk.RoleAssistant, raw(`{"type":"text","text":"Per the form,","citations":[{"type":"char_location","cited_text":"W-9","document_index":0,"start_char_index":0,"end_char_index":3}]}`), raw(`{"type":"text","text":"so.","citations":[]}`))},
+		system: `null`,
+		msgs:   `[{"content":[{"type":"text","text":"Per the form,","citations":[{"type":"char_location","cited_text":"W-9","document_index":0,"start_char_index":0,"end_char_index":3}]},{"text":"so.","type":"text"}],"role":"assistant"}]`,
+	}, {
 		name:   "messages with no content are left out",
 		in:     []hostsdk.Message{msg("u1", hostsdk.RoleUser), msg("u2", hostsdk.RoleUser, text("")), msg("s1", hostsdk.RoleSystem)},
 		system: `null`,
