@@ -11,6 +11,8 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/anthropicapi"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
 )
 
@@ -197,4 +199,43 @@ func toolResult(t *testing.T, content []json.RawMessage, callID string) string {
 		t.Fatalf("tool result %s, want one answering %s", content[0], callID)
 	}
 	return b.Content[0].Text
+}
+
+// TestCatalogUpdateAfterToolResults: when the skills change between two
+// steps, the plugin's new catalog follows the tool results in the log; the
+// request carries both in the user turn after the tool call, the results
+// first, as the API requires.
+func TestCatalogUpdateAfterToolResults(t *testing.T) {
+	fx := looptest.New(t)
+	srv := looptest.NewServer(t, replies[0], replies[2])
+	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
+	for n := 1; n <= 2; n++ {
+		if n == 2 {
+			if err := fx.Registry.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "tax-forms", Description: "Fill in tax forms.", Content: "Check the totals."}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		system, msgs, err := anthropicapi.Messages(fx.Step(t, n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := client.Messages.New(context.Background(), anthropic.MessageNewParams{Model: "claude-test", MaxTokens: 1024, System: system, Messages: msgs, Tools: anthropicapi.Tools(fx.Offered())})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx.Reply(t, n, must(anthropicapi.Message(resp)))
+	}
+	var second request
+	if err := json.Unmarshal(srv.Requests()[1].Body, &second); err != nil {
+		t.Fatal(err)
+	}
+	if len(second.Messages) != 3 || second.Messages[2].Role != "user" || len(second.Messages[2].Content) != 2 {
+		t.Fatalf("second request: %s", srv.Requests()[1].Body)
+	}
+	var result, update block
+	if json.Unmarshal(second.Messages[2].Content[0], &result) != nil || json.Unmarshal(second.Messages[2].Content[1], &update) != nil ||
+		result.Type != "tool_result" || result.ToolUseID != "toolu_01" ||
+		update.Type != "text" || !strings.HasPrefix(update.Text, "<system-reminder>") || !strings.Contains(update.Text, "`tax-forms`") {
+		t.Errorf("second request's last user turn: %s", srv.Requests()[1].Body)
+	}
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/openaiapi"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
 // The arguments of the model's two calls, as it writes them.
@@ -128,11 +130,11 @@ func TestChatLoopThroughTheSkillTools(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tools, err := openaiapi.ChatTools(fx.Offered())
+		defs, err := openaiapi.ChatTools(fx.Offered())
 		if err != nil {
 			t.Fatal(err)
 		}
-		resp, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "gpt-test", Messages: msgs, Tools: tools})
+		resp, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "gpt-test", Messages: msgs, Tools: defs})
 		if err != nil {
 			t.Fatalf("turn %d: %v", n, err)
 		}
@@ -254,12 +256,12 @@ func TestResponsesLoopThroughTheSkillTools(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tools, err := openaiapi.ResponsesTools(fx.Offered())
+		defs, err := openaiapi.ResponsesTools(fx.Offered())
 		if err != nil {
 			t.Fatal(err)
 		}
 		resp, err := c.Responses.New(context.Background(), responses.ResponseNewParams{
-			Model: "gpt-test", Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: tools})
+			Model: "gpt-test", Input: responses.ResponseNewParamsInputUnion{OfInputItemList: input}, Tools: defs})
 		if err != nil {
 			t.Fatalf("turn %d: %v", n, err)
 		}
@@ -342,5 +344,48 @@ func TestResponsesLoopThroughTheSkillTools(t *testing.T) {
 	if c, r := third[6], third[7]; c.CallID != "call_02" || c.Name != "skill_resource" || c.Arguments != resourceArgs ||
 		r.CallID != "call_02" || !strings.Contains(output(r.Output), looptest.Script) {
 		t.Errorf("third request: call %+v, output %+v", c, r)
+	}
+}
+
+// TestChatCatalogUpdateAfterToolResults: when the skills change between
+// two steps, the plugin's new catalog follows the tool results in the log;
+// the request carries the tool message right after the call, as the API
+// requires, then the catalog as a user message.
+func TestChatCatalogUpdateAfterToolResults(t *testing.T) {
+	fx := looptest.New(t)
+	srv := looptest.NewServer(t,
+		chatReply("chatcmpl-1", "", "tool_calls", [3]string{"call_01", "skill", skillArgs}),
+		chatReply("chatcmpl-2", answer, "stop"),
+	)
+	c := client(srv)
+	for n := 1; n <= 2; n++ {
+		if n == 2 {
+			if err := fx.Registry.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "tax-forms", Description: "Fill in tax forms.", Content: "Check the totals."}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		msgs := must(openaiapi.ChatMessages(fx.Step(t, n)))
+		resp, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "gpt-test", Messages: msgs, Tools: must(openaiapi.ChatTools(fx.Offered()))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fx.Reply(t, n, must(openaiapi.ChatMessage(resp)))
+	}
+	var second chatRequest
+	body := srv.Requests()[1].Body
+	if err := json.Unmarshal(body, &second); err != nil {
+		t.Fatal(err)
+	}
+	var roles []string
+	for _, m := range second.Messages {
+		roles = append(roles, m.Role)
+	}
+	var update string
+	if len(second.Messages) == 5 {
+		json.Unmarshal(second.Messages[4].Content, &update)
+	}
+	if strings.Join(roles, " ") != "user user assistant tool user" || second.Messages[3].ToolCallID != "call_01" ||
+		!strings.HasPrefix(update, "<system-reminder>") || !strings.Contains(update, "`tax-forms`") {
+		t.Errorf("second request: %s", body)
 	}
 }

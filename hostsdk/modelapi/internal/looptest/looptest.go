@@ -43,8 +43,9 @@ const (
 // Fixture is a host with the plugin loaded and mounted in the global scope
 // with {"resourceTool": true}.
 type Fixture struct {
-	Host *hostsdk.Host
-	Tree *tools.Tree
+	Host     *hostsdk.Host
+	Tree     *tools.Tree
+	Registry *skills.Registry
 }
 
 // New builds the fixture; everything closes when the test ends.
@@ -87,7 +88,7 @@ func New(t testing.TB) *Fixture {
 	if _, err := p.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
 		t.Fatal(err)
 	}
-	return &Fixture{Host: host, Tree: tree}
+	return &Fixture{Host: host, Tree: tree, Registry: reg}
 }
 
 // Offered returns the tools the agent sees.
