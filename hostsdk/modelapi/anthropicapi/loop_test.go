@@ -11,9 +11,9 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/anthropicapi"
+	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
 )
 
 // The model's three replies: it thinks and loads the skill, reads the
