@@ -112,7 +112,7 @@ func (s *serviceClient) PreStep(ctx context.Context, req contract.StepRequest) (
 		return contract.StepResponse{}, err
 	}
 	mark := s.calls.mark(req.SessionID)
-	resp, err := s.c.PreStep(ctx, in)
+	resp, err := s.c.PreStep(outgoingTrace(ctx), in)
 	if err != nil {
 		return contract.StepResponse{}, s.calls.blame(req.SessionID, mark, fromStatus(err))
 	}
@@ -126,7 +126,7 @@ func (s *serviceClient) ExecuteSkillTool(ctx context.Context, call contract.Tool
 		return contract.ToolResult{}, err
 	}
 	mark := s.calls.mark(call.SessionID)
-	resp, err := s.c.ExecuteSkillTool(ctx, in)
+	resp, err := s.c.ExecuteSkillTool(outgoingTrace(ctx), in)
 	if err != nil {
 		return contract.ToolResult{}, s.calls.blame(call.SessionID, mark, fromStatus(err))
 	}
@@ -209,6 +209,7 @@ func (s *serviceServer) Unmount(ctx context.Context, req *pb.UnmountRequest) (*p
 }
 
 func (s *serviceServer) PreStep(ctx context.Context, req *pb.PreStepRequest) (*pb.PreStepResponse, error) {
+	ctx = incomingTrace(ctx)
 	resp, err := s.service.PreStep(ctx, stepRequestFromProto(req))
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Internal)
@@ -224,6 +225,7 @@ func (s *serviceServer) PreStep(ctx context.Context, req *pb.PreStepRequest) (*p
 }
 
 func (s *serviceServer) ExecuteSkillTool(ctx context.Context, req *pb.ExecuteSkillToolRequest) (*pb.ExecuteSkillToolResponse, error) {
+	ctx = incomingTrace(ctx)
 	res, err := s.service.ExecuteSkillTool(ctx, toolCallFromProto(req))
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Internal)
