@@ -40,7 +40,9 @@ func (e *ToolNotFoundError) Error() string {
 // that resolves to another definition (a same-name shadow, say) is not the
 // plugin's: CallTool returns *ToolNotFoundError for it, and the runtime
 // dispatches it itself.
-func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, err error) {
+	ctx, span := h.tel.startToolCall(ctx, call)
+	defer func() { h.tel.endToolCall(span, result, err) }()
 	id, _, ok := h.cfg.Tools.Resolve(call.AgentScope, call.Name)
 	if !ok {
 		return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}
