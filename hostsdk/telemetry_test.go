@@ -156,9 +156,11 @@ func TestOneStepIsOneSpanTree(t *testing.T) {
 		name       string
 		opts       hostsdk.LoadOptions
 		wantRemote []string
+		// The plugin process reports its own time on the call.
+		wantPluginTime bool
 	}{
-		{"binary", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, []string{"skillcatalog.callback.Snapshot", "skillcatalog.callback.ReadEvents", "skillcatalog.callback.Snapshot", "skillcatalog.callback.GetSkill"}},
-		{"in-process", hostsdk.LoadOptions{InProcess: true}, nil},
+		{"binary", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, []string{"skillcatalog.callback.Snapshot", "skillcatalog.callback.ReadEvents", "skillcatalog.callback.Snapshot", "skillcatalog.callback.GetSkill"}, true},
+		{"in-process", hostsdk.LoadOptions{InProcess: true}, nil, false},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			e := newTelemetryEnv(t, mode.opts)
@@ -176,6 +178,15 @@ func TestOneStepIsOneSpanTree(t *testing.T) {
 			if root.Name != "skillcatalog.PreStep" || !hasAttr(root.Attributes, attribute.String("skillcatalog.outcome", "initial")) ||
 				!hasAttr(root.Attributes, attribute.String("skillcatalog.session.id", "s1")) {
 				t.Errorf("step span %s has attributes %v; want the outcome and the session", root.Name, root.Attributes)
+			}
+			for _, s := range stepSpans {
+				if s.Name != "skillcatalog.plugin.PreStep" {
+					continue
+				}
+				reported := slices.ContainsFunc(s.Attributes, func(kv attribute.KeyValue) bool { return kv.Key == "skillcatalog.plugin.duration_ms" })
+				if reported != mode.wantPluginTime {
+					t.Errorf("plugin span has the plugin's own time: %v, want %v", reported, mode.wantPluginTime)
+				}
 			}
 			e.spans.Reset()
 

@@ -6,6 +6,9 @@ import (
 	"sync"
 	"testing"
 
+	"go.opentelemetry.io/otel/attribute"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 	"google.golang.org/grpc/metadata"
 
@@ -139,5 +142,37 @@ func TestIncomingTraceIgnoresMalformedHeaders(t *testing.T) {
 	sc := trace.SpanContextFromContext(incomingTrace(ctx))
 	if sc.TraceID().String() != "4bf92f3577b34da6a3ce929d0e0e4736" || sc.SpanID().String() != "00f067aa0ba902b7" || !sc.IsSampled() || !sc.IsRemote() || sc.TraceState().Get("vendor") != "x" {
 		t.Errorf("well-formed traceparent gave %v", sc)
+	}
+}
+
+// TestThePluginReportsItsTime: on a call under a recording span, the
+// plugin's time on the call comes back in a trailer and is set on that
+// span; a call under a span that does not record asks for nothing.
+func TestThePluginReportsItsTime(t *testing.T) {
+	host := &traceHost{testHost: newTestHost()}
+	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	m := mountBound(t, c, served, "", "tooldef-1")
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(spans))
+	ctx, span := tp.Tracer("test").Start(context.Background(), "plugin call")
+	if _, err := c.PreStep(ctx, contract.StepRequest{MountID: m.MountID, SessionID: "s1", SkillToolIdentity: "tooldef-1"}); err != nil {
+		t.Fatal(err)
+	}
+	span.End()
+	got := spans.GetSpans()
+	if len(got) != 1 {
+		t.Fatalf("%d spans, want 1", len(got))
+	}
+	var ms float64 = -1
+	for _, kv := range got[0].Attributes {
+		if kv.Key == attribute.Key("skillcatalog.plugin.duration_ms") {
+			ms = kv.Value.AsFloat64()
+		}
+	}
+	if ms < 0 || ms > float64(got[0].EndTime.Sub(got[0].StartTime).Microseconds())/1000 {
+		t.Errorf("plugin duration %v ms on a span of %v, want a share of it", ms, got[0].EndTime.Sub(got[0].StartTime))
+	}
+	if timing(trace.ContextWithSpanContext(context.Background(), got[0].SpanContext)) != nil {
+		t.Error("a span context that does not record asks for the trailer")
 	}
 }
