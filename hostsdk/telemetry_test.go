@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -39,6 +41,12 @@ type telemetryEnv struct {
 }
 
 func newTelemetryEnv(t *testing.T, opts hostsdk.LoadOptions) *telemetryEnv {
+	return newTelemetryEnvWith(t, opts, nil, "")
+}
+
+// newTelemetryEnvWith is newTelemetryEnv with the registry's runtime
+// skills and the mount's configuration.
+func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skills.RuntimeSkill, mountConfig string) *telemetryEnv {
 	t.Helper()
 	e := &telemetryEnv{spans: tracetest.NewInMemoryExporter(), metrics: sdkmetric.NewManualReader()}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(e.spans))
@@ -58,6 +66,11 @@ func newTelemetryEnv(t *testing.T, opts hostsdk.LoadOptions) *telemetryEnv {
 	e.provider = skilltest.New(skilltest.Options{Label: "fake"})
 	e.provider.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "alpha", Description: "Does alpha.", Invocation: skill.DefaultPolicy()}, Content: "Alpha body."})
 	reg.AddProvider(tools.GlobalScope, e.provider, skills.ProviderOptions{Label: "fake"})
+	for _, rs := range runtime {
+		if err := reg.Register(tools.GlobalScope, rs); err != nil {
+			t.Fatal(err)
+		}
+	}
 	e.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(),
 		Logger: slog.New(slog.DiscardHandler), TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
@@ -68,7 +81,7 @@ func newTelemetryEnv(t *testing.T, opts hostsdk.LoadOptions) *telemetryEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, mountConfig); err != nil {
 		t.Fatal(err)
 	}
 	e.spans.Reset() // what loading and mounting recorded is not the test's
@@ -348,4 +361,94 @@ func flatten(t *testing.T, rm metricdata.ResourceMetrics) map[string]int64 {
 		}
 	}
 	return out
+}
+
+// TestResourceReadsAreTracedAndCounted: a skill_resource call is a
+// CallTool span with the plugin's span and its ReadResource callback below
+// it, and the reads are counted by result.
+func TestResourceReadsAreTracedAndCounted(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("Notes.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e := newTelemetryEnvWith(t, hostsdk.LoadOptions{InProcess: true}, []skills.RuntimeSkill{{Name: "files", Description: "Has files.", Content: "Read notes.md.",
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}}, `{"resourceTool": true}`)
+	ctx := context.Background()
+	for _, path := range []string{"notes.md", "missing.md", "notes.md"} {
+		res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill_resource", Arguments: json.RawMessage(`{"name":"files","path":"` + path + `"}`)})
+		if err != nil || res.IsError != (path == "missing.md") {
+			t.Fatalf("read %s = %+v, %v", path, res, err)
+		}
+		if path == "notes.md" && strings.Count(res.Text, "Notes.") != 1 {
+			t.Fatalf("read %s = %q", path, res.Text)
+		}
+		tree, _ := spanTree(t, e.spans.GetSpans())
+		if want := "skillcatalog.CallTool\n  skillcatalog.plugin.ExecuteSkillTool\n    skillcatalog.callback.Snapshot\n      skillcatalog.provider.List\n    skillcatalog.callback.ReadResource\n      skillcatalog.provider.List\n"; tree != want {
+			t.Errorf("read %s spans:\n%s\nwant:\n%s", path, tree, want)
+		}
+		e.spans.Reset()
+	}
+	var rm metricdata.ResourceMetrics
+	if err := e.metrics.Collect(ctx, &rm); err != nil {
+		t.Fatal(err)
+	}
+	got := flatten(t, rm)
+	for key, want := range map[string]int64{
+		"skillcatalog.resource.reads{skillcatalog.result=ok}":        2,
+		"skillcatalog.resource.reads{skillcatalog.result=not_found}": 1,
+		"skillcatalog.callback.duration{skillcatalog.callback=ReadResource,skillcatalog.result=ok}": 3,
+	} {
+		if got[key] != want {
+			t.Errorf("%s = %d, want %d", key, got[key], want)
+		}
+	}
+}
+
+// TestTracerAndMeterAreIndependent: a host given only a meter provider
+// counts its steps, and one given only a tracer provider traces them.
+func TestTracerAndMeterAreIndependent(t *testing.T) {
+	tree := tools.NewTree()
+	reg := skills.NewRegistry()
+	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(cfg hostsdk.Config) {
+		t.Helper()
+		cfg.Tools, cfg.Skills, cfg.Sessions = tree, reg, sessionlog.NewMemoryStore()
+		host, err := hostsdk.New(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer host.Close()
+		p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := p.Mount(context.Background(), tools.GlobalScope, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Unmount(context.Background())
+		res, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope})
+		if err != nil || res.Outcome != hostsdk.OutcomeInitial {
+			t.Fatalf("PreStep = %v, %v", res.Outcome, err)
+		}
+	}
+
+	reader := sdkmetric.NewManualReader()
+	run(hostsdk.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	var rm metricdata.ResourceMetrics
+	if err := reader.Collect(context.Background(), &rm); err != nil {
+		t.Fatal(err)
+	}
+	if got := flatten(t, rm)["skillcatalog.steps{skillcatalog.outcome=initial}"]; got != 1 {
+		t.Errorf("meter only: %d initial steps counted, want 1", got)
+	}
+
+	spans := tracetest.NewInMemoryExporter()
+	run(hostsdk.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
+	tree2, _ := spanTree(t, spans.GetSpans())
+	if want := "skillcatalog.PreStep\n  skillcatalog.plugin.PreStep\n    skillcatalog.callback.Snapshot\n    skillcatalog.callback.ReadEvents\n"; tree2 != want {
+		t.Errorf("tracer only:\n%s\nwant:\n%s", tree2, want)
+	}
 }
