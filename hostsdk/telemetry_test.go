@@ -394,8 +394,8 @@ func TestResourceReadsAreTracedAndCounted(t *testing.T) {
 	}
 	got := flatten(t, rm)
 	for key, want := range map[string]int64{
-		"skillcatalog.resource.reads{skillcatalog.result=ok}":        2,
-		"skillcatalog.resource.reads{skillcatalog.result=not_found}": 1,
+		"skillcatalog.resource.reads{skillcatalog.result=ok}":                                       2,
+		"skillcatalog.resource.reads{skillcatalog.result=not_found}":                                1,
 		"skillcatalog.callback.duration{skillcatalog.callback=ReadResource,skillcatalog.result=ok}": 3,
 	} {
 		if got[key] != want {
