@@ -130,9 +130,7 @@ func (t *hostTelemetry) endStep(ctx context.Context, o stepObservation, result S
 	if !t.metrics() {
 		return
 	}
-	// A context of its own: the caller's may be cancelled, and recording
-	// must not depend on it.
-	ctx = context.WithoutCancel(ctx)
+	// ctx holds the step's span, which an exemplar may name.
 	set := metric.WithAttributeSet(attribute.NewSet(attribute.String(attrOutcome, string(outcome))))
 	t.steps.Add(ctx, 1, set)
 	t.stepDuration.Record(ctx, time.Since(o.start).Seconds(), set)
@@ -259,7 +257,7 @@ func (c tracedCallbacks) end(ctx context.Context, o callbackObservation, err err
 		if err != nil {
 			result = "error"
 		}
-		c.t.callbackDuration.Record(context.WithoutCancel(ctx), time.Since(o.start).Seconds(), metric.WithAttributeSet(attribute.NewSet(
+		c.t.callbackDuration.Record(ctx, time.Since(o.start).Seconds(), metric.WithAttributeSet(attribute.NewSet(
 			attribute.String(attrCallback, o.kind), attribute.String(attrResult, result))))
 	}
 }
@@ -291,7 +289,7 @@ func (c tracedCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest
 	}
 	c.end(ctx, o, err, attribute.String(attrSkill, req.Name), attribute.String(attrResult, result))
 	if c.t.metrics() {
-		c.t.skillLoads.Add(context.WithoutCancel(ctx), 1, metric.WithAttributeSet(attribute.NewSet(attribute.String(attrResult, result))))
+		c.t.skillLoads.Add(ctx, 1, metric.WithAttributeSet(attribute.NewSet(attribute.String(attrResult, result))))
 	}
 	return got, err
 }
@@ -306,7 +304,7 @@ func (c tracedCallbacks) ReadResource(ctx context.Context, req contract.Resource
 	c.end(ctx, o, err, attribute.String(attrSkill, req.Name), attribute.String("skillcatalog.path", req.Path),
 		attribute.String(attrResult, result), attribute.Int("skillcatalog.bytes", len(got.Data)))
 	if c.t.metrics() {
-		c.t.resourceReads.Add(context.WithoutCancel(ctx), 1, metric.WithAttributeSet(attribute.NewSet(attribute.String(attrResult, result))))
+		c.t.resourceReads.Add(ctx, 1, metric.WithAttributeSet(attribute.NewSet(attribute.String(attrResult, result))))
 	}
 	return got, err
 }
