@@ -1,8 +1,13 @@
 package hostsdk_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -45,6 +50,98 @@ func BenchmarkTelemetry(b *testing.B) {
 }
 
 func telemetryStep(b *testing.B, mode, kind, otel string) {
+	step, pid := telemetryHost(b, mode, kind, otel)
+	var stepTime time.Duration
+	var allocs hostAllocs
+	b.ReportAllocs()
+	b.ResetTimer()
+	hostCPU, pluginCPU := processCPU(b, 0), processCPU(b, pid)
+	for i := 0; i < b.N; i++ {
+		stepTime += step(&allocs)
+	}
+	hostCPU, pluginCPU = processCPU(b, 0)-hostCPU, processCPU(b, pid)-pluginCPU
+	b.StopTimer()
+	b.ReportMetric(float64(stepTime.Nanoseconds())/float64(b.N), "ns/op")
+	b.ReportMetric(float64(hostCPU.Nanoseconds())/float64(b.N), "host-cpu-ns/op")
+	if pid != 0 {
+		b.ReportMetric(float64(pluginCPU.Nanoseconds())/float64(b.N), "plugin-cpu-ns/op")
+	}
+	allocs.report(b)
+}
+
+// processCPU returns the CPU time (user and system) a process has used:
+// this one's for pid 0. Unlike the wall time of a step, it does not grow
+// when other work on the machine delays the step, so it shows what
+// tracing costs on a shared host. The plugin's is counted in clock ticks
+// (10 ms at the usual 100 Hz): meaningful over a benchmark's whole run,
+// not per step.
+func processCPU(b *testing.B, pid int) time.Duration {
+	if pid == 0 {
+		var ru syscall.Rusage
+		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+			b.Fatal(err)
+		}
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		b.Skipf("no CPU time of the plugin process: %v", err)
+	}
+	// The fields after the command name, which is in parentheses: utime
+	// and stime are the 12th and 13th of them.
+	fields := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+	utime, err1 := strconv.ParseInt(fields[11], 10, 64)
+	stime, err2 := strconv.ParseInt(fields[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		b.Fatalf("/proc/%d/stat: %v %v", pid, err1, err2)
+	}
+	const ticksPerSecond = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / ticksPerSecond
+}
+
+// BenchmarkTelemetryPaired is BenchmarkTelemetry's static and loop steps
+// on two hosts at once, one with OpenTelemetry off and one with traces and
+// metrics, their steps interleaved so that both see the same machine (on
+// a shared host, load drifts far more than the difference). It reports
+// both times and their ratio:
+//
+//   - off-ns/op: a step of the host without providers;
+//   - on-ns/op: a step of the host with traces and metrics;
+//   - x-off: on over off, from the sums.
+func BenchmarkTelemetryPaired(b *testing.B) {
+	for _, mode := range []string{"binary", "in-process"} {
+		for _, kind := range []string{"static", "loop"} {
+			b.Run(fmt.Sprintf("mode=%s/step=%s", mode, kind), func(b *testing.B) {
+				off, _ := telemetryHost(b, mode, kind, "off")
+				on, _ := telemetryHost(b, mode, kind, "traces+metrics")
+				var offTime, onTime time.Duration
+				var allocs hostAllocs
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if i%2 == 0 { // neither always goes first
+						offTime += off(&allocs)
+						onTime += on(&allocs)
+					} else {
+						onTime += on(&allocs)
+						offTime += off(&allocs)
+					}
+				}
+				b.StopTimer()
+				b.ReportMetric(0, "ns/op")
+				b.ReportMetric(float64(offTime.Nanoseconds())/float64(b.N), "off-ns/op")
+				b.ReportMetric(float64(onTime.Nanoseconds())/float64(b.N), "on-ns/op")
+				b.ReportMetric(float64(onTime)/float64(offTime), "x-off")
+			})
+		}
+	}
+}
+
+// telemetryHost is a host of BenchmarkTelemetry's shape, mode and
+// OpenTelemetry setting, with its session settled. It returns one step of
+// the kind asked for: a loop step appends two messages first, untimed;
+// the step's time is returned and its allocations counted in allocs. The
+// plugin's process id comes with it, 0 in process.
+func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllocs) time.Duration, int) {
 	var cfg hostsdk.Config
 	var ro skills.RegistryOptions
 	if otel != "off" {
@@ -101,11 +198,7 @@ func telemetryStep(b *testing.B, mode, kind, otel string) {
 			b.Fatal(err)
 		}
 	}
-	var stepTime time.Duration
-	var allocs hostAllocs
-	b.ReportAllocs()
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
+	return func(allocs *hostAllocs) time.Duration {
 		if kind == "loop" {
 			if _, err := log.Append(ctx, loopRecords()...); err != nil {
 				b.Fatal(err)
@@ -114,13 +207,11 @@ func telemetryStep(b *testing.B, mode, kind, otel string) {
 		allocs.start()
 		t := time.Now()
 		res, err := host.PreStep(ctx, step)
-		stepTime += time.Since(t)
+		d := time.Since(t)
 		allocs.stop()
 		if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 			b.Fatalf("outcome %s, err %v", res.Outcome, err)
 		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(stepTime.Nanoseconds())/float64(b.N), "ns/op")
-	allocs.report(b)
+		return d
+	}, p.PID()
 }

@@ -78,10 +78,11 @@ func (c mdCarrier) Keys() []string {
 // from the connection's.
 const pluginDurationKey = "skillcatalog-plugin-duration-us"
 
-// reportDuration sets the trailer of a traced call served since start.
-// Deferred by the plugin's handlers.
+// reportDuration sets the trailer of a sampled call served since start
+// (the host records no span for a call it does not sample). Deferred by
+// the plugin's handlers.
 func reportDuration(ctx context.Context, start time.Time) {
-	if trace.SpanContextFromContext(ctx).IsValid() {
+	if trace.SpanContextFromContext(ctx).IsSampled() {
 		_ = grpc.SetTrailer(ctx, metadata.Pairs(pluginDurationKey, strconv.FormatInt(time.Since(start).Microseconds(), 10)))
 	}
 }
