@@ -452,3 +452,25 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 		t.Errorf("tracer only:\n%s\nwant:\n%s", tree2, want)
 	}
 }
+
+// TestNoProvidersRecordNothing: a host without providers records no span
+// of its own, also for a step under the runtime's recording span, and the
+// plugin binary, which carries that span's context through its callbacks,
+// records none either.
+func TestNoProvidersRecordNothing(t *testing.T) {
+	spans := tracetest.NewInMemoryExporter()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
+	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Config{})
+	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
+		t.Fatal(err)
+	}
+	ctx, span := tp.Tracer("runtime").Start(context.Background(), "runtime step")
+	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	span.End()
+	if err != nil || res.Outcome != hostsdk.OutcomeInitial || res.Callbacks.Total() == 0 {
+		t.Fatalf("PreStep = %+v, %v; want the initial catalog, with callbacks", res, err)
+	}
+	if got := spans.GetSpans(); len(got) != 1 || got[0].Name != "runtime step" {
+		t.Errorf("spans %v, want only the runtime's", got.Snapshots())
+	}
+}

@@ -176,3 +176,33 @@ func TestThePluginReportsItsTime(t *testing.T) {
 		t.Error("a span context that does not record asks for the trailer")
 	}
 }
+
+// FuzzIncomingTrace: whatever trace headers arrive (the host reads them
+// from a plugin process it does not trust), reading them does not panic,
+// and a span context it accepts is a valid remote one that is sent on
+// unchanged.
+func FuzzIncomingTrace(f *testing.F) {
+	f.Add("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "vendor=x")
+	f.Add("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00", "")
+	f.Add("01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-extra", "a=1,b=2")
+	f.Add("ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "")
+	f.Add("00-4BF92F3577B34DA6A3CE929D0E0E4736-00F067AA0BA902B7-01", "")
+	f.Add("00-00000000000000000000000000000000-00f067aa0ba902b7-01", "=,")
+	f.Fuzz(func(t *testing.T, traceparent, tracestate string) {
+		md := metadata.MD{}
+		md.Set("traceparent", traceparent)
+		md.Set("tracestate", tracestate)
+		sc := trace.SpanContextFromContext(incomingTrace(metadata.NewIncomingContext(context.Background(), md)))
+		if !sc.IsValid() {
+			return
+		}
+		if !sc.IsRemote() {
+			t.Errorf("%q gave a span context that is not remote", traceparent)
+		}
+		out, _ := metadata.FromOutgoingContext(outgoingTrace(trace.ContextWithRemoteSpanContext(context.Background(), sc)))
+		again := trace.SpanContextFromContext(incomingTrace(metadata.NewIncomingContext(context.Background(), out)))
+		if !again.Equal(sc) {
+			t.Errorf("%q, %q: sent on as %v, read back as %v, want %v", traceparent, tracestate, out, again, sc)
+		}
+	})
+}
