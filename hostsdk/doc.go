@@ -156,7 +156,9 @@
 //     skillcatalog.outcome, skillcatalog.appended (messages appended),
 //     skillcatalog.callbacks (callbacks made); an error sets its status.
 //     skillcatalog.CallTool is its counterpart for Host.CallTool
-//     (skillcatalog.tool, skillcatalog.tool.error).
+//     (skillcatalog.tool, skillcatalog.tool.error; a name that is not the
+//     plugin's, left to the runtime, is skillcatalog.tool.forwarded false
+//     and not a failure).
 //   - skillcatalog.plugin.PreStep and skillcatalog.plugin.ExecuteSkillTool
 //     (kind client): the plugin's work on the call, one per attempt. Its
 //     context goes with the call: in the host's process directly, to a

@@ -2,6 +2,7 @@ package hostsdk
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -152,9 +153,16 @@ func (t *hostTelemetry) startToolCall(ctx context.Context, call ToolCall) (conte
 	))
 }
 
-// endToolCall ends a CallTool's span.
+// endToolCall ends a CallTool's span. A name that is not the plugin's is
+// the runtime's to dispatch, not a failure.
 func (t *hostTelemetry) endToolCall(span trace.Span, res ToolResult, err error) {
 	if span == nil {
+		return
+	}
+	var notFound *ToolNotFoundError
+	if errors.As(err, &notFound) {
+		span.SetAttributes(attribute.Bool("skillcatalog.tool.forwarded", false))
+		span.End()
 		return
 	}
 	span.SetAttributes(attribute.Bool("skillcatalog.tool.error", res.IsError))

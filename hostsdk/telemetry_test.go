@@ -14,6 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -472,5 +473,22 @@ func TestNoProvidersRecordNothing(t *testing.T) {
 	}
 	if got := spans.GetSpans(); len(got) != 1 || got[0].Name != "runtime step" {
 		t.Errorf("spans %v, want only the runtime's", got.Snapshots())
+	}
+}
+
+// TestAToolThatIsNotThePluginsIsNoFailure: CallTool of a name the plugin
+// did not register returns *ToolNotFoundError for the runtime to dispatch
+// the call itself; its span says so and is not marked failed.
+func TestAToolThatIsNotThePluginsIsNoFailure(t *testing.T) {
+	e := newTelemetryEnv(t, hostsdk.LoadOptions{InProcess: true})
+	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "bash", Arguments: json.RawMessage(`{}`)})
+	var notFound *hostsdk.ToolNotFoundError
+	if !errors.As(err, &notFound) {
+		t.Fatalf("CallTool(bash) = %v, want *ToolNotFoundError", err)
+	}
+	got := e.spans.GetSpans()
+	if len(got) != 1 || got[0].Name != "skillcatalog.CallTool" || got[0].Status.Code != codes.Unset ||
+		!hasAttr(got[0].Attributes, attribute.Bool("skillcatalog.tool.forwarded", false)) {
+		t.Errorf("spans %+v, want one CallTool span, not failed, saying the tool is not the plugin's", got.Snapshots())
 	}
 }
