@@ -175,4 +175,62 @@
 // The file-backed session log acknowledges an append only after fsync, so a
 // host killed mid-append loses no acknowledged event; a torn last line is
 // dropped when the log is reopened.
+//
+// # Tracing and metrics
+//
+// Config.TracerProvider and Config.MeterProvider take OpenTelemetry
+// providers; nil (the default) records nothing and adds no work. The SDK
+// depends only on the OpenTelemetry API: the host chooses the SDK, the
+// sampler and the exporters. Give skills.RegistryOptions the same
+// providers for the registry's provider calls.
+//
+// Spans, each a child of the one before it, with their attributes:
+//
+//   - skillcatalog.PreStep, one per Host.PreStep, a child of the caller's
+//     span if its context has one: skillcatalog.session.id,
+//     skillcatalog.agent.scope, skillcatalog.turn, skillcatalog.step,
+//     skillcatalog.outcome, skillcatalog.appended (messages appended),
+//     skillcatalog.callbacks (callbacks made); an error sets its status.
+//     skillcatalog.CallTool is its counterpart for Host.CallTool
+//     (skillcatalog.tool, skillcatalog.tool.error; a name that is not the
+//     plugin's, left to the runtime, is skillcatalog.tool.forwarded false
+//     and not a failure).
+//   - skillcatalog.plugin.PreStep and skillcatalog.plugin.ExecuteSkillTool
+//     (kind client): the plugin's work on the call, one per attempt. Its
+//     context goes with the call: in the host's process directly, to a
+//     plugin process as W3C trace context (traceparent, tracestate) in the
+//     gRPC metadata. A plugin process records no spans; it reports its own
+//     time on the call, set as skillcatalog.plugin.duration_ms, so the
+//     span tells the plugin's time from the connection's.
+//   - skillcatalog.callback.Snapshot, .ReadEvents, .GetSkill and
+//     .ReadResource (kind server): each host callback the plugin makes for
+//     the call. A plugin process sends the trace context it was called
+//     with on its callbacks, so in both hosting modes they are children of
+//     the plugin's span, in one trace.
+//   - skillcatalog.provider.List, .Load, .ReadSkillResource and
+//     .OpenSkillDirectory: the registry's calls of its providers, below the
+//     callback that made them (see package skills).
+//
+// Metrics carry bounded attributes only (never a session id, a skill name
+// or a path; those are on the spans). Instrument, kind, unit, attributes:
+//
+//   - skillcatalog.steps, counter, {step}: skillcatalog.outcome, an Outcome
+//     or "error" for a PreStep that returned an error with no outcome (a
+//     listener's, an unknown scope, any failure under FailClosed).
+//   - skillcatalog.step.duration, histogram, s: skillcatalog.outcome.
+//   - skillcatalog.publications, counter, {publication}: catalog messages
+//     appended, by skillcatalog.kind: initial, replacement or tombstone.
+//   - skillcatalog.callback.duration, histogram, s: skillcatalog.callback
+//     (Snapshot, ReadEvents, GetSkill, ReadResource) and
+//     skillcatalog.result (ok, error).
+//   - skillcatalog.skill.loads, counter, {load}: the plugin's GetSkill
+//     callbacks (the skill tool and user invocations), by
+//     skillcatalog.result: ok, not_found, error (the provider failed).
+//   - skillcatalog.resource.reads, counter, {read}: the plugin's
+//     ReadResource callbacks, by skillcatalog.result: ok, binary,
+//     not_found, refused (a path, size or policy the host refuses), error.
+//   - skillcatalog.provider.duration and skillcatalog.provider.errors, from
+//     package skills: by provider label and operation.
+//
+// Histograms advise bucket bounds from 100 µs to 30 s.
 package hostsdk

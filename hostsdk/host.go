@@ -8,6 +8,9 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -43,6 +46,15 @@ type Config struct {
 	// FailClosed makes a failed PreStep return only the error instead of
 	// letting the downstream decision proceed unchanged.
 	FailClosed bool
+	// TracerProvider, when set, records a span for every PreStep and
+	// CallTool, the plugin's work in it and each host callback the plugin
+	// makes (see "Tracing and metrics" in the package documentation). nil
+	// records none and adds no work. Give the skills.Registry the same
+	// provider (skills.RegistryOptions) for spans of its provider calls.
+	TracerProvider trace.TracerProvider
+	// MeterProvider, when set, records the SDK's metrics (see "Tracing and
+	// metrics"); nil records none.
+	MeterProvider metric.MeterProvider
 }
 
 // Listener is a downstream pre-step listener. It receives the decision so
@@ -62,6 +74,8 @@ type Host struct {
 	callbacks contract.Host
 	// sessions are the sessions the host has met, until EndSession.
 	sessions sessionTable
+	// tel records spans and metrics, when Config asks for them.
+	tel *hostTelemetry
 
 	mu        sync.Mutex
 	plugins   []*Plugin
@@ -92,8 +106,12 @@ func New(cfg Config) (*Host, error) {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	h := &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes)}
-	h.callbacks = hostCallbacks{h}
+	tel, err := newHostTelemetry(cfg.TracerProvider, cfg.MeterProvider)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), tel: tel}
+	h.callbacks = tel.callbacks(hostCallbacks{h})
 	return h, nil
 }
 

@@ -175,5 +175,5 @@ func (m *Mount) call(ctx context.Context, what string, fn func(svc contract.Serv
 	if err != nil {
 		return err
 	}
-	return p.call(inst, what, func() error { return fn(inst, id) })
+	return p.call(inst, what, func() error { return fn(p.host.tel.service(inst), id) })
 }

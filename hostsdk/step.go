@@ -198,7 +198,9 @@ func (c Callbacks) plus(d Callbacks) Callbacks {
 // store), the plugin decides again on the new head, up to maxStepAttempts
 // times; so each catalog change is published once per session, whoever
 // races. Listeners run once per PreStep.
-func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
+func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err error) {
+	ctx, obs := h.tel.startStep(ctx, step)
+	defer func() { h.tel.endStep(ctx, obs, result, err) }()
 	decision := step.Downstream
 	h.mu.Lock()
 	listeners := append([]Listener(nil), h.listeners...)

@@ -43,7 +43,9 @@ func (e *ToolNotFoundError) Error() string {
 // plugin's: CallTool returns *ToolNotFoundError for it, and the runtime
 // dispatches it itself. A call.Cwd that is not absolute is a *HostError
 // matching ErrRelativeCwd, and the plugin is not called.
-func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, err error) {
+	ctx, span := h.tel.startToolCall(ctx, call)
+	defer func() { h.tel.endToolCall(span, result, err) }()
 	id, _, ok := h.cfg.Tools.Resolve(call.AgentScope, call.Name)
 	if !ok {
 		return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}

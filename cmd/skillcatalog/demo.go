@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
 	"github.com/skillcatalog/skillcatalog"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
@@ -53,6 +55,7 @@ type demoOptions struct {
 	sessionDir  string
 	keepSession bool
 	diagnostics bool
+	trace       bool
 }
 
 func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -63,6 +66,7 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fl.StringVar(&o.sessionDir, "session-dir", "", "write the durable session file into `DIR` instead of a temporary directory (implies -keep-session)")
 	fl.BoolVar(&o.keepSession, "keep-session", false, "keep the durable session file (in a new temporary directory) and print its path")
 	fl.BoolVar(&o.diagnostics, "diagnostics", false, "print the skill providers' diagnostics after discovery")
+	fl.BoolVar(&o.trace, "trace", false, "print the OpenTelemetry spans of every step and tool call as a tree with durations")
 	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
 	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server, for example an Authorization header (repeatable)")
@@ -106,6 +110,7 @@ type demo struct {
 	project  string              // the session's working directory
 	steps    int
 	sections int
+	spans    *spanCollector // nil unless -trace is set
 
 	// Detach the MCP server's and the handbook's skills from the registry.
 	removeRemote, removeHandbook func()
@@ -147,7 +152,12 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	defer fsys.Close()
 
 	d := &demo{opts: o, out: out, store: store, fsys: fsys, root: ws.root, project: ws.project}
-	tree, reg, err := d.attachSources()
+	var tp *sdktrace.TracerProvider
+	if o.trace {
+		tp, d.spans = newDemoTracing()
+		defer tp.Shutdown(context.WithoutCancel(ctx))
+	}
+	tree, reg, err := d.attachSources(tp)
 	if err != nil {
 		return err
 	}
@@ -155,7 +165,11 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 		defer d.remote.Close()
 	}
 
-	if d.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store}); err != nil {
+	cfg := hostsdk.Config{Tools: tree, Skills: reg, Sessions: store}
+	if tp != nil {
+		cfg.TracerProvider = tp
+	}
+	if d.host, err = hostsdk.New(cfg); err != nil {
 		return err
 	}
 	defer func() {
@@ -211,14 +225,22 @@ func prepareWorkspace(work string, o demoOptions) (workspace, error) {
 // attachSources builds the scope tree and the registry with its providers in
 // rank order: the skills directory, the MCP server if one is given (ranked
 // below local skills of the same name), and, with the embedded examples
-// only, the scripted handbook that fails to load.
-func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
+// only, the scripted handbook that fails to load. tp, when set, traces the
+// providers' calls.
+func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.Registry, error) {
 	tree := tools.NewTree()
 	if err := tree.AddScope(demoAgent, tools.GlobalScope); err != nil {
 		return nil, nil, err
 	}
-	reg := skills.NewRegistry()
-	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{})
+	var ro skills.RegistryOptions
+	if tp != nil {
+		ro.TracerProvider = tp
+	}
+	reg, err := skills.NewRegistryWith(ro)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{Label: "agentskills"})
 	d.removeRemote = func() {}
 	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
 		remote, err := mcpskills.New(mcpskills.Config{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
@@ -226,13 +248,13 @@ func (d *demo) attachSources() (*tools.Tree, *skills.Registry, error) {
 			return nil, nil, fmt.Errorf("remote skills: %w", err)
 		}
 		d.remote = remote
-		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
+		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: "mcp"})
 	}
 	d.removeHandbook = func() {}
 	if d.opts.skillsDir == "" {
 		// A scripted provider whose skill fails to load, to show a provider
 		// error; left out when the catalog is the user's own skills.
-		d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{})
+		d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{Label: "handbook"})
 	}
 	return tree, reg, nil
 }
@@ -490,6 +512,13 @@ func (d *demo) showSessionLog(ctx context.Context) error {
 	return nil
 }
 
+// showTrace prints the spans of what the demo just did, with -trace.
+func (d *demo) showTrace() {
+	if d.spans != nil {
+		d.out.trace(d.spans.take())
+	}
+}
+
 func (d *demo) section(title string) {
 	d.sections++
 	d.out.section(d.sections, title)
@@ -505,6 +534,7 @@ func (d *demo) step(ctx context.Context, user ...hostsdk.Message) error {
 		return err
 	}
 	d.out.step(d.steps, res)
+	d.showTrace()
 	if res.Outcome == hostsdk.OutcomeIncomplete {
 		d.out.note("why", d.incompleteReason())
 	}
@@ -537,6 +567,7 @@ func (d *demo) call(ctx context.Context, name string) error {
 		return err
 	}
 	d.out.tool(name, res)
+	d.showTrace()
 	return nil
 }
 
@@ -551,6 +582,7 @@ func (d *demo) read(ctx context.Context, name, path string) error {
 		return err
 	}
 	d.out.resource(name, path, res)
+	d.showTrace()
 	return nil
 }
 

@@ -22,4 +22,22 @@
 // it when it implements DirectoryOpener), through the winning provider's
 // optional ResourceReader for a URL base or provider-managed resources, and
 // never for opaque guidance.
+//
+// With RegistryOptions.TracerProvider every provider call is a span, a child
+// of the caller's: skillcatalog.provider.List, .Load, .ReadSkillResource and
+// .OpenSkillDirectory, with the attributes skillcatalog.provider (the
+// provider's label, ProviderOptions.Label), skillcatalog.operation,
+// skillcatalog.result and, for a skill's calls, skillcatalog.skill. With
+// RegistryOptions.MeterProvider the registry records, with bounded
+// attributes only:
+//
+//   - skillcatalog.provider.duration, histogram, s: skillcatalog.provider,
+//     skillcatalog.operation (List, Load, ReadSkillResource,
+//     OpenSkillDirectory) and skillcatalog.result: ok; refused (an answer
+//     the interface defines: a skill or file not found, a path refused);
+//     error; canceled (the caller's context ended).
+//   - skillcatalog.provider.errors, counter, {error}: the calls whose
+//     result is error, by skillcatalog.provider and skillcatalog.operation.
+//     An incomplete observation is not an error; it makes the step's
+//     outcome incomplete.
 package skills

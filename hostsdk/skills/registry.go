@@ -11,6 +11,9 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -59,6 +62,11 @@ type RuntimeSkill struct {
 type ProviderOptions struct {
 	// Rank orders same-name skills within one scope: higher wins.
 	Rank int
+	// Label names the provider in its spans and metrics (the
+	// skillcatalog.provider attribute); empty means the provider's Go
+	// type. Keep the labels of a registry few: a metric keeps a series
+	// per label.
+	Label string
 }
 
 // Query selects what a snapshot observes.
@@ -121,6 +129,7 @@ type Registry struct {
 	scopes map[string]*scopeSources
 	cache  *snapshotCache
 	texts  *textVerdicts // whether a version of a resource file is text
+	tel    providerTelemetry
 }
 
 type scopeSources struct {
@@ -140,6 +149,7 @@ type providerEntry struct {
 	r           *Registry
 	p           Provider
 	rank        int
+	label       string // ProviderOptions.Label, or the provider's type
 	order       uint64 // set under r.mu before publication
 	invalidator bool
 	removed     bool // guarded by r.mu
@@ -164,6 +174,14 @@ type RegistryOptions struct {
 	// recently used entries are dropped to stay within it; their sessions'
 	// next snapshots are computed afresh. 0 means DefaultSnapshotCacheBytes.
 	SnapshotCacheBytes int
+	// TracerProvider, when set, records a span for every call of a
+	// provider (List, Load, ReadSkillResource, OpenSkillDirectory), a
+	// child of the caller's span. nil records none.
+	TracerProvider trace.TracerProvider
+	// MeterProvider, when set, records the latency of every provider call
+	// and counts the failed ones (see the package documentation). nil
+	// records nothing.
+	MeterProvider metric.MeterProvider
 }
 
 // NewRegistry returns an empty registry with the default options.
@@ -181,7 +199,12 @@ func NewRegistryWith(o RegistryOptions) (*Registry, error) {
 	if o.SnapshotCacheBytes == 0 {
 		o.SnapshotCacheBytes = DefaultSnapshotCacheBytes
 	}
+	tel, err := newProviderTelemetry(o.TracerProvider, o.MeterProvider)
+	if err != nil {
+		return nil, err
+	}
 	return &Registry{
+		tel:    tel,
 		scopes: make(map[string]*scopeSources),
 		cache:  newSnapshotCache(defaultCacheEntries, o.SnapshotCacheBytes),
 		texts:  newTextVerdicts(textVerdictEntries),
@@ -268,7 +291,7 @@ func (r *Registry) AddProvider(scope string, p Provider, opts ProviderOptions) (
 	if p == nil {
 		panic("skills: AddProvider called with a nil Provider")
 	}
-	e := &providerEntry{r: r, p: p, rank: opts.Rank}
+	e := &providerEntry{r: r, p: p, rank: opts.Rank, label: providerLabel(p, opts)}
 	if inv, ok := p.(Invalidator); ok {
 		e.invalidator = true
 		// Outside the lock: the provider may invalidate synchronously.
@@ -384,7 +407,7 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if src.runtime != nil {
 		return src.runtime.def.Clone(), src, true, nil
 	}
-	def, found, err := src.provider.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
+	def, found, err := src.provider.load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
 		return skill.Definition{}, source{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
 	}
@@ -474,7 +497,7 @@ type view struct {
 func loadUnlisted(ctx context.Context, q Query, name string, providers []*providerEntry) (skill.Definition, source, bool, error) {
 	var firstErr error
 	for _, e := range providers {
-		def, found, err := e.p.Load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
+		def, found, err := e.load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 		if ctx.Err() != nil {
 			return skill.Definition{}, source{}, false, ctx.Err()
 		}
@@ -646,7 +669,7 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 					results[i].err = err
 					continue
 				}
-				obs, err := providers[i].p.List(ctx, req)
+				obs, err := providers[i].list(ctx, req)
 				results[i] = listResult{obs: obs, err: err}
 			}
 		}()

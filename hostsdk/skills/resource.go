@@ -112,7 +112,7 @@ func (r *Registry) ReadResource(ctx context.Context, q Query, name, path string)
 func openDirectory(ctx context.Context, q Query, def skill.Definition, src source, name, path string) (*os.Root, error) {
 	if src.provider != nil {
 		if opener, ok := src.provider.p.(DirectoryOpener); ok {
-			root, err := opener.OpenSkillDirectory(ctx, ResourceRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name, Path: path})
+			root, err := src.provider.openSkillDirectory(ctx, opener, ResourceRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name, Path: path})
 			switch {
 			case err == nil:
 				return root, nil
@@ -167,7 +167,7 @@ func (r *Registry) readProvided(ctx context.Context, q Query, def skill.Definiti
 	if !ok {
 		return nil, ErrResourceNotReadable
 	}
-	data, err := reader.ReadSkillResource(ctx, ResourceRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name, Path: path})
+	data, err := src.provider.readSkillResource(ctx, reader, ResourceRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name, Path: path})
 	switch {
 	case err == nil && len(data) > skill.MaxResourceBytes:
 		return nil, ErrResourceTooLarge

@@ -24,6 +24,7 @@ type hostServer struct {
 }
 
 func (s *hostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb.SnapshotResponse, error) {
+	ctx = incomingTrace(ctx)
 	call := s.calls.begin(req.GetSessionId())
 	snap, err := s.host.Snapshot(ctx, snapshotRequestFromProto(req))
 	s.calls.end(ctx, call, err)
@@ -34,6 +35,7 @@ func (s *hostServer) Snapshot(ctx context.Context, req *pb.SnapshotRequest) (*pb
 }
 
 func (s *hostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb.GetSkillResponse, error) {
+	ctx = incomingTrace(ctx)
 	call := s.calls.begin(req.GetSessionId())
 	got, err := s.host.GetSkill(ctx, skillRequestFromProto(req))
 	s.calls.end(ctx, call, err)
@@ -44,6 +46,7 @@ func (s *hostServer) GetSkill(ctx context.Context, req *pb.GetSkillRequest) (*pb
 }
 
 func (s *hostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) (*pb.ReadEventsResponse, error) {
+	ctx = incomingTrace(ctx)
 	call := s.calls.begin(req.GetSessionId())
 	page, err := s.host.ReadEvents(ctx, eventsRequestFromProto(req))
 	s.calls.end(ctx, call, err)
@@ -56,6 +59,7 @@ func (s *hostServer) ReadEvents(ctx context.Context, req *pb.ReadEventsRequest) 
 // ReadResource serves the host's contract.ResourceReader when it has one,
 // and answers Unimplemented otherwise.
 func (s *hostServer) ReadResource(ctx context.Context, req *pb.ReadResourceRequest) (*pb.ReadResourceResponse, error) {
+	ctx = incomingTrace(ctx)
 	rr, ok := s.host.(contract.ResourceReader)
 	if !ok {
 		return nil, status.Error(codes.Unimplemented, contract.ErrNoResourceReads.Error())
@@ -86,7 +90,7 @@ var (
 )
 
 func (h hostClient) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
-	resp, err := h.c.Snapshot(ctx, snapshotRequestToProto(req))
+	resp, err := h.c.Snapshot(outgoingTrace(ctx), snapshotRequestToProto(req))
 	if err != nil {
 		return contract.Snapshot{}, tooLarge("Snapshot callback", err)
 	}
@@ -94,7 +98,7 @@ func (h hostClient) Snapshot(ctx context.Context, req contract.SnapshotRequest) 
 }
 
 func (h hostClient) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
-	resp, err := h.c.GetSkill(ctx, skillRequestToProto(req))
+	resp, err := h.c.GetSkill(outgoingTrace(ctx), skillRequestToProto(req))
 	if err != nil {
 		return contract.SkillLookup{}, tooLarge("GetSkill callback", err)
 	}
@@ -102,7 +106,7 @@ func (h hostClient) GetSkill(ctx context.Context, req contract.SkillRequest) (co
 }
 
 func (h hostClient) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
-	resp, err := h.c.ReadEvents(ctx, eventsRequestToProto(req))
+	resp, err := h.c.ReadEvents(outgoingTrace(ctx), eventsRequestToProto(req))
 	if err != nil {
 		return contract.EventPage{}, tooLarge("ReadEvents callback", err)
 	}
@@ -112,7 +116,7 @@ func (h hostClient) ReadEvents(ctx context.Context, req contract.EventsRequest) 
 // ReadResource calls the host's ReadResource. A host that does not serve
 // it fails the call with contract.ErrNoResourceReads.
 func (h hostClient) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
-	resp, err := h.c.ReadResource(ctx, resourceRequestToProto(req))
+	resp, err := h.c.ReadResource(outgoingTrace(ctx), resourceRequestToProto(req))
 	if status.Code(err) == codes.Unimplemented {
 		return contract.ResourceRead{}, contract.ErrNoResourceReads
 	}

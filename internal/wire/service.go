@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"time"
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
@@ -112,7 +113,9 @@ func (s *serviceClient) PreStep(ctx context.Context, req contract.StepRequest) (
 		return contract.StepResponse{}, err
 	}
 	mark := s.calls.mark(req.SessionID)
-	resp, err := s.c.PreStep(ctx, in)
+	t := timing(ctx)
+	resp, err := s.c.PreStep(outgoingTrace(ctx), in, t.callOptions()...)
+	t.record()
 	if err != nil {
 		return contract.StepResponse{}, s.calls.blame(req.SessionID, mark, fromStatus(err))
 	}
@@ -126,7 +129,9 @@ func (s *serviceClient) ExecuteSkillTool(ctx context.Context, call contract.Tool
 		return contract.ToolResult{}, err
 	}
 	mark := s.calls.mark(call.SessionID)
-	resp, err := s.c.ExecuteSkillTool(ctx, in)
+	t := timing(ctx)
+	resp, err := s.c.ExecuteSkillTool(outgoingTrace(ctx), in, t.callOptions()...)
+	t.record()
 	if err != nil {
 		return contract.ToolResult{}, s.calls.blame(call.SessionID, mark, fromStatus(err))
 	}
@@ -211,6 +216,8 @@ func (s *serviceServer) Unmount(ctx context.Context, req *pb.UnmountRequest) (*p
 }
 
 func (s *serviceServer) PreStep(ctx context.Context, req *pb.PreStepRequest) (*pb.PreStepResponse, error) {
+	ctx = incomingTrace(ctx)
+	defer reportDuration(ctx, time.Now())
 	resp, err := s.service.PreStep(ctx, stepRequestFromProto(req))
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Internal)
@@ -226,6 +233,8 @@ func (s *serviceServer) PreStep(ctx context.Context, req *pb.PreStepRequest) (*p
 }
 
 func (s *serviceServer) ExecuteSkillTool(ctx context.Context, req *pb.ExecuteSkillToolRequest) (*pb.ExecuteSkillToolResponse, error) {
+	ctx = incomingTrace(ctx)
+	defer reportDuration(ctx, time.Now())
 	res, err := s.service.ExecuteSkillTool(ctx, toolCallFromProto(req))
 	if err != nil {
 		return nil, toStatus(ctx, err, codes.Internal)

@@ -24,6 +24,11 @@
 // the wire alone loses, it restores: when a call runs out of time while a
 // host callback of its session is running or has failed, the client marks
 // the deadline the host's too, as the engine does in process.
+//
+// Trace context crosses as W3C Trace Context in the gRPC metadata: with
+// PreStep and ExecuteSkillTool to the plugin, and from there with every
+// callback the plugin makes for the call, so a host's callback spans are
+// children of its span for the plugin's call (see trace.go).
 package wire
 
 import (
