@@ -18,8 +18,8 @@ func appendLine(dst []byte, seq uint64, rec *Record, more bool) []byte {
 	dst = strconv.AppendUint(dst, seq, 10)
 	dst = append(dst, `,"type":`...)
 	dst = jsonstr.Append(dst, rec.Type)
-	dst = appendBytesField(dst, "source", rec.Source)
-	dst = appendBytesField(dst, "body", rec.Body)
+	dst = appendBytesField(dst, "source", rec.Source, false)
+	dst = appendBytesField(dst, "body", rec.Body, rec.BodyCompactJSON)
 	if h := rec.Hide; h != nil {
 		dst = append(dst, `,"hide":{"from":`...)
 		dst = strconv.AppendUint(dst, h.From, 10)
@@ -35,12 +35,13 @@ func appendLine(dst []byte, seq uint64, rec *Record, more bool) []byte {
 
 // appendBytesField stores b so that it reads back byte-for-byte: embedded as
 // JSON when that is lossless, as a JSON string when it is UTF-8 text, and in
-// base64 otherwise.
-func appendBytesField(dst []byte, name string, b []byte) []byte {
+// base64 otherwise. compact is the writer's promise that b is compact JSON
+// (Record.BodyCompactJSON): it is embedded without another scan.
+func appendBytesField(dst []byte, name string, b []byte, compact bool) []byte {
 	switch {
 	case b == nil:
 		return dst
-	case embeddable(b):
+	case compact && len(b) > 0 || embeddable(b):
 		dst = append(dst, `,"`...)
 		dst = append(dst, name...)
 		dst = append(dst, `":`...)

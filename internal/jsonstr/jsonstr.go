@@ -1,5 +1,6 @@
 // Package jsonstr writes JSON strings without reflection, for the
-// hand-written encoders of the durable catalog record and the session log.
+// hand-written encoders of the durable catalog record, the session log and
+// the host's message bodies.
 package jsonstr
 
 import "unicode/utf8"
@@ -8,13 +9,52 @@ const hexDigits = "0123456789abcdef"
 
 // Append appends s as a JSON string with encoding/json's escaping, HTML
 // escaping off: <, > and & stay readable. Invalid UTF-8 becomes U+FFFD.
-func Append(b []byte, s string) []byte {
+func Append(b []byte, s string) []byte { return appendString(b, s, false) }
+
+// AppendHTML appends s as a JSON string exactly as encoding/json.Marshal
+// writes it, HTML escaping on: <, > and & become \u003c, \u003e and
+// \u0026. Invalid UTF-8 becomes U+FFFD.
+func AppendHTML(b []byte, s string) []byte { return appendString(b, s, true) }
+
+// Bit masks over the eight bytes of a uint64.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// clean8 reports that none of the eight bytes of s[i:i+8] needs escaping:
+// all are ASCII, none a control character, a quote or a backslash (nor,
+// with html, <, > or &). A false answer may be wrong; the caller then looks
+// at the bytes one by one.
+func clean8(s string, i int, html bool) bool {
+	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+	// A byte below 0x20 borrows when 0x20 is subtracted; one of 0x80 or
+	// above has its high bit set; one equal to c is zero after xor.
+	m := x | (x - ones*0x20) | zero(x^(ones*'"')) | zero(x^(ones*'\\'))
+	if html {
+		m |= zero(x^(ones*'<')) | zero(x^(ones*'>')) | zero(x^(ones*'&'))
+	}
+	return m&highs == 0
+}
+
+// zero has the high bit of a byte set if the byte may be zero: exact for
+// the lowest zero byte, and never missing one.
+func zero(x uint64) uint64 { return (x - ones) &^ x }
+
+func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && clean8(s, i, html) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && (!html || c != '<' && c != '>' && c != '&') {
 				i++
 				continue
 			}
