@@ -22,20 +22,31 @@ const (
 	highs = 0x8080808080808080
 )
 
-// clean8 reports that none of the eight bytes of s[i:i+8] needs escaping:
-// all are ASCII, none a control character, a quote or a backslash (nor,
-// with html, <, > or &). A false answer may be wrong; the caller then looks
-// at the bytes one by one.
-func clean8(s string, i int, html bool) bool {
-	x := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-	// A byte below 0x20 borrows when 0x20 is subtracted; one of 0x80 or
-	// above has its high bit set; one equal to c is zero after xor.
-	m := x | (x - ones*0x20) | zero(x^(ones*'"')) | zero(x^(ones*'\\'))
-	if html {
-		m |= zero(x^(ones*'<')) | zero(x^(ones*'>')) | zero(x^(ones*'&'))
+// skipClean returns the index of the first 8-byte block of s, from i on,
+// that may hold a byte needing escaping (or the start of the last, short
+// block): bytes that are not ASCII, control characters, quotes and
+// backslashes, and with html <, > and &. It may stop early; the caller then
+// looks at the bytes one by one.
+func skipClean(s string, i int, html bool) int {
+	for ; i+8 <= len(s); i += 8 {
+		w := s[i : i+8] // one bounds check, one load
+		x := uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+			uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
+		// A byte below 0x20 borrows when 0x20 is subtracted; one of 0x80 or
+		// above has its high bit set; one equal to c is zero after xor.
+		// Pairs of bytes one bit apart are tested at once: " (0x22) and &
+		// (0x26), < (0x3c) and > (0x3e).
+		m := x | (x - ones*0x20) | zero(x^(ones*'\\'))
+		if html {
+			m |= zero((x^(ones*'"'))&^(ones*('"'^'&'))) | zero((x^(ones*'<'))&^(ones*('<'^'>')))
+		} else {
+			m |= zero(x ^ (ones * '"'))
+		}
+		if m&highs != 0 {
+			break
+		}
 	}
-	return m&highs == 0
+	return i
 }
 
 // zero has the high bit of a byte set if the byte may be zero: exact for
@@ -46,10 +57,7 @@ func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && clean8(s, i, html) {
-			i += 8
-		}
-		if i >= len(s) {
+		if i = skipClean(s, i, html); i >= len(s) {
 			break
 		}
 		c := s[i]
