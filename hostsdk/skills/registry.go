@@ -116,9 +116,34 @@ type Registry struct {
 }
 
 type scopeSources struct {
-	runtime   map[string]*runtimeEntry
+	runtime map[string]*runtimeEntry
+	// sorted holds the entries of runtime in name order. It is replaced,
+	// never modified, on every change, so a plan may keep it: a snapshot
+	// of the scope's runtime skills needs no sort.
+	sorted    []*runtimeEntry
 	providers []*providerEntry // registration order
 }
+
+// put adds e under its name, or replaces the entry of that name.
+func (src *scopeSources) put(e *runtimeEntry) {
+	i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName)
+	if found {
+		src.sorted = slices.Clone(src.sorted)
+		src.sorted[i] = e
+	} else {
+		src.sorted = slices.Insert(slices.Clip(src.sorted), i, e)
+	}
+	src.runtime[e.def.Name] = e
+}
+
+// remove drops the entry of name, which must exist.
+func (src *scopeSources) remove(name string) {
+	i, _ := slices.BinarySearchFunc(src.sorted, name, compareEntryName)
+	src.sorted = slices.Delete(slices.Clone(src.sorted), i, i+1)
+	delete(src.runtime, name)
+}
+
+func compareEntryName(e *runtimeEntry, name string) int { return strings.Compare(e.def.Name, name) }
 
 // runtimeEntry is immutable once published; replacing a registration
 // publishes a new entry, so readers may hold one without the lock.
@@ -228,7 +253,7 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 		r.seq++
 		e.order = r.seq
 	}
-	src.runtime[s.Name] = e
+	src.put(e)
 	r.bumpLocked()
 	return nil
 }
@@ -245,7 +270,7 @@ func (r *Registry) Unregister(scope, name string) bool {
 	if _, ok := src.runtime[name]; !ok {
 		return false
 	}
-	delete(src.runtime, name)
+	src.remove(name)
 	r.bumpLocked()
 	return true
 }
@@ -497,6 +522,10 @@ type plan struct {
 	runtime   []candidate
 	providers []*providerEntry
 	provScope []int // chain position of each provider
+	// sorted, when the chain's only skills are the runtime skills of one
+	// scope, are those, in name order: the view is they, as they are (and
+	// runtime is left empty).
+	sorted []*runtimeEntry
 }
 
 type candidate struct {
@@ -541,6 +570,10 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 
 func (r *Registry) planLocked(q Query) plan {
 	p := plan{rev: r.rev, ends: r.ends, cacheable: true}
+	if only, ok := r.onlyRuntimeLocked(q.Chain); ok {
+		p.sorted = only.sorted
+		return p
+	}
 	n := 0
 	for _, scope := range q.Chain {
 		if src, ok := r.scopes[scope]; ok {
@@ -557,7 +590,7 @@ func (r *Registry) planLocked(q Query) plan {
 		seen[scope] = true
 		src, ok := r.scopes[scope]
 		if ok {
-			for _, e := range src.runtime {
+			for _, e := range src.sorted {
 				p.runtime = append(p.runtime, candidate{
 					sum: e.def.Summary, scope: pos, rank: e.rank, order: e.order, src: source{runtime: e},
 				})
@@ -573,6 +606,23 @@ func (r *Registry) planLocked(q Query) plan {
 		pos++
 	}
 	return p
+}
+
+// onlyRuntimeLocked returns the one scope of chain that holds skills, when
+// it holds runtime skills only and no other scope of chain holds any.
+func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
+	var only *scopeSources
+	for _, scope := range chain {
+		src, ok := r.scopes[scope]
+		if !ok || src == only || len(src.runtime) == 0 && len(src.providers) == 0 {
+			continue
+		}
+		if only != nil || len(src.providers) > 0 {
+			return nil, false
+		}
+		only = src
+	}
+	return only, only != nil
 }
 
 type listResult struct {
@@ -627,6 +677,9 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 }
 
 func merge(p plan, results []listResult) *view {
+	if p.sorted != nil {
+		return sortedView(p.sorted)
+	}
 	cands, unlisted, complete := collect(p, results)
 	idx := sortedByName(cands)
 	v := resolve(cands, idx)
@@ -643,6 +696,22 @@ func merge(p plan, results []listResult) *view {
 	for _, i := range unlisted {
 		v.unlisted = append(v.unlisted, p.providers[i])
 	}
+	return v
+}
+
+// sortedView is the complete view of runtime skills of one scope, given in
+// name order: nothing shares a name, so each is listed as it is.
+func sortedView(entries []*runtimeEntry) *view {
+	v := &view{
+		skills:   make([]skill.Summary, len(entries)),
+		sources:  make([]source, len(entries)),
+		complete: true,
+	}
+	for i, e := range entries {
+		v.skills[i] = e.def.Summary
+		v.sources[i] = source{runtime: e}
+	}
+	v.token = snapshotToken(v.skills)
 	return v
 }
 

@@ -1,0 +1,53 @@
+package skills
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestSortedViewMatchesTheMerge: over random registrations, replacements
+// and removals, the view of a scope with runtime skills only, built from
+// the entries the registry keeps in name order, is the one the general
+// merge computes from the same entries in any order, token included.
+func TestSortedViewMatchesTheMerge(t *testing.T) {
+	r := NewRegistry()
+	if err := r.Register("g", RuntimeSkill{Name: "first", Description: "First.", Content: "Body."}); err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for step := range 3000 {
+		name := fmt.Sprintf("skill-%03d", rng.IntN(200))
+		if rng.IntN(4) == 0 {
+			r.Unregister("g", name)
+		} else if err := r.Register("g", RuntimeSkill{Name: name, Description: fmt.Sprintf("Version %d.", step), Content: "Body.", Rank: rng.IntN(3)}); err != nil {
+			t.Fatal(err)
+		}
+		r.mu.Lock()
+		p := r.planLocked(Query{Chain: []string{"g", "g", "empty"}})
+		src := r.scopes["g"]
+		var general plan
+		for _, e := range src.runtime { // map order
+			general.runtime = append(general.runtime, candidate{sum: e.def.Summary, rank: e.rank, order: e.order, src: source{runtime: e}})
+		}
+		sorted := src.sorted
+		r.mu.Unlock()
+		if len(sorted) != len(src.runtime) || !slices.IsSortedFunc(sorted, func(a, b *runtimeEntry) int { return strings.Compare(a.def.Name, b.def.Name) }) {
+			t.Fatalf("step %d: %d sorted entries for %d registrations, or out of order", step, len(sorted), len(src.runtime))
+		}
+		if p.sorted == nil && len(sorted) > 0 {
+			t.Fatalf("step %d: the plan of a runtime-only scope did not take its sorted entries", step)
+		}
+		fast, slow := merge(p, nil), merge(general, nil)
+		if len(sorted) == 0 {
+			continue
+		}
+		if !reflect.DeepEqual(fast.skills, slow.skills) || !reflect.DeepEqual(fast.sources, slow.sources) ||
+			fast.token != slow.token || fast.complete != slow.complete || len(fast.diagnostics) != len(slow.diagnostics) {
+			t.Fatalf("step %d: the sorted view differs from the merge", step)
+		}
+	}
+}
