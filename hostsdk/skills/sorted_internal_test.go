@@ -1,12 +1,18 @@
 package skills
 
 import (
+	"encoding/binary"
+	"encoding/hex"
 	"fmt"
 	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/zeebo/xxh3"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // TestSortedViewMatchesTheMerge: over random registrations, replacements
@@ -49,5 +55,36 @@ func TestSortedViewMatchesTheMerge(t *testing.T) {
 			fast.token != slow.token || fast.complete != slow.complete || len(fast.diagnostics) != len(slow.diagnostics) {
 			t.Fatalf("step %d: the sorted view differs from the merge", step)
 		}
+	}
+}
+
+// TestSnapshotTokenOfManySkills: the token of a long list, hashed in
+// chunks, is the xxh3-128 of the whole encoding.
+func TestSnapshotTokenOfManySkills(t *testing.T) {
+	var sums []skill.Summary
+	var enc []byte
+	for i := range 3000 {
+		s := skill.Summary{Name: fmt.Sprintf("skill-%04d", i), Description: strings.Repeat("d", i%300), Invocation: skill.DefaultPolicy(), Provider: RuntimeProvider}
+		if i%7 == 0 {
+			s.Origin, s.QualifiedName = "srv", "srv:"+s.Name
+		}
+		sums = append(sums, s)
+	}
+	enc = appendTokenString(enc, tokenDomain)
+	enc = binary.AppendUvarint(enc, uint64(len(sums)))
+	for _, s := range sums {
+		enc = appendTokenString(appendTokenString(enc, s.Name), s.Description)
+		bits := byte(3) // model and user invocable
+		if s.Origin != "" {
+			bits |= 4
+		}
+		enc = appendTokenString(append(enc, bits), s.Provider)
+		if s.Origin != "" {
+			enc = appendTokenString(appendTokenString(enc, s.Origin), s.QualifiedName)
+		}
+	}
+	sum := xxh3.Hash128(enc).Bytes()
+	if got, want := snapshotToken(sums), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("token %s, want %s", got, want)
 	}
 }

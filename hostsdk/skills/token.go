@@ -16,19 +16,19 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // encoding (count, then per skill: name, description, policy bits,
 // provider, and for a remote skill, flagged by policy bit 4, its origin and
 // qualified name), so no two different lists encode alike and the token
-// depends on content alone.
+// depends on content alone. The encoding is written into a buffer and
+// hashed a few KiB at a time: the hash of the stream is that of the whole
+// encoding, with one call per chunk rather than per field.
 func snapshotToken(skills []skill.Summary) string {
 	h := xxh3.New128()
-	var scratch [binary.MaxVarintLen64 + 1]byte
-	writeString := func(s string) {
-		_, _ = h.Write(binary.AppendUvarint(scratch[:0], uint64(len(s))))
-		_, _ = h.WriteString(s)
-	}
-	writeString(tokenDomain)
-	_, _ = h.Write(binary.AppendUvarint(scratch[:0], uint64(len(skills))))
-	for _, s := range skills {
-		writeString(s.Name)
-		writeString(s.Description)
+	const chunk = 8 << 10
+	buf := make([]byte, 0, chunk+512)
+	buf = appendTokenString(buf, tokenDomain)
+	buf = binary.AppendUvarint(buf, uint64(len(skills)))
+	for i := range skills {
+		s := &skills[i]
+		buf = appendTokenString(buf, s.Name)
+		buf = appendTokenString(buf, s.Description)
 		var bits byte
 		if s.Invocation.ModelInvocable {
 			bits |= 1
@@ -39,14 +39,22 @@ func snapshotToken(skills []skill.Summary) string {
 		if s.Origin != "" {
 			bits |= 4 // a remote skill: its origin follows
 		}
-		scratch[0] = bits
-		_, _ = h.Write(scratch[:1])
-		writeString(s.Provider)
+		buf = append(buf, bits)
+		buf = appendTokenString(buf, s.Provider)
 		if s.Origin != "" {
-			writeString(s.Origin)
-			writeString(s.QualifiedName)
+			buf = appendTokenString(buf, s.Origin)
+			buf = appendTokenString(buf, s.QualifiedName)
+		}
+		if len(buf) >= chunk {
+			_, _ = h.Write(buf)
+			buf = buf[:0]
 		}
 	}
+	_, _ = h.Write(buf)
 	sum := h.Sum128().Bytes()
 	return hex.EncodeToString(sum[:])
+}
+
+func appendTokenString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
