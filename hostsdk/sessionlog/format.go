@@ -109,6 +109,14 @@ type parsedLine struct {
 // hide range that does not fit the position makes the line unparseable
 // rather than hiding events it never could have named.
 func parseLine(line []byte, seq uint64) parsedLine {
+	if p, ok := parseOwnLine(line, seq); ok {
+		return p
+	}
+	return parseLineJSON(line, seq)
+}
+
+// parseLineJSON is parseLine with encoding/json, for any line.
+func parseLineJSON(line []byte, seq uint64) parsedLine {
 	var w wireRecord
 	if err := json.Unmarshal(line, &w); err != nil || w.Type == "" {
 		return parsedLine{}
