@@ -117,30 +117,40 @@ type Registry struct {
 
 type scopeSources struct {
 	runtime map[string]*runtimeEntry
-	// sorted holds the entries of runtime in name order. It is replaced,
-	// never modified, on every change, so a plan may keep it: a snapshot
-	// of the scope's runtime skills needs no sort.
+	// sorted holds the entries of runtime in name order, so a snapshot of
+	// the scope's runtime skills needs no sort. Once a plan has taken it
+	// (shared), the next change copies it first: a plan's entries never
+	// change under it.
 	sorted    []*runtimeEntry
+	shared    bool
 	providers []*providerEntry // registration order
 }
 
 // put adds e under its name, or replaces the entry of that name.
 func (src *scopeSources) put(e *runtimeEntry) {
-	i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName)
-	if found {
-		src.sorted = slices.Clone(src.sorted)
+	src.unshare()
+	if i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName); found {
 		src.sorted[i] = e
 	} else {
-		src.sorted = slices.Insert(slices.Clip(src.sorted), i, e)
+		src.sorted = slices.Insert(src.sorted, i, e)
 	}
 	src.runtime[e.def.Name] = e
 }
 
 // remove drops the entry of name, which must exist.
 func (src *scopeSources) remove(name string) {
+	src.unshare()
 	i, _ := slices.BinarySearchFunc(src.sorted, name, compareEntryName)
-	src.sorted = slices.Delete(slices.Clone(src.sorted), i, i+1)
+	src.sorted = slices.Delete(src.sorted, i, i+1)
 	delete(src.runtime, name)
+}
+
+// unshare gives the scope a sorted slice of its own to change.
+func (src *scopeSources) unshare() {
+	if src.shared {
+		src.sorted = slices.Clone(src.sorted)
+		src.shared = false
+	}
 }
 
 func compareEntryName(e *runtimeEntry, name string) int { return strings.Compare(e.def.Name, name) }
@@ -571,7 +581,7 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 func (r *Registry) planLocked(q Query) plan {
 	p := plan{rev: r.rev, ends: r.ends, cacheable: true}
 	if only, ok := r.onlyRuntimeLocked(q.Chain); ok {
-		p.sorted = only.sorted
+		p.sorted, only.shared = only.sorted, true
 		return p
 	}
 	n := 0

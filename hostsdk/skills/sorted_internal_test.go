@@ -25,6 +25,7 @@ func TestSortedViewMatchesTheMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
+	var held, heldCopy []*runtimeEntry // a plan's entries, and what they were
 	for step := range 3000 {
 		name := fmt.Sprintf("skill-%03d", rng.IntN(200))
 		if rng.IntN(4) == 0 {
@@ -41,6 +42,10 @@ func TestSortedViewMatchesTheMerge(t *testing.T) {
 		}
 		sorted := src.sorted
 		r.mu.Unlock()
+		if !slices.Equal(held, heldCopy) {
+			t.Fatalf("step %d: a change rewrote the entries an earlier plan holds", step)
+		}
+		held, heldCopy = p.sorted, slices.Clone(p.sorted)
 		if len(sorted) != len(src.runtime) || !slices.IsSortedFunc(sorted, func(a, b *runtimeEntry) int { return strings.Compare(a.def.Name, b.def.Name) }) {
 			t.Fatalf("step %d: %d sorted entries for %d registrations, or out of order", step, len(sorted), len(src.runtime))
 		}
