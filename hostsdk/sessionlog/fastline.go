@@ -138,6 +138,16 @@ func (r *lineReader) bytesField(name string) (v []byte, text, ok bool) {
 	return nil, false, false
 }
 
+// validJSON is json.Valid, in one pass for values of ordinary depth;
+// encoding/json decides on the rest (a value too deep, or not valid).
+func validJSON(b []byte) bool {
+	end, ok := skipValue(b, skipSpace(b, 0), 0)
+	if !ok {
+		return json.Valid(b)
+	}
+	return skipSpace(b, end) == len(b)
+}
+
 // maxDepth bounds the nesting skipValue follows; deeper values are left to
 // encoding/json.
 const maxDepth = 512

@@ -2,7 +2,6 @@ package sessionlog
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -194,7 +193,7 @@ func (r Record) Validate(seq uint64) error {
 	if !utf8.ValidString(r.Type) {
 		return fmt.Errorf("%w: type is not valid UTF-8", ErrInvalidRecord)
 	}
-	if r.Body != nil && !r.BodyCompactJSON && !json.Valid(r.Body) {
+	if r.Body != nil && !r.BodyCompactJSON && !validJSON(r.Body) {
 		return fmt.Errorf("%w: body of %q record is not valid JSON", ErrInvalidRecord, r.Type)
 	}
 	if h := r.Hide; h != nil && !validHide(*h, seq) {
