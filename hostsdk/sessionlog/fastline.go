@@ -3,6 +3,7 @@ package sessionlog
 import (
 	"bytes"
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode/utf8"
 )
@@ -300,7 +301,9 @@ func skipString(b []byte, i int) (int, bool) {
 			// Bytes below 0x20, and bytes equal to '"' or '\\' (zero after
 			// xor), set their high bit here; borrows may flag others too.
 			m := (x-ones*0x20)&^x | zeroByte(x^(ones*'"')) | zeroByte(x^(ones*'\\'))
-			if m&highs != 0 {
+			if m &= highs; m != 0 {
+				// The lowest flagged byte is a true one: go straight to it.
+				i += bits.TrailingZeros64(m) / 8
 				break
 			}
 		}

@@ -3,7 +3,10 @@
 // the host's message bodies.
 package jsonstr
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -22,11 +25,11 @@ const (
 	highs = 0x8080808080808080
 )
 
-// skipClean returns the index of the first 8-byte block of s, from i on,
-// that may hold a byte needing escaping (or the start of the last, short
-// block): bytes that are not ASCII, control characters, quotes and
-// backslashes, and with html <, > and &. It may stop early; the caller then
-// looks at the bytes one by one.
+// skipClean returns the index of the first byte of s, from i on, that needs
+// escaping or a look of its own (a byte that is not ASCII, a control
+// character, a quote or a backslash, and with html <, > or &), looking at
+// eight bytes at a time; in the last seven bytes it stops at once, and the
+// caller looks at them one by one.
 func skipClean(s string, i int, html bool) int {
 	for ; i+8 <= len(s); i += 8 {
 		w := s[i : i+8] // one bounds check, one load
@@ -42,8 +45,10 @@ func skipClean(s string, i int, html bool) int {
 		} else {
 			m |= zero(x ^ (ones * '"'))
 		}
-		if m&highs != 0 {
-			break
+		if m &= highs; m != 0 {
+			// The lowest flagged byte is always one that needs escaping
+			// (borrows only flag bytes above it): stop right there.
+			return i + bits.TrailingZeros64(m)/8
 		}
 	}
 	return i
