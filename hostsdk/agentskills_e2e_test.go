@@ -152,3 +152,55 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 		t.Fatalf("load after deletion = %+v", out)
 	}
 }
+
+// TestFilesystemRootVanished drives the Agent Skills provider through the
+// real plugin: a skills root renamed away after the first step is an
+// incomplete observation whose diagnostic names the root, so the last-good
+// catalog stays (no tombstone); renamed back, nothing is republished. A
+// root that never existed is an empty, complete one.
+func TestFilesystemRootVanished(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	base := t.TempDir()
+	root := filepath.Join(base, "skills")
+	never := filepath.Join(base, "never-existed")
+	writeSkillFile(t, root, "alpha", "First skill.", "Alpha body.")
+	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root, never}, HomeDir: filepath.Join(base, "home")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { fsys.Close() })
+	e.reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	e.mount(tools.GlobalScope)
+	step := func() hostsdk.StepResult {
+		t.Helper()
+		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: base, AgentScope: "agent:a"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	expect(t, step(), hostsdk.OutcomeInitial, "alpha")
+	if err := os.Rename(root, root+".away"); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, step(), hostsdk.OutcomeIncomplete)
+	expect(t, step(), hostsdk.OutcomeIncomplete)
+	var named bool
+	for _, d := range fsys.Diagnostics() {
+		if d.Path == root && d.Severity == agentskills.SeverityError && strings.Contains(d.Message, "gone now") {
+			named = true
+		}
+		if strings.HasPrefix(d.Path, never) {
+			t.Errorf("a root that never existed has a diagnostic: %s", d)
+		}
+	}
+	if !named {
+		t.Errorf("no diagnostic names the vanished root %s: %v", root, fsys.Diagnostics())
+	}
+
+	if err := os.Rename(root+".away", root); err != nil {
+		t.Fatal(err)
+	}
+	expect(t, step(), hostsdk.OutcomeUnchanged)
+}

@@ -40,8 +40,9 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotReques
 		return contract.Snapshot{}, err
 	}
 	// Names shared across origins are reported with the step that
-	// publishes the catalog listing them.
-	c.h.sessions.setSnapshotNotes(req.SessionID, snap.Diagnostics)
+	// publishes the catalog listing them; why a snapshot is incomplete,
+	// with the step that keeps the catalog because of it.
+	c.h.sessions.setSnapshotNotes(req.SessionID, snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes))
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
@@ -150,6 +151,14 @@ func (h *Host) skillsQuery(session, cwd, scope string) (skills.Query, error) {
 		return skills.Query{}, err
 	}
 	return skills.Query{SessionID: session, Cwd: cwd, Chain: chain}, nil
+}
+
+// boundLines bounds each line of ls (see boundText).
+func boundLines(ls []string, max int) []string {
+	for i, l := range ls {
+		ls[i] = boundText(l, max)
+	}
+	return ls
 }
 
 // boundText cuts s to at most max bytes on a character boundary.

@@ -92,6 +92,39 @@
 // the head the plugin decided on, and decides again if the head moved, so
 // each catalog change is published once per session.
 //
+// # Why a step did what it did
+//
+// Every StepResult says why in Reasons, a list of contract.Reason: a code
+// from a closed, documented set (contract.ReasonCodes) and a one-line
+// detail for people. The plugin gives the reason for its outcome (the
+// model already sees the current catalog, the downstream decision proposes
+// it, nothing to list, the first catalog, a replacement because the skills
+// changed or compaction hid the catalog, the tombstone, an incomplete
+// snapshot, a rejected step), and what else applied: a `skill` tool
+// restricted away or shadowed for the agent, what a catalog budget
+// shortened or left out, skills the user invoked. The host adds its own:
+// each provider that made a snapshot incomplete, by type and scope, with
+// the error it returned (skills.Snapshot.Incomplete: the registry keeps it
+// rather than reducing it to Complete=false), names that skills of several
+// origins share, no mount for the agent, and, for a failed step, the
+// failure (host error, plugin error, or the caller's cancellation).
+//
+// PreStep logs a session's reasons when they differ from its previous
+// step's, not at every step: one line, "skill catalog: the step's reasons
+// changed", with the attributes session, agent, outcome and reasons. It is
+// a warning when a reason is troubling (an incomplete snapshot and the
+// providers behind it, a shadowed `skill` tool, a host or plugin error),
+// at INFO when the previous step's were and these are not (the session
+// recovered), and at DEBUG otherwise. So a session stuck on a provider
+// error logs it once, and its recovery once. The host keeps one fingerprint
+// per session for this, forgotten with the session (EndSession, Close).
+//
+// The working directory of a Step or a ToolCall is an absolute path, or
+// empty: a relative one could only be resolved against the host process's
+// own directory, never the session's. PreStep and CallTool refuse it with
+// a *HostError matching ErrRelativeCwd that names it, before any provider
+// or the plugin is called (the step fails open as below).
+//
 // # Failure behaviour
 //
 // A failed PreStep or CallTool says whom to blame. The caller's own

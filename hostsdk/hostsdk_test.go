@@ -98,6 +98,9 @@ func (e *env) step(session, agent string) hostsdk.StepResult {
 	if err != nil {
 		e.t.Fatalf("PreStep(%s, %s): %v", session, agent, err)
 	}
+	if len(res.Reasons) == 0 {
+		e.t.Fatalf("PreStep(%s, %s): outcome %s with no reasons", session, agent, res.Outcome)
+	}
 	return res
 }
 

@@ -97,7 +97,7 @@ func TestFiveMiBToolArgumentsAreAToolError(t *testing.T) {
 	tests := []struct{ name, args, want string }{
 		{"a huge name", `{"name":"` + strings.Repeat("a", fiveMiB) + `"}`, `Error: skill "` + strings.Repeat("a", 197) + `..." is unknown or no longer available`},
 		{"a huge field", `{"name":"alpha","notes":"` + strings.Repeat("n", fiveMiB) + `"}`, `Error: unexpected argument "notes"; the skill tool takes only "name"`},
-		{"not JSON", strings.Repeat("?", fiveMiB), `Error: invalid skill name "` + strings.Repeat("?", 197) + `..."`},
+		{"not JSON", strings.Repeat("?", fiveMiB), `Error: the arguments are not a JSON object: "` + strings.Repeat("?", 197) + `..."; the skill tool takes {"name": "<skill name>"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

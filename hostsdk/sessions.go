@@ -25,8 +25,15 @@ type session struct {
 	made Callbacks
 	// notes are the registry's diagnostics of the snapshot the session's
 	// last Snapshot callback answered with (skills.Snapshot.Diagnostics),
-	// until a step takes them.
-	notes []string
+	// and incomplete what it said of an incomplete one
+	// (skills.Snapshot.Incomplete), until a step takes them.
+	notes, incomplete []string
+	// reasons fingerprints the reasons of the session's last step, so that
+	// only a change is logged; a fixed size whatever the reasons say.
+	reasons     uint64
+	reasonsSeen bool
+	// troubled says the last step's reasons named a problem.
+	troubled bool
 }
 
 // sessionTable holds the sessions a Host has met. One mutex guards the
@@ -189,23 +196,36 @@ func (t *sessionTable) callbacksSince(id string, mark callbackMark) Callbacks {
 }
 
 // setSnapshotNotes records the diagnostics of the snapshot a Snapshot
-// callback of the session answered with.
-func (t *sessionTable) setSnapshotNotes(id string, notes []string) {
+// callback of the session answered with, and why it was incomplete.
+func (t *sessionTable) setSnapshotNotes(id string, notes, incomplete []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.getLocked(id).notes = notes
+	s := t.getLocked(id)
+	s.notes, s.incomplete = notes, incomplete
 }
 
-// takeSnapshotNotes returns the diagnostics recorded since the last take,
-// and forgets them.
-func (t *sessionTable) takeSnapshotNotes(id string) []string {
+// takeSnapshotNotes returns the diagnostics and the account of an
+// incomplete snapshot recorded since the last take, and forgets them.
+func (t *sessionTable) takeSnapshotNotes(id string) (notes, incomplete []string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	s := t.m[id]
 	if s == nil {
-		return nil
+		return nil, nil
 	}
-	notes := s.notes
-	s.notes = nil
-	return notes
+	notes, incomplete = s.notes, s.incomplete
+	s.notes, s.incomplete = nil, nil
+	return notes, incomplete
+}
+
+// swapReasons records the fingerprint of a step's reasons and whether they
+// name a problem, and returns whether the fingerprint differs from the
+// session's previous step's, and whether that step's named a problem.
+func (t *sessionTable) swapReasons(id string, fp uint64, troubled bool) (changed, wasTroubled bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.getLocked(id)
+	changed, wasTroubled = !s.reasonsSeen || s.reasons != fp, s.troubled
+	s.reasons, s.reasonsSeen, s.troubled = fp, true, troubled
+	return changed, wasTroubled
 }

@@ -4,7 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"math/bits"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/zeebo/xxh3"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -38,7 +45,10 @@ type Reject = contract.Reject
 
 // Step identifies one model step of an agent in a session.
 type Step struct {
-	SessionID  string
+	SessionID string
+	// Cwd is the session's working directory, which providers resolve
+	// project skills against: an absolute path, or empty for none. A
+	// relative one fails the step (ErrRelativeCwd).
 	Cwd        string
 	AgentScope string
 	Turn       int
@@ -93,11 +103,46 @@ type StepResult struct {
 	// under (skills.Snapshot.Diagnostics). PreStep also logs each one as a
 	// warning.
 	Diagnostics []string
+	// Reasons say why the step published a catalog or did not: at least
+	// one, for every outcome. The plugin's come first (contract.Reason
+	// lists the codes: the one that explains the outcome, then a hidden
+	// `skill` tool, budget diagnostics, skills the user invoked); then the
+	// host's own: for OutcomeIncomplete, each provider that failed or was
+	// incomplete, with its error (contract.ReasonProviderIncomplete); on a
+	// publishing step, names shared across origins
+	// (contract.ReasonNameCollision); for OutcomeNoPlugin,
+	// contract.ReasonNoMount; for OutcomePluginError, the failure
+	// (contract.ReasonHostError, contract.ReasonPluginError or
+	// contract.ReasonCanceled). PreStep logs them when they differ from
+	// the session's previous step's (see the package documentation).
+	Reasons []Reason
 	// Callbacks counts the host callbacks the plugin made for the step's
 	// session while the step ran, over every attempt: none on a step whose
 	// session only grew by events that cannot change the decision. Steps
 	// of one session that run at the same time count each other's.
 	Callbacks Callbacks
+}
+
+// Reason says one thing about why a step published a catalog or did not;
+// its Code is one of the contract.Reason* constants.
+type Reason = contract.Reason
+
+// ReasonCode classifies a Reason (see contract.ReasonCodes).
+type ReasonCode = contract.ReasonCode
+
+// ErrRelativeCwd is matched (errors.Is) by the *HostError of a step or tool
+// call whose working directory is not absolute. A relative directory would
+// be resolved against the host process's own, which is never the session's,
+// so the host refuses it before any provider sees it. Step.Cwd and
+// ToolCall.Cwd are absolute paths, or empty for none.
+var ErrRelativeCwd = errors.New("the working directory is not absolute")
+
+// checkCwd refuses a working directory that is not absolute.
+func checkCwd(cwd string) error {
+	if cwd == "" || filepath.IsAbs(cwd) {
+		return nil
+	}
+	return fmt.Errorf("%w: %q (give an absolute path, or none)", ErrRelativeCwd, cwd)
 }
 
 // Callbacks counts host callbacks by kind: skill snapshots, session-log
@@ -134,8 +179,9 @@ func (c Callbacks) plus(d Callbacks) Callbacks {
 // PreStep runs one pre-step: downstream listeners, then the plugin mount in
 // effect for step.AgentScope, then appends an entering decision's messages to
 // the session log. On a plugin failure it returns a *PluginError, and on a
-// failure of the host's side (a provider, or the session store opening the
-// log or appending the step's messages) a *HostError; unless
+// failure of the host's side (a provider, the session store opening the
+// log or appending the step's messages, or a step.Cwd that is not absolute:
+// ErrRelativeCwd) a *HostError; unless
 // Config.FailClosed is set, the StepResult then carries the downstream
 // decision unchanged, with OutcomePluginError, and nothing of the step is in
 // the log.
@@ -167,6 +213,9 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 	if err != nil {
 		return StepResult{}, fmt.Errorf("agent scope %q: %w", step.AgentScope, err)
 	}
+	if err := checkCwd(step.Cwd); err != nil {
+		return h.failStep(ctx, step, decision, Callbacks{}, &HostError{Err: err})
+	}
 	var callbacks Callbacks
 	for attempt := 1; ; attempt++ {
 		result, err := h.stepAttempt(ctx, m, chain, step, decision, attempt)
@@ -176,16 +225,94 @@ func (h *Host) PreStep(ctx context.Context, step Step) (StepResult, error) {
 			continue
 		}
 		if err != nil {
-			if h.cfg.FailClosed {
-				return StepResult{}, err
-			}
-			return StepResult{Decision: decision, Outcome: OutcomePluginError, Callbacks: callbacks}, err
+			return h.failStep(ctx, step, decision, callbacks, err)
 		}
 		for _, d := range result.Diagnostics {
 			h.log.Warn("skill catalog: "+d, "session", step.SessionID, "agent", step.AgentScope)
 		}
+		h.reportReasons(ctx, step, result.Outcome, result.Reasons)
 		return result, nil
 	}
+}
+
+// failStep ends a step that failed: the downstream decision with
+// OutcomePluginError and the failure as its reason, or, with
+// Config.FailClosed, the error alone. Either way the reason is reported.
+func (h *Host) failStep(ctx context.Context, step Step, decision Decision, callbacks Callbacks, err error) (StepResult, error) {
+	reasons := []Reason{failureReason(err)}
+	h.reportReasons(ctx, step, OutcomePluginError, reasons)
+	if h.cfg.FailClosed {
+		return StepResult{}, err
+	}
+	return StepResult{Decision: decision, Outcome: OutcomePluginError, Reasons: reasons, Callbacks: callbacks}, err
+}
+
+// failureReason is the reason of a step that failed with err.
+func failureReason(err error) Reason {
+	var hostErr *HostError
+	var pluginErr *PluginError
+	code := contract.ReasonCanceled // the caller's own context, returned as it is
+	switch {
+	case errors.As(err, &hostErr):
+		code = contract.ReasonHostError
+	case errors.As(err, &pluginErr):
+		code = contract.ReasonPluginError
+	}
+	return Reason{Code: code, Detail: boundText(err.Error(), maxProviderErrorBytes)}
+}
+
+// troubling reports whether a reason names something an operator should
+// look at: the skills could not be observed, the `skill` tool is shadowed,
+// or the step failed.
+func troubling(c ReasonCode) bool {
+	switch c {
+	case contract.ReasonSnapshotIncomplete, contract.ReasonProviderIncomplete, contract.ReasonToolShadowed,
+		contract.ReasonHostError, contract.ReasonPluginError:
+		return true
+	}
+	return false
+}
+
+// reportReasons logs a step's reasons when they differ from the session's
+// previous step's: at WARN when one of them is troubling, at INFO when the
+// previous step's were and these are not (the session recovered), and at
+// DEBUG otherwise. Further steps with the same reasons log nothing, so a
+// session stuck on one provider error logs it once.
+func (h *Host) reportReasons(ctx context.Context, step Step, outcome Outcome, reasons []Reason) {
+	fp, troubled := uint64(len(reasons)), false
+	for _, r := range reasons {
+		fp = mixFingerprint(mixFingerprint(fp, xxh3.HashString(string(r.Code))), xxh3.HashString(r.Detail))
+		troubled = troubled || troubling(r.Code)
+	}
+	changed, wasTroubled := h.sessions.swapReasons(step.SessionID, fp, troubled)
+	if !changed {
+		return
+	}
+	level := slog.LevelDebug
+	switch {
+	case troubled:
+		level = slog.LevelWarn
+	case wasTroubled:
+		level = slog.LevelInfo
+	}
+	if !h.log.Enabled(ctx, level) {
+		return
+	}
+	var b strings.Builder
+	for i, r := range reasons {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(string(r.Code))
+		b.WriteString(": ")
+		b.WriteString(r.Detail)
+	}
+	h.log.Log(ctx, level, "skill catalog: the step's reasons changed", "session", step.SessionID, "agent", step.AgentScope, "outcome", string(outcome), "reasons", b.String())
+}
+
+// mixFingerprint folds h into the fingerprint fp, order-sensitively.
+func mixFingerprint(fp, h uint64) uint64 {
+	return bits.RotateLeft64(fp^h, 27)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
 }
 
 // errStepAgain is stepAttempt's answer when another writer appended to the
@@ -215,7 +342,8 @@ func (h *Host) stepAttempt(ctx context.Context, m *Mount, chain []string, step S
 	if err != nil {
 		return StepResult{}, storeError(ctx, callerFirst, err)
 	}
-	result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin}
+	result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin, Reasons: []Reason{{Code: contract.ReasonNoMount,
+		Detail: "no skill-catalog plugin is mounted in any scope of agent scope " + strconv.Quote(step.AgentScope)}}}
 	var decidedOn *contract.SessionHead
 	if m != nil {
 		if result, decidedOn, err = h.runPlugin(ctx, callerFirst, stepCtx, m, chain, log, step, decision); err != nil {
@@ -317,7 +445,7 @@ func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx contex
 
 	var resp contract.StepResponse
 	mark := h.sessions.markCallbacks(step.SessionID)
-	h.sessions.takeSnapshotNotes(step.SessionID) // what an earlier step left
+	h.sessions.takeSnapshotNotes(step.SessionID) // what an earlier step or tool call left
 
 	err = m.call(ctx, "pre-step", func(svc contract.Service, mountID string) (err error) {
 		req.MountID = mountID
@@ -331,11 +459,21 @@ func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx contex
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	diagnostics := resp.Diagnostics
-	if notes := h.sessions.takeSnapshotNotes(step.SessionID); len(notes) > 0 && publishes(resp.Outcome) {
+	diagnostics, reasons := resp.Diagnostics, slices.Clip(resp.Reasons)
+	notes, incomplete := h.sessions.takeSnapshotNotes(step.SessionID)
+	if len(notes) > 0 && publishes(resp.Outcome) {
 		diagnostics = append(slices.Clip(diagnostics), notes...)
+		for _, n := range notes {
+			reasons = append(reasons, Reason{Code: contract.ReasonNameCollision, Detail: n})
+		}
 	}
-	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: diagnostics, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
+	if resp.Outcome == OutcomeIncomplete {
+		// The plugin says the snapshot was incomplete; the registry said why.
+		for _, why := range incomplete {
+			reasons = append(reasons, Reason{Code: contract.ReasonProviderIncomplete, Detail: why})
+		}
+	}
+	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: diagnostics, Reasons: reasons, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
 }
 
 // publishes reports whether a step with this outcome published a catalog.

@@ -12,7 +12,9 @@ import (
 
 // ToolCall is a model's call of a tool, as the runtime received it.
 type ToolCall struct {
-	SessionID  string
+	SessionID string
+	// Cwd is the session's working directory, as in Step: absolute, or
+	// empty.
 	Cwd        string
 	AgentScope string
 	CallID     string
@@ -39,7 +41,8 @@ func (e *ToolNotFoundError) Error() string {
 // a tool a plugin mount registered, forwards the call to the plugin. A name
 // that resolves to another definition (a same-name shadow, say) is not the
 // plugin's: CallTool returns *ToolNotFoundError for it, and the runtime
-// dispatches it itself.
+// dispatches it itself. A call.Cwd that is not absolute is a *HostError
+// matching ErrRelativeCwd, and the plugin is not called.
 func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
 	id, _, ok := h.cfg.Tools.Resolve(call.AgentScope, call.Name)
 	if !ok {
@@ -48,6 +51,9 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) 
 	for _, p := range h.loaded() {
 		for _, m := range p.mountList() {
 			if m.ToolIdentity(call.Name) == id {
+				if err := checkCwd(call.Cwd); err != nil {
+					return ToolResult{}, &HostError{Err: err}
+				}
 				callerFirst := callerDeadlineFirst(ctx, h.cfg.ToolCallTimeout)
 				callCtx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
 				defer cancel()

@@ -56,13 +56,23 @@
 //     otherwise the message is appended.
 //  9. Skill bodies never enter the digest.
 //
+// Every answer says why (contract.StepResponse.Reasons): the reason of the
+// rule that decided it (rule 1, 3, 5, 6 or 7, or what rule 8 published and
+// whether the skills changed or compaction hid the catalog), after the
+// reason rule 2 applied when it did, and then what a catalog budget changed
+// and which skills the user invoked. The texts of the steps that publish
+// nothing are constant, so a steady step formats none.
+//
 // With the userInvocation option, a step also adds the skills the user
 // invoked: every whitespace-delimited `/name` token (skill.Invocations) in
 // the step's direct user messages (contract.Message.UserInput, role user) names a
 // skill, loaded from the host with contract.SkillRequest.UserInvocation; each one
 // whose loaded definition is user-invocable is appended, once, in order of
 // first appearance and after every other message of the step, as the
-// `skill` tool's rendering of it. It follows the tool, not the catalog: a
+// `skill` tool's rendering of it. With the resource-read tool mounted, only
+// a skill the model may invoke has its guidance name that tool, as in the
+// `skill` tool's answer: the tool reads nothing of a skill the model may
+// not invoke, so a user-only skill's block leaves it out. It follows the tool, not the catalog: a
 // step where `skill` does not resolve to the mount's tool (rule 2) loads
 // nothing, while an incomplete snapshot (rule 3) still lets the user invoke
 // skills. Names a complete snapshot does not list are not loaded, and at

@@ -95,7 +95,7 @@ func newCache[K comparable, V any](maxEntries, maxBytes int) *bytelru.Cache[K, V
 func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req contract.StepRequest) (contract.StepResponse, error) {
 	// Rule 1: a downstream reject passes through; nothing is computed.
 	if req.Downstream.Reject != nil {
-		return contract.StepResponse{Outcome: contract.OutcomeRejectPassthrough}, nil
+		return contract.StepResponse{Outcome: contract.OutcomeRejectPassthrough, Reasons: []contract.Reason{reasonRejected()}}, nil
 	}
 	if m.skillIdentity == "" {
 		// Without the identity the host minted, visibility cannot be
@@ -106,8 +106,10 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 	// Rule 2: the exact registered definition must be what `skill` resolves
 	// to; otherwise the view is complete and empty, without asking.
 	var cur, listed *view // listed: the agent's complete snapshot, when the step read one
+	var hidden []contract.Reason
 	if req.SkillToolIdentity != m.skillIdentity {
 		cur = emptyView()
+		hidden = []contract.Reason{hiddenReason(req)}
 	} else {
 		v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken)
 		if err != nil {
@@ -119,7 +121,7 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 			if req.Head != nil {
 				seq = req.Head.Seq
 			}
-			return e.withInvocations(ctx, host, m, req, nil, seq, contract.StepResponse{Outcome: contract.OutcomeIncomplete})
+			return e.withInvocations(ctx, host, m, req, nil, seq, contract.StepResponse{Outcome: contract.OutcomeIncomplete, Reasons: []contract.Reason{reasonIncomplete()}})
 		}
 		cur, listed = v, v
 	}
@@ -129,6 +131,9 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 		return contract.StepResponse{}, err
 	}
 	resp := e.decide(cur, base, head, req, m.cfg)
+	if hidden != nil {
+		resp.Reasons = append(hidden, resp.Reasons...)
+	}
 	if listed == nil {
 		// The agent does not see this mount's `skill` tool: its skills are
 		// not the plugin's to add, by the model or by the user.
@@ -145,35 +150,36 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 	if !m.cfg.UserInvocation {
 		return resp, nil
 	}
-	edits, err := e.invocations(ctx, host, req, listed, seq)
+	edits, reasons, err := e.invocations(ctx, host, m, req, listed, seq)
 	if err != nil {
 		return contract.StepResponse{}, err
 	}
 	resp.Edits = append(resp.Edits, edits...)
+	resp.Reasons = append(resp.Reasons, reasons...)
 	return resp, nil
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
 func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig) contract.StepResponse {
 	catalogs, keep := e.proposedCatalogs(req.Downstream.Messages, cur.digest)
-	unchanged := func(except int) contract.StepResponse {
-		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: removeCatalogs(catalogs, except)}
+	unchanged := func(except int, why contract.Reason) contract.StepResponse {
+		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: removeCatalogs(catalogs, except), Reasons: []contract.Reason{why}}
 	}
 
 	// Rule 5: the model already sees this catalog.
 	if base.Found && base.Catalog.Digest == cur.digest {
-		return unchanged(-1)
+		return unchanged(-1, reasonCurrent())
 	}
 	// Rule 6: downstream already publishes the current catalog.
 	if keep >= 0 {
-		return unchanged(keep)
+		return unchanged(keep, reasonProposed())
 	}
 	// Rule 7: nothing to retire and nothing to announce.
 	if !base.EverPublished && cur.empty() {
-		return unchanged(-1)
+		return unchanged(-1, reasonEmpty())
 	}
 	// Rule 8: publish.
-	return e.publish(cur, base.EverPublished, head, req, cfg, catalogs)
+	return e.publish(cur, base, head, req, cfg, catalogs)
 }
 
 // proposedCatalogs returns the indexes of the readable catalogs among the
@@ -208,7 +214,8 @@ func removeCatalogs(catalogs []int, except int) []contract.Edit {
 // publish is rule 8: the initial catalog, a replacement or the tombstone,
 // in place of the first proposed catalog (the others removed), or
 // appended.
-func (e *engine) publish(cur *view, update bool, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig, catalogs []int) contract.StepResponse {
+func (e *engine) publish(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig, catalogs []int) contract.StepResponse {
+	update := base.EverPublished
 	var text string
 	outcome := contract.OutcomeInitial
 	switch {
@@ -239,7 +246,7 @@ func (e *engine) publish(cur *view, update bool, head contract.SessionHead, req 
 	}
 	// What a budget shortened or left out is reported with the catalog
 	// that shows it.
-	resp := contract.StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics}
+	resp := contract.StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics, Reasons: publishReasons(outcome, cur, base)}
 	if len(catalogs) == 0 {
 		resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditAppend, Message: msg})
 		return resp

@@ -75,15 +75,16 @@ func errorResult(refusal render.ToolError) contract.ToolResult {
 
 // skillNameArgument checks arguments against the tool's input schema and
 // returns the skill name, or the error text that refuses them. Arguments
-// that are not a JSON object, or whose name is missing, not a string or not
-// a valid skill name, are an invalid name, shown as sent (a whole non-object,
-// a non-string's JSON text); a field besides "name" is refused as the schema
-// says (additionalProperties: false), naming the first such field in sorted
+// that are not a JSON object (not JSON, or JSON of another type, null
+// included) are refused as such, shown as sent; a name that is missing, not
+// a string or not a valid skill name is an invalid name (a non-string shown
+// as its JSON text); a field besides "name" is refused as the schema says
+// (additionalProperties: false), naming the first such field in sorted
 // order. Error texts cap what they repeat (render.MaxEchoBytes).
 func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolError) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil {
-		return "", render.ErrInvalidName(string(bytes.TrimSpace(args)))
+	obj, ok := argumentObject(args)
+	if !ok {
+		return "", render.ErrArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
 	for k := range obj {
@@ -105,4 +106,14 @@ func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolEr
 		return "", render.ErrInvalidName(name)
 	}
 	return name, ""
+}
+
+// argumentObject decodes a tool call's arguments as a JSON object. ok is
+// false for anything else: text that is not JSON, and JSON values of other
+// types, null among them.
+func argumentObject(args json.RawMessage) (obj map[string]json.RawMessage, ok bool) {
+	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
+		return nil, false
+	}
+	return obj, true
 }

@@ -19,7 +19,7 @@ func TestToolErrorsCapWhatTheyEcho(t *testing.T) {
 	tests := []struct {
 		name, args, want string
 	}{
-		{"not JSON", strings.Repeat("x", big), `Error: invalid skill name "` + kept('x') + `"`},
+		{"not JSON", strings.Repeat("x", big), `Error: the arguments are not a JSON object: "` + kept('x') + `"; the skill tool takes {"name": "<skill name>"}`},
 		{"invalid name", `{"name":"` + strings.Repeat("X", big) + `"}`, `Error: invalid skill name "` + kept('X') + `"`},
 		{"non-string name", `{"name":[` + strings.Repeat("1,", big/2) + `1]}`, `Error: invalid skill name "[` + strings.Repeat("1,", (render.MaxEchoBytes-4)/2) + `..."`},
 		{"unknown valid name", `{"name":"` + strings.Repeat("a", big) + `"}`, `Error: skill "` + kept('a') + `" is unknown or no longer available`},

@@ -66,8 +66,9 @@ func FuzzSkillToolArguments(f *testing.F) {
 				t.Fatalf("arguments %q loaded a skill: the schema admits an object with the name only", args)
 			}
 		}
-		// The longest frame of an error text is the unexpected argument's.
-		if frame := len(string(render.ErrUnexpectedArgument(""))); resp.IsError && len(resp.Text) > frame+render.MaxEchoBytes {
+		// The longest frame of an error text is the one for arguments
+		// that are not an object.
+		if frame := len(string(render.ErrArgumentsNotObject(""))); resp.IsError && len(resp.Text) > frame+render.MaxEchoBytes {
 			t.Fatalf("error text of %d bytes for %d bytes of arguments, over its frame and render.MaxEchoBytes = %d", len(resp.Text), len(args), render.MaxEchoBytes)
 		}
 		if !resp.IsError && !utf8.ValidString(resp.Text) {

@@ -79,28 +79,32 @@ func containsName(names []string, name string) bool {
 
 // invocations loads every skill the step's user messages invoke and
 // returns the appends that add each user-invocable one, after every other
-// message of the step. Whether a skill is user-invocable is decided on its
+// message of the step, with a reason for each. Whether a skill is user-invocable is decided on its
 // loaded definition. seq is the log position the step follows, for the
 // messages' ids.
-func (e *engine) invocations(ctx context.Context, host contract.Host, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, error) {
+func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, []contract.Reason, error) {
 	names := invokedNames(req.Downstream.Messages, listed)
 	var edits []contract.Edit
+	var reasons []contract.Reason
 	for _, name := range names {
 		got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
 		if err != nil {
-			return nil, hostFailed("load skill %q invoked by the user: %w", name, err)
+			return nil, nil, hostFailed("load skill %q invoked by the user: %w", name, err)
 		}
 		if got.Error != "" {
-			return nil, &InvocationError{Name: name, Message: got.Error}
+			return nil, nil, &InvocationError{Name: name, Message: got.Error}
 		}
 		if !got.Found || !got.Skill.Invocation.UserInvocable {
 			continue // ordinary text
 		}
 		value := got.Skill.ToolValue()
 		value.Name = name
-		text, err := render.SkillContent(value)
+		// The same block the `skill` tool answers with. The resource-read
+		// tool reads only for skills the model may invoke, so only their
+		// guidance names it.
+		text, err := render.SkillContentFor(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
 		if err != nil {
-			return nil, &InvocationError{Name: name, Message: err.Error()}
+			return nil, nil, &InvocationError{Name: name, Message: err.Error()}
 		}
 		edits = append(edits, contract.Edit{Op: contract.EditAppend, Message: contract.Message{
 			ID:      invocationMessageID(req.SessionID, seq, name),
@@ -108,8 +112,9 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, req contra
 			Content: []contract.ContentBlock{{Type: "text", Text: text}},
 			Source:  events.EncodeInvocation(name),
 		}})
+		reasons = append(reasons, contract.Reason{Code: contract.ReasonInvoked, Detail: "added the instructions of skill " + strconv.Quote(name) + ", which the user invoked by name"})
 	}
-	return edits, nil
+	return edits, reasons, nil
 }
 
 // invocationMessageID names the message that carries an invoked skill after

@@ -431,3 +431,63 @@ func TestInjectedMessageGolden(t *testing.T) {
 		t.Errorf("role %q, id %q", msg.Role, msg.ID)
 	}
 }
+
+// TestInjectionWithResourceTool: with the resourceTool option, a `/name`
+// injection of a skill the model may invoke is exactly the `skill` tool's
+// answer for it, the skill_resource guidance included; a skill only the
+// user may invoke gets the block without that guidance, since
+// skill_resource refuses to read its files.
+func TestInjectionWithResourceTool(t *testing.T) {
+	mem := newMemHost()
+	both := definition("pdf-forms", skill.InvocationPolicy{ModelInvocable: true, UserInvocable: true}, "# Forms\n\nRun `scripts/fill.py`.")
+	both.Provider = "agentskills"
+	both.ResourceBase.Path = "/home/dev/.agents/skills/pdf-forms"
+	userOnly := definition("deploy-prod", skill.InvocationPolicy{UserInvocable: true}, "# Deploy\n\nRun `make deploy` & watch <the dashboard>.")
+	userOnly.Provider = "agentskills"
+	userOnly.ResourceBase.Path = "/home/dev/.agents/skills/deploy-prod"
+	mem.skills = []skill.Summary{userOnly.Summary, both.Summary}
+	mem.defs[both.Name], mem.defs[userOnly.Name] = both, userOnly
+	h := &recordingHost{memHost: mem}
+	m := invocationMount()
+	m.cfg.ResourceTool = true
+	e := newEngine()
+
+	req := step(mem, enter(typed("u1", "/pdf-forms then /deploy-prod")))
+	resp, err := e.preStep(context.Background(), h, m, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	injected := map[string]string{}
+	for _, ed := range resp.Edits {
+		for _, name := range []string{"pdf-forms", "deploy-prod"} {
+			if string(ed.Message.Source) == string(events.EncodeInvocation(name)) {
+				injected[name] = ed.Message.Text()
+			}
+		}
+	}
+	tool, err := e.executeSkillTool(context.Background(), h, m, contract.ToolCall{SessionID: "s1", Cwd: "/w", AgentScope: "global", Arguments: []byte(`{"name":"pdf-forms"}`)})
+	if err != nil || tool.IsError {
+		t.Fatalf("skill tool: %q, %v", tool.Text, err)
+	}
+	if diff := cmp.Diff(tool.Text, injected["pdf-forms"]); diff != "" {
+		t.Errorf("injection of a model-invocable skill differs from the skill tool's answer (-tool +injected):\n%s", diff)
+	}
+	for name, golden := range map[string]string{"pdf-forms": "user_invocation_message_resource_tool.golden", "deploy-prod": "user_invocation_message.golden"} {
+		want, err := os.ReadFile(filepath.Join("..", "testdata", "render", golden))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(string(want), injected[name]); diff != "" {
+			t.Errorf("injection of %s (-%s +got):\n%s", name, golden, diff)
+		}
+	}
+	// The rule the texts follow: skill_resource reads nothing of a skill
+	// the model may not invoke.
+	rh := &resHost{memHost: mem, files: map[string]string{"deploy-prod/notes.md": "x", "pdf-forms/scripts/fill.py": "x"}}
+	if res := readCall(t, rh, `{"name":"deploy-prod","path":"notes.md"}`); res.Text != string(render.ErrNotModelInvocable("deploy-prod")) || len(rh.asked) != 0 {
+		t.Errorf("skill_resource of a user-only skill: %q after %d reads, want the not-model-invocable refusal and no read", res.Text, len(rh.asked))
+	}
+	if res := readCall(t, rh, `{"name":"pdf-forms","path":"scripts/fill.py"}`); res.IsError {
+		t.Errorf("skill_resource of a model-invocable skill: %q", res.Text)
+	}
+}

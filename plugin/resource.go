@@ -83,16 +83,16 @@ type resourceArgs struct {
 
 // resourceArguments checks arguments against the resource-read tool's
 // input schema and returns them, or the error text that refuses them. As
-// for the `skill` tool, a non-object or a missing or invalid name is an
-// invalid name, and a field the schema does not allow is named (the first
-// in sorted order). Then the path must be a string that
-// ValidateResourcePath accepts, and the offset, when present, an integral
-// JSON number from 0 to 2147483647.
+// for the `skill` tool, arguments that are not a JSON object are refused as
+// such, a missing or invalid name is an invalid name, and a field the
+// schema does not allow is named (the first in sorted order). Then the path
+// must be a string that ValidateResourcePath accepts, and the offset, when
+// present, an integral JSON number from 0 to 2147483647.
 func resourceArguments(args json.RawMessage) (resourceArgs, render.ToolError) {
 	var a resourceArgs
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(args, &obj); err != nil || obj == nil {
-		return a, render.ErrInvalidName(string(bytes.TrimSpace(args)))
+	obj, ok := argumentObject(args)
+	if !ok {
+		return a, render.ErrResourceArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
 	for k := range obj {

@@ -105,8 +105,8 @@ func TestValidateResourcePath(t *testing.T) {
 func TestResourceArguments(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ args, want string }{
-		{`not json`, `Error: invalid skill name "not json"`},
-		{`null`, `Error: invalid skill name "null"`},
+		{`not json`, `Error: the arguments are not a JSON object: "not json"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
+		{`null`, `Error: the arguments are not a JSON object: "null"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
 		{`{"path":"a.md"}`, `Error: invalid skill name ""`},
 		{`{"name":"Bad","path":"a.md"}`, `Error: invalid skill name "Bad"`},
 		{`{"name":7,"path":"a.md"}`, `Error: invalid skill name "7"`},

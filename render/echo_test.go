@@ -36,6 +36,8 @@ func TestErrorTextsCapTheEcho(t *testing.T) {
 		{ErrUnknownSkill, `Error: skill "`, `" is unknown or no longer available`},
 		{ErrNotModelInvocable, `Error: skill "`, `" is not available for model invocation`},
 		{ErrUnexpectedArgument, `Error: unexpected argument "`, `"; the skill tool takes only "name"`},
+		{ErrArgumentsNotObject, `Error: the arguments are not a JSON object: "`, `"; the skill tool takes {"name": "<skill name>"}`},
+		{ErrResourceArgumentsNotObject, `Error: the arguments are not a JSON object: "`, `"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
 	}
 	for _, tt := range tests {
 		if len(tt.echoed) > MaxEchoBytes {

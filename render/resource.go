@@ -144,6 +144,12 @@ func ErrResourceUnexpectedArgument(field string) ToolError {
 	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + ResourceToolName + ` tool takes only "name", "path" and "offset"`)
 }
 
+// ErrResourceArgumentsNotObject is the resource-read tool's error text for
+// arguments that are not a JSON object (see ErrArgumentsNotObject).
+func ErrResourceArgumentsNotObject(args string) ToolError {
+	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+}
+
 // ErrInvalidPath is the resource-read tool's error text for a path it
 // refuses before reading: why says what is wrong with it (see
 // plugin.ValidateResourcePath), or that the host found it leaving the

@@ -175,6 +175,14 @@ func ErrInvalidName(name string) ToolError {
 	return ToolError(`Error: invalid skill name "` + echo(name) + `"`)
 }
 
+// ErrArgumentsNotObject is the `skill` tool's error text for arguments
+// that are not a JSON object: not JSON at all, or JSON of another type (a
+// string, an array, null). What was sent is inserted as given, capped at
+// MaxEchoBytes.
+func ErrArgumentsNotObject(args string) ToolError {
+	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + SkillToolName + ` tool takes {"name": "<skill name>"}`)
+}
+
 // ErrUnknownSkill is the `skill` tool's error text for a name that no
 // visible skill has, or no longer has. The name is inserted as given,
 // capped at MaxEchoBytes.

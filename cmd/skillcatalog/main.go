@@ -6,6 +6,8 @@
 //	skillcatalog demo [flags]                           a scripted session, no setup
 //	skillcatalog conform (-plugin PATH | -in-process)   the contract suite
 //	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills over MCP (the MCP Skills extension)
+//	skillcatalog validate [-json] DIR...                skills against the Agent Skills specification
+//	skillcatalog explain [flags]                        the catalog the model would see, and why
 //	skillcatalog version                                build and protocol versions
 package main
 
@@ -33,6 +35,8 @@ Usage:
   skillcatalog conform (-plugin PATH | -in-process) [flags] [FILE|DIR...]
                                                       run conformance scenarios
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
+  skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
+  skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
   skillcatalog version                                print the build and protocol versions
   skillcatalog help                                   show this help
 
@@ -40,6 +44,8 @@ Each command's flags:
   skillcatalog demo -h
   skillcatalog conform -h
   skillcatalog serve-mcp -h
+  skillcatalog validate -h
+  skillcatalog explain -h
 `
 
 func main() {
@@ -63,6 +69,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return conformCommand(ctx, args[1:], stdout, stderr)
 	case "serve-mcp":
 		return serveMCPCommand(ctx, args[1:], stdout, stderr)
+	case "validate":
+		return validateCommand(ctx, args[1:], stdout, stderr)
+	case "explain":
+		return explainCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "skillcatalog version: unexpected argument %q\n", args[1])

@@ -50,7 +50,7 @@ func TestCorpus(t *testing.T) {
 	want := []string{
 		"a-very-long-skill-name-that-goes-well-beyond-the-sixty-four-character-limit",
 		"bom-skill", "cafe", "colon-description", "crlf-skill", "duplicate-name",
-		"folded-description", "linked-skill", "literal-description", "mismatched-name",
+		"folded-description", "linked-skill", "literal-description", "mismatched-name", "missing-name",
 		"model-hidden", "resources-skill", "unicode-skill", "user-hidden", "with-metadata",
 	}
 	if diff := cmp.Diff(want, names(obs)); diff != "" {

@@ -152,15 +152,16 @@ func (p *Provider) OpenSkillDirectory(ctx context.Context, req skills.ResourceRe
 	case err != nil && classifyReadError(err) == readTransient:
 		d.close()
 		return nil, fmt.Errorf("agentskills: reading skill %q from %s: %w", req.Name, sk.File, err)
-	case err != nil || pr.err != nil || pr.fm.Name != req.Name:
+	case err != nil:
 		d.close()
 		return nil, skills.ErrSkillNotFound
 	}
-	if _, err := pr.fm.Validate(filepath.Base(sk.Dir)); err != nil {
+	fm, _, err := p.cfg.lenience().interpret(pr, filepath.Base(sk.Dir))
+	if err != nil || fm.Name != req.Name {
 		d.close()
 		return nil, skills.ErrSkillNotFound
 	}
-	if !pr.fm.Invocation().ModelInvocable {
+	if !fm.Invocation().ModelInvocable {
 		d.close()
 		return nil, skills.ErrNotModelInvocable
 	}

@@ -16,7 +16,13 @@
 //     <level>/<client>/skills for each of Options.ClientDirs in order.
 //     Without a repository root within reach the project is cwd alone.
 //  2. User roots: <home>/.agents/skills, <home>/<client>/skills for each
-//     client directory, then Options.ExtraRoots in order.
+//     client directory, then Options.ExtraRoots in order, then the roots
+//     a preset adds (PresetCodex: /etc/codex/skills).
+//
+// Options.Presets add an ecosystem's layout: PresetClaudeCode the client
+// directory .claude (so ~/.claude/skills and <level>/.claude/skills),
+// PresetCodex the client directory .codex and /etc/codex/skills. Without
+// a preset or ClientDirs only .agents/skills is scanned.
 //
 // A project root that is also a user root (cwd is the home directory) is
 // read once, as a user root. Roots that resolve to the same directory
@@ -48,10 +54,17 @@
 //
 // See ParseSkillFile and Frontmatter.Validate. Loading is lenient, as in
 // other hosts: a name that differs from the directory name or is longer
-// than 64 characters is a warning; a name outside the kebab-case grammar,
-// a missing or empty description, a missing or unclosed frontmatter block,
-// and YAML that does not parse even after the colon retry skip the skill
-// with an error diagnostic. Descriptions are passed on as decoded; the
+// than 64 characters is a warning; a missing name is the directory's name
+// (when that is a valid skill name), as Claude Code names such a skill,
+// with a warning; a name outside the kebab-case grammar, a missing or
+// empty description, a missing or unclosed frontmatter block, and YAML
+// that does not parse even after the colon retry skip the skill with an
+// error diagnostic. With PresetClaudeCode a missing description is the
+// first paragraph of the body (the first run of non-blank lines that is
+// not a heading, a code fence, an HTML comment or a rule), and a file
+// without frontmatter loads, named after its directory; each is reported
+// as a warning. CheckSkillFile checks a file against the specification
+// itself and says which of these leniencies loading it takes. Descriptions are passed on as decoded; the
 // catalog normalizes them. Listing reads at most the frontmatter of each
 // file; Load reads the whole file again, so the body is never cached and a
 // body-only edit is visible to the next load.
@@ -113,9 +126,20 @@
 // Close releases them.
 //
 // A listing is incomplete (skills.Observation.Complete false) when a root
-// could not be listed, when a SKILL.md could not be read for a reason that
-// may pass, when MaxDirs ran out, or, for the first List after it, when the
-// watcher reported an error (events may have been lost). An incomplete
+// could not be listed, when a root this provider found earlier is gone
+// (see below), when a SKILL.md could not be read for a reason that may
+// pass, when MaxDirs ran out, or, for the first List after it, when the
+// watcher reported an error (events may have been lost).
+//
+// A root that does not exist and never did is an empty root: user-level
+// directories such as ~/.claude/skills often do not exist, and that is no
+// failure. A root that some earlier scan of this provider found, and that
+// is gone now (renamed away, an unmounted volume, a checkout being
+// switched), makes the listing incomplete, with an error diagnostic
+// naming the root, until it is back: a vanished root is far more often a
+// passing state than every skill in it removed on purpose. A root emptied
+// of skills is an authoritative empty listing. To accept that a root is
+// gone, call Provider.Invalidate, which forgets the roots seen. An incomplete
 // listing is never cached, so the next List tries again, and the plugin
 // keeps its last good catalog meanwhile instead of taking an unreadable
 // root for an empty one. Load of a name that is not found in an incomplete
@@ -131,7 +155,10 @@
 // error not known to last) makes the listing incomplete.
 //
 // Diagnostics from the latest scan of every working directory are
-// available from Provider.Diagnostics; Provider.Skills exposes each
+// available from Provider.Diagnostics, and reach Options.Logger when they
+// first appear for a working directory (errors, such as a SKILL.md whose
+// YAML does not parse, at warning level with the path and the reason;
+// warnings at info level), not again while they persist; Provider.Skills exposes each
 // skill's full frontmatter (license, compatibility, metadata,
 // allowed-tools and unknown fields), which is never rendered into a
 // catalog.

@@ -38,6 +38,12 @@ type parsed struct {
 	fm       Frontmatter
 	warnings []string
 	err      error
+	// noFront: the file does not start with a frontmatter block (err
+	// says so too).
+	noFront bool
+	// firstParagraph is the body's first paragraph, as far as the read
+	// prefix holds it, for a layout that describes skills by it.
+	firstParagraph string
 }
 
 // frontEntry is a cached parse and the file version it was made from.

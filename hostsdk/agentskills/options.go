@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -60,10 +61,41 @@ type Options struct {
 	// events into one invalidation. 0 means DefaultDebounce; otherwise
 	// 1ns..MaxDebounce.
 	Debounce time.Duration
-	// Logger receives watcher problems and scan diagnostics at debug
-	// level; nil discards them.
+	// Presets add the directories and the leniencies of one ecosystem's
+	// layout (see Preset); they combine, in order.
+	Presets []Preset
+	// Logger receives diagnostics when they first appear for a working
+	// directory: errors (a skill skipped, a root unreadable) at warning
+	// level, warnings at info level, and watcher problems. nil discards
+	// them.
 	Logger *slog.Logger
 }
+
+// Preset names an ecosystem's skill layout. A preset adds client
+// directories (scanned at every project level and in the home directory,
+// as Options.ClientDirs are), further user-level roots, and leniencies
+// that load SKILL.md files the way that ecosystem does; each leniency
+// applied is reported as a warning diagnostic.
+type Preset string
+
+const (
+	// PresetClaudeCode is Claude Code's layout: .claude/skills in the
+	// project and in the home directory. A skill without a description
+	// is described by the first paragraph of its body, and a SKILL.md
+	// without frontmatter loads, named after its directory.
+	PresetClaudeCode Preset = "claude-code"
+	// PresetCodex is the OpenAI Codex layout: .agents/skills (always
+	// scanned), .codex/skills in the project and in the home directory
+	// (Codex's earlier location and its default $CODEX_HOME/skills), and
+	// the administrators' /etc/codex/skills, ranked last.
+	PresetCodex Preset = "codex"
+)
+
+// CodexAdminRoot is the user-level root PresetCodex adds.
+const CodexAdminRoot = "/etc/codex/skills"
+
+// Presets lists every preset, for command-line flags and documentation.
+func Presets() []Preset { return []Preset{PresetClaudeCode, PresetCodex} }
 
 // config is Options after validation and defaulting.
 type config struct {
@@ -76,6 +108,10 @@ type config struct {
 	debounce   time.Duration
 	logger     *slog.Logger
 	homeErr    error
+	// describeFromBody: a skill without a description takes the first
+	// paragraph of its body, and a SKILL.md without frontmatter loads
+	// (PresetClaudeCode).
+	describeFromBody bool
 }
 
 func (o Options) config() (config, error) {
@@ -109,9 +145,24 @@ func (o Options) config() (config, error) {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
 
+	clientDirs := slices.Clone(o.ClientDirs)
+	var adminRoots []string
+	for i, p := range o.Presets {
+		switch p {
+		case PresetClaudeCode:
+			clientDirs = append(clientDirs, ".claude")
+			c.describeFromBody = true
+		case PresetCodex:
+			clientDirs = append(clientDirs, ".codex")
+			adminRoots = append(adminRoots, CodexAdminRoot)
+		default:
+			return config{}, fmt.Errorf("agentskills: Options.Presets[%d] is %q; the presets are %q and %q", i, p, PresetClaudeCode, PresetCodex)
+		}
+	}
+
 	c.clientDirs = []string{DefaultClientDir}
 	seen := map[string]bool{DefaultClientDir: true}
-	for i, d := range o.ClientDirs {
+	for i, d := range clientDirs {
 		if d == "" || d == "." || d == ".." || strings.ContainsAny(d, `/\`) || d != filepath.Base(d) {
 			return config{}, fmt.Errorf("agentskills: Options.ClientDirs[%d] must be a single directory name such as \".claude\", got %q", i, d)
 		}
@@ -150,10 +201,16 @@ func (o Options) config() (config, error) {
 		r = filepath.Clean(r)
 		c.userRoots = append(c.userRoots, rootSpec{path: r, anchor: filepath.Dir(r), scope: ScopeUser})
 	}
+	for _, r := range adminRoots {
+		c.userRoots = append(c.userRoots, rootSpec{path: r, anchor: filepath.Dir(r), scope: ScopeUser})
+	}
 	// The same directory listed twice is scanned once, at its first rank.
 	c.userRoots = dedupRoots(c.userRoots, nil)
 	return c, nil
 }
+
+// lenience is how this configuration reads SKILL.md files.
+func (c *config) lenience() lenience { return lenience{describeFromBody: c.describeFromBody} }
 
 // dedupRoots drops roots whose path is already in have or earlier in roots.
 func dedupRoots(roots []rootSpec, have map[string]bool) []rootSpec {

@@ -96,6 +96,10 @@ func (f Frontmatter) Validate(dirName string) (warnings []string, err error) {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
+// errNoFrontmatter is returned for a file that does not start with a
+// frontmatter block.
+var errNoFrontmatter = errors.New("no frontmatter: the file must start with a '---' line")
+
 // errFrontmatterTooLarge is returned when no closing delimiter line ends
 // within MaxFrontmatterBytes.
 var errFrontmatterTooLarge = fmt.Errorf("frontmatter is not closed within %d bytes", MaxFrontmatterBytes)
@@ -115,7 +119,7 @@ func splitFrontmatter(data []byte) (front string, body []byte, closed bool, err 
 	data = bytes.TrimPrefix(data, utf8BOM)
 	line, rest, _ := bytes.Cut(data, []byte{'\n'})
 	if !isDelimiter(line) {
-		return "", nil, false, errors.New("no frontmatter: the file must start with a '---' line")
+		return "", nil, false, errNoFrontmatter
 	}
 	start := len(data) - len(rest)
 	for off := start; off < len(data); {
@@ -164,6 +168,21 @@ func ParseSkillFile(data []byte) (fm Frontmatter, body string, warnings []string
 		return Frontmatter{}, "", nil, err
 	}
 	return fm, strings.TrimSpace(string(rest)), warnings, nil
+}
+
+// parseWhole parses a whole SKILL.md for a load: its frontmatter as a
+// scan reads it, and its body trimmed of surrounding whitespace (the
+// whole file when it has no frontmatter).
+func parseWhole(data []byte) (*parsed, string) {
+	pr, _ := parsePrefix(data)
+	if pr.noFront {
+		return pr, strings.TrimSpace(string(bytes.TrimPrefix(data, utf8BOM)))
+	}
+	_, body, _, err := ParseSkillFile(data)
+	if err != nil {
+		return pr, ""
+	}
+	return pr, body
 }
 
 // parseFrontmatter decodes the YAML between the delimiters.

@@ -99,6 +99,7 @@ type Provider struct {
 	roots       map[string]*rootScan
 	resolved    map[resKey]*resolution
 	diags       map[string][]Diagnostic // by working directory, latest scan
+	seenRoots   map[string]bool         // roots found existing by some scan
 }
 
 var (
@@ -129,13 +130,14 @@ func New(opts Options) (*Provider, error) {
 		return nil, err
 	}
 	p := &Provider{
-		cfg:      cfg,
-		files:    newFrontCache(frontCacheMaxEntries, frontCacheMaxBytes),
-		closing:  make(chan struct{}),
-		loopDone: make(chan struct{}),
-		roots:    make(map[string]*rootScan),
-		resolved: make(map[resKey]*resolution),
-		diags:    make(map[string][]Diagnostic),
+		cfg:       cfg,
+		files:     newFrontCache(frontCacheMaxEntries, frontCacheMaxBytes),
+		closing:   make(chan struct{}),
+		loopDone:  make(chan struct{}),
+		roots:     make(map[string]*rootScan),
+		resolved:  make(map[resKey]*resolution),
+		diags:     make(map[string][]Diagnostic),
+		seenRoots: make(map[string]bool),
 	}
 	if cfg.watch {
 		w, err := fsnotify.NewWatcher()
@@ -161,10 +163,15 @@ func (p *Provider) SetInvalidate(f func()) {
 	p.invalidate = f
 }
 
-// Invalidate drops every cached scan and calls the invalidate callback.
-// Hosts call it after a trust decision changes.
+// Invalidate drops every cached scan, forgets which roots existed (so a
+// root removed on purpose then lists as empty instead of incomplete), and
+// calls the invalidate callback. Hosts call it after a trust decision
+// changes.
 func (p *Provider) Invalidate() {
 	p.dropCaches(false)
+	p.mu.Lock()
+	clear(p.seenRoots)
+	p.mu.Unlock()
 	p.fireInvalidate()
 }
 
@@ -249,11 +256,9 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 		}
 		return skill.Definition{}, false, fmt.Errorf("agentskills: loading skill %q from %s: %w", req.Name, sk.File, err)
 	}
-	fm, body, _, err := ParseSkillFile(data)
+	pr, body := parseWhole(data)
+	fm, _, err := p.cfg.lenience().interpret(pr, filepath.Base(sk.Dir))
 	if err != nil || fm.Name != req.Name {
-		return skill.Definition{}, false, nil
-	}
-	if _, err := fm.Validate(filepath.Base(sk.Dir)); err != nil {
 		return skill.Definition{}, false, nil
 	}
 	return skill.Definition{
@@ -330,7 +335,7 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 		m.add(spec, s, p.cfg.maxDirs)
 	}
 	res := m.finish()
-	p.store(key, cwd, res, gen)
+	p.store(ctx, key, cwd, res, gen)
 	return res, nil
 }
 
@@ -501,9 +506,11 @@ func (m *merger) finish() *resolution {
 // store records res's diagnostics as cwd's latest and, when watching,
 // caches res if it is complete, fully watched and nothing changed since
 // its scan began.
-func (p *Provider) store(key resKey, cwd string, res *resolution, gen uint64) {
+func (p *Provider) store(ctx context.Context, key resKey, cwd string, res *resolution, gen uint64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	prev := p.diags[cwd]
+	defer p.logDiags(ctx, prev, res.diags) // after the unlock
 	p.diags[cwd] = res.diags
 	if p.ws != nil && res.complete && !res.unwatched && p.gen == gen {
 		p.resolved[key] = res
@@ -526,8 +533,8 @@ func (p *Provider) cached(key resKey) (*resolution, error) {
 // scan returns a root's scan, cached while watching and unchanged.
 func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint64) *rootScan {
 	if p.ws == nil {
-		s := scanRoot(ctx, spec, budget, nil, p.files)
-		p.logDiags(ctx, s)
+		s := scanRoot(ctx, spec, p.cfg.lenience(), budget, nil, p.files)
+		p.checkVanished(s)
 		return s
 	}
 	p.mu.Lock()
@@ -537,9 +544,9 @@ func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint
 		return s
 	}
 	b := p.ws.begin()
-	s = scanRoot(ctx, spec, budget, b, p.files)
+	s = scanRoot(ctx, spec, p.cfg.lenience(), budget, b, p.files)
 	p.ws.commit(spec.path, b)
-	p.logDiags(ctx, s)
+	p.checkVanished(s)
 	if s.cacheable {
 		p.mu.Lock()
 		if p.gen == gen {
@@ -550,11 +557,43 @@ func (p *Provider) scan(ctx context.Context, spec rootSpec, budget int, gen uint
 	return s
 }
 
-func (p *Provider) logDiags(ctx context.Context, s *rootScan) {
-	if !p.cfg.logger.Enabled(ctx, slog.LevelDebug) {
+// checkVanished remembers the roots a scan found, and makes the scan of
+// a root found earlier and missing now incomplete: a root that vanishes
+// is far more often an unmounted volume or a checkout being switched than
+// every skill in it removed on purpose, so the last good catalog stays.
+// A root never seen stays an empty, complete one (user-level directories
+// such as ~/.claude/skills often do not exist). Invalidate forgets the
+// roots seen.
+func (p *Provider) checkVanished(s *rootScan) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case s.real != "":
+		p.seenRoots[s.spec.path] = true
+	case s.absent && p.seenRoots[s.spec.path]:
+		s.fail(s.spec.path, "", "skill root existed earlier and is gone now (an unmounted volume, a checkout being switched?); this listing is incomplete until it is back, or until the host calls Invalidate to accept that it is gone")
+	}
+}
+
+// logDiags logs the diagnostics of cwd's new scan that its previous scan
+// did not have: errors at warning level, warnings at info level. A
+// diagnostic that persists is logged once, not at every step.
+func (p *Provider) logDiags(ctx context.Context, prev, cur []Diagnostic) {
+	if !p.cfg.logger.Enabled(ctx, slog.LevelInfo) {
 		return
 	}
-	for _, d := range s.diags {
-		p.cfg.logger.Debug("agentskills: "+d.Message, "path", d.Path, "skill", d.Skill, "severity", string(d.Severity))
+	old := make(map[Diagnostic]bool, len(prev))
+	for _, d := range prev {
+		old[d] = true
+	}
+	for _, d := range cur {
+		if old[d] {
+			continue
+		}
+		level := slog.LevelInfo
+		if d.Severity == SeverityError {
+			level = slog.LevelWarn
+		}
+		p.cfg.logger.Log(ctx, level, "agentskills: "+d.Message, "path", d.Path, "skill", d.Skill, "severity", string(d.Severity))
 	}
 }

@@ -1,6 +1,7 @@
 package agentskills
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -92,6 +93,7 @@ type candidate struct {
 // rootScan is the result of scanning one root.
 type rootScan struct {
 	spec     rootSpec
+	lenience lenience
 	real     string // resolved root; "" when the root does not exist
 	entries  int    // entries examined, counted against MaxDirs
 	cands    []candidate
@@ -103,6 +105,8 @@ type rootScan struct {
 	// unwatched is true when a watch could not be set up, so changes would
 	// go unnoticed.
 	unwatched bool
+	// absent is true when nothing is at the root's path.
+	absent bool
 }
 
 func (s *rootScan) fail(path, skill, format string, args ...any) {
@@ -181,8 +185,8 @@ func (s *rootScan) readFailed(path, skill, what string, err error) {
 // examined in this List. w, when non-nil, receives the watches the root
 // needs, set up before the corresponding reads so no change slips between
 // a read and its watch. fc holds the parses of earlier scans.
-func scanRoot(ctx context.Context, spec rootSpec, budget int, w *watchBuilder, fc *frontCache) *rootScan {
-	s := &rootScan{spec: spec, complete: true, cacheable: true}
+func scanRoot(ctx context.Context, spec rootSpec, lz lenience, budget int, w *watchBuilder, fc *frontCache) *rootScan {
+	s := &rootScan{spec: spec, lenience: lz, complete: true, cacheable: true}
 	if w != nil {
 		if err := w.watchRoot(spec); err != nil {
 			s.unwatched = true
@@ -195,6 +199,8 @@ func scanRoot(ctx context.Context, spec rootSpec, budget int, w *watchBuilder, f
 		if isAbsent(err) {
 			if _, lerr := os.Lstat(spec.path); lerr == nil {
 				s.fail(spec.path, "", "skill root is a symbolic link whose target does not exist")
+			} else {
+				s.absent = true
 			}
 			return s
 		}
@@ -319,11 +325,7 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 		s.readFailed(file, name, skillFileName, err)
 		return
 	}
-	if pr.err != nil {
-		s.skip(file, name, "skipped: %v", pr.err)
-		return
-	}
-	fm, warnings := pr.fm, pr.warnings
+	fm, warnings, err := s.lenience.interpret(pr, name)
 	skill := name
 	if fm.Name != "" {
 		skill = fm.Name
@@ -331,13 +333,9 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 	for _, m := range warnings {
 		s.warn(file, skill, "%s", m)
 	}
-	vw, err := fm.Validate(name)
 	if err != nil {
 		s.skip(file, skill, "skipped: %v", err)
 		return
-	}
-	for _, m := range vw {
-		s.warn(file, skill, "%s", m)
 	}
 	s.cands = append(s.cands, candidate{dir: dir, file: file, real: real, fm: fm})
 }
@@ -377,7 +375,11 @@ func readFrontmatter(file string, fc *frontCache) (*parsed, error) {
 // parsePrefix parses the frontmatter at the start of data. cost is the
 // size of the frontmatter text, a measure of what the result keeps alive.
 func parsePrefix(data []byte) (pr *parsed, cost int) {
-	front, _, closed, err := splitFrontmatter(data)
+	front, body, closed, err := splitFrontmatter(data)
+	if errors.Is(err, errNoFrontmatter) {
+		para := firstParagraph(bytes.TrimPrefix(data, utf8BOM))
+		return &parsed{err: err, noFront: true, firstParagraph: para}, len(para)
+	}
 	if err == nil && !closed {
 		err = errors.New("frontmatter is not closed by a '---' line")
 	}
@@ -388,7 +390,11 @@ func parsePrefix(data []byte) (pr *parsed, cost int) {
 	if err != nil {
 		return &parsed{err: err}, len(front)
 	}
-	return &parsed{fm: fm, warnings: warnings}, len(front)
+	pr = &parsed{fm: fm, warnings: warnings}
+	if strings.TrimSpace(fm.Description) == "" {
+		pr.firstParagraph = firstParagraph(body)
+	}
+	return pr, len(front) + len(pr.firstParagraph)
 }
 
 // openStated opens a file that a stat found regular and returns the

@@ -196,9 +196,13 @@ func TestWatchProjectRoots(t *testing.T) {
 	// A level with no .agents directory yet: the working directory.
 	writeSkill(t, filepath.Join(pt.appSrc, ".agents", "skills", "src-skill"), "src-skill", "Src.", "")
 	waitFor(t, p, rec, pt.appSrc, has("src-skill"))
-	// Renaming a parent of a root away removes its skills.
+	// Renaming a parent of a root away makes the listing incomplete (the
+	// root may come back: a checkout being switched) ...
 	rename(t, filepath.Join(pt.repo, ".agents"), filepath.Join(pt.repo, ".agents-old"))
-	waitFor(t, p, rec, pt.appSrc, hasNot("repo-level"))
+	waitFor(t, p, rec, pt.appSrc, func(obs skills.Observation) bool { return !obs.Complete })
+	// ... until the host accepts that it is gone: then its skills are.
+	p.Invalidate()
+	waitFor(t, p, rec, pt.appSrc, func(obs skills.Observation) bool { return obs.Complete && !slices.Contains(names(obs), "repo-level") })
 }
 
 func TestWatchSymlinkedSkill(t *testing.T) {

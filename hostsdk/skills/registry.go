@@ -86,6 +86,11 @@ type Snapshot struct {
 	// (see Registry.Snapshot). They are for the host's operators, never the
 	// model.
 	Diagnostics []string
+	// Incomplete says why an incomplete snapshot is incomplete: one line
+	// per provider that failed to list (naming it, its scope and its
+	// error) or reported an incomplete observation, in the order of the
+	// query's chain. It is for the host's operators, never the model.
+	Incomplete []string
 }
 
 // LoadError is returned by Registry.Get when the winning provider's Load
@@ -356,7 +361,7 @@ func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{Skills: slices.Clone(v.skills), Complete: v.complete, Token: v.token, Diagnostics: slices.Clone(v.diagnostics)}, nil
+	return Snapshot{Skills: slices.Clone(v.skills), Complete: v.complete, Token: v.token, Diagnostics: slices.Clone(v.diagnostics), Incomplete: slices.Clone(v.incomplete)}, nil
 }
 
 // CachedToken returns the token of the cached complete snapshot for q, if
@@ -491,6 +496,8 @@ type view struct {
 	// diagnostics say which names were shared across origins and how the
 	// remote skills among them are listed instead.
 	diagnostics []string
+	// incomplete says which providers made the view incomplete, and why.
+	incomplete []string
 }
 
 // loadUnlisted asks the providers of an incomplete snapshot for a name the
@@ -565,6 +572,9 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 		return nil, err
 	}
 	v := merge(p, results)
+	if !v.complete {
+		v.incomplete = whyIncomplete(q, p, results)
+	}
 	if v.complete && p.cacheable {
 		r.mu.Lock()
 		// A change during the computation may or may not be reflected in v,
@@ -633,6 +643,31 @@ func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
 		only = src
 	}
 	return only, only != nil
+}
+
+// whyIncomplete names each provider whose listing failed or was
+// incomplete, with its scope and error: the registry keeps what a provider
+// said, which would otherwise be lost in Complete=false.
+func whyIncomplete(q Query, p plan, results []listResult) []string {
+	var scopes []string // the chain without repeats: a provider's scope is its position
+	for _, sc := range q.Chain {
+		if !slices.Contains(scopes, sc) {
+			scopes = append(scopes, sc)
+		}
+	}
+	var out []string
+	for i, res := range results {
+		if res.err == nil && res.obs.Complete {
+			continue
+		}
+		who := fmt.Sprintf("provider %T in scope %q", p.providers[i].p, scopes[p.provScope[i]])
+		if res.err != nil {
+			out = append(out, who+": "+res.err.Error())
+		} else {
+			out = append(out, who+" reported an incomplete observation")
+		}
+	}
+	return out
 }
 
 type listResult struct {

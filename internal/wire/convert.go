@@ -252,6 +252,12 @@ func stepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
 		return nil, err
 	}
 	out := &pb.PreStepResponse{Outcome: o, Diagnostics: r.Diagnostics}
+	if len(r.Reasons) > 0 {
+		out.Reasons = make([]*pb.StepReason, len(r.Reasons))
+		for i, rs := range r.Reasons {
+			out.Reasons[i] = &pb.StepReason{Code: string(rs.Code), Detail: rs.Detail}
+		}
+	}
 	if len(r.Edits) > 0 {
 		out.Edits = make([]*pb.MessageEdit, len(r.Edits))
 		for i, e := range r.Edits {
@@ -270,6 +276,12 @@ func stepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error)
 		return contract.StepResponse{}, err
 	}
 	out := contract.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics()}
+	if reasons := r.GetReasons(); len(reasons) > 0 {
+		out.Reasons = make([]contract.Reason, len(reasons))
+		for i, rs := range reasons {
+			out.Reasons[i] = contract.Reason{Code: contract.ReasonCode(rs.GetCode()), Detail: rs.GetDetail()}
+		}
+	}
 	if edits := r.GetEdits(); len(edits) > 0 {
 		out.Edits = make([]contract.Edit, len(edits))
 		for i, e := range edits {

@@ -156,7 +156,12 @@ func TestStepResponses(t *testing.T) {
 		{Op: contract.EditReplace, Index: 0, Message: fullMessage},
 		{Op: contract.EditAppend, Message: contract.Message{ID: "new"}},
 		{Op: contract.EditRemove}, // index 0
-	}, Diagnostics: []string{"catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"}}
+	}, Diagnostics: []string{"catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"},
+		Reasons: []contract.Reason{
+			{Code: contract.ReasonPublishedReplacement, Detail: "published a complete replacement listing 3 skills"},
+			{Code: contract.ReasonBudget, Detail: "catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"},
+			{Code: "a-code-of-a-newer-plugin"},
+		}}
 	for name, r := range map[string]contract.StepResponse{"no edits": {Outcome: contract.OutcomeUnchanged}, "full": full} {
 		p, err := stepResponseToProto(r)
 		if err != nil {

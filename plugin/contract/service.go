@@ -191,8 +191,8 @@ type Edit struct {
 	Message Message
 }
 
-// StepResponse is what a pre-step decided: its outcome and the edits to
-// the downstream decision.
+// StepResponse is what a pre-step decided: its outcome, why, and the edits
+// to the downstream decision.
 type StepResponse struct {
 	Outcome Outcome
 	Edits   []Edit
@@ -200,6 +200,13 @@ type StepResponse struct {
 	// to publish a catalog, such as descriptions a catalog budget
 	// shortened and skills it left out. Set only on a step that publishes.
 	Diagnostics []string
+	// Reasons say why the step published a catalog or did not, for the
+	// host's operators: at least one, the one that explains the outcome
+	// among them (ReasonCurrent, ReasonProposed or ReasonEmpty for
+	// OutcomeUnchanged; the outcome's own code for the others), then what
+	// else applies (a hidden `skill` tool, budget diagnostics, skills the
+	// user invoked).
+	Reasons []Reason
 }
 
 // ToolDefinition is a model-facing tool the plugin implements.

@@ -8,6 +8,7 @@
 // (the conformance scenarios in testdata/conformance pin those): mounts
 // and their errors, the catalog's life (initial, unchanged, replacement,
 // tombstone, after a compaction), visibility and incomplete snapshots, the
+// reasons every step gives (a documented code explaining its outcome), the
 // `skill` tool, the one-round-trip promise of the step's hints, whose
 // fault a failure is (contract.ErrHostFailed, the caller's cancellation and
 // deadline), resource reads, and concurrent use.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -36,6 +37,7 @@ func RunService(t *testing.T, newService Factory) {
 		{"Catalog", checkCatalog},
 		{"Visibility", checkVisibility},
 		{"Incomplete", checkIncomplete},
+		{"Reasons", checkReasons},
 		{"SkillTool", checkSkillTool},
 		{"OneRoundTrip", checkOneRoundTrip},
 		{"HostFailures", checkHostFailures},
@@ -281,6 +283,63 @@ func checkIncomplete(t *testing.T, r *run) {
 	r.host.RemoveSkill("alpha")
 	r.host.SetComplete(false)
 	expectCatalog(t, r.step(m, "s"), contract.OutcomeIncomplete)
+}
+
+// expectReasons checks that a step's answer gives reasons: at least one,
+// every code known and every detail said, and among them one of want, the
+// codes that explain its outcome.
+func expectReasons(t *testing.T, step string, resp contract.StepResponse, want ...contract.ReasonCode) {
+	t.Helper()
+	if len(resp.Reasons) == 0 {
+		t.Errorf("%s: outcome %s with no reasons", step, resp.Outcome)
+		return
+	}
+	explained := false
+	for _, r := range resp.Reasons {
+		if !r.Code.Known() || r.Detail == "" {
+			t.Errorf("%s: reason %+v: want a documented code and a detail", step, r)
+		}
+		explained = explained || slices.Contains(want, r.Code)
+	}
+	if !explained {
+		t.Errorf("%s: outcome %s with reasons %+v, none of them %v", step, resp.Outcome, resp.Reasons, want)
+	}
+}
+
+// checkReasons: every outcome comes with the reason that explains it.
+func checkReasons(t *testing.T, r *run) {
+	r.host.SetSkill(def("alpha", "First."))
+	m := r.mount("")
+	reject := contract.Decision{Reject: &contract.Reject{Reason: "no"}}
+	resp, err := r.svc.PreStep(context.Background(), contract.StepRequest{MountID: m, SessionID: "s", SkillToolIdentity: identity, Downstream: reject})
+	if err != nil {
+		t.Fatal(err)
+	}
+	expectReasons(t, "rejected step", resp, contract.ReasonRejectPassthrough)
+	r.host.SetComplete(false)
+	expectReasons(t, "incomplete snapshot", r.step(m, "s"), contract.ReasonSnapshotIncomplete)
+	r.host.SetComplete(true)
+	expectReasons(t, "first catalog", r.step(m, "s"), contract.ReasonPublishedInitial)
+	expectReasons(t, "steady step", r.step(m, "s"), contract.ReasonCurrent)
+	r.host.SetSkill(def("beta", "Second."))
+	expectReasons(t, "a skill added", r.step(m, "s"), contract.ReasonPublishedReplacement)
+	r.host.Compact("s", 1, r.host.Head("s").Seq)
+	expectReasons(t, "catalog compacted away", r.step(m, "s"), contract.ReasonPublishedReplacement)
+	r.host.RemoveSkill("alpha")
+	r.host.RemoveSkill("beta")
+	expectReasons(t, "every skill removed", r.step(m, "s"), contract.ReasonPublishedTombstone)
+	expectReasons(t, "nothing to list, never published", r.step(m, "other"), contract.ReasonEmpty)
+	for _, tc := range []struct {
+		identity string
+		want     contract.ReasonCode
+	}{{"", contract.ReasonToolRestricted}, {"a-shadowing-tool", contract.ReasonToolShadowed}} {
+		head := r.host.Head("s")
+		resp, err := r.svc.PreStep(context.Background(), contract.StepRequest{MountID: m, SessionID: "s", SkillToolIdentity: tc.identity, Head: &head})
+		if err != nil {
+			t.Fatal(err)
+		}
+		expectReasons(t, "skill tool resolving to "+strconv.Quote(tc.identity), resp, tc.want)
+	}
 }
 
 // call runs one tool call of the mount.

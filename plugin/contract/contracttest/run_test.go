@@ -57,6 +57,15 @@ type immortal struct{ *plugin.Core }
 
 func (immortal) Unmount(context.Context, string) error { return nil }
 
+// silent answers every step without its reasons.
+type silent struct{ *plugin.Core }
+
+func (s silent) PreStep(ctx context.Context, req contract.StepRequest) (contract.StepResponse, error) {
+	resp, err := s.Core.PreStep(ctx, req)
+	resp.Reasons = nil
+	return resp, err
+}
+
 // brokenServices are services the kit must fail, with the subtests that
 // must catch each.
 func brokenServices() map[string]struct {
@@ -70,6 +79,7 @@ func brokenServices() map[string]struct {
 		"unmarked": {func() contract.Service { return unmarked{plugin.New(plugin.Options{})} }, []string{"HostFailures", "Deadline"}},
 		"chatty":   {func() contract.Service { return chatty{plugin.New(plugin.Options{})} }, []string{"OneRoundTrip"}},
 		"immortal": {func() contract.Service { return immortal{plugin.New(plugin.Options{})} }, []string{"Mounts"}},
+		"silent":   {func() contract.Service { return silent{plugin.New(plugin.Options{})} }, []string{"Reasons"}},
 	}
 }
 
@@ -91,7 +101,7 @@ func TestKitCatchesBrokenServices(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a child process per broken service")
 	}
-	subtests := []string{"Configure", "Mounts", "Catalog", "Visibility", "Incomplete", "SkillTool", "OneRoundTrip",
+	subtests := []string{"Configure", "Mounts", "Catalog", "Visibility", "Incomplete", "Reasons", "SkillTool", "OneRoundTrip",
 		"HostFailures", "Cancellation", "Deadline", "Resources", "EndSessionAndPing", "Concurrent"}
 	for name, b := range brokenServices() {
 		t.Run(name, func(t *testing.T) {

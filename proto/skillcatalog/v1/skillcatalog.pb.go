@@ -1387,7 +1387,10 @@ type PreStepResponse struct {
 	// Diagnostics for the host, never shown to the model: what the plugin
 	// changed to publish this step's catalog, such as descriptions a catalog
 	// budget shortened and skills it left out. Empty unless the step publishes.
-	Diagnostics   []string `protobuf:"bytes,3,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	Diagnostics []string `protobuf:"bytes,3,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	// Why the step published a catalog or did not, for the host's operators:
+	// at least one, the one that explains the outcome among them.
+	Reasons       []*StepReason `protobuf:"bytes,4,rep,name=reasons,proto3" json:"reasons,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1443,6 +1446,76 @@ func (x *PreStepResponse) GetDiagnostics() []string {
 	return nil
 }
 
+func (x *PreStepResponse) GetReasons() []*StepReason {
+	if x != nil {
+		return x.Reasons
+	}
+	return nil
+}
+
+// StepReason says one thing about why a pre-step published a catalog or did
+// not.
+type StepReason struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// One of a closed set: "reject-passthrough", "tool-restricted",
+	// "tool-shadowed", "snapshot-incomplete", "current" (the model sees the
+	// current catalog), "proposed" (the downstream decision proposes it),
+	// "empty" (nothing to list, nothing to retire), "published-initial",
+	// "published-replacement", "published-tombstone", "budget" (what a
+	// catalog budget changed), "invoked" (a skill the user invoked was
+	// added). A host adds its own: "no-mount", "provider-incomplete",
+	// "name-collision", "host-error", "plugin-error", "canceled".
+	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
+	// The same for people, on one line; never shown to the model.
+	Detail        string `protobuf:"bytes,2,opt,name=detail,proto3" json:"detail,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StepReason) Reset() {
+	*x = StepReason{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StepReason) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StepReason) ProtoMessage() {}
+
+func (x *StepReason) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StepReason.ProtoReflect.Descriptor instead.
+func (*StepReason) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *StepReason) GetCode() string {
+	if x != nil {
+		return x.Code
+	}
+	return ""
+}
+
+func (x *StepReason) GetDetail() string {
+	if x != nil {
+		return x.Detail
+	}
+	return ""
+}
+
 // InvocationPolicy says who may invoke a skill.
 type InvocationPolicy struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`
@@ -1454,7 +1527,7 @@ type InvocationPolicy struct {
 
 func (x *InvocationPolicy) Reset() {
 	*x = InvocationPolicy{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1466,7 +1539,7 @@ func (x *InvocationPolicy) String() string {
 func (*InvocationPolicy) ProtoMessage() {}
 
 func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1479,7 +1552,7 @@ func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvocationPolicy.ProtoReflect.Descriptor instead.
 func (*InvocationPolicy) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *InvocationPolicy) GetModelInvocable() bool {
@@ -1513,7 +1586,7 @@ type ResourceBase struct {
 
 func (x *ResourceBase) Reset() {
 	*x = ResourceBase{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1525,7 +1598,7 @@ func (x *ResourceBase) String() string {
 func (*ResourceBase) ProtoMessage() {}
 
 func (x *ResourceBase) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1538,7 +1611,7 @@ func (x *ResourceBase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceBase.ProtoReflect.Descriptor instead.
 func (*ResourceBase) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ResourceBase) GetKind() string {
@@ -1592,7 +1665,7 @@ type SkillSummary struct {
 
 func (x *SkillSummary) Reset() {
 	*x = SkillSummary{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1604,7 +1677,7 @@ func (x *SkillSummary) String() string {
 func (*SkillSummary) ProtoMessage() {}
 
 func (x *SkillSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1617,7 +1690,7 @@ func (x *SkillSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillSummary.ProtoReflect.Descriptor instead.
 func (*SkillSummary) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *SkillSummary) GetName() string {
@@ -1682,7 +1755,7 @@ type SkillDefinition struct {
 
 func (x *SkillDefinition) Reset() {
 	*x = SkillDefinition{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1694,7 +1767,7 @@ func (x *SkillDefinition) String() string {
 func (*SkillDefinition) ProtoMessage() {}
 
 func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1707,7 +1780,7 @@ func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillDefinition.ProtoReflect.Descriptor instead.
 func (*SkillDefinition) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SkillDefinition) GetName() string {
@@ -1786,7 +1859,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1798,7 +1871,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1811,7 +1884,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SnapshotRequest) GetCwd() string {
@@ -1876,7 +1949,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1888,7 +1961,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1901,7 +1974,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SnapshotResponse) GetNotModified() bool {
@@ -1963,7 +2036,7 @@ type GetSkillRequest struct {
 
 func (x *GetSkillRequest) Reset() {
 	*x = GetSkillRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1975,7 +2048,7 @@ func (x *GetSkillRequest) String() string {
 func (*GetSkillRequest) ProtoMessage() {}
 
 func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1988,7 +2061,7 @@ func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillRequest.ProtoReflect.Descriptor instead.
 func (*GetSkillRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *GetSkillRequest) GetCwd() string {
@@ -2045,7 +2118,7 @@ type GetSkillResponse struct {
 
 func (x *GetSkillResponse) Reset() {
 	*x = GetSkillResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2057,7 +2130,7 @@ func (x *GetSkillResponse) String() string {
 func (*GetSkillResponse) ProtoMessage() {}
 
 func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2070,7 +2143,7 @@ func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillResponse.ProtoReflect.Descriptor instead.
 func (*GetSkillResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *GetSkillResponse) GetFound() bool {
@@ -2110,7 +2183,7 @@ type ReadEventsRequest struct {
 
 func (x *ReadEventsRequest) Reset() {
 	*x = ReadEventsRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2122,7 +2195,7 @@ func (x *ReadEventsRequest) String() string {
 func (*ReadEventsRequest) ProtoMessage() {}
 
 func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2135,7 +2208,7 @@ func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsRequest.ProtoReflect.Descriptor instead.
 func (*ReadEventsRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *ReadEventsRequest) GetSessionId() string {
@@ -2182,7 +2255,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2194,7 +2267,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2207,7 +2280,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *SessionEvent) GetSeq() uint64 {
@@ -2252,7 +2325,7 @@ type ReadEventsResponse struct {
 
 func (x *ReadEventsResponse) Reset() {
 	*x = ReadEventsResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2264,7 +2337,7 @@ func (x *ReadEventsResponse) String() string {
 func (*ReadEventsResponse) ProtoMessage() {}
 
 func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2277,7 +2350,7 @@ func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsResponse.ProtoReflect.Descriptor instead.
 func (*ReadEventsResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ReadEventsResponse) GetEvents() []*SessionEvent {
@@ -2327,7 +2400,7 @@ type ExecuteSkillToolRequest struct {
 
 func (x *ExecuteSkillToolRequest) Reset() {
 	*x = ExecuteSkillToolRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2339,7 +2412,7 @@ func (x *ExecuteSkillToolRequest) String() string {
 func (*ExecuteSkillToolRequest) ProtoMessage() {}
 
 func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2352,7 +2425,7 @@ func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ExecuteSkillToolRequest) GetMountId() string {
@@ -2427,7 +2500,7 @@ type SkillToolValue struct {
 
 func (x *SkillToolValue) Reset() {
 	*x = SkillToolValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2439,7 +2512,7 @@ func (x *SkillToolValue) String() string {
 func (*SkillToolValue) ProtoMessage() {}
 
 func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2452,7 +2525,7 @@ func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillToolValue.ProtoReflect.Descriptor instead.
 func (*SkillToolValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *SkillToolValue) GetName() string {
@@ -2508,7 +2581,7 @@ type ExecuteSkillToolResponse struct {
 
 func (x *ExecuteSkillToolResponse) Reset() {
 	*x = ExecuteSkillToolResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2520,7 +2593,7 @@ func (x *ExecuteSkillToolResponse) String() string {
 func (*ExecuteSkillToolResponse) ProtoMessage() {}
 
 func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2533,7 +2606,7 @@ func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ExecuteSkillToolResponse) GetValue() *SkillToolValue {
@@ -2587,7 +2660,7 @@ type SkillResourceValue struct {
 
 func (x *SkillResourceValue) Reset() {
 	*x = SkillResourceValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2599,7 +2672,7 @@ func (x *SkillResourceValue) String() string {
 func (*SkillResourceValue) ProtoMessage() {}
 
 func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2612,7 +2685,7 @@ func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillResourceValue.ProtoReflect.Descriptor instead.
 func (*SkillResourceValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *SkillResourceValue) GetName() string {
@@ -2685,7 +2758,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2697,7 +2770,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2710,7 +2783,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ReadResourceRequest) GetCwd() string {
@@ -2779,7 +2852,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2791,7 +2864,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2804,7 +2877,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ReadResourceResponse) GetStatus() ResourceStatus {
@@ -2845,7 +2918,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2857,7 +2930,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2870,7 +2943,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -2889,7 +2962,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2901,7 +2974,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2914,7 +2987,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
 }
 
 // PingRequest is empty.
@@ -2926,7 +2999,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2938,7 +3011,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2951,7 +3024,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
 }
 
 // PingResponse is empty.
@@ -2963,7 +3036,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2975,7 +3048,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2988,7 +3061,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
 }
 
 var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
@@ -3068,11 +3141,16 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04edit\"W\n" +
 	"\vReplaceEdit\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x122\n" +
-	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\x9b\x01\n" +
+	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\xd2\x01\n" +
 	"\x0fPreStepResponse\x122\n" +
 	"\aoutcome\x18\x01 \x01(\x0e2\x18.skillcatalog.v1.OutcomeR\aoutcome\x122\n" +
 	"\x05edits\x18\x02 \x03(\v2\x1c.skillcatalog.v1.MessageEditR\x05edits\x12 \n" +
-	"\vdiagnostics\x18\x03 \x03(\tR\vdiagnostics\"b\n" +
+	"\vdiagnostics\x18\x03 \x03(\tR\vdiagnostics\x125\n" +
+	"\areasons\x18\x04 \x03(\v2\x1b.skillcatalog.v1.StepReasonR\areasons\"8\n" +
+	"\n" +
+	"StepReason\x12\x12\n" +
+	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
+	"\x06detail\x18\x02 \x01(\tR\x06detail\"b\n" +
 	"\x10InvocationPolicy\x12'\n" +
 	"\x0fmodel_invocable\x18\x01 \x01(\bR\x0emodelInvocable\x12%\n" +
 	"\x0euser_invocable\x18\x02 \x01(\bR\ruserInvocable\"j\n" +
@@ -3255,7 +3333,7 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 }
 
 var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
@@ -3279,27 +3357,28 @@ var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(*MessageEdit)(nil),              // 19: skillcatalog.v1.MessageEdit
 	(*ReplaceEdit)(nil),              // 20: skillcatalog.v1.ReplaceEdit
 	(*PreStepResponse)(nil),          // 21: skillcatalog.v1.PreStepResponse
-	(*InvocationPolicy)(nil),         // 22: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 23: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 24: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 25: skillcatalog.v1.SkillDefinition
-	(*SnapshotRequest)(nil),          // 26: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 27: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 28: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 29: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 30: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 31: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 32: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 33: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 34: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 35: skillcatalog.v1.ExecuteSkillToolResponse
-	(*SkillResourceValue)(nil),       // 36: skillcatalog.v1.SkillResourceValue
-	(*ReadResourceRequest)(nil),      // 37: skillcatalog.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil),     // 38: skillcatalog.v1.ReadResourceResponse
-	(*EndSessionRequest)(nil),        // 39: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 40: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 41: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 42: skillcatalog.v1.PingResponse
+	(*StepReason)(nil),               // 22: skillcatalog.v1.StepReason
+	(*InvocationPolicy)(nil),         // 23: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 24: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 25: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 26: skillcatalog.v1.SkillDefinition
+	(*SnapshotRequest)(nil),          // 27: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 28: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 29: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 30: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 31: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 32: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 33: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 34: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 35: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 36: skillcatalog.v1.ExecuteSkillToolResponse
+	(*SkillResourceValue)(nil),       // 37: skillcatalog.v1.SkillResourceValue
+	(*ReadResourceRequest)(nil),      // 38: skillcatalog.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil),     // 39: skillcatalog.v1.ReadResourceResponse
+	(*EndSessionRequest)(nil),        // 40: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 41: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 42: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 43: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	5,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
@@ -3312,50 +3391,51 @@ var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	13, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
 	16, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
 	18, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	31, // 10: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	32, // 10: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
 	20, // 11: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
 	12, // 12: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
 	12, // 13: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
 	1,  // 14: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
 	19, // 15: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	22, // 16: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	22, // 17: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	23, // 18: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	24, // 19: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	25, // 20: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	31, // 21: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	16, // 22: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	23, // 23: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	34, // 24: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	36, // 25: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
-	2,  // 26: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
-	3,  // 27: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	6,  // 28: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	9,  // 29: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	17, // 30: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	33, // 31: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	39, // 32: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	41, // 33: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	26, // 34: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	28, // 35: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	30, // 36: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	37, // 37: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
-	4,  // 38: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	8,  // 39: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	10, // 40: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	21, // 41: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	35, // 42: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	40, // 43: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	42, // 44: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	27, // 45: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	29, // 46: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	32, // 47: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	38, // 48: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
-	38, // [38:49] is the sub-list for method output_type
-	27, // [27:38] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	22, // 16: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
+	23, // 17: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	23, // 18: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	24, // 19: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	25, // 20: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	26, // 21: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	32, // 22: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	16, // 23: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	24, // 24: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	35, // 25: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	37, // 26: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	2,  // 27: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	3,  // 28: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	6,  // 29: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	9,  // 30: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	17, // 31: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	34, // 32: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	40, // 33: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	42, // 34: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	27, // 35: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	29, // 36: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	31, // 37: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	38, // 38: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	4,  // 39: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	8,  // 40: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	10, // 41: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	21, // 42: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	36, // 43: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	41, // 44: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	43, // 45: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	28, // 46: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	30, // 47: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	33, // 48: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	39, // 49: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	39, // [39:50] is the sub-list for method output_type
+	28, // [28:39] is the sub-list for method input_type
+	28, // [28:28] is the sub-list for extension type_name
+	28, // [28:28] is the sub-list for extension extendee
+	0,  // [0:28] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -3378,7 +3458,7 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
 			NumEnums:      3,
-			NumMessages:   40,
+			NumMessages:   41,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

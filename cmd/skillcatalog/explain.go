@@ -1,0 +1,468 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// Reasons explain gives for a skill being in or out of the catalog.
+const (
+	reasonListed     = "listed"    // in the catalog
+	reasonShortened  = "shortened" // in the catalog, its description cut
+	reasonPolicy     = "policy"    // disable-model-invocation
+	reasonParseError = "parse-error"
+	reasonBudget     = "budget" // left out: the names do not fit catalogBudget
+	reasonSelection  = "selection"
+	reasonShadowed   = "shadowed"
+	reasonCollision  = "name-collision" // listed under its qualified name
+	reasonUntrusted  = "outside-trust"
+	reasonIncomplete = "incomplete" // discovery could not read everything
+)
+
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+type explainOptions struct {
+	skillsDirs   stringsFlag
+	home         string
+	cwd          string
+	agent        string
+	presets      presetFlags
+	trustProject bool
+	json         bool
+
+	descriptionMaxLength int
+	catalogBudget        int
+	resourceTool         bool
+	userInvocation       bool
+
+	include, exclude stringsFlag
+
+	mcpURL     string
+	mcpCommand string
+	mcpHeaders headerFlags
+	mcpLabel   string
+}
+
+// explanation is what explain prints; -json prints it as is.
+type explanation struct {
+	Cwd     string `json:"cwd"`
+	Agent   string `json:"agent"`
+	Outcome string `json:"outcome"`
+	// Catalog is the text of the catalog message the model would see at
+	// a session's first step; "" when none is published.
+	Catalog string `json:"catalog"`
+	// Complete is false when some skill source could not be read.
+	Complete bool              `json:"complete"`
+	Skills   []explainedSkill  `json:"skills"`
+	Notes    []string          `json:"notes"` // the step's diagnostics
+	Sources  []explainedSource `json:"sourceDiagnostics"`
+}
+
+type explainedSkill struct {
+	Name     string          `json:"name"`
+	Provider string          `json:"provider,omitempty"`
+	Origin   string          `json:"origin,omitempty"`
+	Path     string          `json:"path,omitempty"`
+	Listed   bool            `json:"listed"`
+	Reasons  []explainReason `json:"reasons"`
+}
+
+type explainReason struct {
+	Kind   string `json:"kind"`
+	Detail string `json:"detail"`
+}
+
+type explainedSource struct {
+	Severity string `json:"severity"`
+	Path     string `json:"path,omitempty"`
+	Skill    string `json:"skill,omitempty"`
+	Message  string `json:"message"`
+}
+
+const explainUsage = `Usage: skillcatalog explain [flags]
+
+Runs the plugin's engine in this process on the given skill sources, as a
+host would for a session's first step, and prints the catalog text the
+model would see, then every skill found and why it is in or out of the
+catalog:
+
+  listed          in the catalog
+  shortened       in the catalog, its description cut (catalogDescriptionMaxLength or catalogBudget)
+  policy          disable-model-invocation: the model never sees it (a user may invoke it by name)
+  parse-error     its SKILL.md was skipped; the detail says why
+  budget          left out: the names do not fit catalogBudget
+  selection       the session's selection (-include, -exclude) leaves it out
+  shadowed        a skill of the same name in a higher-ranked root wins
+  name-collision  a remote skill listed under its qualified name LABEL:path
+  outside-trust   in a project that is not trusted (see -trust-project)
+  incomplete      a source could not be read; a host keeps its last catalog
+
+Skill directories are those of the Agent Skills provider: <project>/.agents/skills
+from -cwd up to the repository root (only with -trust-project), -home's
+.agents/skills, the -preset layouts' directories, then every -skills DIR.
+
+With -json it prints one object: {"cwd", "agent", "outcome", "catalog",
+"complete", "skills": [{"name", "provider", "origin", "path", "listed",
+"reasons": [{"kind", "detail"}]}], "notes", "sourceDiagnostics"}.
+
+Flags:
+`
+
+func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("explain", flag.ContinueOnError)
+	var o explainOptions
+	fl.Var(&o.skillsDirs, "skills", "a skill root `DIR` (one subdirectory per skill), user-level and trusted (repeatable)")
+	fl.StringVar(&o.home, "home", "", "the home `DIR` whose .agents/skills (and preset directories) are user-level roots (default: your home directory)")
+	fl.StringVar(&o.cwd, "cwd", "", "the session's working `DIR`, where project skills are looked for (default: the current directory)")
+	fl.StringVar(&o.agent, "agent", "agent:explain", "the calling agent's `SCOPE`")
+	fl.Var(&o.presets, "preset", "also scan and load as the `LAYOUT` does ("+presetNames()+"; repeatable)")
+	fl.BoolVar(&o.trustProject, "trust-project", false, "trust the project of -cwd, so its skills load (a host decides this per project)")
+	fl.BoolVar(&o.json, "json", false, "print the explanation as one JSON object")
+	fl.IntVar(&o.descriptionMaxLength, "description-max-length", 0, "the mount option catalogDescriptionMaxLength (0: the default, 500)")
+	fl.IntVar(&o.catalogBudget, "catalog-budget", 0, "the mount option catalogBudget (0: no budget)")
+	fl.BoolVar(&o.resourceTool, "resource-tool", false, "the mount option resourceTool")
+	fl.BoolVar(&o.userInvocation, "user-invocation", false, "the mount option userInvocation")
+	fl.Var(&o.include, "include", "select only the skill `NAME` (repeatable), as hostsdk.Selection.IncludeNames")
+	fl.Var(&o.exclude, "exclude", "leave the skill `NAME` out (repeatable), as hostsdk.Selection.ExcludeNames")
+	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
+	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
+	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server (repeatable)")
+	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server")
+	fl.Usage = func() {
+		fmt.Fprint(fl.Output(), explainUsage)
+		fl.PrintDefaults()
+	}
+	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
+		return code
+	}
+	if fl.NArg() > 0 {
+		return usageError(fl, stderr, "unexpected argument %q", fl.Arg(0))
+	}
+	ex, err := explain(ctx, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+		return 1
+	}
+	if o.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(ex); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	printExplanation(stdout, ex)
+	return 0
+}
+
+// explain builds a host with the sources o names, runs one step of a
+// fresh session through the engine in process, and explains the result.
+func explain(ctx context.Context, o explainOptions) (explanation, error) {
+	var err error
+	if o.cwd == "" {
+		if o.cwd, err = os.Getwd(); err != nil {
+			return explanation{}, err
+		}
+	}
+	if o.cwd, err = filepath.Abs(o.cwd); err != nil {
+		return explanation{}, err
+	}
+	roots := make([]string, len(o.skillsDirs))
+	for i, d := range o.skillsDirs {
+		if roots[i], err = filepath.Abs(d); err != nil {
+			return explanation{}, err
+		}
+		if fi, err := os.Stat(roots[i]); err != nil || !fi.IsDir() {
+			return explanation{}, fmt.Errorf("-skills %s: not a directory", d)
+		}
+	}
+	if o.home != "" {
+		if o.home, err = filepath.Abs(o.home); err != nil {
+			return explanation{}, err
+		}
+	}
+	opts := agentskills.Options{ExtraRoots: roots, HomeDir: o.home, Presets: o.presets,
+		TrustProject: func(string) bool { return o.trustProject }}
+	fsys, err := agentskills.New(opts)
+	if err != nil {
+		return explanation{}, err
+	}
+	defer fsys.Close()
+	// The same roots with every project trusted: what trust keeps out.
+	opts.TrustProject = func(string) bool { return true }
+	everything, err := agentskills.New(opts)
+	if err != nil {
+		return explanation{}, err
+	}
+	defer everything.Close()
+
+	tree := tools.NewTree()
+	if err := tree.AddScope(o.agent, tools.GlobalScope); err != nil {
+		return explanation{}, err
+	}
+	reg := skills.NewRegistry()
+	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	if o.mcpURL != "" || o.mcpCommand != "" {
+		remote, err := mcpskills.New(mcpskills.Config{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
+		if err != nil {
+			return explanation{}, fmt.Errorf("remote skills: %w", err)
+		}
+		defer remote.Close()
+		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
+	}
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	if err != nil {
+		return explanation{}, err
+	}
+	defer host.Close()
+	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	if err != nil {
+		return explanation{}, err
+	}
+	mountOpts := map[string]any{}
+	if o.descriptionMaxLength != 0 {
+		mountOpts[contract.OptionDescriptionMaxLength] = o.descriptionMaxLength
+	}
+	if o.catalogBudget != 0 {
+		mountOpts[contract.OptionCatalogBudget] = o.catalogBudget
+	}
+	if o.resourceTool {
+		mountOpts[contract.OptionResourceTool] = true
+	}
+	if o.userInvocation {
+		mountOpts[contract.OptionUserInvocation] = true
+	}
+	mountJSON, err := json.Marshal(mountOpts)
+	if err != nil {
+		return explanation{}, err
+	}
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, string(mountJSON)); err != nil {
+		return explanation{}, err
+	}
+	const session = "explain"
+	sel := hostsdk.Selection{IncludeNames: o.include, ExcludeNames: o.exclude}
+	if !sel.IsZero() {
+		if err := host.SelectSkills(ctx, session, sel); err != nil {
+			return explanation{}, err
+		}
+	}
+	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1})
+	if err != nil {
+		return explanation{}, err
+	}
+	snap, err := reg.Snapshot(ctx, skills.Query{SessionID: session, Cwd: o.cwd, Chain: []string{o.agent, tools.GlobalScope}})
+	if err != nil {
+		return explanation{}, err
+	}
+
+	ex := explanation{Cwd: o.cwd, Agent: o.agent, Outcome: string(res.Outcome), Complete: snap.Complete,
+		Notes: append(append([]string{}, res.Diagnostics...), snap.Diagnostics...)}
+	var entries []catalogEntry
+	for _, m := range res.Decision.Messages {
+		if es, ok := catalogRecord(m.Source); ok {
+			ex.Catalog, entries = m.Text(), es
+		}
+	}
+	maxLen := cmp.Or(o.descriptionMaxLength, render.DefaultDescriptionMaxLength)
+	local, _, err := fsys.Skills(ctx, o.cwd)
+	if err != nil {
+		return explanation{}, err
+	}
+	ex.Skills = explainSnapshot(snap, entries, local, sel, maxLen)
+	ex.Skills = append(ex.Skills, explainDiagnostics(fsys.Diagnostics())...)
+	all, _, err := everything.Skills(ctx, o.cwd)
+	if err != nil {
+		return explanation{}, err
+	}
+	ex.Skills = append(ex.Skills, explainUntrusted(local, all)...)
+	if !snap.Complete {
+		ex.Skills = append(ex.Skills, explainedSkill{Reasons: []explainReason{{reasonIncomplete,
+			"some skill source could not be read (see the source diagnostics); a host keeps the catalog it published last"}}})
+	}
+	slices.SortStableFunc(ex.Skills, func(a, b explainedSkill) int {
+		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path))
+	})
+	for _, d := range fsys.Diagnostics() {
+		ex.Sources = append(ex.Sources, explainedSource{Severity: string(d.Severity), Path: d.Path, Skill: d.Skill, Message: d.Message})
+	}
+	if ex.Notes == nil {
+		ex.Notes = []string{}
+	}
+	if ex.Sources == nil {
+		ex.Sources = []explainedSource{}
+	}
+	return ex, nil
+}
+
+// catalogEntry is one entry of a published catalog record.
+type catalogEntry struct {
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Origin      string `json:"origin"`
+}
+
+// catalogRecord decodes a catalog message's source record.
+func catalogRecord(source json.RawMessage) ([]catalogEntry, bool) {
+	var rec struct {
+		Kind    string         `json:"kind"`
+		Entries []catalogEntry `json:"entries"`
+	}
+	if len(source) == 0 || json.Unmarshal(source, &rec) != nil || rec.Kind != "skill-catalog" {
+		return nil, false
+	}
+	return rec.Entries, true
+}
+
+// explainSnapshot explains every skill the registry offers: in the
+// catalog, shortened, or out by policy, selection or budget.
+func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agentskills.Skill, sel hostsdk.Selection, maxLen int) []explainedSkill {
+	paths := make(map[string]string, len(local))
+	for _, s := range local {
+		paths[s.Name] = s.Dir
+	}
+	var out []explainedSkill
+	for _, s := range snap.Skills {
+		e := explainedSkill{Name: s.Name, Provider: s.Provider, Origin: s.Origin}
+		if s.Origin == "" {
+			e.Path = paths[s.Name]
+		}
+		if s.Origin != "" && strings.HasPrefix(s.Name, s.Origin+":") {
+			e.Reasons = append(e.Reasons, explainReason{reasonCollision, fmt.Sprintf("another skill has its name, so this remote skill is listed and loaded under its qualified name %q", s.Name)})
+		}
+		i := slices.IndexFunc(entries, func(c catalogEntry) bool { return c.Name == s.Name && c.Origin == s.Origin })
+		switch {
+		case i >= 0:
+			e.Listed = true
+			e.Reasons = append(e.Reasons, explainReason{reasonListed, "in the catalog"})
+			full := render.NormalizeDescription(s.Description, render.DefaultDescriptionMaxLength*1000)
+			switch got := entries[i].Description; {
+			case got == full:
+			case got == render.NormalizeDescription(s.Description, maxLen):
+				e.Reasons = append(e.Reasons, explainReason{reasonShortened, fmt.Sprintf("description cut to %s %d", contract.OptionDescriptionMaxLength, maxLen)})
+			case got == "":
+				e.Reasons = append(e.Reasons, explainReason{reasonShortened, fmt.Sprintf("description removed: the names alone fill %s", contract.OptionCatalogBudget)})
+			default:
+				e.Reasons = append(e.Reasons, explainReason{reasonShortened, fmt.Sprintf("description cut to %d characters to fit %s", len([]rune(got)), contract.OptionCatalogBudget)})
+			}
+		case !s.Invocation.ModelInvocable:
+			detail := "disable-model-invocation: true, so the model never sees it"
+			if s.Invocation.UserInvocable {
+				detail += "; a user can invoke it by name (/" + s.Name + ") when the mount has userInvocation"
+			}
+			e.Reasons = append(e.Reasons, explainReason{reasonPolicy, detail})
+		case !sel.Allows(s.Name, s.Provider):
+			e.Reasons = append(e.Reasons, explainReason{reasonSelection, "the session's selection leaves it out"})
+		case len(entries) > 0:
+			e.Reasons = append(e.Reasons, explainReason{reasonBudget, "left out of the catalog: the names do not fit " + contract.OptionCatalogBudget})
+		default:
+			e.Reasons = append(e.Reasons, explainReason{reasonIncomplete, "no catalog was published"})
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// explainDiagnostics explains the skills the provider found and did not
+// offer: skipped files and shadowed skills.
+func explainDiagnostics(ds []agentskills.Diagnostic) []explainedSkill {
+	var out []explainedSkill
+	for _, d := range ds {
+		switch {
+		case d.Skill == "":
+		case d.Severity == agentskills.SeverityError && filepath.Base(d.Path) == "SKILL.md":
+			out = append(out, explainedSkill{Name: d.Skill, Provider: agentskills.ProviderLabel, Path: filepath.Dir(d.Path),
+				Reasons: []explainReason{{reasonParseError, d.Message}}})
+		case strings.HasPrefix(d.Message, "shadowed by"):
+			out = append(out, explainedSkill{Name: d.Skill, Provider: agentskills.ProviderLabel, Path: filepath.Dir(d.Path),
+				Reasons: []explainReason{{reasonShadowed, d.Message}}})
+		}
+	}
+	return out
+}
+
+// explainUntrusted explains the project skills a trusted project would
+// add: those in all, read with every project trusted, that local lacks.
+func explainUntrusted(local, all []agentskills.Skill) []explainedSkill {
+	var out []explainedSkill
+	for _, s := range all {
+		if s.Scope != agentskills.ScopeProject || slices.ContainsFunc(local, func(l agentskills.Skill) bool { return l.Dir == s.Dir }) {
+			continue
+		}
+		out = append(out, explainedSkill{Name: s.Name, Provider: agentskills.ProviderLabel, Path: s.Dir,
+			Reasons: []explainReason{{reasonUntrusted, "the project is not trusted, so its skills do not load (a host passes agentskills.Options.TrustProject; here -trust-project)"}}})
+	}
+	return out
+}
+
+func printExplanation(w io.Writer, ex explanation) {
+	fmt.Fprintf(w, "Working directory %s, agent %s: outcome %s", skill.QuoteUnsafe(ex.Cwd), ex.Agent, ex.Outcome)
+	if !ex.Complete {
+		fmt.Fprint(w, " (skill discovery incomplete)")
+	}
+	fmt.Fprintln(w)
+	if ex.Catalog == "" {
+		fmt.Fprintln(w, "\nNo catalog is published.")
+	} else {
+		fmt.Fprintf(w, "\nThe catalog the model sees:\n\n%s\n", ex.Catalog)
+	}
+	fmt.Fprintln(w, "\nSkills found:")
+	if len(ex.Skills) == 0 {
+		fmt.Fprintln(w, "  none")
+	}
+	for _, s := range ex.Skills {
+		status := "out"
+		if s.Listed {
+			status = "in "
+		}
+		where := s.Path
+		if s.Origin != "" {
+			where = "MCP server " + s.Origin
+		}
+		name := s.Name
+		if name == "" {
+			name = "(all)"
+		}
+		fmt.Fprintf(w, "  %s %s", status, skill.QuoteUnsafe(name))
+		if where != "" {
+			fmt.Fprintf(w, "  %s", skill.QuoteUnsafe(where))
+		}
+		fmt.Fprintln(w)
+		for _, r := range s.Reasons {
+			fmt.Fprintf(w, "      %s: %s\n", r.Kind, skill.QuoteUnsafe(r.Detail))
+		}
+	}
+	if len(ex.Notes) > 0 {
+		fmt.Fprintln(w, "\nNotes:")
+		for _, n := range ex.Notes {
+			fmt.Fprintf(w, "  %s\n", skill.QuoteUnsafe(n))
+		}
+	}
+	if len(ex.Sources) > 0 {
+		fmt.Fprintln(w, "\nSource diagnostics:")
+		for _, d := range ex.Sources {
+			fmt.Fprintf(w, "  %s\n", agentskills.Diagnostic{Path: d.Path, Skill: d.Skill, Severity: agentskills.Severity(d.Severity), Message: d.Message})
+		}
+	}
+}

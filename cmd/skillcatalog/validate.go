@@ -1,0 +1,285 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// presetFlags collects repeated -preset flags.
+type presetFlags []agentskills.Preset
+
+func (p *presetFlags) String() string {
+	var s []string
+	for _, v := range *p {
+		s = append(s, string(v))
+	}
+	return strings.Join(s, ",")
+}
+
+func (p *presetFlags) Set(v string) error {
+	if !slices.Contains(agentskills.Presets(), agentskills.Preset(v)) {
+		return fmt.Errorf("unknown preset %q; the presets are %s", v, presetNames())
+	}
+	*p = append(*p, agentskills.Preset(v))
+	return nil
+}
+
+func presetNames() string {
+	var s []string
+	for _, p := range agentskills.Presets() {
+		s = append(s, string(p))
+	}
+	return strings.Join(s, ", ")
+}
+
+// validateReport is the -json output of validate.
+type validateReport struct {
+	// Valid is true when every skill checked meets the specification.
+	Valid  bool              `json:"valid"`
+	Skills []validatedSkill  `json:"skills"`
+	Errors []validateProblem `json:"errors"` // arguments that hold no skill
+}
+
+// validatedSkill is one skill directory checked.
+type validatedSkill struct {
+	Path  string `json:"path"` // the skill directory, as given or found
+	Valid bool   `json:"valid"`
+	agentskills.SpecCheck
+}
+
+type validateProblem struct {
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+const validateUsage = `Usage: skillcatalog validate [flags] DIR...
+
+Checks Agent Skills against the specification: a DIR is one skill (it holds
+SKILL.md) or a directory of skills (its subdirectories that hold SKILL.md).
+Errors break the specification (frontmatter fields, name grammar and
+directory match, description and compatibility lengths); warnings name the
+leniencies skillcatalog applies to load a skill anyway. Each skill also
+says whether skillcatalog's Agent Skills provider (with the -preset layouts)
+loads it.
+
+Exit status: 0 when every skill is valid, 1 when any is not or a DIR holds
+no skill, 2 for a usage error.
+
+With -json it prints one object:
+  {"valid": bool, "skills": [{"path", "valid", "errors": [{"field", "message"}],
+   "warnings": [...], "loads": bool, "name", "notLoaded"}], "errors": [{"path", "message"}]}
+
+Flags:
+`
+
+func validateCommand(_ context.Context, args []string, stdout, stderr io.Writer) int {
+	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
+	asJSON := fl.Bool("json", false, "print the result as one JSON object")
+	var presets presetFlags
+	fl.Var(&presets, "preset", "load as the `LAYOUT` does too ("+presetNames()+"; repeatable): its leniencies are reported as warnings")
+	fl.Usage = func() {
+		fmt.Fprint(fl.Output(), validateUsage)
+		fl.PrintDefaults()
+	}
+	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
+		return code
+	}
+	if fl.NArg() == 0 {
+		return usageError(fl, stderr, "no DIR given")
+	}
+	rep := validateReport{Valid: true, Skills: []validatedSkill{}, Errors: []validateProblem{}}
+	for _, arg := range fl.Args() {
+		dirs, problem := skillDirs(arg)
+		if problem != "" {
+			rep.Errors = append(rep.Errors, validateProblem{Path: arg, Message: problem})
+			rep.Valid = false
+			continue
+		}
+		for _, dir := range dirs {
+			v := validateDir(dir, presets)
+			rep.Valid = rep.Valid && v.Valid
+			rep.Skills = append(rep.Skills, v)
+		}
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog validate: %v\n", err)
+			return 1
+		}
+	} else {
+		printValidation(stdout, rep)
+	}
+	if !rep.Valid {
+		return 1
+	}
+	return 0
+}
+
+// skillDirs returns the skill directories arg names: itself when it holds
+// a SKILL.md, else its subdirectories that do (in name order). problem
+// says why there are none.
+func skillDirs(arg string) (dirs []string, problem string) {
+	fi, err := os.Stat(arg)
+	if err != nil {
+		return nil, err.Error()
+	}
+	if !fi.IsDir() {
+		if filepath.Base(arg) == "SKILL.md" {
+			return []string{filepath.Dir(arg)}, ""
+		}
+		return nil, "not a directory"
+	}
+	if hasSkillFile(arg) || hasMisnamedSkillFile(arg) {
+		return []string{arg}, ""
+	}
+	entries, err := os.ReadDir(arg)
+	if err != nil {
+		return nil, err.Error()
+	}
+	for _, e := range entries {
+		name := e.Name()
+		if name == ".git" || name == "node_modules" {
+			continue
+		}
+		sub := filepath.Join(arg, name)
+		if fi, err := os.Stat(sub); err != nil || !fi.IsDir() {
+			continue
+		}
+		if hasSkillFile(sub) || hasMisnamedSkillFile(sub) {
+			dirs = append(dirs, sub)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil, "holds no SKILL.md, and none of its subdirectories does"
+	}
+	return dirs, ""
+}
+
+func hasSkillFile(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, "SKILL.md"))
+	return err == nil && exactName(dir, "SKILL.md")
+}
+
+// hasMisnamedSkillFile reports a skill.md spelled in another case.
+func hasMisnamedSkillFile(dir string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range entries {
+		if e.Name() != "SKILL.md" && strings.EqualFold(e.Name(), "SKILL.md") {
+			return true
+		}
+	}
+	return false
+}
+
+// exactName reports whether dir holds an entry spelled exactly name (a
+// file system that ignores case finds SKILL.md under skill.md too).
+func exactName(dir, name string) bool {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == name })
+}
+
+// validateDir checks the skill in dir.
+func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
+	v := validatedSkill{Path: dir}
+	fail := func(msg string) validatedSkill {
+		v.SpecCheck = agentskills.SpecCheck{Errors: []agentskills.Finding{{Message: msg}}, Warnings: []agentskills.Finding{}, NotLoaded: msg}
+		return v
+	}
+	if !hasSkillFile(dir) {
+		return fail("the skill file is not named SKILL.md (the name is case-sensitive); hosts do not find it")
+	}
+	data, err := readSkillFile(filepath.Join(dir, "SKILL.md"))
+	if err != nil {
+		return fail(err.Error())
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return fail(err.Error())
+	}
+	check, err := agentskills.CheckSkillFile(filepath.Base(abs), data, presets...)
+	if err != nil {
+		return fail(err.Error())
+	}
+	v.SpecCheck = check
+	v.Valid = check.Valid()
+	return v
+}
+
+// readSkillFile reads a SKILL.md, a regular file of at most
+// skill.MaxSkillFileBytes.
+func readSkillFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errors.New("SKILL.md is not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, skill.MaxSkillFileBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > skill.MaxSkillFileBytes {
+		return nil, fmt.Errorf("SKILL.md is larger than %d bytes", skill.MaxSkillFileBytes)
+	}
+	return data, nil
+}
+
+func printValidation(w io.Writer, rep validateReport) {
+	valid := 0
+	for _, s := range rep.Skills {
+		status := "invalid"
+		if s.Valid {
+			status, valid = "valid", valid+1
+		}
+		fmt.Fprintf(w, "%-7s %s\n", status, skill.QuoteUnsafe(s.Path))
+		for _, f := range s.Errors {
+			fmt.Fprintf(w, "  error: %s\n", findingText(f))
+		}
+		for _, f := range s.Warnings {
+			fmt.Fprintf(w, "  warning: %s\n", findingText(f))
+		}
+		switch {
+		case s.Loads && !s.Valid:
+			fmt.Fprintf(w, "  skillcatalog loads it anyway, as %q\n", s.Name)
+		case !s.Loads:
+			fmt.Fprintf(w, "  skillcatalog does not load it: %s\n", skill.QuoteUnsafe(s.NotLoaded))
+		}
+	}
+	for _, p := range rep.Errors {
+		fmt.Fprintf(w, "error   %s: %s\n", skill.QuoteUnsafe(p.Path), skill.QuoteUnsafe(p.Message))
+	}
+	fmt.Fprintf(w, "%d skills checked: %d valid, %d invalid\n", len(rep.Skills), valid, len(rep.Skills)-valid)
+}
+
+func findingText(f agentskills.Finding) string {
+	if f.Field == "" {
+		return skill.QuoteUnsafe(f.Message)
+	}
+	return skill.QuoteUnsafe(f.Field + ": " + f.Message)
+}

@@ -1,0 +1,211 @@
+package agentskills
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// specFields are the frontmatter fields the Agent Skills specification
+// allows, sorted.
+var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
+
+// Finding is one problem CheckSkillFile found.
+type Finding struct {
+	// Field is the frontmatter field concerned; "" for the file as a
+	// whole.
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+}
+
+// SpecCheck is the result of checking one SKILL.md.
+type SpecCheck struct {
+	// Errors are the ways the file breaks the Agent Skills
+	// specification; none means it is valid.
+	Errors []Finding `json:"errors"`
+	// Warnings are the leniencies the provider applies to load the file
+	// (a name taken from the directory, YAML read leniently, fields of an
+	// unexpected type ignored, ...): what it would report as warning
+	// diagnostics.
+	Warnings []Finding `json:"warnings"`
+	// Loads says whether a Provider with the same presets offers the
+	// skill; Name is the name it offers it under.
+	Loads bool   `json:"loads"`
+	Name  string `json:"name,omitempty"`
+	// NotLoaded says why the provider does not offer it.
+	NotLoaded string `json:"notLoaded,omitempty"`
+}
+
+// Valid reports whether the file meets the specification.
+func (c SpecCheck) Valid() bool { return len(c.Errors) == 0 }
+
+// CheckSkillFile checks data, the content of the SKILL.md in a directory
+// named dirName, against the Agent Skills specification: frontmatter
+// between "---" lines that is a YAML mapping of the allowed fields only
+// (name, description, license, allowed-tools, metadata, compatibility); a name of 1 to 64 characters, lowercase letters, digits
+// and hyphens, not starting or ending with a hyphen and without two in a
+// row, equal to dirName; a description of 1 to 1024 characters; a
+// compatibility of at most 500 characters; metadata a mapping. It also
+// says whether a Provider configured with presets loads the skill, and
+// which leniencies that takes. It does no I/O.
+func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, error) {
+	for i, p := range presets {
+		if !slices.Contains(Presets(), p) {
+			return SpecCheck{}, fmt.Errorf("agentskills: preset %d is %q; the presets are %q and %q", i, p, PresetClaudeCode, PresetCodex)
+		}
+	}
+	lz := lenience{describeFromBody: slices.Contains(presets, PresetClaudeCode)}
+	var c SpecCheck
+	c.Errors = specErrors(dirName, data)
+
+	pr, _ := parseWhole(data)
+	fm, warnings, lerr := lz.interpret(pr, dirName)
+	if lerr != nil {
+		c.NotLoaded = lerr.Error()
+	} else {
+		c.Loads, c.Name = true, fm.Name
+	}
+	// The checks Validate repeats are errors above already.
+	repeated, _ := fm.Validate(dirName)
+	for _, w := range warnings {
+		if !slices.Contains(repeated, w) {
+			c.Warnings = append(c.Warnings, Finding{Message: w})
+		}
+	}
+	if c.Errors == nil {
+		c.Errors = []Finding{}
+	}
+	if c.Warnings == nil {
+		c.Warnings = []Finding{}
+	}
+	return c, nil
+}
+
+// specErrors lists the ways data breaks the specification.
+func specErrors(dirName string, data []byte) []Finding {
+	var out []Finding
+	add := func(field, format string, args ...any) {
+		out = append(out, Finding{Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+	if !utf8.Valid(data) {
+		add("", "the file is not valid UTF-8")
+	}
+	front, _, closed, err := splitFrontmatter(data)
+	switch {
+	case err != nil:
+		add("", "%v", err)
+		return out
+	case !closed:
+		add("", "frontmatter is not closed by a '---' line")
+		return out
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
+		add("", "frontmatter is not valid YAML: %v", err)
+		return out
+	}
+	fields := map[string]*yaml.Node{}
+	if doc.Kind != 0 && len(doc.Content) > 0 {
+		root := doc.Content[0]
+		switch {
+		case root.Kind == yaml.MappingNode:
+			for i := 0; i+1 < len(root.Content); i += 2 {
+				v := root.Content[i+1]
+				if v.Kind == yaml.AliasNode && v.Alias != nil {
+					v = v.Alias
+				}
+				fields[root.Content[i].Value] = v
+			}
+		case root.Kind == yaml.ScalarNode && root.Tag == "!!null":
+		default:
+			add("", "frontmatter is not a YAML mapping")
+			return out
+		}
+	}
+	var extra []string
+	for k := range fields {
+		if !slices.Contains(specFields, k) {
+			extra = append(extra, k)
+		}
+	}
+	slices.Sort(extra)
+	for _, k := range extra {
+		add(k, "field %q is not in the specification, which allows only %s", k, strings.Join(specFields, ", "))
+	}
+
+	name, ok := scalarText(fields["name"])
+	switch {
+	case fields["name"] == nil:
+		add("name", "the required field is missing")
+	case !ok:
+		add("name", "is not a string")
+	case name == "":
+		add("name", "is empty")
+	default:
+		if n := utf8.RuneCountInString(name); n > skill.MaxNameLength {
+			add("name", "is %d characters long; the limit is %d", n, skill.MaxNameLength)
+		}
+		if why := nameGrammar(name); why != "" {
+			add("name", "%q %s", name, why)
+		}
+		if name != dirName {
+			add("name", "%q does not match the directory name %q", name, dirName)
+		}
+	}
+
+	desc, ok := scalarText(fields["description"])
+	switch {
+	case fields["description"] == nil:
+		add("description", "the required field is missing")
+	case !ok:
+		add("description", "is not a string")
+	case strings.TrimSpace(desc) == "":
+		add("description", "is empty")
+	default:
+		if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {
+			add("description", "is %d characters long; the limit is %d", n, MaxDescriptionLength)
+		}
+	}
+
+	if n := fields["compatibility"]; n != nil {
+		if s, ok := scalarText(n); !ok {
+			add("compatibility", "is not a string")
+		} else if c := utf8.RuneCountInString(s); c > MaxCompatibilityLength {
+			add("compatibility", "is %d characters long; the limit is %d", c, MaxCompatibilityLength)
+		}
+	}
+	if n := fields["metadata"]; n != nil && n.Kind != yaml.MappingNode && n.Tag != "!!null" {
+		add("metadata", "is not a mapping")
+	}
+	return out
+}
+
+// scalarText returns a scalar node's text; ok is false for anything but a
+// string, number or boolean scalar.
+func scalarText(n *yaml.Node) (string, bool) {
+	if n == nil || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", false
+	}
+	return n.Value, true
+}
+
+// nameGrammar says how name breaks the name grammar, or "".
+func nameGrammar(name string) string {
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-') {
+			return "may hold only lowercase letters a-z, digits and hyphens"
+		}
+	}
+	switch {
+	case strings.HasPrefix(name, "-"), strings.HasSuffix(name, "-"):
+		return "may not start or end with a hyphen"
+	case strings.Contains(name, "--"):
+		return "may not hold two hyphens in a row"
+	}
+	return ""
+}
