@@ -123,10 +123,15 @@ type Registry struct {
 type scopeSources struct {
 	runtime map[string]*runtimeEntry
 	// sorted holds the entries of runtime in name order, so a snapshot of
-	// the scope's runtime skills needs no sort. Once a plan has taken it
-	// (shared), the next change copies it first: a plan's entries never
-	// change under it.
+	// the scope's runtime skills needs no sort; listed and from, when not
+	// nil, are their summaries and sources, the snapshot itself, kept up
+	// to date as a registration is replaced (an added or removed one drops
+	// them until the next snapshot builds them again). Once a plan has
+	// taken them (shared), the next change copies them first: what a plan
+	// holds never changes under it.
 	sorted    []*runtimeEntry
+	listed    []skill.Summary
+	from      []source
 	shared    bool
 	providers []*providerEntry // registration order
 }
@@ -136,8 +141,12 @@ func (src *scopeSources) put(e *runtimeEntry) {
 	src.unshare()
 	if i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName); found {
 		src.sorted[i] = e
+		if src.listed != nil {
+			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
+		}
 	} else {
 		src.sorted = slices.Insert(src.sorted, i, e)
+		src.listed, src.from = nil, nil
 	}
 	src.runtime[e.def.Name] = e
 }
@@ -147,15 +156,30 @@ func (src *scopeSources) remove(name string) {
 	src.unshare()
 	i, _ := slices.BinarySearchFunc(src.sorted, name, compareEntryName)
 	src.sorted = slices.Delete(src.sorted, i, i+1)
+	src.listed, src.from = nil, nil
 	delete(src.runtime, name)
 }
 
-// unshare gives the scope a sorted slice of its own to change.
+// unshare gives the scope slices of its own to change.
 func (src *scopeSources) unshare() {
 	if src.shared {
-		src.sorted = slices.Clone(src.sorted)
+		src.sorted, src.listed, src.from = slices.Clone(src.sorted), slices.Clone(src.listed), slices.Clone(src.from)
 		src.shared = false
 	}
+}
+
+// share returns the scope's snapshot, building it if a change dropped it,
+// for a plan to keep.
+func (src *scopeSources) share() ([]skill.Summary, []source) {
+	if src.listed == nil {
+		src.listed = make([]skill.Summary, len(src.sorted))
+		src.from = make([]source, len(src.sorted))
+		for i, e := range src.sorted {
+			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
+		}
+	}
+	src.shared = true
+	return src.listed, src.from
 }
 
 func compareEntryName(e *runtimeEntry, name string) int { return strings.Compare(e.def.Name, name) }
@@ -539,10 +563,11 @@ type plan struct {
 	runtime   []candidate
 	providers []*providerEntry
 	provScope []int // chain position of each provider
-	// sorted, when the chain's only skills are the runtime skills of one
-	// scope, are those, in name order: the view is they, as they are (and
-	// runtime is left empty).
-	sorted []*runtimeEntry
+	// listed and from, when the chain's only skills are the runtime skills
+	// of one scope, are their summaries and sources in name order: the
+	// view as it is (and runtime is left empty).
+	listed []skill.Summary
+	from   []source
 }
 
 type candidate struct {
@@ -591,7 +616,7 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 func (r *Registry) planLocked(q Query) plan {
 	p := plan{rev: r.rev, ends: r.ends, cacheable: true}
 	if only, ok := r.onlyRuntimeLocked(q.Chain); ok {
-		p.sorted, only.shared = only.sorted, true
+		p.listed, p.from = only.share()
 		return p
 	}
 	n := 0
@@ -722,8 +747,8 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 }
 
 func merge(p plan, results []listResult) *view {
-	if p.sorted != nil {
-		return sortedView(p.sorted)
+	if p.listed != nil {
+		return sortedView(p.listed, p.from)
 	}
 	cands, unlisted, complete := collect(p, results)
 	idx := sortedByName(cands)
@@ -744,20 +769,11 @@ func merge(p plan, results []listResult) *view {
 	return v
 }
 
-// sortedView is the complete view of runtime skills of one scope, given in
-// name order: nothing shares a name, so each is listed as it is.
-func sortedView(entries []*runtimeEntry) *view {
-	v := &view{
-		skills:   make([]skill.Summary, len(entries)),
-		sources:  make([]source, len(entries)),
-		complete: true,
-	}
-	for i, e := range entries {
-		v.skills[i] = e.def.Summary
-		v.sources[i] = source{runtime: e}
-	}
-	v.token = snapshotToken(v.skills)
-	return v
+// sortedView is the complete view of the runtime skills of one scope,
+// given in name order with their sources: nothing shares a name, so each
+// is listed as it is. The view keeps the slices, which nobody modifies.
+func sortedView(listed []skill.Summary, from []source) *view {
+	return &view{skills: listed, sources: from, complete: true, token: snapshotToken(listed)}
 }
 
 // collect gathers the runtime candidates and every listable summary the

@@ -25,13 +25,16 @@ func TestSortedViewMatchesTheMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
-	var held, heldCopy []*runtimeEntry // a plan's entries, and what they were
+	var held, heldCopy []skill.Summary // a plan's snapshot, and what it was
 	for step := range 3000 {
 		name := fmt.Sprintf("skill-%03d", rng.IntN(200))
 		if rng.IntN(4) == 0 {
 			r.Unregister("g", name)
 		} else if err := r.Register("g", RuntimeSkill{Name: name, Description: fmt.Sprintf("Version %d.", step), Content: "Body.", Rank: rng.IntN(3)}); err != nil {
 			t.Fatal(err)
+		}
+		if rng.IntN(3) == 0 {
+			continue // changes between snapshots: a replacement updates the scope's snapshot in place
 		}
 		r.mu.Lock()
 		p := r.planLocked(Query{Chain: []string{"g", "g", "empty"}})
@@ -43,13 +46,13 @@ func TestSortedViewMatchesTheMerge(t *testing.T) {
 		sorted := src.sorted
 		r.mu.Unlock()
 		if !slices.Equal(held, heldCopy) {
-			t.Fatalf("step %d: a change rewrote the entries an earlier plan holds", step)
+			t.Fatalf("step %d: a change rewrote the snapshot an earlier plan holds", step)
 		}
-		held, heldCopy = p.sorted, slices.Clone(p.sorted)
+		held, heldCopy = p.listed, slices.Clone(p.listed)
 		if len(sorted) != len(src.runtime) || !slices.IsSortedFunc(sorted, func(a, b *runtimeEntry) int { return strings.Compare(a.def.Name, b.def.Name) }) {
 			t.Fatalf("step %d: %d sorted entries for %d registrations, or out of order", step, len(sorted), len(src.runtime))
 		}
-		if p.sorted == nil && len(sorted) > 0 {
+		if p.listed == nil && len(sorted) > 0 {
 			t.Fatalf("step %d: the plan of a runtime-only scope did not take its sorted entries", step)
 		}
 		fast, slow := merge(p, nil), merge(general, nil)
