@@ -4,56 +4,149 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// BenchmarkChangeStepRoundTrip is the step after one runtime skill's
-// description changed, over go-plugin: a new snapshot crosses the wire, the
-// plugin publishes a replacement, the host appends it to the session log,
-// and the next iteration's step reads it back. With the memory store the
-// figure is the plugin's and the protocol's; the file store adds JSON
-// validation and an fsync of the appended catalog.
-func BenchmarkChangeStepRoundTrip(b *testing.B) {
-	stores := map[string]func(b *testing.B) sessionlog.Store{
-		"memory": func(*testing.B) sessionlog.Store { return sessionlog.NewMemoryStore() },
-		"file": func(b *testing.B) sessionlog.Store {
-			s, err := sessionlog.NewFileStore(b.TempDir())
-			if err != nil {
-				b.Fatal(err)
-			}
-			return s
-		},
+// benchMode is one way of hosting the plugin.
+type benchMode struct {
+	name string
+	opts hostsdk.LoadOptions
+}
+
+// benchModes are the two hosting modes: the plugin binary over gRPC, and
+// the engine in the host's process.
+func benchModes() []benchMode {
+	return []benchMode{
+		{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
+		{"in-process", hostsdk.LoadOptions{InProcess: true}},
 	}
-	for _, n := range []int{1000, 10000} {
-		for _, store := range []string{"memory", "file"} {
-			b.Run(fmt.Sprintf("skills=%d/store=%s", n, store), func(b *testing.B) {
-				host, reg, _ := benchHostWith(b, n, stores[store](b))
-				ctx := context.Background()
-				step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
-				if _, err := host.PreStep(ctx, step); err != nil {
-					b.Fatal(err)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					k := i % n
-					if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
-						Name:        fmt.Sprintf("skill-%05d", k),
-						Description: fmt.Sprintf("Changed %d: handles task family %d.", i, k),
-						Content:     "Instructions.",
-					}); err != nil {
-						b.Fatal(err)
-					}
-					res, err := host.PreStep(ctx, step)
-					if err != nil || res.Outcome != hostsdk.OutcomeReplacement {
-						b.Fatalf("outcome %s, err %v", res.Outcome, err)
-					}
-				}
-			})
+}
+
+// newBenchStore is a session store of the given kind: "memory", or "file"
+// in a temporary directory.
+func newBenchStore(b *testing.B, kind string) sessionlog.Store {
+	b.Helper()
+	if kind == "memory" {
+		return sessionlog.NewMemoryStore()
+	}
+	s, err := sessionlog.NewFileStore(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// BenchmarkChangeStepRoundTrip is the step after one runtime skill's
+// description changed, in both hosting modes: the registry takes the
+// change, a new snapshot reaches the plugin, the plugin publishes a
+// replacement, the host appends it to the session log, and the next
+// iteration's step reads it back. With the memory store the figure is the
+// plugin's, the registry's and the protocol's; the file store adds the
+// write and fsync of the appended catalog. catalog-B is the size of the
+// published message's body in the log, the measure of the step's
+// allocations (B/op; in process it counts the plugin's as well).
+func BenchmarkChangeStepRoundTrip(b *testing.B) {
+	for _, mode := range benchModes() {
+		for _, n := range []int{100, 1000, 10000} {
+			for _, store := range []string{"memory", "file"} {
+				b.Run(fmt.Sprintf("mode=%s/skills=%d/store=%s", mode.name, n, store), func(b *testing.B) {
+					changeStep(b, mode.opts, n, newBenchStore(b, store))
+				})
+			}
 		}
 	}
+}
+
+// changeStep is BenchmarkChangeStepRoundTrip on one mode, size and store.
+func changeStep(b *testing.B, opts hostsdk.LoadOptions, n int, store sessionlog.Store) {
+	host, reg, _ := benchHostLoaded(b, n, store, opts)
+	ctx := context.Background()
+	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
+	if _, err := host.PreStep(ctx, step); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		k := i % n
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
+			Name:        fmt.Sprintf("skill-%05d", k),
+			Description: fmt.Sprintf("Changed %d: handles task family %d.", i, k),
+			Content:     "Instructions.",
+		}); err != nil {
+			b.Fatal(err)
+		}
+		res, err := host.PreStep(ctx, step)
+		if err != nil || res.Outcome != hostsdk.OutcomeReplacement {
+			b.Fatalf("outcome %s, err %v", res.Outcome, err)
+		}
+	}
+	b.StopTimer()
+	log := openLog(b, store, "s1")
+	page, err := log.ReadBackward(ctx, 0, 0, 1)
+	if err != nil || len(page.Events) != 1 {
+		b.Fatalf("read the published catalog: %d events, err %v", len(page.Events), err)
+	}
+	b.ReportMetric(float64(len(page.Events[0].Body)), "catalog-B")
+}
+
+// BenchmarkStaticAndLoopSteps is a step where the catalog did not change,
+// 1,000 skills and a 1,000-event session, in both hosting modes and on both
+// stores: "static", nothing happened since the previous step; "loop", the
+// model's reply and a tool result were appended before it (untimed). Each
+// step is timed by hand, as in BenchmarkLoopStep, so the untimed appends
+// do not stop the world around it; allocs/op and B/op are the host
+// process's in the timed step.
+func BenchmarkStaticAndLoopSteps(b *testing.B) {
+	for _, mode := range benchModes() {
+		for _, store := range []string{"memory", "file"} {
+			for _, kind := range []string{"static", "loop"} {
+				b.Run(fmt.Sprintf("mode=%s/store=%s/step=%s", mode.name, store, kind), func(b *testing.B) {
+					unchangedStep(b, mode.opts, newBenchStore(b, store), kind == "loop")
+				})
+			}
+		}
+	}
+}
+
+// unchangedStep is BenchmarkStaticAndLoopSteps on one mode, store and kind.
+func unchangedStep(b *testing.B, opts hostsdk.LoadOptions, store sessionlog.Store, loop bool) {
+	host, _, _ := benchHostLoaded(b, 1000, store, opts)
+	seed(b, store, "s1", 1000)
+	ctx := context.Background()
+	log := openLog(b, store, "s1")
+	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
+	for i := 0; i < 3; i++ { // publish, read it back, settle
+		if _, err := host.PreStep(ctx, step); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var elapsed time.Duration
+	var allocs hostAllocs
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if loop {
+			if _, err := log.Append(ctx, loopRecords()...); err != nil {
+				b.Fatal(err)
+			}
+		}
+		allocs.start()
+		t := time.Now()
+		res, err := host.PreStep(ctx, step)
+		elapsed += time.Since(t)
+		allocs.stop()
+		if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+			b.Fatalf("outcome %s, err %v", res.Outcome, err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N), "ns/op")
+	allocs.report(b)
 }

@@ -1,6 +1,7 @@
 package hostsdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -18,7 +19,7 @@ func (h *Host) AppendMessages(ctx context.Context, sessionID string, msgs ...Mes
 	if err != nil {
 		return nil, err
 	}
-	seqs, err := appendMessages(ctx, log, nil, msgs)
+	seqs, err := appendMessages(ctx, log, nil, msgs, msgs)
 	if err != nil {
 		return nil, fmt.Errorf("append messages to session %q: %w", sessionID, err)
 	}
@@ -55,7 +56,7 @@ func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compact
 		if rec.Body, err = json.Marshal(c.Summary); err != nil {
 			return sessionlog.Head{}, fmt.Errorf("encode compaction summary %q: %w", c.Summary.ID, err)
 		}
-		rec.Source = c.Summary.Source
+		rec.Source = bytes.Clone(c.Summary.Source) // the log may keep it; the runtime keeps its own
 	}
 	head, err := log.Append(ctx, rec)
 	if err != nil {

@@ -2,7 +2,6 @@ package hostsdk
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -356,7 +355,7 @@ func (h *Host) stepAttempt(ctx context.Context, m *Mount, chain []string, step S
 	if result.Decision.Reject != nil || len(result.Decision.Messages) == 0 {
 		return result, nil
 	}
-	appended, err := appendMessages(stepCtx, log, decidedOn, result.Decision.Messages)
+	appended, err := appendMessages(stepCtx, log, decidedOn, result.Decision.Messages, decision.Messages)
 	if errors.Is(err, sessionlog.ErrConflict) {
 		if attempt < maxStepAttempts {
 			return StepResult{Callbacks: result.Callbacks}, errStepAgain
@@ -390,20 +389,15 @@ const maxStepAttempts = 16
 // appendMessages appends a step's messages to the session log: on the
 // condition that the head is still decidedOn, when the plugin decided on one
 // (nil: the host could not read the head, so there is nothing to hold the
-// append to). It returns the messages' sequence numbers.
-func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *contract.SessionHead, msgs []Message) ([]uint64, error) {
-	recs := make([]sessionlog.Record, len(msgs))
-	for i, msg := range msgs {
-		body, err := json.Marshal(msg)
-		if err != nil {
-			return nil, fmt.Errorf("encode message %q: %w", msg.ID, err)
-		}
-		recs[i] = sessionlog.Record{Type: sessionlog.TypeMessage, Source: msg.Source, Body: body}
+// append to). runtime are the messages the runtime passed in, whose sources
+// are its own (see messageRecords). It returns the messages' sequence
+// numbers.
+func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *contract.SessionHead, msgs, runtime []Message) ([]uint64, error) {
+	recs, err := messageRecords(msgs, runtime)
+	if err != nil {
+		return nil, err
 	}
-	var (
-		head sessionlog.Head
-		err  error
-	)
+	var head sessionlog.Head
 	if decidedOn != nil {
 		head, err = log.AppendIf(ctx, decidedOn.Seq, recs...)
 	} else {

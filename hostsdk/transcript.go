@@ -1,6 +1,7 @@
 package hostsdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -97,7 +98,9 @@ func (h *Host) Transcript(ctx context.Context, sessionID string) ([]TranscriptEn
 					"session", sessionID, "seq", ev.Seq, "err", err)
 				continue
 			}
-			msg.Source = ev.Source
+			// Stores may share the bytes they hold (sessionlog.Log); the
+			// runtime gets its own.
+			msg.Source = bytes.Clone(ev.Source)
 			out = append(out, TranscriptEntry{Seq: ev.Seq, Visible: ev.Visible, Compaction: ev.Type == sessionlog.TypeCompaction, Message: msg})
 		}
 		if !page.More {

@@ -265,22 +265,3 @@ func TestTranscriptSkipsARecordThatDoesNotDecode(t *testing.T) {
 		t.Fatalf("Transcript = %+v, want messages 1 and 3", got)
 	}
 }
-
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -run %s -update to write it)", err, t.Name())
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\ngot\n%s\nwant\n%s", path, got, want)
-	}
-}

@@ -22,6 +22,13 @@
 // bytes (the durable source of a message) come back byte-for-byte, valid
 // JSON or not; Body must be valid JSON and also comes back byte-for-byte.
 //
+// A log takes the records it appends as they are: it may keep their Source
+// and Body slices rather than copy them, and the events it returns may
+// share their bytes with the log and with other readers. Nobody modifies
+// them: not the log, not the caller once it has appended them, not a
+// reader (see Log). A writer that encoded a body itself marks it
+// Record.BodyCompactJSON, and the log does not scan it again.
+//
 // # File format
 //
 // FileLog (OpenFile, NewFileStore) stores one event per line, UTF-8 JSON

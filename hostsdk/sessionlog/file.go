@@ -474,8 +474,9 @@ func (l *FileLog) keepTail(seq uint64, recs []Record) {
 			l.tail, l.tailBytes = nil, 0
 			continue
 		}
-		// A new slice each time: readers may hold the old one.
-		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: bytes.Clone(r.Source), Body: bytes.Clone(r.Body)})
+		// A new slice each time: readers may hold the old one. The record's
+		// bytes are kept as handed over (see Log: nobody modifies them).
+		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body})
 		l.tailBytes += size
 		for len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes {
 			l.tailBytes -= len(l.tail[0].Type) + len(l.tail[0].Source) + len(l.tail[0].Body)
@@ -497,8 +498,7 @@ func fromTail(tail []Event, upper, after uint64, limit int, hidden hiddenSet) ([
 	}
 	out := make([]Event, 0, upper-low+1)
 	for seq := upper; seq >= low && seq > 0; seq-- {
-		ev := tail[seq-first]
-		ev.Source, ev.Body = bytes.Clone(ev.Source), bytes.Clone(ev.Body)
+		ev := tail[seq-first] // its bytes are shared with the reader (see Log)
 		ev.Visible = !hidden.hidden(seq)
 		out = append(out, ev)
 	}

@@ -18,8 +18,8 @@ func appendLine(dst []byte, seq uint64, rec *Record, more bool) []byte {
 	dst = strconv.AppendUint(dst, seq, 10)
 	dst = append(dst, `,"type":`...)
 	dst = jsonstr.Append(dst, rec.Type)
-	dst = appendBytesField(dst, "source", rec.Source)
-	dst = appendBytesField(dst, "body", rec.Body)
+	dst = appendBytesField(dst, "source", rec.Source, false)
+	dst = appendBytesField(dst, "body", rec.Body, rec.BodyCompactJSON)
 	if h := rec.Hide; h != nil {
 		dst = append(dst, `,"hide":{"from":`...)
 		dst = strconv.AppendUint(dst, h.From, 10)
@@ -35,12 +35,13 @@ func appendLine(dst []byte, seq uint64, rec *Record, more bool) []byte {
 
 // appendBytesField stores b so that it reads back byte-for-byte: embedded as
 // JSON when that is lossless, as a JSON string when it is UTF-8 text, and in
-// base64 otherwise.
-func appendBytesField(dst []byte, name string, b []byte) []byte {
+// base64 otherwise. compact is the writer's promise that b is compact JSON
+// (Record.BodyCompactJSON): it is embedded without another scan.
+func appendBytesField(dst []byte, name string, b []byte, compact bool) []byte {
 	switch {
 	case b == nil:
 		return dst
-	case embeddable(b):
+	case compact && len(b) > 0 || embeddable(b):
 		dst = append(dst, `,"`...)
 		dst = append(dst, name...)
 		dst = append(dst, `":`...)
@@ -69,7 +70,7 @@ func embeddable(b []byte) bool {
 	if bytes.ContainsAny(b, "\n\r") || !utf8.Valid(b) {
 		return false
 	}
-	return json.Valid(b)
+	return validJSON(b)
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
@@ -108,6 +109,14 @@ type parsedLine struct {
 // hide range that does not fit the position makes the line unparseable
 // rather than hiding events it never could have named.
 func parseLine(line []byte, seq uint64) parsedLine {
+	if p, ok := parseOwnLine(line, seq); ok {
+		return p
+	}
+	return parseLineJSON(line, seq)
+}
+
+// parseLineJSON is parseLine with encoding/json, for any line.
+func parseLineJSON(line []byte, seq uint64) parsedLine {
 	var w wireRecord
 	if err := json.Unmarshal(line, &w); err != nil || w.Type == "" {
 		return parsedLine{}

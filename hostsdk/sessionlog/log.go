@@ -2,7 +2,6 @@ package sessionlog
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -49,6 +48,14 @@ type Record struct {
 	// Body is the raw JSON payload (for example the message). It must be
 	// valid JSON when non-nil and is returned byte-for-byte.
 	Body []byte
+	// BodyCompactJSON promises that Body is JSON as encoding/json.Marshal
+	// writes it: valid, compact (no whitespace outside strings), valid
+	// UTF-8 and free of raw line breaks. A writer sets it only on a body
+	// its own encoder produced, never on bytes it was handed: Validate
+	// then does not scan the body again, and a FileLog embeds it in its
+	// line as it is. A body that breaks the promise is stored anyway and
+	// may not read back.
+	BodyCompactJSON bool
 	// Hide, on a compaction record, hides events From..To from the surface.
 	// Both ends must name events that precede this record.
 	Hide *Range
@@ -81,6 +88,13 @@ type Page struct {
 }
 
 // Log is an append-only session event log.
+//
+// A log may keep the Source and Body slices of the records it appends as
+// they are, without copying them (NewMemory's log does, and a FileLog
+// keeps its newest few events): the caller must not modify them once it
+// has handed them to a successful Append or AppendIf. The Source, Body and
+// Raw slices of the events a read returns may likewise be shared with the
+// log and with other readers: callers must not modify them. Logs never do.
 //
 // Implementations must be safe for concurrent use. Seq numbers are assigned
 // by the log: 1-based and dense in append order. Every method checks its
@@ -171,6 +185,7 @@ func checkExpected(expect *uint64, head Head) error {
 
 // Validate reports whether r may be appended as the event numbered seq.
 // Implementations of Log on other stores use it to apply the same rules.
+// A body marked BodyCompactJSON is taken at its writer's word, not scanned.
 func (r Record) Validate(seq uint64) error {
 	if r.Type == "" {
 		return fmt.Errorf("%w: empty type", ErrInvalidRecord)
@@ -178,7 +193,7 @@ func (r Record) Validate(seq uint64) error {
 	if !utf8.ValidString(r.Type) {
 		return fmt.Errorf("%w: type is not valid UTF-8", ErrInvalidRecord)
 	}
-	if r.Body != nil && !json.Valid(r.Body) {
+	if r.Body != nil && !r.BodyCompactJSON && !validJSON(r.Body) {
 		return fmt.Errorf("%w: body of %q record is not valid JSON", ErrInvalidRecord, r.Type)
 	}
 	if h := r.Hide; h != nil && !validHide(*h, seq) {

@@ -1,7 +1,6 @@
 package sessionlog
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"sync"
@@ -50,8 +49,9 @@ func (m *memoryLog) append(ctx context.Context, expect *uint64, recs []Record) (
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 	for _, r := range recs {
-		// Copy so that later changes to the caller's slices cannot rewrite history.
-		m.events = append(m.events, memoryEvent{typ: r.Type, source: bytes.Clone(r.Source), body: bytes.Clone(r.Body)})
+		// The slices are kept as handed over: the caller no longer
+		// modifies them (see Log), and readers share them.
+		m.events = append(m.events, memoryEvent{typ: r.Type, source: r.Source, body: r.Body})
 		m.types.note(r.Type, uint64(len(m.events)))
 		if r.Hide != nil {
 			m.hidden.add(*r.Hide)
@@ -84,8 +84,8 @@ func (m *memoryLog) ReadBackward(ctx context.Context, before, after uint64, max 
 		page.Events = append(page.Events, Event{
 			Seq:     seq,
 			Type:    e.typ,
-			Source:  bytes.Clone(e.source),
-			Body:    bytes.Clone(e.body),
+			Source:  e.source,
+			Body:    e.body,
 			Visible: !m.hidden.hidden(seq),
 		})
 	}

@@ -133,9 +133,68 @@ type Registry struct {
 }
 
 type scopeSources struct {
-	runtime   map[string]*runtimeEntry
+	runtime map[string]*runtimeEntry
+	// sorted holds the entries of runtime in name order, so a snapshot of
+	// the scope's runtime skills needs no sort; listed and from, when not
+	// nil, are their summaries and sources, the snapshot itself, kept up
+	// to date as a registration is replaced (an added or removed one drops
+	// them until the next snapshot builds them again). Once a plan has
+	// taken them (shared), the next change copies them first: what a plan
+	// holds never changes under it.
+	sorted    []*runtimeEntry
+	listed    []skill.Summary
+	from      []source
+	shared    bool
 	providers []*providerEntry // registration order
 }
+
+// put adds e under its name, or replaces the entry of that name.
+func (src *scopeSources) put(e *runtimeEntry) {
+	src.unshare()
+	if i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName); found {
+		src.sorted[i] = e
+		if src.listed != nil {
+			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
+		}
+	} else {
+		src.sorted = slices.Insert(src.sorted, i, e)
+		src.listed, src.from = nil, nil
+	}
+	src.runtime[e.def.Name] = e
+}
+
+// remove drops the entry of name, which must exist.
+func (src *scopeSources) remove(name string) {
+	src.unshare()
+	i, _ := slices.BinarySearchFunc(src.sorted, name, compareEntryName)
+	src.sorted = slices.Delete(src.sorted, i, i+1)
+	src.listed, src.from = nil, nil
+	delete(src.runtime, name)
+}
+
+// unshare gives the scope slices of its own to change.
+func (src *scopeSources) unshare() {
+	if src.shared {
+		src.sorted, src.listed, src.from = slices.Clone(src.sorted), slices.Clone(src.listed), slices.Clone(src.from)
+		src.shared = false
+	}
+}
+
+// share returns the scope's snapshot, building it if a change dropped it,
+// for a plan to keep.
+func (src *scopeSources) share() ([]skill.Summary, []source) {
+	if src.listed == nil {
+		src.listed = make([]skill.Summary, len(src.sorted))
+		src.from = make([]source, len(src.sorted))
+		for i, e := range src.sorted {
+			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
+		}
+	}
+	src.shared = true
+	return src.listed, src.from
+}
+
+func compareEntryName(e *runtimeEntry, name string) int { return strings.Compare(e.def.Name, name) }
 
 // runtimeEntry is immutable once published; replacing a registration
 // publishes a new entry, so readers may hold one without the lock.
@@ -260,7 +319,7 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 		r.seq++
 		e.order = r.seq
 	}
-	src.runtime[s.Name] = e
+	src.put(e)
 	r.bumpLocked()
 	return nil
 }
@@ -277,7 +336,7 @@ func (r *Registry) Unregister(scope, name string) bool {
 	if _, ok := src.runtime[name]; !ok {
 		return false
 	}
-	delete(src.runtime, name)
+	src.remove(name)
 	r.bumpLocked()
 	return true
 }
@@ -531,6 +590,11 @@ type plan struct {
 	runtime   []candidate
 	providers []*providerEntry
 	provScope []int // chain position of each provider
+	// listed and from, when the chain's only skills are the runtime skills
+	// of one scope, are their summaries and sources in name order: the
+	// view as it is (and runtime is left empty).
+	listed []skill.Summary
+	from   []source
 }
 
 type candidate struct {
@@ -578,6 +642,10 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 
 func (r *Registry) planLocked(q Query) plan {
 	p := plan{rev: r.rev, ends: r.ends, cacheable: true}
+	if only, ok := r.onlyRuntimeLocked(q.Chain); ok {
+		p.listed, p.from = only.share()
+		return p
+	}
 	n := 0
 	for _, scope := range q.Chain {
 		if src, ok := r.scopes[scope]; ok {
@@ -594,7 +662,7 @@ func (r *Registry) planLocked(q Query) plan {
 		seen[scope] = true
 		src, ok := r.scopes[scope]
 		if ok {
-			for _, e := range src.runtime {
+			for _, e := range src.sorted {
 				p.runtime = append(p.runtime, candidate{
 					sum: e.def.Summary, scope: pos, rank: e.rank, order: e.order, src: source{runtime: e},
 				})
@@ -610,6 +678,23 @@ func (r *Registry) planLocked(q Query) plan {
 		pos++
 	}
 	return p
+}
+
+// onlyRuntimeLocked returns the one scope of chain that holds skills, when
+// it holds runtime skills only and no other scope of chain holds any.
+func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
+	var only *scopeSources
+	for _, scope := range chain {
+		src, ok := r.scopes[scope]
+		if !ok || src == only || len(src.runtime) == 0 && len(src.providers) == 0 {
+			continue
+		}
+		if only != nil || len(src.providers) > 0 {
+			return nil, false
+		}
+		only = src
+	}
+	return only, only != nil
 }
 
 // whyIncomplete names each provider whose listing failed or was
@@ -692,6 +777,9 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 }
 
 func merge(p plan, results []listResult) *view {
+	if p.listed != nil {
+		return sortedView(p.listed, p.from)
+	}
 	cands, unlisted, complete := collect(p, results)
 	idx := sortedByName(cands)
 	v := resolve(cands, idx)
@@ -709,6 +797,13 @@ func merge(p plan, results []listResult) *view {
 		v.unlisted = append(v.unlisted, p.providers[i])
 	}
 	return v
+}
+
+// sortedView is the complete view of the runtime skills of one scope,
+// given in name order with their sources: nothing shares a name, so each
+// is listed as it is. The view keeps the slices, which nobody modifies.
+func sortedView(listed []skill.Summary, from []source) *view {
+	return &view{skills: listed, sources: from, complete: true, token: snapshotToken(listed)}
 }
 
 // collect gathers the runtime candidates and every listable summary the

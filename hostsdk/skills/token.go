@@ -15,20 +15,21 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // snapshotToken hashes the summaries with xxh3-128 over a length-prefixed
 // encoding (count, then per skill: name, description, policy bits,
 // provider, and for a remote skill, flagged by policy bit 4, its origin and
-// qualified name, and, flagged by bit 8, an argument hint), so no two different lists encode alike and the token
-// depends on content alone.
+// qualified name, and, flagged by bit 8, its argument hint), so no two
+// different lists encode alike and the token depends on content alone. The
+// encoding is written into a buffer and hashed a few KiB at a time: the
+// hash of the stream is that of the whole encoding, with one call per chunk
+// rather than per field.
 func snapshotToken(skills []skill.Summary) string {
 	h := xxh3.New128()
-	var scratch [binary.MaxVarintLen64 + 1]byte
-	writeString := func(s string) {
-		_, _ = h.Write(binary.AppendUvarint(scratch[:0], uint64(len(s))))
-		_, _ = h.WriteString(s)
-	}
-	writeString(tokenDomain)
-	_, _ = h.Write(binary.AppendUvarint(scratch[:0], uint64(len(skills))))
-	for _, s := range skills {
-		writeString(s.Name)
-		writeString(s.Description)
+	const chunk = 8 << 10
+	buf := make([]byte, 0, chunk+512)
+	buf = appendTokenString(buf, tokenDomain)
+	buf = binary.AppendUvarint(buf, uint64(len(skills)))
+	for i := range skills {
+		s := &skills[i]
+		buf = appendTokenString(buf, s.Name)
+		buf = appendTokenString(buf, s.Description)
 		var bits byte
 		if s.Invocation.ModelInvocable {
 			bits |= 1
@@ -42,17 +43,25 @@ func snapshotToken(skills []skill.Summary) string {
 		if s.ArgumentHint != "" {
 			bits |= 8 // its argument hint follows (so a list without hints hashes as before)
 		}
-		scratch[0] = bits
-		_, _ = h.Write(scratch[:1])
-		writeString(s.Provider)
+		buf = append(buf, bits)
+		buf = appendTokenString(buf, s.Provider)
 		if s.Origin != "" {
-			writeString(s.Origin)
-			writeString(s.QualifiedName)
+			buf = appendTokenString(buf, s.Origin)
+			buf = appendTokenString(buf, s.QualifiedName)
 		}
 		if s.ArgumentHint != "" {
-			writeString(s.ArgumentHint)
+			buf = appendTokenString(buf, s.ArgumentHint)
+		}
+		if len(buf) >= chunk {
+			_, _ = h.Write(buf)
+			buf = buf[:0]
 		}
 	}
+	_, _ = h.Write(buf)
 	sum := h.Sum128().Bytes()
 	return hex.EncodeToString(sum[:])
+}
+
+func appendTokenString(b []byte, s string) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 }
