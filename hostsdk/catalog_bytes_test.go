@@ -17,7 +17,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-
 // Golden files of TestPublishedCatalogBytes.
 const (
 	catalogEventsGolden = "../testdata/sessionlog/published-catalog-events.golden"
