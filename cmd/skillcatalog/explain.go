@@ -165,10 +165,7 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 1
 	}
 	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(ex); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+		if !printJSON(stdout, stderr, "explain", ex) {
 			return 1
 		}
 		return 0

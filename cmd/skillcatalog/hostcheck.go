@@ -106,10 +106,7 @@ func hostcheckCommand(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(res); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog hostcheck: %v\n", err)
+		if !printJSON(stdout, stderr, "hostcheck", res) {
 			return 1
 		}
 	} else {

@@ -1,5 +1,6 @@
-// Command skillcatalog runs the skill-catalog demo, the conformance suite
-// and a skills MCP server. The same binary is also the plugin: when a host
+// Command skillcatalog runs the skill-catalog demo, the conformance suite,
+// a skills MCP server, the skill validator, the catalog explainer and the
+// host checker. The same binary is also the plugin: when a host
 // starts it through the go-plugin handshake it serves the plugin protocol,
 // which is how the demo runs the real plugin without building anything else.
 //
@@ -15,6 +16,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -140,6 +142,18 @@ func parseFlags(fl *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	}
 	fl.SetOutput(stderr)
 	return 0, true
+}
+
+// printJSON writes a command's -json report, indented, to stdout; a
+// failure to encode or write it goes to stderr, and printJSON says false.
+func printJSON(stdout, stderr io.Writer, command string, v any) bool {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "skillcatalog %s: %v\n", command, err)
+		return false
+	}
+	return true
 }
 
 // usageError reports a misuse the flag package cannot see, followed by the

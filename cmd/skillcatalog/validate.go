@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -114,10 +113,7 @@ func validateCommand(_ context.Context, args []string, stdout, stderr io.Writer)
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog validate: %v\n", err)
+		if !printJSON(stdout, stderr, "validate", rep) {
 			return 1
 		}
 	} else {
