@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"errors"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -26,6 +27,10 @@ func toStatus(ctx context.Context, err error, fallback codes.Code) error {
 	switch {
 	case ctx.Err() != nil:
 		return status.FromContextError(ctx.Err()).Err()
+	case ranOutOfTime(ctx, err):
+		// The caller's deadline, seen by the host's end of a callback a
+		// moment before this end sees it.
+		return status.Error(codes.DeadlineExceeded, err.Error())
 	case errors.As(err, &cfg):
 		return status.Error(codes.InvalidArgument, cfg.Message)
 	case errors.Is(err, contract.ErrMessageTooLarge):
@@ -38,6 +43,23 @@ func toStatus(ctx context.Context, err error, fallback codes.Code) error {
 		return status.Error(codes.Aborted, err.Error())
 	}
 	return status.Error(fallback, err.Error())
+}
+
+// deadlineSkew is how much sooner than this end the host's end of a
+// callback may see the caller's deadline pass: the deadline crosses the
+// connection as a remaining time, and the answer takes time to come back.
+const deadlineSkew = 100 * time.Millisecond
+
+// ranOutOfTime reports whether err, a callback's failure, is the caller's
+// deadline passing: the callback ran out of time, and so, within
+// deadlineSkew, does ctx. A callback that times out on its own while the
+// caller still has time is the host's failure (Aborted).
+func ranOutOfTime(ctx context.Context, err error) bool {
+	d, ok := ctx.Deadline()
+	if !ok || time.Until(d) > deadlineSkew {
+		return false
+	}
+	return errors.Is(err, context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
 }
 
 // fromStatus turns an error returned by the plugin's service back into the

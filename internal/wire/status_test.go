@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
@@ -20,6 +21,13 @@ func TestStatusMapping(t *testing.T) {
 	expired, cancel2 := context.WithTimeout(context.Background(), 0)
 	defer cancel2()
 	<-expired.Done()
+	// A deadline the host's end of a callback saw pass a moment before
+	// this end, and one far away.
+	// (Cleanup, not defer: the subtests run in parallel after this returns.)
+	closing, cancel3 := context.WithTimeout(context.Background(), deadlineSkew/2)
+	t.Cleanup(cancel3)
+	distant, cancel4 := context.WithTimeout(context.Background(), time.Hour)
+	t.Cleanup(cancel4)
 
 	tests := []struct {
 		name     string
@@ -35,6 +43,8 @@ func TestStatusMapping(t *testing.T) {
 		{"unbound", live, contract.ErrUnbound, codes.Aborted, codes.FailedPrecondition, contract.ErrUnbound},
 		{"host callback failed", live, fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down")), codes.Aborted, codes.Aborted, contract.ErrHostFailed},
 		{"a host callback's own deadline is not the caller's", live, fmt.Errorf("load: %w", context.DeadlineExceeded), codes.Aborted, codes.Aborted, contract.ErrHostFailed},
+		{"nor while the caller has time left", distant, contract.HostFailed(fmt.Errorf("skill snapshot: %w", status.Error(codes.DeadlineExceeded, "context deadline exceeded"))), codes.Internal, codes.Aborted, contract.ErrHostFailed},
+		{"a callback out of the caller's time, seen first by the host", closing, contract.HostFailed(fmt.Errorf("skill snapshot: %w", status.Error(codes.DeadlineExceeded, "stream terminated by RST_STREAM"))), codes.Internal, codes.DeadlineExceeded, context.DeadlineExceeded},
 		{"a failure of the host's side is Aborted whatever the fallback", live, contract.HostFailed(fmt.Errorf("skill snapshot: %w", status.Error(codes.Unavailable, "storage down"))), codes.Internal, codes.Aborted, contract.ErrHostFailed},
 		{"the plugin's own failure", live, errors.New("outcome \"x\" has no protocol value"), codes.Internal, codes.Internal, nil},
 		{"host service fallback", live, errors.New("open session log: disk"), codes.Unavailable, codes.Unavailable, nil},
