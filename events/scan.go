@@ -72,14 +72,24 @@ func (s *Scanner) Feed(ev LogEvent) (done bool) {
 		parse = ParseCatalog
 	}
 	c, ok := parse(ev.Source)
-	if !ok {
+	return s.FeedParsed(ev.Seq, ev.Visible, c, ok)
+}
+
+// FeedParsed is Feed for an event whose source the caller has already
+// parsed (it knew the source by its digest): catalog is what the source
+// holds when isCatalog is true.
+func (s *Scanner) FeedParsed(seq uint64, visible bool, catalog Catalog, isCatalog bool) (done bool) {
+	if s.b.Found {
+		return true
+	}
+	if !isCatalog || !visible && s.b.EverPublished {
 		return false
 	}
 	s.b.EverPublished = true
-	if !ev.Visible {
+	if !visible {
 		return false
 	}
-	s.b.Found, s.b.Seq, s.b.Catalog = true, ev.Seq, c
+	s.b.Found, s.b.Seq, s.b.Catalog = true, seq, catalog
 	return true
 }
 

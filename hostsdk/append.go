@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // messageRecords turns messages into the session-log records that hold
@@ -115,4 +116,27 @@ func appendRawJSON(b, raw []byte) ([]byte, error) {
 	out := bytes.NewBuffer(b)
 	json.HTMLEscape(out, compact.Bytes())
 	return out.Bytes(), nil
+}
+
+// minDigestedSource is the size from which a source the plugin produced is
+// sent back by its digest: smaller ones cost less to send than to look up.
+const minDigestedSource = 1 << 10
+
+// ownSources returns, by sequence number, the digests of the sources of
+// msgs (appended at seqs) that the plugin produced, not the runtime
+// (runtime are the messages the runtime proposed), from minDigestedSource
+// bytes on; nil when there are none.
+func ownSources(msgs, runtime []Message, seqs []uint64) map[uint64][]byte {
+	var own map[uint64][]byte
+	for i := range msgs {
+		src := msgs[i].Source
+		if len(src) < minDigestedSource || i >= len(seqs) || sharesSource(src, runtime) {
+			continue
+		}
+		if own == nil {
+			own = make(map[uint64][]byte, 1)
+		}
+		own[seqs[i]] = contract.SourceDigestOf(src)
+	}
+	return own
 }

@@ -35,7 +35,9 @@
 // 256 KiB; beyond that the plugin reads the log). So a step where nothing
 // happened, or where the session only grew by the model's reply and a tool
 // result, is one round trip. StepResult.Callbacks counts the callbacks the
-// plugin did make for a step.
+// plugin did make for a step. A catalog the plugin published at the
+// previous step goes back by its digest only (the plugin knows its own
+// catalogs), so a change crosses the connection once.
 //
 // # The session log and the runtime's transcript
 //

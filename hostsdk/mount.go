@@ -18,6 +18,9 @@ type Mount struct {
 	// Guarded by plugin.mu.
 	mountID    string
 	identities map[string]string // tool name → definition identity
+	// sourceDigests: the plugin resolves recent events sent by their
+	// sources' digests (contract.ConfigureResponse.AcceptsSourceDigests).
+	sourceDigests bool
 }
 
 // Mount configures the plugin in scope (tools.GlobalScope or an agent's
@@ -82,8 +85,16 @@ func (m *Mount) configureLocked(ctx context.Context, inst Instance) error {
 		_ = guard("unmount", func() error { return inst.Unmount(ctx, resp.MountID) })
 		return err
 	}
-	m.mountID = resp.MountID
+	m.mountID, m.sourceDigests = resp.MountID, resp.AcceptsSourceDigests
 	return nil
+}
+
+// acceptsSourceDigests reports whether the plugin, as last configured,
+// resolves recent events sent by their sources' digests.
+func (m *Mount) acceptsSourceDigests() bool {
+	m.plugin.mu.Lock()
+	defer m.plugin.mu.Unlock()
+	return m.sourceDigests
 }
 
 // bindLocked registers the mount's tools on first use (later replays keep

@@ -34,6 +34,10 @@ type session struct {
 	reasonsSeen bool
 	// troubled says the last step's reasons named a problem.
 	troubled bool
+	// ownSources maps the sequence numbers of the events a step appended
+	// from the plugin's own answer to their sources' digests
+	// (contract.SourceDigestOf), for the next step's recent events.
+	ownSources map[uint64][]byte
 }
 
 // sessionTable holds the sessions a Host has met. One mutex guards the
@@ -122,6 +126,26 @@ func (t *sessionTable) setSentHead(id string, head contract.SessionHead) {
 	defer t.mu.Unlock()
 	s := t.getLocked(id)
 	s.sent, s.headSent = head, true
+}
+
+// setOwnSources records the digests of the plugin's own sources a step
+// appended, by sequence number, in place of the previous step's.
+func (t *sessionTable) setOwnSources(id string, own map[uint64][]byte) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.getLocked(id).ownSources = own
+}
+
+// ownSource returns the digest of the plugin's own source at seq, if a
+// step appended one there.
+func (t *sessionTable) ownSource(id string, seq uint64) ([]byte, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.m[id]; s != nil {
+		d, ok := s.ownSources[seq]
+		return d, ok
+	}
+	return nil, false
 }
 
 // selection returns the session's selection as last read.

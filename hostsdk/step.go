@@ -366,6 +366,9 @@ func (h *Host) stepAttempt(ctx context.Context, m *Mount, chain []string, step S
 		return StepResult{Callbacks: result.Callbacks}, storeError(ctx, callerFirst, fmt.Errorf("append step messages: %w", err))
 	}
 	result.Appended = appended
+	if m != nil && m.acceptsSourceDigests() {
+		h.sessions.setOwnSources(step.SessionID, ownSources(result.Decision.Messages, decision.Messages, appended))
+	}
 	return result, nil
 }
 
@@ -429,7 +432,7 @@ func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx contex
 	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, render.SkillToolName); ok {
 		req.SkillToolIdentity = id
 	}
-	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log)
+	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log, m.acceptsSourceDigests())
 	var head *sessionlog.Head
 	if req.Head != nil {
 		head = &sessionlog.Head{Seq: req.Head.Seq, SurfaceRevision: req.Head.SurfaceRevision}
@@ -495,7 +498,12 @@ const (
 // step of an agent loop. Events are sent only while they are few and small
 // and the surface revision is unchanged; the plugin reads the log itself
 // otherwise. A log that cannot be read yields no head at all.
-func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log) (*contract.SessionHead, *contract.RecentEvents) {
+//
+// With digests (the plugin accepts them), an event whose source the plugin
+// itself produced at the previous step is sent by its source's digest, so
+// a catalog crosses the connection once, and counts 16 bytes against the
+// bound.
+func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log, digests bool) (*contract.SessionHead, *contract.RecentEvents) {
 	prev, known := h.sessions.sentHead(sessionID)
 	var head sessionlog.Head
 	var recent *contract.RecentEvents
@@ -510,10 +518,21 @@ func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog
 			// selection needs too.
 			h.observeSelection(sessionID, prev.Seq, page.Events, head)
 		}
-		if head.SurfaceRevision == prev.SurfaceRevision && head.Seq >= prev.Seq && !page.More && inlineSize(page.Events) <= maxInlineBytes {
+		if head.SurfaceRevision == prev.SurfaceRevision && head.Seq >= prev.Seq && !page.More {
 			recent = &contract.RecentEvents{AfterSeq: prev.Seq, Events: make([]contract.SessionEvent, len(page.Events))}
+			size := 0
 			for i, ev := range page.Events {
-				recent.Events[i] = contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+				out := contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+				if digests && len(ev.Source) > 0 {
+					if d, ok := h.sessions.ownSource(sessionID, ev.Seq); ok {
+						out.Source, out.SourceDigest = nil, d
+					}
+				}
+				recent.Events[i] = out
+				size += len(out.Source) + len(out.SourceDigest) + len(out.Type) + 16
+			}
+			if size > maxInlineBytes {
+				recent = nil
 			}
 		}
 	} else {
@@ -525,12 +544,4 @@ func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog
 	sent := contract.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
 	h.sessions.setSentHead(sessionID, sent)
 	return &sent, recent
-}
-
-func inlineSize(evs []sessionlog.Event) int {
-	n := 0
-	for _, ev := range evs {
-		n += len(ev.Source) + len(ev.Type) + 16
-	}
-	return n
 }

@@ -431,11 +431,33 @@ func (e *engine) continueWith(st sessionState, head contract.SessionHead, recent
 	}
 	sc := events.NewScanner(e.parse)
 	for _, ev := range recent.Events {
-		if sc.Feed(events.LogEvent{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible}) {
+		var done bool
+		if ev.SourceDigest != nil {
+			// A source the plugin produced, sent by its digest: known
+			// only while the parse cache still holds it.
+			p, ok := e.parsedByDigest(ev.SourceDigest)
+			if !ok {
+				return events.Baseline{}, false
+			}
+			done = sc.FeedParsed(ev.Seq, ev.Visible, events.Catalog{Digest: p.digest}, p.ok)
+		} else {
+			done = sc.Feed(events.LogEvent{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible})
+		}
+		if done {
 			break
 		}
 	}
 	return sc.Baseline().Over(st.baseline), true
+}
+
+// parsedByDigest looks a source up by its contract.SourceDigestOf.
+func (e *engine) parsedByDigest(d []byte) (parsedSource, bool) {
+	var key [16]byte
+	if len(d) != len(key) {
+		return parsedSource{}, false
+	}
+	copy(key[:], d)
+	return e.parsed.Get(key)
 }
 
 // firstPage is the size of a scan's first page. A scan that continues a

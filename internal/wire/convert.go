@@ -485,6 +485,7 @@ func eventsToProto(evs []contract.SessionEvent) []*pb.SessionEvent {
 	out := make([]*pb.SessionEvent, len(evs))
 	for i, ev := range evs {
 		all[i].Seq, all[i].Type, all[i].SourceJson, all[i].Visible = ev.Seq, ev.Type, ev.Source, ev.Visible
+		all[i].SourceXxh3 = ev.SourceDigest
 		out[i] = &all[i]
 	}
 	return out
@@ -496,7 +497,7 @@ func eventsFromProto(evs []*pb.SessionEvent) []contract.SessionEvent {
 	}
 	out := make([]contract.SessionEvent, len(evs))
 	for i, ev := range evs {
-		out[i] = contract.SessionEvent{Seq: ev.GetSeq(), Type: ev.GetType(), Source: ev.GetSourceJson(), Visible: ev.GetVisible()}
+		out[i] = contract.SessionEvent{Seq: ev.GetSeq(), Type: ev.GetType(), Source: ev.GetSourceJson(), SourceDigest: ev.GetSourceXxh3(), Visible: ev.GetVisible()}
 	}
 	return out
 }
@@ -660,7 +661,7 @@ func configureRequestFromProto(r *pb.ConfigureRequest) (contract.ConfigureReques
 
 // configureResponseToProto converts a new mount's description.
 func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureResponse {
-	out := &pb.ConfigureResponse{MountId: r.MountID}
+	out := &pb.ConfigureResponse{MountId: r.MountID, AcceptsSourceDigests: r.AcceptsSourceDigests}
 	for _, t := range r.Tools {
 		out.Tools = append(out.Tools, toolDefinitionToProto(t))
 	}
@@ -669,7 +670,7 @@ func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureRespons
 
 // configureResponseFromProto converts a new mount's description.
 func configureResponseFromProto(r *pb.ConfigureResponse) contract.ConfigureResponse {
-	out := contract.ConfigureResponse{MountID: r.GetMountId()}
+	out := contract.ConfigureResponse{MountID: r.GetMountId(), AcceptsSourceDigests: r.GetAcceptsSourceDigests()}
 	for _, t := range r.GetTools() {
 		out.Tools = append(out.Tools, toolDefinitionFromProto(t))
 	}

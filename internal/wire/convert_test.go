@@ -115,7 +115,7 @@ func TestStepRequests(t *testing.T) {
 		SkillToolIdentity: "tooldef-1", SnapshotToken: "tok", Head: &contract.SessionHead{Seq: 9, SurfaceRevision: 2},
 	}
 	withRecent := full
-	withRecent.Recent = &contract.RecentEvents{AfterSeq: 7, Events: []contract.SessionEvent{{Seq: 9, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true}, {Seq: 8, Type: "message"}}}
+	withRecent.Recent = &contract.RecentEvents{AfterSeq: 7, Events: []contract.SessionEvent{{Seq: 9, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true}, {Seq: 8, Type: "message", SourceDigest: contract.SourceDigestOf([]byte(`{"kind":"skill-catalog"}`)), Visible: true}}}
 	for name, r := range map[string]contract.StepRequest{
 		"zero":               {},
 		"full":               full,
@@ -316,7 +316,7 @@ func TestMountMessages(t *testing.T) {
 		}
 	}
 	fromNil(t, "ConfigureResponse", configureResponseFromProto, contract.ConfigureResponse{})
-	for _, r := range []contract.ConfigureResponse{{}, {MountID: "mount-1", Tools: []contract.ToolDefinition{plugin.SkillTool(), {Name: "other"}}}} {
+	for _, r := range []contract.ConfigureResponse{{}, {MountID: "mount-1", Tools: []contract.ToolDefinition{plugin.SkillTool(), {Name: "other"}}, AcceptsSourceDigests: true}} {
 		roundTrip(t, "ConfigureResponse", r, configureResponseToProto, configureResponseFromProto)
 	}
 	mount, bindings := bindToolsFromProto(nil)

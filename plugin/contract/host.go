@@ -3,6 +3,8 @@ package contract
 import (
 	"context"
 
+	"github.com/zeebo/xxh3"
+
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -143,8 +145,21 @@ type SessionEvent struct {
 	// Source is the event's raw source JSON, exactly as stored; nil when
 	// it has none.
 	Source []byte
+	// SourceDigest, when set (only in a step's RecentEvents, only to a
+	// service that AcceptsSourceDigests), stands for Source, which is then
+	// nil: SourceDigestOf the stored source, for a source the service
+	// produced itself in an earlier answer. A service that no longer knows
+	// the digest reads the events with ReadEvents instead.
+	SourceDigest []byte
 	// Visible is false when compaction hid the event.
 	Visible bool
+}
+
+// SourceDigestOf is the SessionEvent.SourceDigest of a source: its
+// XXH3-128, 16 bytes, big-endian.
+func SourceDigestOf(source []byte) []byte {
+	sum := xxh3.Hash128(source).Bytes()
+	return sum[:]
 }
 
 // EventPage is one page of events.

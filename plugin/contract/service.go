@@ -282,6 +282,11 @@ type ConfigureResponse struct {
 	MountID string
 	// Tools must be registered into the mount's scope.
 	Tools []ToolDefinition
+	// AcceptsSourceDigests says the service resolves a recent event sent
+	// with SessionEvent.SourceDigest instead of its source, for sources it
+	// produced itself (see RecentEvents). A host sends digests only to a
+	// service that says so.
+	AcceptsSourceDigests bool
 }
 
 // Apply applies a pre-step's edits to the decision they were computed for

@@ -263,6 +263,14 @@ func TestBrokenHostsAreCaught(t *testing.T) {
 				}
 			}
 		}},
+		{"a source sent by a digest that is not its own", hostcheck.CheckEventsRecent, func(d *driver) {
+			d.breakStep = func(step int, req *contract.StepRequest) {
+				if req.Recent != nil && len(req.Recent.Events) > 0 {
+					req.Recent.Events[0].SourceDigest = contract.SourceDigestOf([]byte("something else"))
+					req.Recent.Events[0].Source = nil
+				}
+			}
+		}},
 		{"the skill identity changed without a bind", hostcheck.CheckToolIdentityStable, func(d *driver) {
 			d.breakStep = func(step int, req *contract.StepRequest) {
 				if step == 2 {
@@ -311,5 +319,25 @@ func TestReportCountsFailures(t *testing.T) {
 	r.Checks = append(r.Checks, hostcheck.CheckResult{Name: "b", Failed: 1})
 	if !r.Failed() {
 		t.Error("a report with a failure did not fail")
+	}
+}
+
+// TestSourcesByDigestPass: a host that sends the plugin's own sources by
+// their digests, as a plugin that accepts them allows, passes.
+func TestSourcesByDigestPass(t *testing.T) {
+	d := newDriver()
+	d.breakStep = func(step int, req *contract.StepRequest) {
+		if req.Recent == nil {
+			return
+		}
+		for i, ev := range req.Recent.Events {
+			if len(ev.Source) > 0 {
+				req.Recent.Events[i].SourceDigest = contract.SourceDigestOf(ev.Source)
+				req.Recent.Events[i].Source = nil
+			}
+		}
+	}
+	if r := d.run(t); r.Failed() {
+		t.Fatalf("violations: %+v", r.Violations)
 	}
 }

@@ -311,9 +311,13 @@ type ConfigureResponse struct {
 	// Plugin-chosen handle of the mount, passed back on every later call.
 	MountId string `protobuf:"bytes,1,opt,name=mount_id,json=mountId,proto3" json:"mount_id,omitempty"`
 	// Tools the host must register into the mount's scope.
-	Tools         []*ToolDefinition `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Tools []*ToolDefinition `protobuf:"bytes,2,rep,name=tools,proto3" json:"tools,omitempty"`
+	// True when the plugin resolves recent events sent with source_xxh3
+	// instead of their source (see SessionEvent.source_xxh3). A host sends
+	// digests only to a plugin that says so.
+	AcceptsSourceDigests bool `protobuf:"varint,3,opt,name=accepts_source_digests,json=acceptsSourceDigests,proto3" json:"accepts_source_digests,omitempty"`
+	unknownFields        protoimpl.UnknownFields
+	sizeCache            protoimpl.SizeCache
 }
 
 func (x *ConfigureResponse) Reset() {
@@ -358,6 +362,13 @@ func (x *ConfigureResponse) GetTools() []*ToolDefinition {
 		return x.Tools
 	}
 	return nil
+}
+
+func (x *ConfigureResponse) GetAcceptsSourceDigests() bool {
+	if x != nil {
+		return x.AcceptsSourceDigests
+	}
+	return false
 }
 
 // ToolDefinition is a model-facing tool the plugin implements.
@@ -2281,7 +2292,14 @@ type SessionEvent struct {
 	// Raw JSON of the event's source, exactly as stored; empty when none.
 	SourceJson []byte `protobuf:"bytes,3,opt,name=source_json,json=sourceJson,proto3" json:"source_json,omitempty"`
 	// False when compaction hid the event from the current surface.
-	Visible       bool `protobuf:"varint,4,opt,name=visible,proto3" json:"visible,omitempty"`
+	Visible bool `protobuf:"varint,4,opt,name=visible,proto3" json:"visible,omitempty"`
+	// Only in a PreStepRequest's recent_events, and only to a plugin whose
+	// ConfigureResponse set accepts_source_digests: the XXH3-128 of the
+	// stored source (16 bytes, big-endian), sent instead of source_json for
+	// a source the plugin itself produced in an earlier answer, so that a
+	// catalog crosses the connection once. A plugin that no longer knows the
+	// digest reads the events with ReadEvents.
+	SourceXxh3    []byte `protobuf:"bytes,5,opt,name=source_xxh3,json=sourceXxh3,proto3" json:"source_xxh3,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2342,6 +2360,13 @@ func (x *SessionEvent) GetVisible() bool {
 		return x.Visible
 	}
 	return false
+}
+
+func (x *SessionEvent) GetSourceXxh3() []byte {
+	if x != nil {
+		return x.SourceXxh3
+	}
+	return nil
 }
 
 // ReadEventsResponse is one page of events.
@@ -3106,10 +3131,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\vconfig_json\x18\x01 \x01(\tR\n" +
 	"configJson\x123\n" +
 	"\x16host_service_broker_id\x18\x02 \x01(\rR\x13hostServiceBrokerId\x12\x14\n" +
-	"\x05scope\x18\x03 \x01(\tR\x05scope\"e\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\"\x9b\x01\n" +
 	"\x11ConfigureResponse\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x125\n" +
-	"\x05tools\x18\x02 \x03(\v2\x1f.skillcatalog.v1.ToolDefinitionR\x05tools\"\xa0\x01\n" +
+	"\x05tools\x18\x02 \x03(\v2\x1f.skillcatalog.v1.ToolDefinitionR\x05tools\x124\n" +
+	"\x16accepts_source_digests\x18\x03 \x01(\bR\x14acceptsSourceDigests\"\xa0\x01\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12*\n" +
@@ -3250,13 +3276,15 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"before_seq\x18\x02 \x01(\x04R\tbeforeSeq\x12\x1b\n" +
 	"\tafter_seq\x18\x03 \x01(\x04R\bafterSeq\x12\x1d\n" +
 	"\n" +
-	"max_events\x18\x04 \x01(\rR\tmaxEvents\"o\n" +
+	"max_events\x18\x04 \x01(\rR\tmaxEvents\"\x90\x01\n" +
 	"\fSessionEvent\x12\x10\n" +
 	"\x03seq\x18\x01 \x01(\x04R\x03seq\x12\x12\n" +
 	"\x04type\x18\x02 \x01(\tR\x04type\x12\x1f\n" +
 	"\vsource_json\x18\x03 \x01(\fR\n" +
 	"sourceJson\x12\x18\n" +
-	"\avisible\x18\x04 \x01(\bR\avisible\"\x91\x01\n" +
+	"\avisible\x18\x04 \x01(\bR\avisible\x12\x1f\n" +
+	"\vsource_xxh3\x18\x05 \x01(\fR\n" +
+	"sourceXxh3\"\x91\x01\n" +
 	"\x12ReadEventsResponse\x125\n" +
 	"\x06events\x18\x01 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\x120\n" +
 	"\x04head\x18\x02 \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\x04head\x12\x12\n" +

@@ -1,0 +1,72 @@
+package hostsdk
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+)
+
+// TestRecentEventsSendThePluginsOwnSourcesByDigest: after a step that
+// published a catalog of several KiB, the next step sends that event by
+// its source's digest and every other event (the runtime's, small ones)
+// by its source.
+func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
+	ctx := context.Background()
+	reg := skills.NewRegistry()
+	for i := range 40 {
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: fmt.Sprintf("skill-%02d", i), Description: strings.Repeat("d", 80), Content: "x"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store := sessionlog.NewMemoryStore()
+	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	p, err := h.Load(ctx, LoadOptions{InProcess: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := p.Mount(ctx, tools.GlobalScope, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.acceptsSourceDigests() {
+		t.Fatal("the engine does not say it accepts source digests")
+	}
+	user := Message{ID: "u1", Role: RoleUser, Source: []byte(`{"kind":"runtime-note","pad":"` + strings.Repeat("p", 2000) + `"}`), Content: []ContentBlock{TextBlock("hi")}}
+	res, err := h.PreStep(ctx, Step{SessionID: "s1", Cwd: "/w", AgentScope: tools.GlobalScope, Downstream: Decision{Messages: []Message{user}}})
+	if err != nil || res.Outcome != OutcomeInitial || len(res.Appended) != 2 {
+		t.Fatalf("step 1: %s, %v, appended %v", res.Outcome, err, res.Appended)
+	}
+	log, err := h.sessionLog(ctx, "s1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A plugin that does not accept digests gets every source as it is.
+	sent, _ := h.sessions.sentHead("s1")
+	_, plain := h.sessionHead(ctx, "s1", log, false)
+	if plain == nil || len(plain.Events) != 2 || plain.Events[0].SourceDigest != nil || !bytes.Equal(plain.Events[0].Source, res.Decision.Messages[1].Source) {
+		t.Fatalf("without digests: %+v, want both events with their sources", plain)
+	}
+	h.sessions.setSentHead("s1", sent)
+	head, recent := h.sessionHead(ctx, "s1", log, true)
+	if head == nil || recent == nil || len(recent.Events) != 2 {
+		t.Fatalf("head %v, recent %+v: want both events of step 1 inlined", head, recent)
+	}
+	catalog, runtime := recent.Events[0], recent.Events[1] // newest first
+	if catalog.Source != nil || !bytes.Equal(catalog.SourceDigest, contract.SourceDigestOf(res.Decision.Messages[1].Source)) {
+		t.Errorf("the plugin's catalog went as %d source bytes and digest %x, want its digest alone", len(catalog.Source), catalog.SourceDigest)
+	}
+	if !bytes.Equal(runtime.Source, user.Source) || runtime.SourceDigest != nil {
+		t.Errorf("the runtime's own source went as %d bytes and digest %x, want its bytes", len(runtime.Source), runtime.SourceDigest)
+	}
+}
