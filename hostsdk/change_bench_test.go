@@ -77,7 +77,7 @@ func changeStep(b *testing.B, opts hostsdk.LoadOptions, n int, store sessionlog.
 		k := i % n
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
 			Name:        fmt.Sprintf("skill-%05d", k),
-			Description: fmt.Sprintf("Changed %d: handles task family %d.", i, k),
+			Description: changedDescription(i, k),
 			Content:     "Instructions.",
 		}); err != nil {
 			b.Fatal(err)
@@ -94,6 +94,13 @@ func changeStep(b *testing.B, opts hostsdk.LoadOptions, n int, store sessionlog.
 		b.Fatalf("read the published catalog: %d events, err %v", len(page.Events), err)
 	}
 	b.ReportMetric(float64(len(page.Events[0].Body)), "catalog-B")
+}
+
+// changedDescription is skill k's description at iteration i: as long as
+// the one benchHostLoaded registered it with (for i < 10^7), so the
+// published catalog keeps its size however many iterations run.
+func changedDescription(i, k int) string {
+	return fmt.Sprintf("Handles task family %d: reads the inputs, checks them against the house rules, revision number %07d.", k, i)
 }
 
 // BenchmarkStaticAndLoopSteps is a step where the catalog did not change,
