@@ -35,7 +35,9 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotReques
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
-	snap, err := c.h.cfg.Skills.Snapshot(ctx, q)
+	// The registry's own slices: only read here, kept in c.h.sent, and
+	// handed to the plugin, which never modifies a snapshot it is given.
+	snap, err := c.h.cfg.Skills.SharedSnapshot(ctx, q)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}

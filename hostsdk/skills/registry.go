@@ -150,34 +150,41 @@ type scopeSources struct {
 
 // put adds e under its name, or replaces the entry of that name.
 func (src *scopeSources) put(e *runtimeEntry) {
-	src.unshare()
 	if i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName); found {
 		src.sorted[i] = e
 		if src.listed != nil {
+			src.unshare()
 			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
 		}
 	} else {
 		src.sorted = slices.Insert(src.sorted, i, e)
-		src.listed, src.from = nil, nil
+		src.drop()
 	}
 	src.runtime[e.def.Name] = e
 }
 
 // remove drops the entry of name, which must exist.
 func (src *scopeSources) remove(name string) {
-	src.unshare()
 	i, _ := slices.BinarySearchFunc(src.sorted, name, compareEntryName)
 	src.sorted = slices.Delete(src.sorted, i, i+1)
-	src.listed, src.from = nil, nil
+	src.drop()
 	delete(src.runtime, name)
 }
 
-// unshare gives the scope slices of its own to change.
+// unshare gives the scope a snapshot of its own to change. Only listed and
+// from are ever shared: sorted is read and written under the registry's
+// lock alone.
 func (src *scopeSources) unshare() {
 	if src.shared {
-		src.sorted, src.listed, src.from = slices.Clone(src.sorted), slices.Clone(src.listed), slices.Clone(src.from)
+		src.listed, src.from = slices.Clone(src.listed), slices.Clone(src.from)
 		src.shared = false
 	}
+}
+
+// drop forgets the scope's snapshot after a change of its names, leaving
+// a shared one to whoever holds it; the next share builds it again.
+func (src *scopeSources) drop() {
+	src.listed, src.from, src.shared = nil, nil, false
 }
 
 // share returns the scope's snapshot, building it if a change dropped it,
@@ -408,11 +415,26 @@ func (r *Registry) Revision() uint64 {
 // of that name is listed under its QualifiedName ("docs:acme/refunds"), the
 // local winner keeps the plain name, and Snapshot.Diagnostics says so.
 func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
+	s, err := r.SharedSnapshot(ctx, q)
+	if err != nil {
+		return Snapshot{}, err
+	}
+	s.Skills, s.Diagnostics, s.Incomplete = slices.Clone(s.Skills), slices.Clone(s.Diagnostics), slices.Clone(s.Incomplete)
+	return s, nil
+}
+
+// SharedSnapshot is Snapshot without the copy: its slices are the
+// registry's own, shared with its cache and every other caller, and must
+// not be modified. The registry never changes a slice it has handed out (a
+// later change copies first), so they may be kept for as long as needed.
+// It is for callers that only read a large snapshot, such as a host
+// sending it to a plugin.
+func (r *Registry) SharedSnapshot(ctx context.Context, q Query) (Snapshot, error) {
 	v, err := r.view(ctx, q)
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{Skills: slices.Clone(v.skills), Complete: v.complete, Token: v.token, Diagnostics: slices.Clone(v.diagnostics), Incomplete: slices.Clone(v.incomplete)}, nil
+	return Snapshot{Skills: slices.Clip(v.skills), Complete: v.complete, Token: v.token, Diagnostics: slices.Clip(v.diagnostics), Incomplete: slices.Clip(v.incomplete)}, nil
 }
 
 // CachedToken returns the token of the cached complete snapshot for q, if

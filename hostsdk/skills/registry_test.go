@@ -1131,3 +1131,57 @@ func TestGetUnlistedFollowsPrecedence(t *testing.T) {
 		t.Fatalf("Get = %q, %v, %v; want the next provider once the first lacks the name", def.Content, found, err)
 	}
 }
+
+// TestSharedSnapshotIsNeverChanged: a shared snapshot holds what Snapshot
+// returns, and no later registration, replacement or removal changes the
+// slices a caller holds.
+func TestSharedSnapshotIsNeverChanged(t *testing.T) {
+	ctx := context.Background()
+	r := skills.NewRegistry()
+	for _, name := range []string{"alpha", "delta", "gamma"} {
+		if err := r.Register("g", skills.RuntimeSkill{Name: name, Description: "About " + name + ".", Content: "Body."}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	q := skills.Query{Chain: []string{"g"}}
+	changes := []func() error{
+		func() error { // a replacement, which updates the scope's snapshot in place
+			return r.Register("g", skills.RuntimeSkill{Name: "delta", Description: "Changed.", Content: "Body."})
+		},
+		func() error { // a new name
+			return r.Register("g", skills.RuntimeSkill{Name: "beta", Description: "About beta.", Content: "Body."})
+		},
+		func() error {
+			if !r.Unregister("g", "alpha") {
+				return errors.New("alpha was not registered")
+			}
+			return nil
+		},
+	}
+	for i, change := range changes {
+		shared, err := r.SharedSnapshot(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		copied, err := r.Snapshot(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(copied, shared); diff != "" {
+			t.Fatalf("change %d: shared snapshot differs from Snapshot (-want +got):\n%s", i, diff)
+		}
+		if err := change(); err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(copied.Skills, shared.Skills); diff != "" {
+			t.Fatalf("change %d rewrote a shared snapshot (-held +now):\n%s", i, diff)
+		}
+		after, err := r.SharedSnapshot(ctx, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if after.Token == shared.Token {
+			t.Fatalf("change %d: the token did not change", i)
+		}
+	}
+}

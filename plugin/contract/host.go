@@ -12,7 +12,9 @@ import (
 // definitions, and the session's durable events. A host passes its Host to
 // Service.Configure for each mount; over gRPC it is the host's HostService
 // reached through go-plugin's broker. Implementations are safe for
-// concurrent use and honour ctx.
+// concurrent use and honour ctx. What a Host returns is the caller's to
+// read and keep, never to modify: a host in the same process may hand out
+// slices it shares (a registry's snapshot, a session log's bytes).
 type Host interface {
 	// Snapshot returns the skills visible to an agent scope from a working
 	// directory, sorted by name.
