@@ -27,26 +27,35 @@ type hostCallbacks struct {
 // unknown agent scope and the caller's own cancellation.
 func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	c.h.sessions.countCallback(req.SessionID, snapshotCall)
-	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
+	return c.h.answerSnapshot(ctx, req)
+}
+
+// answerSnapshot is the host's answer to a Snapshot request, by callback or
+// ahead of a step (see runPlugin).
+func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
+	q, err := h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
-	sel, err := c.h.currentSelection(ctx, req.SessionID)
+	sel, err := h.currentSelection(ctx, req.SessionID)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
-	// The registry's own slices: only read here, kept in c.h.sent, and
-	// handed to the plugin, which never modifies a snapshot it is given.
-	snap, err := c.h.cfg.Skills.SharedSnapshot(ctx, q)
+	// The registry's own slices: only read here, kept in h.sent, and
+	// handed to the plugin, which never modifies what a host returns.
+	snap, err := h.cfg.Skills.SharedSnapshot(ctx, q)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
 	// Names shared across origins are reported with the step that
 	// publishes the catalog listing them; why a snapshot is incomplete,
 	// with the step that keeps the catalog because of it.
-	c.h.sessions.setSnapshotNotes(req.SessionID, snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes))
+	h.sessions.setSnapshotNotes(req.SessionID, snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes))
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
+	if snap.Complete && snap.Token != "" {
+		h.sessions.setAnswered(req.SessionID, snapshotPlace{req.Cwd, req.AgentScope}, snap.Token)
+	}
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
 		return contract.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
 	}
@@ -58,13 +67,13 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotReques
 	// that snapshot for every session and place: a plugin that holds it can
 	// be sent what changed since.
 	if req.AcceptDelta && req.IfNoneMatch != "" {
-		if base, ok := c.h.sent.get(req.IfNoneMatch); ok {
+		if base, ok := h.sent.get(req.IfNoneMatch); ok {
 			if upserts, removed, worth := contract.SnapshotDelta(base, snap.Skills); worth {
 				out.Skills, out.Removed, out.DeltaBase = upserts, removed, req.IfNoneMatch
 			}
 		}
 	}
-	c.h.sent.add(snap.Token, snap.Skills)
+	h.sent.add(snap.Token, snap.Skills)
 	return out, nil
 }
 

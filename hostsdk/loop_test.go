@@ -98,15 +98,16 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 		check(fmt.Sprintf("loop step %d", i), step(), want{outcome: hostsdk.OutcomeUnchanged})
 	}
 
-	// A skill changes: the plugin asks for the snapshot, and the session's
-	// growth still comes with the step.
+	// A skill changes: the host sends the change with the step, as a delta
+	// of the snapshot it answered before, and the session's growth still
+	// comes with it: no callback.
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "gamma", Description: "Skill gamma.", Content: "Instructions."}); err != nil {
 		t.Fatal(err)
 	}
 	appendMessages(1)
-	check("a skill added", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta", "gamma"}, hostsdk.Callbacks{Snapshot: 1}})
+	check("a skill added", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta", "gamma"}, hostsdk.Callbacks{}})
 	reg.Unregister(tools.GlobalScope, "gamma")
-	check("a skill removed", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{Snapshot: 1}})
+	check("a skill removed", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{}})
 	appendMessages(1)
 	check("the loop step after the change", step(), want{outcome: hostsdk.OutcomeUnchanged})
 

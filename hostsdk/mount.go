@@ -21,6 +21,9 @@ type Mount struct {
 	// sourceDigests: the plugin resolves recent events sent by their
 	// sources' digests (contract.ConfigureResponse.AcceptsSourceDigests).
 	sourceDigests bool
+	// stepSnapshots: the plugin takes a snapshot computed ahead of a step
+	// (contract.ConfigureResponse.AcceptsStepSnapshots).
+	stepSnapshots bool
 }
 
 // Mount configures the plugin in scope (tools.GlobalScope or an agent's
@@ -85,7 +88,7 @@ func (m *Mount) configureLocked(ctx context.Context, inst Instance) error {
 		_ = guard("unmount", func() error { return inst.Unmount(ctx, resp.MountID) })
 		return err
 	}
-	m.mountID, m.sourceDigests = resp.MountID, resp.AcceptsSourceDigests
+	m.mountID, m.sourceDigests, m.stepSnapshots = resp.MountID, resp.AcceptsSourceDigests, resp.AcceptsStepSnapshots
 	return nil
 }
 
@@ -95,6 +98,14 @@ func (m *Mount) acceptsSourceDigests() bool {
 	m.plugin.mu.Lock()
 	defer m.plugin.mu.Unlock()
 	return m.sourceDigests
+}
+
+// acceptsStepSnapshots reports whether the plugin, as last configured,
+// takes a snapshot computed ahead of a step.
+func (m *Mount) acceptsStepSnapshots() bool {
+	m.plugin.mu.Lock()
+	defer m.plugin.mu.Unlock()
+	return m.stepSnapshots
 }
 
 // bindLocked registers the mount's tools on first use (later replays keep

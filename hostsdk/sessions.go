@@ -38,7 +38,16 @@ type session struct {
 	// from the plugin's own answer to their sources' digests
 	// (contract.SourceDigestOf), for the next step's recent events.
 	ownSources map[uint64][]byte
+	// answered is the token of the last complete snapshot the session's
+	// Snapshot was answered with (by callback or ahead of a step), for the
+	// working directory and agent scope in answeredAt: the base of the
+	// delta a later step may carry (contract.StepRequest.Snapshot).
+	answered   string
+	answeredAt snapshotPlace
 }
+
+// snapshotPlace is where a session's snapshot was taken.
+type snapshotPlace struct{ cwd, agentScope string }
 
 // sessionTable holds the sessions a Host has met. One mutex guards the
 // table and every session's fields: each use is a few loads and stores.
@@ -146,6 +155,26 @@ func (t *sessionTable) ownSource(id string, seq uint64) ([]byte, bool) {
 		return d, ok
 	}
 	return nil, false
+}
+
+// setAnswered records the token of a complete snapshot the session's
+// Snapshot was answered with at place.
+func (t *sessionTable) setAnswered(id string, at snapshotPlace, token string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	s := t.getLocked(id)
+	s.answered, s.answeredAt = token, at
+}
+
+// answered returns the token of the last complete snapshot the session's
+// Snapshot was answered with, when that was at place.
+func (t *sessionTable) answered(id string, at snapshotPlace) (string, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if s := t.m[id]; s != nil && s.answered != "" && s.answeredAt == at {
+		return s.answered, true
+	}
+	return "", false
 }
 
 // selection returns the session's selection as last read.

@@ -451,6 +451,9 @@ func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx contex
 	var resp contract.StepResponse
 	mark := h.sessions.markCallbacks(step.SessionID)
 	h.sessions.takeSnapshotNotes(step.SessionID) // what an earlier step or tool call left
+	if decision.Reject == nil && m.acceptsStepSnapshots() {
+		h.snapshotAhead(ctx, &req)
+	}
 
 	err = m.call(ctx, "pre-step", func(svc contract.Service, mountID string) (err error) {
 		req.MountID = mountID
@@ -479,6 +482,37 @@ func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx contex
 		}
 	}
 	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: diagnostics, Reasons: reasons, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
+}
+
+// snapshotAhead answers, within the step's request, the Snapshot callback
+// the plugin would make next, when the session's skills changed since the
+// snapshot the host last answered it with at the same place: as a delta
+// against that snapshot, or as an incomplete one. A step whose skills
+// changed then makes no callback. When there is no such answer (the
+// session's first step, a place it has not been at, an error, a delta not
+// worth sending) the request is left as it was, and the plugin calls back
+// as it would without it.
+func (h *Host) snapshotAhead(ctx context.Context, req *contract.StepRequest) {
+	base, ok := h.sessions.answered(req.SessionID, snapshotPlace{req.Cwd, req.AgentScope})
+	if !ok || base == req.SnapshotToken {
+		return // nothing to answer, or the cached token says nothing changed
+	}
+	snap, err := h.answerSnapshot(ctx, contract.SnapshotRequest{
+		SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, IfNoneMatch: base, AcceptDelta: true,
+	})
+	switch {
+	case err != nil:
+		// The callback will meet the same error, and report it there.
+	case snap.NotModified:
+		req.SnapshotToken = snap.Token
+	case !snap.Complete:
+		req.Snapshot, req.SnapshotToken = &contract.Snapshot{}, ""
+	case snap.DeltaBase != "":
+		req.Snapshot, req.SnapshotToken = &snap, snap.Token
+	default:
+		// A whole snapshot is only worth sending to a plugin that asks.
+		req.SnapshotToken = snap.Token
+	}
 }
 
 // publishes reports whether a step with this outcome published a catalog.

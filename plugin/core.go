@@ -81,7 +81,7 @@ func (c *Core) Configure(_ context.Context, host contract.Host, req contract.Con
 	if cfg.ResourceTool {
 		tools = append(tools, ResourceTool())
 	}
-	return contract.ConfigureResponse{MountID: id, Tools: tools, AcceptsSourceDigests: true}, nil
+	return contract.ConfigureResponse{MountID: id, Tools: tools, AcceptsSourceDigests: true, AcceptsStepSnapshots: true}, nil
 }
 
 // BindTools records the identities the host minted for a mount's tools.

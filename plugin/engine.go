@@ -111,7 +111,7 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 		cur = emptyView()
 		hidden = []contract.Reason{hiddenReason(req)}
 	} else {
-		v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken)
+		v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken, req.Snapshot)
 		if err != nil {
 			return contract.StepResponse{}, err
 		}
@@ -269,8 +269,11 @@ func catalogMessageID(session string, head contract.SessionHead, d digest.Digest
 
 // currentView returns the projection of the agent's current snapshot, using
 // the host's token hint and conditional requests so an unchanged snapshot
-// does not cross the process boundary again.
-func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountConfig, req contract.SnapshotRequest, hint string) (*view, bool, error) {
+// does not cross the process boundary again. ahead is the snapshot the host
+// sent with the step (contract.StepRequest.Snapshot), if any: taken in
+// place of the callback when it is incomplete, or a delta against the
+// snapshot the plugin holds for the place.
+func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountConfig, req contract.SnapshotRequest, hint string, ahead *contract.Snapshot) (*view, bool, error) {
 	// Views are kept per projection: the description cap and the budget.
 	// The key is built on the stack: the steady-state step only looks it up.
 	var keyBuf [2 * 20]byte
@@ -295,9 +298,17 @@ func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contra
 	}
 	req.IfNoneMatch = last
 	req.AcceptDelta = last != ""
-	snap, err := host.Snapshot(ctx, req)
-	if err != nil {
-		return nil, false, hostFailed("skill snapshot: %w", err)
+	var snap contract.Snapshot
+	var err error
+	switch {
+	case ahead != nil && !ahead.Complete:
+		return nil, false, nil
+	case ahead != nil && ahead.DeltaBase != "" && ahead.DeltaBase == last:
+		snap = *ahead
+	default:
+		if snap, err = host.Snapshot(ctx, req); err != nil {
+			return nil, false, hostFailed("skill snapshot: %w", err)
+		}
 	}
 	if snap.NotModified {
 		if last == "" || held == nil {

@@ -16,7 +16,7 @@ import (
 // cannot prove absence: the caller asks for the skill itself and lets the
 // loaded definition's policy decide.
 func (e *engine) listingRefusal(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (render.ToolError, error) {
-	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "")
+	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "", nil)
 	if err != nil || !complete {
 		return "", err
 	}

@@ -143,7 +143,25 @@ func stepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
 		SnapshotToken:     r.SnapshotToken,
 		SessionHead:       sessionHeadToProto(r.Head),
 		RecentEvents:      recentEventsToProto(r.Recent),
+		Snapshot:          stepSnapshotToProto(r.Snapshot),
 	}
+}
+
+// stepSnapshotToProto converts a step's inlined snapshot; nil stays nil.
+func stepSnapshotToProto(s *contract.Snapshot) *pb.SnapshotResponse {
+	if s == nil {
+		return nil
+	}
+	return snapshotToProto(*s)
+}
+
+// stepSnapshotFromProto converts a step's inlined snapshot; nil stays nil.
+func stepSnapshotFromProto(s *pb.SnapshotResponse) *contract.Snapshot {
+	if s == nil {
+		return nil
+	}
+	out := snapshotFromProto(s)
+	return &out
 }
 
 // recentEventsToProto converts a step's inlined events; nil stays nil.
@@ -176,6 +194,7 @@ func stepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
 		SnapshotToken:     r.GetSnapshotToken(),
 		Head:              sessionHeadFromProto(r.GetSessionHead()),
 		Recent:            recentEventsFromProto(r.GetRecentEvents()),
+		Snapshot:          stepSnapshotFromProto(r.GetSnapshot()),
 	}
 }
 
@@ -661,7 +680,7 @@ func configureRequestFromProto(r *pb.ConfigureRequest) (contract.ConfigureReques
 
 // configureResponseToProto converts a new mount's description.
 func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureResponse {
-	out := &pb.ConfigureResponse{MountId: r.MountID, AcceptsSourceDigests: r.AcceptsSourceDigests}
+	out := &pb.ConfigureResponse{MountId: r.MountID, AcceptsSourceDigests: r.AcceptsSourceDigests, AcceptsStepSnapshots: r.AcceptsStepSnapshots}
 	for _, t := range r.Tools {
 		out.Tools = append(out.Tools, toolDefinitionToProto(t))
 	}
@@ -670,7 +689,7 @@ func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureRespons
 
 // configureResponseFromProto converts a new mount's description.
 func configureResponseFromProto(r *pb.ConfigureResponse) contract.ConfigureResponse {
-	out := contract.ConfigureResponse{MountID: r.GetMountId(), AcceptsSourceDigests: r.GetAcceptsSourceDigests()}
+	out := contract.ConfigureResponse{MountID: r.GetMountId(), AcceptsSourceDigests: r.GetAcceptsSourceDigests(), AcceptsStepSnapshots: r.GetAcceptsStepSnapshots()}
 	for _, t := range r.GetTools() {
 		out.Tools = append(out.Tools, toolDefinitionFromProto(t))
 	}

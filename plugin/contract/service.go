@@ -145,6 +145,16 @@ type StepRequest struct {
 	// Recent, when set, holds the events appended since an earlier head,
 	// so a step whose session only grew needs no ReadEvents callback.
 	Recent *RecentEvents
+	// Snapshot, when set (only to a service that AcceptsStepSnapshots), is
+	// the host's answer, computed ahead, to the Snapshot callback the
+	// service would make for (SessionID, Cwd, AgentScope): either a delta
+	// of a complete snapshot (DeltaBase set: what Snapshot answers a
+	// request with IfNoneMatch = DeltaBase and AcceptDelta, where DeltaBase
+	// is a token the host answered the session's Snapshot with for the
+	// same Cwd and AgentScope) whose Token is SnapshotToken, or an
+	// incomplete snapshot (Complete false, no Skills). A service that does
+	// not hold DeltaBase's snapshot calls Snapshot as it would without it.
+	Snapshot *Snapshot
 }
 
 // RecentEvents are the newest events of a session, sent with a step. They
@@ -287,6 +297,10 @@ type ConfigureResponse struct {
 	// produced itself (see RecentEvents). A host sends digests only to a
 	// service that says so.
 	AcceptsSourceDigests bool
+	// AcceptsStepSnapshots says the service takes the snapshot a host
+	// computed ahead of a step (StepRequest.Snapshot). A host sends one
+	// only to a service that says so.
+	AcceptsStepSnapshots bool
 }
 
 // Apply applies a pre-step's edits to the decision they were computed for

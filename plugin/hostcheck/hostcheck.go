@@ -38,6 +38,7 @@ const (
 	CheckSnapshotNotModified = "snapshot-not-modified"
 	CheckSnapshotHint        = "snapshot-hint"
 	CheckSnapshotDelta       = "snapshot-delta"
+	CheckSnapshotAhead       = "snapshot-ahead"
 	CheckEventsPages         = "events-pages"
 	CheckEventsHead          = "events-head"
 	CheckEventsRecent        = "events-recent"
@@ -58,6 +59,7 @@ var descriptions = []struct{ name, text string }{
 	{CheckSnapshotNotModified, "Snapshot with if_none_match set to the current token answers not_modified"},
 	{CheckSnapshotHint, "a step's snapshot_token is the token Snapshot answers for its cwd and scope"},
 	{CheckSnapshotDelta, "a delta applied to its base gives the complete snapshot under the delta's token"},
+	{CheckSnapshotAhead, "a step's snapshot is a delta that leads to Snapshot's answer under the step's snapshot_token, or an empty incomplete one"},
 	{CheckEventsPages, "ReadEvents pages are newest first, in range, consistent at any page size, `more` exact"},
 	{CheckEventsHead, "a step's session_head is the head ReadEvents reports, and the head is the newest event"},
 	{CheckEventsRecent, "a step's recent_events are exactly the events after after_seq, which is the previous step's head"},
@@ -71,7 +73,7 @@ var descriptions = []struct{ name, text string }{
 
 // Optional checks exercise promises a host may choose not to make (hints it
 // does not send); a report does not count them as missing.
-var optional = map[string]bool{CheckSnapshotHint: true, CheckSnapshotDelta: true, CheckEventsRecent: true, CheckEventsHead: true, CheckResourceRefusal: true, CheckGetSkillWithheld: true}
+var optional = map[string]bool{CheckSnapshotHint: true, CheckSnapshotDelta: true, CheckSnapshotAhead: true, CheckEventsRecent: true, CheckEventsHead: true, CheckResourceRefusal: true, CheckGetSkillWithheld: true}
 
 // Bounds of what one step's checks read, so a long session stays cheap.
 const (
@@ -340,6 +342,7 @@ func (c *Checker) checkSnapshot(ctx context.Context, host contract.Host, req con
 		token = "a plain Snapshot request answered with not_modified or a delta"
 	}
 	c.record(CheckSnapshotToken, session, token)
+	c.checkAhead(req, first)
 	if !first.Complete || first.Token == "" {
 		return first, true
 	}
@@ -427,6 +430,38 @@ func (c *Checker) checkDelta(ctx context.Context, host contract.Host, req contra
 		detail = fmt.Sprintf("the delta against %q does not lead to the complete snapshot %q", base, cur.Token)
 	}
 	c.record(CheckSnapshotDelta, req.SessionID, detail)
+}
+
+// checkAhead holds the snapshot a step carries (computed ahead of the
+// Snapshot callback) to cur, what Snapshot answers now: an incomplete one
+// is empty, a complete one is a delta under the step's snapshot_token that
+// leads from its base, when the checker holds the base, to cur.
+func (c *Checker) checkAhead(req contract.StepRequest, cur contract.Snapshot) {
+	a := req.Snapshot
+	if a == nil {
+		return
+	}
+	c.mu.Lock()
+	baseSkills, held := c.tokenSkills[a.DeltaBase]
+	c.mu.Unlock()
+	detail := ""
+	switch {
+	case !a.Complete:
+		if len(a.Skills) > 0 || len(a.Removed) > 0 || a.Token != "" || a.DeltaBase != "" || a.NotModified {
+			detail = "an incomplete snapshot ahead of the step carries skills, a token or a delta base"
+		}
+	case a.NotModified || a.DeltaBase == "":
+		detail = "a complete snapshot ahead of the step is not a delta"
+	case a.Token != req.SnapshotToken:
+		detail = fmt.Sprintf("the step's snapshot has token %q, its snapshot_token is %q", a.Token, req.SnapshotToken)
+	case cur.Complete && a.Token != cur.Token:
+		detail = fmt.Sprintf("the step's snapshot has token %q, Snapshot answers %q", a.Token, cur.Token)
+	case cur.Complete && held && !slices.Equal(applyDelta(baseSkills, *a), cur.Skills):
+		detail = fmt.Sprintf("the step's delta against %q does not lead to the complete snapshot %q", a.DeltaBase, cur.Token)
+	case cur.Complete && !held:
+		return // the base is unknown here: nothing to hold the delta to
+	}
+	c.record(CheckSnapshotAhead, req.SessionID, detail)
 }
 
 func applyDelta(base []skill.Summary, d contract.Snapshot) []skill.Summary {

@@ -46,6 +46,7 @@ func (d *driver) run(t *testing.T) hostcheck.Report {
 	}
 	step := 0
 	prev := map[string]uint64{}
+	answered := map[string]string{} // the token each session's last step was at
 	run := func(session, scope string, msgs ...contract.Message) {
 		step++
 		head := d.fake.Head(session)
@@ -55,6 +56,10 @@ func (d *driver) run(t *testing.T) hostcheck.Report {
 		if p, ok := prev[session]; ok {
 			req.Recent = d.fake.Since(session, p)
 		}
+		if base := answered[session]; base != "" && base != req.SnapshotToken {
+			req.Snapshot = d.fake.Ahead(base) // the skills changed since the session's last step
+		}
+		answered[session] = req.SnapshotToken
 		if d.breakStep != nil {
 			d.breakStep(step, &req)
 		}
@@ -239,6 +244,13 @@ func TestBrokenHostsAreCaught(t *testing.T) {
 			d.breakStep = func(step int, req *contract.StepRequest) {
 				if step == 3 {
 					req.SnapshotToken = "stale"
+				}
+			}
+		}},
+		{"a step's snapshot that leads elsewhere", hostcheck.CheckSnapshotAhead, func(d *driver) {
+			d.breakStep = func(step int, req *contract.StepRequest) {
+				if req.Snapshot != nil {
+					req.Snapshot.Skills = nil
 				}
 			}
 		}},

@@ -268,6 +268,25 @@ func (h *Host) Snapshot(ctx context.Context, req contract.SnapshotRequest) (cont
 	return out, nil
 }
 
+// Ahead is what a host sends with a step in place of the Snapshot
+// callback (contract.StepRequest.Snapshot): the delta of the current
+// snapshot against the one named base, which must be one this host
+// answered with; nil when there is none to send. It is not counted as a
+// callback.
+func (h *Host) Ahead(base string) *contract.Snapshot {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	sums := h.summariesLocked()
+	old, ok := h.sent[base]
+	if !h.complete || !ok {
+		return nil
+	}
+	token := tokenOf(sums)
+	up, removed, _ := contract.SnapshotDelta(old, sums)
+	h.sent[token] = sums
+	return &contract.Snapshot{Token: token, Complete: true, Skills: up, Removed: removed, DeltaBase: base}
+}
+
 // GetSkill answers with the definition; its content and resource base
 // only when the load may use them.
 func (h *Host) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {

@@ -40,6 +40,7 @@ func RunService(t *testing.T, newService Factory) {
 		{"Reasons", checkReasons},
 		{"SkillTool", checkSkillTool},
 		{"OneRoundTrip", checkOneRoundTrip},
+		{"StepSnapshot", checkStepSnapshot},
 		{"HostFailures", checkHostFailures},
 		{"Cancellation", checkCancellation},
 		{"Deadline", checkDeadline},
@@ -60,6 +61,8 @@ type run struct {
 	svc  contract.Service
 	host *Host
 	sent map[string]contract.SessionHead // the head each session's last step sent
+	// stepSnapshots: the last mount said it takes snapshots ahead of a step.
+	stepSnapshots bool
 }
 
 // def is a model- and user-invocable skill whose body says its name.
@@ -81,6 +84,7 @@ func (r *run) mount(config string) string {
 	if err := r.svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: render.SkillToolName, DefinitionIdentity: identity}}); err != nil {
 		r.t.Fatalf("BindTools: %v", err)
 	}
+	r.stepSnapshots = resp.AcceptsStepSnapshots
 	return resp.MountID
 }
 
@@ -89,6 +93,12 @@ func (r *run) mount(config string) string {
 // the session's previous step sent, on the same surface), and appends its
 // final messages to the session's log.
 func (r *run) step(mountID, session string, proposed ...contract.Message) contract.StepResponse {
+	r.t.Helper()
+	return r.stepWith(mountID, session, nil, proposed...)
+}
+
+// stepWith is step with edit applied to the request before it is sent.
+func (r *run) stepWith(mountID, session string, edit func(*contract.StepRequest), proposed ...contract.Message) contract.StepResponse {
 	r.t.Helper()
 	head := r.host.Head(session)
 	var recent *contract.RecentEvents
@@ -99,6 +109,9 @@ func (r *run) step(mountID, session string, proposed ...contract.Message) contra
 	req := contract.StepRequest{MountID: mountID, SessionID: session, Cwd: "/work", AgentScope: "agent:a",
 		Downstream: contract.Decision{Messages: proposed}, SkillToolIdentity: identity,
 		SnapshotToken: r.host.Token(), Head: &head, Recent: recent}
+	if edit != nil {
+		edit(&req)
+	}
 	resp, err := r.svc.PreStep(context.Background(), req)
 	if err != nil {
 		r.t.Fatalf("PreStep of %s: %v", session, err)
@@ -394,6 +407,56 @@ func checkOneRoundTrip(t *testing.T, r *run) {
 		if n := r.host.TotalCalls() - before; n != 0 {
 			t.Errorf("loop step %d, carrying the events since the last one, made %d callbacks, want none", i, n)
 		}
+	}
+}
+
+// checkStepSnapshot: a service that takes snapshots ahead of a step
+// publishes from a delta against the snapshot it holds, and keeps its
+// catalog on an incomplete one, without a Snapshot callback; a delta
+// against a snapshot it does not hold makes it call back.
+func checkStepSnapshot(t *testing.T, r *run) {
+	r.host.SetSkill(def("alpha", "First."))
+	r.host.SetSkill(def("beta", "Second."))
+	m := r.mount("")
+	if !r.stepSnapshots {
+		return // an optional promise this service does not make
+	}
+	expectCatalog(t, r.step(m, "s"), contract.OutcomeInitial, "alpha", "beta")
+	ahead := func(base string) func(*contract.StepRequest) {
+		return func(req *contract.StepRequest) {
+			req.Snapshot = r.host.Ahead(base)
+			if req.Snapshot == nil || req.Snapshot.DeltaBase != base {
+				t.Fatalf("the fake host made no delta against %q", base)
+			}
+		}
+	}
+	before := r.host.Calls(CallSnapshot)
+	held := r.host.Token()
+	r.host.SetSkill(def("alpha", "Changed."))
+	resp := r.stepWith(m, "s", ahead(held))
+	expectCatalog(t, resp, contract.OutcomeReplacement, "alpha", "beta")
+	if c, _ := published(t, resp); c.Entries[0].Description != "Changed." {
+		t.Errorf("the replacement lists alpha as %q, want the delta's %q", c.Entries[0].Description, "Changed.")
+	}
+	if n := r.host.Calls(CallSnapshot) - before; n != 0 {
+		t.Errorf("a step carrying a delta against the snapshot the service holds made %d Snapshot callbacks, want none", n)
+	}
+
+	r.host.SetComplete(false)
+	before = r.host.Calls(CallSnapshot)
+	expectCatalog(t, r.stepWith(m, "s", func(req *contract.StepRequest) { req.Snapshot = &contract.Snapshot{} }), contract.OutcomeIncomplete)
+	if n := r.host.Calls(CallSnapshot) - before; n != 0 {
+		t.Errorf("a step carrying an incomplete snapshot made %d Snapshot callbacks, want none", n)
+	}
+
+	r.host.SetComplete(true)
+	r.host.SetSkill(def("gamma", "Third."))
+	before = r.host.Calls(CallSnapshot)
+	// The service holds the snapshot that replaced held, not held itself.
+	resp = r.stepWith(m, "s", ahead(held))
+	expectCatalog(t, resp, contract.OutcomeReplacement, "alpha", "beta", "gamma")
+	if n := r.host.Calls(CallSnapshot) - before; n != 1 {
+		t.Errorf("a step carrying a delta against a snapshot the service does not hold made %d Snapshot callbacks, want 1", n)
 	}
 }
 

@@ -52,6 +52,15 @@ func (c chatty) PreStep(ctx context.Context, req contract.StepRequest) (contract
 	return c.Core.PreStep(ctx, req)
 }
 
+// unheeding says it takes snapshots computed ahead of a step, and calls
+// back anyway.
+type unheeding struct{ *plugin.Core }
+
+func (u unheeding) PreStep(ctx context.Context, req contract.StepRequest) (contract.StepResponse, error) {
+	req.Snapshot = nil
+	return u.Core.PreStep(ctx, req)
+}
+
 // immortal never forgets a mount.
 type immortal struct{ *plugin.Core }
 
@@ -76,10 +85,11 @@ func brokenServices() map[string]struct {
 		service  func() contract.Service
 		catchers []string
 	}{
-		"unmarked": {func() contract.Service { return unmarked{plugin.New(plugin.Options{})} }, []string{"HostFailures", "Deadline"}},
-		"chatty":   {func() contract.Service { return chatty{plugin.New(plugin.Options{})} }, []string{"OneRoundTrip"}},
-		"immortal": {func() contract.Service { return immortal{plugin.New(plugin.Options{})} }, []string{"Mounts"}},
-		"silent":   {func() contract.Service { return silent{plugin.New(plugin.Options{})} }, []string{"Reasons"}},
+		"unmarked":  {func() contract.Service { return unmarked{plugin.New(plugin.Options{})} }, []string{"HostFailures", "Deadline"}},
+		"chatty":    {func() contract.Service { return chatty{plugin.New(plugin.Options{})} }, []string{"OneRoundTrip"}},
+		"immortal":  {func() contract.Service { return immortal{plugin.New(plugin.Options{})} }, []string{"Mounts"}},
+		"silent":    {func() contract.Service { return silent{plugin.New(plugin.Options{})} }, []string{"Reasons"}},
+		"unheeding": {func() contract.Service { return unheeding{plugin.New(plugin.Options{})} }, []string{"StepSnapshot"}},
 	}
 }
 
@@ -102,7 +112,7 @@ func TestKitCatchesBrokenServices(t *testing.T) {
 		t.Skip("starts a child process per broken service")
 	}
 	subtests := []string{"Configure", "Mounts", "Catalog", "Visibility", "Incomplete", "Reasons", "SkillTool", "OneRoundTrip",
-		"HostFailures", "Cancellation", "Deadline", "Resources", "EndSessionAndPing", "Concurrent"}
+		"StepSnapshot", "HostFailures", "Cancellation", "Deadline", "Resources", "EndSessionAndPing", "Concurrent"}
 	for name, b := range brokenServices() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -316,6 +316,10 @@ type ConfigureResponse struct {
 	// instead of their source (see SessionEvent.source_xxh3). A host sends
 	// digests only to a plugin that says so.
 	AcceptsSourceDigests bool `protobuf:"varint,3,opt,name=accepts_source_digests,json=acceptsSourceDigests,proto3" json:"accepts_source_digests,omitempty"`
+	// True when the plugin takes the snapshot a host computed ahead of a step
+	// (PreStepRequest.snapshot). A host sends one only to a plugin that says
+	// so.
+	AcceptsStepSnapshots bool `protobuf:"varint,4,opt,name=accepts_step_snapshots,json=acceptsStepSnapshots,proto3" json:"accepts_step_snapshots,omitempty"`
 	unknownFields        protoimpl.UnknownFields
 	sizeCache            protoimpl.SizeCache
 }
@@ -367,6 +371,13 @@ func (x *ConfigureResponse) GetTools() []*ToolDefinition {
 func (x *ConfigureResponse) GetAcceptsSourceDigests() bool {
 	if x != nil {
 		return x.AcceptsSourceDigests
+	}
+	return false
+}
+
+func (x *ConfigureResponse) GetAcceptsStepSnapshots() bool {
+	if x != nil {
+		return x.AcceptsStepSnapshots
 	}
 	return false
 }
@@ -1075,7 +1086,18 @@ type PreStepRequest struct {
 	// session only grew needs no ReadEvents call. Absent when the host sends
 	// none (the first step it makes for the session, a gap larger than it
 	// inlines, a change of surface revision).
-	RecentEvents  *RecentEvents `protobuf:"bytes,11,opt,name=recent_events,json=recentEvents,proto3" json:"recent_events,omitempty"`
+	RecentEvents *RecentEvents `protobuf:"bytes,11,opt,name=recent_events,json=recentEvents,proto3" json:"recent_events,omitempty"`
+	// The host's answer, computed ahead, to the Snapshot call the plugin would
+	// make for this step's session, cwd and agent_scope, so that a step whose
+	// skills changed needs no Snapshot call either. Sent only to a plugin that
+	// accepts_step_snapshots, and only in two forms: a delta of a complete
+	// snapshot (delta_base set: what the Snapshot call answers to a request
+	// with if_none_match = delta_base and accept_delta, where delta_base is a
+	// token the host answered this session's Snapshot for the same cwd and
+	// agent_scope), or an incomplete snapshot (complete false, no skills).
+	// snapshot_token is then the delta's token. A plugin that does not hold
+	// the snapshot named delta_base calls Snapshot as it would without it.
+	Snapshot      *SnapshotResponse `protobuf:"bytes,12,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1183,6 +1205,13 @@ func (x *PreStepRequest) GetSessionHead() *SessionHead {
 func (x *PreStepRequest) GetRecentEvents() *RecentEvents {
 	if x != nil {
 		return x.RecentEvents
+	}
+	return nil
+}
+
+func (x *PreStepRequest) GetSnapshot() *SnapshotResponse {
+	if x != nil {
+		return x.Snapshot
 	}
 	return nil
 }
@@ -3131,11 +3160,12 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\vconfig_json\x18\x01 \x01(\tR\n" +
 	"configJson\x123\n" +
 	"\x16host_service_broker_id\x18\x02 \x01(\rR\x13hostServiceBrokerId\x12\x14\n" +
-	"\x05scope\x18\x03 \x01(\tR\x05scope\"\x9b\x01\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\"\xd1\x01\n" +
 	"\x11ConfigureResponse\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x125\n" +
 	"\x05tools\x18\x02 \x03(\v2\x1f.skillcatalog.v1.ToolDefinitionR\x05tools\x124\n" +
-	"\x16accepts_source_digests\x18\x03 \x01(\bR\x14acceptsSourceDigests\"\xa0\x01\n" +
+	"\x16accepts_source_digests\x18\x03 \x01(\bR\x14acceptsSourceDigests\x124\n" +
+	"\x16accepts_step_snapshots\x18\x04 \x01(\bR\x14acceptsStepSnapshots\"\xa0\x01\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12*\n" +
@@ -3173,7 +3203,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bmessages\x18\x01 \x03(\v2\x18.skillcatalog.v1.MessageR\bmessages\"S\n" +
 	"\vSessionHead\x12\x19\n" +
 	"\bhead_seq\x18\x01 \x01(\x04R\aheadSeq\x12)\n" +
-	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xbc\x03\n" +
+	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xfb\x03\n" +
 	"\x0ePreStepRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -3190,7 +3220,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0esnapshot_token\x18\t \x01(\tR\rsnapshotToken\x12?\n" +
 	"\fsession_head\x18\n" +
 	" \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\vsessionHead\x12B\n" +
-	"\rrecent_events\x18\v \x01(\v2\x1d.skillcatalog.v1.RecentEventsR\frecentEvents\"b\n" +
+	"\rrecent_events\x18\v \x01(\v2\x1d.skillcatalog.v1.RecentEventsR\frecentEvents\x12=\n" +
+	"\bsnapshot\x18\f \x01(\v2!.skillcatalog.v1.SnapshotResponseR\bsnapshot\"b\n" +
 	"\fRecentEvents\x12\x1b\n" +
 	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x125\n" +
 	"\x06events\x18\x02 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\"\x9d\x01\n" +
@@ -3455,51 +3486,52 @@ var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	13, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
 	16, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
 	18, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	32, // 10: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
-	20, // 11: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
-	12, // 12: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
-	12, // 13: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
-	1,  // 14: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
-	19, // 15: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	22, // 16: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
-	23, // 17: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	23, // 18: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	24, // 19: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	25, // 20: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	26, // 21: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	32, // 22: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	16, // 23: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	24, // 24: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	35, // 25: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	37, // 26: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
-	2,  // 27: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
-	3,  // 28: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	6,  // 29: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	9,  // 30: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	17, // 31: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	34, // 32: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	40, // 33: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	42, // 34: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	27, // 35: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	29, // 36: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	31, // 37: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	38, // 38: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
-	4,  // 39: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	8,  // 40: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	10, // 41: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	21, // 42: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	36, // 43: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	41, // 44: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	43, // 45: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	28, // 46: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	30, // 47: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	33, // 48: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	39, // 49: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
-	39, // [39:50] is the sub-list for method output_type
-	28, // [28:39] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	28, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
+	32, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	20, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
+	12, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
+	12, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
+	1,  // 15: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
+	19, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
+	22, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
+	23, // 18: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	23, // 19: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	24, // 20: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	25, // 21: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	26, // 22: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	32, // 23: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	16, // 24: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	24, // 25: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	35, // 26: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	37, // 27: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	2,  // 28: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	3,  // 29: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	6,  // 30: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	9,  // 31: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	17, // 32: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	34, // 33: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	40, // 34: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	42, // 35: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	27, // 36: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	29, // 37: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	31, // 38: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	38, // 39: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	4,  // 40: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	8,  // 41: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	10, // 42: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	21, // 43: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	36, // 44: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	41, // 45: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	43, // 46: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	28, // 47: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	30, // 48: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	33, // 49: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	39, // 50: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	40, // [40:51] is the sub-list for method output_type
+	29, // [29:40] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
