@@ -105,4 +105,5 @@ func (l *FileLog) reset() {
 	l.hidden = hiddenSet{}
 	l.types = typeIndex{}
 	l.tail, l.tailBytes = nil, 0
+	l.starts = lineStarts{}
 }
