@@ -82,7 +82,9 @@
 // range that ends in the middle of the log starts from the nearest
 // checkpoint. A page costs the same whether the log holds a thousand events
 // or a million. The log remembers where its newest lines start, so a line
-// longer than a chunk is read into one buffer of its size.
+// longer than a chunk is read into one buffer of its size, and it keeps its
+// newest events in memory (the newest one whatever its size, until the next
+// append), so reading back what was just appended costs no read at all.
 //
 // # Conditional append
 //

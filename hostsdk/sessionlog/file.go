@@ -85,7 +85,12 @@ type FileLog struct {
 	scratch sync.Pool
 }
 
-// Bounds of a FileLog's in-memory tail.
+// Bounds of a FileLog's in-memory tail. The tail always keeps the newest
+// event, even one larger than tailMaxBytes, because the next read almost
+// always wants it (a host reads back the catalog it just appended): an
+// open log may hold, beyond these bounds, at most that one event, and only
+// until the next append. A suspended log (see FileStore) keeps none beyond
+// the bounds.
 const (
 	tailEvents   = 16
 	tailMaxBytes = 64 << 10
@@ -520,26 +525,32 @@ func (l *FileLog) checkFile(size int64) error {
 }
 
 // keepTail adds the events just appended after seq to the in-memory tail,
-// dropping the oldest beyond its bounds; an event larger than the bound
-// empties it. l.mu must be held.
+// dropping the oldest beyond its bounds but never the newest. l.mu must be
+// held.
 func (l *FileLog) keepTail(seq uint64, recs []Record) {
 	for i := range recs {
 		r := &recs[i]
-		size := len(r.Type) + len(r.Source) + len(r.Body)
-		if size > tailMaxBytes {
-			l.tail, l.tailBytes = nil, 0
-			continue
-		}
 		// A new slice each time: readers may hold the old one. The record's
 		// bytes are kept as handed over (see Log: nobody modifies them).
 		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body})
-		l.tailBytes += size
-		for len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes {
-			l.tailBytes -= len(l.tail[0].Type) + len(l.tail[0].Source) + len(l.tail[0].Body)
+		l.tailBytes += eventBytes(r.Type, r.Source, r.Body)
+		for len(l.tail) > 1 && (len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes) {
+			l.tailBytes -= eventBytes(l.tail[0].Type, l.tail[0].Source, l.tail[0].Body)
 			l.tail = l.tail[1:]
 		}
 	}
 }
+
+// trimTail drops a tail that holds more than its bounds: the single
+// newest event that keepTail kept whatever its size. l.mu must be held.
+func (l *FileLog) trimTail() {
+	if l.tailBytes > tailMaxBytes {
+		l.tail, l.tailBytes = nil, 0
+	}
+}
+
+// eventBytes is what an event counts against tailMaxBytes.
+func eventBytes(typ string, source, body []byte) int { return len(typ) + len(source) + len(body) }
 
 // fromTail serves a read of (after, upper] from the in-memory tail when the
 // tail holds all of it (at most limit events).
