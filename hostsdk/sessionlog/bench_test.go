@@ -122,3 +122,84 @@ func BenchmarkOpenFile(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)*100_000/b.Elapsed().Seconds(), "events/s")
 }
+
+// longRecord is a message of about size bytes, like a published skill
+// catalog: a small source and a body listing many skills.
+func longRecord(size int) sessionlog.Record {
+	body := []byte(`{"role":"system","skills":[`)
+	for i := 0; len(body) < size-100; i++ {
+		if i > 0 {
+			body = append(body, ',')
+		}
+		body = fmt.Appendf(body, `{"name":"skill-%05d","description":"Handles task family %d: reads the inputs and checks them against the house rules."}`, i, i)
+	}
+	body = append(body, "]}"...)
+	return sessionlog.Record{
+		Type:   "message",
+		Source: []byte(`{"kind":"skill-catalog","form":"catalog","revision":7}`),
+		Body:   body,
+	}
+}
+
+// BenchmarkFileReadLongRecord reads back a record much larger than a read
+// chunk, as a host does at the step after a catalog was published:
+// "newest", the record was just appended and is read as the newest event;
+// "behind", one small event followed it and both are read; "old", it is
+// read after enough small events that the log no longer remembers where it
+// starts; "reopened", it is the newest event of a log just opened. The
+// bytes read back are the record's; B/op should stay near its size.
+func BenchmarkFileReadLongRecord(b *testing.B) {
+	for _, size := range []int{250 << 10, 2400 << 10} {
+		rec := longRecord(size)
+		small := benchRecord(0)
+		for _, tc := range []struct {
+			name  string
+			after int // small events appended after the record
+			open  bool
+		}{{"newest", 0, false}, {"behind", 1, false}, {"old", 40, false}, {"reopened", 0, true}} {
+			b.Run(fmt.Sprintf("size=%dKiB/%s", size>>10, tc.name), func(b *testing.B) {
+				path := filepath.Join(b.TempDir(), "s.jsonl")
+				l, _, err := sessionlog.OpenFile(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer func() { _ = l.Close() }()
+				for i := range 100 {
+					if _, err := l.Append(ctx, benchRecord(i)); err != nil {
+						b.Fatal(err)
+					}
+				}
+				h, err := l.Append(ctx, rec)
+				if err != nil {
+					b.Fatal(err)
+				}
+				seq := h.Seq
+				for range tc.after {
+					if _, err := l.Append(ctx, small); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if tc.open {
+					if err := l.Close(); err != nil {
+						b.Fatal(err)
+					}
+					if l, _, err = sessionlog.OpenFile(path); err != nil {
+						b.Fatal(err)
+					}
+				}
+				before, want := seq+1, 1
+				if tc.after <= 1 {
+					before, want = 0, 1+tc.after // a read up to the head
+				}
+				b.ReportAllocs()
+				for b.Loop() {
+					p, err := l.ReadBackward(ctx, before, seq-1, 64)
+					if err != nil || len(p.Events) != want || len(p.Events[want-1].Body) != len(rec.Body) {
+						b.Fatalf("ReadBackward: %d events, %v", len(p.Events), err)
+					}
+				}
+				b.ReportMetric(float64(len(rec.Body)), "record-B")
+			})
+		}
+	}
+}

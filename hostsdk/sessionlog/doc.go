@@ -78,9 +78,13 @@
 // Opening scans the file once, holding one line at a time, to count lines,
 // merge the hidden ranges (kept in memory as sorted disjoint intervals) and
 // build a sparse index of the offset of every 256th line. ReadBackward then
-// reads from the end of the requested range in 64 KiB chunks; a range that
-// ends in the middle of the log starts from the nearest checkpoint. A page
-// costs the same whether the log holds a thousand events or a million.
+// reads from the end of the requested range in chunks of up to 64 KiB; a
+// range that ends in the middle of the log starts from the nearest
+// checkpoint. A page costs the same whether the log holds a thousand events
+// or a million. The log remembers where its newest lines start, so a line
+// longer than a chunk is read into one buffer of its size, and it keeps its
+// newest events in memory (the newest one whatever its size, until the next
+// append), so reading back what was just appended costs no read at all.
 //
 // # Conditional append
 //

@@ -13,7 +13,9 @@ import (
 // reflection: an embedded source or body is checked as JSON while its end
 // is found, and taken as it is. ok is false for any other line, valid or
 // not; parseLine then decodes it with encoding/json, so the two agree on
-// every line this accepts (a fuzz test holds them together).
+// every line this accepts (a fuzz test holds them together). The source
+// and body it returns are slices of line, not copies: the caller decides
+// whether they may share its buffer.
 func parseOwnLine(line []byte, seq uint64) (parsedLine, bool) {
 	r := lineReader{b: line}
 	if !r.lit(`{"seq":`) || !r.uint() || !r.lit(`,"type":`) {
@@ -113,7 +115,8 @@ func (r *lineReader) plainString() ([]byte, bool) {
 
 // bytesField consumes the field of name as appendBytesField writes it, if
 // present: an embedded JSON value, or a plain JSON string of text (text
-// set), copied. nil means absent. Base64 is left to encoding/json.
+// set), as a slice of the line. nil means absent. Base64 is left to
+// encoding/json.
 func (r *lineReader) bytesField(name string) (v []byte, text, ok bool) {
 	start := r.i
 	if !r.lit(`,"`) || !r.lit(name) {
@@ -126,7 +129,7 @@ func (r *lineReader) bytesField(name string) (v []byte, text, ok bool) {
 		if !ok {
 			return nil, false, false
 		}
-		v := bytes.Clone(r.b[r.i:end])
+		v := r.b[r.i:end]
 		r.i = end
 		return v, false, true
 	case r.lit(`Text":`):
@@ -134,7 +137,7 @@ func (r *lineReader) bytesField(name string) (v []byte, text, ok bool) {
 		if !ok {
 			return nil, false, false
 		}
-		return bytes.Clone(s), true, true
+		return s, true, true
 	}
 	return nil, false, false
 }

@@ -77,13 +77,70 @@ type FileLog struct {
 	// no system call. Entries are never modified once added.
 	tail      []Event
 	tailBytes int
+	// starts remembers where the newest lines start, whatever their size,
+	// so that reading one back fetches exactly its bytes.
+	starts lineStarts
+	// scratch holds buffers of chunk bytes that reads use and drop: where
+	// lines start and end is found without allocating.
+	scratch sync.Pool
 }
 
-// Bounds of a FileLog's in-memory tail.
+// Bounds of a FileLog's in-memory tail. The tail always keeps the newest
+// event, even one larger than tailMaxBytes, because the next read almost
+// always wants it (a host reads back the catalog it just appended): an
+// open log may hold, beyond these bounds, at most that one event, and only
+// until the next append. A suspended log (see FileStore) keeps none beyond
+// the bounds.
 const (
 	tailEvents   = 16
 	tailMaxBytes = 64 << 10
 )
+
+// lineStarts remembers the offsets at which the newest lines of the file
+// start: a few integers that let a read fetch a long line in one buffer of
+// its size instead of discovering its start by fetching ever more.
+type lineStarts struct {
+	last uint64 // the newest line remembered
+	n    int    // lines remembered, ending at last
+	off  [tailEvents]int64
+}
+
+// add remembers that line seq, the one after the newest remembered (or
+// after any, when none is), starts at off.
+func (s *lineStarts) add(seq uint64, off int64) {
+	if s.n > 0 && seq != s.last+1 {
+		s.n = 0
+	}
+	s.last = seq
+	s.off[seq%uint64(len(s.off))] = off
+	s.n = min(s.n+1, len(s.off))
+}
+
+// at returns where line seq starts, if it is remembered.
+func (s *lineStarts) at(seq uint64) (int64, bool) {
+	if s.n == 0 || seq > s.last || s.last-seq >= uint64(s.n) {
+		return 0, false
+	}
+	return s.off[seq%uint64(len(s.off))], true
+}
+
+// truncate forgets the lines after seq.
+func (s *lineStarts) truncate(seq uint64) {
+	if seq < s.last {
+		s.n = int(uint64(s.n) - min(uint64(s.n), s.last-seq))
+		s.last = seq
+	}
+}
+
+// scratchBuf returns a buffer of chunk bytes from the log's pool; put it
+// back with l.scratch.Put.
+func (l *FileLog) scratchBuf() *[]byte {
+	if b, ok := l.scratch.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, l.chunk)
+	return &b
+}
 
 var _ Log = (*FileLog)(nil)
 
@@ -204,6 +261,7 @@ type pendingAppend struct {
 func (s *fileScan) line(line []byte) {
 	l := s.l
 	s.seq++
+	l.starts.add(s.seq, s.off)
 	indexLen := len(l.index)
 	if (s.seq-1)%l.every == 0 {
 		l.index = append(l.index, s.off)
@@ -261,6 +319,7 @@ func (s *fileScan) finish() (Recovery, error) {
 	}
 	l.head = Head{Seq: seq, SurfaceRevision: s.rev}
 	l.size = end
+	l.starts.truncate(seq)
 	return rec, nil
 }
 
@@ -343,7 +402,7 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 	l.mu.RLock()
-	closed, broken, head, size := l.closed, l.broken, l.head, l.size
+	closed, broken, head, size, starts := l.closed, l.broken, l.head, l.size, l.starts
 	l.mu.RUnlock()
 	switch {
 	case closed:
@@ -361,7 +420,7 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 
-	buf, cps, hide := l.encode(head.Seq, size, recs)
+	buf, cps, hide := l.encode(head.Seq, size, recs, &starts)
 	if err := l.write(buf, size); err != nil {
 		return Head{}, err
 	}
@@ -380,13 +439,14 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 	}
 	l.size += int64(len(buf))
 	l.index = append(l.index, cps...)
+	l.starts = starts
 	return l.head, nil
 }
 
 // encode renders recs, which follow seq after, as the lines written at
 // offset size: the bytes, the offsets of the index checkpoints among them,
-// and the ranges they hide.
-func (l *FileLog) encode(after uint64, size int64, recs []Record) (buf []byte, cps []int64, hide []Range) {
+// and the ranges they hide. It adds the lines' offsets to starts.
+func (l *FileLog) encode(after uint64, size int64, recs []Record, starts *lineStarts) (buf []byte, cps []int64, hide []Range) {
 	n := 0
 	for i := range recs {
 		n += 64 + len(recs[i].Type) + len(recs[i].Source) + len(recs[i].Body)
@@ -397,6 +457,7 @@ func (l *FileLog) encode(after uint64, size int64, recs []Record) (buf []byte, c
 		if (seq-1)%l.every == 0 {
 			cps = append(cps, size+int64(len(buf)))
 		}
+		starts.add(seq, size+int64(len(buf)))
 		if recs[i].Hide != nil {
 			hide = append(hide, *recs[i].Hide)
 		}
@@ -464,26 +525,32 @@ func (l *FileLog) checkFile(size int64) error {
 }
 
 // keepTail adds the events just appended after seq to the in-memory tail,
-// dropping the oldest beyond its bounds; an event larger than the bound
-// empties it. l.mu must be held.
+// dropping the oldest beyond its bounds but never the newest. l.mu must be
+// held.
 func (l *FileLog) keepTail(seq uint64, recs []Record) {
 	for i := range recs {
 		r := &recs[i]
-		size := len(r.Type) + len(r.Source) + len(r.Body)
-		if size > tailMaxBytes {
-			l.tail, l.tailBytes = nil, 0
-			continue
-		}
 		// A new slice each time: readers may hold the old one. The record's
 		// bytes are kept as handed over (see Log: nobody modifies them).
 		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body})
-		l.tailBytes += size
-		for len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes {
-			l.tailBytes -= len(l.tail[0].Type) + len(l.tail[0].Source) + len(l.tail[0].Body)
+		l.tailBytes += eventBytes(r.Type, r.Source, r.Body)
+		for len(l.tail) > 1 && (len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes) {
+			l.tailBytes -= eventBytes(l.tail[0].Type, l.tail[0].Source, l.tail[0].Body)
 			l.tail = l.tail[1:]
 		}
 	}
 }
+
+// trimTail drops a tail that holds more than its bounds: the single
+// newest event that keepTail kept whatever its size. l.mu must be held.
+func (l *FileLog) trimTail() {
+	if l.tailBytes > tailMaxBytes {
+		l.tail, l.tailBytes = nil, 0
+	}
+}
+
+// eventBytes is what an event counts against tailMaxBytes.
+func eventBytes(typ string, source, body []byte) int { return len(typ) + len(source) + len(body) }
 
 // fromTail serves a read of (after, upper] from the in-memory tail when the
 // tail holds all of it (at most limit events).
@@ -525,7 +592,7 @@ func (l *FileLog) ReadBackward(ctx context.Context, before, after uint64, limit 
 		l.mu.RUnlock()
 		return Page{}, fmt.Errorf("sessionlog: read: %w", ErrClosed)
 	}
-	head, end, hidden, tail := l.head, l.size, l.hidden, l.tail
+	head, end, hidden, tail, starts := l.head, l.size, l.hidden, l.tail, l.starts
 	upper := upperBound(head.Seq, before)
 	if upper > after {
 		if events, more, ok := fromTail(tail, upper, after, limit, hidden); ok {
@@ -536,10 +603,15 @@ func (l *FileLog) ReadBackward(ctx context.Context, before, after uint64, limit 
 	var from int64
 	var skip uint64
 	if upper > after && upper < head.Seq {
-		// The range ends inside the log: find where line upper ends by
-		// scanning forward from the checkpoint at or before line upper+1.
-		k := upper / l.every
-		from, skip = l.index[k], upper-k*l.every
+		// The range ends inside the log where line upper+1 starts: a
+		// remembered offset, or one found by scanning forward from the
+		// checkpoint at or before line upper+1.
+		if s, ok := starts.at(upper + 1); ok {
+			from = s
+		} else {
+			k := upper / l.every
+			from, skip = l.index[k], upper-k*l.every
+		}
 	}
 	l.mu.RUnlock()
 	if upper <= after {
@@ -552,7 +624,7 @@ func (l *FileLog) ReadBackward(ctx context.Context, before, after uint64, limit 
 			return Page{}, l.readErr(err)
 		}
 	}
-	events, more, err := l.readBack(end, upper, after, limit)
+	events, more, err := l.readBack(end, upper, after, limit, &starts)
 	if err != nil {
 		return Page{}, l.readErr(err)
 	}
@@ -577,7 +649,9 @@ func (l *FileLog) skipLines(from int64, n uint64, limit int64) (int64, error) {
 	if n == 0 {
 		return from, nil
 	}
-	buf := make([]byte, l.chunk)
+	bp := l.scratchBuf()
+	defer l.scratch.Put(bp)
+	buf := *bp
 	for off := from; off < limit; {
 		b := buf[:min(int64(len(buf)), limit-off)]
 		if err := l.readAt(b, off); err != nil {
@@ -604,52 +678,111 @@ func (l *FileLog) skipLines(from int64, n uint64, limit int64) (int64, error) {
 const firstFetch = 4 << 10
 
 // readBack decodes up to limit lines ending at end (which follows the '\n'
-// of line upper), newest first, stopping before line after.
-func (l *FileLog) readBack(end int64, upper, after uint64, limit int) ([]Event, bool, error) {
+// of line upper), newest first, stopping before line after. starts are the
+// remembered starts of the newest lines.
+//
+// Reads start small and double up to the chunk size: most reads want the
+// few newest events, which fit in one page. A line that does not fit in
+// what was fetched is fetched whole into a buffer of its own size, from
+// where it starts: remembered, or found by reading backwards through a
+// scratch buffer. A long line is so allocated once, however long.
+func (l *FileLog) readBack(end int64, upper, after uint64, limit int, starts *lineStarts) ([]Event, bool, error) {
 	var (
 		events    = make([]Event, 0, min(uint64(limit), upper-after))
 		seq       = upper
 		data      []byte // file bytes from dataStart on
 		dataStart = end
 		lineEnd   = end - 1 // offset of the '\n' ending line seq
-		// Reads start small and double up to the chunk size: most reads
-		// want the few newest events, which fit in one page.
-		fetch = min(int64(firstFetch), int64(l.chunk))
+		fetch     = min(int64(firstFetch), int64(l.chunk))
 	)
 	for seq > after && len(events) < limit {
+		start, known := starts.at(seq)
 		var lineStart int64
-		for {
-			if lineEnd > dataStart {
-				if i := bytes.LastIndexByte(data[:lineEnd-dataStart], '\n'); i >= 0 {
-					lineStart = dataStart + int64(i) + 1
-					break
-				}
+		for fetched := false; ; fetched = true {
+			// The part of line seq that data holds.
+			part := data[:max(0, lineEnd-dataStart)]
+			if known && start > 0 && start-1 >= dataStart && start-1 < dataStart+int64(len(part)) && part[start-1-dataStart] == '\n' {
+				lineStart = start // no need to look through a long line
+				break
+			}
+			if i := bytes.LastIndexByte(part, '\n'); i >= 0 {
+				lineStart = dataStart + int64(i) + 1
+				break
 			}
 			if dataStart == 0 {
 				lineStart = 0
 				break
 			}
-			// Fetch the preceding chunk, keeping only the unread part of the
-			// current line. Growing the fetch with the line keeps very long
-			// lines linear.
-			keep := data[:max(0, lineEnd-dataStart)]
-			n := min(max(fetch, int64(len(keep))), dataStart)
+			if known && start > dataStart {
+				known = false // not a start of this file's lines: look for one
+			}
+			if !known && (fetched || len(part) >= firstFetch) {
+				// A long line: find its start before fetching it.
+				var err error
+				if start, err = l.lineStartBefore(dataStart, fetch); err != nil {
+					return nil, false, err
+				}
+				known = true
+			}
+			// Fetch the preceding bytes, keeping the part of line seq
+			// already read: from just before where line seq starts, when
+			// that is known and more than a fetch away.
+			n := min(max(fetch, int64(len(part))), dataStart)
+			if known {
+				n = min(max(fetch, dataStart-max(0, start-1)), dataStart)
+			}
 			fetch = min(2*fetch, int64(l.chunk))
-			nb := make([]byte, n+int64(len(keep)))
+			nb := make([]byte, n+int64(len(part)))
 			if err := l.readAt(nb[:n], dataStart-n); err != nil {
 				return nil, false, err
 			}
-			copy(nb[n:], keep)
+			copy(nb[n:], part)
 			data, dataStart = nb, dataStart-n
 		}
 		if lineStart == 0 && seq > 1 {
 			return nil, false, errShortFile
 		}
-		events = append(events, eventFromLine(data[lineStart-dataStart:lineEnd-dataStart], seq))
+		events = append(events, eventFromLine(data[lineStart-dataStart:lineEnd-dataStart], data, seq))
 		seq--
 		lineEnd = lineStart - 1
 	}
 	return events, seq > after, nil
+}
+
+// lineStartBefore returns the offset just past the last '\n' before off,
+// or 0 when there is none, reading backwards through a scratch buffer in
+// pieces that start at piece bytes and double.
+func (l *FileLog) lineStartBefore(off, piece int64) (int64, error) {
+	bp := l.scratchBuf()
+	defer l.scratch.Put(bp)
+	buf := *bp
+	for off > 0 {
+		n := min(piece, off, int64(len(buf)))
+		b := buf[:n]
+		if err := l.readAt(b, off-n); err != nil {
+			return 0, err
+		}
+		off -= n
+		if i := lastNewline(b); i >= 0 {
+			return off + int64(i) + 1, nil
+		}
+		piece = min(2*piece, int64(len(buf)))
+	}
+	return 0, nil
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n'), searching forwards with
+// bytes.IndexByte, which is much faster over a long line without one.
+func lastNewline(b []byte) int {
+	last := -1
+	for i := 0; ; {
+		j := bytes.IndexByte(b[i:], '\n')
+		if j < 0 {
+			return last
+		}
+		last = i + j
+		i = last + 1
+	}
 }
 
 func (l *FileLog) readAt(b []byte, off int64) error {
@@ -663,11 +796,26 @@ func (l *FileLog) readAt(b []byte, off int64) error {
 	return err
 }
 
-func eventFromLine(line []byte, seq uint64) Event {
-	p := parseLine(line, seq)
+// eventFromLine decodes line, which lies in buf. The event's bytes are
+// slices of buf when the line is at least half of it, as when buf was
+// fetched for that line alone: a long line is not copied again, and an
+// event pins at most about its own size again. A line among many others in
+// buf is copied out, so that a small event does not pin a whole chunk.
+func eventFromLine(line, buf []byte, seq uint64) Event {
+	share := 2*len(line) >= len(buf)
+	p, own := parseOwnLine(line, seq)
+	switch {
+	case !own:
+		p = parseLineJSON(line, seq) // its values are copies already
+	case !share:
+		p.source, p.body = bytes.Clone(p.source), bytes.Clone(p.body)
+	}
 	if !p.ok {
-		raw := make([]byte, len(line))
-		copy(raw, line)
+		raw := line
+		if !share {
+			raw = make([]byte, len(line))
+			copy(raw, line)
+		}
 		return Event{Seq: seq, Raw: raw}
 	}
 	return Event{Seq: seq, Type: p.typ, Source: p.source, Body: p.body}

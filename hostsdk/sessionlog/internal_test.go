@@ -91,7 +91,7 @@ func TestReadBackwardMatchesFile(t *testing.T) {
 						upper := upperBound(n, before)
 						for i, e := range p.Events {
 							seq := upper - uint64(i)
-							want := eventFromLine(lines[seq-1], seq)
+							want := eventFromLine(lines[seq-1], lines[seq-1], seq)
 							want.Visible = !hidden.hidden(seq)
 							if e.Seq != seq || e.Type != want.Type || !bytes.Equal(e.Body, want.Body) || !bytes.Equal(e.Raw, want.Raw) || e.Visible != want.Visible {
 								t.Fatalf("ReadBackward(%d, %d, %d)[%d] = %+v, want %+v", before, after, limit, i, e, want)

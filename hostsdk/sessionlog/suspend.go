@@ -34,6 +34,8 @@ func (l *FileLog) suspend() error {
 		err = errors.Join(err, rerr)
 	}
 	l.f, l.lock, l.left = nil, nil, fi
+	// Only open logs may hold an event beyond the tail's bounds.
+	l.trimTail()
 	if err != nil {
 		return fmt.Errorf("sessionlog: close %s: %w", l.path, err)
 	}
@@ -105,4 +107,5 @@ func (l *FileLog) reset() {
 	l.hidden = hiddenSet{}
 	l.types = typeIndex{}
 	l.tail, l.tailBytes = nil, 0
+	l.starts = lineStarts{}
 }

@@ -75,8 +75,9 @@ func TestTailReadsMatchTheFile(t *testing.T) {
 	}
 }
 
-// TestTailIsBounded: the tail keeps at most its bounds, and an event
-// larger than them empties it rather than leaving a gap.
+// TestTailIsBounded: the tail keeps at most its bounds, except that it
+// keeps the newest event whatever its size, until the next append; a
+// suspended log keeps none beyond the bounds.
 func TestTailIsBounded(t *testing.T) {
 	ctx := context.Background()
 	l, _, err := OpenFile(filepath.Join(t.TempDir(), "s.jsonl"))
@@ -96,14 +97,38 @@ func TestTailIsBounded(t *testing.T) {
 	if _, err := l.Append(ctx, big); err != nil {
 		t.Fatal(err)
 	}
-	if len(l.tail) != 0 || l.tailBytes != 0 {
-		t.Fatalf("after an event beyond the bound the tail holds %d events, %d bytes", len(l.tail), l.tailBytes)
+	if len(l.tail) != 1 || l.tail[0].Seq != 3*tailEvents+1 || l.tailBytes != len(big.Type)+len(big.Body) {
+		t.Fatalf("after an event beyond the bound the tail holds %d events, %d bytes; want just that event", len(l.tail), l.tailBytes)
+	}
+	page, err := l.ReadBackward(ctx, 0, 3*tailEvents, 1)
+	if err != nil || len(page.Events) != 1 || &page.Events[0].Body[0] != &big.Body[0] {
+		t.Fatalf("the newest event was not read from the tail: %d events, err %v", len(page.Events), err)
 	}
 	if _, err := l.Append(ctx, Record{Type: "message", Body: []byte(`{}`)}); err != nil {
 		t.Fatal(err)
 	}
-	page, err := l.ReadBackward(ctx, 0, 0, 3)
+	if len(l.tail) != 1 || l.tail[0].Seq != 3*tailEvents+2 || l.tailBytes > tailMaxBytes {
+		t.Fatalf("after the next append the tail holds %d events, %d bytes; want only the new one", len(l.tail), l.tailBytes)
+	}
+	page, err = l.ReadBackward(ctx, 0, 0, 3)
 	if err != nil || len(page.Events) != 3 || page.Events[1].Seq != 3*tailEvents+1 || len(page.Events[1].Body) != tailMaxBytes+2 {
 		t.Fatalf("read across the emptied tail: %d events, err %v", len(page.Events), err)
+	}
+
+	if _, err := l.Append(ctx, big); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.suspend(); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.tail) != 0 || l.tailBytes != 0 {
+		t.Fatalf("a suspended log's tail holds %d events, %d bytes", len(l.tail), l.tailBytes)
+	}
+	if err := l.resume(); err != nil {
+		t.Fatal(err)
+	}
+	page, err = l.ReadBackward(ctx, 0, 0, 1)
+	if err != nil || len(page.Events) != 1 || len(page.Events[0].Body) != tailMaxBytes+2 {
+		t.Fatalf("read after resuming: %d events, err %v", len(page.Events), err)
 	}
 }
