@@ -612,7 +612,7 @@ func TestViewBytesAccounting(t *testing.T) {
 	own := func(v *view) (n, names int) {
 		n = viewOverhead + cap(v.blocks)*pointerSize
 		for _, b := range v.blocks {
-			n += blockOverhead + cap(b.listed)*listedSize + cap(b.entries)*entrySize + len(b.lines) + len(b.records) + len(b.encoded)
+			n += blockOverhead + cap(b.listed)*listedSize + cap(b.entries)*entrySize + cap(b.lines) + cap(b.records) + cap(b.encoded)
 			for _, l := range b.listed {
 				names += len(l.name)
 			}

@@ -438,18 +438,33 @@ func (b *viewBuilder) close() {
 // newBlock copies what was written into a block of its own, sized
 // exactly, and empties the builder's buffers for the next one.
 func (b *viewBuilder) newBlock() *block {
-	blk := &block{entries: slices.Clone(b.entries), remote: b.remote}
+	blk := &block{remote: b.remote}
 	if len(b.listed) > 0 {
 		blk.listed = slices.Clone(b.listed)
 	}
-	// One allocation holds the three byte strings; each is capped, so
-	// nothing can append through one into the next.
-	buf := make([]byte, 0, len(b.lines)+len(b.records)+len(b.encoded))
-	buf = append(append(append(buf, b.lines...), b.records...), b.encoded...)
-	l, r := len(b.lines), len(b.lines)+len(b.records)
-	blk.lines, blk.records, blk.encoded = buf[:l:l], buf[l:r:r], buf[r:]
-	blk.size = blockOverhead + cap(blk.listed)*int(unsafe.Sizeof(listedSkill{})) +
-		cap(blk.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(buf)
+	if n := len(b.lines) + len(b.records) + len(b.encoded); n > maxScratchBytes {
+		// A block this large (a fitted view's run of shortened entries)
+		// takes the scratch's buffers rather than a copy of them: the
+		// scratch would not be passed on anyway. Each is capped, so
+		// nothing can append through one into another.
+		// The block keeps their whole allocations alive, past the caps.
+		blk.size = cap(b.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(b.lines) + cap(b.records) + cap(b.encoded)
+		blk.entries = b.entries[:len(b.entries):len(b.entries)]
+		blk.lines = b.lines[:len(b.lines):len(b.lines)]
+		blk.records = b.records[:len(b.records):len(b.records)]
+		blk.encoded = b.encoded[:len(b.encoded):len(b.encoded)]
+		b.entries, b.lines, b.records, b.encoded = nil, nil, nil, nil
+	} else {
+		blk.entries = slices.Clone(b.entries)
+		// One allocation holds the three byte strings; each is capped,
+		// so nothing can append through one into the next.
+		buf := make([]byte, 0, n)
+		buf = append(append(append(buf, b.lines...), b.records...), b.encoded...)
+		l, r := len(b.lines), len(b.lines)+len(b.records)
+		blk.lines, blk.records, blk.encoded = buf[:l:l], buf[l:r:r], buf[r:]
+		blk.size = cap(blk.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(buf)
+	}
+	blk.size += blockOverhead + cap(blk.listed)*int(unsafe.Sizeof(listedSkill{}))
 	for _, l := range blk.listed {
 		blk.size += len(l.name) // entries' names are these strings
 	}
@@ -503,9 +518,10 @@ func (v *view) lookup(name string) (listedSkill, bool) {
 const maxOmittedNamesShown = 10
 
 // fitView fits base to a catalog budget (render.FitCatalog). Blocks whose
-// entries are all kept as they are are shared with base; a block with a
-// shortened entry, or the one the budget cuts, is written anew, from
-// base's bytes for the entries kept as they are. Left-out entries are
+// entries are all kept as they are are shared with base; the entries of
+// every run of other blocks (with a shortened entry, or cut by the budget)
+// are written anew into one block, from base's bytes for the entries kept
+// as they are. Left-out entries are
 // dropped from the catalog but stay listed, so the `skill` tool still loads
 // them. It returns base itself when everything fits. The result depends on
 // base's entries and the budget alone.
@@ -515,14 +531,31 @@ func fitView(base *view, budget int) *view {
 	if err != nil || (fit.NumShortened == 0 && fit.Omitted == 0) {
 		return base
 	}
-	b := newViewBuilder(nil, 0)
-	i := 0 // entries of base so far
-	for _, blk := range base.blocks {
+	// Which blocks are written anew: those with an entry shortened or left
+	// out. Their entries are counted first, so a budget that shortens
+	// every description writes the table once, not growing it.
+	rewrite := make([]bool, len(base.blocks))
+	written, i := 0, 0 // i: entries of base so far
+	for j, blk := range base.blocks {
 		k := min(len(blk.entries), len(fit.Entries)-i) // entries of blk kept
+		if k < len(blk.entries) || slices.Contains(fit.Shortened[i:i+k], true) {
+			rewrite[j] = true
+			written += k
+		}
+		i += k
+	}
+	b := newViewBuilder(nil, 0)
+	if written > maxBlockLen {
+		b.entries = make([]viewEntry, 0, written)
+	}
+	i = 0
+	for j, blk := range base.blocks {
+		k := min(len(blk.entries), len(fit.Entries)-i)
 		if k == 0 {
 			continue
 		}
-		if k == len(blk.entries) && !slices.Contains(fit.Shortened[i:i+k], true) {
+		if !rewrite[j] {
+			b.flushFitted()
 			b.v.blocks = append(b.v.blocks, blk)
 			i += k
 			continue
@@ -540,9 +573,9 @@ func fitView(base *view, budget int) *view {
 			}
 			line, record, enc = line+e.lineLen, record+e.recordLen, enc+e.encLen
 		}
-		b.v.blocks = append(b.v.blocks, b.newBlock())
 		i += k
 	}
+	b.flushFitted()
 	v := b.finish()
 	v.base, v.omitted = base, fit.Omitted
 	// The count of skills left out is published too, so it is part of
@@ -570,6 +603,15 @@ func fitView(base *view, budget int) *view {
 		v.diagnostics = append(v.diagnostics, fmt.Sprintf("%s%d of %d skills left out of the catalog, their names do not fit: %s", prefix, fit.Omitted, len(entries), list))
 	}
 	return v
+}
+
+// flushFitted adds the entries a fitted view wrote since its last shared
+// block as one block: nothing builds on a fitted view's own blocks, so
+// they need not follow base's.
+func (b *viewBuilder) flushFitted() {
+	if len(b.entries) > 0 {
+		b.v.blocks = append(b.v.blocks, b.newBlock())
+	}
 }
 
 // catalogEntries returns v's entries as published, decoded from their
