@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"iter"
 
 	"github.com/zeebo/xxh3"
 )
@@ -48,6 +49,24 @@ func OfEncoded(n int, encoded [][]byte, omitted int) Digest {
 	for _, p := range encoded {
 		h.Write(p)
 	}
+	return sum(&h, omitted)
+}
+
+// OfEncodedSeq is OfEncoded for encodings held in pieces that encoded
+// yields in order, so a caller that keeps them in its own structure need
+// not gather them into a slice first.
+func OfEncodedSeq(n int, encoded iter.Seq[[]byte], omitted int) Digest {
+	var h xxh3.Hasher
+	begin(&h, n)
+	for p := range encoded {
+		h.Write(p)
+	}
+	return sum(&h, omitted)
+}
+
+// sum finishes a digest of encoded entries with the count of skills left
+// out, if any.
+func sum(h *xxh3.Hasher, omitted int) Digest {
 	if omitted > 0 {
 		var c [len(omittedTrailer) + binary.MaxVarintLen64]byte
 		h.Write(binary.AppendUvarint(append(c[:0], omittedTrailer...), uint64(omitted)))

@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/digest"
@@ -37,6 +38,13 @@ func TestAssembleCatalogMatchesEncodeCatalog(t *testing.T) {
 			want := EncodeCatalog(tt.entries, update)
 			if got := AssembleCatalog(encodeEach(tt.entries), update, 0); !bytes.Equal(got, want) {
 				t.Errorf("%s, update %v: AssembleCatalog = %s, want %s", tt.name, update, got, want)
+			}
+			for _, omitted := range []int{0, 1, 12345} {
+				want := AssembleCatalog(encodeEach(tt.entries), update, omitted)
+				got := AssembleCatalogSeq(slices.Values(encodeEach(tt.entries)), update, omitted)
+				if !bytes.Equal(got, want) || cap(got) != len(got) {
+					t.Errorf("%s, update %v, omitted %d: AssembleCatalogSeq = %s (capacity %d), want %s", tt.name, update, omitted, got, cap(got), want)
+				}
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"iter"
 	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/digest"
@@ -144,6 +145,41 @@ func AssembleCatalog(entries [][]byte, update bool, omitted int) []byte {
 		b = append(append(b, ','), catalogOpen...)
 	}
 	for _, p := range entries {
+		b = append(b, p...)
+	}
+	if b[len(b)-1] == ',' { // the comma after the last entry
+		b = b[:len(b)-1]
+	}
+	return append(b, catalogClose...)
+}
+
+// AssembleCatalogSeq is AssembleCatalog for encodings that entries yields
+// in order, for a caller that keeps them in a structure of its own. It
+// iterates entries twice, to size the record exactly: the record is its one
+// large allocation.
+func AssembleCatalogSeq(entries iter.Seq[[]byte], update bool, omitted int) []byte {
+	n, last := len(catalogHead)+len(catalogOpen)+len(catalogClose), byte(0)
+	if update {
+		n += len(catalogUpdate)
+	}
+	if omitted > 0 {
+		n += len(omittedMember) + len(strconv.Itoa(omitted)) + 1
+	}
+	for p := range entries {
+		n += len(p)
+		if len(p) > 0 {
+			last = p[len(p)-1]
+		}
+	}
+	if last == ',' {
+		n-- // the comma after the last entry is dropped
+	}
+	b := appendCatalogHead(make([]byte, 0, n), update)
+	if omitted > 0 {
+		b = strconv.AppendInt(append(b[:len(b)-len(catalogOpen)], omittedMember...), int64(omitted), 10)
+		b = append(append(b, ','), catalogOpen...)
+	}
+	for p := range entries {
 		b = append(b, p...)
 	}
 	if b[len(b)-1] == ',' { // the comma after the last entry

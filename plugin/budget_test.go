@@ -232,7 +232,7 @@ func TestFitViewMatchesFitCatalog(t *testing.T) {
 		for _, l := range linesOf(fit.Entries) {
 			lines = append(lines, l...)
 		}
-		if got := v.lines.bytes(); string(got) != string(lines) {
+		if got := joined(v, blockLines); string(got) != string(lines) {
 			t.Fatalf("budget %d: lines %q, want %q", budget, got, lines)
 		}
 		if fit.NumShortened == 0 && fit.Omitted == 0 && v != base {

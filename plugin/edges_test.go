@@ -595,79 +595,10 @@ func (h *erringResHost) ReadResource(context.Context, contract.ResourceRequest) 
 	return contract.ResourceRead{}, h.err
 }
 
-// TestRopeEdges: empty pieces are dropped; a rope is compacted when it
-// has more than maxRopePieces pieces or retains more than maxRopeSlack
-// times what it holds, and not at either bound.
-func TestRopeEdges(t *testing.T) {
-	t.Parallel()
-	var r rope
-	r.add(nil, &chunk{size: 8})
-	r.add([]byte{}, &chunk{size: 8})
-	if len(r.pieces) != 0 || len(r.chunks) != 0 || r.size != 0 || r.retained() != 0 {
-		t.Errorf("empty pieces kept: %d pieces, %d chunks, size %d", len(r.pieces), len(r.chunks), r.size)
-	}
-
-	pieces := func(n int) rope {
-		var r rope
-		for range n {
-			b := []byte("ab")
-			r.add(b, &chunk{size: 2})
-		}
-		return r
-	}
-	if c := pieces(maxRopePieces).compacted(); len(c.pieces) != maxRopePieces {
-		t.Errorf("a rope of %d pieces was compacted to %d", maxRopePieces, len(c.pieces))
-	}
-	if c := pieces(maxRopePieces + 1).compacted(); len(c.pieces) != 1 || c.size != 2*(maxRopePieces+1) || c.retained() != c.size {
-		t.Errorf("a rope of %d pieces compacted to %d pieces of %d bytes retaining %d", maxRopePieces+1, len(c.pieces), c.size, c.retained())
-	}
-	slack := func(size, chunkSize int) rope {
-		var r rope
-		r.add(make([]byte, size), &chunk{size: chunkSize})
-		return r
-	}
-	for _, tc := range []struct{ size, chunk, pieces int }{
-		{10, 10, 1}, {10, 15, 1}, {10, 20, 1}, {10, 21, 1},
-	} {
-		c := slack(tc.size, tc.chunk).compacted()
-		compacted := c.chunks[0].size != tc.chunk
-		if want := tc.chunk > maxRopeSlack*tc.size; compacted != want || c.size != tc.size {
-			t.Errorf("%d bytes in a chunk of %d: compacted %v, want %v", tc.size, tc.chunk, compacted, want)
-		}
-	}
-}
-
-// TestBufferChunks: what a buffer seals in one allocation is one chunk,
-// counted once; an allocation append moves it to is another.
-func TestBufferChunks(t *testing.T) {
-	t.Parallel()
-	var w buffer
-	var r rope
-	w.b = make([]byte, 0, 16)
-	w.sealInto(&r) // nothing written: nothing added
-	if len(r.pieces) != 0 {
-		t.Fatalf("an empty seal added %d pieces", len(r.pieces))
-	}
-	w.b = append(w.b, "abcd"...)
-	w.sealInto(&r)
-	w.b = append(w.b, "efgh"...)
-	w.sealInto(&r)
-	if len(r.pieces) != 2 || r.chunks[0] != r.chunks[1] || r.retained() != 16 {
-		t.Fatalf("two seals in one allocation: %d pieces, same chunk %v, retaining %d, want 16", len(r.pieces), r.chunks[0] == r.chunks[1], r.retained())
-	}
-	w.b = append(w.b, strings.Repeat("x", 20)...) // beyond the allocation
-	w.sealInto(&r)
-	if len(r.pieces) != 3 || r.chunks[2] == r.chunks[1] || r.retained() != 16+r.chunks[2].size || r.chunks[2].size < 20 {
-		t.Errorf("a seal in a new allocation: same chunk %v, retaining %d", r.chunks[2] == r.chunks[1], r.retained())
-	}
-	if got := string(bytes.Join(r.pieces, nil)); got != "abcdefgh"+strings.Repeat("x", 20) {
-		t.Errorf("rope holds %q", got)
-	}
-}
-
-// TestViewBytesAccounting: a view is accounted at its struct, the chunks
-// of its three ropes, its two tables and its names; a fitted view at what
-// it adds to the view it was fitted from, plus that view.
+// TestViewBytesAccounting: a view is accounted at its struct, its list of
+// blocks and every block: the block's struct, its two tables, its bytes and
+// its names; a fitted view at its own blocks, shared ones included, plus the
+// view it was fitted from.
 func TestViewBytesAccounting(t *testing.T) {
 	t.Parallel()
 	var skills []skill.Summary
@@ -678,31 +609,37 @@ func TestViewBytesAccounting(t *testing.T) {
 	hidden.Invocation.ModelInvocable = false
 	skills = append(skills, hidden)
 	entrySize, listedSize := int(unsafe.Sizeof(viewEntry{})), int(unsafe.Sizeof(listedSkill{}))
-	own := func(v *view) int {
-		return viewOverhead + v.lines.retained() + v.records.retained() + v.encoded.retained() + cap(v.entries)*entrySize
+	own := func(v *view) (n, names int) {
+		n = viewOverhead + cap(v.blocks)*pointerSize
+		for _, b := range v.blocks {
+			n += blockOverhead + cap(b.listed)*listedSize + cap(b.entries)*entrySize + cap(b.lines) + cap(b.records) + cap(b.encoded)
+			for _, l := range b.listed {
+				names += len(l.name)
+			}
+		}
+		return n + names, names
 	}
 	base := buildView(skills, 500, nil)
-	names := 0
-	for _, l := range base.listed {
-		names += len(l.name)
-	}
+	want, names := own(base)
 	if names != len("alphabetagammadeltaepsilonzetaetathetaomega") {
 		t.Fatalf("listed names hold %d bytes", names)
 	}
-	if got, want := base.bytes(), own(base)+cap(base.listed)*listedSize+names; got != want {
+	if got := base.bytes(); got != want {
 		t.Errorf("view accounted at %d bytes, want %d", got, want)
 	}
 	fitted := fitView(base, render.MinCatalogBudget)
 	if fitted.base != base {
 		t.Fatal("the view was not fitted")
 	}
-	if got, want := fitted.bytes(), own(fitted)+base.bytes(); got != want {
+	if got, want := fitted.bytes(), first(own(fitted))+base.bytes(); got != want {
 		t.Errorf("fitted view accounted at %d bytes, want %d", got, want)
 	}
 	if fitted.unfitted() != base || base.unfitted() != base {
 		t.Error("unfitted does not return the view a view was fitted from")
 	}
 }
+
+func first(a, _ int) int { return a }
 
 // TestApplyDeltaGrowsTheListing: a delta that adds more skills than the
 // previous snapshot listed is the view of the whole new snapshot.
@@ -859,8 +796,8 @@ func TestFitDiagnostics(t *testing.T) {
 			if diff := cmp.Diff(tc.want(budget, fit), v.diagnostics); diff != "" {
 				t.Errorf("budget %d, fit %+v: diagnostics (-want +got):\n%s", budget, fit, diff)
 			}
-			if v.omitted != fit.Omitted || len(v.entries) != len(fit.Entries) || v.digest != digest.OfOmitting(fit.Entries, fit.Omitted) {
-				t.Errorf("fitted view: %d entries, %d left out; want %d and %d", len(v.entries), v.omitted, len(fit.Entries), fit.Omitted)
+			if v.omitted != fit.Omitted || v.numEntries != len(fit.Entries) || v.digest != digest.OfOmitting(fit.Entries, fit.Omitted) {
+				t.Errorf("fitted view: %d entries, %d left out; want %d and %d", v.numEntries, v.omitted, len(fit.Entries), fit.Omitted)
 			}
 		})
 	}
@@ -889,39 +826,42 @@ func TestCatalogEntriesOfLongDescriptions(t *testing.T) {
 }
 
 // TestViewSharesUnchangedEntries: a view built on the previous one of its
-// place writes only the entries that changed; every other byte lies in the
-// previous view's chunks.
+// place shares every block whose skills did not change and writes anew only
+// the block of the one that did.
 func TestViewSharesUnchangedEntries(t *testing.T) {
 	t.Parallel()
 	var skills []skill.Summary
-	for i := range 20 {
-		skills = append(skills, summary(fmt.Sprintf("skill-%02d", i), fmt.Sprintf("Skill %d.", i)))
+	for i := range 200 {
+		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), fmt.Sprintf("Skill %d.", i)))
 	}
 	skills = append(skills, remoteSummary("skill-remote", "Remote.", "docs", "skill-remote"))
 	prev := buildView(skills, 500, nil)
-	newBytes := func(r, old rope) int {
-		n := 0
-		for i, p := range r.pieces {
-			if !slices.Contains(old.chunks, r.chunks[i]) {
-				n += len(p)
+	if len(prev.blocks) < 4 {
+		t.Fatalf("%d skills in %d blocks", len(skills), len(prev.blocks))
+	}
+	fresh := func(next *view) (blocks []*block) {
+		for _, b := range next.blocks {
+			if !slices.Contains(prev.blocks, b) {
+				blocks = append(blocks, b)
 			}
 		}
-		return n
+		return blocks
 	}
 	same := buildView(slices.Clone(skills), 500, prev)
-	if n := newBytes(same.lines, prev.lines) + newBytes(same.records, prev.records) + newBytes(same.encoded, prev.encoded); n != 0 {
-		t.Errorf("an unchanged snapshot wrote %d bytes anew", n)
+	if n := len(fresh(same)); n != 0 || len(same.blocks) != len(prev.blocks) {
+		t.Errorf("an unchanged snapshot wrote %d of %d blocks anew", n, len(same.blocks))
 	}
 	changed := slices.Clone(skills)
-	changed[7].Description = "Changed."
+	changed[107].Description = "Changed."
 	next := buildView(changed, 500, prev)
 	sameView(t, next, buildView(changed, 500, nil))
-	entry := digest.Entry{Name: "skill-07", Description: "Changed."}
-	if got, want := newBytes(next.lines, prev.lines), len(render.AppendEntryLine(nil, entry)); got != want {
-		t.Errorf("%d bytes of lines written anew, want the changed entry's %d", got, want)
+	written := fresh(next)
+	if len(written) != 1 || len(next.blocks) != len(prev.blocks) {
+		t.Fatalf("one changed skill wrote %d of %d blocks anew", len(written), len(next.blocks))
 	}
-	if got, want := newBytes(next.encoded, prev.encoded), len(digest.AppendEntry(nil, entry)); got != want {
-		t.Errorf("%d bytes of the encoding written anew, want the changed entry's %d", got, want)
+	line := render.AppendEntryLine(nil, digest.Entry{Name: "skill-107", Description: "Changed."})
+	if !bytes.Contains(written[0].lines, line) {
+		t.Errorf("the block written anew holds %q, not the changed entry's line", written[0].lines)
 	}
 }
 

@@ -216,25 +216,19 @@ func removeCatalogs(catalogs []int, except int) []contract.Edit {
 // appended.
 func (e *engine) publish(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig, catalogs []int) contract.StepResponse {
 	update := base.EverPublished
-	var text string
 	outcome := contract.OutcomeInitial
 	switch {
 	case !update:
-		text = render.AssembleCatalog(cur.lines.pieces, false, cur.omitted)
 	case cur.empty():
-		text = render.Tombstone()
 		outcome = contract.OutcomeTombstone
 	default:
-		text = render.AssembleCatalog(cur.lines.pieces, true, cur.omitted)
 		outcome = contract.OutcomeReplacement
 	}
-	if cur.remote > 0 {
-		text = render.WithRemoteSkillsNote(text)
-	}
-	if cfg.UserInvocation {
-		text = render.WithUserInvocationNote(text)
-	}
-	source := events.AssembleCatalog(cur.records.pieces, update, cur.omitted)
+	// An update with no entries and nothing left out renders the
+	// Tombstone.
+	text := render.AssembleCatalogSeq(cur.pieces(blockLines), update, cur.omitted,
+		render.CatalogNotes{RemoteSkills: cur.remote > 0, UserInvocation: cfg.UserInvocation})
+	source := events.AssembleCatalogSeq(cur.pieces(blockRecords), update, cur.omitted)
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
 	e.remember(source, cur.digest)

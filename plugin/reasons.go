@@ -44,8 +44,8 @@ func hiddenReason(req contract.StepRequest) contract.Reason {
 // a catalog budget changed in it.
 func publishReasons(outcome contract.Outcome, cur *view, base events.Baseline) []contract.Reason {
 	reasons := make([]contract.Reason, 0, 1+len(cur.diagnostics))
-	listed := strconv.Itoa(len(cur.entries)) + " skills"
-	if len(cur.entries) == 1 {
+	listed := strconv.Itoa(cur.numEntries) + " skills"
+	if cur.numEntries == 1 {
 		listed = "1 skill"
 	}
 	switch outcome {

@@ -2,10 +2,12 @@ package plugin
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/zeebo/xxh3"
@@ -21,28 +23,34 @@ import (
 // description cap. Views are shared between sessions and never modified.
 //
 // A view keeps its entries already rendered (the catalog lines), encoded
-// (the catalog record's members) and in the digest's encoding, each as a
-// rope, so publishing a catalog or hashing it is one pass. Each entry also
-// keeps the hash of its description as listed, so the next view of the same
-// place shares, run by run, the bytes of every entry whose skill did not
-// change instead of producing or copying them again.
+// (the catalog record's members) and in the digest's encoding, so
+// publishing a catalog or hashing it is one pass. Each entry also keeps the
+// hash of its description as listed, so the next view of the same place
+// recognizes every entry whose skill did not change.
+//
+// The listed skills are held in blocks of a few consecutive names, each
+// block with its entries and their bytes. Blocks are immutable and shared:
+// the next view of a place takes every block of the previous one whose
+// skills did not change, and writes anew only the blocks that hold a
+// change, so a step where one skill changed costs a block and the list of
+// blocks, not a copy of the catalog. Where a block ends depends on names
+// alone (cutsAfter), so an added or removed skill moves no other block's
+// boundaries.
 //
 // A view holds only what the catalog and the `skill` tool need: capped
 // descriptions, already rendered, and names. Nothing in it refers to the
 // snapshot it was built from (names are copied, descriptions are written
-// into the view's own buffers), so a snapshot's raw descriptions are
-// garbage once its view is built.
+// into the view's own blocks), so a snapshot's raw descriptions are garbage
+// once its view is built.
 type view struct {
-	entries []viewEntry // model-invocable skills with addressable names, sorted
-	lines   rope        // render.AppendEntryLine of every entry
-	records rope        // events.AppendEntry of every entry
-	encoded rope        // digest.AppendEntry of every entry
-	digest  digest.Digest
-	listed  []listedSkill // every listed skill with an addressable name, sorted by name
+	blocks     []*block // in name order
+	numEntries int      // catalog entries: model-invocable skills with addressable names
+	digest     digest.Digest
 
 	// A view fitted to a catalog budget (fitView) keeps the view it was
-	// fitted from, which the next view of its place is built on, and what
-	// fitting changed.
+	// fitted from, which the next view of its place is built on and which
+	// answers lookups, and what fitting changed. Its blocks list only
+	// entries.
 	base        *view
 	omitted     int      // entries of base left out of the catalog
 	diagnostics []string // what was shortened or left out, for the host
@@ -50,13 +58,26 @@ type view struct {
 	remote int // entries of remote skills, whose catalog says what their origin means
 }
 
-// viewEntry locates one entry in its view's ropes: each end is the offset
-// just past the entry, and the entry before it ends where it starts.
+// block is a run of consecutive listed skills, sorted by name, with the
+// catalog entries of the model-invocable ones and their bytes back to
+// back. It is never modified once built.
+type block struct {
+	listed  []listedSkill // nil in the blocks a fitted view writes
+	entries []viewEntry
+	lines   []byte // render.AppendEntryLine of every entry
+	records []byte // events.AppendEntry of every entry
+	encoded []byte // digest.AppendEntry of every entry
+	remote  int    // entries with an origin
+	size    int    // what the block keeps alive, for view.bytes
+}
+
+// viewEntry is one catalog entry and the lengths of its bytes in its
+// block; the entry before it ends where it starts.
 type viewEntry struct {
 	name                       string
 	origin                     string       // a remote skill's server label; "" for the host's own
 	rawHash                    xxh3.Uint128 // of the description as listed
-	lineEnd, recordEnd, encEnd int
+	lineLen, recordLen, encLen int
 }
 
 // listedSkill is what the `skill` tool checks before loading: that the
@@ -66,7 +87,26 @@ type viewEntry struct {
 type listedSkill struct {
 	name           string
 	modelInvocable bool
+	cut            bool // cutsAfter(name): the skill ends a block
 }
+
+// Block bounds: a block ends after a name whose hash is a multiple of
+// meanBlockLen, so blocks hold that many skills on average, and after
+// maxBlockLen skills in any case. A change costs about a block; the list of
+// blocks costs a pointer per meanBlockLen skills.
+const (
+	meanBlockLen = 8
+	maxBlockLen  = 4 * meanBlockLen
+)
+
+// cutsAfter reports whether a block ends after the skill named name.
+func cutsAfter(name string) bool {
+	return xxh3.HashString(name)%meanBlockLen == 0
+}
+
+// maxScratchBytes bounds a scratch buffer a builder passes on: an
+// unusually large block's buffers are left to the collector.
+const maxScratchBytes = 64 << 10
 
 func emptyView() *view {
 	return &view{digest: digest.Of(nil)}
@@ -75,25 +115,26 @@ func emptyView() *view {
 // empty reports whether a view announces nothing. A budget may leave every
 // skill out of the catalog; the catalog then still says how many there
 // are, so it is not empty.
-func (v *view) empty() bool { return len(v.entries) == 0 && v.omitted == 0 }
+func (v *view) empty() bool { return v.numEntries == 0 && v.omitted == 0 }
 
-// viewOverhead is what a view costs beyond its ropes, tables and names: the
-// struct and the headers of its slices.
-const viewOverhead = int(unsafe.Sizeof(view{}))
+// Fixed costs, for view.bytes: a view's struct and a block's.
+const (
+	viewOverhead  = int(unsafe.Sizeof(view{}))
+	blockOverhead = int(unsafe.Sizeof(block{}))
+	pointerSize   = int(unsafe.Sizeof((*block)(nil)))
+)
 
-// bytes is what v keeps alive, for the view cache's byte bound: every chunk
-// its ropes lie in (shared chunks are counted whole in every view that
-// shares them, so the sum over views never falls short), its tables and its
-// names.
+// bytes is what v keeps alive, for the view cache's byte bound: its list of
+// blocks and every block in it (a shared block is counted whole in every
+// view that shares it, so the sum over views never falls short), and for a
+// fitted view the view it was fitted from.
 func (v *view) bytes() int {
-	n := viewOverhead + v.lines.retained() + v.records.retained() + v.encoded.retained() +
-		cap(v.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(v.listed)*int(unsafe.Sizeof(listedSkill{}))
-	if v.base != nil {
-		// A fitted view shares listed and its names with its base.
-		return n - cap(v.listed)*int(unsafe.Sizeof(listedSkill{})) + v.base.bytes()
+	n := viewOverhead + cap(v.blocks)*pointerSize
+	for _, b := range v.blocks {
+		n += b.size
 	}
-	for _, l := range v.listed {
-		n += len(l.name) // entries' names are these strings
+	if v.base != nil {
+		n += v.base.bytes()
 	}
 	return n
 }
@@ -106,27 +147,34 @@ func (v *view) unfitted() *view {
 	return v
 }
 
-// starts returns where entry i begins in each of the view's byte slices.
-func (v *view) starts(i int) (line, record, enc int) {
-	if i == 0 {
-		return 0, 0, 0
+// pieces yields one part of every block, in order: the pieces render,
+// events and digest assemble a catalog's text, record and digest from.
+func (v *view) pieces(part func(*block) []byte) iter.Seq[[]byte] {
+	return func(yield func([]byte) bool) {
+		for _, b := range v.blocks {
+			if !yield(part(b)) {
+				return
+			}
+		}
 	}
-	e := &v.entries[i-1]
-	return e.lineEnd, e.recordEnd, e.encEnd
 }
 
+func blockLines(b *block) []byte   { return b.lines }
+func blockRecords(b *block) []byte { return b.records }
+func blockEncoded(b *block) []byte { return b.encoded }
+
 // buildView applies rule 4: model-invocable skills with addressable names,
-// one per name, sorted by name, descriptions normalized and capped. Entries
-// whose name and description as listed match prev's share prev's bytes, in
-// runs, instead of being normalized, rendered and encoded again; prev may be
-// nil.
+// one per name, sorted by name, descriptions normalized and capped. Blocks
+// of prev whose skills are listed as they were are shared, and entries of
+// prev whose name and description as listed did not change are copied
+// instead of being normalized, rendered and encoded again; prev may be nil.
 func buildView(skills []skill.Summary, maxLen int, prev *view) *view {
 	byName := func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) }
 	if !slices.IsSortedFunc(skills, byName) {
 		skills = slices.Clone(skills)
 		slices.SortStableFunc(skills, byName)
 	}
-	b := newViewBuilder(prev, len(skills), maxLen)
+	b := newViewBuilder(prev, maxLen)
 	for i, s := range skills {
 		if i > 0 && skills[i-1].Name == s.Name {
 			continue // the host resolves duplicates; the first one listed wins
@@ -149,172 +197,318 @@ func applyDelta(prev *view, upserts []skill.Summary, removed []string, maxLen in
 			return nil, fmt.Errorf("snapshot delta: removed names not sorted at %q", removed[i])
 		}
 	}
-	b := newViewBuilder(prev, len(prev.listed)+len(upserts), maxLen)
-	var entry, gone int // cursors into prev.entries and removed
-	for i, j := 0, 0; i < len(prev.listed) || j < len(upserts); {
-		if j < len(upserts) && (i == len(prev.listed) || upserts[j].Name <= prev.listed[i].name) {
-			if i < len(prev.listed) && prev.listed[i].name == upserts[j].Name {
-				i++ // replaced
-			}
-			b.list(upserts[j])
+	b := newViewBuilder(prev, maxLen)
+	gone := 0 // cursor into removed
+	for j := 0; ; {
+		l, ok := b.peek()
+		if j < len(upserts) && (!ok || upserts[j].Name <= l.name) {
+			b.list(upserts[j]) // replaces prev's skill of the same name
 			j++
 			continue
 		}
-		l := prev.listed[i]
-		i++
+		if !ok {
+			break
+		}
 		for gone < len(removed) && removed[gone] < l.name {
 			gone++
 		}
 		if gone < len(removed) && removed[gone] == l.name {
+			b.pass()
 			continue
 		}
-		b.v.listed = append(b.v.listed, l)
-		for entry < len(prev.entries) && prev.entries[entry].name < l.name {
-			entry++
-		}
-		if entry < len(prev.entries) && prev.entries[entry].name == l.name {
-			b.reuse(entry)
-		}
+		b.keep()
 	}
 	return b.finish(), nil
 }
 
-// viewBuilder assembles a view in name order, sharing runs of unchanged
-// entries with the previous view of the same place and writing new entries
-// into fresh buffers.
+// viewBuilder assembles a view in name order, block by block, from the
+// skills of the previous view of the same place (a cursor walks them in
+// order) and new ones. A block that turns out to hold exactly the skills of
+// one of prev's blocks is that block; any other is written anew, from
+// prev's bytes for the skills that did not change.
 type viewBuilder struct {
-	v, prev          *view
-	maxLen           int
-	from             int // cursor into prev.entries, which are sorted too
-	runStart, runEnd int // prev entries [runStart, runEnd) wait to be shared
-	// New entries since the last shared run, not yet added to the ropes.
-	lines, records, encoded buffer
+	v, prev *view
+	maxLen  int
+
+	// The cursor: prev's next listed skill is prev.blocks[pb].listed[pl];
+	// its entry, if it has one, is entries[pe], whose bytes start at
+	// pLine, pRecord and pEnc in the block.
+	pb, pl, pe           int
+	pLine, pRecord, pEnc int
+
+	// The block being assembled holds n skills. While shared is set they
+	// are the first n of shared's and nothing is written in the scratch;
+	// otherwise they are written there, to be copied into a block of their
+	// own.
+	n      int
+	shared *block
+	*scratch
 }
 
-func newViewBuilder(prev *view, n, maxLen int) *viewBuilder {
-	return &viewBuilder{prev: prev, maxLen: maxLen, v: &view{listed: make([]listedSkill, 0, n), entries: make([]viewEntry, 0, n)}}
+// scratch is where a view builder writes a block before it knows the
+// block's size. Builders pass it on (scratchPool), so a step that writes a
+// block or two does not grow buffers of its own first.
+type scratch struct {
+	listed                  []listedSkill
+	entries                 []viewEntry
+	lines, records, encoded []byte
+	remote                  int
 }
 
-// list adds the next listed skill, and its catalog entry when it has one.
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func newViewBuilder(prev *view, maxLen int) *viewBuilder {
+	v := &view{}
+	if prev != nil {
+		// As many blocks as prev is the likely count: a change moves it
+		// by a block or so.
+		v.blocks = make([]*block, 0, len(prev.blocks)+1)
+	}
+	return &viewBuilder{prev: prev, maxLen: maxLen, v: v, scratch: scratchPool.Get().(*scratch)}
+}
+
+// peek returns the skill under the cursor.
+func (b *viewBuilder) peek() (listedSkill, bool) {
+	if b.prev == nil || b.pb == len(b.prev.blocks) {
+		return listedSkill{}, false
+	}
+	return b.prev.blocks[b.pb].listed[b.pl], true
+}
+
+// pass moves the cursor past the skill under it.
+func (b *viewBuilder) pass() {
+	blk := b.prev.blocks[b.pb]
+	if blk.listed[b.pl].modelInvocable {
+		e := &blk.entries[b.pe]
+		b.pLine += e.lineLen
+		b.pRecord += e.recordLen
+		b.pEnc += e.encLen
+		b.pe++
+	}
+	b.pl++
+	if b.pl == len(blk.listed) {
+		b.pb++
+		b.pl, b.pe, b.pLine, b.pRecord, b.pEnc = 0, 0, 0, 0, 0
+	}
+}
+
+// keep adds the skill under the cursor, as prev lists it, and moves past it.
+func (b *viewBuilder) keep() {
+	blk := b.prev.blocks[b.pb]
+	l := blk.listed[b.pl]
+	switch {
+	case b.n == 0 && b.pl == 0:
+		b.shared = blk
+	case b.shared == blk && b.pl == b.n:
+		// Still the beginning of the same block of prev.
+	default:
+		b.materialize()
+		b.listed = append(b.listed, l)
+		if l.modelInvocable {
+			e := blk.entries[b.pe]
+			b.appendEntry(e, blk.lines[b.pLine:b.pLine+e.lineLen], blk.records[b.pRecord:b.pRecord+e.recordLen], blk.encoded[b.pEnc:b.pEnc+e.encLen])
+		}
+	}
+	b.pass()
+	b.added(l)
+}
+
+// list adds the next listed skill, and its catalog entry when it has one:
+// prev's when prev lists the same name with the same policy, description
+// and origin, written anew otherwise.
 func (b *viewBuilder) list(s skill.Summary) {
 	if !skill.ValidListedName(s.Name) {
 		return
 	}
-	var name string
-	if s.Invocation.ModelInvocable {
-		name = b.add(s)
-	} else {
-		// A copy, so that the view never pins the snapshot's memory.
-		name = strings.Clone(s.Name)
+	for l, ok := b.peek(); ok && l.name < s.Name; l, ok = b.peek() {
+		b.pass()
 	}
-	b.v.listed = append(b.v.listed, listedSkill{name: name, modelInvocable: s.Invocation.ModelInvocable})
+	invocable := s.Invocation.ModelInvocable
+	var h xxh3.Uint128
+	if invocable {
+		h = xxh3.HashString128(s.Description)
+	}
+	if l, ok := b.peek(); ok && l.name == s.Name {
+		if l.modelInvocable == invocable {
+			if !invocable {
+				b.keep()
+				return
+			}
+			if e := &b.prev.blocks[b.pb].entries[b.pe]; e.rawHash == h && e.origin == s.Origin {
+				b.keep()
+				return
+			}
+		}
+		b.pass()
+	}
+	b.materialize()
+	// Copies, so that the view never pins the snapshot's memory.
+	l := listedSkill{name: strings.Clone(s.Name), modelInvocable: invocable}
+	l.cut = cutsAfter(l.name)
+	b.listed = append(b.listed, l)
+	if invocable {
+		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(s.Description, b.maxLen), Origin: strings.Clone(s.Origin)}, h)
+	}
+	b.added(l)
 }
 
-// add adds s's entry: shared with prev when prev has the same name with the
-// same description and origin, written anew otherwise. It returns the
-// view's copy of the name.
-func (b *viewBuilder) add(s skill.Summary) string {
-	h := xxh3.HashString128(s.Description)
-	if p := b.prev; p != nil {
-		for b.from < len(p.entries) && p.entries[b.from].name < s.Name {
-			b.from++
-		}
-		if b.from < len(p.entries) && p.entries[b.from].name == s.Name && p.entries[b.from].rawHash == h &&
-			p.entries[b.from].origin == s.Origin {
-			name := p.entries[b.from].name
-			b.reuse(b.from)
-			return name
-		}
-	}
-	b.flush()
-	name := strings.Clone(s.Name)
-	b.write(digest.Entry{Name: name, Description: render.NormalizeDescription(s.Description, b.maxLen), Origin: strings.Clone(s.Origin)}, h)
-	return name
-}
-
-// write adds an entry rendered, encoded and hashed anew; its name must
-// already be the view's own copy. The caller has flushed the pending run.
+// write adds an entry rendered, encoded and hashed anew to the block being
+// written; its name must already be the view's own copy.
 func (b *viewBuilder) write(e digest.Entry, rawHash xxh3.Uint128) {
-	b.lines.b = render.AppendEntryLine(b.lines.b, e)
-	b.records.b = events.AppendEntry(b.records.b, e)
-	b.encoded.b = digest.AppendEntry(b.encoded.b, e)
-	v := b.v
+	l0, r0, e0 := len(b.lines), len(b.records), len(b.encoded)
+	b.lines = render.AppendEntryLine(b.lines, e)
+	b.records = events.AppendEntry(b.records, e)
+	b.encoded = digest.AppendEntry(b.encoded, e)
 	if e.Origin != "" {
-		v.remote++
+		b.remote++
 	}
-	v.entries = append(v.entries, viewEntry{
+	b.entries = append(b.entries, viewEntry{
 		name:      e.Name,
 		origin:    e.Origin,
 		rawHash:   rawHash,
-		lineEnd:   v.lines.size + len(b.lines.b),
-		recordEnd: v.records.size + len(b.records.b),
-		encEnd:    v.encoded.size + len(b.encoded.b),
+		lineLen:   len(b.lines) - l0,
+		recordLen: len(b.records) - r0,
+		encLen:    len(b.encoded) - e0,
 	})
 }
 
-// reuse adds prev's entry i, extending the pending run of shared entries
-// when it continues it.
-func (b *viewBuilder) reuse(i int) {
-	switch {
-	case b.runStart == b.runEnd:
-		b.seal()
-		b.runStart = i
-	case i != b.runEnd:
-		b.flush()
-		b.runStart = i
+// appendEntry adds an entry with its bytes, taken from another block, to
+// the block being written.
+func (b *viewBuilder) appendEntry(e viewEntry, line, record, enc []byte) {
+	b.entries = append(b.entries, e)
+	b.lines = append(b.lines, line...)
+	b.records = append(b.records, record...)
+	b.encoded = append(b.encoded, enc...)
+	if e.origin != "" {
+		b.remote++
 	}
-	b.runEnd = i + 1
-	b.from = i + 1
 }
 
-// finish completes the view: what is pending is added, fragmented ropes are
-// compacted and the digest is taken.
-func (b *viewBuilder) finish() *view {
-	b.flush()
-	b.seal()
-	v := b.v
-	v.lines, v.records, v.encoded = v.lines.compacted(), v.records.compacted(), v.encoded.compacted()
-	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces, 0)
-	return v
-}
-
-// seal adds the new entries written so far to the ropes. The buffers keep
-// growing after what was sealed, which the ropes never see.
-func (b *viewBuilder) seal() {
-	b.lines.sealInto(&b.v.lines)
-	b.records.sealInto(&b.v.records)
-	b.encoded.sealInto(&b.v.encoded)
-}
-
-// flush adds the pending run of shared entries to the view.
-func (b *viewBuilder) flush() {
-	if b.runStart == b.runEnd {
+// materialize writes out the skills of the block being assembled that it
+// still shares with prev, so that a skill that is not the next of that
+// block can follow them.
+func (b *viewBuilder) materialize() {
+	s := b.shared
+	if s == nil {
 		return
 	}
-	p, v := b.prev, b.v
-	line0, record0, enc0 := p.starts(b.runStart)
-	last := &p.entries[b.runEnd-1]
-	dLine, dRecord, dEnc := v.lines.size-line0, v.records.size-record0, v.encoded.size-enc0
-	v.lines.addRange(&p.lines, line0, last.lineEnd)
-	v.records.addRange(&p.records, record0, last.recordEnd)
-	v.encoded.addRange(&p.encoded, enc0, last.encEnd)
-	for _, e := range p.entries[b.runStart:b.runEnd] {
-		if e.origin != "" {
-			v.remote++
+	b.shared = nil
+	b.listed = append(b.listed, s.listed[:b.n]...)
+	k, line, record, enc := 0, 0, 0, 0
+	for _, l := range s.listed[:b.n] {
+		if l.modelInvocable {
+			e := &s.entries[k]
+			line, record, enc = line+e.lineLen, record+e.recordLen, enc+e.encLen
+			if e.origin != "" {
+				b.remote++
+			}
+			k++
 		}
-		e.lineEnd += dLine
-		e.recordEnd += dRecord
-		e.encEnd += dEnc
-		v.entries = append(v.entries, e)
 	}
-	b.runStart, b.runEnd = 0, 0
+	b.entries = append(b.entries, s.entries[:k]...)
+	b.lines = append(b.lines, s.lines[:line]...)
+	b.records = append(b.records, s.records[:record]...)
+	b.encoded = append(b.encoded, s.encoded[:enc]...)
+}
+
+// added ends the block after l when l ends one.
+func (b *viewBuilder) added(l listedSkill) {
+	b.n++
+	if l.cut || b.n == maxBlockLen {
+		b.close()
+	}
+}
+
+// close adds the block being assembled to the view: prev's block itself
+// when it holds exactly that block's skills, a copy of what was written
+// otherwise.
+func (b *viewBuilder) close() {
+	if b.n == 0 {
+		return
+	}
+	if s := b.shared; s != nil && b.n == len(s.listed) {
+		b.v.blocks = append(b.v.blocks, s)
+	} else {
+		b.materialize()
+		b.v.blocks = append(b.v.blocks, b.newBlock())
+	}
+	b.n, b.shared = 0, nil
+}
+
+// newBlock copies what was written into a block of its own, sized
+// exactly, and empties the builder's buffers for the next one.
+func (b *viewBuilder) newBlock() *block {
+	blk := &block{remote: b.remote}
+	if len(b.listed) > 0 {
+		blk.listed = slices.Clone(b.listed)
+	}
+	if n := len(b.lines) + len(b.records) + len(b.encoded); n > maxScratchBytes {
+		// A block this large (a fitted view's run of shortened entries)
+		// takes the scratch's buffers rather than a copy of them: the
+		// scratch would not be passed on anyway. Each is capped, so
+		// nothing can append through one into another.
+		// The block keeps their whole allocations alive, past the caps.
+		blk.size = cap(b.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(b.lines) + cap(b.records) + cap(b.encoded)
+		blk.entries = b.entries[:len(b.entries):len(b.entries)]
+		blk.lines = b.lines[:len(b.lines):len(b.lines)]
+		blk.records = b.records[:len(b.records):len(b.records)]
+		blk.encoded = b.encoded[:len(b.encoded):len(b.encoded)]
+		b.entries, b.lines, b.records, b.encoded = nil, nil, nil, nil
+	} else {
+		blk.entries = slices.Clone(b.entries)
+		// One allocation holds the three byte strings; each is capped,
+		// so nothing can append through one into the next.
+		buf := make([]byte, 0, n)
+		buf = append(append(append(buf, b.lines...), b.records...), b.encoded...)
+		l, r := len(b.lines), len(b.lines)+len(b.records)
+		blk.lines, blk.records, blk.encoded = buf[:l:l], buf[l:r:r], buf[r:]
+		blk.size = cap(blk.entries)*int(unsafe.Sizeof(viewEntry{})) + cap(buf)
+	}
+	blk.size += blockOverhead + cap(blk.listed)*int(unsafe.Sizeof(listedSkill{}))
+	for _, l := range blk.listed {
+		blk.size += len(l.name) // entries' names are these strings
+	}
+	b.listed, b.entries = b.listed[:0], b.entries[:0]
+	b.lines, b.records, b.encoded = b.lines[:0], b.records[:0], b.encoded[:0]
+	b.remote = 0
+	return blk
+}
+
+// finish completes the view: the last block is added and the digest is
+// taken.
+func (b *viewBuilder) finish() *view {
+	b.close()
+	// What a block holds was copied out of the scratch, so nothing refers
+	// to it; one block of ordinary size is all it keeps.
+	if s := b.scratch; len(s.entries) == 0 && cap(s.lines) <= maxScratchBytes && cap(s.records) <= maxScratchBytes && cap(s.encoded) <= maxScratchBytes {
+		scratchPool.Put(s)
+	}
+	b.scratch = nil
+	v := b.v
+	for _, blk := range v.blocks {
+		v.numEntries += len(blk.entries)
+		v.remote += blk.remote
+	}
+	v.digest = digest.OfEncodedSeq(v.numEntries, v.pieces(blockEncoded), 0)
+	return v
 }
 
 // lookup finds a listed skill by name.
 func (v *view) lookup(name string) (listedSkill, bool) {
-	i := sort.Search(len(v.listed), func(i int) bool { return v.listed[i].name >= name })
-	if i < len(v.listed) && v.listed[i].name == name {
-		return v.listed[i], true
+	if v.base != nil {
+		return v.base.lookup(name)
+	}
+	i := sort.Search(len(v.blocks), func(i int) bool {
+		l := v.blocks[i].listed
+		return l[len(l)-1].name >= name
+	})
+	if i == len(v.blocks) {
+		return listedSkill{}, false
+	}
+	listed := v.blocks[i].listed
+	j := sort.Search(len(listed), func(j int) bool { return listed[j].name >= name })
+	if j < len(listed) && listed[j].name == name {
+		return listed[j], true
 	}
 	return listedSkill{}, false
 }
@@ -323,32 +517,70 @@ func (v *view) lookup(name string) (listedSkill, bool) {
 // budget left out.
 const maxOmittedNamesShown = 10
 
-// fitView fits base to a catalog budget (render.FitCatalog). Entries whose
-// description is kept share base's bytes; shortened ones are written anew;
-// left-out ones are dropped from the catalog but stay listed, so the
-// `skill` tool still loads them. It returns base itself when everything
-// fits. The result depends on base's entries and the budget alone.
+// fitView fits base to a catalog budget (render.FitCatalog). Blocks whose
+// entries are all kept as they are are shared with base; the entries of
+// every run of other blocks (with a shortened entry, or cut by the budget)
+// are written anew into one block, from base's bytes for the entries kept
+// as they are. Left-out entries are
+// dropped from the catalog but stay listed, so the `skill` tool still loads
+// them. It returns base itself when everything fits. The result depends on
+// base's entries and the budget alone.
 func fitView(base *view, budget int) *view {
 	entries := base.catalogEntries()
 	fit, err := render.FitCatalog(entries, budget)
 	if err != nil || (fit.NumShortened == 0 && fit.Omitted == 0) {
 		return base
 	}
-	b := &viewBuilder{prev: base, v: &view{entries: make([]viewEntry, 0, len(fit.Entries))}}
-	for i, e := range fit.Entries {
-		if !fit.Shortened[i] {
-			b.reuse(i)
+	// Which blocks are written anew: those with an entry shortened or left
+	// out. Their entries are counted first, so a budget that shortens
+	// every description writes the table once, not growing it.
+	rewrite := make([]bool, len(base.blocks))
+	written, i := 0, 0 // i: entries of base so far
+	for j, blk := range base.blocks {
+		k := min(len(blk.entries), len(fit.Entries)-i) // entries of blk kept
+		if k < len(blk.entries) || slices.Contains(fit.Shortened[i:i+k], true) {
+			rewrite[j] = true
+			written += k
+		}
+		i += k
+	}
+	b := newViewBuilder(nil, 0)
+	if written > maxBlockLen {
+		b.entries = make([]viewEntry, 0, written)
+	}
+	i = 0
+	for j, blk := range base.blocks {
+		k := min(len(blk.entries), len(fit.Entries)-i)
+		if k == 0 {
 			continue
 		}
-		b.flush()
-		e.Name = base.entries[i].name
-		b.write(e, base.entries[i].rawHash)
+		if !rewrite[j] {
+			b.flushFitted()
+			b.v.blocks = append(b.v.blocks, blk)
+			i += k
+			continue
+		}
+		line, record, enc := 0, 0, 0
+		for j, e := range blk.entries[:k] {
+			if fit.Shortened[i+j] {
+				// The view's own strings, not the decoded copy, which
+				// would pin every entry's encoding.
+				f := fit.Entries[i+j]
+				f.Name, f.Origin = e.name, e.origin
+				b.write(f, e.rawHash)
+			} else {
+				b.appendEntry(e, blk.lines[line:line+e.lineLen], blk.records[record:record+e.recordLen], blk.encoded[enc:enc+e.encLen])
+			}
+			line, record, enc = line+e.lineLen, record+e.recordLen, enc+e.encLen
+		}
+		i += k
 	}
+	b.flushFitted()
 	v := b.finish()
-	v.listed, v.base, v.omitted = base.listed, base, fit.Omitted
+	v.base, v.omitted = base, fit.Omitted
 	// The count of skills left out is published too, so it is part of
 	// what the digest compares.
-	v.digest = digest.OfEncoded(len(v.entries), v.encoded.pieces, v.omitted)
+	v.digest = digest.OfEncodedSeq(v.numEntries, v.pieces(blockEncoded), v.omitted)
 
 	prefix := contract.OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
 	if fit.NumShortened > 0 {
@@ -359,10 +591,10 @@ func fitView(base *view, budget int) *view {
 		v.diagnostics = append(v.diagnostics, d)
 	}
 	if fit.Omitted > 0 {
-		left := base.entries[len(fit.Entries):]
+		left := entries[len(fit.Entries):]
 		names := make([]string, 0, min(len(left), maxOmittedNamesShown))
 		for _, e := range left[:cap(names)] {
-			names = append(names, e.name)
+			names = append(names, e.Name)
 		}
 		list := strings.Join(names, ", ")
 		if more := len(left) - len(names); more > 0 {
@@ -373,15 +605,28 @@ func fitView(base *view, budget int) *view {
 	return v
 }
 
+// flushFitted adds the entries a fitted view wrote since its last shared
+// block as one block: nothing builds on a fitted view's own blocks, so
+// they need not follow base's.
+func (b *viewBuilder) flushFitted() {
+	if len(b.entries) > 0 {
+		b.v.blocks = append(b.v.blocks, b.newBlock())
+	}
+}
+
 // catalogEntries returns v's entries as published, decoded from their
 // digest encoding. The strings share one copy of the encoding.
 func (v *view) catalogEntries() []digest.Entry {
-	buf := make([]byte, 0, v.encoded.size)
-	for _, p := range v.encoded.pieces {
-		buf = append(buf, p...)
+	var size int
+	for _, b := range v.blocks {
+		size += len(b.encoded)
+	}
+	buf := make([]byte, 0, size)
+	for _, b := range v.blocks {
+		buf = append(buf, b.encoded...)
 	}
 	enc := string(buf)
-	entries := make([]digest.Entry, len(v.entries))
+	entries := make([]digest.Entry, v.numEntries)
 	next := func() string {
 		var n, shift uint64
 		k := 0

@@ -3,6 +3,7 @@ package plugin
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -10,18 +11,76 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
+	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// viewOptions compare views by content.
-var viewOptions = []cmp.Option{cmp.AllowUnexported(view{}, listedSkill{}, viewEntry{}), cmp.Transformer("rope", func(r rope) []byte { return r.bytes() }), cmpopts.EquateEmpty()}
+// viewContent is what a view publishes and checks, with where its blocks
+// end: block boundaries depend on names alone, so a view built on its
+// predecessor ends its blocks where a fresh build does.
+type viewContent struct {
+	Blocks                  []int // listed skills (a fitted view's: entries) per block
+	Entries                 []viewEntry
+	Listed                  []listedSkill
+	Lines, Records, Encoded []byte
+	Digest                  digest.Digest
+	NumEntries, Remote      int
+	Omitted                 int
+	Diagnostics             []string
+	Base                    *viewContent
+}
 
-// sameContent is viewOptions' comparison without reflection, for tests that
-// compare many views.
+func contentOf(v *view) viewContent {
+	var c viewContent
+	if v == nil {
+		return c
+	}
+	for _, b := range v.blocks {
+		if v.base == nil {
+			c.Blocks = append(c.Blocks, len(b.listed))
+			c.Listed = append(c.Listed, b.listed...)
+		} else {
+			c.Blocks = append(c.Blocks, len(b.entries))
+		}
+		c.Entries = append(c.Entries, b.entries...)
+	}
+	c.Lines, c.Records, c.Encoded = joined(v, blockLines), joined(v, blockRecords), joined(v, blockEncoded)
+	c.Digest, c.NumEntries, c.Remote, c.Omitted, c.Diagnostics = v.digest, v.numEntries, v.remote, v.omitted, v.diagnostics
+	if v.base != nil {
+		base := contentOf(v.base)
+		c.Base = &base
+	}
+	return c
+}
+
+// joined returns one part of every block of v, back to back.
+func joined(v *view, part func(*block) []byte) []byte {
+	var out []byte
+	for p := range v.pieces(part) {
+		out = append(out, p...)
+	}
+	return out
+}
+
+// viewOptions compare views by content.
+var viewOptions = []cmp.Option{cmp.AllowUnexported(listedSkill{}, viewEntry{}), cmp.Transformer("content", contentOf), cmpopts.EquateEmpty()}
+
+// sameContent is viewOptions' comparison without reflection, for tests
+// that compare many views.
 func sameContent(a, b *view) bool {
-	return a.digest == b.digest && slices.Equal(a.entries, b.entries) && slices.Equal(a.listed, b.listed) &&
-		bytes.Equal(a.lines.bytes(), b.lines.bytes()) && bytes.Equal(a.records.bytes(), b.records.bytes()) &&
-		bytes.Equal(a.encoded.bytes(), b.encoded.bytes())
+	x, y := contentOf(a), contentOf(b)
+	return sameViewContent(&x, &y)
+}
+
+func sameViewContent(x, y *viewContent) bool {
+	if x == nil || y == nil {
+		return x == y
+	}
+	return slices.Equal(x.Blocks, y.Blocks) && slices.Equal(x.Entries, y.Entries) && slices.Equal(x.Listed, y.Listed) &&
+		bytes.Equal(x.Lines, y.Lines) && bytes.Equal(x.Records, y.Records) && bytes.Equal(x.Encoded, y.Encoded) &&
+		x.Digest == y.Digest && x.NumEntries == y.NumEntries && x.Remote == y.Remote && x.Omitted == y.Omitted &&
+		slices.Equal(x.Diagnostics, y.Diagnostics) && sameViewContent(x.Base, y.Base)
 }
 
 // sameView compares everything a view publishes and checks.
@@ -89,8 +148,8 @@ func FuzzBuildViewReuse(f *testing.F) {
 }
 
 // TestBuildViewChain builds each view on the one before through many
-// changes, so shared pieces fragment and get compacted; every view is still
-// the fresh build of its listing.
+// changes, and each writes anew only the blocks that changed; every view is
+// still the fresh build of its listing.
 func TestBuildViewChain(t *testing.T) {
 	t.Parallel()
 	var skills []skill.Summary
@@ -111,10 +170,18 @@ func TestBuildViewChain(t *testing.T) {
 		if !sameContent(got, want) {
 			t.Fatalf("round %d: the view built on the previous one differs from a fresh build:\n%s", round, cmp.Diff(want, got, viewOptions...))
 		}
-		for _, r := range []rope{got.lines, got.records, got.encoded} {
-			if len(r.pieces) > maxRopePieces {
-				t.Fatalf("round %d: a rope of %d pieces was kept", round, len(r.pieces))
+		fresh := 0
+		for _, b := range got.blocks {
+			if len(b.listed) > maxBlockLen {
+				t.Fatalf("round %d: a block of %d skills", round, len(b.listed))
 			}
+			if !slices.Contains(prev.blocks, b) {
+				fresh++
+			}
+		}
+		// Each change writes its block anew; a removal may join two.
+		if fresh > 12 {
+			t.Errorf("round %d: %d of %d blocks written anew for at most 6 changes", round, fresh, len(got.blocks))
 		}
 		skills, prev = next, got
 	}
@@ -185,4 +252,80 @@ func parseListing(b []byte) []skill.Summary {
 	}
 	flush()
 	return out
+}
+
+// TestViewChainRandomEdits builds a chain of views over a listing of a few
+// hundred skills, many blocks long, through random edits of every kind, by
+// buildView and by applyDelta alike: each is the fresh build of its listing.
+func TestViewChainRandomEdits(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 2))
+	var skills []skill.Summary
+	for i := 0; i < 300; i++ {
+		skills = append(skills, summary(fmt.Sprintf("skill-%04d", i*3), fmt.Sprintf("Skill %d.", i)))
+	}
+	skills = sortedUnique(skills)
+	prevFull, prevDelta := buildView(skills, 40, nil), buildView(skills, 40, nil)
+	for round := 0; round < 200; round++ {
+		next := slices.Clone(skills)
+		for k := rng.IntN(4); k >= 0; k-- {
+			switch i := rng.IntN(len(next) + 1); rng.IntN(5) {
+			case 0:
+				next = append(next, summary(fmt.Sprintf("skill-%04d", rng.IntN(1000)), "Added."))
+			case 1:
+				if i < len(next) {
+					next = slices.Delete(next, i, i+1)
+				}
+			case 2:
+				if i < len(next) {
+					next[i].Invocation.ModelInvocable = !next[i].Invocation.ModelInvocable
+				}
+			case 3:
+				if i < len(next) {
+					next[i] = remoteSummary(next[i].Name, "Remote.", "srv", next[i].Name)
+				}
+			default:
+				if i < len(next) {
+					next[i].Description = fmt.Sprintf("Changed in round %d.", round)
+				}
+			}
+		}
+		next = sortedUnique(next)
+		want := buildView(next, 40, nil)
+		gotFull := buildView(next, 40, prevFull)
+		upserts, removed := snapshotDelta(skills, next)
+		gotDelta, err := applyDelta(prevDelta, upserts, removed, 40)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameContent(gotFull, want) || !sameContent(gotDelta, want) {
+			t.Fatalf("round %d: a view built on the previous one differs from a fresh build:\n%s%s", round,
+				cmp.Diff(want, gotFull, viewOptions...), cmp.Diff(want, gotDelta, viewOptions...))
+		}
+		for _, budget := range []int{render.MinCatalogBudget, 3000, 9000} {
+			if got, want := fitView(gotDelta, budget), fitView(want, budget); !sameContent(got, want) {
+				t.Fatalf("round %d: budget %d: the fitted view differs from a fresh one:\n%s", round, budget, cmp.Diff(want, got, viewOptions...))
+			}
+		}
+		for _, v := range []*view{gotFull, gotDelta, fitView(gotDelta, 3000)} {
+			if lookupAll(v, next) != "" {
+				t.Fatalf("round %d: %s", round, lookupAll(v, next))
+			}
+		}
+		skills, prevFull, prevDelta = next, gotFull, gotDelta
+	}
+}
+
+// lookupAll says which skill of a sorted listing v does not find as listed.
+func lookupAll(v *view, skills []skill.Summary) string {
+	for _, s := range skills {
+		l, ok := v.lookup(s.Name)
+		if !ok || l.modelInvocable != s.Invocation.ModelInvocable {
+			return fmt.Sprintf("lookup(%q) = %+v, %v", s.Name, l, ok)
+		}
+		if _, ok := v.lookup(s.Name + "-missing"); ok {
+			return fmt.Sprintf("lookup(%q) finds a skill not listed", s.Name+"-missing")
+		}
+	}
+	return ""
 }

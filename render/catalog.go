@@ -1,6 +1,7 @@
 package render
 
 import (
+	"iter"
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/digest"
@@ -159,6 +160,74 @@ func catalogWith(header string, lines [][]byte, sentence string) string {
 	b.WriteString(sentence)
 	b.WriteString(catalogFooter[len(listClose):])
 	return b.String()
+}
+
+// CatalogNotes says which sentences a catalog text adds to its closing
+// instructions.
+type CatalogNotes struct {
+	RemoteSkills   bool // RemoteSkillsNote, as WithRemoteSkillsNote adds it
+	UserInvocation bool // UserInvocationNote, as WithUserInvocationNote adds it
+}
+
+// AssembleCatalogSeq is AssembleCatalog for lines that lines yields in
+// order, with notes added: the text equals AssembleCatalog's passed through
+// WithRemoteSkillsNote and then WithUserInvocationNote, as notes asks. It
+// iterates lines twice, to size the text exactly: a catalog's one large
+// allocation is its own length, however many notes it carries.
+func AssembleCatalogSeq(lines iter.Seq[[]byte], update bool, omitted int, notes CatalogNotes) string {
+	n := 0
+	for p := range lines {
+		n += len(p)
+	}
+	header := initialHeader
+	if update {
+		header = replacementHeader
+		if omitted <= 0 && n == 0 {
+			return withNotes(tombstone, notes)
+		}
+	}
+	var sentence string
+	if omitted > 0 {
+		sentence = omittedSentence(omitted)
+	}
+	// The notes go between the footer's instructions and its closing tag.
+	instructions := catalogFooter[len(listClose) : len(catalogFooter)-len(reminderClose)]
+	n += len(header) + len(listClose) + len(sentence) + len(instructions) + len(reminderClose)
+	if notes.RemoteSkills {
+		n += 1 + len(RemoteSkillsNote)
+	}
+	if notes.UserInvocation {
+		n += 1 + len(UserInvocationNote)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(header)
+	for p := range lines {
+		b.Write(p)
+	}
+	b.WriteString(listClose)
+	b.WriteString(sentence)
+	b.WriteString(instructions)
+	if notes.RemoteSkills {
+		b.WriteString(" " + RemoteSkillsNote)
+	}
+	if notes.UserInvocation {
+		b.WriteString(" " + UserInvocationNote)
+	}
+	b.WriteString(reminderClose)
+	return b.String()
+}
+
+// withNotes adds notes to a catalog text the way WithRemoteSkillsNote and
+// WithUserInvocationNote do.
+func withNotes(text string, notes CatalogNotes) string {
+	if notes.RemoteSkills {
+		text = WithRemoteSkillsNote(text)
+	}
+	if notes.UserInvocation {
+		text = WithUserInvocationNote(text)
+	}
+	return text
 }
 
 func entryLineLen(e *digest.Entry) int {

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,4 +75,34 @@ func FuzzRenderCatalog(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestAssembleCatalogSeqNotes: the notes a catalog text carries are added
+// while it is assembled exactly where WithRemoteSkillsNote and
+// WithUserInvocationNote add them to the assembled text.
+func TestAssembleCatalogSeqNotes(t *testing.T) {
+	t.Parallel()
+	entries := []digest.Entry{{Name: "alpha", Description: "A & <b>."}, {Name: "beta", Description: "B.", Origin: "docs"}}
+	var lines [][]byte
+	for _, e := range entries {
+		lines = append(lines, AppendEntryLine(nil, e))
+	}
+	for _, ls := range [][][]byte{nil, lines} {
+		for _, update := range []bool{false, true} {
+			for _, omitted := range []int{0, 1, 7} {
+				for _, notes := range []CatalogNotes{{}, {RemoteSkills: true}, {UserInvocation: true}, {RemoteSkills: true, UserInvocation: true}} {
+					want := AssembleCatalog(ls, update, omitted)
+					if notes.RemoteSkills {
+						want = WithRemoteSkillsNote(want)
+					}
+					if notes.UserInvocation {
+						want = WithUserInvocationNote(want)
+					}
+					if got := AssembleCatalogSeq(slices.Values(ls), update, omitted, notes); got != want {
+						t.Errorf("%d lines, update %v, omitted %d, %+v:\n got %q\nwant %q", len(ls), update, omitted, notes, got, want)
+					}
+				}
+			}
+		}
+	}
 }
