@@ -56,6 +56,10 @@ type view struct {
 	diagnostics []string // what was shortened or left out, for the host
 
 	remote int // entries of remote skills, whose catalog says what their origin means
+
+	// scratches pools the scratch buffers of the builders of this view's
+	// chain: the views of one place, each built on the one before.
+	scratches *sync.Pool
 }
 
 // block is a run of consecutive listed skills, sorted by name, with the
@@ -174,7 +178,7 @@ func buildView(skills []skill.Summary, maxLen int, prev *view) *view {
 		skills = slices.Clone(skills)
 		slices.SortStableFunc(skills, byName)
 	}
-	b := newViewBuilder(prev, maxLen)
+	b := newViewBuilder(prev, scratchesOf(prev), maxLen)
 	for i, s := range skills {
 		if i > 0 && skills[i-1].Name == s.Name {
 			continue // the host resolves duplicates; the first one listed wins
@@ -197,7 +201,7 @@ func applyDelta(prev *view, upserts []skill.Summary, removed []string, maxLen in
 			return nil, fmt.Errorf("snapshot delta: removed names not sorted at %q", removed[i])
 		}
 	}
-	b := newViewBuilder(prev, maxLen)
+	b := newViewBuilder(prev, scratchesOf(prev), maxLen)
 	gone := 0 // cursor into removed
 	for j := 0; ; {
 		l, ok := b.peek()
@@ -246,8 +250,9 @@ type viewBuilder struct {
 }
 
 // scratch is where a view builder writes a block before it knows the
-// block's size. Builders pass it on (scratchPool), so a step that writes a
-// block or two does not grow buffers of its own first.
+// block's size. The builders of a chain of views pass it on
+// (view.scratches), so a step that writes a block or two does not grow
+// buffers of its own first.
 type scratch struct {
 	listed                  []listedSkill
 	entries                 []viewEntry
@@ -255,16 +260,25 @@ type scratch struct {
 	remote                  int
 }
 
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+// scratchesOf is the scratch pool of v's chain of views; a view of no chain
+// (nil) starts one.
+func scratchesOf(v *view) *sync.Pool {
+	if v != nil && v.scratches != nil {
+		return v.scratches
+	}
+	return &sync.Pool{New: func() any { return new(scratch) }}
+}
 
-func newViewBuilder(prev *view, maxLen int) *viewBuilder {
-	v := &view{}
+// newViewBuilder starts a view built on prev (nil for none) that takes its
+// scratch from scratches.
+func newViewBuilder(prev *view, scratches *sync.Pool, maxLen int) *viewBuilder {
+	v := &view{scratches: scratches}
 	if prev != nil {
 		// As many blocks as prev is the likely count: a change moves it
 		// by a block or so.
 		v.blocks = make([]*block, 0, len(prev.blocks)+1)
 	}
-	return &viewBuilder{prev: prev, maxLen: maxLen, v: v, scratch: scratchPool.Get().(*scratch)}
+	return &viewBuilder{prev: prev, maxLen: maxLen, v: v, scratch: scratches.Get().(*scratch)}
 }
 
 // peek returns the skill under the cursor.
@@ -481,7 +495,7 @@ func (b *viewBuilder) finish() *view {
 	// What a block holds was copied out of the scratch, so nothing refers
 	// to it; one block of ordinary size is all it keeps.
 	if s := b.scratch; len(s.entries) == 0 && cap(s.lines) <= maxScratchBytes && cap(s.records) <= maxScratchBytes && cap(s.encoded) <= maxScratchBytes {
-		scratchPool.Put(s)
+		b.v.scratches.Put(s)
 	}
 	b.scratch = nil
 	v := b.v
@@ -544,7 +558,7 @@ func fitView(base *view, budget int) *view {
 		}
 		i += k
 	}
-	b := newViewBuilder(nil, 0)
+	b := newViewBuilder(nil, scratchesOf(base), 0)
 	if written > maxBlockLen {
 		b.entries = make([]viewEntry, 0, written)
 	}
