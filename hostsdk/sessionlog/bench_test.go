@@ -3,6 +3,7 @@ package sessionlog_test
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -17,18 +18,32 @@ func benchRecord(i int) sessionlog.Record {
 }
 
 // BenchmarkFileAppend measures acknowledged appends: each one is written
-// and fsync'ed before it returns.
+// and fsync'ed before it returns. "catalog" is one record the size of a
+// skill catalog of 1,000 skills (a source and a body of 125 KB each).
 func BenchmarkFileAppend(b *testing.B) {
-	for _, n := range []int{1, 16} {
-		b.Run(fmt.Sprintf("records=%d", n), func(b *testing.B) {
+	for _, kind := range []string{"records=1", "records=16", "catalog"} {
+		b.Run(kind, func(b *testing.B) {
 			l, _, err := sessionlog.OpenFile(filepath.Join(b.TempDir(), "s.jsonl"))
 			if err != nil {
 				b.Fatal(err)
 			}
 			defer l.Close()
-			recs := make([]sessionlog.Record, n)
+			var recs []sessionlog.Record
+			switch kind {
+			case "catalog":
+				text := strings.Repeat("x", 125_000)
+				recs = []sessionlog.Record{{Type: sessionlog.TypeMessage,
+					Source: []byte(`{"kind":"skill-catalog","text":"` + text + `"}`),
+					Body:   []byte(`{"id":"c","role":"user","content":[{"type":"text","text":"` + text + `"}]}`)}}
+			case "records=16":
+				recs = make([]sessionlog.Record, 16)
+			default:
+				recs = make([]sessionlog.Record, 1)
+			}
 			for i := range recs {
-				recs[i] = benchRecord(i)
+				if recs[i].Type == "" {
+					recs[i] = benchRecord(i)
+				}
 			}
 			b.ReportAllocs()
 			for b.Loop() {

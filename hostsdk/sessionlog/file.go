@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -83,6 +84,9 @@ type FileLog struct {
 	// scratch holds buffers of chunk bytes that reads use and drop: where
 	// lines start and end is found without allocating.
 	scratch sync.Pool
+	// lines holds the buffers appends encode their lines into: the bytes
+	// are written and dropped, and a catalog's line is hundreds of KiB.
+	lines sync.Pool
 }
 
 // Bounds of a FileLog's in-memory tail. The tail always keeps the newest
@@ -420,8 +424,15 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 
-	buf, cps, hide := l.encode(head.Seq, size, recs, &starts)
-	if err := l.write(buf, size); err != nil {
+	bp, _ := l.lines.Get().(*[]byte)
+	if bp == nil {
+		bp = new([]byte)
+	}
+	buf, cps, hide := l.encode(head.Seq, size, recs, &starts, *bp)
+	err := l.write(buf, size)
+	*bp = buf[:0] // the file has the bytes now; nothing else refers to them
+	l.lines.Put(bp)
+	if err != nil {
 		return Head{}, err
 	}
 
@@ -445,13 +456,14 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 
 // encode renders recs, which follow seq after, as the lines written at
 // offset size: the bytes, the offsets of the index checkpoints among them,
-// and the ranges they hide. It adds the lines' offsets to starts.
-func (l *FileLog) encode(after uint64, size int64, recs []Record, starts *lineStarts) (buf []byte, cps []int64, hide []Range) {
+// and the ranges they hide, into dst's storage when it is large enough.
+// It adds the lines' offsets to starts.
+func (l *FileLog) encode(after uint64, size int64, recs []Record, starts *lineStarts, dst []byte) (buf []byte, cps []int64, hide []Range) {
 	n := 0
 	for i := range recs {
 		n += 64 + len(recs[i].Type) + len(recs[i].Source) + len(recs[i].Body)
 	}
-	buf = make([]byte, 0, n)
+	buf = slices.Grow(dst[:0], n)
 	for i := range recs {
 		seq := after + 1 + uint64(i)
 		if (seq-1)%l.every == 0 {
