@@ -1,6 +1,7 @@
 package hostsdk_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"testing"
@@ -156,4 +157,75 @@ func unchangedStep(b *testing.B, opts hostsdk.LoadOptions, store sessionlog.Stor
 	b.StopTimer()
 	b.ReportMetric(float64(elapsed.Nanoseconds())/float64(b.N), "ns/op")
 	allocs.report(b)
+}
+
+// BenchmarkChangeStepFloor is what any host must do on a change step
+// whatever its plugin and SDK, on the sizes and stores of
+// BenchmarkChangeStepRoundTrip in process: produce the published event's
+// bytes anew (a change publishes new content, so nothing can be reused)
+// and append them, its record and message body, to the session log with
+// one Append. It is the store's share of the change step on this machine:
+// the memory store keeps the bytes, so they land in memory the process has
+// not touched before; the file store writes and fsyncs them. The bytes are
+// those of a real published replacement, taken from one change step run
+// beforehand. catalog-B is as in BenchmarkChangeStepRoundTrip.
+func BenchmarkChangeStepFloor(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		for _, store := range []string{"memory", "file"} {
+			b.Run(fmt.Sprintf("skills=%d/store=%s", n, store), func(b *testing.B) {
+				changeFloor(b, n, newBenchStore(b, store))
+			})
+		}
+	}
+}
+
+// changeFloor is BenchmarkChangeStepFloor on one size and store.
+func changeFloor(b *testing.B, n int, store sessionlog.Store) {
+	published := publishedReplacement(b, n)
+	ctx := context.Background()
+	log := openLog(b, store, "floor")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		rec := sessionlog.Record{
+			Type:            sessionlog.TypeMessage,
+			Source:          bytes.Clone(published.Source),
+			Body:            bytes.Clone(published.Body),
+			BodyCompactJSON: true,
+		}
+		if _, err := log.Append(ctx, rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(published.Body)), "catalog-B")
+}
+
+// publishedReplacement runs one change step in process on a memory store
+// with n skills and returns the replacement it published.
+func publishedReplacement(b *testing.B, n int) sessionlog.Event {
+	b.Helper()
+	store := sessionlog.NewMemoryStore()
+	host, reg, _ := benchHostLoaded(b, n, store, hostsdk.LoadOptions{InProcess: true})
+	ctx := context.Background()
+	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
+	if _, err := host.PreStep(ctx, step); err != nil {
+		b.Fatal(err)
+	}
+	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
+		Name: "skill-00000", Description: changedDescription(1, 0), Content: "Instructions.",
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if res, err := host.PreStep(ctx, step); err != nil || res.Outcome != hostsdk.OutcomeReplacement {
+		b.Fatalf("outcome %s, err %v", res.Outcome, err)
+	}
+	page, err := openLog(b, store, "s1").ReadBackward(ctx, 0, 0, 1)
+	if err != nil || len(page.Events) != 1 || page.Events[0].Source == nil {
+		b.Fatalf("read the published replacement: %d events, err %v", len(page.Events), err)
+	}
+	if err := host.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return page.Events[0]
 }
