@@ -41,6 +41,23 @@ func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
+	place := snapshotPlace{req.Cwd, req.AgentScope}
+	if req.AcceptDelta && req.IfNoneMatch != "" && sel.sel.IsZero() {
+		// Where the registry can tell what changed without building the
+		// snapshot, a change costs work in proportion to it.
+		ch, ok, err := h.cfg.Skills.SnapshotChanges(ctx, q, req.IfNoneMatch)
+		if err != nil {
+			return contract.Snapshot{}, err
+		}
+		if ok {
+			h.sessions.setSnapshotNotes(req.SessionID, nil, nil)
+			h.sessions.setAnswered(req.SessionID, place, ch.Token)
+			if ch.Token == req.IfNoneMatch {
+				return contract.Snapshot{NotModified: true, Token: ch.Token, Complete: true}, nil
+			}
+			return contract.Snapshot{Token: ch.Token, Complete: true, Skills: ch.Upserts, Removed: ch.Removed, DeltaBase: req.IfNoneMatch}, nil
+		}
+	}
 	// The registry's own slices: only read here, kept in h.sent, and
 	// handed to the plugin, which never modifies what a host returns.
 	snap, err := h.cfg.Skills.SharedSnapshot(ctx, q)
@@ -54,7 +71,7 @@ func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest)
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" {
-		h.sessions.setAnswered(req.SessionID, snapshotPlace{req.Cwd, req.AgentScope}, snap.Token)
+		h.sessions.setAnswered(req.SessionID, place, snap.Token)
 	}
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
 		return contract.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil

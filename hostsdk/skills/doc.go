@@ -16,6 +16,13 @@
 // announce their own changes (they do not implement Invalidator) are listed
 // on every snapshot that involves them, so their snapshots are never cached.
 //
+// A host that sent a snapshot and is asked for the next one can ask
+// SnapshotChanges for what changed since, rather than for the whole
+// snapshot. When a query sees only runtime skills of one scope the registry
+// answers from a short journal of that scope's changes, without building
+// the snapshot: a change to one skill costs the same at 100 skills as at
+// 10,000, apart from hashing the new token once.
+//
 // ReadResource reads one file of a skill's resources for the model's
 // resource-read tool: below the skill's directory for a directory resource
 // base (os.OpenRoot: no link leads out; the directory as the provider opens

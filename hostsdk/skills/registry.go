@@ -136,29 +136,29 @@ type scopeSources struct {
 	runtime map[string]*runtimeEntry
 	// sorted holds the entries of runtime in name order, so a snapshot of
 	// the scope's runtime skills needs no sort; listed and from, when not
-	// nil, are their summaries and sources, the snapshot itself, kept up
-	// to date as a registration is replaced (an added or removed one drops
-	// them until the next snapshot builds them again). Once a plan has
-	// taken them (shared), the next change copies them first: what a plan
-	// holds never changes under it.
+	// nil, are their summaries and sources, the snapshot itself, built
+	// when a plan first needs it after a change and never modified: a
+	// change drops them, leaving them to whoever holds them. token is the
+	// snapshot's token, "" until computed after a change; journal tells
+	// what changed since recent snapshots (SnapshotChanges), so a change
+	// needs neither.
 	sorted    []*runtimeEntry
 	listed    []skill.Summary
 	from      []source
-	shared    bool
+	token     string
+	journal   journal
 	providers []*providerEntry // registration order
 }
 
 // put adds e under its name, or replaces the entry of that name.
 func (src *scopeSources) put(e *runtimeEntry) {
-	if i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName); found {
+	i, found := slices.BinarySearchFunc(src.sorted, e.def.Name, compareEntryName)
+	if found {
+		src.changed(e.def.Name, src.sorted[i], len(src.sorted))
 		src.sorted[i] = e
-		if src.listed != nil {
-			src.unshare()
-			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
-		}
 	} else {
+		src.changed(e.def.Name, nil, len(src.sorted)+1)
 		src.sorted = slices.Insert(src.sorted, i, e)
-		src.drop()
 	}
 	src.runtime[e.def.Name] = e
 }
@@ -166,30 +166,23 @@ func (src *scopeSources) put(e *runtimeEntry) {
 // remove drops the entry of name, which must exist.
 func (src *scopeSources) remove(name string) {
 	i, _ := slices.BinarySearchFunc(src.sorted, name, compareEntryName)
+	src.changed(name, src.sorted[i], len(src.sorted)-1)
 	src.sorted = slices.Delete(src.sorted, i, i+1)
-	src.drop()
 	delete(src.runtime, name)
 }
 
-// unshare gives the scope a snapshot of its own to change. Only listed and
-// from are ever shared: sorted is read and written under the registry's
-// lock alone.
-func (src *scopeSources) unshare() {
-	if src.shared {
-		src.listed, src.from = slices.Clone(src.listed), slices.Clone(src.from)
-		src.shared = false
-	}
+// changed records a change of name, whose entry was before, leaving a
+// scope of size skills: the snapshot and its token are dropped, and the
+// journal keeps the change.
+func (src *scopeSources) changed(name string, before *runtimeEntry, size int) {
+	src.listed, src.from, src.token = nil, nil, ""
+	src.journal.record(name, before, size)
 }
 
-// drop forgets the scope's snapshot after a change of its names, leaving
-// a shared one to whoever holds it; the next share builds it again.
-func (src *scopeSources) drop() {
-	src.listed, src.from, src.shared = nil, nil, false
-}
-
-// share returns the scope's snapshot, building it if a change dropped it,
-// for a plan to keep.
-func (src *scopeSources) share() ([]skill.Summary, []source) {
+// share returns the scope's snapshot and its token, building them if a
+// change dropped them, for a plan to keep; the token is marked in the
+// journal, since the snapshot is about to be handed out.
+func (src *scopeSources) share() ([]skill.Summary, []source, string) {
 	if src.listed == nil {
 		src.listed = make([]skill.Summary, len(src.sorted))
 		src.from = make([]source, len(src.sorted))
@@ -197,8 +190,9 @@ func (src *scopeSources) share() ([]skill.Summary, []source) {
 			src.listed[i], src.from[i] = e.def.Summary, source{runtime: e}
 		}
 	}
-	src.shared = true
-	return src.listed, src.from
+	token := src.currentToken()
+	src.journal.mark(token, len(src.sorted))
+	return src.listed, src.from, token
 }
 
 func compareEntryName(e *runtimeEntry, name string) int { return strings.Compare(e.def.Name, name) }
@@ -426,7 +420,7 @@ func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
 // SharedSnapshot is Snapshot without the copy: its slices are the
 // registry's own, shared with its cache and every other caller, and must
 // not be modified. The registry never changes a slice it has handed out (a
-// later change copies first), so they may be kept for as long as needed.
+// later change builds a new one), so they may be kept for as long as needed.
 // It is for callers that only read a large snapshot, such as a host
 // sending it to a plugin.
 func (r *Registry) SharedSnapshot(ctx context.Context, q Query) (Snapshot, error) {
@@ -438,16 +432,20 @@ func (r *Registry) SharedSnapshot(ctx context.Context, q Query) (Snapshot, error
 }
 
 // CachedToken returns the token of the cached complete snapshot for q, if
-// there is one, without calling any provider.
+// there is one, without calling any provider. When every skill q sees is a
+// runtime skill of one scope, there always is: their token is hashed once
+// after each change, without building the snapshot.
 func (r *Registry) CachedToken(q Query) (string, bool) {
 	key := cacheKey(q)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	v, ok := r.cache.get(key, r.rev)
-	if !ok {
-		return "", false
+	if v, ok := r.cache.get(key, r.rev); ok {
+		return v.token, true
 	}
-	return v.token, true
+	if src, ok := r.onlyRuntimeLocked(q.Chain); ok {
+		return src.currentToken(), true
+	}
+	return "", false
 }
 
 // Get loads the definition of the skill that wins name under q. The
@@ -617,6 +615,7 @@ type plan struct {
 	// view as it is (and runtime is left empty).
 	listed []skill.Summary
 	from   []source
+	token  string
 }
 
 type candidate struct {
@@ -665,7 +664,7 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 func (r *Registry) planLocked(q Query) plan {
 	p := plan{rev: r.rev, ends: r.ends, cacheable: true}
 	if only, ok := r.onlyRuntimeLocked(q.Chain); ok {
-		p.listed, p.from = only.share()
+		p.listed, p.from, p.token = only.share()
 		return p
 	}
 	n := 0
@@ -800,7 +799,7 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 
 func merge(p plan, results []listResult) *view {
 	if p.listed != nil {
-		return sortedView(p.listed, p.from)
+		return sortedView(p.listed, p.from, p.token)
 	}
 	cands, unlisted, complete := collect(p, results)
 	idx := sortedByName(cands)
@@ -824,8 +823,8 @@ func merge(p plan, results []listResult) *view {
 // sortedView is the complete view of the runtime skills of one scope,
 // given in name order with their sources: nothing shares a name, so each
 // is listed as it is. The view keeps the slices, which nobody modifies.
-func sortedView(listed []skill.Summary, from []source) *view {
-	return &view{skills: listed, sources: from, complete: true, token: snapshotToken(listed)}
+func sortedView(listed []skill.Summary, from []source, token string) *view {
+	return &view{skills: listed, sources: from, complete: true, token: token}
 }
 
 // collect gathers the runtime candidates and every listable summary the

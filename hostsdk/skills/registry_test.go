@@ -528,7 +528,9 @@ func TestCacheKeyedByQuery(t *testing.T) {
 func TestCacheIsBounded(t *testing.T) {
 	r := skills.NewRegistry()
 	skills.SetCacheCapacity(r, 2)
-	mustRegister(t, r, "global", rt("a", "d"))
+	// A provider's listing, not a runtime skill: the token of runtime
+	// skills alone is known without the cache.
+	r.AddProvider("global", watched(newWatched(sum("a", "d", "f"))), skills.ProviderOptions{})
 	q := func(cwd string) skills.Query {
 		return skills.Query{SessionID: "s", Cwd: cwd, Chain: []string{"global"}}
 	}
@@ -1145,7 +1147,7 @@ func TestSharedSnapshotIsNeverChanged(t *testing.T) {
 	}
 	q := skills.Query{Chain: []string{"g"}}
 	changes := []func() error{
-		func() error { // a replacement, which updates the scope's snapshot in place
+		func() error { // a replacement
 			return r.Register("g", skills.RuntimeSkill{Name: "delta", Description: "Changed.", Content: "Body."})
 		},
 		func() error { // a new name

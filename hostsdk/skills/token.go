@@ -21,13 +21,19 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // hash of the stream is that of the whole encoding, with one call per chunk
 // rather than per field.
 func snapshotToken(skills []skill.Summary) string {
+	return snapshotTokenOf(len(skills), func(i int) *skill.Summary { return &skills[i] })
+}
+
+// snapshotTokenOf is snapshotToken of the n summaries at(0) .. at(n-1), so
+// a list held otherwise than as one slice hashes as that slice would.
+func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 	h := xxh3.New128()
 	const chunk = 8 << 10
 	buf := make([]byte, 0, chunk+512)
 	buf = appendTokenString(buf, tokenDomain)
-	buf = binary.AppendUvarint(buf, uint64(len(skills)))
-	for i := range skills {
-		s := &skills[i]
+	buf = binary.AppendUvarint(buf, uint64(n))
+	for i := range n {
+		s := at(i)
 		buf = appendTokenString(buf, s.Name)
 		buf = appendTokenString(buf, s.Description)
 		var bits byte
