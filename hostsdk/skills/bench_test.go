@@ -75,3 +75,52 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkChangeOneSkill is one runtime skill's description replaced and
+// the host told what changed, at 100, 1,000 and 10,000 skills: "changes"
+// asks SnapshotChanges against the previous snapshot's token; "snapshot"
+// asks SharedSnapshot for the whole new snapshot, which the host would
+// then compare with the previous one.
+func BenchmarkChangeOneSkill(b *testing.B) {
+	for _, n := range []int{100, 1000, 10000} {
+		for _, how := range []string{"changes", "snapshot"} {
+			b.Run(fmt.Sprintf("skills=%d/%s", n, how), func(b *testing.B) {
+				r := skills.NewRegistry()
+				register := func(k, rev int) {
+					if err := r.Register("global", skills.RuntimeSkill{
+						Name:        fmt.Sprintf("skill-%05d", k),
+						Description: fmt.Sprintf("Description of skill %d, revision %07d, long enough to be typical.", k, rev),
+					}); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for k := range n {
+					register(k, 0)
+				}
+				q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
+				snap, err := r.SharedSnapshot(b.Context(), q)
+				if err != nil {
+					b.Fatal(err)
+				}
+				token := snap.Token
+				b.ReportAllocs()
+				i := 0
+				for b.Loop() {
+					i++
+					register(i%n, i)
+					if how == "snapshot" {
+						if _, err := r.SharedSnapshot(b.Context(), q); err != nil {
+							b.Fatal(err)
+						}
+						continue
+					}
+					ch, ok, err := r.SnapshotChanges(b.Context(), q, token)
+					if err != nil || !ok || len(ch.Upserts) != 1 {
+						b.Fatalf("changes %+v, ok %v, err %v", ch, ok, err)
+					}
+					token = ch.Token
+				}
+			})
+		}
+	}
+}
