@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -187,4 +188,55 @@ func TestSnapshotChangesCases(t *testing.T) {
 // rt2sum is the summary of rt(name, desc).
 func rt2sum(name, desc string) skill.Summary {
 	return skill.Summary{Name: name, Description: desc, Invocation: skill.DefaultPolicy(), Provider: skills.RuntimeProvider}
+}
+
+// TestSnapshotChangesConcurrentUse: changes, snapshots and questions about
+// what changed, from many goroutines on one scope (run with -race).
+func TestSnapshotChangesConcurrentUse(t *testing.T) {
+	r := skills.NewRegistry()
+	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "g"}}
+	mustRegister(t, r, "g", rt("base", "d"))
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Go(func() {
+			token := ""
+			for i := range 200 {
+				name := fmt.Sprintf("s%d-%d", g, i%7)
+				if i%5 == 4 {
+					r.Unregister("g", name)
+				} else if err := r.Register("g", rt(name, fmt.Sprint(i))); err != nil {
+					t.Error(err)
+					return
+				}
+				switch i % 3 {
+				case 0:
+					s, err := r.SharedSnapshot(t.Context(), q)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					token = s.Token
+				case 1:
+					ch, ok, err := r.SnapshotChanges(t.Context(), q, token)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if ok {
+						if ch.Token == "" || !slices.IsSorted(ch.Removed) {
+							t.Errorf("changes %+v", ch)
+							return
+						}
+						token = ch.Token
+					}
+				default:
+					if _, ok := r.CachedToken(q); !ok {
+						t.Error("no token for runtime skills")
+						return
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
