@@ -81,19 +81,25 @@ type journalMark struct {
 }
 
 // journalChange is one registration added, replaced or removed: the name,
-// and the entry it had before (nil when it had none).
+// and the summary it had before, if it had one. The summary, not the
+// entry: a remembered change keeps no skill's content alive.
 type journalChange struct {
-	name   string
-	before *runtimeEntry
+	name    string
+	before  skill.Summary
+	existed bool
 }
 
-// record notes a change of name, whose entry was before, in a scope of
-// size skills.
+// record notes a change of name, whose entry was before (nil when it had
+// none), in a scope of size skills.
 func (j *journal) record(name string, before *runtimeEntry, size int) {
 	if len(j.marks) == 0 {
 		return
 	}
-	j.changes = append(j.changes, journalChange{name: name, before: before})
+	c := journalChange{name: name}
+	if before != nil {
+		c.before, c.existed = before.def.Summary, true
+	}
+	j.changes = append(j.changes, c)
 	// A delta with more changes than half the snapshot is never sent
 	// (contract.SnapshotDelta's rule), so marks that far back are of no use.
 	for len(j.marks) > 0 && len(j.changes)-j.marks[0].at > size/2+1 {
@@ -145,11 +151,11 @@ func (j *journal) since(base string, src *scopeSources) (upserts []skill.Summary
 		return nil, nil, false
 	}
 	// The first change of a name since the mark tells what it was then.
-	first := make(map[string]*runtimeEntry, len(j.changes)-at)
+	first := make(map[string]*journalChange, len(j.changes)-at)
 	var names []string
-	for _, c := range j.changes[at:] {
-		if _, seen := first[c.name]; !seen {
-			first[c.name] = c.before
+	for i := at; i < len(j.changes); i++ {
+		if c := &j.changes[i]; first[c.name] == nil {
+			first[c.name] = c
 			names = append(names, c.name)
 		}
 	}
@@ -157,9 +163,9 @@ func (j *journal) since(base string, src *scopeSources) (upserts []skill.Summary
 	for _, name := range names {
 		was, now := first[name], src.runtime[name]
 		switch {
-		case now != nil && (was == nil || was.def.Summary != now.def.Summary):
+		case now != nil && (!was.existed || was.before != now.def.Summary):
 			upserts = append(upserts, now.def.Summary)
-		case now == nil && was != nil:
+		case now == nil && was.existed:
 			removed = append(removed, name)
 		}
 	}
