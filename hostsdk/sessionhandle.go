@@ -33,10 +33,11 @@ type SessionOptions struct {
 	AgentScope string
 }
 
-// Session returns the handle of the session id. It fails on an empty id, a
-// working directory that is not absolute (ErrRelativeCwd) or an agent scope
-// the scope tree does not hold.
-func (h *Host) Session(id string, opts *SessionOptions) (*Session, error) {
+// Session returns the handle of the session id. It checks nothing: a
+// working directory that is not absolute fails each step and tool call
+// with ErrRelativeCwd, an agent scope the tree does not hold with
+// tools.ErrUnknownScope, as Host.PreStep and Host.CallTool do.
+func (h *Host) Session(id string, opts *SessionOptions) *Session {
 	var o SessionOptions
 	if opts != nil {
 		o = *opts
@@ -44,16 +45,7 @@ func (h *Host) Session(id string, opts *SessionOptions) (*Session, error) {
 	if o.AgentScope == "" {
 		o.AgentScope = tools.GlobalScope
 	}
-	switch {
-	case id == "":
-		return nil, errors.New("hostsdk: a session id is required")
-	case checkCwd(o.Cwd) != nil:
-		return nil, fmt.Errorf("hostsdk: SessionOptions.Cwd: %w", checkCwd(o.Cwd))
-	}
-	if _, err := h.cfg.Tools.Chain(o.AgentScope); err != nil {
-		return nil, fmt.Errorf("hostsdk: SessionOptions.AgentScope %q: %w", o.AgentScope, err)
-	}
-	return &Session{h: h, id: id, cwd: o.Cwd, agentScope: o.AgentScope}, nil
+	return &Session{h: h, id: id, cwd: o.Cwd, agentScope: o.AgentScope}
 }
 
 // ID returns the session's id.

@@ -47,8 +47,11 @@ type Step struct {
 	// relative one fails the step (ErrRelativeCwd).
 	Cwd        string
 	AgentScope string
-	Turn       int
-	Step       int
+	// Turn and Step number the step for telemetry only (span attributes
+	// and the plugin's traces); the plugin decides from the session log
+	// alone. Both are optional: zero where the runtime does not count.
+	Turn int
+	Step int
 	// Downstream is the decision before the host's listeners run; the zero
 	// value enters with no messages.
 	//

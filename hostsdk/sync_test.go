@@ -62,11 +62,7 @@ func (e *syncEnv) open() (*hostsdk.Host, *hostsdk.Session) {
 		e.t.Fatal(err)
 	}
 	e.t.Cleanup(func() { host.Close() })
-	s, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: e.cwd})
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return host, s
+	return host, host.Session("s1", &hostsdk.SessionOptions{Cwd: e.cwd})
 }
 
 func userMsg(text string) hostsdk.Message {
@@ -280,10 +276,7 @@ func TestSyncKeepsTheHistoryWhenThePluginFails(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	blocking := newBlockingProvider()
 	e.reg.AddProvider(tools.GlobalScope, blocking, skills.ProviderOptions{})
-	s, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"})
 	history := []hostsdk.Message{userMsg("one")}
 	res, err := s.Sync(context.Background(), history)
 	var hostErr *hostsdk.HostError
@@ -320,10 +313,10 @@ func TestSessionToolsAreTheMountsOwn(t *testing.T) {
 	if _, err := s.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "other", Name: "skill"}); err == nil {
 		t.Error("a call naming another session was run")
 	}
-	if _, err := host.Session("s2", &hostsdk.SessionOptions{Cwd: "relative/dir"}); !errors.Is(err, hostsdk.ErrRelativeCwd) {
+	if _, err := host.Session("s2", &hostsdk.SessionOptions{Cwd: "relative/dir"}).Sync(context.Background(), nil); !errors.Is(err, hostsdk.ErrRelativeCwd) {
 		t.Errorf("a session with a relative directory: %v, want ErrRelativeCwd", err)
 	}
-	if _, err := host.Session("s2", &hostsdk.SessionOptions{AgentScope: "agent:nobody"}); !errors.Is(err, tools.ErrUnknownScope) {
+	if _, err := host.Session("s2", &hostsdk.SessionOptions{AgentScope: "agent:nobody"}).Step(context.Background(), hostsdk.Decision{}); !errors.Is(err, tools.ErrUnknownScope) {
 		t.Errorf("a session in an unknown scope: %v, want ErrUnknownScope", err)
 	}
 }
