@@ -107,17 +107,23 @@ func (s *Session) stepOf(downstream Decision) Step {
 type ToolDefinition = tools.Definition
 
 // Tools returns the definitions of the plugin's tools the session's agent
-// sees (`skill`, and `skill_resource` with the resourceTool option), ready
-// to offer the model: those of the mount in effect for the agent that
+// sees (see Host.Tools).
+func (s *Session) Tools() []ToolDefinition { return s.h.Tools(s.agentScope) }
+
+// Tools returns the definitions of the plugin's tools an agent sees
+// (`skill`, and `skill_resource` with the resourceTool option), ready to
+// offer the model: those of the mount in effect for the agent scope that
 // still resolve, for the agent, to what the mount registered. A tool
-// restricted away or shadowed is left out; no mount means none.
-func (s *Session) Tools() []ToolDefinition {
-	m, _, err := s.h.mountFor(s.agentScope)
+// restricted away or shadowed is left out; no mount, or a scope the tree
+// does not hold, means none. Frameworks that fix an agent's tools when
+// they build it take them from here.
+func (h *Host) Tools(agentScope string) []ToolDefinition {
+	m, _, err := h.mountFor(agentScope)
 	if err != nil || m == nil {
 		return nil
 	}
 	var out []ToolDefinition
-	for _, t := range s.h.cfg.Tools.Visible(s.agentScope) {
+	for _, t := range h.cfg.Tools.Visible(agentScope) {
 		if m.ToolIdentity(t.Definition.Name) == t.Identity {
 			out = append(out, t.Definition)
 		}

@@ -95,7 +95,7 @@ func (r *stepRun) attempt(ctx context.Context, attempt int) (StepResult, error) 
 		return StepResult{Callbacks: result.Callbacks}, storeError(ctx, r.callerFirst, fmt.Errorf("append step messages: %w", err))
 	}
 	result.Appended = appended
-	if r.m.acceptsSourceDigests() {
+	if r.m != nil && r.m.acceptsSourceDigests() {
 		r.s.setOwnSources(ownSources(result.Decision.Messages, r.decision.Messages, appended))
 	}
 	return result, nil

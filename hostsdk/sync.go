@@ -108,6 +108,39 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 	return SyncResult{StepResult: res, View: mir.view(history, hist)}, err
 }
 
+// Record appends to the session log what is new in history, as Sync
+// does, but runs no step: for what a framework adds after the last model
+// call of a run (the model's final answer), so that the log holds it even
+// when the conversation ends there. The next Sync finds it in the log.
+func (s *Session) Record(ctx context.Context, history []Message) error {
+	st := s.h.sessions.get(s.id)
+	if err := st.enter(ctx); err != nil {
+		return err
+	}
+	defer st.leave()
+	hist := syncHistory(history)
+	mir, err := s.prepareMirror(ctx, st, hist)
+	if err != nil {
+		return err
+	}
+	fresh := hist.fresh(history, mir.runtimeCount())
+	if len(fresh) == 0 {
+		return nil
+	}
+	log, err := s.h.openLog(ctx, s.id, st)
+	if err != nil {
+		return storeError(ctx, false, err)
+	}
+	seqs, err := appendMessages(ctx, log, fresh, fresh)
+	if err != nil {
+		return storeError(ctx, false, fmt.Errorf("record the history of session %q: %w", s.id, err))
+	}
+	if !mir.extend(seqs, fresh) {
+		st.mirror = nil // another writer appended too: read it all again next time
+	}
+	return nil
+}
+
 // prepareMirror brings the session's mirror up to its log and makes the log
 // hold a prefix of the history: what the history no longer holds is
 // recorded as compacted.

@@ -429,3 +429,42 @@ func TestStepsOfTwoHostsOnOneStoreDoNotStarve(t *testing.T) {
 		t.Errorf("the log holds %d messages, %d of them catalogs; want %d and 1", len(entries), catalogs, 2*perHost*steps+1)
 	}
 }
+
+// TestRecordLogsARunsLastMessages: what a run adds after its last model
+// call reaches the log without a step, and the next Sync goes on from it.
+func TestRecordLogsARunsLastMessages(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	history := []hostsdk.Message{userMsg("one")}
+	mustSync(t, s, history)
+	history = append(history, assistantMsg("The final answer."))
+	if err := s.Record(context.Background(), history); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Record(context.Background(), history); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 || entries[2].Message.Text() != "The final answer." {
+		t.Fatalf("the log holds %d messages, the last %q; want the answer recorded once", len(entries), entries[len(entries)-1].Message.Text())
+	}
+	history = append(history, userMsg("two"))
+	checkSync(t, "the next run", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 1, "0 catalog(alpha,beta) 1 2")
+}
+
+// TestSyncWithNoMount: a host whose plugin is gone (closed) steps without
+// it, and the history still reaches the log (this used to panic).
+func TestSyncWithNoMount(t *testing.T) {
+	e := newSyncEnv(t)
+	host, s := e.open()
+	if err := host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Sync(context.Background(), []hostsdk.Message{userMsg("one")})
+	if err != nil || res.Outcome != hostsdk.OutcomeNoPlugin || len(res.Appended) != 1 || shape(res.View) != "0" {
+		t.Fatalf("Sync on a closed host: outcome %s, appended %v, view %q, err %v; want no-plugin, the message appended", res.Outcome, res.Appended, shape(res.View), err)
+	}
+}
