@@ -1,0 +1,330 @@
+package skilleino_test
+
+import (
+	"bytes"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	skilleino "github.com/skillcatalog/skillcatalog/hostsdk/eino"
+)
+
+// syncBuffer is a log destination the host's goroutines may share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// fixture is a host over a skills directory and a session directory, an
+// Eino agent with the adapter, a scripted model, and a caller that keeps
+// the conversation of session "s1".
+type fixture struct {
+	host  *hostsdk.Host
+	model *scriptedModel
+	conv  *conversation
+	logs  *syncBuffer
+}
+
+// newFixture opens a host the way a user does (hostsdk.Open) and builds an
+// agent with the adapter. HOME is a fresh directory, so only the test's
+// skills are found.
+func newFixture(t *testing.T, skillsDir, sessionDir string) *fixture {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{skillsDir}, SessionDir: sessionDir, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Close() })
+	skills, err := skilleino.New(t.Context(), host, &skilleino.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newScriptedModel()
+	return &fixture{
+		host: host, model: m, logs: logs,
+		conv: &conversation{runner: newAgentRunner(t, m, skills.Middleware()), opts: []adk.AgentRunOption{skilleino.WithSession("s1")}},
+	}
+}
+
+// published returns the plugin messages of session s1's log.
+func (f *fixture) published(t *testing.T) []hostsdk.TranscriptEntry {
+	t.Helper()
+	sess, err := f.host.Session("s1", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := sess.Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []hostsdk.TranscriptEntry
+	for _, e := range entries {
+		if hostsdk.IsPluginMessage(e.Message) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// extends fails unless cur starts with every byte of prev but its closing
+// "]}": the previous request, all of it, is a prefix of this one.
+func extends(t *testing.T, prev, cur request) {
+	t.Helper()
+	head := bytes.TrimSuffix(prev.Wire, []byte("]}"))
+	if !bytes.HasPrefix(cur.Wire, head) {
+		n := 0
+		for n < len(head) && n < len(cur.Wire) && head[n] == cur.Wire[n] {
+			n++
+		}
+		t.Fatalf("the request does not extend the previous one; they differ at byte %d of %d:\nprevious: …%s\nthis:     …%s",
+			n, len(head), clip(head, n), clip(cur.Wire, n))
+	}
+}
+
+func clip(b []byte, at int) string {
+	return string(b[max(0, at-40):min(len(b), at+80)])
+}
+
+func wantNames(t *testing.T, catalog string, want ...string) {
+	t.Helper()
+	for _, name := range want {
+		if !strings.Contains(catalog, "`"+name+"`") {
+			t.Errorf("the catalog does not list %s:\n%s", name, catalog)
+		}
+	}
+}
+
+// Over four Runs of one conversation the model sees the catalog from the
+// first call on, published once, loads a skill and reads its file through
+// Eino's tool path, and is told once, by an appended replacement, of a
+// skill added on disk; each request extends the previous one byte for
+// byte.
+func TestConversation(t *testing.T) {
+	dir := copySkills(t)
+	f := newFixture(t, dir, t.TempDir())
+
+	f.model.queue(
+		toolCall("call-1", "skill", `{"name":"pdf-forms"}`),
+		toolCall("call-2", "skill_resource", `{"name":"pdf-forms","path":"scripts/list_fields.py"}`),
+		answer("The form has 23 fields; which values should I use?"))
+	f.conv.turn(t, "Please fill in the W-9 form in forms/w9.pdf.")
+	reqs := f.model.requests()
+	if len(reqs) != 3 {
+		t.Fatalf("the model was called %d times, want 3", len(reqs))
+	}
+	if names := toolNames(reqs[0]); names != "skill,skill_resource" {
+		t.Errorf("the model is offered the tools %s, want skill,skill_resource", names)
+	}
+	cats := catalogs(reqs[0])
+	if len(cats) != 1 {
+		t.Fatalf("the first request holds %d catalogs, want 1", len(cats))
+	}
+	wantNames(t, cats[0], "pdf-forms", "release-notes", "commit-messages")
+	if got := lastToolResult(t, reqs[1]); !strings.Contains(got, "List the form's fields first") {
+		t.Errorf("the skill tool's result lacks the skill's instructions:\n%s", got)
+	}
+	script, err := os.ReadFile(filepath.Join(dir, "pdf-forms", "scripts", "list_fields.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	firstLine, _, _ := strings.Cut(string(script), "\n")
+	if got := lastToolResult(t, reqs[2]); !strings.Contains(got, firstLine) {
+		t.Errorf("the skill_resource result lacks the file's first line %q:\n%s", firstLine, got)
+	}
+	extends(t, reqs[0], reqs[1])
+	extends(t, reqs[1], reqs[2])
+
+	f.model.queue(answer("The W-4 works the same way."))
+	f.conv.turn(t, "Thanks. And the W-4?")
+	if got := len(catalogs(f.model.last(t))); got != 1 {
+		t.Fatalf("the second Run's request holds %d catalogs, want the first one only", got)
+	}
+	extends(t, reqs[2], f.model.last(t))
+
+	writeSkill(t, dir, "changelog", "Write a changelog entry for a merged change.", "Summarise the change in one line.\n")
+	f.model.queue(toolCall("call-3", "skill", `{"name":"changelog"}`), answer("Added the entry."))
+	f.conv.turn(t, "Add a changelog entry for it.")
+	reqs = f.model.requests()
+	afterChange := reqs[len(reqs)-2]
+	cats = catalogs(afterChange)
+	if len(cats) != 2 || !strings.Contains(cats[1], "The available skills have changed") {
+		t.Fatalf("after a skill was added the model sees %d catalogs, want the first and one replacement:\n%s", len(cats), strings.Join(cats, "\n---\n"))
+	}
+	wantNames(t, cats[1], "changelog", "pdf-forms")
+	extends(t, reqs[len(reqs)-3], afterChange)
+	if got := lastToolResult(t, reqs[len(reqs)-1]); !strings.Contains(got, "Summarise the change in one line.") {
+		t.Errorf("the new skill does not load:\n%s", got)
+	}
+
+	f.model.queue(answer("You're welcome."))
+	f.conv.turn(t, "Thanks!")
+	if got := len(catalogs(f.model.last(t))); got != 2 {
+		t.Errorf("a Run after the change sees %d catalogs, want 2", got)
+	}
+	if got := len(f.published(t)); got != 2 {
+		t.Errorf("the session log holds %d plugin messages, want the first catalog and one replacement", got)
+	}
+}
+
+func toolNames(req request) string {
+	var names []string
+	for _, tl := range req.Tools {
+		names = append(names, tl.Name)
+	}
+	return strings.Join(names, ",")
+}
+
+// A SKILL.md that does not parse costs that skill only: the others are
+// listed and load, and the host's log says which file was skipped and why.
+func TestBrokenSkill(t *testing.T) {
+	dir := copySkills(t)
+	writeFile(t, filepath.Join(dir, "broken", "SKILL.md"), "---\nname: broken\ndescription: [unclosed\n---\nNever listed.\n")
+	f := newFixture(t, dir, t.TempDir())
+
+	f.model.queue(toolCall("call-1", "skill", `{"name":"release-notes"}`), answer("Here are the notes."))
+	f.conv.turn(t, "Write the release notes.")
+	reqs := f.model.requests()
+	cats := catalogs(reqs[0])
+	if len(cats) != 1 {
+		t.Fatalf("the model sees %d catalogs, want 1", len(cats))
+	}
+	wantNames(t, cats[0], "pdf-forms", "release-notes", "commit-messages")
+	if strings.Contains(cats[0], "broken") {
+		t.Errorf("the catalog lists the broken skill:\n%s", cats[0])
+	}
+	if got := lastToolResult(t, reqs[1]); strings.HasPrefix(got, "Error") {
+		t.Errorf("a good skill beside a broken one does not load: %s", got)
+	}
+	if logs := f.logs.String(); !strings.Contains(logs, filepath.Join("broken", "SKILL.md")) {
+		t.Errorf("the host's log does not name the broken SKILL.md:\n%s", logs)
+	}
+}
+
+// A new host and adapter on the same session directory (a restarted
+// process) publish nothing again, and the model still sees the catalog at
+// its place in the caller's history.
+func TestRestart(t *testing.T) {
+	dir, sessions := copySkills(t), t.TempDir()
+	f := newFixture(t, dir, sessions)
+	f.model.queue(answer("Hello."))
+	f.conv.turn(t, "Hi.")
+	before := f.model.last(t)
+	if err := f.host.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	g := newFixture(t, dir, sessions)
+	g.conv.history = f.conv.history
+	g.model.queue(answer("Still here."))
+	g.conv.turn(t, "Are you still there?")
+	after := g.model.last(t)
+	cats := catalogs(after)
+	if len(cats) != 1 || cats[0] != catalogs(before)[0] {
+		t.Fatalf("after a restart the model sees %d catalogs, want the one it saw before", len(cats))
+	}
+	extends(t, before, after)
+	if got := len(g.published(t)); got != 1 {
+		t.Errorf("the session log holds %d plugin messages after a restart, want the first catalog only", got)
+	}
+}
+
+// A caller that summarises its history (a compaction the framework's side
+// made) gets the catalog published again, once.
+func TestCompaction(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	f.model.queue(toolCall("call-1", "skill", `{"name":"pdf-forms"}`), answer("Filled in."))
+	f.conv.turn(t, "Please fill in the W-9 form.")
+	f.model.queue(answer("Done."))
+	f.conv.turn(t, "Thanks.")
+
+	f.conv.history = f.conv.history[:0:0]
+	f.conv.history = append(f.conv.history, answer("Summary: the user had a W-9 filled in with the pdf-forms skill."))
+	f.model.queue(answer("Same steps for the 1099."))
+	f.conv.turn(t, "And the 1099?")
+	cats := catalogs(f.model.last(t))
+	if len(cats) != 1 {
+		t.Fatalf("after the caller summarised its history the model sees %d catalogs, want 1", len(cats))
+	}
+	wantNames(t, cats[0], "pdf-forms")
+	f.model.queue(answer("You're welcome."))
+	f.conv.turn(t, "Thanks.")
+	if got := len(catalogs(f.model.last(t))); got != 1 {
+		t.Errorf("the Run after the compaction sees %d catalogs, want 1", got)
+	}
+	if got := len(f.published(t)); got != 2 {
+		t.Errorf("the session log holds %d plugin messages, want the first catalog and one republished after the compaction", got)
+	}
+}
+
+// A Run that names no session fails and says how to name one, rather than
+// mixing its messages into another conversation's log.
+func TestNoSession(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	f.conv.opts = nil
+	f.model.queue(answer("Hello."))
+	f.conv.history = append(f.conv.history, schema.UserMessage("Hi."))
+	iter := f.conv.runner.Run(t.Context(), f.conv.history)
+	var runErr error
+	for {
+		ev, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			runErr = ev.Err
+		}
+	}
+	if runErr == nil || !strings.Contains(runErr.Error(), "WithSession") {
+		t.Fatalf("a Run without a session ended with %v, want an error naming WithSession", runErr)
+	}
+	if got := len(f.model.requests()); got != 0 {
+		t.Errorf("the model was called %d times without a session, want 0", got)
+	}
+}
+
+// When the host cannot serve the step or the tool (here: it was closed),
+// the Run goes on: the model is called without the catalog, and the tool
+// call answers the model with the failure as text.
+func TestHostUnavailable(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	if err := f.host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.model.queue(toolCall("call-1", "skill", `{"name":"pdf-forms"}`), answer("I could not load the skill."))
+	f.conv.turn(t, "Please fill in the W-9 form.")
+	reqs := f.model.requests()
+	if len(reqs) != 2 {
+		t.Fatalf("the model was called %d times, want 2", len(reqs))
+	}
+	if got := len(catalogs(reqs[0])); got != 0 {
+		t.Errorf("the model sees %d catalogs from a closed host, want 0", got)
+	}
+	if got := lastToolResult(t, reqs[1]); !strings.HasPrefix(got, "Error: the skill tool is unavailable") {
+		t.Errorf("the failed tool call answers %q, want the failure as text", got)
+	}
+	if !strings.Contains(f.logs.String(), "a tool call failed") {
+		t.Errorf("the adapter did not log the failed tool call:\n%s", f.logs.String())
+	}
+}
