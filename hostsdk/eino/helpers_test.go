@@ -54,6 +54,13 @@ func (m *scriptedModel) queue(replies ...*schema.Message) {
 	m.s.replies = append(m.s.replies, replies...)
 }
 
+// drain drops the replies a failed Run left queued.
+func (m *scriptedModel) drain() {
+	m.s.mu.Lock()
+	defer m.s.mu.Unlock()
+	m.s.replies = nil
+}
+
 // requests returns the requests so far.
 func (m *scriptedModel) requests() []request {
 	m.s.mu.Lock()
@@ -146,26 +153,37 @@ type conversation struct {
 func (c *conversation) turn(t *testing.T, user string) []*schema.Message {
 	t.Helper()
 	c.history = append(c.history, schema.UserMessage(user))
-	iter := c.runner.Run(t.Context(), c.history, c.opts...)
+	added, err := runTurn(t.Context(), c.runner, c.history, c.opts...)
+	if err != nil {
+		t.Fatalf("turn %q: %v", user, err)
+	}
+	c.history = append(c.history, added...)
+	return added
+}
+
+// runTurn runs the agent on history and returns the messages its events
+// carry, or the error an event carries.
+func runTurn(ctx context.Context, runner *adk.Runner, history []*schema.Message, opts ...adk.AgentRunOption) ([]*schema.Message, error) {
+	iter := runner.Run(ctx, history, opts...)
 	var added []*schema.Message
+	var runErr error
 	for {
 		ev, ok := iter.Next()
 		if !ok {
-			break
+			return added, runErr
 		}
 		if ev.Err != nil {
-			t.Fatalf("turn %q: %v", user, ev.Err)
+			runErr = ev.Err
+			continue
 		}
 		if ev.Output != nil && ev.Output.MessageOutput != nil {
 			msg, err := ev.Output.MessageOutput.GetMessage()
 			if err != nil {
-				t.Fatalf("turn %q: %v", user, err)
+				return added, err
 			}
 			added = append(added, msg)
 		}
 	}
-	c.history = append(c.history, added...)
-	return added
 }
 
 // newAgentRunner builds an agent over m with the given middlewares.

@@ -285,17 +285,7 @@ func TestNoSession(t *testing.T) {
 	f.conv.opts = nil
 	f.model.queue(answer("Hello."))
 	f.conv.history = append(f.conv.history, schema.UserMessage("Hi."))
-	iter := f.conv.runner.Run(t.Context(), f.conv.history)
-	var runErr error
-	for {
-		ev, ok := iter.Next()
-		if !ok {
-			break
-		}
-		if ev.Err != nil {
-			runErr = ev.Err
-		}
-	}
+	_, runErr := runTurn(t.Context(), f.conv.runner, f.conv.history)
 	if runErr == nil || !strings.Contains(runErr.Error(), "WithSession") {
 		t.Fatalf("a Run without a session ended with %v, want an error naming WithSession", runErr)
 	}
