@@ -1,6 +1,9 @@
 package events
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+)
 
 // InvocationKind is the "kind" of the source of a message that carries a
 // skill the user invoked by name. Such sources are foreign to the catalog
@@ -19,4 +22,17 @@ func EncodeInvocation(name string) []byte {
 		panic(err)
 	}
 	return b
+}
+
+// IsInvocationKind reports whether source is a JSON object whose "kind" is
+// InvocationKind: the source of a message the plugin added for a skill the
+// user invoked.
+func IsInvocationKind(source []byte) bool {
+	if !bytes.Contains(source, []byte(InvocationKind)) {
+		return false // most sources are not: skip the decode
+	}
+	var v struct {
+		Kind string `json:"kind"`
+	}
+	return json.Unmarshal(source, &v) == nil && v.Kind == InvocationKind
 }

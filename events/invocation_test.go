@@ -17,3 +17,24 @@ func TestEncodeInvocationIsForeign(t *testing.T) {
 		}
 	}
 }
+
+func TestIsInvocationKind(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		source string
+		want   bool
+	}{
+		{string(EncodeInvocation("pdf-forms")), true},
+		{` {"name":"x", "kind" : "skill-invocation"} `, true},
+		{`{"kind":"skill-catalog","form":"catalog","entries":[]}`, false},
+		{`{"kind":"skill-invocation-2"}`, false},
+		{`{"note":"skill-invocation"}`, false},
+		{`"skill-invocation"`, false},
+		{`{"kind":"skill-invocation"`, false},
+		{``, false},
+	} {
+		if got := IsInvocationKind([]byte(tc.source)); got != tc.want {
+			t.Errorf("IsInvocationKind(%s) = %v, want %v", tc.source, got, tc.want)
+		}
+	}
+}

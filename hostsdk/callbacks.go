@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
@@ -26,18 +27,20 @@ type hostCallbacks struct {
 // Snapshot answers the plugin's Snapshot callback. Its only errors are an
 // unknown agent scope and the caller's own cancellation.
 func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
-	c.h.sessions.countCallback(req.SessionID, snapshotCall)
-	return c.h.answerSnapshot(ctx, req)
+	s := c.h.sessions.get(req.SessionID)
+	s.countCallback(snapshotCall)
+	return c.h.answerSnapshot(ctx, s, nil, req)
 }
 
 // answerSnapshot is the host's answer to a Snapshot request, by callback or
-// ahead of a step (see runPlugin).
-func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
+// ahead of a step (see stepRun.snapshotAhead), for the session s; head is
+// the session log's head when the caller has just read it, nil to read it.
+func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.Head, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	q, err := h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
-	sel, err := h.currentSelection(ctx, req.SessionID)
+	sel, err := h.currentSelection(ctx, req.SessionID, s, head)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
@@ -50,8 +53,8 @@ func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest)
 			return contract.Snapshot{}, err
 		}
 		if ok {
-			h.sessions.setSnapshotNotes(req.SessionID, nil, nil)
-			h.sessions.setAnswered(req.SessionID, place, ch.Token)
+			s.setSnapshotNotes(nil, nil)
+			s.setAnswered(place, ch.Token)
 			if ch.Token == req.IfNoneMatch {
 				return contract.Snapshot{NotModified: true, Token: ch.Token, Complete: true}, nil
 			}
@@ -67,11 +70,11 @@ func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest)
 	// Names shared across origins are reported with the step that
 	// publishes the catalog listing them; why a snapshot is incomplete,
 	// with the step that keeps the catalog because of it.
-	h.sessions.setSnapshotNotes(req.SessionID, snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes))
+	s.setSnapshotNotes(snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes))
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" {
-		h.sessions.setAnswered(req.SessionID, place, snap.Token)
+		s.setAnswered(place, snap.Token)
 	}
 	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
 		return contract.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
@@ -98,12 +101,13 @@ func (h *Host) answerSnapshot(ctx context.Context, req contract.SnapshotRequest)
 // an answer (its own text, bounded), not an error. A skill the session's
 // selection leaves out is not found, and its provider is not asked for it.
 func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
-	c.h.sessions.countCallback(req.SessionID, getSkillCall)
+	s := c.h.sessions.get(req.SessionID)
+	s.countCallback(getSkillCall)
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.SkillLookup{}, err
 	}
-	st, err := c.h.currentSelection(ctx, req.SessionID)
+	st, err := c.h.currentSelection(ctx, req.SessionID, s, nil)
 	if err != nil {
 		return contract.SkillLookup{}, err
 	}
@@ -148,8 +152,9 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) 
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.
 func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsRequest) (contract.EventPage, error) {
-	c.h.sessions.countCallback(req.SessionID, readEventsCall)
-	log, err := c.h.sessionLog(ctx, req.SessionID)
+	s := c.h.sessions.get(req.SessionID)
+	s.countCallback(readEventsCall)
+	log, err := c.h.openLog(ctx, req.SessionID, s)
 	if err != nil {
 		return contract.EventPage{}, fmt.Errorf("open session log: %w", err)
 	}
@@ -167,7 +172,7 @@ func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsReques
 		Events: make([]contract.SessionEvent, len(page.Events)),
 	}
 	for i, ev := range page.Events {
-		out.Events[i] = contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+		out.Events[i] = contractEvent(ev)
 	}
 	return out, nil
 }
@@ -207,7 +212,7 @@ func boundText(s string, max int) string {
 // whole file) is answered as binary whatever the window. Everything but the caller's
 // cancellation and an unknown scope is an answer, not an error.
 func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
-	c.h.sessions.countCallback(req.SessionID, readResourceCall)
+	c.h.sessions.get(req.SessionID).countCallback(readResourceCall)
 	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
 	if err != nil {
 		return contract.ResourceRead{}, err
@@ -261,7 +266,7 @@ func providerText(err error) string {
 // The plugin finds resource reads by this interface.
 var _ contract.ResourceReader = hostCallbacks{}
 
-// The counters of each kind of callback, for sessionTable.countCallback.
+// The counters of each kind of callback, for session.countCallback.
 func snapshotCall(c *Callbacks) *int     { return &c.Snapshot }
 func readEventsCall(c *Callbacks) *int   { return &c.ReadEvents }
 func getSkillCall(c *Callbacks) *int     { return &c.GetSkill }

@@ -52,13 +52,21 @@ func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A plugin that does not accept digests gets every source as it is.
-	sent, _ := h.sessions.sentHead("s1")
-	_, plain := h.sessionHead(ctx, "s1", log, false)
+	st := h.sessions.get("s1")
+	run := &stepRun{h: h, s: st, step: Step{SessionID: "s1"}, callerCtx: ctx, ctx: ctx, log: log}
+	sent, _ := st.sentHead()
+	_, plain, err := run.sessionHead(false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if plain == nil || len(plain.Events) != 2 || plain.Events[0].SourceDigest != nil || !bytes.Equal(plain.Events[0].Source, res.Decision.Messages[1].Source) {
 		t.Fatalf("without digests: %+v, want both events with their sources", plain)
 	}
-	h.sessions.setSentHead("s1", sent)
-	head, recent := h.sessionHead(ctx, "s1", log, true)
+	st.setSentHead(sent)
+	head, recent, err := run.sessionHead(true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if head == nil || recent == nil || len(recent.Events) != 2 {
 		t.Fatalf("head %v, recent %+v: want both events of step 1 inlined", head, recent)
 	}

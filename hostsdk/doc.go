@@ -26,6 +26,34 @@
 // skill's below its directory, others through their provider's
 // skills.ResourceReader.
 //
+// # Sessions, and frameworks that own the history
+//
+// Open sets up a Host for the common case in one call (skill directories
+// with the usual layouts, a memory, file or any other session store, the
+// plugin in process or as a binary, mounted in the global scope), and
+// Host.Session returns a *Session: one handle holding a session's identity
+// (id, working directory, agent scope), through which its steps
+// (Session.Step), tool calls (Session.CallTool, with the tools to offer
+// from Session.Tools) and transcript reads go. Steps of one session take
+// turns within a Host, whichever handle or Host.PreStep runs them, so a
+// slow step is never starved by steps that keep arriving.
+//
+// Agent frameworks (Eino, Genkit, langchaingo) own the conversation history
+// and rebuild the model's input from it at every call, so a message added
+// once is gone at the next run unless it is put back. Session.Sync is the
+// step for them: given the messages the framework is about to send, it
+// appends what is new to the log (message IDs are optional: stable ones
+// are derived when absent), runs the step, and returns the list to send
+// with every plugin message the log holds spliced back at its place. It is
+// idempotent when a history is sent again, and correct across runs and
+// restarts, since it reads everything it knows from the log; a history the
+// framework summarised, truncated or edited is recorded as a compaction of
+// what it no longer holds, so a catalog that went with it is published
+// again. The plugin's messages are marked: ViewMessage.Plugin,
+// TranscriptEntry.Plugin, IsPluginMessage. When the plugin fails and the
+// host fails open, Session.Step and Sync still append the runtime's
+// messages, so the log never falls behind what the model was sent.
+//
 // # One round trip per step
 //
 // With every PreStep the host sends what lets the plugin decide without

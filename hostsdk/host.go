@@ -80,6 +80,9 @@ type Host struct {
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
+	// closers release what Open made for the host (its providers), after
+	// the plugins and session logs.
+	closers []func() error
 }
 
 // New returns a Host. It fails when a required part of cfg is missing.
@@ -118,7 +121,12 @@ func New(cfg Config) (*Host, error) {
 // sessionLog returns the session's log, opening it once and keeping it open
 // until EndSession or Close: reopening a file-backed log rescans the file.
 func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log, error) {
-	if l, ok := h.sessions.openLog(sessionID); ok {
+	return h.openLog(ctx, sessionID, h.sessions.get(sessionID))
+}
+
+// openLog is sessionLog for a session the caller has looked up.
+func (h *Host) openLog(ctx context.Context, sessionID string, s *session) (sessionlog.Log, error) {
+	if l, ok := s.openLog(); ok {
 		return l, nil
 	}
 	// Opening may scan a whole file: not under the sessions' lock.
@@ -126,7 +134,7 @@ func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log
 	if err != nil {
 		return nil, fmt.Errorf("open session %q: %w", sessionID, err)
 	}
-	kept, first := h.sessions.keepLog(sessionID, l)
+	kept, first := s.keepLog(l)
 	if !first {
 		l.Close() // another caller opened it first
 		return kept, nil
@@ -159,6 +167,13 @@ func (h *Host) Close() error {
 		if err := l.Close(); err != nil {
 			errs = append(errs, fmt.Errorf("close session %q: %w", id, err))
 		}
+	}
+	h.mu.Lock()
+	closers := h.closers
+	h.closers = nil
+	h.mu.Unlock()
+	for _, c := range closers {
+		errs = append(errs, c())
 	}
 	return errors.Join(errs...)
 }

@@ -284,11 +284,12 @@ func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection
 		return err
 	}
 	sel = sel.normalized()
-	log, err := h.sessionLog(ctx, sessionID)
+	s := h.sessions.get(sessionID)
+	log, err := h.openLog(ctx, sessionID, s)
 	if err != nil {
 		return err
 	}
-	cur, err := h.selectionOf(ctx, sessionID, log, nil)
+	cur, err := h.selectionOf(ctx, sessionID, s, log, nil)
 	if err != nil {
 		return err
 	}
@@ -304,7 +305,7 @@ func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection
 		return fmt.Errorf("record skill selection of session %q: %w", sessionID, err)
 	}
 	// The record is the newest event as of the head Append returned.
-	h.sessions.keepSelection(sessionID, newSessionSelection(sel, head.Seq))
+	s.keepSelection(newSessionSelection(sel, head.Seq))
 	return nil
 }
 
@@ -312,24 +313,21 @@ func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection
 // sorted, duplicates dropped, empty lists nil): the newest readable
 // selection record in its log, or the zero Selection when there is none.
 func (h *Host) SkillSelection(ctx context.Context, sessionID string) (Selection, error) {
-	log, err := h.sessionLog(ctx, sessionID)
-	if err != nil {
-		return Selection{}, err
-	}
-	st, err := h.selectionOf(ctx, sessionID, log, nil)
+	st, err := h.currentSelection(ctx, sessionID, h.sessions.get(sessionID), nil)
 	if err != nil {
 		return Selection{}, err
 	}
 	return st.sel, nil
 }
 
-// currentSelection is selectionOf for a session the caller has not opened.
-func (h *Host) currentSelection(ctx context.Context, sessionID string) (sessionSelection, error) {
-	log, err := h.sessionLog(ctx, sessionID)
+// currentSelection is selectionOf for a session whose log the caller has
+// not opened.
+func (h *Host) currentSelection(ctx context.Context, sessionID string, s *session, head *sessionlog.Head) (sessionSelection, error) {
+	log, err := h.openLog(ctx, sessionID, s)
 	if err != nil {
 		return sessionSelection{}, err
 	}
-	return h.selectionOf(ctx, sessionID, log, nil)
+	return h.selectionOf(ctx, sessionID, s, log, head)
 }
 
 // selectionOf returns the session's selection as of the log's head (head,
@@ -345,15 +343,15 @@ func (h *Host) currentSelection(ctx context.Context, sessionID string) (sessionS
 // with one lookup and at most one event read; another log is read back,
 // newest first, until its newest selection record or the remembered
 // position (the start, for a session the host has not seen).
-func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog.Log, head *sessionlog.Head) (sessionSelection, error) {
+func (h *Host) selectionOf(ctx context.Context, sessionID string, s *session, log sessionlog.Log, head *sessionlog.Head) (sessionSelection, error) {
 	if head == nil {
 		hd, err := log.Head(ctx)
 		if err != nil {
-			return sessionSelection{}, fmt.Errorf("read skill selection of session %q: %w", sessionID, err)
+			return sessionSelection{}, fmt.Errorf("read the session log's head for the skill selection of session %q: %w", sessionID, err)
 		}
 		head = &hd
 	}
-	st, known := h.sessions.selection(sessionID)
+	st, known := s.knownSelection()
 	if known && st.seq >= head.Seq {
 		// Known up to the head, or further: a concurrent step or
 		// SelectSkills read a newer head after the caller read its own.
@@ -367,7 +365,7 @@ func (h *Host) selectionOf(ctx context.Context, sessionID string, log sessionlog
 	if err != nil {
 		return sessionSelection{}, fmt.Errorf("read skill selection of session %q: %w", sessionID, err)
 	}
-	h.sessions.keepSelection(sessionID, st)
+	s.keepSelection(st)
 	return st, nil
 }
 
@@ -424,8 +422,8 @@ func readSelection(ctx context.Context, log sessionlog.Log, st sessionSelection,
 // a step read anyway: evs are every event after seq after, newest first, as
 // of head. It does nothing unless the remembered selection is known up to
 // exactly after, so a step of an agent loop costs no extra read.
-func (h *Host) observeSelection(sessionID string, after uint64, evs []sessionlog.Event, head sessionlog.Head) {
-	h.sessions.updateSelection(sessionID, func(st sessionSelection) (sessionSelection, bool) {
+func observeSelection(s *session, after uint64, evs []sessionlog.Event, head sessionlog.Head) {
+	s.updateSelection(func(st sessionSelection) (sessionSelection, bool) {
 		if st.seq != after || head.Seq <= after {
 			return st, false
 		}

@@ -19,7 +19,7 @@ func (h *Host) AppendMessages(ctx context.Context, sessionID string, msgs ...Mes
 	if err != nil {
 		return nil, err
 	}
-	seqs, err := appendMessages(ctx, log, nil, msgs, msgs)
+	seqs, err := appendMessages(ctx, log, msgs, msgs)
 	if err != nil {
 		return nil, fmt.Errorf("append messages to session %q: %w", sessionID, err)
 	}

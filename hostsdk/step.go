@@ -7,15 +7,11 @@ import (
 	"log/slog"
 	"math/bits"
 	"path/filepath"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/zeebo/xxh3"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // Role says whom a message speaks for.
@@ -51,8 +47,11 @@ type Step struct {
 	// relative one fails the step (ErrRelativeCwd).
 	Cwd        string
 	AgentScope string
-	Turn       int
-	Step       int
+	// Turn and Step number the step for telemetry only (span attributes
+	// and the plugin's traces); the plugin decides from the session log
+	// alone. Both are optional: zero where the runtime does not count.
+	Turn int
+	Step int
 	// Downstream is the decision before the host's listeners run; the zero
 	// value enters with no messages.
 	//
@@ -198,6 +197,16 @@ func (c Callbacks) plus(d Callbacks) Callbacks {
 // times; so each catalog change is published once per session, whoever
 // races. Listeners run once per PreStep.
 func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err error) {
+	s := h.sessions.get(step.SessionID)
+	if err := s.enter(ctx); err != nil {
+		return h.failStep(ctx, s, step, step.Downstream, Callbacks{}, err)
+	}
+	defer s.leave()
+	return h.preStep(ctx, s, step)
+}
+
+// preStep is PreStep for a session whose turn the caller holds.
+func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepResult, err error) {
 	ctx, obs := h.tel.startStep(ctx, step)
 	defer func() { h.tel.endStep(ctx, obs, result, err) }()
 	decision := step.Downstream
@@ -216,23 +225,24 @@ func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err e
 		return StepResult{}, fmt.Errorf("agent scope %q: %w", step.AgentScope, err)
 	}
 	if err := checkCwd(step.Cwd); err != nil {
-		return h.failStep(ctx, step, decision, Callbacks{}, &HostError{Err: err})
+		return h.failStep(ctx, s, step, decision, Callbacks{}, &HostError{Err: err})
 	}
 	var callbacks Callbacks
 	for attempt := 1; ; attempt++ {
-		result, err := h.stepAttempt(ctx, m, chain, step, decision, attempt)
+		run := &stepRun{h: h, s: s, m: m, chain: chain, step: step, decision: decision}
+		result, err := run.attempt(ctx, attempt)
 		callbacks = callbacks.plus(result.Callbacks)
 		result.Callbacks = callbacks
 		if errors.Is(err, errStepAgain) {
 			continue
 		}
 		if err != nil {
-			return h.failStep(ctx, step, decision, callbacks, err)
+			return h.failStep(ctx, s, step, decision, callbacks, err)
 		}
 		for _, d := range result.Diagnostics {
 			h.log.Warn("skill catalog: "+d, "session", step.SessionID, "agent", step.AgentScope)
 		}
-		h.reportReasons(ctx, step, result.Outcome, result.Reasons)
+		h.reportReasons(ctx, s, step, result.Outcome, result.Reasons)
 		return result, nil
 	}
 }
@@ -240,9 +250,9 @@ func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err e
 // failStep ends a step that failed: the downstream decision with
 // OutcomePluginError and the failure as its reason, or, with
 // Config.FailClosed, the error alone. Either way the reason is reported.
-func (h *Host) failStep(ctx context.Context, step Step, decision Decision, callbacks Callbacks, err error) (StepResult, error) {
+func (h *Host) failStep(ctx context.Context, s *session, step Step, decision Decision, callbacks Callbacks, err error) (StepResult, error) {
 	reasons := []Reason{failureReason(err)}
-	h.reportReasons(ctx, step, OutcomePluginError, reasons)
+	h.reportReasons(ctx, s, step, OutcomePluginError, reasons)
 	if h.cfg.FailClosed {
 		return StepResult{}, err
 	}
@@ -280,13 +290,13 @@ func troubling(c ReasonCode) bool {
 // previous step's were and these are not (the session recovered), and at
 // DEBUG otherwise. Further steps with the same reasons log nothing, so a
 // session stuck on one provider error logs it once.
-func (h *Host) reportReasons(ctx context.Context, step Step, outcome Outcome, reasons []Reason) {
+func (h *Host) reportReasons(ctx context.Context, s *session, step Step, outcome Outcome, reasons []Reason) {
 	fp, troubled := uint64(len(reasons)), false
 	for _, r := range reasons {
 		fp = mixFingerprint(mixFingerprint(fp, xxh3.HashString(string(r.Code))), xxh3.HashString(r.Detail))
 		troubled = troubled || troubling(r.Code)
 	}
-	changed, wasTroubled := h.sessions.swapReasons(step.SessionID, fp, troubled)
+	changed, wasTroubled := s.swapReasons(fp, troubled)
 	if !changed {
 		return
 	}
@@ -317,265 +327,7 @@ func mixFingerprint(fp, h uint64) uint64 {
 	return bits.RotateLeft64(fp^h, 27)*0x9e3779b97f4a7c15 + 0x632be59bd9b4e019
 }
 
-// errStepAgain is stepAttempt's answer when another writer appended to the
-// session between the plugin's decision and the append: decide again.
-var errStepAgain = errors.New("the session's head moved: decide again")
-
-// stepAttempt is one attempt of a step: the plugin's decision on the
-// session's head, and the append of its messages, under one
-// Config.PreStepTimeout. A failed attempt's result carries only the
-// callbacks it counted.
-func (h *Host) stepAttempt(ctx context.Context, m *Mount, chain []string, step Step, decision Decision, attempt int) (StepResult, error) {
-	if m != nil {
-		// (Re)starting the process and replaying mounts is not part of the
-		// step's time budget: a slow start is not a hung plugin.
-		if _, err := m.plugin.running(ctx); err != nil {
-			if ctx.Err() != nil {
-				return StepResult{}, err
-			}
-			return StepResult{}, &PluginError{Err: err}
-		}
-	}
-	callerFirst := callerDeadlineFirst(ctx, h.cfg.PreStepTimeout)
-	stepCtx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
-	defer cancel()
-
-	log, err := h.sessionLog(stepCtx, step.SessionID)
-	if err != nil {
-		return StepResult{}, storeError(ctx, callerFirst, err)
-	}
-	result := StepResult{Decision: decision, Outcome: OutcomeNoPlugin, Reasons: []Reason{{Code: contract.ReasonNoMount,
-		Detail: "no skill-catalog plugin is mounted in any scope of agent scope " + strconv.Quote(step.AgentScope)}}}
-	var decidedOn *contract.SessionHead
-	if m != nil {
-		if result, decidedOn, err = h.runPlugin(ctx, callerFirst, stepCtx, m, chain, log, step, decision); err != nil {
-			return StepResult{Callbacks: result.Callbacks}, err
-		}
-	}
-	if result.Decision.Reject != nil || len(result.Decision.Messages) == 0 {
-		return result, nil
-	}
-	appended, err := appendMessages(stepCtx, log, decidedOn, result.Decision.Messages, decision.Messages)
-	if errors.Is(err, sessionlog.ErrConflict) {
-		if attempt < maxStepAttempts {
-			return StepResult{Callbacks: result.Callbacks}, errStepAgain
-		}
-		err = fmt.Errorf("the session log kept moving during %d attempts: %w", attempt, err)
-	}
-	if err != nil {
-		return StepResult{Callbacks: result.Callbacks}, storeError(ctx, callerFirst, fmt.Errorf("append step messages: %w", err))
-	}
-	result.Appended = appended
-	if m != nil && m.acceptsSourceDigests() {
-		h.sessions.setOwnSources(step.SessionID, ownSources(result.Decision.Messages, decision.Messages, appended))
-	}
-	return result, nil
-}
-
-// storeError is the error of a step whose session-store call failed: the
-// caller's own cancellation or deadline as it is, anything else (the step's
-// deadline included) a *HostError.
-func storeError(callerCtx context.Context, callerFirst bool, err error) error {
-	if callerCtx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) ||
-		callerFirst && errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &HostError{Err: err}
-}
-
-// maxStepAttempts bounds how often PreStep decides again because the
-// session's head moved before it could append. Every conflict means another
-// writer's append succeeded, so n steps racing on one session need at most n
-// attempts each.
-const maxStepAttempts = 16
-
-// appendMessages appends a step's messages to the session log: on the
-// condition that the head is still decidedOn, when the plugin decided on one
-// (nil: the host could not read the head, so there is nothing to hold the
-// append to). runtime are the messages the runtime passed in, whose sources
-// are its own (see messageRecords). It returns the messages' sequence
-// numbers.
-func appendMessages(ctx context.Context, log sessionlog.Log, decidedOn *contract.SessionHead, msgs, runtime []Message) ([]uint64, error) {
-	recs, err := messageRecords(msgs, runtime)
-	if err != nil {
-		return nil, err
-	}
-	var head sessionlog.Head
-	if decidedOn != nil {
-		head, err = log.AppendIf(ctx, decidedOn.Seq, recs...)
-	} else {
-		head, err = log.Append(ctx, recs...)
-	}
-	if err != nil {
-		return nil, err
-	}
-	seqs := make([]uint64, len(recs))
-	for i := range recs {
-		seqs[i] = head.Seq - uint64(len(recs)-1-i)
-	}
-	return seqs, nil
-}
-
-// runPlugin asks the plugin mount m for its decision on the step, within
-// stepCtx, the attempt's deadline; callerCtx is the caller's context and
-// callerFirst whether its deadline comes first. It returns the session head
-// it sent the plugin, nil if the log's head could not be read.
-func (h *Host) runPlugin(callerCtx context.Context, callerFirst bool, ctx context.Context, m *Mount, chain []string, log sessionlog.Log, step Step, decision Decision) (StepResult, *contract.SessionHead, error) {
-	req := contract.StepRequest{
-		SessionID:  step.SessionID,
-		Cwd:        step.Cwd,
-		AgentScope: step.AgentScope,
-		Turn:       uint32(step.Turn),
-		Step:       uint32(step.Step),
-		Downstream: decision,
-	}
-	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, render.SkillToolName); ok {
-		req.SkillToolIdentity = id
-	}
-	req.Head, req.Recent = h.sessionHead(ctx, step.SessionID, log, m.acceptsSourceDigests())
-	var head *sessionlog.Head
-	if req.Head != nil {
-		head = &sessionlog.Head{Seq: req.Head.Seq, SurfaceRevision: req.Head.SurfaceRevision}
-	}
-	sel, err := h.selectionOf(ctx, step.SessionID, log, head)
-	if err != nil {
-		if callerCtx.Err() != nil {
-			return StepResult{}, nil, callerCtx.Err()
-		}
-		return StepResult{}, nil, &HostError{Err: err}
-	}
-	if tok, ok := h.cfg.Skills.CachedToken(skillsQuery(step, chain)); ok {
-		req.SnapshotToken = sel.token(tok)
-	}
-
-	var resp contract.StepResponse
-	mark := h.sessions.markCallbacks(step.SessionID)
-	h.sessions.takeSnapshotNotes(step.SessionID) // what an earlier step or tool call left
-	if decision.Reject == nil && m.acceptsStepSnapshots() {
-		h.snapshotAhead(ctx, &req)
-	}
-
-	err = m.call(ctx, "pre-step", func(svc contract.Service, mountID string) (err error) {
-		req.MountID = mountID
-		resp, err = svc.PreStep(ctx, req)
-		return err
-	})
-	if err != nil {
-		return StepResult{}, nil, blame(callerCtx, callerFirst, err)
-	}
-	final, err := decision.Apply(resp.Edits)
-	if err != nil {
-		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
-	}
-	diagnostics, reasons := resp.Diagnostics, slices.Clip(resp.Reasons)
-	notes, incomplete := h.sessions.takeSnapshotNotes(step.SessionID)
-	if len(notes) > 0 && publishes(resp.Outcome) {
-		diagnostics = append(slices.Clip(diagnostics), notes...)
-		for _, n := range notes {
-			reasons = append(reasons, Reason{Code: contract.ReasonNameCollision, Detail: n})
-		}
-	}
-	if resp.Outcome == OutcomeIncomplete {
-		// The plugin says the snapshot was incomplete; the registry said why.
-		for _, why := range incomplete {
-			reasons = append(reasons, Reason{Code: contract.ReasonProviderIncomplete, Detail: why})
-		}
-	}
-	return StepResult{Decision: final, Outcome: resp.Outcome, Diagnostics: diagnostics, Reasons: reasons, Callbacks: h.sessions.callbacksSince(step.SessionID, mark)}, req.Head, nil
-}
-
-// snapshotAhead answers, within the step's request, the Snapshot callback
-// the plugin would make next, when the session's skills changed since the
-// snapshot the host last answered it with at the same place: as a delta
-// against that snapshot, or as an incomplete one. A step whose skills
-// changed then makes no callback. When there is no such answer (the
-// session's first step, a place it has not been at, an error, a delta not
-// worth sending) the request is left as it was, and the plugin calls back
-// as it would without it.
-func (h *Host) snapshotAhead(ctx context.Context, req *contract.StepRequest) {
-	base, ok := h.sessions.answered(req.SessionID, snapshotPlace{req.Cwd, req.AgentScope})
-	if !ok || base == req.SnapshotToken {
-		return // nothing to answer, or the cached token says nothing changed
-	}
-	snap, err := h.answerSnapshot(ctx, contract.SnapshotRequest{
-		SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, IfNoneMatch: base, AcceptDelta: true,
-	})
-	switch {
-	case err != nil:
-		// The callback will meet the same error, and report it there.
-	case snap.NotModified:
-		req.SnapshotToken = snap.Token
-	case !snap.Complete:
-		req.Snapshot, req.SnapshotToken = &contract.Snapshot{}, ""
-	case snap.DeltaBase != "":
-		req.Snapshot, req.SnapshotToken = &snap, snap.Token
-	default:
-		// A whole snapshot is only worth sending to a plugin that asks.
-		req.SnapshotToken = snap.Token
-	}
-}
-
 // publishes reports whether a step with this outcome published a catalog.
 func publishes(o Outcome) bool {
 	return o == OutcomeInitial || o == OutcomeReplacement || o == OutcomeTombstone
-}
-
-// Bounds of the events a step carries to the plugin (see sessionHead).
-const (
-	maxInlineEvents = 64
-	maxInlineBytes  = 256 << 10
-)
-
-// sessionHead returns the session log's head for a step and, when the host
-// sent the plugin an earlier head of this session, the events appended
-// since, so the plugin does not have to read them back: one round trip per
-// step of an agent loop. Events are sent only while they are few and small
-// and the surface revision is unchanged; the plugin reads the log itself
-// otherwise. A log that cannot be read yields no head at all.
-//
-// With digests (the plugin accepts them), an event whose source the plugin
-// itself produced at the previous step is sent by its source's digest, so
-// a catalog crosses the connection once, and counts 16 bytes against the
-// bound.
-func (h *Host) sessionHead(ctx context.Context, sessionID string, log sessionlog.Log, digests bool) (*contract.SessionHead, *contract.RecentEvents) {
-	prev, known := h.sessions.sentHead(sessionID)
-	var head sessionlog.Head
-	var recent *contract.RecentEvents
-	if known {
-		page, err := log.ReadBackward(ctx, 0, prev.Seq, maxInlineEvents)
-		if err != nil {
-			return nil, nil
-		}
-		head = page.Head
-		if !page.More {
-			// Every event since the previous step: what the session's
-			// selection needs too.
-			h.observeSelection(sessionID, prev.Seq, page.Events, head)
-		}
-		if head.SurfaceRevision == prev.SurfaceRevision && head.Seq >= prev.Seq && !page.More {
-			recent = &contract.RecentEvents{AfterSeq: prev.Seq, Events: make([]contract.SessionEvent, len(page.Events))}
-			size := 0
-			for i, ev := range page.Events {
-				out := contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
-				if digests && len(ev.Source) > 0 {
-					if d, ok := h.sessions.ownSource(sessionID, ev.Seq); ok {
-						out.Source, out.SourceDigest = nil, d
-					}
-				}
-				recent.Events[i] = out
-				size += len(out.Source) + len(out.SourceDigest) + len(out.Type) + 16
-			}
-			if size > maxInlineBytes {
-				recent = nil
-			}
-		}
-	} else {
-		var err error
-		if head, err = log.Head(ctx); err != nil {
-			return nil, nil
-		}
-	}
-	sent := contract.SessionHead{Seq: head.Seq, SurfaceRevision: head.SurfaceRevision}
-	h.sessions.setSentHead(sessionID, sent)
-	return &sent, recent
 }

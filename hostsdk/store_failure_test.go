@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -48,6 +51,13 @@ func (failedOpenStore) Open(context.Context, string) (sessionlog.Log, error) {
 // process.
 func storeHost(t *testing.T, store sessionlog.Store, cfg hostsdk.Config) *hostsdk.Host {
 	t.Helper()
+	h, _ := storeHostWithRegistry(t, store, cfg)
+	return h
+}
+
+// storeHostWithRegistry is storeHost, with the registry it made.
+func storeHostWithRegistry(t *testing.T, store sessionlog.Store, cfg hostsdk.Config) (*hostsdk.Host, *skills.Registry) {
+	t.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
@@ -69,7 +79,7 @@ func storeHost(t *testing.T, store sessionlog.Store, cfg hostsdk.Config) *hostsd
 	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
 		t.Fatal(err)
 	}
-	return host
+	return host, reg
 }
 
 // TestStoreFailureIsAHostErrorAndFailsOpen: a step whose session store
@@ -116,6 +126,85 @@ func TestStoreFailureIsAHostErrorAndFailsOpen(t *testing.T) {
 				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
 			if !errors.As(err, &herr) || len(res.Decision.Messages) != 0 || res.Outcome != "" {
 				t.Errorf("with FailClosed: PreStep = %+v, %v; want only a *hostsdk.HostError", res, err)
+			}
+		})
+	}
+}
+
+// stallingStore opens logs whose Head or ReadBackward stall, once its
+// switch is on, until the caller's context ends: a database that stopped
+// answering.
+type stallingStore struct {
+	sessionlog.Store
+	stallHead, stallReads *atomic.Bool
+}
+
+type stallingLog struct {
+	sessionlog.Log
+	store stallingStore
+}
+
+func (s stallingStore) Open(ctx context.Context, id string) (sessionlog.Log, error) {
+	l, err := s.Store.Open(ctx, id)
+	return stallingLog{l, s}, err
+}
+
+func (l stallingLog) Head(ctx context.Context) (sessionlog.Head, error) {
+	if l.store.stallHead.Load() {
+		<-ctx.Done()
+		return sessionlog.Head{}, ctx.Err()
+	}
+	return l.Log.Head(ctx)
+}
+
+func (l stallingLog) ReadBackward(ctx context.Context, before, after uint64, max int) (sessionlog.Page, error) {
+	if l.store.stallReads.Load() {
+		<-ctx.Done()
+		return sessionlog.Page{}, ctx.Err()
+	}
+	return l.Log.ReadBackward(ctx, before, after, max)
+}
+
+// TestStoreStallAfterASkillChangeIsTheHosts: a store that stops answering
+// in the step after a skill change is blamed on the store, in words that
+// say which read stalled, never on the plugin; and a step that needs no
+// further read of the head (the host already read it) is not held up by a
+// stalled Head at all.
+func TestStoreStallAfterASkillChangeIsTheHosts(t *testing.T) {
+	for _, tc := range []struct {
+		name        string
+		stallHead   bool
+		stallReads  bool
+		wantOutcome hostsdk.Outcome
+		wantErr     string
+	}{
+		{name: "head", stallHead: true, wantOutcome: hostsdk.OutcomeReplacement},
+		{name: "reads", stallReads: true, wantOutcome: hostsdk.OutcomePluginError, wantErr: "read the session log's newest events"},
+		{name: "head and reads", stallHead: true, stallReads: true, wantOutcome: hostsdk.OutcomePluginError, wantErr: "read the session log's newest events"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := stallingStore{Store: sessionlog.NewMemoryStore(), stallHead: new(atomic.Bool), stallReads: new(atomic.Bool)}
+			h, reg := storeHostWithRegistry(t, store, hostsdk.Config{PreStepTimeout: 500 * time.Millisecond})
+			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}
+			if res, err := h.PreStep(context.Background(), step); err != nil || res.Outcome != hostsdk.OutcomeInitial {
+				t.Fatalf("first step: %s, %v", res.Outcome, err)
+			}
+			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "gamma", Description: "Third skill.", Content: "Do gamma."}); err != nil {
+				t.Fatal(err)
+			}
+			store.stallHead.Store(tc.stallHead)
+			store.stallReads.Store(tc.stallReads)
+			res, err := h.PreStep(context.Background(), step)
+			var perr *hostsdk.PluginError
+			var herr *hostsdk.HostError
+			if errors.As(err, &perr) {
+				t.Fatalf("a stalled store is blamed on the plugin: %v", err)
+			}
+			if res.Outcome != tc.wantOutcome {
+				t.Fatalf("outcome %s (%v), want %s", res.Outcome, err, tc.wantOutcome)
+			}
+			if tc.wantErr != "" && (!errors.As(err, &herr) || !strings.Contains(err.Error(), tc.wantErr) || !errors.Is(err, context.DeadlineExceeded)) {
+				t.Fatalf("err = %v, want a *HostError saying %q", err, tc.wantErr)
 			}
 		})
 	}

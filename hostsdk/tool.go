@@ -17,7 +17,10 @@ type ToolCall struct {
 	// empty.
 	Cwd        string
 	AgentScope string
-	CallID     string
+	// CallID is the model's id of the call, where the runtime has one
+	// (some frameworks give tools none): the plugin records and traces it,
+	// and decides nothing by it. Optional.
+	CallID string
 	// Name is the tool name the model called.
 	Name string
 	// Arguments is the raw JSON of the call's arguments, as the model sent

@@ -61,7 +61,11 @@ type TranscriptEntry struct {
 	// Compaction is true for the summary a compaction put in the place of
 	// the messages it hid.
 	Compaction bool
-	Message    Message
+	// Plugin is true for a message the plugin added (IsPluginMessage): a
+	// catalog, a replacement or tombstone, a user-invoked skill's
+	// instructions.
+	Plugin  bool
+	Message Message
 }
 
 // transcriptPage is how many events Transcript reads a call.
@@ -101,7 +105,8 @@ func (h *Host) Transcript(ctx context.Context, sessionID string) ([]TranscriptEn
 			// Stores may share the bytes they hold (sessionlog.Log); the
 			// runtime gets its own.
 			msg.Source = bytes.Clone(ev.Source)
-			out = append(out, TranscriptEntry{Seq: ev.Seq, Visible: ev.Visible, Compaction: ev.Type == sessionlog.TypeCompaction, Message: msg})
+			out = append(out, TranscriptEntry{Seq: ev.Seq, Visible: ev.Visible, Compaction: ev.Type == sessionlog.TypeCompaction,
+				Plugin: IsPluginMessage(msg), Message: msg})
 		}
 		if !page.More {
 			break

@@ -97,30 +97,28 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	if _, err := plugin.Mount(ctx, tools.GlobalScope, `{"catalogDescriptionMaxLength": 300}`); err != nil {
 		return err
 	}
-	// The tools this agent sees: the plugin's `skill` tool is among them.
-	offered := tree.Visible(agent)
-
+	// The session's handle: its steps, tool calls and transcript go through
+	// it. The tools this agent sees: the plugin's `skill` tool is among them.
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
+	s := host.Session(session, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: agent})
+	offered := s.Tools()
+
 	var conversation []hostsdk.Message // what the model is sent, in order
 	input := []hostsdk.Message{text("u1", hostsdk.RoleUser, "Please fill in the W-9 form in forms/w9.pdf.")}
 	for step := 1; step <= 3; step++ {
-		// The step's new input goes in as the downstream decision; PreStep
+		// The step's new input goes in as the downstream decision; the step
 		// appends it to the log with whatever the plugin adds.
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: cwd, AgentScope: agent,
-			Turn: 1, Step: step, Downstream: hostsdk.Decision{Messages: input}})
+		res, err := s.Step(ctx, hostsdk.Decision{Messages: input})
 		var pluginErr *hostsdk.PluginError
 		var hostErr *hostsdk.HostError
 		switch {
 		case errors.As(err, &pluginErr), errors.As(err, &hostErr):
 			// The plugin, or a provider or store it needed, failed: the step
-			// proceeds without the plugin, and the log is untouched.
+			// proceeds without the plugin, and its input is logged as it is.
 			fmt.Fprintln(os.Stderr, "example-host: skill catalog skipped:", err)
-			if _, err := host.AppendMessages(ctx, session, input...); err != nil {
-				return err
-			}
 		case err != nil:
 			return err
 		}
@@ -133,15 +131,14 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		call, answer := model(conversation, offered)
 		if call == nil {
 			reply := text(fmt.Sprintf("a%d", step), hostsdk.RoleAssistant, answer)
-			if _, err := host.AppendMessages(ctx, session, reply); err != nil {
+			if _, err := s.Append(ctx, reply); err != nil {
 				return err
 			}
 			conversation = append(conversation, reply)
 			fmt.Printf("model: %s\n", answer)
 			break
 		}
-		out, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: session, Cwd: cwd, AgentScope: agent,
-			CallID: fmt.Sprintf("call-%d", step), Name: call.name, Arguments: call.arguments})
+		out, err := s.CallTool(ctx, hostsdk.ToolCall{CallID: fmt.Sprintf("call-%d", step), Name: call.name, Arguments: call.arguments})
 		if err != nil {
 			return err
 		}
@@ -155,22 +152,17 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 
 	// The runtime compacts its context: everything so far is replaced by a
 	// summary. Recording it lets the plugin see that the catalog is gone.
-	log, err := store.Open(ctx, session)
-	if err != nil {
-		return err
-	}
-	head, err := log.Head(ctx)
-	log.Close()
+	logged, err := s.Transcript(ctx)
 	if err != nil {
 		return err
 	}
 	summary := text("s1", hostsdk.RoleUser, "Summary: the W-9 form was filled in with the pdf-forms skill.")
-	if _, err := host.RecordCompaction(ctx, session, hostsdk.Compaction{
-		Hide: sessionlog.Range{From: 1, To: head.Seq}, Summary: &summary}); err != nil {
+	if _, err := s.RecordCompaction(ctx, hostsdk.Compaction{
+		Hide: sessionlog.Range{From: 1, To: logged[len(logged)-1].Seq}, Summary: &summary}); err != nil {
 		return err
 	}
 	conversation = []hostsdk.Message{summary}
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: cwd, AgentScope: agent, Turn: 2, Step: 1})
+	res, err := s.Step(ctx, hostsdk.Decision{})
 	if err != nil {
 		return err
 	}
@@ -188,15 +180,15 @@ type toolCall struct {
 // model stands in for the model: while the catalog lists pdf-forms and the
 // `skill` tool is offered, it loads that skill; after the tool's result, it
 // answers.
-func model(conversation []hostsdk.Message, offered []tools.ResolvedTool) (*toolCall, string) {
+func model(conversation []hostsdk.Message, offered []hostsdk.ToolDefinition) (*toolCall, string) {
 	if conversation[len(conversation)-1].Role == hostsdk.RoleTool {
 		return nil, "Done: the form is filled in, following the pdf-forms skill."
 	}
 	listed := slices.ContainsFunc(conversation, func(m hostsdk.Message) bool {
 		return strings.Contains(m.Text(), "`pdf-forms`")
 	})
-	offeredSkill := slices.ContainsFunc(offered, func(t tools.ResolvedTool) bool {
-		return t.Definition.Name == "skill"
+	offeredSkill := slices.ContainsFunc(offered, func(t hostsdk.ToolDefinition) bool {
+		return t.Name == "skill"
 	})
 	if listed && offeredSkill {
 		return &toolCall{name: "skill", arguments: json.RawMessage(`{"name":"pdf-forms"}`)}, ""

@@ -1,6 +1,7 @@
 package hostsdk
 
 import (
+	"context"
 	"sync"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -9,10 +10,18 @@ import (
 
 // session is what a Host keeps for one session it has met, until
 // EndSession or Close: its open log, the head its last step sent the
-// plugin, its skill selection as last read, and the callbacks the plugin
-// made for it. One value replaces what would otherwise be a map per
-// concern with lifecycles kept by hand.
+// plugin, its skill selection as last read, the callbacks the plugin made
+// for it, and the mirror of a framework's history (see Session.Sync). A
+// step looks the session up once and then works on this value, under its
+// own mutex: the table's lock is held only to find it.
 type session struct {
+	// turn admits one step of the session at a time within this host (a
+	// channel, so that a waiting step can give up with its context; its
+	// waiters are served in order, so a slow step is not starved by
+	// steps that keep arriving).
+	turn chan struct{}
+
+	mu  sync.Mutex
 	log sessionlog.Log // nil until opened
 	// sent is the head the session's last step sent the plugin; valid when
 	// headSent.
@@ -44,48 +53,95 @@ type session struct {
 	// delta a later step may carry (contract.StepRequest.Snapshot).
 	answered   string
 	answeredAt snapshotPlace
+	// mirror is the session log as a framework's history sees it, kept by
+	// Session.Sync; nil until a Sync reads it.
+	mirror *mirror
 }
+
+func newSession() *session { return &session{turn: make(chan struct{}, 1)} }
 
 // snapshotPlace is where a session's snapshot was taken.
 type snapshotPlace struct{ cwd, agentScope string }
 
-// sessionTable holds the sessions a Host has met. One mutex guards the
-// table and every session's fields: each use is a few loads and stores.
+// sessionTable holds the sessions a Host has met. Its mutex guards only
+// the map; each session guards its own fields.
 type sessionTable struct {
 	mu sync.Mutex
 	m  map[string]*session
 }
 
-// getLocked returns the session, adding it when it is new. t.mu must be
-// held.
-func (t *sessionTable) getLocked(id string) *session {
+// get returns the session, adding it when it is new.
+func (t *sessionTable) get(id string) *session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
 	s := t.m[id]
 	if s == nil {
 		if t.m == nil {
 			t.m = make(map[string]*session)
 		}
-		s = &session{}
+		s = newSession()
 		t.m[id] = s
 	}
 	return s
 }
 
-// openLog returns the session's open log, if it has one.
-func (t *sessionTable) openLog(id string) (sessionlog.Log, bool) {
+// end forgets a session and returns its log, nil when none was open.
+func (t *sessionTable) end(id string) sessionlog.Log {
 	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s := t.m[id]; s != nil && s.log != nil {
-		return s.log, true
+	s := t.m[id]
+	delete(t.m, id)
+	t.mu.Unlock()
+	if s == nil {
+		return nil
 	}
-	return nil, false
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log
+}
+
+// endAll forgets every session and returns their open logs by id.
+func (t *sessionTable) endAll() map[string]sessionlog.Log {
+	t.mu.Lock()
+	m := t.m
+	t.m = nil
+	t.mu.Unlock()
+	logs := make(map[string]sessionlog.Log)
+	for id, s := range m {
+		s.mu.Lock()
+		if s.log != nil {
+			logs[id] = s.log
+		}
+		s.mu.Unlock()
+	}
+	return logs
+}
+
+// enter waits for the session's turn: one step at a time within a host.
+// It fails only with ctx's error.
+func (s *session) enter(ctx context.Context) error {
+	select {
+	case s.turn <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// leave ends the turn enter began.
+func (s *session) leave() { <-s.turn }
+
+// openLog returns the session's open log, if it has one.
+func (s *session) openLog() (sessionlog.Log, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.log, s.log != nil
 }
 
 // keepLog makes l the session's log unless another caller opened it first;
 // it returns the log to use and whether it is l.
-func (t *sessionTable) keepLog(id string, l sessionlog.Log) (sessionlog.Log, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.getLocked(id)
+func (s *session) keepLog(l sessionlog.Log) (sessionlog.Log, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.log != nil {
 		return s.log, false
 	}
@@ -93,108 +149,70 @@ func (t *sessionTable) keepLog(id string, l sessionlog.Log) (sessionlog.Log, boo
 	return l, true
 }
 
-// end forgets a session and returns its log, nil when none was open.
-func (t *sessionTable) end(id string) sessionlog.Log {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.m[id]
-	delete(t.m, id)
-	if s == nil {
-		return nil
-	}
-	return s.log
-}
-
-// endAll forgets every session and returns their open logs by id.
-func (t *sessionTable) endAll() map[string]sessionlog.Log {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	logs := make(map[string]sessionlog.Log)
-	for id, s := range t.m {
-		if s.log != nil {
-			logs[id] = s.log
-		}
-	}
-	t.m = nil
-	return logs
-}
-
 // sentHead returns the head the session's last step sent the plugin.
-func (t *sessionTable) sentHead(id string) (contract.SessionHead, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s := t.m[id]; s != nil && s.headSent {
-		return s.sent, true
-	}
-	return contract.SessionHead{}, false
+func (s *session) sentHead() (contract.SessionHead, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sent, s.headSent
 }
 
 // setSentHead records the head a step of the session sent the plugin.
-func (t *sessionTable) setSentHead(id string, head contract.SessionHead) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.getLocked(id)
+func (s *session) setSentHead(head contract.SessionHead) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.sent, s.headSent = head, true
 }
 
 // setOwnSources records the digests of the plugin's own sources a step
 // appended, by sequence number, in place of the previous step's.
-func (t *sessionTable) setOwnSources(id string, own map[uint64][]byte) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.getLocked(id).ownSources = own
+func (s *session) setOwnSources(own map[uint64][]byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ownSources = own
 }
 
 // ownSource returns the digest of the plugin's own source at seq, if a
 // step appended one there.
-func (t *sessionTable) ownSource(id string, seq uint64) ([]byte, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s := t.m[id]; s != nil {
-		d, ok := s.ownSources[seq]
-		return d, ok
-	}
-	return nil, false
+func (s *session) ownSource(seq uint64) ([]byte, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d, ok := s.ownSources[seq]
+	return d, ok
 }
 
 // setAnswered records the token of a complete snapshot the session's
 // Snapshot was answered with at place.
-func (t *sessionTable) setAnswered(id string, at snapshotPlace, token string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.getLocked(id)
+func (s *session) setAnswered(at snapshotPlace, token string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.answered, s.answeredAt = token, at
 }
 
-// answered returns the token of the last complete snapshot the session's
+// answeredAt returns the token of the last complete snapshot the session's
 // Snapshot was answered with, when that was at place.
-func (t *sessionTable) answered(id string, at snapshotPlace) (string, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s := t.m[id]; s != nil && s.answered != "" && s.answeredAt == at {
+func (s *session) answeredToken(at snapshotPlace) (string, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.answered != "" && s.answeredAt == at {
 		return s.answered, true
 	}
 	return "", false
 }
 
-// selection returns the session's selection as last read.
-func (t *sessionTable) selection(id string) (sessionSelection, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s := t.m[id]; s != nil && s.selectionKnown {
-		return s.selection, true
-	}
-	return sessionSelection{}, false
+// knownSelection returns the session's selection as last read.
+func (s *session) knownSelection() (sessionSelection, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.selection, s.selectionKnown
 }
 
 // keepSelection remembers st for an open session unless what is
 // remembered is known further: concurrent readers may finish out of order.
-// A session that ended meanwhile keeps nothing; its next use reads again.
-func (t *sessionTable) keepSelection(id string, st sessionSelection) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.m[id]
-	if s == nil || s.log == nil || (s.selectionKnown && s.selection.seq > st.seq) {
+// A session whose log is not open keeps nothing; its next use reads again.
+func (s *session) keepSelection(st sessionSelection) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.log == nil || (s.selectionKnown && s.selection.seq > st.seq) {
 		return
 	}
 	s.selection, s.selectionKnown = st, true
@@ -202,11 +220,10 @@ func (t *sessionTable) keepSelection(id string, st sessionSelection) {
 
 // updateSelection applies fn to the session's remembered selection, if it
 // has one, and keeps what fn returns when ok.
-func (t *sessionTable) updateSelection(id string, fn func(sessionSelection) (sessionSelection, bool)) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.m[id]
-	if s == nil || !s.selectionKnown {
+func (s *session) updateSelection(fn func(sessionSelection) (sessionSelection, bool)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.selectionKnown {
 		return
 	}
 	if st, ok := fn(s.selection); ok {
@@ -215,57 +232,32 @@ func (t *sessionTable) updateSelection(id string, fn func(sessionSelection) (ses
 }
 
 // countCallback records one callback the plugin made for the session.
-func (t *sessionTable) countCallback(id string, kind func(*Callbacks) *int) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	*kind(&t.getLocked(id).made)++
+func (s *session) countCallback(kind func(*Callbacks) *int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	*kind(&s.made)++
 }
 
-// callbackMark is a session's callback counts at one moment.
-type callbackMark struct {
-	s    *session // nil: the session was not known
-	made Callbacks
-}
-
-// markCallbacks returns the session's callback counts, to compare later.
-func (t *sessionTable) markCallbacks(id string) callbackMark {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if s := t.m[id]; s != nil {
-		return callbackMark{s: s, made: s.made}
-	}
-	return callbackMark{}
-}
-
-// callbacksSince returns the callbacks made for the session since mark. A
-// session forgotten in between (EndSession) and met again counts from
-// zero.
-func (t *sessionTable) callbacksSince(id string, mark callbackMark) Callbacks {
-	now := t.markCallbacks(id)
-	if now.s != mark.s {
-		return now.made
-	}
-	return now.made.since(mark.made)
+// callbacks returns the callbacks made for the session so far.
+func (s *session) callbacks() Callbacks {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.made
 }
 
 // setSnapshotNotes records the diagnostics of the snapshot a Snapshot
 // callback of the session answered with, and why it was incomplete.
-func (t *sessionTable) setSnapshotNotes(id string, notes, incomplete []string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.getLocked(id)
+func (s *session) setSnapshotNotes(notes, incomplete []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	s.notes, s.incomplete = notes, incomplete
 }
 
 // takeSnapshotNotes returns the diagnostics and the account of an
 // incomplete snapshot recorded since the last take, and forgets them.
-func (t *sessionTable) takeSnapshotNotes(id string) (notes, incomplete []string) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.m[id]
-	if s == nil {
-		return nil, nil
-	}
+func (s *session) takeSnapshotNotes() (notes, incomplete []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	notes, incomplete = s.notes, s.incomplete
 	s.notes, s.incomplete = nil, nil
 	return notes, incomplete
@@ -274,10 +266,9 @@ func (t *sessionTable) takeSnapshotNotes(id string) (notes, incomplete []string)
 // swapReasons records the fingerprint of a step's reasons and whether they
 // name a problem, and returns whether the fingerprint differs from the
 // session's previous step's, and whether that step's named a problem.
-func (t *sessionTable) swapReasons(id string, fp uint64, troubled bool) (changed, wasTroubled bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	s := t.getLocked(id)
+func (s *session) swapReasons(fp uint64, troubled bool) (changed, wasTroubled bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	changed, wasTroubled = !s.reasonsSeen || s.reasons != fp, s.troubled
 	s.reasons, s.reasonsSeen, s.troubled = fp, true, troubled
 	return changed, wasTroubled

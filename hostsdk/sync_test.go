@@ -1,0 +1,431 @@
+package hostsdk_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+)
+
+// syncEnv is a host made by Open over a skills directory and a session
+// directory of its own, with the plugin binary.
+type syncEnv struct {
+	t                     *testing.T
+	skillsDir, sessionDir string
+	cwd                   string
+}
+
+func newSyncEnv(t *testing.T) *syncEnv {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir()) // no user-level skills of the machine's
+	e := &syncEnv{t: t, skillsDir: t.TempDir(), sessionDir: t.TempDir(), cwd: t.TempDir()}
+	e.writeSkill("alpha", "First skill.", "Do alpha.")
+	e.writeSkill("beta", "Second skill.", "Do beta.")
+	return e
+}
+
+func (e *syncEnv) writeSkill(name, desc, body string) {
+	e.t.Helper()
+	dir := filepath.Join(e.skillsDir, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		e.t.Fatal(err)
+	}
+	text := fmt.Sprintf("---\nname: %s\ndescription: %s\n---\n%s\n", name, desc, body)
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(text), 0o644); err != nil {
+		e.t.Fatal(err)
+	}
+}
+
+// open opens a host as a runtime would at start-up, and a handle on
+// session s1.
+func (e *syncEnv) open() (*hostsdk.Host, *hostsdk.Session) {
+	e.t.Helper()
+	host, err := hostsdk.Open(context.Background(), &hostsdk.OpenOptions{
+		SkillDirs: []string{e.skillsDir}, SessionDir: e.sessionDir,
+		Launcher: pluginproc.Binary{Path: pluginPath}, Logger: slog.New(slog.DiscardHandler),
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { host.Close() })
+	return host, host.Session("s1", &hostsdk.SessionOptions{Cwd: e.cwd})
+}
+
+func userMsg(text string) hostsdk.Message {
+	return hostsdk.Message{Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{hostsdk.TextBlock(text)}}
+}
+
+func assistantMsg(text string) hostsdk.Message {
+	return hostsdk.Message{Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{hostsdk.TextBlock(text)}}
+}
+
+// shape renders a view as one token per message: the history index of a
+// runtime message, or the kind of a plugin message with the skills it
+// lists.
+func shape(view []hostsdk.ViewMessage) string {
+	var parts []string
+	for _, v := range view {
+		if !v.Plugin {
+			parts = append(parts, fmt.Sprint(v.HistoryIndex))
+			continue
+		}
+		var src struct {
+			Kind    string `json:"kind"`
+			Update  bool   `json:"update"`
+			Entries []struct {
+				Name string `json:"name"`
+			} `json:"entries"`
+		}
+		if err := json.Unmarshal(v.Message.Source, &src); err != nil {
+			parts = append(parts, "bad-source")
+			continue
+		}
+		var names []string
+		for _, e := range src.Entries {
+			names = append(names, e.Name)
+		}
+		kind := "catalog"
+		if src.Update {
+			kind = "update"
+		}
+		parts = append(parts, kind+"("+strings.Join(names, ",")+")")
+	}
+	return strings.Join(parts, " ")
+}
+
+func mustSync(t *testing.T, s *hostsdk.Session, history []hostsdk.Message) hostsdk.SyncResult {
+	t.Helper()
+	res, err := s.Sync(context.Background(), history)
+	if err != nil {
+		t.Fatalf("Sync: %v", err)
+	}
+	return res
+}
+
+func checkSync(t *testing.T, what string, res hostsdk.SyncResult, outcome hostsdk.Outcome, appended int, view string) {
+	t.Helper()
+	if res.Outcome != outcome || len(res.Appended) != appended || shape(res.View) != view {
+		t.Errorf("%s: outcome %s, %d appended, view %q; want %s, %d, %q", what, res.Outcome, len(res.Appended), shape(res.View), outcome, appended, view)
+	}
+}
+
+// TestSyncMirrorsAFrameworksHistory: the framework hands its whole history
+// at every call; the catalog is published once, spliced back at its place
+// on every later call, and never appended twice.
+func TestSyncMirrorsAFrameworksHistory(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	history := []hostsdk.Message{userMsg("Fill in the form.")}
+	checkSync(t, "first call", mustSync(t, s, history), hostsdk.OutcomeInitial, 2, "0 catalog(alpha,beta)")
+
+	history = append(history, assistantMsg("Done."), userMsg("Thanks. And the next one?"))
+	res := mustSync(t, s, history)
+	checkSync(t, "second run", res, hostsdk.OutcomeUnchanged, 2, "0 catalog(alpha,beta) 1 2")
+	if res.View[3].Message.Text() != "Thanks. And the next one?" {
+		t.Errorf("the view's last message is %q, want the history's own", res.View[3].Message.Text())
+	}
+
+	// The same history again (a retried call): nothing appended.
+	checkSync(t, "the same history again", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 0, "0 catalog(alpha,beta) 1 2")
+
+	// A framework that keeps what it was sent hands the catalog back: it is
+	// recognised, not mirrored.
+	var withCatalog []hostsdk.Message
+	for _, v := range res.View {
+		withCatalog = append(withCatalog, v.Message)
+	}
+	checkSync(t, "the view handed back", mustSync(t, s, withCatalog), hostsdk.OutcomeUnchanged, 0, "0 catalog(alpha,beta) 2 3")
+
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, en := range entries {
+		got = append(got, fmt.Sprintf("%s/%v/%v", en.Message.Role, en.Plugin, en.Message.UserInput))
+	}
+	want := []string{"user/false/true", "user/true/false", "assistant/false/false", "user/false/true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("the log holds %v, want %v", got, want)
+	}
+}
+
+// TestSyncAcrossARestart: a new Host on the same store and skills reads
+// the session's log, republishes nothing, and splices the catalog back.
+func TestSyncAcrossARestart(t *testing.T) {
+	e := newSyncEnv(t)
+	host, s := e.open()
+	history := []hostsdk.Message{userMsg("one"), assistantMsg("two")}
+	mustSync(t, s, history)
+	if err := host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, s = e.open()
+	history = append(history, userMsg("three"))
+	checkSync(t, "after the restart", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 1, "0 1 catalog(alpha,beta) 2")
+}
+
+// TestSyncPublishesAChangeOnce: a skill added on disk between runs is one
+// replacement, after the messages of the run it arrived in.
+func TestSyncPublishesAChangeOnce(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	history := []hostsdk.Message{userMsg("one")}
+	mustSync(t, s, history)
+	e.writeSkill("gamma", "Third skill.", "Do gamma.")
+	history = append(history, assistantMsg("two"), userMsg("three"))
+	res := syncUntil(t, s, history, hostsdk.OutcomeReplacement)
+	checkSync(t, "after the change", res, hostsdk.OutcomeReplacement, len(res.Appended), "0 catalog(alpha,beta) 1 2 update(alpha,beta,gamma)")
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 5 {
+		t.Errorf("the log holds %d messages, want 5: the history's three and two catalogs", len(entries))
+	}
+	checkSync(t, "the next call", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 0, "0 catalog(alpha,beta) 1 2 update(alpha,beta,gamma)")
+}
+
+// syncUntil syncs the same history until the step's outcome is want: the
+// provider sees a change on disk once its watcher has.
+func syncUntil(t *testing.T, s *hostsdk.Session, history []hostsdk.Message, want hostsdk.Outcome) hostsdk.SyncResult {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		res := mustSync(t, s, history)
+		if res.Outcome == want || time.Now().After(deadline) {
+			return res
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestSyncTakesAShorterHistoryAsACompaction: a framework that summarises
+// its history drops what the log holds; Sync records it as compacted, and
+// the catalog it held is published again, once.
+func TestSyncTakesAShorterHistoryAsACompaction(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	history := []hostsdk.Message{userMsg("one"), assistantMsg("two"), userMsg("three")}
+	mustSync(t, s, history)
+	summarised := []hostsdk.Message{userMsg("Summary: one, two, three."), userMsg("four")}
+	// The catalog went with what the summary replaced: it comes back as a
+	// complete replacement.
+	checkSync(t, "after the summary", mustSync(t, s, summarised), hostsdk.OutcomeReplacement, 3, "0 1 update(alpha,beta)")
+	checkSync(t, "the next call", mustSync(t, s, summarised), hostsdk.OutcomeUnchanged, 0, "0 1 update(alpha,beta)")
+
+	// An edit keeps what came before the edited message: the summary.
+	edited := []hostsdk.Message{summarised[0], userMsg("four, edited")}
+	checkSync(t, "after an edit", mustSync(t, s, edited), hostsdk.OutcomeReplacement, 2, "0 1 update(alpha,beta)")
+
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var visible []string
+	for _, en := range entries {
+		if en.Visible {
+			visible = append(visible, en.Message.Text())
+		}
+	}
+	if len(visible) != 3 || visible[0] != "Summary: one, two, three." || visible[1] != "four, edited" {
+		t.Errorf("the log's visible messages are %q", visible)
+	}
+}
+
+// TestSyncUsesTheFrameworksIDs: given IDs are the log's; messages without
+// derive the same IDs from the same history.
+func TestSyncUsesTheFrameworksIDs(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	first := userMsg("one")
+	first.ID = "event-17"
+	history := []hostsdk.Message{first, assistantMsg("two")}
+	mustSync(t, s, history)
+	mustSync(t, s, history)
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) != 3 || entries[0].Message.ID != "event-17" || !strings.HasPrefix(entries[1].Message.ID, "h-") {
+		t.Fatalf("the log holds %+v", entries)
+	}
+	// A copy of the history, not the same values, derives the same IDs.
+	again := []hostsdk.Message{first, assistantMsg("two"), userMsg("three")}
+	checkSync(t, "a copy", mustSync(t, s, again), hostsdk.OutcomeUnchanged, 1, "0 1 catalog(alpha,beta) 2")
+}
+
+// TestSyncKeepsTheHistoryWhenThePluginFails: a step that fails open still
+// appends the framework's messages, and the next call goes on from them.
+func TestSyncKeepsTheHistoryWhenThePluginFails(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{PreStepTimeout: 300 * time.Millisecond})
+	e.mount(tools.GlobalScope)
+	blocking := newBlockingProvider()
+	e.reg.AddProvider(tools.GlobalScope, blocking, skills.ProviderOptions{})
+	s := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"})
+	history := []hostsdk.Message{userMsg("one")}
+	res, err := s.Sync(context.Background(), history)
+	var hostErr *hostsdk.HostError
+	if !errors.As(err, &hostErr) {
+		t.Fatalf("Sync with a hung provider: %v, want a *HostError", err)
+	}
+	if res.Outcome != hostsdk.OutcomePluginError || len(res.Appended) != 1 || shape(res.View) != "0" {
+		t.Fatalf("the failed step: outcome %s, appended %v, view %q; want the history appended and sent", res.Outcome, res.Appended, shape(res.View))
+	}
+	blocking.SetHang(skilltest.OpList, false)
+	history = append(history, assistantMsg("two"))
+	checkSync(t, "after the failure", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 1, "0 1")
+}
+
+// TestSessionToolsAreTheMountsOwn: the handle offers the mount's tools as
+// the agent sees them, and runs their calls.
+func TestSessionToolsAreTheMountsOwn(t *testing.T) {
+	e := newSyncEnv(t)
+	host, s := e.open()
+	var names []string
+	for _, d := range s.Tools() {
+		if len(d.InputSchema) == 0 || d.Description == "" {
+			t.Errorf("tool %s comes without a schema or description", d.Name)
+		}
+		names = append(names, d.Name)
+	}
+	if !slices.Equal(names, []string{"skill", "skill_resource"}) {
+		t.Fatalf("Tools() = %v", names)
+	}
+	res, err := s.CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	if err != nil || res.IsError || !strings.Contains(res.Text, "Do alpha.") {
+		t.Fatalf("CallTool(skill alpha) = %q, %v", res.Text, err)
+	}
+	if _, err := s.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "other", Name: "skill"}); err == nil {
+		t.Error("a call naming another session was run")
+	}
+	if _, err := host.Session("s2", &hostsdk.SessionOptions{Cwd: "relative/dir"}).Sync(context.Background(), nil); !errors.Is(err, hostsdk.ErrRelativeCwd) {
+		t.Errorf("a session with a relative directory: %v, want ErrRelativeCwd", err)
+	}
+	if _, err := host.Session("s2", &hostsdk.SessionOptions{AgentScope: "agent:nobody"}).Step(context.Background(), hostsdk.Decision{}); !errors.Is(err, tools.ErrUnknownScope) {
+		t.Errorf("a session in an unknown scope: %v, want ErrUnknownScope", err)
+	}
+}
+
+// TestStepsOfOneSessionTakeTurns: goroutines stepping one session through
+// one host never fail, however they interleave (a step that kept losing
+// the append to faster ones used to give up after 16 attempts).
+func TestStepsOfOneSessionTakeTurns(t *testing.T) {
+	e := newEnv(t, hostsdk.Config{})
+	e.mount(tools.GlobalScope)
+	e.register(tools.GlobalScope, "alpha", "First skill.")
+	const workers, steps = 4, 150
+	errs := make(chan error, workers)
+	for w := range workers {
+		go func() {
+			for i := range steps {
+				msg := userMsg(fmt.Sprintf("worker %d step %d", w, i))
+				msg.ID = fmt.Sprintf("w%d-%d", w, i)
+				_, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s", Cwd: "/work", AgentScope: "agent:a",
+					Downstream: hostsdk.Decision{Messages: []hostsdk.Message{msg}}})
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range workers {
+		if err := <-errs; err != nil {
+			t.Fatalf("a step failed: %v", err)
+		}
+	}
+	entries, err := e.host.Transcript(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogs := 0
+	for _, en := range entries {
+		if en.Plugin {
+			catalogs++
+		}
+	}
+	if len(entries) != workers*steps+1 || catalogs != 1 {
+		t.Errorf("the log holds %d messages, %d of them catalogs; want %d and 1", len(entries), catalogs, workers*steps+1)
+	}
+}
+
+// TestStepsOfTwoHostsOnOneStoreDoNotStarve: two hosts sharing a session
+// store step one session at once; every step lands, the catalog once.
+func TestStepsOfTwoHostsOnOneStoreDoNotStarve(t *testing.T) {
+	store := sessionlog.NewMemoryStore()
+	var hosts []*hostsdk.Host
+	for range 2 {
+		tree, reg := tools.NewTree(), skills.NewRegistry()
+		if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
+			t.Fatal(err)
+		}
+		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "x"}); err != nil {
+			t.Fatal(err)
+		}
+		h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { h.Close() })
+		p, err := h.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+			t.Fatal(err)
+		}
+		hosts = append(hosts, h)
+	}
+	const perHost, steps = 3, 120
+	errs := make(chan error, 2*perHost)
+	for hi, host := range hosts {
+		for w := range perHost {
+			go func() {
+				for i := range steps {
+					msg := userMsg("x")
+					msg.ID = fmt.Sprintf("h%d-w%d-%d", hi, w, i)
+					if _, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s", AgentScope: "agent:a",
+						Downstream: hostsdk.Decision{Messages: []hostsdk.Message{msg}}}); err != nil {
+						errs <- err
+						return
+					}
+				}
+				errs <- nil
+			}()
+		}
+	}
+	for range 2 * perHost {
+		if err := <-errs; err != nil {
+			t.Fatalf("a step failed: %v", err)
+		}
+	}
+	entries, err := hosts[0].Transcript(context.Background(), "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	catalogs := 0
+	for _, en := range entries {
+		if en.Plugin {
+			catalogs++
+		}
+	}
+	if len(entries) != 2*perHost*steps+1 || catalogs != 1 {
+		t.Errorf("the log holds %d messages, %d of them catalogs; want %d and 1", len(entries), catalogs, 2*perHost*steps+1)
+	}
+}
