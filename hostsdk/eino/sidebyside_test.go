@@ -29,6 +29,11 @@ type contender struct {
 	// skillArgs are the arguments of the contender's skill tool that load
 	// the named skill.
 	skillArgs func(name string) string
+	// watch is called before a change on disk; the function it returns
+	// returns once the change, which shown recognises in a catalog, can
+	// reach the agent: at once for a contender that reads the disk on
+	// every listing.
+	watch func(t *testing.T) (await func(shown func(catalog string) bool))
 }
 
 type newContender func(t *testing.T, dir string) *contender
@@ -61,6 +66,10 @@ func ours(t *testing.T, dir string) *contender {
 			return runTurn(ctx, runner, history, skilleino.WithSession("s1"))
 		},
 		skillArgs: func(name string) string { return fmt.Sprintf(`{"name":%q}`, name) },
+		watch: func(t *testing.T) func(func(string) bool) {
+			w := watchSkills(t, host)
+			return func(shown func(string) bool) { w.await(t, shown) }
+		},
 	}
 }
 
@@ -92,6 +101,7 @@ func einoSkills(perRun bool) newContender {
 				return runTurn(ctx, r, history)
 			},
 			skillArgs: func(name string) string { return fmt.Sprintf(`{"skill":%q}`, name) },
+			watch:     func(*testing.T) func(func(string) bool) { return func(func(string) bool) {} },
 		}
 	}
 }
@@ -196,7 +206,9 @@ func converse(t *testing.T, mk newContender) cacheResult {
 		for i := range changes {
 			if changes[i].beforeT == turn {
 				pending = &changes[i]
+				await := c.watch(t)
 				pending.apply(t, dir)
+				await(pending.shown)
 			}
 		}
 		first := len(c.model.requests())

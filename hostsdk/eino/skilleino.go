@@ -67,7 +67,7 @@ func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error
 	if s.opts.Logger == nil {
 		s.opts.Logger = slog.Default()
 	}
-	tools, err := newTools(ctx, s)
+	tools, err := newTools(s)
 	if err != nil {
 		return nil, err
 	}
@@ -95,11 +95,7 @@ func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
 	if id == "" {
 		return nil, errors.New("skilleino: the run names no session: pass skilleino.WithSession(id) to Run, or set Options.Session")
 	}
-	sess, err := s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope})
-	if err != nil {
-		return nil, fmt.Errorf("skilleino: session %q: %w", id, err)
-	}
-	return sess, nil
+	return s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope}), nil
 }
 
 // rewrite is the step before a model call, whatever hook Eino offers for
@@ -108,7 +104,8 @@ func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
 // is the conversation as the session log has it, with the plugin's
 // messages in their places and every other message the framework's own
 // (the same pointer). A failure of the plugin or the store does not stop
-// the agent: the model is called with msgs as they were.
+// the agent: the model is called with what Sync could still give, or with
+// msgs as they were.
 func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema.Message, error) {
 	sess, err := s.session(ctx)
 	if err != nil {
@@ -130,20 +127,24 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 		}
 	}
 	res, err := sess.Sync(ctx, history)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
-		}
-		s.opts.Logger.Warn("skill catalog: the step failed; the model is called without it",
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
+	case err != nil:
+		s.opts.Logger.Warn("skill catalog: the step failed; the model is called without the plugin's additions",
 			"session", sess.ID(), "outcome", res.Outcome, "err", err)
-		return msgs, nil
+		if res.View == nil {
+			return msgs, nil
+		}
+	case res.Decision.Reject != nil:
+		return nil, fmt.Errorf("skilleino: session %q: the step was rejected: %s", sess.ID(), res.Decision.Reject.Reason)
 	}
 	out := append(make([]*schema.Message, 0, len(system)+len(res.View)), system...)
 	for _, v := range res.View {
-		if v.HistoryIndex >= 0 {
-			out = append(out, own[v.HistoryIndex])
-		} else {
+		if v.Plugin {
 			out = append(out, fromPlugin(v.Message))
+		} else {
+			out = append(out, own[v.HistoryIndex])
 		}
 	}
 	return out, nil

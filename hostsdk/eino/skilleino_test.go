@@ -2,18 +2,22 @@ package skilleino_test
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/schema"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	skilleino "github.com/skillcatalog/skillcatalog/hostsdk/eino"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
 
 // syncBuffer is a log destination the host's goroutines may share.
@@ -71,11 +75,7 @@ func newFixture(t *testing.T, skillsDir, sessionDir string) *fixture {
 // published returns the plugin messages of session s1's log.
 func (f *fixture) published(t *testing.T) []hostsdk.TranscriptEntry {
 	t.Helper()
-	sess, err := f.host.Session("s1", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := sess.Transcript(t.Context())
+	entries, err := f.host.Session("s1", nil).Transcript(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +86,54 @@ func (f *fixture) published(t *testing.T) []hostsdk.TranscriptEntry {
 		}
 	}
 	return out
+}
+
+// skillWatch follows the skills a host offers. The host watches the skill
+// directories, and a change on disk reaches a session's snapshot a moment
+// later, when the watcher's debounce has passed; a session of the watch's
+// own, which holds a snapshot from before the change, sees it at the same
+// moment as every other, so the conversation's next step sees it too.
+type skillWatch struct{ probe *hostsdk.Session }
+
+// watchSkills starts following host's skills; call it before the change.
+func watchSkills(t *testing.T, host *hostsdk.Host) *skillWatch {
+	t.Helper()
+	w := &skillWatch{probe: host.Session("watch-skills", nil)}
+	w.latest(t)
+	return w
+}
+
+// latest returns the text of the newest catalog the probe session sees.
+func (w *skillWatch) latest(t *testing.T) string {
+	t.Helper()
+	history := []hostsdk.Message{{Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("probe")}}}
+	res, err := w.probe.Sync(t.Context(), history)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var latest string
+	for _, v := range res.View {
+		if v.Plugin {
+			latest = v.Message.Text()
+		}
+	}
+	return latest
+}
+
+// await returns once the host's catalog satisfies shown. It asks every few
+// milliseconds; the deadline only keeps a broken watcher from hanging the
+// test.
+func (w *skillWatch) await(t *testing.T, shown func(catalog string) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		latest := w.latest(t)
+		if shown(latest) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the host's skills did not change as expected; its latest catalog:\n%s", latest)
+		}
+	}
 }
 
 // extends fails unless cur starts with every byte of prev but its closing
@@ -163,7 +211,9 @@ func TestConversation(t *testing.T) {
 	}
 	extends(t, reqs[2], f.model.last(t))
 
+	watch := watchSkills(t, f.host)
 	writeSkill(t, dir, "changelog", "Write a changelog entry for a merged change.", "Summarise the change in one line.\n")
+	watch.await(t, func(c string) bool { return strings.Contains(c, "`changelog`") })
 	f.model.queue(toolCall("call-3", "skill", `{"name":"changelog"}`), answer("Added the entry."))
 	f.conv.turn(t, "Add a changelog entry for it.")
 	reqs = f.model.requests()
@@ -294,27 +344,48 @@ func TestNoSession(t *testing.T) {
 	}
 }
 
-// When the host cannot serve the step or the tool (here: it was closed),
-// the Run goes on: the model is called without the catalog, and the tool
-// call answers the model with the failure as text.
-func TestHostUnavailable(t *testing.T) {
-	f := newFixture(t, copySkills(t), t.TempDir())
-	if err := f.host.Close(); err != nil {
+// brokenStore is a session store that cannot open any session's log: a
+// database that is down, say.
+type brokenStore struct{}
+
+func (brokenStore) Open(context.Context, string) (sessionlog.Log, error) {
+	return nil, errors.New("the session database is unreachable")
+}
+
+// When the session store fails, the Run goes on: the model is called
+// without the catalog, the tool call answers the model with the failure as
+// text (an error would end the Run), and both failures are logged.
+func TestStoreUnavailable(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	logs := &syncBuffer{}
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{copySkills(t)}, Store: brokenStore{}, Logger: logger})
+	if err != nil {
 		t.Fatal(err)
 	}
-	f.model.queue(toolCall("call-1", "skill", `{"name":"pdf-forms"}`), answer("I could not load the skill."))
-	f.conv.turn(t, "Please fill in the W-9 form.")
-	reqs := f.model.requests()
+	t.Cleanup(func() { host.Close() })
+	skills, err := skilleino.New(t.Context(), host, &skilleino.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newScriptedModel()
+	conv := &conversation{runner: newAgentRunner(t, m, skills.Middleware()), opts: []adk.AgentRunOption{skilleino.WithSession("s1")}}
+	m.queue(toolCall("call-1", "skill", `{"name":"pdf-forms"}`), answer("I could not load the skill."))
+	conv.turn(t, "Please fill in the W-9 form.")
+	reqs := m.requests()
 	if len(reqs) != 2 {
 		t.Fatalf("the model was called %d times, want 2", len(reqs))
 	}
 	if got := len(catalogs(reqs[0])); got != 0 {
-		t.Errorf("the model sees %d catalogs from a closed host, want 0", got)
+		t.Errorf("the model sees %d catalogs without a store, want 0", got)
 	}
-	if got := lastToolResult(t, reqs[1]); !strings.HasPrefix(got, "Error: the skill tool is unavailable") {
+	if got := lastToolResult(t, reqs[1]); !strings.HasPrefix(got, "Error: the skill tool is unavailable") || !strings.Contains(got, "unreachable") {
 		t.Errorf("the failed tool call answers %q, want the failure as text", got)
 	}
-	if !strings.Contains(f.logs.String(), "a tool call failed") {
-		t.Errorf("the adapter did not log the failed tool call:\n%s", f.logs.String())
+	if !strings.Contains(logs.String(), "the step failed") || !strings.Contains(logs.String(), "unreachable") {
+		t.Errorf("the adapter did not log the failed step:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), "a tool call failed") {
+		t.Errorf("the adapter did not log the failed tool call:\n%s", logs.String())
 	}
 }

@@ -23,15 +23,11 @@ type skillTool struct {
 }
 
 // newTools converts the definitions of the tools the agent's sessions see.
-// Tools do not depend on the session, only on the agent's scope, so any
-// session of that scope lists them.
-func newTools(ctx context.Context, s *Skills) ([]tool.BaseTool, error) {
-	probe, err := s.host.Session("skilleino-tools", &hostsdk.SessionOptions{AgentScope: s.opts.AgentScope})
-	if err != nil {
-		return nil, fmt.Errorf("skilleino: list the tools: %w", err)
-	}
+// They depend on the agent's scope, not on the session, so a handle with
+// no session id lists them.
+func newTools(s *Skills) ([]tool.BaseTool, error) {
 	var out []tool.BaseTool
-	for _, d := range probe.Tools() {
+	for _, d := range s.host.Session("", &hostsdk.SessionOptions{AgentScope: s.opts.AgentScope}).Tools() {
 		params := &jsonschema.Schema{}
 		if err := json.Unmarshal(d.InputSchema, params); err != nil {
 			return nil, fmt.Errorf("skilleino: the input schema of tool %q: %w", d.Name, err)
@@ -39,6 +35,9 @@ func newTools(ctx context.Context, s *Skills) ([]tool.BaseTool, error) {
 		out = append(out, &skillTool{skills: s, info: &schema.ToolInfo{
 			Name: d.Name, Desc: d.Description, ParamsOneOf: schema.NewParamsOneOfByJSONSchema(params),
 		}})
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("skilleino: the agent scope %q sees no tool of the plugin: no mount is in effect there, or its tools are restricted away", s.opts.AgentScope)
 	}
 	return out, nil
 }
