@@ -28,36 +28,36 @@ func isPlugin(m *schema.Message) bool {
 	return ok
 }
 
-// toHost converts one of the framework's messages for the session log. It
-// is a pure function of m, so a history sent again converts to the same
-// messages, which Sync recognises as already recorded.
+// toHost converts one of the framework's messages for the session log:
+// text, multimodal parts (kept as their JSON), tool calls and tool
+// results. It is a pure function of m, so a history sent again converts to
+// the same messages, which Sync recognises as recorded.
 func toHost(m *schema.Message) (hostsdk.Message, error) {
 	id, _ := m.Extra[einoIDKey].(string)
-	out := hostsdk.Message{ID: id, Role: hostsdk.RoleUser, UserInput: m.Role == schema.User}
+	out := hostsdk.Message{ID: id, Role: hostsdk.RoleUser}
 	var err error
 	switch m.Role {
-	case schema.User:
-		out.Content, err = textAndParts(m.Content, m.UserInputMultiContent, m.MultiContent)
 	case schema.Assistant:
 		out.Role = hostsdk.RoleAssistant
-		out.Content, err = textAndParts(m.Content, m.AssistantGenMultiContent, m.MultiContent)
-		for _, c := range m.ToolCalls {
-			if err != nil {
-				break
-			}
+		fallthrough
+	case schema.User:
+		if m.Content != "" {
+			out.Content = append(out.Content, hostsdk.TextBlock(m.Content))
+		}
+		out.Content, err = appendParts(out.Content, m.UserInputMultiContent, m.AssistantGenMultiContent, m.MultiContent)
+		for i := 0; i < len(m.ToolCalls) && err == nil; i++ {
 			var b hostsdk.ContentBlock
-			b, err = toolUseBlock(c)
+			b, err = toolUse(m.ToolCalls[i])
 			out.Content = append(out.Content, b)
 		}
 	case schema.Tool:
 		// Eino hands a tool's result on as text only: whether it was an
-		// error is not kept, so the log records every result as a success.
+		// error is lost, so the log records every result as a success.
 		out.Role = hostsdk.RoleTool
-		var b hostsdk.ContentBlock
-		b, err = hostsdk.ToolResultBlock(m.ToolCallID, []hostsdk.ContentBlock{hostsdk.TextBlock(m.Content)}, false)
-		out.Content = []hostsdk.ContentBlock{b}
+		out.Content = make([]hostsdk.ContentBlock, 1)
+		out.Content[0], err = hostsdk.ToolResultBlock(m.ToolCallID, []hostsdk.ContentBlock{hostsdk.TextBlock(m.Content)}, false)
 	default:
-		return hostsdk.Message{}, fmt.Errorf("a message of role %q has no place in the session log", m.Role)
+		err = fmt.Errorf("role %q has no place in the session log", m.Role)
 	}
 	if err != nil {
 		return hostsdk.Message{}, fmt.Errorf("convert a %s message: %w", m.Role, err)
@@ -65,46 +65,40 @@ func toHost(m *schema.Message) (hostsdk.Message, error) {
 	return out, nil
 }
 
-// textAndParts returns a message's text, then its multimodal parts: text
-// parts as text blocks, others kept as their JSON (each part has a "type").
-func textAndParts[P, Q any](text string, parts []P, legacy []Q) ([]hostsdk.ContentBlock, error) {
-	var blocks []hostsdk.ContentBlock
-	if text != "" {
-		blocks = append(blocks, hostsdk.TextBlock(text))
-	}
-	for _, p := range append(asAny(parts), asAny(legacy)...) {
-		raw, err := json.Marshal(p)
+// appendParts appends each multimodal part of every list as a block of its
+// own JSON (every Eino part has a "type").
+func appendParts(blocks []hostsdk.ContentBlock, lists ...any) ([]hostsdk.ContentBlock, error) {
+	for _, list := range lists {
+		var parts []json.RawMessage
+		b, err := json.Marshal(list)
+		if err == nil {
+			err = json.Unmarshal(b, &parts)
+		}
 		if err != nil {
 			return nil, err
 		}
-		b, err := hostsdk.RawBlock(raw)
-		if err != nil {
-			return nil, err
+		for _, p := range parts {
+			block, err := hostsdk.RawBlock(p)
+			if err != nil {
+				return nil, err
+			}
+			blocks = append(blocks, block)
 		}
-		blocks = append(blocks, b)
 	}
 	return blocks, nil
 }
 
-func asAny[P any](parts []P) []any {
-	out := make([]any, len(parts))
-	for i, p := range parts {
-		out[i] = p
-	}
-	return out
-}
-
-// toolUseBlock records a model's tool call. Eino carries arguments as
-// text, which a model can get wrong; arguments that are not a JSON object
-// are kept as written in an "arguments" member (as hostsdk/modelapi does),
-// and the tool itself reports the error to the model.
-func toolUseBlock(c schema.ToolCall) (hostsdk.ContentBlock, error) {
-	var compact bytes.Buffer
-	if json.Compact(&compact, []byte(c.Function.Arguments)) == nil && compact.Len() > 0 && compact.Bytes()[0] == '{' {
-		return hostsdk.ToolUseBlock(c.ID, c.Function.Name, compact.Bytes())
+// toolUse is a model's tool call as a "tool_use" block. Eino carries
+// arguments as text, which a model can get wrong: arguments that are not a
+// JSON object are kept as written in an "arguments" member (as
+// hostsdk/modelapi does), and the tool itself reports the error.
+func toolUse(c schema.ToolCall) (hostsdk.ContentBlock, error) {
+	var args bytes.Buffer
+	if json.Compact(&args, []byte(c.Function.Arguments)) == nil && bytes.HasPrefix(args.Bytes(), []byte("{")) {
+		return hostsdk.ToolUseBlock(c.ID, c.Function.Name, args.Bytes())
 	}
 	raw, err := json.Marshal(map[string]any{"type": hostsdk.BlockToolUse, "id": c.ID, "name": c.Function.Name,
-		"input": json.RawMessage(`{}`), "arguments": c.Function.Arguments})
+		"input": struct{}{}, "arguments": c.Function.Arguments})
 	if err != nil {
 		return hostsdk.ContentBlock{}, err
 	}
@@ -112,12 +106,8 @@ func toolUseBlock(c schema.ToolCall) (hostsdk.ContentBlock, error) {
 }
 
 // fromPlugin converts a plugin message (catalog, replacement, tombstone, a
-// user-invoked skill: user-role text) for the model, marked so that the
-// next call recognises it.
+// user-invoked skill's instructions: user-role text) for the model, marked
+// so that the next call recognises it.
 func fromPlugin(m hostsdk.Message) *schema.Message {
-	role := schema.User
-	if m.Role == hostsdk.RoleSystem {
-		role = schema.System
-	}
-	return &schema.Message{Role: role, Content: m.Text(), Extra: map[string]any{pluginKey: m.ID}}
+	return &schema.Message{Role: schema.User, Content: m.Text(), Extra: map[string]any{pluginKey: m.ID}}
 }

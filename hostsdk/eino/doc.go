@@ -21,9 +21,10 @@
 // session's log, runs the plugin's step, and answers the list to send:
 // the history with every plugin message the model has been shown put back
 // in its place. The caller's history never holds a plugin message and
-// needs no change; the session log records what the model saw, so a
-// restarted process (a new Host and adapter on the same session store)
-// republishes nothing. A caller that summarises or truncates its history
+// needs no change; the session log records what the model saw (a Run's
+// final answer with the next Run's first model call, when it is sent
+// back), so a restarted process (a new Host and adapter on the same
+// session store) republishes nothing. A caller that summarises or truncates its history
 // is seen as a compaction, and the catalog is published again once if the
 // summary hid it.
 //
@@ -36,7 +37,7 @@
 //
 // A Run names its session with the session value SessionKey
 // (WithSession), and optionally the session's working directory with
-// CwdKey. Failures of the plugin or of the session store do not stop the
+// CwdKey; a Run that names no session fails rather than join another's. Failures of the plugin or of the session store do not stop the
 // agent: the model is called without the step (and the failure logged),
 // and a tool call that cannot reach the plugin answers the model with the
 // error as text, since an error from an Eino tool ends the Run.

@@ -1,6 +1,7 @@
 package skilleino
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -23,7 +24,7 @@ const (
 	// conversation across Runs and restarts.
 	SessionKey = "skillcatalog.session"
 	// CwdKey optionally gives the session's working directory (an absolute
-	// path), where project skills are found; it wins over Options.Cwd.
+	// path), where the host finds project skills (OpenOptions.TrustProjects).
 	CwdKey = "skillcatalog.cwd"
 )
 
@@ -32,12 +33,6 @@ type Options struct {
 	// AgentScope is the agent's scope in the host's scope tree; "" is the
 	// global scope, where hostsdk.Open mounts the plugin.
 	AgentScope string
-	// Session is the session of a Run that sets no SessionKey. Leave it ""
-	// when one adapter serves many conversations, so that a Run that forgot
-	// its session fails instead of joining another's.
-	Session string
-	// Cwd is the working directory of sessions whose Run sets no CwdKey.
-	Cwd string
 	// Logger receives the failures the adapter lets the agent run past;
 	// nil is slog.Default().
 	Logger *slog.Logger
@@ -64,9 +59,7 @@ func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error
 	if opts != nil {
 		s.opts = *opts
 	}
-	if s.opts.Logger == nil {
-		s.opts.Logger = slog.Default()
-	}
+	s.opts.Logger = cmp.Or(s.opts.Logger, slog.Default())
 	tools, err := newTools(s)
 	if err != nil {
 		return nil, err
@@ -83,18 +76,17 @@ func WithSession(id string) adk.AgentRunOption {
 	return adk.WithSessionValues(map[string]any{SessionKey: id})
 }
 
-// session returns the handle of the session the Run in ctx names.
+// session returns the handle of the session the Run in ctx names. There
+// is no default session: a Run that forgot to name one fails, rather than
+// mixing its messages into another conversation's log.
 func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
-	id, cwd := s.opts.Session, s.opts.Cwd
-	if v, ok := adk.GetSessionValue(ctx, SessionKey); ok {
-		id, _ = v.(string)
-	}
-	if v, ok := adk.GetSessionValue(ctx, CwdKey); ok {
-		cwd, _ = v.(string)
-	}
+	v, _ := adk.GetSessionValue(ctx, SessionKey)
+	id, _ := v.(string)
 	if id == "" {
-		return nil, errors.New("skilleino: the run names no session: pass skilleino.WithSession(id) to Run, or set Options.Session")
+		return nil, errors.New("skilleino: the Run names no session: pass skilleino.WithSession(id) to Runner.Run")
 	}
+	v, _ = adk.GetSessionValue(ctx, CwdKey)
+	cwd, _ := v.(string)
 	return s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope}), nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -387,5 +388,97 @@ func TestStoreUnavailable(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), "a tool call failed") {
 		t.Errorf("the adapter did not log the failed tool call:\n%s", logs.String())
+	}
+}
+
+// One Skills serves concurrent Runs of different conversations, each
+// with its own agent: every session's log holds its own messages and one
+// catalog.
+func TestConcurrentConversations(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	skills, err := skilleino.New(t.Context(), f.host, &skilleino.Options{Logger: slog.New(slog.NewTextHandler(f.logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sessions, turns = 4, 3
+	var wg sync.WaitGroup
+	errs := make(chan error, sessions)
+	for i := range sessions {
+		m := newScriptedModel()
+		runner := newAgentRunner(t, m, skills.Middleware())
+		id := fmt.Sprintf("c%d", i)
+		wg.Go(func() {
+			var history []*schema.Message
+			for turn := range turns {
+				m.queue(toolCall(fmt.Sprintf("%s-%d", id, turn), "skill", `{"name":"pdf-forms"}`), answer("Done."))
+				history = append(history, schema.UserMessage(fmt.Sprintf("%s, turn %d", id, turn)))
+				added, err := runTurn(t.Context(), runner, history, skilleino.WithSession(id))
+				if err != nil {
+					errs <- fmt.Errorf("session %s, turn %d: %w", id, turn, err)
+					return
+				}
+				history = append(history, added...)
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	for i := range sessions {
+		id := fmt.Sprintf("c%d", i)
+		entries, err := f.host.Session(id, nil).Transcript(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		plugin, own := 0, 0
+		for _, e := range entries {
+			switch {
+			case hostsdk.IsPluginMessage(e.Message):
+				plugin++
+			case strings.HasPrefix(e.Message.Text(), "c") && !strings.HasPrefix(e.Message.Text(), id+","):
+				t.Errorf("session %s holds another conversation's message %q", id, e.Message.Text())
+			default:
+				own++
+			}
+		}
+		// Each turn: the user's message, the tool call, its result, the
+		// answer; the last answer reaches the log with the next model call,
+		// which is yet to come.
+		if want := 4*turns - 1; plugin != 1 || own != want {
+			t.Errorf("session %s holds %d plugin and %d own messages, want 1 and %d", id, plugin, own, want)
+		}
+	}
+}
+
+// The session log keeps what the model was sent: a user's image beside
+// its text, and a tool call whose arguments are not JSON as the model
+// wrote them, whose result tells the model so.
+func TestMessagesKeptAsSent(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	url := "https://example.com/w9.png"
+	f.conv.history = append(f.conv.history, &schema.Message{Role: schema.User, UserInputMultiContent: []schema.MessageInputPart{
+		{Type: schema.ChatMessagePartTypeText, Text: "Fill in this form."},
+		{Type: schema.ChatMessagePartTypeImageURL, Image: &schema.MessageInputImage{MessagePartCommon: schema.MessagePartCommon{URL: &url}}},
+	}})
+	f.model.queue(toolCall("call-1", "skill", `pdf-forms`), answer("Let me try again."))
+	added, err := runTurn(t.Context(), f.conv.runner, f.conv.history, f.conv.opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(added) != 3 || !strings.HasPrefix(added[1].Content, "Error") {
+		t.Fatalf("the Run added %d messages; the tool answered %q, want an error the model reads", len(added), added[1].Content)
+	}
+	entries, err := f.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	user, call := entries[0].Message, entries[2].Message
+	if len(user.Content) != 2 || user.Content[0].Text != "Fill in this form." || !strings.Contains(string(user.Content[1].Raw), url) {
+		t.Errorf("the user's message is logged as %+v, want its text and its image", user.Content)
+	}
+	if len(call.Content) != 1 || !strings.Contains(string(call.Content[0].Raw), `"arguments":"pdf-forms"`) {
+		t.Errorf("the tool call is logged as %s, want its arguments as the model wrote them", call.Content[0].Raw)
 	}
 }
