@@ -153,11 +153,11 @@ func sideBySkills(t *testing.T) string {
 // where it is.
 func currentCatalog(req request) (string, string) {
 	if cats := catalogs(req); len(cats) > 0 {
-		return cats[len(cats)-1], "an appended message"
+		return cats[len(cats)-1], "in an appended message"
 	}
 	for _, tl := range req.Tools {
 		if tl.Name == "skill" {
-			return tl.Desc, "the tool description, rewritten"
+			return tl.Desc, "in a rewritten tool description"
 		}
 	}
 	return "", ""
@@ -249,7 +249,7 @@ func brokenRow(t *testing.T, mk newContender) (string, bool) {
 	var cell string
 	good := false
 	if err := ch.turn(t.Context(), "Fill in the form, please.", "pdf-forms"); err != nil {
-		cell = "the Run fails: " + firstLine(strings.ReplaceAll(err.Error(), dir, "…"), 200)
+		cell = runFailure(err, dir)
 		c.model.drain()
 	} else {
 		reqs := c.model.requests()
@@ -263,6 +263,9 @@ func brokenRow(t *testing.T, mk newContender) (string, bool) {
 		loaded := strings.Contains(lastToolResult(t, reqs[1]), "List the form's fields first")
 		good = listed == 3 && loaded
 		cell = fmt.Sprintf("lists the %d good skills; loading one works: %v", listed, loaded)
+		if good {
+			cell = "lists the 3 good skills, and they load"
+		}
 	}
 	if err := os.RemoveAll(filepath.Join(dir, "broken")); err != nil {
 		t.Fatal(err)
@@ -271,6 +274,21 @@ func brokenRow(t *testing.T, mk newContender) (string, bool) {
 		return cell + "; once the file is removed, Runs still fail", false
 	}
 	return cell + "; once the file is removed, Runs work", good
+}
+
+// asWrittenRow runs one turn over the repository's testdata/skills as
+// they are, where commit-messages' description holds an unquoted ": " that
+// Claude Code accepts and strict YAML does not.
+func asWrittenRow(t *testing.T, mk newContender) (string, bool) {
+	dir := copySkills(t)
+	c := mk(t, dir)
+	if err := (&chat{c: c}).turn(t.Context(), "Write the commit message, please.", "commit-messages"); err != nil {
+		return runFailure(err, dir), false
+	}
+	if strings.Contains(lastToolResult(t, c.model.requests()[1]), "Summary line") {
+		return "commit-messages is listed and loads", true
+	}
+	return "commit-messages does not load", false
 }
 
 // invocationRow says whether a skill that only a person may start
@@ -285,6 +303,15 @@ func invocationRow(t *testing.T, mk newContender) (string, bool) {
 		return "yes", false
 	}
 	return "no", true
+}
+
+// runFailure describes a failed Run by the innermost cause of its error.
+func runFailure(err error, dir string) string {
+	msg := strings.ReplaceAll(err.Error(), dir, "…")
+	if i := strings.LastIndex(msg, "failed to load skill from "); i >= 0 {
+		msg = msg[i:]
+	}
+	return "the Run fails (" + firstLine(msg, 160) + ")"
 }
 
 func firstLine(s string, n int) string {
@@ -303,7 +330,7 @@ func tabRow(t *testing.T, mk newContender) (string, bool) {
 	writeSkill(t, dir, "tabbed", "A skill whose body has a table with tabs.", line+"\n")
 	c := mk(t, dir)
 	if err := (&chat{c: c}).turn(t.Context(), "Show the columns.", "tabbed"); err != nil {
-		return "the Run fails: " + firstLine(err.Error(), 90), false
+		return runFailure(err, dir), false
 	}
 	got := lastToolResult(t, c.model.requests()[1])
 	if strings.Contains(got, line) {
@@ -377,6 +404,7 @@ func TestSideBySide(t *testing.T) {
 		run   func(*testing.T, newContender) (string, bool)
 	}{
 		{"one broken SKILL.md among good ones", brokenRow},
+		{"testdata/skills as written (a description with an unquoted \": \")", asWrittenRow},
 		{"a tab in a SKILL.md body reaches the model intact", tabRow},
 		{"a skill's supporting file is readable without a shell tool", resourceRow},
 		{"a skill only a person may start (disable-model-invocation) is listed for the model", invocationRow},
@@ -410,7 +438,7 @@ func TestSideBySide(t *testing.T) {
 
 	// What the table must keep showing.
 	for _, ch := range changes {
-		if got := results[0].told[ch.what]; got != "yes, an appended message" {
+		if got := results[0].told[ch.what]; got != "yes, in an appended message" {
 			t.Errorf("skilleino: when a skill is %s the model is told %q, want an appended message", ch.what, got)
 		}
 		if got := results[1].told[ch.what]; got != "no" {
