@@ -30,8 +30,9 @@ func isPlugin(m *schema.Message) bool {
 
 // toHost converts one of the framework's messages for the session log:
 // text, multimodal parts (kept as their JSON), tool calls and tool
-// results. It is a pure function of m, so a history sent again converts to
-// the same messages, which Sync recognises as recorded.
+// results; not a model's reasoning, which models are not sent back. It is
+// a pure function of m, so a history sent again converts to the same
+// messages, which Sync recognises as recorded.
 func toHost(m *schema.Message) (hostsdk.Message, error) {
 	id, _ := m.Extra[einoIDKey].(string)
 	out := hostsdk.Message{ID: id, Role: hostsdk.RoleUser}

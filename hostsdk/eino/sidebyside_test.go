@@ -106,7 +106,8 @@ func einoSkills(perRun bool) newContender {
 	}
 }
 
-var contenders = []newContender{ours, einoSkills(false), einoSkills(true)}
+// contenders are the three ways compared, in the table's order.
+func contenders() []newContender { return []newContender{ours, einoSkills(false), einoSkills(true)} }
 
 // chat is a caller's conversation with a contender's agent.
 type chat struct {
@@ -172,18 +173,21 @@ type change struct {
 	shown   func(catalog string) bool
 }
 
-var changes = []change{
-	{"added", 5, func(t *testing.T, dir string) {
-		writeSkill(t, dir, "changelog", "Write a changelog entry for a merged change.", "Summarise the change in one line.\n")
-	}, func(c string) bool { return strings.Contains(c, "Write a changelog entry") }},
-	{"edited", 9, func(t *testing.T, dir string) {
-		writeSkill(t, dir, "release-notes", "Draft release notes grouped by audience.", "# Release notes\n")
-	}, func(c string) bool { return strings.Contains(c, "grouped by audience") }},
-	{"removed", 13, func(t *testing.T, dir string) {
-		if err := os.RemoveAll(filepath.Join(dir, "commit-messages")); err != nil {
-			t.Fatal(err)
-		}
-	}, func(c string) bool { return !strings.Contains(c, "Write commit messages") }},
+// skillChanges are the changes the conversation makes, in order.
+func skillChanges() []change {
+	return []change{
+		{"added", 5, func(t *testing.T, dir string) {
+			writeSkill(t, dir, "changelog", "Write a changelog entry for a merged change.", "Summarise the change in one line.\n")
+		}, func(c string) bool { return strings.Contains(c, "Write a changelog entry") }},
+		{"edited", 9, func(t *testing.T, dir string) {
+			writeSkill(t, dir, "release-notes", "Draft release notes grouped by audience.", "# Release notes\n")
+		}, func(c string) bool { return strings.Contains(c, "grouped by audience") }},
+		{"removed", 13, func(t *testing.T, dir string) {
+			if err := os.RemoveAll(filepath.Join(dir, "commit-messages")); err != nil {
+				t.Fatal(err)
+			}
+		}, func(c string) bool { return !strings.Contains(c, "Write commit messages") }},
+	}
 }
 
 // cacheResult is what the 30-call conversation measured.
@@ -203,9 +207,9 @@ func converse(t *testing.T, mk newContender) cacheResult {
 	res := cacheResult{told: map[string]string{}}
 	for turn := 1; turn <= 15; turn++ {
 		var pending *change
-		for i := range changes {
-			if changes[i].beforeT == turn {
-				pending = &changes[i]
+		for _, ch := range skillChanges() {
+			if ch.beforeT == turn {
+				pending = &ch
 				await := c.watch(t)
 				pending.apply(t, dir)
 				await(pending.shown)
@@ -388,11 +392,11 @@ func TestSideBySide(t *testing.T) {
 		fmt.Fprintf(&rows, "| %s | %s |\n", label, strings.Join(cells, " | "))
 	}
 
-	results := make([]cacheResult, len(contenders))
-	for i, mk := range contenders {
+	results := make([]cacheResult, len(contenders()))
+	for i, mk := range contenders() {
 		results[i] = converse(t, mk)
 	}
-	for _, ch := range changes {
+	for _, ch := range skillChanges() {
 		cells := make([]string, len(results))
 		for i, r := range results {
 			cells[i] = r.told[ch.what]
@@ -410,8 +414,8 @@ func TestSideBySide(t *testing.T) {
 		{"a skill only a person may start (disable-model-invocation) is listed for the model", invocationRow},
 	}
 	for _, check := range checks {
-		cells := make([]string, len(contenders))
-		for i, mk := range contenders {
+		cells := make([]string, len(contenders()))
+		for i, mk := range contenders() {
 			var ok bool
 			cells[i], ok = check.run(t, mk)
 			if i == 0 && !ok {
@@ -437,7 +441,7 @@ func TestSideBySide(t *testing.T) {
 	t.Log("\n" + rows.String())
 
 	// What the table must keep showing.
-	for _, ch := range changes {
+	for _, ch := range skillChanges() {
 		if got := results[0].told[ch.what]; got != "yes, in an appended message" {
 			t.Errorf("skilleino: when a skill is %s the model is told %q, want an appended message", ch.what, got)
 		}
@@ -451,7 +455,7 @@ func TestSideBySide(t *testing.T) {
 	if results[0].broken != 0 || results[1].broken != 0 {
 		t.Errorf("%d and %d requests do not extend the previous one (skilleino, Eino reused), want none", results[0].broken, results[1].broken)
 	}
-	if results[2].broken != len(changes) {
-		t.Errorf("Eino, agent per Run: %d requests do not extend the previous one, want one per change (%d)", results[2].broken, len(changes))
+	if want := len(skillChanges()); results[2].broken != want {
+		t.Errorf("Eino, agent per Run: %d requests do not extend the previous one, want one per change (%d)", results[2].broken, want)
 	}
 }
