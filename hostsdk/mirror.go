@@ -146,14 +146,14 @@ func (m *mirror) extend(seqs []uint64, msgs []Message) bool {
 func (m *mirror) runtimeCount() int { return m.runtime }
 
 // commonPrefix returns how many of the visible runtime messages, in order,
-// have the IDs ids begins with.
-func (m *mirror) commonPrefix(ids []string) int {
+// have the IDs of the history's first runtime messages.
+func (m *mirror) commonPrefix(hist syncedHistory) int {
 	k := 0
 	for _, e := range m.entries {
 		if !e.visible || e.plugin {
 			continue
 		}
-		if k == len(ids) || e.id != ids[k] {
+		if k == len(hist.ids) || !hist.matches(k, e.id) {
 			return k
 		}
 		k++

@@ -2,8 +2,8 @@ package hostsdk
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"github.com/zeebo/xxh3"
@@ -116,7 +116,7 @@ func (s *Session) prepareMirror(ctx context.Context, st *session, hist syncedHis
 	if err != nil {
 		return nil, err
 	}
-	common := mir.commonPrefix(hist.ids)
+	common := mir.commonPrefix(hist)
 	if common == mir.runtimeCount() {
 		return mir, nil
 	}
@@ -139,45 +139,107 @@ func (s *Session) prepareMirror(ctx context.Context, st *session, hist syncedHis
 }
 
 // syncedHistory is a framework's history as Sync matches it: the indexes
-// and IDs (given or derived) of its runtime messages.
+// of its runtime messages and their IDs, each given (ids) or derived
+// (sums, rendered only for a message the log does not hold yet).
 type syncedHistory struct {
 	index []int
 	ids   []string
+	sums  [][16]byte
 }
 
 // syncHistory finds the runtime messages of history and their IDs.
 func syncHistory(history []Message) syncedHistory {
-	var h syncedHistory
-	prev := ""
+	h := syncedHistory{index: make([]int, 0, len(history)), ids: make([]string, 0, len(history)), sums: make([][16]byte, 0, len(history))}
+	var hasher *xxh3.Hasher
+	var prev []byte
 	for i := range history {
 		m := &history[i]
 		if IsPluginMessage(*m) {
 			continue
 		}
-		id := m.ID
-		if id == "" {
-			id = derivedID(prev, m)
+		var sum [16]byte
+		if m.ID == "" {
+			if hasher == nil {
+				hasher = xxh3.New()
+			}
+			sum = derivedSum(hasher, prev, m)
+			prev = hex.AppendEncode(append(prev[:0], "h-"...), sum[:])
+		} else {
+			prev = append(prev[:0], m.ID...)
 		}
-		h.index, h.ids = append(h.index, i), append(h.ids, id)
-		prev = id
+		h.index, h.ids, h.sums = append(h.index, i), append(h.ids, m.ID), append(h.sums, sum)
 	}
 	return h
 }
 
-// derivedID is the ID of a message that has none: a hash of the previous
-// message's ID and the message's content, so equal histories derive equal
-// IDs and an edit changes every later one.
-func derivedID(prev string, m *Message) string {
-	c := *m
-	c.ID, c.UserInput = "", false
-	body, err := appendMessageJSON([]byte(prev+"\x00"), &c)
-	if err != nil {
-		// A block whose raw JSON does not parse: fall back on its bytes.
-		body, _ = json.Marshal(c.Content)
-		body = append([]byte(prev+"\x00"+string(c.Role)+"\x00"), body...)
+// id returns the ID of the history's k-th runtime message.
+func (h syncedHistory) id(k int) string {
+	if h.ids[k] != "" {
+		return h.ids[k]
 	}
-	sum := xxh3.Hash128(body).Bytes()
-	return "h-" + hex.EncodeToString(sum[:])
+	return derivedIDText(h.sums[k])
+}
+
+// matches reports whether the history's k-th runtime message has the ID
+// id, without rendering a derived one.
+func (h syncedHistory) matches(k int, id string) bool {
+	if h.ids[k] != "" {
+		return h.ids[k] == id
+	}
+	var sum [16]byte
+	var digits [2 * len(sum)]byte
+	if len(id) != 2+len(digits) || id[:2] != "h-" {
+		return false
+	}
+	copy(digits[:], id[2:])
+	if _, err := hex.Decode(sum[:], digits[:]); err != nil {
+		return false
+	}
+	return sum == h.sums[k]
+}
+
+// derivedSum is the hash behind the ID of a message that has none: of the
+// previous message's ID and the message's role, content and source, so
+// equal histories derive equal IDs and an edit changes every later one.
+// Each field is hashed with its length, so no two messages' fields run
+// together into the same bytes.
+func derivedSum(h *xxh3.Hasher, prev []byte, m *Message) [16]byte {
+	h.Reset()
+	hashBytes(h, prev)
+	hashField(h, string(m.Role))
+	for _, c := range m.Content {
+		if c.Raw != nil {
+			hashField(h, "raw")
+			hashBytes(h, c.Raw)
+			continue
+		}
+		hashField(h, c.Type)
+		hashField(h, c.Text)
+	}
+	hashBytes(h, m.Source)
+	return h.Sum128().Bytes()
+}
+
+// derivedIDText renders a derived ID: "h-" and 32 hexadecimal digits.
+func derivedIDText(sum [16]byte) string {
+	var id [2 + 2*len(sum)]byte
+	copy(id[:], "h-")
+	hex.Encode(id[2:], sum[:])
+	return string(id[:])
+}
+
+func hashBytes(h *xxh3.Hasher, b []byte) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(b)))
+	h.Write(n[:])
+	h.Write(b)
+}
+
+func hashField(h *xxh3.Hasher, s string) {
+	var n [8]byte
+	binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+	h.Write(n[:])
+	h.WriteString(s)
 }
 
 // fresh returns the history's runtime messages from the n-th on, as the
@@ -190,7 +252,7 @@ func (h syncedHistory) fresh(history []Message, n int) []Message {
 	out := make([]Message, 0, len(h.index)-n)
 	for k := n; k < len(h.index); k++ {
 		m := history[h.index[k]]
-		m.ID = h.ids[k]
+		m.ID = h.id(k)
 		if m.Role == RoleUser && !hasToolResult(m) {
 			m.UserInput = true
 		}
