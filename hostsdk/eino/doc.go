@@ -1,0 +1,66 @@
+// Package skilleino adds the skill catalog to agents built with Eino's ADK
+// (github.com/cloudwego/eino/adk): an existing adk.ChatModelAgent gets the
+// plugin's tools (`skill`, and `skill_resource` to read a skill's files)
+// and the catalog of skills in its conversation, kept there durably, with a
+// notice appended when a skill is added, changed or removed.
+//
+//	host, err := hostsdk.Open(ctx, &hostsdk.OpenOptions{SkillDirs: dirs, SessionDir: dir})
+//	...
+//	skills, err := skilleino.New(ctx, host, nil)
+//	...
+//	cfg.Middlewares = append(cfg.Middlewares, skills.Middleware())
+//	events := runner.Run(ctx, history, skilleino.WithSession("conversation-1"))
+//
+// # Why it works this way
+//
+// Eino leaves the conversation to its caller, who passes the whole history
+// to every Runner.Run, and rebuilds the model's input from it. A message
+// injected once is gone by the next Run. So before every model call the
+// adapter hands the history it is about to send (its system messages set
+// aside) to hostsdk.Session.Sync, which appends what is new to the
+// session's log, runs the plugin's step, and answers the list to send:
+// the history with every plugin message the model has been shown put back
+// in its place. The caller's history never holds a plugin message and
+// needs no change; the session log records what the model saw (a Run's
+// final answer with the next Run's first model call, when it is sent
+// back), so a restarted process (a new Host and adapter on the same
+// session store) republishes nothing. A caller that summarises or truncates its history
+// is seen as a compaction, and the catalog is published again once if the
+// summary hid it.
+//
+// The plugin's messages are user messages marked in Message.Extra, so the
+// next model call of the same Run, which hands back the rewritten list,
+// drops them before Sync and gets them back at their places. The tools'
+// definitions never change: a change of skills reaches the model as an
+// appended message, and the tools, system prompt and earlier messages stay
+// byte for byte what they were, a prefix the model's prompt cache keeps.
+//
+// A Run names its session with the session value SessionKey
+// (WithSession), and optionally the session's working directory with
+// CwdKey; a Run that names no session fails rather than join another's. Failures of the plugin or of the session store do not stop the
+// agent: the model is called without the step (and the failure logged),
+// and a tool call that cannot reach the plugin answers the model with the
+// error as text, since an error from an Eino tool ends the Run.
+//
+// # Eino versions
+//
+// This module is built against Eino v0.7 and its AgentMiddleware
+// (Middleware). Everything except middleware.go is independent of the
+// hook that calls it: the conversion between Eino's messages and the
+// session log's (convert.go), the tools (tools.go) and the step
+// (Skills.rewrite, which takes and returns []*schema.Message).
+//
+// Eino v0.8 deprecates AgentMiddleware for ChatModelAgentMiddleware in
+// ChatModelAgentConfig.Handlers. The design already fits it: its
+// BeforeModelRewriteState receives the same ChatModelAgentState.Messages
+// and keeps the rewrite for the rest of the Run, as BeforeChatModel does,
+// so a second entry point is a value embedding
+// adk.BaseChatModelAgentMiddleware whose BeforeAgent appends the same tools
+// to ChatModelAgentContext.Tools and whose BeforeModelRewriteState calls
+// rewrite, about twenty lines beside middleware.go. The tool wrapper needs
+// no WrapInvokableToolCall: the tools are ordinary InvokableTools, and the
+// call id still comes from compose.GetToolCallID. From v0.9 Eino stamps
+// each message with an id in Extra ("_eino_msg_id"); the conversion
+// already hands it to Sync as the message's id, so the session log names
+// messages as Eino does.
+package skilleino

@@ -1,0 +1,143 @@
+package skilleino
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components/tool"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+)
+
+// Session values (adk.WithSessionValues) a Run sets to name where its
+// messages belong. A Run's session values reach every model call and tool
+// call of that Run and nothing else, which is the lifetime of one step of a
+// conversation the caller keeps.
+const (
+	// SessionKey names the run's session (a string): every Run of one
+	// conversation passes the same id, so its session log follows the
+	// conversation across Runs and restarts.
+	SessionKey = "skillcatalog.session"
+	// CwdKey optionally gives the session's working directory (an absolute
+	// path), where the host finds project skills (OpenOptions.TrustProjects).
+	CwdKey = "skillcatalog.cwd"
+)
+
+// Options configure the adapter; the zero value (or nil) is ready to use.
+type Options struct {
+	// AgentScope is the agent's scope in the host's scope tree; "" is the
+	// global scope, where hostsdk.Open mounts the plugin.
+	AgentScope string
+	// Logger receives the failures the adapter lets the agent run past;
+	// nil is slog.Default().
+	Logger *slog.Logger
+}
+
+// Skills adds the skill catalog to Eino agents: the plugin's tools, and a
+// hook before every model call that records the conversation in the
+// session log and splices the plugin's messages into what the model sees.
+// One Skills serves any number of agents, sessions and concurrent Runs.
+type Skills struct {
+	host  *hostsdk.Host
+	opts  Options
+	tools []tool.BaseTool
+}
+
+// New returns the skills of host for Eino agents. It reads the definitions
+// of the mount's tools once, because an Eino agent fixes its tools when it
+// is built.
+func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error) {
+	if host == nil {
+		return nil, errors.New("skilleino: no host")
+	}
+	s := &Skills{host: host}
+	if opts != nil {
+		s.opts = *opts
+	}
+	s.opts.Logger = cmp.Or(s.opts.Logger, slog.Default())
+	tools, err := newTools(s)
+	if err != nil {
+		return nil, err
+	}
+	s.tools = tools
+	return s, nil
+}
+
+// WithSession is the Run option that names the Run's session. Eino keeps
+// one map of session values per Run, and a later adk.WithSessionValues
+// replaces this one: a caller with session values of its own puts
+// SessionKey in its map instead.
+func WithSession(id string) adk.AgentRunOption {
+	return adk.WithSessionValues(map[string]any{SessionKey: id})
+}
+
+// session returns the handle of the session the Run in ctx names. There
+// is no default session: a Run that forgot to name one fails, rather than
+// mixing its messages into another conversation's log.
+func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
+	v, _ := adk.GetSessionValue(ctx, SessionKey)
+	id, _ := v.(string)
+	if id == "" {
+		return nil, errors.New("skilleino: the Run names no session: pass skilleino.WithSession(id) to Runner.Run")
+	}
+	v, _ = adk.GetSessionValue(ctx, CwdKey)
+	cwd, _ := v.(string)
+	return s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope}), nil
+}
+
+// rewrite is the step before a model call, whatever hook Eino offers for
+// it: msgs is what the framework is about to send, and the result is what
+// it sends instead. System messages go first, as Eino puts them; the rest
+// is the conversation as the session log has it, with the plugin's
+// messages in their places and every other message the framework's own
+// (the same pointer). A failure of the plugin or the store does not stop
+// the agent: the model is called with what Sync could still give, or with
+// msgs as they were.
+func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema.Message, error) {
+	sess, err := s.session(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var system, own []*schema.Message
+	var history []hostsdk.Message
+	for _, m := range msgs {
+		switch {
+		case isPlugin(m):
+		case m.Role == schema.System:
+			system = append(system, m)
+		default:
+			hm, err := toHost(m)
+			if err != nil {
+				return nil, fmt.Errorf("skilleino: session %q: message %d: %w", sess.ID(), len(own), err)
+			}
+			own, history = append(own, m), append(history, hm)
+		}
+	}
+	res, err := sess.Sync(ctx, history)
+	switch {
+	case err != nil && ctx.Err() != nil:
+		return nil, fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
+	case err != nil:
+		s.opts.Logger.Warn("skill catalog: the step failed; the model is called without the plugin's additions",
+			"session", sess.ID(), "outcome", res.Outcome, "err", err)
+		if res.View == nil {
+			return msgs, nil
+		}
+	case res.Decision.Reject != nil:
+		return nil, fmt.Errorf("skilleino: session %q: the step was rejected: %s", sess.ID(), res.Decision.Reject.Reason)
+	}
+	out := append(make([]*schema.Message, 0, len(system)+len(res.View)), system...)
+	for _, v := range res.View {
+		if v.Plugin {
+			out = append(out, fromPlugin(v.Message))
+		} else {
+			out = append(out, own[v.HistoryIndex])
+		}
+	}
+	return out, nil
+}
