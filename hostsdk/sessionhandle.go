@@ -115,9 +115,13 @@ func (s *Session) Tools() []ToolDefinition { return s.h.Tools(s.agentScope) }
 // offer the model: those of the mount in effect for the agent scope that
 // still resolve, for the agent, to what the mount registered. A tool
 // restricted away or shadowed is left out; no mount, or a scope the tree
-// does not hold, means none. Frameworks that fix an agent's tools when
-// they build it take them from here.
+// does not hold, means none. An empty scope is tools.GlobalScope.
+// Frameworks that fix an agent's tools when they build it take them from
+// here.
 func (h *Host) Tools(agentScope string) []ToolDefinition {
+	if agentScope == "" {
+		agentScope = tools.GlobalScope
+	}
 	m, _, err := h.mountFor(agentScope)
 	if err != nil || m == nil {
 		return nil

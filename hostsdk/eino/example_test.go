@@ -110,7 +110,7 @@ func exampleLines(t *testing.T, name string) string {
 // TestREADMEShowsTheExample keeps the README's lines and the example's
 // one text, and the number of lines the README gives for the setup true.
 func TestREADMEShowsTheExample(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,8 @@ import (
 
 // Middleware returns the skills as an agent middleware for
 // adk.ChatModelAgentConfig.Middlewares: the plugin's tools, and the
-// rewrite of the messages before every model call.
+// rewrite of the messages before every model call, and the logging of a
+// Run's final answer after the model call that gives it.
 func (s *Skills) Middleware() adk.AgentMiddleware {
 	return adk.AgentMiddleware{
 		AdditionalTools: s.tools,
@@ -24,6 +25,9 @@ func (s *Skills) Middleware() adk.AgentMiddleware {
 			}
 			state.Messages = msgs
 			return nil
+		},
+		AfterChatModel: func(ctx context.Context, state *adk.ChatModelAgentState) error {
+			return s.record(ctx, state.Messages)
 		},
 	}
 }

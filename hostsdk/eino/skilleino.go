@@ -103,20 +103,9 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 	if err != nil {
 		return nil, err
 	}
-	var system, own []*schema.Message
-	var history []hostsdk.Message
-	for _, m := range msgs {
-		switch {
-		case isPlugin(m):
-		case m.Role == schema.System:
-			system = append(system, m)
-		default:
-			hm, err := toHost(m)
-			if err != nil {
-				return nil, fmt.Errorf("skilleino: session %q: message %d: %w", sess.ID(), len(own), err)
-			}
-			own, history = append(own, m), append(history, hm)
-		}
+	system, own, history, err := split(msgs)
+	if err != nil {
+		return nil, fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
 	}
 	res, err := sess.Sync(ctx, history)
 	switch {
@@ -140,4 +129,49 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 		}
 	}
 	return out, nil
+}
+
+// split sets aside the system messages and the plugin's, and converts the
+// rest, the conversation the caller keeps, for the session log.
+func split(msgs []*schema.Message) (system, own []*schema.Message, history []hostsdk.Message, err error) {
+	for _, m := range msgs {
+		switch {
+		case isPlugin(m):
+		case m.Role == schema.System:
+			system = append(system, m)
+		default:
+			hm, err := toHost(m)
+			if err != nil {
+				return nil, nil, nil, fmt.Errorf("message %d: %w", len(own), err)
+			}
+			own, history = append(own, m), append(history, hm)
+		}
+	}
+	return system, own, history, nil
+}
+
+// record logs a Run's final answer, the model's reply that calls no tool:
+// no model call follows it in the Run, so no Sync would log it before the
+// next Run, and a conversation that ends there would lose it. A failure
+// is logged, not returned: the answer has been given.
+func (s *Skills) record(ctx context.Context, msgs []*schema.Message) error {
+	if len(msgs) == 0 || len(msgs[len(msgs)-1].ToolCalls) > 0 {
+		return nil
+	}
+	sess, err := s.session(ctx)
+	if err != nil {
+		return err
+	}
+	_, _, history, err := split(msgs)
+	if err == nil {
+		err = sess.Record(ctx, history)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
+		}
+		s.opts.Logger.Warn("skill catalog: the Run's final answer could not be logged; the next Run logs it",
+			"session", sess.ID(), "err", err)
+	}
+	return nil
 }

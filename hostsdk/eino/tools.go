@@ -27,7 +27,7 @@ type skillTool struct {
 // no session id lists them.
 func newTools(s *Skills) ([]tool.BaseTool, error) {
 	var out []tool.BaseTool
-	for _, d := range s.host.Session("", &hostsdk.SessionOptions{AgentScope: s.opts.AgentScope}).Tools() {
+	for _, d := range s.host.Tools(s.opts.AgentScope) {
 		params := &jsonschema.Schema{}
 		if err := json.Unmarshal(d.InputSchema, params); err != nil {
 			return nil, fmt.Errorf("skilleino: the input schema of tool %q: %w", d.Name, err)
