@@ -104,8 +104,38 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return err
 	}
 	s := host.Session(session, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: agent})
-	offered := s.Tools()
+	if err := converse(ctx, s, s.Tools()); err != nil {
+		return err
+	}
+	return compact(ctx, s)
+}
 
+// compact compacts the session's context as a runtime would: everything
+// so far is replaced by a summary. Recording it lets the plugin see that
+// the catalog is gone.
+func compact(ctx context.Context, s *hostsdk.Session) error {
+	logged, err := s.Transcript(ctx)
+	if err != nil {
+		return err
+	}
+	summary := text("s1", hostsdk.RoleUser, "Summary: the W-9 form was filled in with the pdf-forms skill.")
+	if _, err := s.RecordCompaction(ctx, hostsdk.Compaction{
+		Hide: sessionlog.Range{From: 1, To: logged[len(logged)-1].Seq}, Summary: &summary}); err != nil {
+		return err
+	}
+	conversation := []hostsdk.Message{summary}
+	res, err := s.Step(ctx, hostsdk.Decision{})
+	if err != nil {
+		return err
+	}
+	conversation = append(conversation, res.Decision.Messages...)
+	fmt.Printf("after compaction: %s, %d messages in the conversation\n", res.Outcome, len(conversation))
+	return nil
+}
+
+// converse runs the model's steps until it answers, offering it the tools
+// in offered.
+func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDefinition) error {
 	var conversation []hostsdk.Message // what the model is sent, in order
 	input := []hostsdk.Message{text("u1", hostsdk.RoleUser, "Please fill in the W-9 form in forms/w9.pdf.")}
 	for step := 1; step <= 3; step++ {
@@ -150,24 +180,6 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		}
 	}
 
-	// The runtime compacts its context: everything so far is replaced by a
-	// summary. Recording it lets the plugin see that the catalog is gone.
-	logged, err := s.Transcript(ctx)
-	if err != nil {
-		return err
-	}
-	summary := text("s1", hostsdk.RoleUser, "Summary: the W-9 form was filled in with the pdf-forms skill.")
-	if _, err := s.RecordCompaction(ctx, hostsdk.Compaction{
-		Hide: sessionlog.Range{From: 1, To: logged[len(logged)-1].Seq}, Summary: &summary}); err != nil {
-		return err
-	}
-	conversation = []hostsdk.Message{summary}
-	res, err := s.Step(ctx, hostsdk.Decision{})
-	if err != nil {
-		return err
-	}
-	conversation = append(conversation, res.Decision.Messages...)
-	fmt.Printf("after compaction: %s, %d messages in the conversation\n", res.Outcome, len(conversation))
 	return nil
 }
 
