@@ -28,6 +28,9 @@ const localDSN = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 var pluginPath string
 
 func TestMain(m *testing.M) {
+	if os.Getenv(settleChildEnv) != "" {
+		os.Exit(runSettleChild()) // a host process for TestHostKilledDuringSettle
+	}
 	plugintest.Main(m, &pluginPath)
 }
 
