@@ -8,10 +8,13 @@ import (
 	"net/url"
 	"os"
 	osexec "os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
@@ -77,10 +80,11 @@ func TestHostKilledDuringSettle(t *testing.T) {
 	dsn := testDSN(t)
 	schema := freshSchema(t, dsn)
 	direct := openStore(t, dsn, schema)
-	proxy := newCutProxy(t, "127.0.0.1:5432")
-	if u, err := url.Parse(dsn); err == nil && u.Host != "" {
-		proxy.target = u.Host
+	server, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		t.Fatal(err)
 	}
+	proxy := newCutProxy(t, net.JoinHostPort(server.ConnConfig.Host, strconv.Itoa(int(server.ConnConfig.Port))))
 	app := fmt.Sprintf("settle-child-%d", time.Now().UnixNano())
 	marker := "lost-" + app
 	child := osexec.Command(os.Args[0], "-test.run=^$")
