@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,7 +20,14 @@ const nodeHostDir = "../../testdata/nodehost"
 // returns its exit status and JSON result.
 func runHostcheck(t *testing.T, bin string, env []string, host ...string) (int, hostcheckResult, string) {
 	t.Helper()
-	cmd := exec.Command(bin, append([]string{"hostcheck", "-json", "--"}, host...)...)
+	return runHostcheckArgs(t, bin, env, append([]string{"--"}, host...)...)
+}
+
+// runHostcheckArgs runs hostcheck -json with args, flags and then the
+// host command after --.
+func runHostcheckArgs(t *testing.T, bin string, env []string, args ...string) (int, hostcheckResult, string) {
+	t.Helper()
+	cmd := exec.Command(bin, append([]string{"hostcheck", "-json"}, args...)...)
 	cmd.Env = append(os.Environ(), env...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -145,5 +154,81 @@ func TestHostcheckOfAHostThatNeverLoadsThePlugin(t *testing.T) {
 	code, res, _ = runHostcheck(t, bin, nil, "false")
 	if code != 1 || res.HostExit != 1 {
 		t.Errorf("a failing host: exit %d, host exit %d; want 1 and 1", code, res.HostExit)
+	}
+}
+
+// buildTestdata builds a program of testdata into a temporary directory.
+func buildTestdata(t *testing.T, name string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), name)
+	if out, err := exec.Command("go", "build", "-o", bin, "./testdata/"+name).CombinedOutput(); err != nil {
+		t.Fatalf("go build %s: %v\n%s", name, err, out)
+	}
+	return bin
+}
+
+// TestHostcheckRefusesAForgedReport: a host that never loads the plugin
+// and writes a passing report through every channel it was handed fails.
+func TestHostcheckRefusesAForgedReport(t *testing.T) {
+	bin := buildCommand(t)
+	forger := buildTestdata(t, "forginghost")
+	code, res, stderr := runHostcheck(t, bin, nil, forger)
+	if code != 1 || res.Report.Steps != 0 || len(res.Problems) == 0 {
+		t.Fatalf("a forging host: exit %d, %d steps, problems %v; want exit 1, no step and a problem\n%s", code, res.Report.Steps, res.Problems, stderr)
+	}
+	if !strings.Contains(stderr, "forginghost: forging a report through") {
+		t.Errorf("the forger was handed no channel to forge through, so the test proves nothing:\n%s", stderr)
+	}
+	cmd := exec.Command(bin, "hostcheck", "--", forger)
+	out, err := cmd.Output()
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 || strings.Contains(string(out), "PASS") {
+		t.Errorf("a forging host: %v, printed\n%s\nwant exit status 1 and no PASS", err, out)
+	}
+}
+
+// TestHostcheckTimesOut: a host that never finishes is killed at -timeout,
+// with every process of its group, and the check fails saying so.
+func TestHostcheckTimesOut(t *testing.T) {
+	bin := buildCommand(t)
+	cmd := exec.Command(bin, "hostcheck", "-json", "-timeout", "2s", "--", "sleep", "3600")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
+	err := cmd.Run()
+	if exit, ok := err.(*exec.ExitError); !ok || exit.ExitCode() != 1 {
+		t.Fatalf("hostcheck -timeout 2s -- sleep 3600: %v, want exit status 1", err)
+	}
+	var res hostcheckResult
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil {
+		t.Fatalf("hostcheck -json printed %q: %v", stdout.String(), err)
+	}
+	if len(res.Problems) == 0 || !strings.Contains(res.Problems[0], "did not finish within -timeout 2s") {
+		t.Errorf("problems %q, want first that the host did not finish within -timeout 2s", res.Problems)
+	}
+
+	// A host whose child would outlive it: the child is killed too.
+	pidFile := filepath.Join(t.TempDir(), "child.pid")
+	code, res, stderr := runHostcheckArgs(t, bin, []string{"CHILD_PID_FILE=" + pidFile}, "-timeout", "2s", "--",
+		"sh", "-c", `sleep 3600 & echo $! > "$CHILD_PID_FILE"; wait`)
+	if code != 1 || len(res.Problems) == 0 || !strings.Contains(res.Problems[0], "its process group were killed") {
+		t.Fatalf("exit %d, problems %q, want 1 and the timeout\n%s", code, res.Problems, stderr)
+	}
+	data, err := os.ReadFile(pidFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireGone(t, pid)
+}
+
+func TestHostcheckRefusesABadTimeout(t *testing.T) {
+	for _, tt := range []struct{ flag, want string }{{"0s", "-timeout 0s: want more than 0"}, {"-1m", "-timeout -1m0s: want more than 0"}} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"hostcheck", "-timeout", tt.flag, "--", "true"}, &stdout, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), tt.want) {
+			t.Errorf("-timeout %s: exit %d, stderr %q; want 2 and %q", tt.flag, code, stderr.String(), tt.want)
+		}
 	}
 }

@@ -40,7 +40,8 @@ Usage:
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
   skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
-  skillcatalog hostcheck [-json] -- COMMAND [ARG...]  check a host of the plugin protocol, in any language
+  skillcatalog hostcheck [-json] [-timeout D] -- COMMAND [ARG...]
+                                                      check a host of the plugin protocol, in any language
   skillcatalog version                                print the build and protocol versions
   skillcatalog help                                   show this help
 

@@ -13,10 +13,20 @@ import (
 // clients) were neither the protocol's limit; every server and connection
 // of the protocol applies contract.MaxMessageBytes both ways.
 
+// maxHeaderListBytes bounds the metadata of a call a server of the
+// protocol accepts, as gRPC counts it (each entry's name and value and 32
+// bytes). The protocol's own metadata is trace context (a 55-byte
+// traceparent and a tracestate of at most 32 members) and gRPC's headers,
+// far below it; without it gRPC's default let a peer make the server hold
+// 16 MiB of headers per call, and a larger header cut off the whole
+// connection, every call on it. A Go peer refuses to send more, and the
+// call fails on its side without reaching the server.
+const maxHeaderListBytes = 64 << 10
+
 // serverOptions are the gRPC server options of every server of the
 // protocol: the plugin's and the host's callback server on the broker.
 func serverOptions() []grpc.ServerOption {
-	return []grpc.ServerOption{grpc.MaxRecvMsgSize(contract.MaxMessageBytes), grpc.MaxSendMsgSize(contract.MaxMessageBytes)}
+	return []grpc.ServerOption{grpc.MaxRecvMsgSize(contract.MaxMessageBytes), grpc.MaxSendMsgSize(contract.MaxMessageBytes), grpc.MaxHeaderListSize(maxHeaderListBytes)}
 }
 
 // dialOptions are the gRPC dial options of every connection of the

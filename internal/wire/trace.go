@@ -3,6 +3,7 @@ package wire
 import (
 	"context"
 	"strconv"
+	"strings"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -42,24 +43,27 @@ func outgoingTrace(ctx context.Context) context.Context {
 
 // incomingTrace returns ctx carrying, as a remote span context, the trace
 // context the caller sent in the gRPC metadata; ctx as it is when there is
-// none (or it does not parse).
+// none, or when it does not parse. A call with more than one traceparent
+// carries no trace context to continue (W3C Trace Context allows one):
+// which of them to pick would be a guess. Whatever the caller sent, only a
+// span context parsed from it goes any further, re-encoded; the text it
+// came in does not.
 func incomingTrace(ctx context.Context) context.Context {
 	md, ok := metadata.FromIncomingContext(ctx)
-	if !ok || len(md.Get("traceparent")) == 0 {
+	if !ok || len(md.Get("traceparent")) != 1 {
 		return ctx
 	}
 	return propagation.TraceContext{}.Extract(ctx, mdCarrier(md))
 }
 
 // mdCarrier is gRPC metadata as a propagation.TextMapCarrier. gRPC keys
-// are lower case, as W3C Trace Context's are.
+// are lower case, as W3C Trace Context's are. A key sent more than once
+// reads as its values joined by commas, as HTTP combines header fields
+// (tracestate may be split so).
 type mdCarrier metadata.MD
 
 func (c mdCarrier) Get(key string) string {
-	if vs := metadata.MD(c).Get(key); len(vs) > 0 {
-		return vs[0]
-	}
-	return ""
+	return strings.Join(metadata.MD(c).Get(key), ",")
 }
 
 func (c mdCarrier) Set(key, value string) { metadata.MD(c).Set(key, value) }

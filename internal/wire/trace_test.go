@@ -206,3 +206,18 @@ func FuzzIncomingTrace(f *testing.F) {
 		}
 	})
 }
+
+// TestIncomingTraceJoinsASplitTracestate: a tracestate sent as two values
+// is one list, as HTTP joins header fields; a second traceparent makes the
+// call's trace context unusable, whatever either says.
+func TestIncomingTraceJoinsASplitTracestate(t *testing.T) {
+	ctx := metadata.NewIncomingContext(context.Background(), metadata.Pairs("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "tracestate", "a=1", "tracestate", "b=2"))
+	sc := trace.SpanContextFromContext(incomingTrace(ctx))
+	if !sc.IsValid() || sc.TraceState().Get("a") != "1" || sc.TraceState().Get("b") != "2" {
+		t.Errorf("a tracestate split in two gave %v, want both members", sc)
+	}
+	ctx = metadata.NewIncomingContext(context.Background(), metadata.Pairs("traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "traceparent", "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"))
+	if sc := trace.SpanContextFromContext(incomingTrace(ctx)); sc.IsValid() {
+		t.Errorf("two traceparents gave %v, want none", sc)
+	}
+}

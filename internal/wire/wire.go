@@ -36,6 +36,7 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
@@ -66,6 +67,14 @@ func handshake() goplugin.HandshakeConfig {
 func CookieSet(getenv func(string) string) bool {
 	h := handshake()
 	return getenv(h.MagicCookieKey) == h.MagicCookieValue
+}
+
+// HandshakeVar reports whether the environment variable name is part of
+// the go-plugin handshake a host starts the plugin with: the magic cookie
+// or one of go-plugin's PLUGIN_ variables (protocol versions, the client
+// certificate of AutoMTLS, the socket directory, the port range).
+func HandshakeVar(name string) bool {
+	return name == handshake().MagicCookieKey || strings.HasPrefix(name, "PLUGIN_")
 }
 
 // ServeConfig is what a plugin process passes to goplugin.Serve to serve

@@ -1,11 +1,14 @@
 // Package hostcheck checks a host's side of the plugin protocol: the
 // callbacks (Snapshot, ReadEvents, GetSkill, ReadResource) and the hints a
 // host sends with every step, against what proto/HOSTS.md says a host must
-// honour. A host in any language is checked the same way: it loads the
-// plugin binary with SKILLCATALOG_HOSTCHECK_REPORT in the plugin's
-// environment, and the plugin then serves its engine wrapped by a Checker,
-// which answers every call as the engine does and, at each step, asks the
-// host again and compares.
+// honour. A host in any language is checked the same way: the checker
+// (skillcatalog hostcheck) runs it with RelayEnv in its environment, the
+// plugin binary the host starts hands its place to a plugin process the
+// checker starts itself, and that process serves its engine wrapped by a
+// Checker, which answers every call as the engine does and, at each step,
+// asks the host again and compares. The report travels from that process
+// to the checker over a socket only the two of them hold (ReportFDEnv), so
+// the host under check can neither read nor forge it.
 package hostcheck
 
 import (
@@ -24,10 +27,21 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// ReportEnv names the environment variable that turns the plugin binary
-// into a host checker: set to a file path, the plugin serves its engine
-// wrapped by a Checker and keeps its Report, as JSON, in that file.
-const ReportEnv = "SKILLCATALOG_HOSTCHECK_REPORT"
+// RelayEnv names the environment variable in which the checker hands the
+// host under check the path of its socket. A plugin binary started by a
+// host through the handshake with this variable set does not serve: it
+// asks the checker there to start the plugin in its place, on its standard
+// input, output and error, and exits when that plugin does.
+const RelayEnv = "SKILLCATALOG_HOSTCHECK"
+
+// ReportFDEnv names the environment variable in which the checker tells the
+// plugin process it started which inherited descriptor (3 or more) is its
+// end of the socket the report travels on. The plugin then serves its
+// engine wrapped by a Checker and writes its Report there, one JSON value
+// per line, after every call that checked something. Only the checker sets
+// it, in the environment of a process it starts itself; the host never
+// holds that socket.
+const ReportFDEnv = "SKILLCATALOG_HOSTCHECK_REPORT_FD"
 
 // The checks, in the order a report lists them.
 const (

@@ -353,3 +353,27 @@ func TestSourcesByDigestPass(t *testing.T) {
 		t.Fatalf("violations: %+v", r.Violations)
 	}
 }
+
+// TestMergeAddsUpPlugins: a host that started the plugin twice is judged
+// on both: the steps and counts add up, and a violation in either fails.
+func TestMergeAddsUpPlugins(t *testing.T) {
+	good := newDriver().run(t)
+	broken := newDriver()
+	broken.host = unsorted{broken.fake}
+	bad := broken.run(t)
+	m := hostcheck.Merge(good, bad)
+	if m.Steps != good.Steps+bad.Steps {
+		t.Errorf("steps %d, want %d + %d", m.Steps, good.Steps, bad.Steps)
+	}
+	if !m.Failed() || len(m.Violations) != len(bad.Violations) {
+		t.Errorf("merged report failed %v with %d violations, want the broken plugin's %d", m.Failed(), len(m.Violations), len(bad.Violations))
+	}
+	for i, c := range m.Checks {
+		if c.Name != good.Checks[i].Name || c.Passed != good.Checks[i].Passed+bad.Checks[i].Passed || c.Failed != bad.Checks[i].Failed {
+			t.Errorf("check %s: %+v, want the sum of %+v and %+v", c.Name, c, good.Checks[i], bad.Checks[i])
+		}
+	}
+	if empty := hostcheck.Merge(); empty.Steps != 0 || len(empty.Checks) != len(good.Checks) || empty.Failed() {
+		t.Errorf("merging nothing gave %+v, want every check, none run", empty)
+	}
+}

@@ -5,52 +5,68 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
+	"strconv"
+	"sync"
 
+	"github.com/skillcatalog/skillcatalog/internal/hostcheckrelay"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/hostcheck"
 )
 
-// checkedIfAsked wraps svc in a hostcheck.Checker when the host started
-// the plugin with hostcheck.ReportEnv in its environment; the checker's
-// report is rewritten to that file after every call that checked
-// something, so it survives however the host ends the process.
-func checkedIfAsked(svc contract.Service, logger *slog.Logger) contract.Service {
-	path := os.Getenv(hostcheck.ReportEnv)
-	if path == "" {
-		return svc
+// standIn is what the plugin binary does when a host under check started
+// it (hostcheck.RelayEnv is set): it has the checker start the plugin in
+// its place, on its standard input, output and error, and returns the
+// exit status to exit with, the plugin's. It exits at once, and the
+// checker kills the plugin, when the host is gone.
+func standIn(path string, logger *slog.Logger) int {
+	defer watchHost(hostCheckInterval, os.Getppid, exitOrphaned(logger))()
+	code, err := hostcheckrelay.Stub(path, os.Environ())
+	if err != nil {
+		logger.Error("hand the host to the host checker's plugin", "checker", path, "err", err)
 	}
-	logger.Info("checking the host's callbacks", "report", path)
-	write := func(r hostcheck.Report) {
-		if err := writeReport(path, r); err != nil {
-			logger.Error("write the host-check report", "report", path, "err", err)
-		}
-	}
-	write(hostcheck.Report{})
-	return hostcheck.New(write).Service(svc)
+	return code
 }
 
-// writeReport replaces the report at path whole: a reader sees the old
-// report or the new one, never a part.
-func writeReport(path string, r hostcheck.Report) error {
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
+// checkedIfAsked wraps svc in a hostcheck.Checker when the host checker
+// started this process with hostcheck.ReportFDEnv in its environment: the
+// checker's report is written, one JSON value a line, to that descriptor
+// after every call that checked something, so the checker holds the latest
+// however the process ends.
+func checkedIfAsked(svc contract.Service, logger *slog.Logger) contract.Service {
+	v := os.Getenv(hostcheck.ReportFDEnv)
+	if v == "" {
+		return svc
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".hostcheck-*")
-	if err != nil {
-		return err
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		logger.Error("not checking the host: the report's descriptor is not one above standard error", hostcheck.ReportFDEnv, v)
+		return svc
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
+	logger.Info("checking the host's callbacks")
+	w := &reportWriter{enc: json.NewEncoder(os.NewFile(uintptr(fd), "hostcheck-report")), logger: logger}
+	w.checker = hostcheck.New(w.write)
+	w.write(hostcheck.Report{})
+	return w.checker.Service(svc)
+}
+
+// reportWriter writes the checker's report, the newest last: calls that
+// change it may race, so each write takes the report as it is then.
+type reportWriter struct {
+	mu      sync.Mutex
+	enc     *json.Encoder
+	checker *hostcheck.Checker
+	logger  *slog.Logger
+	failed  bool
+}
+
+func (w *reportWriter) write(hostcheck.Report) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.failed {
+		return
 	}
-	if err := tmp.Close(); err != nil {
-		return err
+	if err := w.enc.Encode(w.checker.Report()); err != nil {
+		w.failed = true
+		w.logger.Error("write the host-check report", "err", fmt.Errorf("report descriptor: %w", err))
 	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("replace the report: %w", err)
-	}
-	return nil
 }

@@ -13,17 +13,25 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/hostcheck"
 )
 
 // Serve runs the plugin until the host disconnects, or exits the process
 // within a second of the host's death (see watchHost). It must be called
 // from a process the host started through the go-plugin handshake.
+//
+// Started by a host under check (hostcheck.RelayEnv is set), it serves
+// nothing itself: the host checker starts the plugin in its place (see
+// internal/hostcheckrelay), and Serve exits with that plugin's status.
 func Serve() {
 	// go-plugin relays the plugin's stderr to the host's logger and takes
 	// hclog's JSON lines apart; both loggers write that form, at debug, so
 	// the host's logger decides what is kept. hclog is only go-plugin's own.
 	goLog := hclog.New(&hclog.LoggerOptions{Name: "skillcatalog", Level: hclog.Debug, JSONFormat: true})
 	logger := slog.New(newLogHandler(os.Stderr))
+	if path := os.Getenv(hostcheck.RelayEnv); path != "" {
+		os.Exit(standIn(path, logger))
+	}
 	// A plugin must not outlive its host, however the host ended.
 	defer watchHost(hostCheckInterval, os.Getppid, exitOrphaned(logger))()
 	goplugin.Serve(wire.ServeConfig(checkedIfAsked(plugin.New(plugin.Options{Logger: logger}), logger), goLog))

@@ -1,0 +1,86 @@
+//go:build unix
+
+package pluginserver
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
+	"github.com/skillcatalog/skillcatalog/plugin/hostcheck"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// TestTheReportGoesToTheCheckersDescriptor: with hostcheck.ReportFDEnv
+// naming a descriptor, the plugin checks the host and writes its report
+// there, one JSON line per change, the newest last; a value that is not a
+// descriptor above standard error checks nothing (standard output carries
+// the handshake).
+func TestTheReportGoesToTheCheckersDescriptor(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	// The plugin owns the descriptor it is given: give it a copy.
+	fd, err := syscall.Dup(int(w.Fd()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(hostcheck.ReportFDEnv, strconv.Itoa(fd))
+	svc := checkedIfAsked(plugin.New(plugin.Options{}), logger)
+	lines := bufio.NewScanner(r)
+	next := func() hostcheck.Report {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("no report line: %v", lines.Err())
+		}
+		var rep hostcheck.Report
+		if err := json.Unmarshal(lines.Bytes(), &rep); err != nil {
+			t.Fatalf("report line %q: %v", lines.Text(), err)
+		}
+		return rep
+	}
+	if rep := next(); rep.Steps != 0 || len(rep.Checks) == 0 {
+		t.Errorf("first report %+v, want every check, no step yet", rep)
+	}
+	host := contracttest.NewHost()
+	host.SetSkill(skill.Definition{Summary: skill.Summary{Name: "alpha", Description: "Does alpha.", Invocation: skill.DefaultPolicy(), Provider: "runtime"}, Content: "Do alpha."})
+	ctx := context.Background()
+	resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Config: "{}", Scope: "global"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "tooldef-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	if rep := next(); rep.Steps != 0 {
+		t.Errorf("report after binding %+v, want no step", rep)
+	}
+	head := host.Head("s1")
+	if _, err := svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s1", SkillToolIdentity: "tooldef-1", Head: &head, SnapshotToken: host.Token()}); err != nil {
+		t.Fatal(err)
+	}
+	if rep := next(); rep.Steps != 1 || rep.Failed() {
+		t.Errorf("report after a step %+v, want one step, nothing failed", rep)
+	}
+
+	for _, v := range []string{"1", "2", "-4", "three"} {
+		t.Setenv(hostcheck.ReportFDEnv, v)
+		engine := plugin.New(plugin.Options{})
+		if got := checkedIfAsked(engine, logger); got != contract.Service(engine) {
+			t.Errorf("%s=%s: served %T, want the engine unchecked", hostcheck.ReportFDEnv, v, got)
+		}
+	}
+}
