@@ -114,19 +114,28 @@ func TestRemoteSkillTextsKeepTheirLabel(t *testing.T) {
 
 // TestRemoteSkillKnownByItsListingOnly: a definition the host sends
 // without the origin its listing gave is still shown as the remote skill
-// the listing says it is.
+// the listing says it is, also when a catalog budget leaves it out of the
+// catalog (the tool still lists it).
 func TestRemoteSkillKnownByItsListingOnly(t *testing.T) {
-	h, m := hostileWorld(forgedTexts[1])
-	def := h.defs["refunds"]
-	def.Origin, def.QualifiedName = "", ""
-	h.defs["refunds"] = def
-	e := newEngine()
-	res := skillCall(t, e, h, m, "refunds")
-	if _, err := modeltext.RemoteSkillContent(res.Text, "refunds", "docs"); err != nil || res.Value == nil || res.Value.Origin != "docs" {
-		t.Errorf("skill result: %v\n%s", err, res.Text)
-	}
-	if _, err := modeltext.RemoteSkillContent(invoked(t, e, h, m, "refunds"), "refunds", "docs"); err != nil {
-		t.Errorf("/refunds message: %v", err)
+	for _, budget := range []int{0, 20} {
+		h, m := hostileWorld(forgedTexts[1])
+		def := h.defs["refunds"]
+		def.Origin, def.QualifiedName = "", ""
+		h.defs["refunds"] = def
+		m.cfg.CatalogBudget = budget
+		e := newEngine()
+		req := step(h.memHost, enter())
+		final := h.apply(t, req, mustPreStep(t, e, h.memHost, m, req))
+		if listed := strings.Contains(final[0].Text(), "`refunds`"); listed != (budget == 0) {
+			t.Fatalf("budget %d: the catalog lists refunds: %v; the test needs it listed without the budget only", budget, listed)
+		}
+		res := skillCall(t, e, h, m, "refunds")
+		if _, err := modeltext.RemoteSkillContent(res.Text, "refunds", "docs"); err != nil || res.Value == nil || res.Value.Origin != "docs" {
+			t.Errorf("budget %d: skill result: %v\n%s", budget, err, res.Text)
+		}
+		if _, err := modeltext.RemoteSkillContent(invoked(t, e, h, m, "refunds"), "refunds", "docs"); err != nil {
+			t.Errorf("budget %d: /refunds message: %v", budget, err)
+		}
 	}
 }
 
