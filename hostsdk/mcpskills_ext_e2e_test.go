@@ -34,6 +34,12 @@ type extHost struct {
 
 func newExtHost(t *testing.T, remote *mcpskills.Provider, locals ...skills.RuntimeSkill) *extHost {
 	t.Helper()
+	return newExtHostMounted(t, `{"resourceTool": true}`, remote, locals...)
+}
+
+// newExtHostMounted is newExtHost with the plugin mounted under config.
+func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, locals ...skills.RuntimeSkill) *extHost {
+	t.Helper()
 	ctx := context.Background()
 	tree, reg := tools.NewTree(), skills.NewRegistry()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
@@ -54,7 +60,7 @@ func newExtHost(t *testing.T, remote *mcpskills.Provider, locals ...skills.Runti
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, config); err != nil {
 		t.Fatal(err)
 	}
 	return &extHost{t: t, host: host}

@@ -186,7 +186,13 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 			if len(res.Resource.Content) > 8192 || res.Resource.TotalBytes != int64(len(fx.script)) || res.Resource.Offset != offset {
 				t.Fatalf("%s: page at %d: %d bytes, %+v", name, offset, len(res.Resource.Content), *res.Resource)
 			}
-			if !strings.HasPrefix(res.Text, `<skill_resource name="`+name+`" path="scripts/export.py" offset="`+strconv.FormatInt(offset, 10)+`"`) {
+			// The remote skill's page names its server (the provider's
+			// default label).
+			origin := ""
+			if name == "data-tool" {
+				origin = ` mcp_server="mcp"`
+			}
+			if !strings.HasPrefix(res.Text, `<skill_resource name="`+name+`"`+origin+` path="scripts/export.py" offset="`+strconv.FormatInt(offset, 10)+`"`) {
 				t.Fatalf("%s: page text %.200q", name, res.Text)
 			}
 			got.WriteString(res.Resource.Content)

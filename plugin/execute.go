@@ -2,6 +2,7 @@ package plugin
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 
@@ -10,40 +11,69 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// listingRefusal applies the `skill` tool's policy to name on the agent's
-// snapshot: the refusal text when a complete snapshot does not list it or
-// lists it as not model-invocable, "" otherwise. An incomplete snapshot
-// cannot prove absence: the caller asks for the skill itself and lets the
-// loaded definition's policy decide.
-func (e *engine) listingRefusal(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (render.ToolError, error) {
+// listing is what the agent's snapshot says about a name a tool was
+// called with.
+type listing struct {
+	// refusal is the tool's refusal when a complete snapshot does not list
+	// the name or lists it as not model-invocable; "" otherwise.
+	refusal render.ToolError
+	// known is true when a complete snapshot lists the name, and origin
+	// then says where the skill comes from: the label of its remote server,
+	// or "" for the host's own skill.
+	known  bool
+	origin string
+}
+
+// untrusted reports whether the texts of the listed skill come, or may
+// come, from a remote origin: a text whose origin the plugin cannot
+// establish is treated as one that does.
+func (l listing) untrusted() bool { return !l.known || l.origin != "" }
+
+// listingOf applies the `skill` tool's policy to name on the agent's
+// snapshot. An incomplete snapshot cannot prove absence: the listing then
+// refuses nothing and knows nothing, and the caller asks for the skill
+// itself and lets the loaded definition's policy decide.
+func (e *engine) listingOf(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (listing, error) {
 	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "", nil)
 	if err != nil || !complete {
-		return "", err
+		return listing{}, err
 	}
 	listed, ok := v.lookup(name)
 	switch {
 	case !ok:
-		return render.ErrUnknownSkill(name), nil
+		return listing{refusal: render.ErrUnknownSkill(name)}, nil
 	case !listed.modelInvocable:
-		return render.ErrNotModelInvocable(name), nil
+		return listing{refusal: render.ErrNotModelInvocable(name)}, nil
 	}
-	return "", nil
+	return listing{known: true, origin: v.origin(name)}, nil
+}
+
+// providerError is the error text of a provider's failure: verbatim for
+// the host's own skill, as untrusted text (render.ErrProviderUntrusted)
+// for a remote one's or one whose origin is not known.
+func providerError(message string, untrusted bool) contract.ToolResult {
+	if untrusted {
+		return errorResult(render.ErrProviderUntrusted(message))
+	}
+	return errorResult(render.ErrProvider(message))
 }
 
 // executeSkillTool runs one `skill` tool call. Failures the model should
 // see are error results, not Go errors; a Go error means the host could not
 // be reached. Policy is checked on the snapshot listing before the body is
-// requested, and again on the loaded definition.
+// requested, and again on the loaded definition. A remote skill (an origin
+// on the definition or on its listing) is rendered as untrusted text.
 func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mount, call contract.ToolCall) (contract.ToolResult, error) {
 	name, refusal := skillNameArgument(call.Arguments)
 	if refusal != "" {
 		return errorResult(refusal), nil
 	}
 
-	if refusal, err := e.listingRefusal(ctx, host, m, call, name); err != nil {
+	l, err := e.listingOf(ctx, host, m, call, name)
+	if err != nil {
 		return contract.ToolResult{}, err
-	} else if refusal != "" {
-		return errorResult(refusal), nil
+	} else if l.refusal != "" {
+		return errorResult(l.refusal), nil
 	}
 
 	got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
@@ -51,7 +81,7 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 		return contract.ToolResult{}, hostFailed("load skill %q: %w", name, err)
 	}
 	if got.Error != "" {
-		return errorResult(render.ErrProvider(got.Error)), nil
+		return providerError(got.Error, l.untrusted() || got.Skill.Origin != ""), nil
 	}
 	if !got.Found {
 		return errorResult(render.ErrUnknownSkill(name)), nil
@@ -62,9 +92,10 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 
 	value := got.Skill.ToolValue()
 	value.Name = name
+	value.Origin = cmp.Or(value.Origin, l.origin)
 	text, err := render.SkillContentFor(value, m.cfg.ResourceTool)
 	if err != nil {
-		return errorResult(render.ErrProvider(err.Error())), nil
+		return providerError(err.Error(), value.Origin != ""), nil
 	}
 	return contract.ToolResult{Value: &value, Text: text}, nil
 }

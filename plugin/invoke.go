@@ -105,11 +105,16 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		}
 		value := got.Skill.ToolValue()
 		value.Name = name
+		if value.Origin == "" && listed != nil {
+			value.Origin = listed.origin(name) // a remote skill is shown as one
+		}
 		if m.cfg.InvocationArguments {
 			value.Content = render.SubstituteArguments(value.Content, mention.Args)
 		}
-		// The same block the `skill` tool answers with. The resource-read
-		// tool reads only for skills the model may invoke, so only their
+		// The same block the `skill` tool answers with, a remote skill's
+		// instructions (the user's arguments in them included) escaped
+		// inside the block that names its server. The resource-read tool
+		// reads only for skills the model may invoke, so only their
 		// guidance names it.
 		text, err := render.SkillContentFor(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
 		if err != nil {

@@ -137,20 +137,31 @@ func resourceArguments(args json.RawMessage) (resourceArgs, render.ToolError) {
 // policy checks come first: the name must be listed for the agent and
 // model-invocable (an incomplete snapshot defers to the host, which checks
 // the loaded definition). The host reads a window a few bytes larger than
-// a page; the page is cut on character boundaries at both ends.
+// a page; the page is cut on character boundaries at both ends. A remote
+// skill's page is rendered as untrusted text; where the snapshot cannot
+// say whose the skill is, its definition does.
 func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m mount, call contract.ToolCall) (contract.ToolResult, error) {
 	a, refusal := resourceArguments(call.Arguments)
 	if refusal != "" {
 		return errorResult(refusal), nil
 	}
-	if refusal, err := e.listingRefusal(ctx, host, m, call, a.name); err != nil {
+	l, err := e.listingOf(ctx, host, m, call, a.name)
+	if err != nil {
 		return contract.ToolResult{}, err
-	} else if refusal != "" {
-		return errorResult(refusal), nil
+	} else if l.refusal != "" {
+		return errorResult(l.refusal), nil
 	}
 	rh, ok := host.(contract.ResourceReader)
 	if !ok {
 		return errorResult(render.ErrResourceNotReadable(a.name)), nil
+	}
+	origin := l.origin
+	if !l.known {
+		if origin, refusal, err = originOf(ctx, host, call, a.name); err != nil {
+			return contract.ToolResult{}, err
+		} else if refusal != "" {
+			return errorResult(refusal), nil
+		}
 	}
 	got, err := rh.ReadResource(ctx, contract.ResourceRequest{
 		SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope,
@@ -163,11 +174,31 @@ func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m 
 	if err != nil {
 		return contract.ToolResult{}, hostFailed("read resource %q of skill %q: %w", a.path, a.name, err)
 	}
-	return pageResult(a, got), nil
+	return pageResult(a, got, origin), nil
 }
 
-// pageResult turns the host's answer into the tool's result.
-func pageResult(a resourceArgs, got contract.ResourceRead) contract.ToolResult {
+// originOf loads the skill named name to learn its origin, for a read the
+// snapshot could not place; a skill that cannot be loaded for the model is
+// refused as the `skill` tool refuses it.
+func originOf(ctx context.Context, host contract.Host, call contract.ToolCall, name string) (string, render.ToolError, error) {
+	got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
+	switch {
+	case err != nil:
+		return "", "", hostFailed("load skill %q: %w", name, err)
+	case got.Error != "":
+		return "", render.ErrProviderUntrusted(got.Error), nil // whose text it is, is what is not known
+	case !got.Found:
+		return "", render.ErrUnknownSkill(name), nil
+	case !got.Skill.Invocation.ModelInvocable:
+		return "", render.ErrNotModelInvocable(name), nil
+	}
+	return got.Skill.Origin, "", nil
+}
+
+// pageResult turns the host's answer into the tool's result. A page of a
+// remote skill (origin set) holds as many bytes of the file as fit, escaped,
+// in render.ResourcePageBytes; its provider's errors are untrusted text.
+func pageResult(a resourceArgs, got contract.ResourceRead, origin string) contract.ToolResult {
 	switch got.Status {
 	case contract.ResourceOK:
 	case contract.ResourceSkillNotFound:
@@ -185,7 +216,7 @@ func pageResult(a resourceArgs, got contract.ResourceRead) contract.ToolResult {
 	case contract.ResourceBinary:
 		return errorResult(render.ErrResourceBinary(a.name, a.path))
 	case contract.ResourceProviderError:
-		return errorResult(render.ErrProvider(got.Error))
+		return providerError(got.Error, origin != "")
 	default:
 		return errorResult(render.ErrProvider(fmt.Sprintf("the host answered a resource read with status %q", got.Status)))
 	}
@@ -208,6 +239,12 @@ func pageResult(a resourceArgs, got contract.ResourceRead) contract.ToolResult {
 	page := data[skip:]
 	start := a.offset + int64(skip)
 	continues := start+int64(len(page)) < total
+	if origin != "" {
+		// Escaped, the page must still fit.
+		if n := render.FitEscaped(page, render.ResourcePageBytes); n < len(page) {
+			page, continues = page[:n], true
+		}
+	}
 	if len(page) > render.ResourcePageBytes {
 		page = page[:cutBefore(page, render.ResourcePageBytes)]
 	} else if continues {
@@ -224,7 +261,7 @@ func pageResult(a resourceArgs, got contract.ResourceRead) contract.ToolResult {
 	if next < total {
 		p.NextOffset = &next
 	}
-	return contract.ToolResult{Resource: &p, Text: render.ResourcePage(p)}
+	return contract.ToolResult{Resource: &p, Text: render.ResourcePageFrom(p, origin)}
 }
 
 // cutBefore returns the largest cut <= n at which b splits no character:

@@ -331,7 +331,9 @@ func (b *viewBuilder) keep() {
 // prev's when prev lists the same name with the same policy, description
 // and origin, written anew otherwise.
 func (b *viewBuilder) list(s skill.Summary) {
-	if !skill.ValidListedName(s.Name) {
+	// An origin is a label the host assigned; one that is not could
+	// disguise a remote skill's line as another's.
+	if !skill.ValidListedName(s.Name) || (s.Origin != "" && !skill.ValidLabel(s.Origin)) {
 		return
 	}
 	for l, ok := b.peek(); ok && l.name < s.Name; l, ok = b.peek() {
@@ -525,6 +527,28 @@ func (v *view) lookup(name string) (listedSkill, bool) {
 		return listed[j], true
 	}
 	return listedSkill{}, false
+}
+
+// origin returns the origin of the model-invocable skill listed as name:
+// the label of the server a remote skill comes from, "" for the host's own
+// skills and for names the view does not list as model-invocable.
+func (v *view) origin(name string) string {
+	if v.base != nil {
+		return v.base.origin(name)
+	}
+	i := sort.Search(len(v.blocks), func(i int) bool {
+		l := v.blocks[i].listed
+		return l[len(l)-1].name >= name
+	})
+	if i == len(v.blocks) {
+		return ""
+	}
+	entries := v.blocks[i].entries
+	j := sort.Search(len(entries), func(j int) bool { return entries[j].name >= name })
+	if j < len(entries) && entries[j].name == name {
+		return entries[j].origin
+	}
+	return ""
 }
 
 // maxOmittedNamesShown bounds the names a diagnostic lists of the skills a

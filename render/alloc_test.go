@@ -90,8 +90,9 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 		check("AssembleCatalog initial", 1, func() { AssembleCatalog(lines, false, 1) })
 		check("AssembleCatalog replacement", 1, func() { AssembleCatalog(lines, true, 1) })
 		for _, rb := range bases {
-			for _, origin := range []string{"", "d<o>cs"} {
-				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: text, Origin: origin}
+			for _, origin := range []string{"", "docs"} {
+				// A remote skill's instructions are escaped: sized too.
+				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: "<" + text + "&", Origin: origin}
 				const most = 1.0
 				for _, resourceTool := range []bool{false, true} {
 					check(fmt.Sprintf("SkillContentFor(%+v, origin %q, %v)", rb, origin, resourceTool), most, func() {
@@ -105,6 +106,10 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 		if n < 100 { // larger numbers in the attributes are strings of their own
 			last := skill.ResourcePage{Name: "a", Path: strings.Repeat("p", 150), Offset: 10, TotalBytes: 99, Content: text}
 			check("ResourcePage of a last page with a long path", 1, func() { ResourcePage(last) })
+			if n < 98 { // its content is two bytes longer
+				remote := skill.ResourcePage{Name: "a", Path: "p", Offset: 10, TotalBytes: 99, Content: "<" + text + "&"}
+				check("ResourcePageFrom of a remote page", 1, func() { ResourcePageFrom(remote, "docs") })
+			}
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package render
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Escape escapes text placed in model-facing prose: & < > become &amp; &lt;
 // &gt;, so the text cannot open or close a tag such as
@@ -105,4 +108,33 @@ func appendEscaped(dst []byte, s, specials string) []byte {
 		dst = append(append(dst, s[:i]...), entity(s[i])...)
 		s = s[i+1:]
 	}
+}
+
+// FitEscaped returns the length of the longest prefix of s whose escaped
+// form (Escape's) holds at most max bytes and that splits no UTF-8
+// character: all of s when it fits. Bytes that are not UTF-8 are cut as they
+// are. A caller that shows untrusted text within a bound cuts it there
+// before escaping it.
+func FitEscaped[T string | []byte](s T, max int) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		w := 1
+		switch s[i] {
+		case '&':
+			w = len("&amp;")
+		case '<', '>':
+			w = len("&lt;")
+		}
+		if n+w > max {
+			// Cut before the character that would straddle the cut.
+			for j := i; j >= 0 && j > i-utf8.UTFMax; j-- {
+				if utf8.RuneStart(s[j]) {
+					return j
+				}
+			}
+			return i
+		}
+		n += w
+	}
+	return len(s)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
+	"github.com/skillcatalog/skillcatalog/internal/modeltext"
 )
 
 // demoReads returns the demo's skill_resource events.
@@ -50,7 +51,9 @@ func TestDemoReadsALocalSkillsFile(t *testing.T) {
 }
 
 // TestDemoReadsARemoteSkillsScript: with the remote example skills served
-// over MCP, the demo reads data-export's script through the host.
+// over MCP, the demo reads data-export's script through the host; the page
+// names the server (the demo's default label) and shows the script
+// escaped, which unescapes to the file.
 func TestDemoReadsARemoteSkillsScript(t *testing.T) {
 	srv := httptest.NewServer(skillserver.New(os.DirFS("../../testdata/remote-skills")).HTTPHandler())
 	defer srv.Close()
@@ -67,7 +70,10 @@ func TestDemoReadsARemoteSkillsScript(t *testing.T) {
 		t.Errorf("read = %v", reads[0])
 	}
 	text, _ := reads[0]["text"].(string)
-	if !strings.HasPrefix(text, `<skill_resource name="data-export" path="scripts/export_csv.py" offset="0" bytes="1100" total_bytes="1100">`) {
+	if !strings.HasPrefix(text, `<skill_resource name="data-export" mcp_server="mcp" path="scripts/export_csv.py" offset="0" bytes="1100" total_bytes="1100">`) {
 		t.Errorf("text = %.200q", text)
+	}
+	if shown, err := modeltext.RemoteResourcePage(text, "data-export", "mcp"); err != nil || modeltext.Unescape(shown) != string(want) {
+		t.Errorf("page %v:\n%s", err, text)
 	}
 }

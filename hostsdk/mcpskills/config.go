@@ -109,8 +109,10 @@ type Config struct {
 	// session then reads again). Default 128 MiB, between 1 MiB and 64 GiB.
 	CacheTotalBytes int64
 
-	// Logger receives listing failures (warn, with credentials removed)
-	// and the diagnostics of each newly read index (debug); nil discards.
+	// Logger receives listing failures (warn, with credentials removed),
+	// the messages of JSON-RPC errors the server answered a load or a read
+	// with, which the load's or read's error leaves out (warn), and the
+	// diagnostics of each newly read index (debug); nil discards.
 	// It is not part of the connection configuration.
 	Logger *slog.Logger
 }

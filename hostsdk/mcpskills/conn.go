@@ -219,11 +219,7 @@ func connectionBroken(callerCtx context.Context, err error) bool {
 		// The SDK reports its own transport failures as JSON-RPC errors with
 		// these codes (client closing, server closing, rejected by transport);
 		// any other code is the server's answer.
-		switch werr.Code {
-		case -32003, -32004, -32005:
-			return true
-		}
-		return false
+		return sdkTransportCode(werr.Code)
 	}
 	return true
 }

@@ -221,4 +221,19 @@
 // notifications/cancelled). Errors are *Error values: one line of at most
 // MaxErrorBytes bytes in which header values, environment values and URL
 // credentials are replaced by "[redacted]".
+//
+// The error of a load or a read (Load, ReadResource, ReadSkillResource)
+// reaches the model as the `skill` or skill_resource tool's error text, so
+// it holds none of the server's own words: a JSON-RPC error the server
+// answered with is named by its code, and its message is logged to
+// Config.Logger (warn, "mcpskills: the server answered with an error", with
+// the endpoint, what was being done, the code and the message, cleaned as
+// errors are):
+//
+//	mcpskills: skill "refunds" from MCP server "docs": reading "SKILL.md": the server answered with JSON-RPC error -32603
+//
+// The plugin shows any error text of a remote skill as untrusted text
+// besides (escaped, one line, bounded), whatever provider wrote it. A
+// listing's error, which the host reports and logs but never shows the
+// model, keeps the server's message.
 package mcpskills

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -61,8 +63,13 @@ func (p *Provider) skillError(name string, kind error, format string, args ...an
 }
 
 // sanitizer turns arbitrary errors into bounded, credential-free Errors.
+// In those of loads and reads (wrapForModel), whose text reaches the model,
+// the message of a JSON-RPC error the server answered with goes to log, and
+// the Error names the error's code instead.
 type sanitizer struct {
 	secrets []string
+	log     *slog.Logger
+	server  string // the endpoint, as the log names it
 }
 
 func (s sanitizer) clean(msg string) string {
@@ -79,8 +86,21 @@ func (s sanitizer) clean(msg string) string {
 	return clip(msg, MaxErrorBytes)
 }
 
-// wrap sanitizes err, prefixed with what was being done.
+// wrap sanitizes err, prefixed with what was being done, for the host: a
+// listing's failure, which the host reports and logs but never shows the
+// model.
 func (s sanitizer) wrap(what string, err error) error {
+	return s.wrapFor(what, err, false)
+}
+
+// wrapForModel is wrap for the errors of loads and reads, whose text the
+// host shows the model: a JSON-RPC error the server answered with is named
+// by its code, and its message, the server's own words, goes to the log.
+func (s sanitizer) wrapForModel(what string, err error) error {
+	return s.wrapFor(what, err, true)
+}
+
+func (s sanitizer) wrapFor(what string, err error, model bool) error {
 	if err == nil {
 		return nil
 	}
@@ -102,7 +122,36 @@ func (s sanitizer) wrap(what string, err error) error {
 		// Already clean; only add context.
 		return &Error{msg: s.clean("mcpskills: " + what + ": " + strings.TrimPrefix(e.msg, "mcpskills: ")), kind: e.kind}
 	}
-	return &Error{msg: s.clean("mcpskills: " + what + ": " + err.Error()), kind: kind}
+	detail := err.Error()
+	if werr := serverError(err); werr != nil && model {
+		detail = "the server answered with JSON-RPC error " + strconv.FormatInt(werr.Code, 10)
+		if s.log != nil {
+			s.log.Warn("mcpskills: the server answered with an error", "server", s.server, "doing", s.clean(what),
+				"code", werr.Code, "message", s.clean(werr.Message))
+		}
+	}
+	return &Error{msg: s.clean("mcpskills: " + what + ": " + detail), kind: kind}
+}
+
+// serverError returns the JSON-RPC error err holds when it is one the
+// server answered with, not one the SDK reports for its own transport
+// (client closing, server closing, rejected by the transport), or nil.
+func serverError(err error) *jsonrpc.Error {
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || sdkTransportCode(werr.Code) {
+		return nil
+	}
+	return werr
+}
+
+// sdkTransportCode reports whether code is one of the JSON-RPC codes the
+// SDK gives its own transport failures.
+func sdkTransportCode(code int64) bool {
+	switch code {
+	case -32003, -32004, -32005:
+		return true
+	}
+	return false
 }
 
 // clip cuts s to at most n bytes without splitting a character.

@@ -79,7 +79,7 @@ func newProvider(cfg Config, t transportFunc) (*Provider, error) {
 	p := &Provider{
 		cfg:        cfg,
 		connHash:   cfg.connectionHash(),
-		san:        sanitizer{secrets: cfg.secrets()},
+		san:        sanitizer{secrets: cfg.secrets(), log: cfg.Logger, server: cfg.endpointLabel()},
 		connecting: make(chan struct{}, 1),
 		sessions:   make(map[string]*view),
 		budget:     newBudget(cfg.CacheTotalBytes),
@@ -335,7 +335,7 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	}
 	ctx, ext, err := p.loadsExtension(ctx, req.SessionID)
 	if err != nil {
-		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+		return skill.Definition{}, false, p.san.wrapForModel("loading skill "+req.Name, err)
 	}
 	if ext {
 		return p.loadExt(ctx, req)
@@ -359,7 +359,7 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 	}
 	ix, err := p.read(ctx, req.SessionID, IndexURI, readAnyIndex, nil)
 	if err != nil {
-		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+		return skill.Definition{}, false, p.san.wrapForModel("loading skill "+req.Name, err)
 	}
 	e, ok := ix.index.lookup(name)
 	if !ok {
@@ -367,7 +367,7 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 	}
 	body, err := p.read(ctx, req.SessionID, e.URL, readResource, nil)
 	if err != nil {
-		return skill.Definition{}, false, p.san.wrap("loading skill "+req.Name, err)
+		return skill.Definition{}, false, p.san.wrapForModel("loading skill "+req.Name, err)
 	}
 	return skill.Definition{
 		Summary:      p.summary(e),
@@ -401,7 +401,7 @@ func contentText(c *Content) string {
 func (p *Provider) ReadResource(ctx context.Context, sessionID, skillName, uri string) (*Content, error) {
 	ctx, ext, err := p.loadsExtension(ctx, sessionID)
 	if err != nil {
-		return nil, p.san.wrap("reading "+uri, err)
+		return nil, p.san.wrapForModel("reading "+uri, err)
 	}
 	if ext {
 		return p.readResourceExt(ctx, sessionID, skillName, uri)
@@ -412,14 +412,14 @@ func (p *Provider) ReadResource(ctx context.Context, sessionID, skillName, uri s
 	}
 	ix, err := p.read(ctx, sessionID, IndexURI, readAnyIndex, nil)
 	if err != nil {
-		return nil, p.san.wrap("reading "+uri, err)
+		return nil, p.san.wrapForModel("reading "+uri, err)
 	}
 	if _, ok := ix.index.lookup(name); !ok {
 		return nil, ErrUnknownSkill
 	}
 	res, err := p.read(ctx, sessionID, uri, readResource, nil)
 	if err != nil {
-		return nil, p.san.wrap("reading "+uri, err)
+		return nil, p.san.wrapForModel("reading "+uri, err)
 	}
 	c := *res.content
 	c.Blob = slices.Clone(c.Blob)

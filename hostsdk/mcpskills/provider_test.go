@@ -1,9 +1,11 @@
 package mcpskills
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -315,10 +317,15 @@ func TestSharedReadCancelledByItsStarterIsReadAgain(t *testing.T) {
 	wantReads(t, m.Server, uri, 2)
 }
 
+// TestFailedReadIsRetriedAndNotCached: a read the server fails is not
+// cached, and the next load reads again. The load's error, which the model
+// sees, names the server's JSON-RPC error by its code; the server's own
+// message goes to the log.
 func TestFailedReadIsRetriedAndNotCached(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{})
+	var logged bytes.Buffer
+	p := newMemProvider(t, m, Config{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	uri := mcpskillstest.SkillURI("deploy")
 	listSkills(t, p, "s1")
 
@@ -328,10 +335,13 @@ func TestFailedReadIsRetriedAndNotCached(t *testing.T) {
 		if err == nil || found {
 			t.Fatalf("Load while failing = found %v, %v; want an error", found, err)
 		}
-		if !strings.Contains(err.Error(), "storage unavailable") {
-			t.Errorf("error %q does not say why", err)
+		if want := "mcpskills: loading skill deploy: the server answered with JSON-RPC error 0"; err.Error() != want {
+			t.Errorf("error %q, want %q", err, want)
 		}
 		wantReads(t, m.Server, uri, i)
+	}
+	if log := logged.String(); strings.Count(log, "level=WARN") != 2 || strings.Count(log, `message="storage unavailable"`) != 2 {
+		t.Errorf("the server's message is not logged once a failure:\n%s", log)
 	}
 
 	m.SetFailure(uri, "")

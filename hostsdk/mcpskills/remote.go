@@ -166,7 +166,7 @@ func (p *Provider) sessionListing(ctx context.Context, sessionID string) (listin
 func (p *Provider) entryFor(ctx context.Context, sessionID, name string) (*remoteEntry, bool, error) {
 	l, err := p.sessionListing(ctx, sessionID)
 	if err != nil {
-		return nil, false, p.san.wrap("loading skill "+name, err)
+		return nil, false, p.san.wrapForModel("loading skill "+name, err)
 	}
 	e, ok := l.cat.resolve(name)
 	if !ok {
@@ -241,7 +241,7 @@ func (p *Provider) readVerified(ctx context.Context, sessionID, name string, e *
 		p.refresh(ctx, sessionID, e)
 		return nil, p.skillError(name, errors.Join(ErrResourceNotFound, skills.ErrResourceNotFound), "%q is in its entry but the server does not serve it; not read", clip(f.Path, 128))
 	}
-	return nil, p.san.wrap(fmt.Sprintf("skill %q from MCP server %q: reading %q", clip(name, 128), p.cfg.Label, clip(f.Path, 128)), err)
+	return nil, p.san.wrapForModel(fmt.Sprintf("skill %q from MCP server %q: reading %q", clip(name, 128), p.cfg.Label, clip(f.Path, 128)), err)
 }
 
 // notServed reports whether the server answered a read with "resource not

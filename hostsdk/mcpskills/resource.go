@@ -36,7 +36,7 @@ var _ skills.ResourceReader = (*Provider)(nil)
 func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceRequest) ([]byte, error) {
 	ctx, ext, err := p.loadsExtension(ctx, req.SessionID)
 	if err != nil {
-		return nil, p.san.wrap("reading "+req.Path, err)
+		return nil, p.san.wrapForModel("reading "+req.Path, err)
 	}
 	if ext {
 		return p.readSkillResourceExt(ctx, req)

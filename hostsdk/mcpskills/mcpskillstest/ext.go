@@ -52,6 +52,7 @@ type ExtServer struct {
 	pageSize int
 	loop     bool
 	listErr  string
+	readErrs map[string]string // by URI: the message of the error a read answers with
 	reads    map[string]int
 	gets     map[string]int
 	lists    int
@@ -230,6 +231,22 @@ func (s *ExtServer) FailList(message string) {
 	s.listErr = message
 }
 
+// FailRead makes every read of uri answer with a JSON-RPC internal error
+// carrying message, as a hostile or broken server might; an empty message
+// makes reads of uri answer again.
+func (s *ExtServer) FailRead(uri, message string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if message == "" {
+		delete(s.readErrs, uri)
+		return
+	}
+	if s.readErrs == nil {
+		s.readErrs = make(map[string]string)
+	}
+	s.readErrs[uri] = message
+}
+
 // SetCursorLoop makes every skills/list page name the same next cursor.
 func (s *ExtServer) SetCursorLoop(loop bool) {
 	s.mu.Lock()
@@ -322,7 +339,11 @@ func (s *ExtServer) read(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.
 	s.mu.Lock()
 	s.reads[uri]++
 	data, ok := s.files[uri]
+	failure := s.readErrs[uri]
 	s.mu.Unlock()
+	if failure != "" {
+		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: failure}
+	}
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
