@@ -212,6 +212,11 @@
 // snapshots of providers that implement skills.Invalidator, so the provider
 // calls its invalidate function when a change notification arrives and when
 // a copy it listed from reaches IndexMaxAge (one timer, stopped by Close).
+// Change notifications coalesce, one pending change at a time: after one
+// has told the registry, further notifications do nothing until a listing
+// begins (which reads the server after all of them), so a server that
+// floods notifications costs the host one invalidation and one listing per
+// listing the host makes, not one per notification.
 //
 // # Failure
 //

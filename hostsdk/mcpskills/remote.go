@@ -86,6 +86,9 @@ func (p *Provider) listExt(ctx context.Context, sessionID string) (listing, erro
 		gen := p.indexGen
 		p.mu.Unlock()
 		ch := p.listFlight.DoChan("skills/list", func() (any, error) {
+			p.mu.Lock()
+			p.listingStartsLocked(gen)
+			p.mu.Unlock()
 			l, err := p.walkListing(ctx, gen)
 			return listFlight{l: l, starterCancelled: err != nil && ctx.Err() != nil}, err
 		})
