@@ -135,9 +135,11 @@ func TestSplitArguments(t *testing.T) {
 	}
 }
 
-// FuzzSubstituteArguments: untrusted instructions and arguments never make
-// the substitution fail, text without a '$' only ever gains the appended
-// line, and every word of the split is made of the arguments' bytes.
+// FuzzSubstituteArguments: untrusted instructions and arguments (small
+// enough that no result reaches MaxSubstitutedBytes) never make the
+// substitution fail, no result is over the bound, text without a '$' only
+// ever gains the appended line, and every word of the split is made of the
+// arguments' bytes.
 func FuzzSubstituteArguments(f *testing.F) {
 	for _, s := range [][2]string{{"$ARGUMENTS", "a b"}, {"$0 $1", `"x y" 'z'`}, {"plain", "x"}, {"$ARGUMENTS[2]", `a\ b`}} {
 		f.Add(s[0], s[1])
@@ -146,6 +148,9 @@ func FuzzSubstituteArguments(f *testing.F) {
 		got, err := SubstituteArguments(instructions, args)
 		if err != nil {
 			t.Fatalf("SubstituteArguments(%d bytes, %d bytes): %v", len(instructions), len(args), err)
+		}
+		if len(got) > MaxSubstitutedBytes {
+			t.Fatalf("a result of %d bytes, over MaxSubstitutedBytes", len(got))
 		}
 		if !strings.Contains(instructions, "$") {
 			want := instructions

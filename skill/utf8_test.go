@@ -3,6 +3,7 @@ package skill
 import (
 	"errors"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestCheckUTF8(t *testing.T) {
@@ -62,4 +63,32 @@ func TestDefinitionCheckUTF8NamesTheField(t *testing.T) {
 			t.Errorf("bad %s: %v, want an *InvalidUTF8Error naming it", field, err)
 		}
 	}
+}
+
+// FuzzCheckUTF8: untrusted text is refused exactly when it is not valid
+// UTF-8, at the first byte that starts no sequence: the text before it is
+// valid, and the text from it is not.
+func FuzzCheckUTF8(f *testing.F) {
+	for _, s := range []string{"", "plain", "caf\xe9", "ok \xe2\x98", "\xed\xa0\x80", "日本\xf4\x90\x80\x80"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		err := CheckUTF8("text", s)
+		if (err == nil) != utf8.ValidString(s) {
+			t.Fatalf("CheckUTF8(%q) = %v, valid %v", s, err, utf8.ValidString(s))
+		}
+		var bad *InvalidUTF8Error
+		if err == nil {
+			return
+		}
+		if !errors.As(err, &bad) || bad.Offset < 0 || bad.Offset >= len(s) {
+			t.Fatalf("CheckUTF8(%q) = %#v", s, err)
+		}
+		if !utf8.ValidString(s[:bad.Offset]) || utf8.ValidString(s[bad.Offset:]) {
+			t.Fatalf("CheckUTF8(%q): offset %d is not the first invalid byte", s, bad.Offset)
+		}
+		if r, size := utf8.DecodeRuneInString(s[bad.Offset:]); r != utf8.RuneError || size != 1 {
+			t.Fatalf("CheckUTF8(%q): byte %d starts a valid sequence", s, bad.Offset)
+		}
+	})
 }
