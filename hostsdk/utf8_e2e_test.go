@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -91,6 +92,18 @@ func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
 	}
 	if head, err := log.Head(context.Background()); err != nil || head.Seq != 0 {
 		t.Errorf("log head %+v, %v; want nothing appended", head, err)
+	}
+
+	// A compaction's summary is refused alike.
+	if _, err := host.AppendMessages(context.Background(), "s1", good); err != nil {
+		t.Fatal(err)
+	}
+	_, err = host.RecordCompaction(context.Background(), "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 1}, Summary: &bad})
+	if !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), `compaction summary: message "t1": content block 1's text is not valid UTF-8`) {
+		t.Fatalf("RecordCompaction with a summary that is not UTF-8: %v", err)
+	}
+	if head, err := log.Head(context.Background()); err != nil || head.Seq != 1 {
+		t.Errorf("log head %+v, %v; want only the valid message", head, err)
 	}
 }
 
