@@ -17,7 +17,16 @@ import (
 // store as it is when the host owns it (the plugin's, decoded from its
 // answer); sources the runtime passed in (those of runtime) are copied, so
 // that the runtime may keep changing its own slices.
+//
+// A message of runtime whose text is not valid UTF-8 is refused (see
+// checkMessagesUTF8): encoding would silently turn its bad bytes into
+// U+FFFD.
 func messageRecords(msgs, runtime []Message) ([]sessionlog.Record, error) {
+	for i := range runtime {
+		if err := runtime[i].CheckUTF8(); err != nil {
+			return nil, err
+		}
+	}
 	n := 0
 	for i := range msgs {
 		n += messageJSONSize(&msgs[i])

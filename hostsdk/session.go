@@ -53,6 +53,9 @@ func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compact
 	hide := c.Hide
 	rec := sessionlog.Record{Type: sessionlog.TypeCompaction, Hide: &hide}
 	if c.Summary != nil {
+		if err := c.Summary.CheckUTF8(); err != nil {
+			return sessionlog.Head{}, fmt.Errorf("compaction summary: %w", err) // refused, as AppendMessages refuses it
+		}
 		if rec.Body, err = json.Marshal(c.Summary); err != nil {
 			return sessionlog.Head{}, fmt.Errorf("encode compaction summary %q: %w", c.Summary.ID, err)
 		}

@@ -19,7 +19,8 @@ const MaxInvocationsPerStep = 16
 
 // InvocationError is a pre-step that failed because a skill the user
 // invoked could not be loaded: the host's provider reported an error, or
-// answered with a definition that cannot be rendered. The step adds
+// answered with a definition that cannot be rendered (with the user's
+// arguments substituted, too large: render.ErrArgumentsTooLarge). The step adds
 // nothing; the failure is the host's side, not the plugin's.
 type InvocationError struct {
 	// Name is the invoked skill.
@@ -109,7 +110,11 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 			value.Origin = listed.origin(name) // a remote skill is shown as one
 		}
 		if m.cfg.InvocationArguments {
-			value.Content = render.SubstituteArguments(value.Content, mention.Args)
+			content, err := render.SubstituteArguments(value.Content, mention.Args)
+			if err != nil {
+				return nil, nil, &InvocationError{Name: name, Message: err.Error()}
+			}
+			value.Content = content
 		}
 		// The same block the `skill` tool answers with, a remote skill's
 		// instructions (the user's arguments in them included) escaped

@@ -1,15 +1,51 @@
 package render
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // ArgumentsNote opens the line that carries a user's arguments after the
 // instructions of a skill that has no placeholder for them.
 const ArgumentsNote = "ARGUMENTS: "
+
+// MaxSubstitutedBytes bounds a skill's instructions after the user's
+// arguments are substituted into them: 16 MiB, twice the largest body a
+// provider loads (skill.MaxSkillFileBytes), so any body within its bound
+// takes arguments as large as a body besides, while the message that
+// carries the result stays well inside the plugin protocol's 64 MiB limit.
+// A body that repeats $ARGUMENTS would otherwise multiply the arguments'
+// size by the number of placeholders.
+const MaxSubstitutedBytes = 2 * skill.MaxSkillFileBytes
+
+// ErrArgumentsTooLarge is matched by every *ArgumentsTooLargeError.
+var ErrArgumentsTooLarge = errors.New("substituted instructions exceed MaxSubstitutedBytes")
+
+// ArgumentsTooLargeError is a substitution refused because its result
+// would be larger than MaxSubstitutedBytes. It is found before any of the
+// result is built.
+type ArgumentsTooLargeError struct {
+	// Size is the result's size in bytes.
+	Size int64
+	// Placeholders is how many placeholders the instructions substitute.
+	Placeholders int
+	// ArgumentBytes is the size of the arguments.
+	ArgumentBytes int
+}
+
+func (e *ArgumentsTooLargeError) Error() string {
+	return fmt.Sprintf("substituting %d bytes of arguments into %d placeholders would make the instructions %d bytes, over the limit of %d bytes (MaxSubstitutedBytes, 16 MiB)",
+		e.ArgumentBytes, e.Placeholders, e.Size, MaxSubstitutedBytes)
+}
+
+// Is makes the error match ErrArgumentsTooLarge.
+func (e *ArgumentsTooLargeError) Is(target error) bool { return target == ErrArgumentsTooLarge }
 
 // SubstituteArguments returns a skill's instructions with the arguments a
 // user passed after `/name` in them, by the rules Claude Code defines:
@@ -25,74 +61,106 @@ const ArgumentsNote = "ARGUMENTS: "
 //     line of their own after an empty one: "ARGUMENTS: <args>". Without
 //     arguments nothing is appended.
 //
-// Substituted text is not scanned again.
-func SubstituteArguments(instructions, args string) string {
-	var split []string
-	splitDone := false
-	positional := func(n int) (string, bool) {
-		if !splitDone {
-			split, splitDone = SplitArguments(args), true
+// Substituted text is not scanned again. The result's size is computed
+// before it is built: a result over MaxSubstitutedBytes is refused with an
+// *ArgumentsTooLargeError, having allocated nothing near its size.
+func SubstituteArguments(instructions, args string) (string, error) {
+	sc := argumentScanner{instructions: instructions, args: args}
+	size, substituted, found := int64(len(instructions)), 0, false
+	for p := sc.next(0); p.start >= 0; p = sc.next(p.end) {
+		found = true
+		if p.substituted {
+			size += int64(len(p.value)) - int64(p.end-p.start)
+			substituted++
 		}
-		if n < len(split) {
-			return split[n], true
-		}
-		return "", false
+	}
+	appended := !found && args != ""
+	if appended {
+		size += int64(len("\n\n"+ArgumentsNote) + len(args))
+	}
+	if size > MaxSubstitutedBytes {
+		return "", &ArgumentsTooLargeError{Size: size, Placeholders: substituted, ArgumentBytes: len(args)}
+	}
+	switch {
+	case appended:
+		return instructions + "\n\n" + ArgumentsNote + args, nil
+	case substituted == 0:
+		return instructions, nil
 	}
 	var b strings.Builder
-	found := false
+	b.Grow(int(size))
 	last := 0
-	for i := 0; i < len(instructions); i++ {
-		if instructions[i] != '$' {
+	for p := sc.next(0); p.start >= 0; p = sc.next(p.end) {
+		if p.substituted {
+			b.WriteString(instructions[last:p.start])
+			b.WriteString(p.value)
+			last = p.end
+		}
+	}
+	b.WriteString(instructions[last:])
+	return b.String(), nil
+}
+
+// placeholder is one placeholder of the instructions: the bytes
+// [start, end), '$' included, and the value they are replaced by when
+// substituted is true (false: a positional past the last argument, left as
+// written). start is -1 when there is none.
+type placeholder struct {
+	start, end  int
+	value       string
+	substituted bool
+}
+
+// argumentScanner finds the placeholders of instructions, splitting the
+// arguments once, when a positional first needs them.
+type argumentScanner struct {
+	instructions, args string
+	split              []string
+	splitDone          bool
+}
+
+func (s *argumentScanner) positional(digits string) (string, bool) {
+	n, err := strconv.Atoi(digits)
+	if err != nil {
+		return "", false
+	}
+	if !s.splitDone {
+		s.split, s.splitDone = SplitArguments(s.args), true
+	}
+	if n < len(s.split) {
+		return s.split[n], true
+	}
+	return "", false
+}
+
+// next returns the first placeholder at or after byte i.
+func (s *argumentScanner) next(i int) placeholder {
+	text := s.instructions
+	for ; i < len(text); i++ {
+		if text[i] != '$' {
 			continue
 		}
-		rest := instructions[i+1:]
-		var value string
-		var width int // bytes of the placeholder after '$'
+		rest := text[i+1:]
 		switch {
 		case strings.HasPrefix(rest, "ARGUMENTS["):
 			digits := leadingDigits(rest[len("ARGUMENTS["):])
 			if digits == "" || !strings.HasPrefix(rest[len("ARGUMENTS[")+len(digits):], "]") {
 				continue
 			}
-			width = len("ARGUMENTS[") + len(digits) + 1
-			found = true
-			n, err := strconv.Atoi(digits)
-			v, ok := positional(n)
-			if err != nil || !ok {
-				continue // left as written
-			}
-			value = v
+			v, ok := s.positional(digits)
+			return placeholder{start: i, end: i + 1 + len("ARGUMENTS[") + len(digits) + 1, value: v, substituted: ok}
 		case strings.HasPrefix(rest, "ARGUMENTS") && !wordByteAt(rest, len("ARGUMENTS")):
-			width = len("ARGUMENTS")
-			found = true
-			value = args
+			return placeholder{start: i, end: i + 1 + len("ARGUMENTS"), value: s.args, substituted: true}
 		default:
 			digits := leadingDigits(rest)
 			if digits == "" || wordByteAt(rest, len(digits)) {
 				continue
 			}
-			width = len(digits)
-			found = true
-			n, err := strconv.Atoi(digits)
-			v, ok := positional(n)
-			if err != nil || !ok {
-				continue
-			}
-			value = v
+			v, ok := s.positional(digits)
+			return placeholder{start: i, end: i + 1 + len(digits), value: v, substituted: ok}
 		}
-		b.WriteString(instructions[last:i])
-		b.WriteString(value)
-		last = i + 1 + width
-		i = last - 1
 	}
-	if last == 0 {
-		if found || args == "" {
-			return instructions
-		}
-		return instructions + "\n\n" + ArgumentsNote + args
-	}
-	b.WriteString(instructions[last:])
-	return b.String()
+	return placeholder{start: -1}
 }
 
 // SplitArguments splits argument text into words as a POSIX shell does,

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -31,10 +32,82 @@ func TestSubstituteArguments(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := SubstituteArguments(tt.instructions, tt.args); got != tt.want {
-				t.Errorf("SubstituteArguments(%q, %q) = %q, want %q", tt.instructions, tt.args, got, tt.want)
+			if got, err := SubstituteArguments(tt.instructions, tt.args); err != nil || got != tt.want {
+				t.Errorf("SubstituteArguments(%q, %q) = %q, %v; want %q", tt.instructions, tt.args, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestSubstituteArgumentsBound: a result over MaxSubstitutedBytes is
+// refused, whatever makes it large; one at the bound is built.
+func TestSubstituteArgumentsBound(t *testing.T) {
+	const max = MaxSubstitutedBytes
+	tests := []struct {
+		name, instructions, args string
+		wantSize                 int64 // of the result, refused when over max
+		wantPlaceholders         int
+	}{
+		{"many $ARGUMENTS", strings.Repeat("$ARGUMENTS ", 700_000), strings.Repeat("x", 400), 700_000 * 401, 700_000},
+		{"many positionals", strings.Repeat("$0 $ARGUMENTS[1] ", 100_000), strings.Repeat("a", 100) + " " + strings.Repeat("b", 100), 100_000 * 202, 200_000},
+		{"exactly at the bound", "$ARGUMENTS" + strings.Repeat(".", max-1000), strings.Repeat("y", 1000), max, 1},
+		{"one byte over the bound", "$ARGUMENTS" + strings.Repeat(".", max-1000), strings.Repeat("y", 1001), max + 1, 1},
+		{"no placeholder: the appended line counts", strings.Repeat(".", max-22), strings.Repeat("z", 10), max + 1, 0},
+		{"no placeholder, at the bound", strings.Repeat(".", max-23), strings.Repeat("z", 10), max, 0},
+		{"positionals past the last argument are not substituted", strings.Repeat("$5 ", 4<<20), strings.Repeat("q", 100), 3 * 4 << 20, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := SubstituteArguments(tt.instructions, tt.args)
+			if tt.wantSize <= max {
+				if err != nil || int64(len(got)) != tt.wantSize {
+					t.Fatalf("result of %d bytes, %v; want %d bytes, no error", len(got), err, tt.wantSize)
+				}
+				return
+			}
+			var tooLarge *ArgumentsTooLargeError
+			if !errors.As(err, &tooLarge) || !errors.Is(err, ErrArgumentsTooLarge) || got != "" {
+				t.Fatalf("result of %d bytes, error %v; want an *ArgumentsTooLargeError", len(got), err)
+			}
+			want := &ArgumentsTooLargeError{Size: tt.wantSize, Placeholders: tt.wantPlaceholders, ArgumentBytes: len(tt.args)}
+			if *tooLarge != *want {
+				t.Errorf("error %+v, want %+v", *tooLarge, *want)
+			}
+			if msg := err.Error(); !strings.Contains(msg, "over the limit of 16777216 bytes (MaxSubstitutedBytes, 16 MiB)") {
+				t.Errorf("error %q does not name the bound", msg)
+			}
+		})
+	}
+}
+
+// TestSubstituteArgumentsRefusesBeforeBuilding: refusing 280 MB of
+// substituted text allocates nothing near its size, measured, not timed.
+func TestSubstituteArgumentsRefusesBeforeBuilding(t *testing.T) {
+	instructions := strings.Repeat("$ARGUMENTS ", 700_000)
+	args := strings.Repeat("x", 400)
+	res := testing.Benchmark(func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := SubstituteArguments(instructions, args); err == nil {
+				b.Fatal("no error")
+			}
+		}
+	})
+	if res.N == 0 {
+		t.Fatal("the measurement did not run")
+	}
+	if got := res.AllocedBytesPerOp(); got > 64<<10 {
+		t.Errorf("a refused substitution allocated %d bytes, want under 64 KiB (the result would be %d bytes)", got, 700_000*401)
+	}
+	// The same text within the bound is built in one allocation of its size.
+	small := strings.Repeat("$ARGUMENTS ", 1000)
+	allocs := testing.AllocsPerRun(20, func() {
+		if _, err := SubstituteArguments(small, args); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("a substitution allocated %v times, want once (the result)", allocs)
 	}
 }
 
@@ -62,15 +135,23 @@ func TestSplitArguments(t *testing.T) {
 	}
 }
 
-// FuzzSubstituteArguments: untrusted instructions and arguments never make
-// the substitution fail, text without a '$' only ever gains the appended
-// line, and every word of the split is made of the arguments' bytes.
+// FuzzSubstituteArguments: untrusted instructions and arguments (small
+// enough that no result reaches MaxSubstitutedBytes) never make the
+// substitution fail, no result is over the bound, text without a '$' only
+// ever gains the appended line, and every word of the split is made of the
+// arguments' bytes.
 func FuzzSubstituteArguments(f *testing.F) {
 	for _, s := range [][2]string{{"$ARGUMENTS", "a b"}, {"$0 $1", `"x y" 'z'`}, {"plain", "x"}, {"$ARGUMENTS[2]", `a\ b`}} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, instructions, args string) {
-		got := SubstituteArguments(instructions, args)
+		got, err := SubstituteArguments(instructions, args)
+		if err != nil {
+			t.Fatalf("SubstituteArguments(%d bytes, %d bytes): %v", len(instructions), len(args), err)
+		}
+		if len(got) > MaxSubstitutedBytes {
+			t.Fatalf("a result of %d bytes, over MaxSubstitutedBytes", len(got))
+		}
 		if !strings.Contains(instructions, "$") {
 			want := instructions
 			if args != "" {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -73,8 +72,11 @@ leniencies skillcatalog applies to load a skill anyway. Each skill also
 says whether skillcatalog's Agent Skills provider (with the -preset layouts)
 loads it.
 
-Exit status: 0 when every skill is valid, 1 when any is not or a DIR holds
-no skill, 2 for a usage error.
+Exit status: 0 when every skill is valid, 1 when any is not, a DIR holds
+no skill or the command was interrupted (SIGINT, SIGTERM) before it
+finished, 2 for a usage error. SKILL.md is read as skillcatalog's Agent
+Skills provider reads it: anything but a regular file (a FIFO, a device)
+is reported, never opened for reading.
 
 With -json it prints one object:
   {"valid": bool, "skills": [{"path", "valid", "errors": [{"field", "message"}],
@@ -83,7 +85,7 @@ With -json it prints one object:
 Flags:
 `
 
-func validateCommand(_ context.Context, args []string, stdout, stderr io.Writer) int {
+func validateCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("validate", flag.ContinueOnError)
 	asJSON := fl.Bool("json", false, "print the result as one JSON object")
 	var presets presetFlags
@@ -98,19 +100,10 @@ func validateCommand(_ context.Context, args []string, stdout, stderr io.Writer)
 	if fl.NArg() == 0 {
 		return usageError(fl, stderr, "no DIR given")
 	}
-	rep := validateReport{Valid: true, Skills: []validatedSkill{}, Errors: []validateProblem{}}
-	for _, arg := range fl.Args() {
-		dirs, problem := skillDirs(arg)
-		if problem != "" {
-			rep.Errors = append(rep.Errors, validateProblem{Path: arg, Message: problem})
-			rep.Valid = false
-			continue
-		}
-		for _, dir := range dirs {
-			v := validateDir(dir, presets)
-			rep.Valid = rep.Valid && v.Valid
-			rep.Skills = append(rep.Skills, v)
-		}
+	rep, err := validateAll(ctx, fl.Args(), func(dir string) validatedSkill { return validateDir(dir, presets) })
+	if err != nil {
+		fmt.Fprintf(stderr, "skillcatalog validate: %v\n", err)
+		return 1
 	}
 	if *asJSON {
 		if !printJSON(stdout, stderr, "validate", rep) {
@@ -123,6 +116,40 @@ func validateCommand(_ context.Context, args []string, stdout, stderr io.Writer)
 		return 1
 	}
 	return 0
+}
+
+// validateAll checks every skill the arguments name with check. It returns
+// as soon as ctx ends (SIGINT or SIGTERM: main's signal.NotifyContext),
+// with an error saying so, even while a check is blocked in the file
+// system: the process then exits, leaving that check behind.
+func validateAll(ctx context.Context, args []string, check func(dir string) validatedSkill) (validateReport, error) {
+	done := make(chan validateReport, 1)
+	go func() {
+		rep := validateReport{Valid: true, Skills: []validatedSkill{}, Errors: []validateProblem{}}
+		for _, arg := range args {
+			dirs, problem := skillDirs(arg)
+			if problem != "" {
+				rep.Errors = append(rep.Errors, validateProblem{Path: arg, Message: problem})
+				rep.Valid = false
+				continue
+			}
+			for _, dir := range dirs {
+				if ctx.Err() != nil {
+					return
+				}
+				v := check(dir)
+				rep.Valid = rep.Valid && v.Valid
+				rep.Skills = append(rep.Skills, v)
+			}
+		}
+		done <- rep
+	}()
+	select {
+	case rep := <-done:
+		return rep, nil
+	case <-ctx.Done():
+		return validateReport{}, fmt.Errorf("interrupted before every skill was checked: %w", context.Cause(ctx))
+	}
 }
 
 // skillDirs returns the skill directories arg names: itself when it holds
@@ -204,7 +231,9 @@ func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
 	if !hasSkillFile(dir) {
 		return fail("the skill file is not named SKILL.md (the name is case-sensitive); hosts do not find it")
 	}
-	data, err := readSkillFile(filepath.Join(dir, "SKILL.md"))
+	// The provider's own loader: what a host would read, and nothing that
+	// is not a regular file (a FIFO would block a plain open).
+	data, err := agentskills.ReadSkillFile(dir)
 	if err != nil {
 		return fail(err.Error())
 	}
@@ -219,31 +248,6 @@ func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
 	v.SpecCheck = check
 	v.Valid = check.Valid()
 	return v
-}
-
-// readSkillFile reads a SKILL.md, a regular file of at most
-// skill.MaxSkillFileBytes.
-func readSkillFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errors.New("SKILL.md is not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, skill.MaxSkillFileBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > skill.MaxSkillFileBytes {
-		return nil, fmt.Errorf("SKILL.md is larger than %d bytes", skill.MaxSkillFileBytes)
-	}
-	return data, nil
 }
 
 func printValidation(w io.Writer, rep validateReport) {

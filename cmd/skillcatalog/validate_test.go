@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,5 +215,39 @@ func TestValidateAgreesWithSkillsRef(t *testing.T) {
 		if rep.Valid || len(rep.Skills) != 1 || !slices.ContainsFunc(rep.Skills[0].Errors, func(f findingJSON) bool { return strings.Contains(f.Message, why) }) {
 			t.Errorf("%s: want an error containing %q, got %+v", dir, why, rep)
 		}
+	}
+}
+
+// TestValidateHonoursCancellation: when the command's context ends (main
+// ends it on SIGINT and SIGTERM), validate returns at once with status 1
+// and says it was interrupted, even while a check is blocked in the file
+// system; no report is printed, since not every skill was checked.
+func TestValidateHonoursCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	blocked := make(chan struct{})
+	release := make(chan struct{})
+	defer close(release)
+	check := func(dir string) validatedSkill {
+		close(blocked)
+		<-release // a read that never returns, as a FIFO's open did
+		return validatedSkill{Path: dir}
+	}
+	errc := make(chan error, 1)
+	go func() {
+		_, err := validateAll(ctx, []string{filepath.Join(validateFixture, "valid")}, check)
+		errc <- err
+	}()
+	<-blocked
+	cancel()
+	err := <-errc
+	if !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "interrupted before every skill was checked") {
+		t.Fatalf("validateAll after cancellation: %v", err)
+	}
+
+	// Through the command: an ended context stops it before any check.
+	var stdout, stderr bytes.Buffer
+	code := validateCommand(ctx, []string{filepath.Join(validateFixture, "valid")}, &stdout, &stderr)
+	if code != 1 || stdout.Len() != 0 || !strings.Contains(stderr.String(), "skillcatalog validate: interrupted before every skill was checked: context canceled") {
+		t.Errorf("validate with an ended context: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }

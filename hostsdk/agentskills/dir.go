@@ -173,20 +173,33 @@ func (p *Provider) OpenSkillDirectory(ctx context.Context, req skills.ResourceRe
 // listing.
 var errSkillFileGone = errors.New("the skill's directory or SKILL.md is gone")
 
-// loadSkillFile reads the SKILL.md of the skill directory dir through the
-// directory, opened once; errSkillFileGone when nothing is there.
+// loadSkillFile reads the SKILL.md of the skill directory dir as
+// ReadSkillFile does; errSkillFileGone when nothing is there.
 func loadSkillFile(dir string) ([]byte, error) {
+	data, err := ReadSkillFile(dir)
+	if isAbsent(err) {
+		return nil, errSkillFileGone
+	}
+	return data, err
+}
+
+// ReadSkillFile reads the whole SKILL.md of the skill directory dir as the
+// provider's loads read it, so that a tool checking a skill (`skillcatalog
+// validate`) reads exactly what a host would: through the directory,
+// opened once; a link is followed; anything that is not a regular file in
+// the end (a FIFO, a device, a directory) is refused without being opened
+// for reading, so a FIFO cannot block the call; a file larger than
+// MaxSkillFileBytes is refused. A missing directory or SKILL.md is an
+// error matching fs.ErrNotExist.
+func ReadSkillFile(dir string) ([]byte, error) {
 	d, err := openSkillDir(dir)
 	if err != nil {
-		if isAbsent(err) {
-			return nil, errSkillFileGone
-		}
 		return nil, err
 	}
 	defer d.close()
 	data, err := d.readSkillFile()
-	if isAbsent(err) {
-		return nil, errSkillFileGone
+	if errors.Is(err, errNotRegular) {
+		return nil, fmt.Errorf("%s is %w", skillFileName, err)
 	}
 	return data, err
 }

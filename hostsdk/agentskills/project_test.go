@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // projectTree is a copy of testdata/agentskills/project with the .git
@@ -633,5 +634,24 @@ func TestNewValidatesOptions(t *testing.T) {
 	}
 	if p.cfg.maxDepth != DefaultMaxDepth || p.cfg.maxDirs != DefaultMaxDirs || p.cfg.debounce != DefaultDebounce {
 		t.Errorf("defaults: %+v", p.cfg)
+	}
+}
+
+// TestLoadRefusesABodyThatIsNotUTF8: a SKILL.md whose frontmatter is fine
+// but whose body is not UTF-8 is listed (a scan reads the frontmatter) and
+// its load fails naming the file and the byte, as a frontmatter that is
+// not UTF-8 is refused; it is not repaired.
+func TestLoadRefusesABodyThatIsNotUTF8(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "skills")
+	dir := filepath.Join(root, "latin")
+	writeSkill(t, dir, "latin", "Fine.", "Caf\xe9.")
+	p := mustNew(t, Options{HomeDir: t.TempDir(), ExtraRoots: []string{root}})
+	if got := names(mustList(t, p, "")); !slices.Equal(got, []string{"latin"}) {
+		t.Fatalf("listed %v, want [latin]", got)
+	}
+	def, found, err := p.Load(context.Background(), skills.LoadRequest{Name: "latin"})
+	file := filepath.Join(dir, skillFileName)
+	if !errors.Is(err, skill.ErrInvalidUTF8) || found || !strings.Contains(err.Error(), file+" is not valid UTF-8 (byte 42 ") {
+		t.Errorf("Load = %+v, %v, %v; want an error naming %s and byte 42", def, found, err, file)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -270,6 +271,11 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 			return skill.Definition{}, false, nil
 		}
 		return skill.Definition{}, false, fmt.Errorf("agentskills: loading skill %q from %s: %w", req.Name, sk.File, err)
+	}
+	if !utf8.Valid(data) {
+		// Refused as a file whose frontmatter is not UTF-8 is, and as
+		// `validate` calls it invalid: the protocol carries UTF-8 only.
+		return skill.Definition{}, false, fmt.Errorf("agentskills: loading skill %q: %w", req.Name, skill.CheckUTF8(sk.File, string(data)))
 	}
 	pr, body := parseWhole(data)
 	fm, _, err := p.cfg.lenience().interpret(pr, filepath.Base(sk.Dir))

@@ -91,6 +91,7 @@
 //	mcpskills: skill "refunds" from MCP server "docs": "examples/email.md" does not match the digest in its entry; not used
 //	mcpskills: skill "refunds" from MCP server "docs": the frontmatter of SKILL.md differs from its entry in field "description"; not loaded
 //	mcpskills: skill "refunds" from MCP server "docs": SKILL.md has no YAML frontmatter to compare with its entry; not loaded
+//	mcpskills: skill "refunds" from MCP server "docs": the frontmatter of SKILL.md is not closed within 65536 bytes (MaxFrontmatterBytes, 64 KiB), the most the provider reads to compare it with its entry; not loaded
 //	mcpskills: skill "refunds" from MCP server "docs": "templates/x.md" is not a file of its entry; not read
 //	mcpskills: skill "refunds" from MCP server "docs": "examples/email.md" is in its entry but the server does not serve it; not read
 //	mcpskills: skill "big" from MCP server "docs": its entry lists 513 files, more than the 512 a skill may have; not loaded
@@ -211,6 +212,11 @@
 // snapshots of providers that implement skills.Invalidator, so the provider
 // calls its invalidate function when a change notification arrives and when
 // a copy it listed from reaches IndexMaxAge (one timer, stopped by Close).
+// Change notifications coalesce, one pending change at a time: after one
+// has told the registry, further notifications do nothing until a listing
+// begins (which reads the server after all of them), so a server that
+// floods notifications costs the host one invalidation and one listing per
+// listing the host makes, not one per notification.
 //
 // # Failure
 //

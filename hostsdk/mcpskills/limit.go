@@ -10,8 +10,17 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
+
+// MaxFrontmatterBytes bounds the frontmatter block of a remote SKILL.md,
+// delimiter lines included, that the provider reads to compare with the
+// skill's entry: 64 KiB, the bound the filesystem provider applies
+// (agentskills.MaxFrontmatterBytes). A skill whose frontmatter is larger
+// may be listed (its entry carries the frontmatter as JSON), but its load
+// fails with an ErrVerification error that names this bound.
+const MaxFrontmatterBytes = skillsext.MaxFrontmatterBytes
 
 // MaxMessageBytes bounds one message the provider accepts from a server over
 // streamable HTTP: a whole response body, or one event of an event stream

@@ -52,11 +52,17 @@ type Provider struct {
 	// indexGen counts index change notifications; an index read that
 	// started under an older generation is stale.
 	indexGen uint64
-	timer    *time.Timer
-	timerAt  time.Time
-	timerSeq uint64
-	diags    []string
-	lastErr  string
+	// changePending is set when a change notification advanced indexGen
+	// and told the registry, and no listing began since (see
+	// indexChanged).
+	changePending bool
+	// notifications counts the change notifications the server sent.
+	notifications uint64
+	timer         *time.Timer
+	timerAt       time.Time
+	timerSeq      uint64
+	diags         []string
+	lastErr       string
 }
 
 var (
@@ -94,11 +100,11 @@ func newProvider(cfg Config, t transportFunc) (*Provider, error) {
 		// No roots, sampling or elicitation: this client only reads.
 		Capabilities: &mcp.ClientCapabilities{},
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) {
-			p.indexChanged()
+			p.notified()
 		},
 		ResourceUpdatedHandler: func(_ context.Context, req *mcp.ResourceUpdatedNotificationRequest) {
 			if req.Params != nil && req.Params.URI == IndexURI {
-				p.indexChanged()
+				p.notified()
 			}
 		},
 	})
@@ -483,6 +489,9 @@ func (p *Provider) read(ctx context.Context, sessionID, uri string, mode readMod
 			// its DoChan has cached what it read: use that, not a second
 			// server read.
 			p.mu.Lock()
+			if mode != readResource {
+				p.listingStartsLocked(gen)
+			}
 			if e := v.get(k); e != nil && p.usableLocked(e, mode, want) {
 				res := readResult{content: e.content, index: e.parsed, readAt: e.readAt}
 				p.mu.Unlock()
@@ -617,15 +626,49 @@ func (p *Provider) fetchParsed(ctx context.Context, uri string, isIndex bool) (r
 	return res, nil
 }
 
+// notified handles a change notification from the server
+// (notifications/resources/list_changed, or notifications/resources/updated
+// for the index).
+func (p *Provider) notified() {
+	p.mu.Lock()
+	p.notifications++
+	p.mu.Unlock()
+	p.indexChanged()
+}
+
 // indexChanged handles a change notification from the server: every
-// session's index copy becomes stale and cached snapshots are dropped.
+// session's index copy and listing becomes stale and the registry is told
+// (its cached snapshots are dropped, so the next one lists again).
+//
+// Changes coalesce, one pending at a time: once the registry was told, a
+// notification that arrives before any listing began changes nothing (the
+// next listing reads the server after it anyway), so a flood of
+// notifications costs a lock each, not a listing or an invalidation each.
+// A listing that begins (listingStartsLocked) makes the next notification
+// pending again, since the listing may have read the server before that
+// change.
 func (p *Provider) indexChanged() {
 	p.mu.Lock()
+	if p.changePending || p.closed {
+		p.mu.Unlock()
+		return
+	}
 	p.indexGen++
-	inv, closed := p.invalidate, p.closed
+	p.changePending = true
+	inv := p.invalidate
 	p.mu.Unlock()
-	if inv != nil && !closed {
+	if inv != nil {
 		inv()
+	}
+}
+
+// listingStartsLocked records that a listing (a skills/list walk or an
+// index read) begins under index generation gen: a change notified from
+// now on may be one it misses, so it is pending again. A listing that
+// began under an older generation clears nothing.
+func (p *Provider) listingStartsLocked(gen uint64) {
+	if gen == p.indexGen {
+		p.changePending = false
 	}
 }
 

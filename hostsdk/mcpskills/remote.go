@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -85,6 +86,9 @@ func (p *Provider) listExt(ctx context.Context, sessionID string) (listing, erro
 		gen := p.indexGen
 		p.mu.Unlock()
 		ch := p.listFlight.DoChan("skills/list", func() (any, error) {
+			p.mu.Lock()
+			p.listingStartsLocked(gen)
+			p.mu.Unlock()
 			l, err := p.walkListing(ctx, gen)
 			return listFlight{l: l, starterCancelled: err != nil && ctx.Err() != nil}, err
 		})
@@ -265,7 +269,12 @@ func (p *Provider) checkFrontmatter(ctx context.Context, sessionID, name string,
 		return nil
 	}
 	fields, err := frontmatterFields(text)
-	if err != nil {
+	switch {
+	case errors.Is(err, skillsext.ErrFrontmatterTooLarge):
+		// The server may list such an entry; the provider cannot check it.
+		p.refresh(ctx, sessionID, e)
+		return p.skillError(name, ErrVerification, "the frontmatter of SKILL.md is not closed within %d bytes (MaxFrontmatterBytes, 64 KiB), the most the provider reads to compare it with its entry; not loaded", MaxFrontmatterBytes)
+	case err != nil:
 		p.refresh(ctx, sessionID, e)
 		return p.skillError(name, ErrVerification, "SKILL.md has no YAML frontmatter to compare with its entry; not loaded")
 	}

@@ -68,9 +68,14 @@ var errFrontmatterUnreadable = errors.New("no readable YAML frontmatter")
 // object an entry carries (skillsext.FrontmatterJSON, the reading serve-mcp
 // writes its entries with: YAML 1.2 core types, the filesystem provider's
 // lenient colon values), decoded with numbers as json.Number, so that it
-// compares with an entry's frontmatter value by value.
+// compares with an entry's frontmatter value by value. A frontmatter over
+// MaxFrontmatterBytes is skillsext.ErrFrontmatterTooLarge; any other that
+// cannot be read is errFrontmatterUnreadable.
 func frontmatterFields(doc string) (map[string]any, error) {
 	obj, _, err := skillsext.FrontmatterJSON([]byte(doc))
+	if errors.Is(err, skillsext.ErrFrontmatterTooLarge) {
+		return nil, err
+	}
 	if err != nil {
 		return nil, errFrontmatterUnreadable
 	}

@@ -296,20 +296,23 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 	if provider == "" {
 		provider = RuntimeProvider
 	}
-	e := &runtimeEntry{
-		def: skill.Definition{
-			Summary: skill.Summary{
-				Name:         s.Name,
-				Description:  s.Description,
-				Invocation:   policy,
-				Provider:     provider,
-				ArgumentHint: s.ArgumentHint,
-			},
-			ResourceBase: s.ResourceBase.Clone(),
-			Content:      s.Content,
+	def := skill.Definition{
+		Summary: skill.Summary{
+			Name:         s.Name,
+			Description:  s.Description,
+			Invocation:   policy,
+			Provider:     provider,
+			ArgumentHint: s.ArgumentHint,
 		},
-		rank: s.Rank,
+		ResourceBase: s.ResourceBase.Clone(),
+		Content:      s.Content,
 	}
+	if err := def.CheckUTF8(); err != nil {
+		// Refused, as a SKILL.md whose frontmatter is not UTF-8 is: the
+		// protocol cannot carry it, and every session would fail on it.
+		return fmt.Errorf("skills: register %q in scope %q: %w", s.Name, scope, err)
+	}
+	e := &runtimeEntry{def: def, rank: s.Rank}
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -486,7 +489,7 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if src.runtime != nil {
 		return src.runtime.def.Clone(), src, true, nil
 	}
-	def, found, err := src.provider.load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
+	def, found, err := src.provider.loadChecked(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
 		return skill.Definition{}, source{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
 	}
@@ -576,7 +579,7 @@ type view struct {
 func loadUnlisted(ctx context.Context, q Query, name string, providers []*providerEntry) (skill.Definition, source, bool, error) {
 	var firstErr error
 	for _, e := range providers {
-		def, found, err := e.load(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
+		def, found, err := e.loadChecked(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 		if ctx.Err() != nil {
 			return skill.Definition{}, source{}, false, ctx.Err()
 		}
@@ -860,11 +863,11 @@ func collect(p plan, results []listResult) (cands []candidate, unlisted []int, c
 	return cands, unlisted, complete
 }
 
-// listable reports whether a provider's summary can be listed: a valid name
-// and, for a remote skill, a valid qualified name under its own origin, so
+// listable reports whether a provider's summary can be listed: a valid name,
+// text that is all UTF-8 (the protocol carries no other) and, for a remote skill, a valid qualified name under its own origin, so
 // that it can be listed under that name when its name collides.
 func listable(s skill.Summary) bool {
-	if !skill.ValidName(s.Name) {
+	if !skill.ValidName(s.Name) || s.CheckUTF8() != nil {
 		return false
 	}
 	if s.Origin == "" {

@@ -135,6 +135,12 @@ func TestRegisterValidation(t *testing.T) {
 		{"blank description", "global", rt("pdf", " \t\n"), "description"},
 		{"bad resource kind", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: "ftp"}}, "resource base kind"},
 		{"good resource kind", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "https://x/"}}, ""},
+		{"description not UTF-8", "global", rt("pdf", "caf\xe9"), `register "pdf" in scope "global": description is not valid UTF-8 (byte 3 starts no UTF-8 sequence)`},
+		{"content not UTF-8", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", Content: "ok\xff"}, "content is not valid UTF-8 (byte 2"},
+		{"argument hint not UTF-8", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", ArgumentHint: "[\xc3]"}, "argument hint is not valid UTF-8"},
+		{"provider label not UTF-8", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", Provider: "\x80"}, "provider is not valid UTF-8"},
+		{"resource path not UTF-8", "global", skills.RuntimeSkill{Name: "pdf", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/jos\xe9"}}, "resource base path is not valid UTF-8"},
+		{"multi-byte description", "global", rt("pdf", "Lit les PDF — vite ✓."), ""},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := skills.NewRegistry()
@@ -1185,5 +1191,32 @@ func TestSharedSnapshotIsNeverChanged(t *testing.T) {
 		if after.Token == shared.Token {
 			t.Fatalf("change %d: the token did not change", i)
 		}
+	}
+}
+
+// TestProviderTextThatIsNotUTF8: a provider's summary whose text is not
+// UTF-8 is not listed (as a name outside the grammar is not), and a load
+// answering with such text fails naming the field, so neither reaches the
+// protocol, which carries UTF-8 only.
+func TestProviderTextThatIsNotUTF8(t *testing.T) {
+	ok := skill.Summary{Name: "fine", Description: "Fine.", Invocation: skill.DefaultPolicy()}
+	badDesc := skill.Summary{Name: "latin", Description: "caf\xe9", Invocation: skill.DefaultPolicy()}
+	badHint := skill.Summary{Name: "hint", Description: "Hint.", ArgumentHint: "\xff", Invocation: skill.DefaultPolicy()}
+	p := newFake(true, ok, badDesc, badHint)
+	setLoaded(t, p, "fine", skill.Definition{Summary: ok, Content: "Body \xfe."})
+	r := skills.NewRegistry()
+	r.AddProvider("global", p, skills.ProviderOptions{})
+	q := skills.Query{SessionID: "s", Chain: []string{"global"}}
+	snap, err := r.Snapshot(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(snap.Skills) != 1 || snap.Skills[0].Name != "fine" || !snap.Complete {
+		t.Errorf("snapshot %+v, want only the skill whose text is UTF-8, complete", snap.Skills)
+	}
+	_, found, err := r.Get(context.Background(), q, "fine")
+	var loadErr *skills.LoadError
+	if found || !errors.As(err, &loadErr) || !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), "content is not valid UTF-8 (byte 5") {
+		t.Errorf("Get of a skill whose content is not UTF-8: found %v, %v; want a *LoadError naming the content", found, err)
 	}
 }

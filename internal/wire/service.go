@@ -117,6 +117,9 @@ func (s *serviceClient) PreStep(ctx context.Context, req contract.StepRequest) (
 	resp, err := s.c.PreStep(outgoingTrace(ctx), in, t.callOptions()...)
 	t.record()
 	if err != nil {
+		if bad := invalidText("PreStep request", in, req.Downstream.Messages); bad != nil {
+			return contract.StepResponse{}, bad
+		}
 		return contract.StepResponse{}, s.calls.blame(req.SessionID, mark, fromStatus(err))
 	}
 	return stepResponseFromProto(resp)
@@ -133,6 +136,9 @@ func (s *serviceClient) ExecuteSkillTool(ctx context.Context, call contract.Tool
 	resp, err := s.c.ExecuteSkillTool(outgoingTrace(ctx), in, t.callOptions()...)
 	t.record()
 	if err != nil {
+		if bad := invalidText("ExecuteSkillTool request", in, nil); bad != nil {
+			return contract.ToolResult{}, bad
+		}
 		return contract.ToolResult{}, s.calls.blame(call.SessionID, mark, fromStatus(err))
 	}
 	return toolResultFromProto(resp), nil

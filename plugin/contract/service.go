@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -96,6 +97,32 @@ func (m Message) Text() string {
 		}
 	}
 	return b.String()
+}
+
+// CheckUTF8 reports the first text of the message that is not valid UTF-8
+// (its id, its role, a content block's type or text) as an error naming
+// the message and the field that matches skill.ErrInvalidUTF8; nil when all
+// are valid. The protocol's strings are UTF-8: a host refuses such a
+// message where it takes it, rather than let the step fail in transit. A
+// block's Raw JSON is not checked here: it crosses as bytes.
+func (m Message) CheckUTF8() error {
+	if err := skill.CheckUTF8("id", m.ID); err != nil {
+		return fmt.Errorf("message %q: %w", m.ID, err)
+	}
+	if err := skill.CheckUTF8("role", string(m.Role)); err != nil {
+		return fmt.Errorf("message %q: %w", m.ID, err)
+	}
+	for i, c := range m.Content {
+		if utf8.ValidString(c.Type) && utf8.ValidString(c.Text) {
+			continue
+		}
+		err := skill.CheckUTF8(fmt.Sprintf("content block %d's type", i), c.Type)
+		if err == nil {
+			err = skill.CheckUTF8(fmt.Sprintf("content block %d's text", i), c.Text)
+		}
+		return fmt.Errorf("message %q: %w", m.ID, err)
+	}
+	return nil
 }
 
 // Decision is a pre-step decision: reject the step, or enter it with extra

@@ -104,3 +104,78 @@ func catalogHeap(root string) float64 {
 	runtime.KeepAlive(s)
 	return float64(after.HeapAlloc-before.HeapAlloc) / (1 << 20)
 }
+
+// writeManyDirs writes skills skills below root, each a directory with
+// subdirs subdirectories of one small file, and one more skill, "wide",
+// whose refs directory holds wide files and wide empty directories:
+// skills*(subdirs+1)+wide+2 directories in all.
+func writeManyDirs(tb testing.TB, root string, skills, subdirs, wide int) {
+	tb.Helper()
+	write := func(p, text string) {
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	skillMD := func(name string) string {
+		return "---\nname: " + name + "\ndescription: Skill " + name + ", one of many.\n---\nDo it.\n"
+	}
+	for i := range skills {
+		name := fmt.Sprintf("skill-%05d", i)
+		write(filepath.Join(root, name, "SKILL.md"), skillMD(name))
+		for j := range subdirs {
+			write(filepath.Join(root, name, fmt.Sprintf("d%02d", j), "note.md"), "A note.\n")
+		}
+	}
+	write(filepath.Join(root, "wide", "SKILL.md"), skillMD("wide"))
+	for j := range wide {
+		write(filepath.Join(root, "wide", "refs", fmt.Sprintf("ref-%04d.md", j)), "A reference.\n")
+		if err := os.Mkdir(filepath.Join(root, "wide", "refs", fmt.Sprintf("sub-%04d", j)), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkManyDirectories is skills/get and one 500-entry page of
+// resources/directory/read on a watched server of 30,302 directories, more
+// than Watch follows (maxWatchedDirs), so changes elsewhere go unnoticed:
+// each answer must agree with the files on disk without scanning the whole
+// tree again.
+func BenchmarkManyDirectories(b *testing.B) {
+	root := b.TempDir()
+	writeManyDirs(b, root, 3000, 9, 300)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := NewDir(root)
+	s.now = func() time.Time { return time.Now().Add(time.Minute) } // every hash cached
+	s.Sync()
+	if err := s.Watch(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if s.watching.Load() {
+		b.Fatal("every directory is watched: the benchmark needs more than maxWatchedDirs")
+	}
+	b.Run("get", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := s.getSkill(ctx, nil, &skillsext.GetParams{URI: "skill://skill-01234/SKILL.md"})
+			if err != nil || res.Skill.URI != "skill://skill-01234/SKILL.md" {
+				b.Fatalf("get: %v", err)
+			}
+		}
+	})
+	b.Run("directory-page", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			res, err := s.readDirectory(ctx, nil, &skillsext.DirectoryReadParams{URI: "skill://wide/refs"})
+			if err != nil {
+				b.Fatalf("directory page: %v", err)
+			}
+			if len(res.Resources) != directoryPageSize || res.NextCursor == "" {
+				b.Fatalf("directory page: %d resources, cursor %q", len(res.Resources), res.NextCursor)
+			}
+		}
+	})
+}

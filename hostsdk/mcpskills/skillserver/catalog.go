@@ -42,6 +42,9 @@ type catalog struct {
 	byPath  map[string]*servedSkill
 	byURI   map[string]*servedSkill
 	diags   []string
+	// truncated is set when the scan stopped at maxScanEntries: skills
+	// past that point are not served.
+	truncated bool
 	// fingerprint changes whenever an entry or the index changes.
 	fingerprint [sha256.Size]byte
 }
@@ -131,7 +134,7 @@ func (s *Server) scan(seq uint64) (*catalog, error) {
 	if n := len(sc.diags) - maxDiagnostics; n > 0 {
 		sc.diags = append(sc.diags[:maxDiagnostics], fmt.Sprintf("%d more diagnostics", n))
 	}
-	c.diags = sc.diags
+	c.diags, c.truncated = sc.diags, sc.full
 	h := sha256.New()
 	for _, sk := range c.skills {
 		fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00", sk.uri, sk.entry.Frontmatter, sk.entry.Resources, sk.description)

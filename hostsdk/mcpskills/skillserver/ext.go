@@ -79,7 +79,13 @@ func (s *Server) getSkill(_ context.Context, _ *mcp.ServerSession, p *skillsext.
 	if p == nil || p.URI == "" {
 		return nil, invalidParams("skills/get: params.uri, the URI of a skill's SKILL.md, is required")
 	}
-	sk := s.current().byURI[p.URI]
+	var c *catalog
+	if segs, err := parseSkillURI(p.URI); err == nil && len(segs) >= 2 && segs[len(segs)-1] == skillFileName {
+		c = s.settled(strings.Join(segs[:len(segs)-1], "/"))
+	} else {
+		c = s.settled() // no skill can be served there
+	}
+	sk := c.byURI[p.URI]
 	if sk == nil {
 		return nil, notServed("No skill is served at %s", p.URI)
 	}
@@ -100,7 +106,7 @@ func (s *Server) readDirectory(_ context.Context, _ *mcp.ServerSession, p *skill
 	if err != nil {
 		return nil, notServed("%s is not a directory resource", p.URI)
 	}
-	skills, rels := s.current().owners(segs)
+	skills, rels := s.settled(ownerPaths(segs)...).owners(segs)
 	if len(skills) == 0 {
 		return nil, notServed("%s is not a directory resource", p.URI)
 	}

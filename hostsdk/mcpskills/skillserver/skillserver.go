@@ -101,10 +101,15 @@
 // SKILL.md parses are cached the same way.
 //
 // A server made with NewDir and watched (Watch) scans when files change and
-// answers listings from its last scan. Any other server scans again for
+// answers from its last scan. Any other server, and a watched one whose
+// tree has more directories than Watch follows (4,096), scans again for
 // every listing (the first page of skills/list, whose later pages come from
-// that scan or a newer one; skills/get; resources/directory/read; the
-// index), so edits are served at once.
+// that scan or a newer one; the index), so edits are served at once. For
+// skills/get and resources/directory/read it does not scan the tree: it
+// judges the skill asked about alone, as a scan would (its directory and
+// files only), and scans the whole tree again only when that skill's
+// entry differs from the last scan's, so these too are served as edited,
+// at the cost of one skill rather than of the tree.
 //
 // # The older convention
 //

@@ -39,8 +39,8 @@ const (
 // after files below it change, until ctx ends. It returns once the watches
 // are in place. Hidden directories (.git) are not followed; skill
 // directories linked into the skills directory are. While every directory
-// is watched, listings are answered from the last scan instead of a new
-// one.
+// is watched, requests are answered from the last scan instead of a new
+// one; past maxWatchedDirs, see settled.
 func (s *Server) Watch(ctx context.Context) error {
 	if s.dir == "" {
 		return errors.New("skillserver: only a server made with NewDir watches a directory")
@@ -93,7 +93,7 @@ func (dw *dirWatcher) add(dir string) {
 		if dw.watched >= maxWatchedDirs {
 			dw.complete = false
 			dw.s.watching.Store(false)
-			dw.s.addDiagnostic(fmt.Sprintf("more than %d directories below %s: changes in the others are not noticed, so every listing scans the directory again", maxWatchedDirs, dw.s.dir))
+			dw.s.addDiagnostic(fmt.Sprintf("more than %d directories below %s: changes in the others are not noticed, so every listing (skills/list, the index) scans the directory again; skills/get and directory reads check the skill asked about", maxWatchedDirs, dw.s.dir))
 			return filepath.SkipAll
 		}
 		if dw.w.Add(p) == nil {

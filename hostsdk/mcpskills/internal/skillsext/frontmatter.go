@@ -20,6 +20,10 @@ import (
 // lines included, as the filesystem provider bounds it.
 const MaxFrontmatterBytes = 64 << 10
 
+// ErrFrontmatterTooLarge is the error of a SKILL.md whose frontmatter is
+// not closed within MaxFrontmatterBytes.
+var ErrFrontmatterTooLarge = fmt.Errorf("frontmatter is not closed within %d bytes", MaxFrontmatterBytes)
+
 // maxFrontmatterNodes bounds the values one frontmatter expands to, so that
 // aliases of aliases cannot blow a 64 KiB block up without bound.
 const maxFrontmatterNodes = 10000
@@ -93,7 +97,7 @@ func splitFrontmatter(data []byte) (string, error) {
 			end, next = off+i, off+i+1
 		}
 		if next > MaxFrontmatterBytes {
-			return "", fmt.Errorf("frontmatter is not closed within %d bytes", MaxFrontmatterBytes)
+			return "", ErrFrontmatterTooLarge
 		}
 		if isDelimiter(data[off:end]) {
 			return strings.ReplaceAll(string(data[start:off]), "\r\n", "\n"), nil
