@@ -227,6 +227,9 @@ func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepR
 	if err := checkCwd(step.Cwd); err != nil {
 		return h.failStep(ctx, s, step, decision, Callbacks{}, &HostError{Err: err})
 	}
+	if err := checkMessagesUTF8(decision.Messages); err != nil {
+		return h.failStep(ctx, s, step, decision, Callbacks{}, err)
+	}
 	var callbacks Callbacks
 	for attempt := 1; ; attempt++ {
 		run := &stepRun{h: h, s: s, m: m, chain: chain, step: step, decision: decision}
