@@ -147,9 +147,8 @@ func (g *lastGood) len() int {
 // provider by its last-good listing for req, or by an empty listing when
 // it has none, so that the snapshot stays complete, and remembers every
 // best-effort provider's complete listing. It returns one line per
-// provider it stood in for, in the order of p.providers, and their
-// indexes.
-func standIn(q Query, p plan, req ListRequest, results []listResult) (lines []string, failed []int) {
+// provider it stood in for, in the order of p.providers.
+func standIn(q Query, p plan, req ListRequest, results []listResult) (lines []string) {
 	var scopes []string
 	for i, res := range results {
 		e := p.providers[i]
@@ -171,10 +170,9 @@ func standIn(q Query, p plan, req ListRequest, results []listResult) (lines []st
 			why += "; left out until it lists"
 		}
 		lines = append(lines, fmt.Sprintf("best-effort provider %s in scope %q: %s", e.label, scopes[p.provScope[i]], why))
-		failed = append(failed, i)
 		results[i] = listResult{obs: Observation{Skills: kept, Complete: true}}
 	}
-	return lines, failed
+	return lines
 }
 
 // failure says why a listing failed or was incomplete.

@@ -483,14 +483,16 @@ func (r *Registry) CachedToken(q Query) (string, bool) {
 // summary. found is false when no source offers name (or the winning
 // provider no longer does). A Load failure is returned as a *LoadError.
 //
-// An incomplete or degraded snapshot cannot prove that a name is absent: a
-// provider whose listing failed may still offer it (the model may know it
-// from the last catalog it saw). When such a snapshot does not list name,
-// every provider whose listing failed or was incomplete is asked to Load
-// it, in precedence order; the first that finds it wins, and when none
-// does, the first Load failure is returned. A skill a best-effort
-// provider's last-good listing holds is listed, and loading it asks that
-// provider, whose error is returned as for any listed skill.
+// An incomplete snapshot cannot prove that a name is absent: a provider
+// whose listing failed may still offer it (the model may know it from the
+// last catalog it saw). When such a snapshot does not list name, every
+// provider whose listing failed or was incomplete is asked to Load it, in
+// precedence order; the first that finds it wins, and when none does, the
+// first Load failure is returned. A best-effort provider's failure leaves
+// the snapshot complete, as the plugin takes it: a skill of its last-good
+// listing is listed, and loading it asks that provider, whose error is
+// returned as for any listed skill; a name the snapshot does not list is
+// not found, and the failed provider is not asked for it.
 func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definition, bool, error) {
 	def, _, found, err := r.get(ctx, q, name)
 	return def, found, err
@@ -686,8 +688,8 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 	if err != nil {
 		return nil, err
 	}
-	degraded, failed := standIn(q, p, req, results)
-	v := merge(p, results, failed)
+	degraded := standIn(q, p, req, results)
+	v := merge(p, results)
 	v.degraded = degraded
 	if !v.complete {
 		v.incomplete = whyIncomplete(q, p, results)
@@ -835,15 +837,11 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 	return results, nil
 }
 
-// merge builds the view of the providers' results; failed are the
-// best-effort providers whose results stand in for a failed listing, which
-// the view cannot prove to lack a name (view.unlisted).
-func merge(p plan, results []listResult, failed []int) *view {
+func merge(p plan, results []listResult) *view {
 	if p.listed != nil {
 		return sortedView(p.listed, p.from, p.token)
 	}
 	cands, unlisted, complete := collect(p, results)
-	unlisted = append(unlisted, failed...)
 	idx := sortedByName(cands)
 	v := resolve(cands, idx)
 	v.complete = complete

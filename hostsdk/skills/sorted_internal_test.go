@@ -55,7 +55,7 @@ func TestSortedViewMatchesTheMerge(t *testing.T) {
 		if p.listed == nil && len(sorted) > 0 {
 			t.Fatalf("step %d: the plan of a runtime-only scope did not take its sorted entries", step)
 		}
-		fast, slow := merge(p, nil, nil), merge(general, nil, nil)
+		fast, slow := merge(p, nil), merge(general, nil)
 		if len(sorted) == 0 {
 			continue
 		}
