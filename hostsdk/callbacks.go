@@ -53,7 +53,7 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 			return contract.Snapshot{}, err
 		}
 		if ok {
-			s.setSnapshotNotes(nil, nil)
+			s.setSnapshotNotes(nil, nil, nil)
 			s.setAnswered(place, ch.Token)
 			if ch.Token == req.IfNoneMatch {
 				return contract.Snapshot{NotModified: true, Token: ch.Token, Complete: true}, nil
@@ -69,8 +69,9 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 	}
 	// Names shared across origins are reported with the step that
 	// publishes the catalog listing them; why a snapshot is incomplete,
-	// with the step that keeps the catalog because of it.
-	s.setSnapshotNotes(snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes))
+	// with the step that keeps the catalog because of it; best-effort
+	// providers that could not list, with every step that met them.
+	s.setSnapshotNotes(snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes), boundLines(snap.Degraded, maxProviderErrorBytes))
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" {

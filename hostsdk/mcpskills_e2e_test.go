@@ -12,14 +12,32 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // TestRemoteSkillsThroughThePlugin drives the MCP provider, talking to a real
 // MCP server over streamable HTTP on loopback, through the real plugin: the
 // remote catalog is published; the server going down keeps the last-good
 // catalog; the server back with a skill removed publishes a replacement; a
-// malformed index publishes nothing.
+// malformed index publishes nothing. Attached by default the provider is
+// best-effort: while it fails the step is unchanged and says which provider
+// is degraded; attached strictly, the step is incomplete.
 func TestRemoteSkillsThroughThePlugin(t *testing.T) {
+	for _, tc := range []struct {
+		availability skills.Availability
+		whileDown    hostsdk.Outcome
+		reason       contract.ReasonCode
+	}{
+		{skills.DefaultAvailability, hostsdk.OutcomeUnchanged, contract.ReasonProviderDegraded},
+		{skills.Strict, hostsdk.OutcomeIncomplete, contract.ReasonProviderIncomplete},
+	} {
+		t.Run(tc.availability.String(), func(t *testing.T) {
+			remoteSkillsThroughThePlugin(t, tc.availability, tc.whileDown, tc.reason)
+		})
+	}
+}
+
+func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability, whileDown hostsdk.Outcome, reason contract.ReasonCode) {
 	srv := mcpskillstest.New()
 	srv.SetSkill("alpha", "Remote alpha.", "---\nname: alpha\ndescription: Remote alpha.\n---\nAlpha instructions from the server.")
 	srv.SetSkill("beta", "Remote beta.", "Beta instructions.")
@@ -41,7 +59,7 @@ func TestRemoteSkillsThroughThePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { remote.Close() })
-	e.reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Availability: availability})
 	e.mount(tools.GlobalScope)
 
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha", "beta")
@@ -62,8 +80,12 @@ func TestRemoteSkillsThroughThePlugin(t *testing.T) {
 	if err := httpSrv.Stop(); err != nil {
 		t.Fatal(err)
 	}
-	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeIncomplete)
-	for _, d := range remote.Diagnostics() {
+	res := e.step("s1", "agent:a")
+	expect(t, res, whileDown)
+	if why := reasonsWith(res, reason); len(why) != 1 {
+		t.Errorf("reasons %+v, want one %s", res.Reasons, reason)
+	}
+	for _, d := range append(remote.Diagnostics(), reasonsWith(res, reason)...) {
 		if strings.Contains(d, "s3cret") {
 			t.Errorf("diagnostic leaks the credential: %s", d)
 		}
@@ -78,7 +100,7 @@ func TestRemoteSkillsThroughThePlugin(t *testing.T) {
 
 	// A malformed index: nothing.
 	srv.SetIndex(`{"skills": "not-a-list"}`)
-	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeIncomplete)
+	expect(t, e.step("s1", "agent:a"), whileDown)
 	srv.ClearIndex()
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
 

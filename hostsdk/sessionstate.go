@@ -35,8 +35,10 @@ type session struct {
 	// notes are the registry's diagnostics of the snapshot the session's
 	// last Snapshot callback answered with (skills.Snapshot.Diagnostics),
 	// and incomplete what it said of an incomplete one
-	// (skills.Snapshot.Incomplete), until a step takes them.
-	notes, incomplete []string
+	// (skills.Snapshot.Incomplete), and degraded of best-effort providers
+	// that could not list (skills.Snapshot.Degraded), until a step takes
+	// them.
+	notes, incomplete, degraded []string
 	// reasons fingerprints the reasons of the session's last step, so that
 	// only a change is logged; a fixed size whatever the reasons say.
 	reasons     uint64
@@ -247,20 +249,20 @@ func (s *session) callbacks() Callbacks {
 
 // setSnapshotNotes records the diagnostics of the snapshot a Snapshot
 // callback of the session answered with, and why it was incomplete.
-func (s *session) setSnapshotNotes(notes, incomplete []string) {
+func (s *session) setSnapshotNotes(notes, incomplete, degraded []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.notes, s.incomplete = notes, incomplete
+	s.notes, s.incomplete, s.degraded = notes, incomplete, degraded
 }
 
 // takeSnapshotNotes returns the diagnostics and the account of an
 // incomplete snapshot recorded since the last take, and forgets them.
-func (s *session) takeSnapshotNotes() (notes, incomplete []string) {
+func (s *session) takeSnapshotNotes() (notes, incomplete, degraded []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	notes, incomplete = s.notes, s.incomplete
-	s.notes, s.incomplete = nil, nil
-	return notes, incomplete
+	notes, incomplete, degraded = s.notes, s.incomplete, s.degraded
+	s.notes, s.incomplete, s.degraded = nil, nil, nil
+	return notes, incomplete, degraded
 }
 
 // swapReasons records the fingerprint of a step's reasons and whether they

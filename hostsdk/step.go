@@ -107,8 +107,10 @@ type StepResult struct {
 	// lists the codes: the one that explains the outcome, then a hidden
 	// `skill` tool, budget diagnostics, skills the user invoked); then the
 	// host's own: for OutcomeIncomplete, each provider that failed or was
-	// incomplete, with its error (contract.ReasonProviderIncomplete); on a
-	// publishing step, names shared across origins
+	// incomplete, with its error (contract.ReasonProviderIncomplete); for
+	// any outcome, each best-effort provider that could not list
+	// (contract.ReasonProviderDegraded); on a publishing step, names
+	// shared across origins
 	// (contract.ReasonNameCollision); for OutcomeNoPlugin,
 	// contract.ReasonNoMount; for OutcomePluginError, the failure
 	// (contract.ReasonHostError, contract.ReasonPluginError or
@@ -281,7 +283,7 @@ func failureReason(err error) Reason {
 // or the step failed.
 func troubling(c ReasonCode) bool {
 	switch c {
-	case contract.ReasonSnapshotIncomplete, contract.ReasonProviderIncomplete, contract.ReasonToolShadowed,
+	case contract.ReasonSnapshotIncomplete, contract.ReasonProviderIncomplete, contract.ReasonProviderDegraded, contract.ReasonToolShadowed,
 		contract.ReasonHostError, contract.ReasonPluginError:
 		return true
 	}

@@ -268,11 +268,12 @@ func (r *stepRun) callbacksSince(before Callbacks) Callbacks {
 }
 
 // hostNotes adds the host's own notes to the plugin's diagnostics and
-// reasons: names shared across origins on a publishing step, and why an
-// incomplete snapshot was incomplete.
+// reasons: names shared across origins on a publishing step, why an
+// incomplete snapshot was incomplete, and which best-effort providers could
+// not list.
 func (r *stepRun) hostNotes(resp contract.StepResponse) (diagnostics []string, reasons []Reason) {
 	diagnostics, reasons = resp.Diagnostics, slices.Clip(resp.Reasons)
-	notes, incomplete := r.s.takeSnapshotNotes()
+	notes, incomplete, degraded := r.s.takeSnapshotNotes()
 	if len(notes) > 0 && publishes(resp.Outcome) {
 		diagnostics = append(slices.Clip(diagnostics), notes...)
 		for _, n := range notes {
@@ -284,6 +285,9 @@ func (r *stepRun) hostNotes(resp contract.StepResponse) (diagnostics []string, r
 		for _, why := range incomplete {
 			reasons = append(reasons, Reason{Code: contract.ReasonProviderIncomplete, Detail: why})
 		}
+	}
+	for _, why := range degraded {
+		reasons = append(reasons, Reason{Code: contract.ReasonProviderDegraded, Detail: why})
 	}
 	return diagnostics, reasons
 }

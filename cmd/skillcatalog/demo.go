@@ -24,6 +24,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -111,6 +112,9 @@ type demo struct {
 	steps    int
 	sections int
 	spans    *spanCollector // nil unless -trace is set
+	// degraded is what the last step said of best-effort sources that
+	// could not be read, printed when it changes.
+	degraded string
 
 	// Detach the MCP server's and the handbook's skills from the registry.
 	removeRemote, removeHandbook func()
@@ -538,7 +542,28 @@ func (d *demo) step(ctx context.Context, user ...hostsdk.Message) error {
 	if res.Outcome == hostsdk.OutcomeIncomplete {
 		d.out.note("why", d.incompleteReason())
 	}
+	d.noteDegraded(res.Reasons)
 	return nil
+}
+
+// noteDegraded prints the step's provider-degraded reasons (a best-effort
+// source, the MCP server, that could not be read) when they differ from the
+// previous step's, so an outage is told once, not at every step.
+func (d *demo) noteDegraded(reasons []hostsdk.Reason) {
+	var lines []string
+	for _, r := range reasons {
+		if r.Code == contract.ReasonProviderDegraded {
+			lines = append(lines, r.Detail)
+		}
+	}
+	now := strings.Join(lines, "\n")
+	if now == d.degraded {
+		return
+	}
+	d.degraded = now
+	for _, l := range lines {
+		d.out.note("degraded", l)
+	}
 }
 
 // incompleteReason says in one line why skill discovery was incomplete:

@@ -35,6 +35,7 @@ const (
 	reasonCollision  = "name-collision" // listed under its qualified name
 	reasonUntrusted  = "outside-trust"
 	reasonIncomplete = "incomplete" // discovery could not read everything
+	reasonDegraded   = "degraded"   // a best-effort source could not be read: its last-good skills kept, or it left out
 )
 
 type stringsFlag []string
@@ -117,6 +118,8 @@ catalog:
   name-collision  a remote skill listed under its qualified name LABEL:path
   outside-trust   in a project that is not trusted (see -trust-project)
   incomplete      a source could not be read; a host keeps its last catalog
+  degraded        a best-effort source (the MCP server) could not be read; the
+                  other skills are published, with its last-good listing or without it
 
 Skill directories are those of the Agent Skills provider: <project>/.agents/skills
 from -cwd up to the repository root (only with -trust-project), -home's
@@ -227,7 +230,9 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 			return explanation{}, fmt.Errorf("remote skills: %w", err)
 		}
 		defer remote.Close()
-		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1})
+		// Best-effort, as the provider declares: while the server cannot
+		// be read, the local skills are published without its skills.
+		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
 	}
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
@@ -294,10 +299,7 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 		return explanation{}, err
 	}
 	ex.Skills = append(ex.Skills, explainUntrusted(local, all)...)
-	if !snap.Complete {
-		ex.Skills = append(ex.Skills, explainedSkill{Reasons: []explainReason{{reasonIncomplete,
-			"some skill source could not be read (see the source diagnostics); a host keeps the catalog it published last"}}})
-	}
+	ex.Skills = append(ex.Skills, explainOutages(snap)...)
 	slices.SortStableFunc(ex.Skills, func(a, b explainedSkill) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path))
 	})
@@ -377,6 +379,20 @@ func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agent
 			e.Reasons = append(e.Reasons, explainReason{reasonIncomplete, "no catalog was published"})
 		}
 		out = append(out, e)
+	}
+	return out
+}
+
+// explainOutages explains, in entries of no skill, why the snapshot was
+// incomplete, and each best-effort source that could not be read.
+func explainOutages(snap skills.Snapshot) []explainedSkill {
+	var out []explainedSkill
+	if !snap.Complete {
+		out = append(out, explainedSkill{Reasons: []explainReason{{reasonIncomplete,
+			"some skill source could not be read (see the source diagnostics); a host keeps the catalog it published last"}}})
+	}
+	for _, why := range snap.Degraded {
+		out = append(out, explainedSkill{Reasons: []explainReason{{reasonDegraded, why}}})
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -97,6 +98,40 @@ func TestExplainGivesEveryReason(t *testing.T) {
 		if strings.Contains(ex.Catalog, out) {
 			t.Errorf("the catalog holds %q:\n%s", out, ex.Catalog)
 		}
+	}
+}
+
+// TestExplainUnreachableServer: with an MCP server where nothing listens,
+// explain still publishes and explains the local skills, and one entry
+// says the server was left out and why.
+func TestExplainUnreachableServer(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ex := runExplain(t,
+		"-home", filepath.Join(explainFixture, "home"),
+		"-cwd", filepath.Join(explainFixture, "project"),
+		"-mcp-url", "http://"+addr+"/mcp", "-mcp-label", "docs")
+	if ex.Outcome != "initial" || !ex.Complete || !strings.Contains(ex.Catalog, "`listed-skill`") {
+		t.Fatalf("outcome %s, complete %v, catalog:\n%s", ex.Outcome, ex.Complete, ex.Catalog)
+	}
+	var degraded []explainReason
+	for _, s := range ex.Skills {
+		for _, r := range s.Reasons {
+			if r.Kind == reasonDegraded {
+				degraded = append(degraded, r)
+			}
+			if r.Kind == reasonIncomplete {
+				t.Errorf("skill %q: %s", s.Name, r.Detail)
+			}
+		}
+	}
+	if len(degraded) != 1 || !strings.Contains(degraded[0].Detail, "best-effort provider docs in scope") ||
+		!strings.Contains(degraded[0].Detail, "connection refused") || !strings.Contains(degraded[0].Detail, "left out until it lists") {
+		t.Errorf("degraded reasons %+v, want one naming the server, its error and that it is left out", degraded)
 	}
 }
 

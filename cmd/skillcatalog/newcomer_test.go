@@ -140,9 +140,10 @@ func demoEvents(t *testing.T, args ...string) []demoEvent {
 	return evs
 }
 
-// Whenever discovery is incomplete, the demo says why in one line, without
-// -diagnostics.
-func TestDemoSaysWhyDiscoveryIsIncomplete(t *testing.T) {
+// With an MCP server where nothing listens, the demo publishes the local
+// skills at the first step (the server is best-effort), and says once, in
+// one line without -diagnostics, that the server was left out and why.
+func TestDemoWithAnUnreachableServer(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -150,28 +151,26 @@ func TestDemoSaysWhyDiscoveryIsIncomplete(t *testing.T) {
 	closed := ln.Addr().String()
 	ln.Close()
 	evs := demoEvents(t, "-mcp-url", "http://"+closed+"/mcp")
-	incomplete := 0
+	var first *demoEvent
+	var degraded []string
 	for i, ev := range evs {
-		if ev.Event != "step" || ev.Outcome != "incomplete" {
-			continue
-		}
-		incomplete++
-		if i+1 >= len(evs) || evs[i+1].Kind != "why" {
-			t.Errorf("incomplete step not followed by a why note: %+v", evs[i+1:])
-			continue
-		}
-		why := evs[i+1].Text
-		if !strings.HasPrefix(why, "mcp: ") || !strings.Contains(why, closed) || strings.Contains(why, "\n") {
-			t.Errorf("why = %q, want one line naming the MCP server %s", why, closed)
-		}
-	}
-	if incomplete == 0 {
-		t.Fatal("no step was incomplete with an unreachable MCP server")
-	}
-	for _, ev := range evs {
-		if ev.Kind == "diagnostic" {
+		switch {
+		case ev.Event == "step" && first == nil:
+			first = &evs[i]
+		case ev.Event == "step" && ev.Outcome == "incomplete":
+			t.Errorf("a step was incomplete: %+v", ev)
+		case ev.Kind == "degraded":
+			degraded = append(degraded, ev.Text)
+		case ev.Kind == "diagnostic":
 			t.Errorf("diagnostics printed without -diagnostics: %q", ev.Text)
 		}
+	}
+	if first == nil || first.Outcome != "initial" || len(first.Messages) != 1 || !strings.Contains(first.Messages[0].Text, "-`pdf-forms`: ") {
+		t.Fatalf("first step %+v, want the initial catalog of the local skills", first)
+	}
+	if len(degraded) != 1 || !strings.HasPrefix(degraded[0], "best-effort provider mcp in scope") || !strings.Contains(degraded[0], closed) ||
+		!strings.HasSuffix(degraded[0], "; left out until it lists") || strings.Contains(degraded[0], "\n") {
+		t.Errorf("degraded notes %q, want one line naming the MCP server %s and saying it is left out", degraded, closed)
 	}
 }
 

@@ -412,6 +412,33 @@ func sortedKeys[V any](m map[string]V) []string {
 	return keys
 }
 
+// reasonView is a reason as a diff shows it.
+type reasonView struct {
+	Code, Detail string
+}
+
+// diffReasons compares a step's reasons with their expectations, position
+// by position; a detail left out is not compared.
+func diffReasons(want []reasonExpect, got []hostsdk.Reason) string {
+	wantViews := make([]reasonView, len(want))
+	gotViews := make([]reasonView, len(got))
+	for i, r := range got {
+		gotViews[i] = reasonView{string(r.Code), r.Detail}
+	}
+	for i, w := range want {
+		wantViews[i].Code = w.Code
+		switch {
+		case w.Detail != nil && i < len(got):
+			wantViews[i].Detail = w.Detail.want(got[i].Detail)
+		case w.Detail != nil:
+			wantViews[i].Detail = w.Detail.describe()
+		case i < len(got):
+			wantViews[i].Detail = got[i].Detail
+		}
+	}
+	return diff(wantViews, gotViews)
+}
+
 // diffTexts compares texts with their expectations, position by position.
 func diffTexts(want []textMatch, got []string) string {
 	wantViews := make([]string, len(want))

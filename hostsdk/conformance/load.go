@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -233,6 +234,11 @@ func (c *checker) providerSpec(p *providerSpec) error {
 	}
 	if err := c.state(p.Pos, p.State); err != nil {
 		return err
+	}
+	switch p.Availability {
+	case "", availabilityStrict, availabilityBestEffort:
+	default:
+		return c.errorf(p.Pos, "provider %q: availability %q is not one of %s, %s", p.ID, p.Availability, availabilityStrict, availabilityBestEffort)
 	}
 	for j := range p.Skills {
 		sk := &p.Skills[j]
@@ -628,12 +634,19 @@ func (c *checker) preStepExpect(e *expectation) error {
 			return err
 		}
 	}
+	if e.Reasons != nil {
+		for _, r := range *e.Reasons {
+			if !contract.ReasonCode(r.Code).Known() {
+				return c.errorf(r.Pos, "reason code %q is not one of contract.ReasonCodes", r.Code)
+			}
+		}
+	}
 	return c.common(e)
 }
 
 func (c *checker) toolExpect(e *expectation) error {
-	if e.Outcome != "" || e.Reject != nil || e.Messages != nil || e.Added != nil || e.Removed != nil || e.NothingAdded || len(e.Cancelled) > 0 || e.Diagnostics != nil {
-		return c.errorf(e.Pos, "outcome, reject, messages, added, removed, nothingAdded, cancelled and diagnostics are pre-step expectations")
+	if e.Outcome != "" || e.Reject != nil || e.Messages != nil || e.Added != nil || e.Removed != nil || e.NothingAdded || len(e.Cancelled) > 0 || e.Diagnostics != nil || e.Reasons != nil {
+		return c.errorf(e.Pos, "outcome, reject, messages, added, removed, nothingAdded, cancelled, diagnostics and reasons are pre-step expectations")
 	}
 	return c.common(e)
 }

@@ -70,6 +70,21 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 			want: `x.yaml:2:34: expected a list, got the string "a"`,
 		},
 		{
+			name: "unknown provider availability",
+			yaml: "providers:\n  - {id: p, availability: sometimes}\nsteps:\n  - preStep: {}\n",
+			want: `x.yaml:2:5: provider "p": availability "sometimes" is not one of strict, best-effort`,
+		},
+		{
+			name: "unknown reason code",
+			yaml: "steps:\n  - preStep: {}\n    expect:\n      reasons: [{code: degraded}]\n",
+			want: `x.yaml:4:17: reason code "degraded" is not one of contract.ReasonCodes`,
+		},
+		{
+			name: "reasons on a tool call",
+			yaml: "steps:\n  - toolCall: {skill: a}\n    expect: {reasons: [{code: current}]}\n",
+			want: "x.yaml:3:13: outcome, reject, messages, added, removed, nothingAdded, cancelled, diagnostics and reasons are pre-step expectations",
+		},
+		{
 			name: "no action",
 			yaml: "steps:\n  - name: nothing\n",
 			want: "x.yaml:2:5: step has no action",

@@ -226,7 +226,7 @@ func (e *env) setup() error {
 	for _, ps := range e.s.Providers {
 		p := newScriptedProvider(ps, e.started)
 		e.providers[ps.ID] = p
-		e.reg.AddProvider(ps.Scope, p.attached(), skills.ProviderOptions{Rank: ps.Rank})
+		e.reg.AddProvider(ps.Scope, p.attached(), skills.ProviderOptions{Rank: ps.Rank, Label: ps.Label, Availability: availability(ps.Availability)})
 	}
 	for _, sk := range e.s.Skills {
 		if err := e.addSkill(sk); err != nil {
@@ -650,6 +650,23 @@ func checkDecision(step hostsdk.Step, res hostsdk.StepResult, exp *expectation, 
 			fail("diagnostics (-want +got):\n%s", d)
 		}
 	}
+	if exp.Reasons != nil {
+		if d := diffReasons(*exp.Reasons, res.Reasons); d != "" {
+			fail("reasons (-want +got):\n%s", d)
+		}
+	}
+}
+
+// availability is a scripted provider's availability as the registry
+// takes it.
+func availability(a string) skills.Availability {
+	switch a {
+	case availabilityStrict:
+		return skills.Strict
+	case availabilityBestEffort:
+		return skills.BestEffort
+	}
+	return skills.DefaultAvailability
 }
 
 // cancelledPreStep runs a pre-step and cancels its context as soon as a

@@ -106,17 +106,25 @@ const (
 	stateHang       = "hang"
 )
 
+// The availabilities of a scripted provider; left out, the provider
+// declares none, so the registry's default makes it strict.
+const (
+	availabilityStrict     = "strict"
+	availabilityBestEffort = "best-effort"
+)
+
 // providerSpec is a scripted provider (provider).
 type providerSpec struct {
-	ID     string      `yaml:"id"`
-	Scope  string      `yaml:"scope"`
-	Label  string      `yaml:"label"`
-	Origin string      `yaml:"origin"`
-	State  string      `yaml:"state"`
-	Error  string      `yaml:"error"`
-	Rank   int         `yaml:"rank"`
-	Skills []skillSpec `yaml:"skills"`
-	Pos    position    `yaml:"-"`
+	ID           string      `yaml:"id"`
+	Scope        string      `yaml:"scope"`
+	Label        string      `yaml:"label"`
+	Origin       string      `yaml:"origin"`
+	State        string      `yaml:"state"`
+	Error        string      `yaml:"error"`
+	Rank         int         `yaml:"rank"`
+	Availability string      `yaml:"availability"`
+	Skills       []skillSpec `yaml:"skills"`
+	Pos          position    `yaml:"-"`
 }
 
 // sessionSpec is a seeded session log (session).
@@ -302,6 +310,7 @@ type expectation struct {
 	NothingAdded bool             `yaml:"nothingAdded"`
 	Cancelled    []string         `yaml:"cancelled"`
 	Diagnostics  *[]textMatch     `yaml:"diagnostics"`
+	Reasons      *[]reasonExpect  `yaml:"reasons"`
 
 	IsError  *bool      `yaml:"isError"`
 	Text     *textMatch `yaml:"text"`
@@ -325,6 +334,14 @@ type messageExpect struct {
 	Source    jsonValue  `yaml:"source"`
 	SourceRaw *string    `yaml:"sourceRaw"`
 	Pos       position   `yaml:"-"`
+}
+
+// reasonExpect is a reason expectation: its code, and its detail when
+// given.
+type reasonExpect struct {
+	Code   string     `yaml:"code"`
+	Detail *textMatch `yaml:"detail"`
+	Pos    position   `yaml:"-"`
 }
 
 // logExpect is an expectation's log.

@@ -223,6 +223,12 @@
 // If the server is unreachable, times out, answers with an error, or serves a
 // malformed index or listing, List returns an incomplete observation (Complete false)
 // and an error, never an authoritative empty list; the next List tries again.
+// The provider is best-effort (skills.AvailabilityDeclarer): a registry that
+// attaches it with the default skills.ProviderOptions keeps publishing the
+// other sources' skills meanwhile, with this server's last-good listing for
+// the session, or without its skills if it was never listed, and says so in
+// skills.Snapshot.Degraded. Attached with Availability skills.Strict, its
+// failure holds back the whole snapshot instead.
 // Cancelling the context aborts the in-flight MCP request (the server is sent
 // notifications/cancelled). Errors are *Error values: one line of at most
 // MaxErrorBytes bytes in which header values, environment values and URL

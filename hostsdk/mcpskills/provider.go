@@ -22,8 +22,9 @@ import (
 var ErrUnknownSkill = errors.New("mcpskills: skill not offered by the server")
 
 // Provider offers the skills of one MCP server. It implements
-// skills.Provider, skills.Invalidator and skills.SessionEnder. It is safe for
-// concurrent use.
+// skills.Provider, skills.Invalidator, skills.SessionEnder and
+// skills.AvailabilityDeclarer (it is best-effort unless attached otherwise).
+// It is safe for concurrent use.
 type Provider struct {
 	cfg           Config
 	connHash      string
@@ -69,6 +70,8 @@ var (
 	_ skills.Provider     = (*Provider)(nil)
 	_ skills.Invalidator  = (*Provider)(nil)
 	_ skills.SessionEnder = (*Provider)(nil)
+
+	_ skills.AvailabilityDeclarer = (*Provider)(nil)
 )
 
 // New returns a provider for the server cfg describes. It does not connect:
@@ -121,6 +124,14 @@ func (p *Provider) SetInvalidate(f func()) {
 	p.invalidate = f
 	p.mu.Unlock()
 }
+
+// Availability implements skills.AvailabilityDeclarer: a remote server is
+// best-effort unless the host attaches it with
+// skills.ProviderOptions{Availability: skills.Strict}. While it cannot be
+// listed, the registry keeps its last-good listing (or leaves it out) and
+// publishes the other sources' skills, rather than withholding every
+// skill until the server answers.
+func (p *Provider) Availability() skills.Availability { return skills.BestEffort }
 
 // EndSession implements skills.SessionEnder: it releases the session's view.
 func (p *Provider) EndSession(sessionID string) {
@@ -203,7 +214,7 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 		p.lastErr = err.Error()
 		p.mu.Unlock()
 		if ctx.Err() == nil {
-			p.cfg.Logger.Warn("mcpskills: listing failed; the last complete catalog stays in place", "server", p.cfg.endpointLabel(), "error", err)
+			p.cfg.Logger.Warn("mcpskills: listing failed; the next listing tries again", "server", p.cfg.endpointLabel(), "error", err)
 		}
 		return skills.Observation{Complete: false}, err
 	}

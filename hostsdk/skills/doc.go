@@ -7,14 +7,42 @@
 // A Query names the scopes to consider, nearest first; for every skill name
 // the nearest scope wins, then the higher rank, then the earlier registration.
 //
-// Providers are listed concurrently for each snapshot. A provider that fails
-// or reports an incomplete observation makes the whole snapshot incomplete,
-// which callers treat as "no authoritative answer this time". Complete
-// snapshots are cached per (session, cwd, scope chain, registry revision);
-// any registration change, an explicit Invalidate, or a provider's own
-// invalidation bumps the revision and drops the cache. Providers that cannot
-// announce their own changes (they do not implement Invalidator) are listed
-// on every snapshot that involves them, so their snapshots are never cached.
+// Providers are listed concurrently for each snapshot. A strict provider
+// that fails or reports an incomplete observation makes the whole snapshot
+// incomplete, which callers treat as "no authoritative answer this time".
+// Complete snapshots are cached per (session, cwd, scope chain, registry
+// revision); any registration change, an explicit Invalidate, or a
+// provider's own invalidation bumps the revision and drops the cache.
+// Providers that cannot announce their own changes (they do not implement
+// Invalidator) are listed on every snapshot that involves them, so their
+// snapshots are never cached.
+//
+// # Best-effort providers
+//
+// A provider attached with ProviderOptions.Availability BestEffort (or, by
+// default, one that declares itself so through AvailabilityDeclarer, as
+// remote providers such as mcpskills.Provider do) cannot hold back the
+// others. While it cannot list (List fails, or its observation is
+// incomplete) the snapshot stays complete: its own last-good listing for the
+// same session and working directory stands in for it, and a provider that
+// never listed there is left out. Snapshot.Degraded says so, one line per
+// such provider (its label, scope and error, and "its last-good listing of N
+// skills kept" or "left out until it lists"), and the host turns each line
+// into a step reason (contract.ReasonProviderDegraded). A degraded snapshot
+// is not cached, so the next snapshot lists the provider again and, when it
+// answers, replaces the stand-in; until then the token, derived from content
+// alone, is unchanged by a provider that flaps without changing its skills,
+// so nothing is republished. A skill of a last-good listing is loaded from
+// its provider, whose error Get returns; a name the snapshot does not list
+// is not found, as for any complete snapshot.
+//
+// Memory and staleness are bounded per attachment: at most 256 listings,
+// one per (session, working directory), the least recently listed dropped
+// first, and equal listings share one copy. A listing is kept until the
+// provider lists again for that pair, the session ends (EndSession) or the
+// provider is detached; an outage does not age it out. Local providers
+// (agentskills) and runtime skills are strict: a skill root that cannot be
+// read keeps the whole catalog waiting, as before.
 //
 // A host that sent a snapshot and is asked for the next one can ask
 // SnapshotChanges for what changed since, rather than for the whole

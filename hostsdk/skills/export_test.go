@@ -10,6 +10,10 @@ import (
 // skilltest fake; skilltest imports this package, so those tests cannot
 // live inside it.
 
+// LastGoodEntries bounds the last-good listings of a best-effort
+// provider's attachment.
+const LastGoodEntries = lastGoodEntries
+
 // TokenDomain is the tag that starts a snapshot token's encoding.
 const TokenDomain = tokenDomain
 

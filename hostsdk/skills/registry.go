@@ -65,8 +65,14 @@ type ProviderOptions struct {
 	// Label names the provider in its spans and metrics (the
 	// skillcatalog.provider attribute); empty means the provider's Go
 	// type. Keep the labels of a registry few: a metric keeps a series
-	// per label.
+	// per label. It also names the provider in Snapshot.Degraded.
 	Label string
+	// Availability says whether the provider's failure to list holds back
+	// the whole snapshot (Strict) or only the provider's own skills
+	// (BestEffort). DefaultAvailability, the zero value, lets the provider
+	// decide (AvailabilityDeclarer): remote providers are best-effort,
+	// every other provider strict.
+	Availability Availability
 }
 
 // Query selects what a snapshot observes.
@@ -85,8 +91,9 @@ type Snapshot struct {
 	// Skills holds one summary per visible name, including skills the model
 	// may not invoke, sorted by name in byte order. The caller owns it.
 	Skills []skill.Summary
-	// Complete is false when some provider failed or reported an incomplete
-	// observation; Skills then holds what could be observed.
+	// Complete is false when some strict provider failed or reported an
+	// incomplete observation; Skills then holds what could be observed. A
+	// best-effort provider's failure leaves it true (see Degraded).
 	Complete bool
 	// Token is a revision token derived only from Skills' content, so equal
 	// content yields an equal token across processes. It is empty when the
@@ -102,6 +109,14 @@ type Snapshot struct {
 	// error) or reported an incomplete observation, in the order of the
 	// query's chain. It is for the host's operators, never the model.
 	Incomplete []string
+	// Degraded says which best-effort providers could not list, in the
+	// order of the query's chain: one line per provider, naming it, its
+	// scope and its error, and saying whether its last-good listing was
+	// kept or it was left out. Skills is then complete for every other
+	// source. A degraded snapshot is never cached, so the next snapshot
+	// lists the provider again. It is for the host's operators, never the
+	// model.
+	Degraded []string
 }
 
 // LoadError is returned by Registry.Get when the winning provider's Load
@@ -212,7 +227,10 @@ type providerEntry struct {
 	label       string // ProviderOptions.Label, or the provider's type
 	order       uint64 // set under r.mu before publication
 	invalidator bool
-	removed     bool // guarded by r.mu
+	// good, for a best-effort provider, holds its last complete listings;
+	// nil for a strict one.
+	good    *lastGood
+	removed bool // guarded by r.mu
 }
 
 // invalidate is handed to Invalidator providers. After removal it does
@@ -348,6 +366,9 @@ func (r *Registry) Unregister(scope, name string) bool {
 // AddProvider attaches p to scope and returns a function that detaches it;
 // calling that function more than once is harmless. If p implements
 // Invalidator, SetInvalidate is called once, before p becomes visible.
+// opts.Availability says what p's failure to list does to a snapshot; an
+// Availability other than the documented constants panics. Detaching a
+// best-effort provider forgets its last-good listings.
 // Snapshots involving a provider that does not implement Invalidator are
 // never cached, because nothing would tell the registry when it changes.
 func (r *Registry) AddProvider(scope string, p Provider, opts ProviderOptions) (remove func()) {
@@ -355,6 +376,9 @@ func (r *Registry) AddProvider(scope string, p Provider, opts ProviderOptions) (
 		panic("skills: AddProvider called with a nil Provider")
 	}
 	e := &providerEntry{r: r, p: p, rank: opts.Rank, label: providerLabel(p, opts)}
+	if bestEffort(p, opts.Availability) {
+		e.good = newLastGood()
+	}
 	if inv, ok := p.(Invalidator); ok {
 		e.invalidator = true
 		// Outside the lock: the provider may invalidate synchronously.
@@ -417,6 +441,7 @@ func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	s.Skills, s.Diagnostics, s.Incomplete = slices.Clone(s.Skills), slices.Clone(s.Diagnostics), slices.Clone(s.Incomplete)
+	s.Degraded = slices.Clone(s.Degraded)
 	return s, nil
 }
 
@@ -431,7 +456,10 @@ func (r *Registry) SharedSnapshot(ctx context.Context, q Query) (Snapshot, error
 	if err != nil {
 		return Snapshot{}, err
 	}
-	return Snapshot{Skills: slices.Clip(v.skills), Complete: v.complete, Token: v.token, Diagnostics: slices.Clip(v.diagnostics), Incomplete: slices.Clip(v.incomplete)}, nil
+	return Snapshot{
+		Skills: slices.Clip(v.skills), Complete: v.complete, Token: v.token,
+		Diagnostics: slices.Clip(v.diagnostics), Incomplete: slices.Clip(v.incomplete), Degraded: slices.Clip(v.degraded),
+	}, nil
 }
 
 // CachedToken returns the token of the cached complete snapshot for q, if
@@ -463,7 +491,11 @@ func (r *Registry) CachedToken(q Query) (string, bool) {
 // last catalog it saw). When such a snapshot does not list name, every
 // provider whose listing failed or was incomplete is asked to Load it, in
 // precedence order; the first that finds it wins, and when none does, the
-// first Load failure is returned.
+// first Load failure is returned. A best-effort provider's failure leaves
+// the snapshot complete, as the plugin takes it: a skill of its last-good
+// listing is listed, and loading it asks that provider, whose error is
+// returned as for any listed skill; a name the snapshot does not list is
+// not found, and the failed provider is not asked for it.
 func (r *Registry) Get(ctx context.Context, q Query, name string) (skill.Definition, bool, error) {
 	def, _, found, err := r.get(ctx, q, name)
 	return def, found, err
@@ -514,10 +546,12 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	return def, src, true, nil
 }
 
-// EndSession drops the session's cached snapshots and forwards the call to
-// every attached provider implementing SessionEnder (once per attachment).
+// EndSession drops the session's cached snapshots and the best-effort
+// providers' last-good listings for it, and forwards the call to every
+// attached provider implementing SessionEnder (once per attachment).
 func (r *Registry) EndSession(sessionID string) {
 	var enders []SessionEnder
+	var goods []*lastGood
 	r.mu.Lock()
 	r.ends++
 	r.cache.dropSession(sessionID)
@@ -526,9 +560,15 @@ func (r *Registry) EndSession(sessionID string) {
 			if se, ok := e.p.(SessionEnder); ok {
 				enders = append(enders, se)
 			}
+			if e.good != nil {
+				goods = append(goods, e.good)
+			}
 		}
 	}
 	r.mu.Unlock()
+	for _, g := range goods {
+		g.dropSession(sessionID)
+	}
 	for _, se := range enders {
 		se.EndSession(sessionID)
 	}
@@ -572,6 +612,9 @@ type view struct {
 	diagnostics []string
 	// incomplete says which providers made the view incomplete, and why.
 	incomplete []string
+	// degraded says which best-effort providers could not list, and what
+	// stood in for them. A degraded view is never cached.
+	degraded []string
 }
 
 // loadUnlisted asks the providers of an incomplete snapshot for a name the
@@ -643,15 +686,20 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 	p := r.planLocked(q)
 	r.mu.Unlock()
 
-	results, err := listAll(ctx, ListRequest{SessionID: q.SessionID, Cwd: q.Cwd}, p.providers)
+	req := ListRequest{SessionID: q.SessionID, Cwd: q.Cwd}
+	results, err := listAll(ctx, req, p.providers)
 	if err != nil {
 		return nil, err
 	}
+	degraded := standIn(q, p, req, results)
 	v := merge(p, results)
+	v.degraded = degraded
 	if !v.complete {
 		v.incomplete = whyIncomplete(q, p, results)
 	}
-	if v.complete && p.cacheable {
+	// A degraded view is not kept: the next snapshot lists the failed
+	// provider again, and replaces its stand-in when it answers.
+	if v.complete && p.cacheable && len(degraded) == 0 {
 		r.mu.Lock()
 		// A change during the computation may or may not be reflected in v,
 		// so v is only kept if nothing changed. An ending session must not
@@ -725,25 +773,17 @@ func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
 // incomplete, with its scope and error: the registry keeps what a provider
 // said, which would otherwise be lost in Complete=false.
 func whyIncomplete(q Query, p plan, results []listResult) []string {
-	var scopes []string // the chain without repeats: a provider's scope is its position
-	for _, sc := range q.Chain {
-		if !slices.Contains(scopes, sc) {
-			scopes = append(scopes, sc)
-		}
-	}
+	scopes := chainScopes(q.Chain)
 	var out []string
 	for i, res := range results {
 		if res.err == nil && res.obs.Complete {
 			continue
 		}
 		who := fmt.Sprintf("provider %T in scope %q", p.providers[i].p, scopes[p.provScope[i]])
-		switch {
-		case res.err != nil:
-			out = append(out, who+": "+res.err.Error())
-		case len(res.obs.Incomplete) > 0:
-			out = append(out, who+" reported an incomplete observation: "+strings.Join(res.obs.Incomplete, "; "))
-		default:
-			out = append(out, who+" reported an incomplete observation")
+		if res.err != nil {
+			out = append(out, who+": "+failure(res))
+		} else {
+			out = append(out, who+" "+failure(res))
 		}
 	}
 	return out

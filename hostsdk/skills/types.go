@@ -38,7 +38,9 @@ type Observation struct {
 // Implementations must honour context cancellation.
 type Provider interface {
 	// List returns the skills available for a session and working
-	// directory. An error makes the whole snapshot incomplete.
+	// directory. An error (or an incomplete observation) makes the whole
+	// snapshot incomplete when the provider is Strict; when it is
+	// BestEffort, its last-good listing stands in (see Availability).
 	List(ctx context.Context, req ListRequest) (Observation, error)
 	// Load returns the named skill's definition. found is false when the
 	// provider does not (or no longer) offer that skill.

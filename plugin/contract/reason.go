@@ -73,6 +73,13 @@ const (
 	// reported an incomplete observation, which made the snapshot
 	// incomplete; Detail names the provider and its error.
 	ReasonProviderIncomplete ReasonCode = "provider-incomplete"
+	// ReasonProviderDegraded: a best-effort skill provider failed to
+	// list, or reported an incomplete observation, and the snapshot was
+	// complete without it: its last-good listing stood in for it, or its
+	// skills were left out. Detail names the provider, its scope and its
+	// error, and says which. It comes with any outcome, while the provider
+	// fails.
+	ReasonProviderDegraded ReasonCode = "provider-degraded"
 	// ReasonNameCollision: skills of more than one origin share a name,
 	// and the remote ones are listed under qualified names; Detail says
 	// which.
@@ -95,7 +102,7 @@ func ReasonCodes() []ReasonCode {
 		ReasonCurrent, ReasonProposed, ReasonEmpty,
 		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
 		ReasonBudget, ReasonInvoked,
-		ReasonNoMount, ReasonProviderIncomplete, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
+		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
 	}
 }
 

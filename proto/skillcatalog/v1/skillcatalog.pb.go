@@ -1518,6 +1518,7 @@ type StepReason struct {
 	// "published-replacement", "published-tombstone", "budget" (what a
 	// catalog budget changed), "invoked" (a skill the user invoked was
 	// added). A host adds its own: "no-mount", "provider-incomplete",
+	// "provider-degraded",
 	// "name-collision", "host-error", "plugin-error", "canceled".
 	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
 	// The same for people, on one line; never shown to the model.
