@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -50,11 +51,12 @@ func (p *sessionSkills) Load(context.Context, skills.LoadRequest) (skill.Definit
 // BenchmarkLiveSessionHeap measures the host's live heap with many
 // sessions open at once: the in-process plugin, a file store that keeps
 // every session's file open, and 100 skills with ~1,000-byte descriptions that
-// differ per session. Each session takes two steps (the first publishes
-// its catalog, the second is a steady step that reads it back), then the
-// heap left after garbage collection is reported as heap-MB (the whole
-// process's), and what the sessions added, per session, as
-// heap-KB/session. Every step of each round runs once per
+// differ per session. Each session takes two steps: the first publishes
+// its catalog, the second is a steady step that reads it back, whose
+// allocations and time are reported per step as steady-B/step,
+// steady-allocs/step and steady-ns/step. Then the heap left after garbage collection is
+// reported as heap-MB (the whole process's), and what the sessions added,
+// per session, as heap-KB/session. Every step of each round runs once per
 // benchmark iteration; run it with -benchtime 1x:
 //
 //	go test ./hostsdk -run '^$' -bench LiveSessionHeap -benchtime 1x
@@ -93,22 +95,35 @@ func benchLiveSessions(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	before := liveHeap()
-	want := []hostsdk.Outcome{hostsdk.OutcomeInitial, hostsdk.OutcomeUnchanged}
-	for k, outcome := range want {
-		for s := 0; s < n; s++ {
-			res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s" + strconv.Itoa(s), Cwd: "/work", AgentScope: tools.GlobalScope, Step: k})
-			if err != nil || res.Outcome != outcome {
-				b.Fatalf("step %d of session %d: outcome %s, want %s; err %v", k, s, res.Outcome, outcome, err)
-			}
-		}
-	}
+	stepAll(b, host, n, 0, hostsdk.OutcomeInitial)
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	start := time.Now()
+	stepAll(b, host, n, 1, hostsdk.OutcomeUnchanged)
+	took := time.Since(start)
+	runtime.ReadMemStats(&m1)
 	b.StopTimer()
 	after := liveHeap()
 	b.ReportMetric(float64(after)/(1<<20), "heap-MB")
 	b.ReportMetric(float64(after-before)/(1<<10)/float64(n), "heap-KB/session")
+	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(n), "steady-B/step")
+	b.ReportMetric(float64(m1.Mallocs-m0.Mallocs)/float64(n), "steady-allocs/step")
+	b.ReportMetric(float64(took.Nanoseconds())/float64(n), "steady-ns/step")
 	runtime.KeepAlive(host)
 	runtime.KeepAlive(store)
 	b.StartTimer()
+}
+
+// stepAll steps sessions s0 to s<n-1> once each, as step k, expecting
+// outcome.
+func stepAll(b *testing.B, host *hostsdk.Host, n, k int, outcome hostsdk.Outcome) {
+	ctx := context.Background()
+	for s := 0; s < n; s++ {
+		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s" + strconv.Itoa(s), Cwd: "/work", AgentScope: tools.GlobalScope, Step: k})
+		if err != nil || res.Outcome != outcome {
+			b.Fatalf("step %d of session %d: outcome %s, want %s; err %v", k, s, res.Outcome, outcome, err)
+		}
+	}
 }
 
 // liveHeap is the heap in use after a collection, as a heap profile
