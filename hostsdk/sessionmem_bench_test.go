@@ -52,7 +52,7 @@ func (p *sessionSkills) Load(context.Context, skills.LoadRequest) (skill.Definit
 // sessions open at once: the in-process plugin, a file store that keeps
 // every session's file open, and 100 skills with ~1,000-byte descriptions that
 // differ per session. Each session takes two steps: the first publishes
-// its catalog, the second is a steady step that reads it back, whose
+// its catalog with the user's message, the second is a steady step that reads it back, whose
 // allocations and time are reported per step as steady-B/step,
 // steady-allocs/step and steady-ns/step. Then the heap left after garbage collection is
 // reported as heap-MB (the whole process's), and what the sessions added,
@@ -115,11 +115,18 @@ func benchLiveSessions(b *testing.B, n int) {
 }
 
 // stepAll steps sessions s0 to s<n-1> once each, as step k, expecting
-// outcome.
+// outcome. Step 0 carries the user's message that starts the turn.
 func stepAll(b *testing.B, host *hostsdk.Host, n, k int, outcome hostsdk.Outcome) {
 	ctx := context.Background()
 	for s := 0; s < n; s++ {
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s" + strconv.Itoa(s), Cwd: "/work", AgentScope: tools.GlobalScope, Step: k})
+		step := hostsdk.Step{SessionID: "s" + strconv.Itoa(s), Cwd: "/work", AgentScope: tools.GlobalScope, Step: k}
+		if k == 0 {
+			// The user's message that starts the turn, appended with the
+			// catalog.
+			step.Downstream.Messages = []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, UserInput: true,
+				Content: []hostsdk.ContentBlock{{Type: "text", Text: "Summarize the open issues of session " + step.SessionID + "."}}}}
+		}
+		res, err := host.PreStep(ctx, step)
 		if err != nil || res.Outcome != outcome {
 			b.Fatalf("step %d of session %d: outcome %s, want %s; err %v", k, s, res.Outcome, outcome, err)
 		}

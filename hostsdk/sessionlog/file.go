@@ -79,8 +79,9 @@ type FileLog struct {
 	// at head: reading them back (what a host does at every step) costs
 	// no system call. Entries are never modified once added. The tail is
 	// a copy of what the file holds: the store's budget may drop it at any
-	// time (see tailCache), and reads then go to the file.
-	tail      []Event
+	// time (see tailCache), and reads then go to the file. tailBytes is
+	// what it is charged: the bytes of every append it holds an event of.
+	tail      []tailEvent
 	tailBytes int
 	// starts remembers where the newest lines start, whatever their size,
 	// so that reading one back fetches exactly its bytes.
@@ -98,11 +99,11 @@ type FileLog struct {
 
 // Bounds of a FileLog's in-memory tail, within the budget of its store's
 // tails (see tailCache and WithTailBudget; a log opened with OpenFile has
-// DefaultTailBudget to itself). Beyond these bounds the tail keeps only
-// the newest event, up to its share of the budget (1/tailShare), because
-// the next read almost always wants it (a host reads back the catalog it
-// just appended), and only until the next append. A suspended log (see
-// FileStore) keeps none beyond the bounds.
+// DefaultTailBudget to itself). Beyond the bound on bytes the tail keeps
+// only the events of the newest append, up to their share of the budget
+// (1/tailShare), because the next read almost always wants them (a host
+// reads back the catalog it just appended), and only until the next
+// append. A suspended log (see FileStore) keeps none beyond the bounds.
 const (
 	tailEvents   = 16
 	tailMaxBytes = 64 << 10
@@ -558,26 +559,45 @@ func (l *FileLog) checkFile(size int64) error {
 	return nil
 }
 
+// tailEvent is an event of the tail and the append it came with. The
+// records of one append may share memory (a host encodes their bodies
+// into one buffer), so while the tail holds any of them it is charged the
+// bytes of all of them.
+type tailEvent struct {
+	Event
+	from  uint64 // seq of the append's first record
+	bytes int    // of all the append's records
+}
+
 // keepTail adds the events just appended after seq to the in-memory tail,
-// dropping the oldest beyond its bounds, and the newest too when it alone
-// is larger than its share of the budget. It returns the logs whose tails
-// the budget then drops (see tailCache.charge). l.mu must be held.
+// dropping the oldest beyond its bounds, and those of the new append too
+// when they are larger than their share of the budget. It returns the
+// logs whose tails the budget then drops (see tailCache.charge). l.mu must
+// be held.
 func (l *FileLog) keepTail(seq uint64, recs []Record) []*FileLog {
 	c := &l.shared.tails
+	n := 0
+	for i := range recs {
+		n += eventBytes(recs[i].Type, recs[i].Source, recs[i].Body)
+	}
+	// A new slice: readers may hold the old one. The records' bytes are
+	// kept as handed over (see Log: nobody modifies them).
+	tail := slices.Grow(l.tail[:len(l.tail):len(l.tail)], len(recs))
 	for i := range recs {
 		r := &recs[i]
-		// A new slice each time: readers may hold the old one. The record's
-		// bytes are kept as handed over (see Log: nobody modifies them).
-		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body})
-		l.tailBytes += eventBytes(r.Type, r.Source, r.Body)
-		for len(l.tail) > 1 && (len(l.tail) > tailEvents || l.tailBytes > c.logBytes) {
-			l.tailBytes -= eventBytes(l.tail[0].Type, l.tail[0].Source, l.tail[0].Body)
-			l.tail = l.tail[1:]
+		tail = append(tail, tailEvent{Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body}, seq + 1, n})
+	}
+	bytes := l.tailBytes + n
+	for len(tail) > 0 && (len(tail) > tailEvents || bytes > c.logBytes && tail[0].from <= seq) {
+		if len(tail) == 1 || tail[1].from != tail[0].from {
+			bytes -= tail[0].bytes // the last event of its append leaves
 		}
+		tail = tail[1:]
 	}
-	if l.tailBytes > c.maxEvent {
-		l.tail, l.tailBytes = nil, 0
+	if bytes > c.maxEvent {
+		tail, bytes = nil, 0
 	}
+	l.tail, l.tailBytes = tail, bytes
 	return c.charge(l)
 }
 
@@ -602,7 +622,7 @@ func eventBytes(typ string, source, body []byte) int { return len(typ) + len(sou
 
 // fromTail serves a read of (after, upper] from the in-memory tail when the
 // tail holds all of it (at most limit events).
-func fromTail(tail []Event, upper, after uint64, limit int, hidden hiddenSet) ([]Event, bool, bool) {
+func fromTail(tail []tailEvent, upper, after uint64, limit int, hidden hiddenSet) ([]Event, bool, bool) {
 	if len(tail) == 0 || upper > tail[len(tail)-1].Seq {
 		return nil, false, false
 	}
@@ -613,7 +633,7 @@ func fromTail(tail []Event, upper, after uint64, limit int, hidden hiddenSet) ([
 	}
 	out := make([]Event, 0, upper-low+1)
 	for seq := upper; seq >= low && seq > 0; seq-- {
-		ev := tail[seq-first] // its bytes are shared with the reader (see Log)
+		ev := tail[seq-first].Event // its bytes are shared with the reader (see Log)
 		ev.Visible = !hidden.hidden(seq)
 		out = append(out, ev)
 	}

@@ -60,12 +60,13 @@ func WithMaxOpenFiles(n int) FileStoreOption {
 
 // WithTailBudget bounds the bytes of the newest events that the store's
 // sessions keep in memory, all together: a session's log keeps its newest
-// few events (up to 16 and 64 KiB, or its newest event alone up to an
-// eighth of the budget), so that reading back what was just appended,
-// as a host does at every step, costs no read of the file. Beyond the
-// budget the least recently used sessions' events are dropped from
-// memory, and their next read reads the file; reads return the same
-// events either way. n must be at least 0 (0 keeps no events in memory);
+// few events (up to 16 and 64 KiB, or the events of its newest append
+// alone up to an eighth of the budget), so that reading back what was
+// just appended, as a host does at every step, costs no read of the file.
+// A log is charged the bytes of every append it keeps an event of, since
+// the records of one append may share memory. Beyond the budget the least
+// recently used sessions' events are dropped from memory, and their next
+// read reads the file; reads return the same events either way. n must be at least 0 (0 keeps no events in memory);
 // the default is DefaultTailBudget (64 MiB).
 func WithTailBudget(n int) FileStoreOption {
 	return func(c *fileStoreConfig) { c.tailBudget = n }

@@ -1,8 +1,10 @@
 package sessionlog
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os"
 	"reflect"
 	"runtime"
 	"strings"
@@ -18,8 +20,10 @@ func bigRecord(i, size int) Record {
 	return Record{Type: TypeMessage, Source: []byte(fmt.Sprintf(`{"kind":"skill-catalog","n":%d}`, i)), Body: []byte(head + strings.Repeat("x", size-len(head)-1) + `"`)}
 }
 
-// tailsHeld adds up the bytes the tails of the store's open sessions hold,
-// counted from their events.
+// tailsHeld adds up the bytes the tails of the store's open sessions hold:
+// those of every append they keep an event of, counted from the records
+// of those appends, which the log files hold. It fails unless that covers
+// the events' own bytes.
 func tailsHeld(t *testing.T, s *FileStore) int {
 	t.Helper()
 	s.mu.Lock()
@@ -33,10 +37,36 @@ func tailsHeld(t *testing.T, s *FileStore) int {
 	held := 0
 	for _, l := range logs {
 		l.mu.RLock()
-		for _, ev := range l.tail {
-			held += eventBytes(ev.Type, ev.Source, ev.Body)
-		}
+		tail := l.tail
 		l.mu.RUnlock()
+		held += appendsHeld(t, l, tail)
+	}
+	return held
+}
+
+// appendsHeld adds up the bytes of the appends tail holds events of, read
+// back from l's file.
+func appendsHeld(t *testing.T, l *FileLog, tail []tailEvent) int {
+	t.Helper()
+	if len(tail) == 0 {
+		return 0
+	}
+	own := 0
+	for _, ev := range tail {
+		own += eventBytes(ev.Type, ev.Source, ev.Body)
+	}
+	f, err := os.ReadFile(l.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := bytes.Split(f, []byte("\n"))
+	held, from := 0, tail[0].from
+	for seq := from; seq <= tail[len(tail)-1].Seq; seq++ {
+		p := parseLine(lines[seq-1], seq)
+		held += eventBytes(p.typ, p.source, p.body)
+	}
+	if held < own {
+		t.Fatalf("the appends of a tail hold %d bytes, less than its events' %d", held, own)
 	}
 	return held
 }
@@ -372,4 +402,49 @@ func concurrentWriter(ctx context.Context, s *FileStore, w, sessions, appends in
 		handles <- l
 	}
 	return nil
+}
+
+// TestTailChargesWhatItPins: the records of one append may share memory,
+// as a host's are (their bodies encoded into one buffer). Sessions append
+// a large message and a small one whose bodies lie in one buffer; the heap
+// those sessions leave behind stays near the budget, so a small event
+// kept in memory does not hold its large neighbour's bytes unaccounted.
+func TestTailChargesWhatItPins(t *testing.T) {
+	const (
+		budget   = 1 << 20
+		sessions = 64
+		size     = 100 << 10
+	)
+	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	logs := make([]Log, sessions)
+	for i := range logs {
+		if logs[i], err = s.Open(ctx, fmt.Sprintf("s%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+		defer logs[i].Close()
+	}
+	before := liveHeap()
+	for i, l := range logs {
+		big, small := bigRecord(i, size), bigRecord(-i, 100)
+		buf := append(append([]byte(nil), big.Body...), small.Body...)
+		big.Body, small.Body = buf[:len(big.Body):len(big.Body)], buf[len(big.Body):]
+		if _, err := l.Append(ctx, big, small); err != nil {
+			t.Fatal(err)
+		}
+		held := tailsHeld(t, s)
+		checkTailCount(t, s, held)
+		if held > budget {
+			t.Fatalf("after %d sessions the tails are charged %d bytes, over the budget of %d", i+1, held, budget)
+		}
+		if of := s.sessions[fmt.Sprintf("s%02d", i)]; len(of.log.tail) != 2 {
+			t.Fatalf("the session that appended last keeps %d events in its tail, want both it appended", len(of.log.tail))
+		}
+	}
+	if grown := liveHeap() - before; grown > 3*budget {
+		t.Errorf("%d sessions with %d bytes in one append each left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
+	}
 }
