@@ -580,14 +580,14 @@ func (l *FileLog) keepTail(seq uint64, recs []Record) []*FileLog {
 	for i := range recs {
 		n += eventBytes(recs[i].Type, recs[i].Source, recs[i].Body)
 	}
-	// A new slice: readers may hold the old one. The records' bytes are
+	// A new array: readers may hold the old one. The records' bytes are
 	// kept as handed over (see Log: nobody modifies them).
-	tail := slices.Grow(l.tail[:len(l.tail):len(l.tail)], len(recs))
+	all := slices.Grow(l.tail[:len(l.tail):len(l.tail)], len(recs))
 	for i := range recs {
 		r := &recs[i]
-		tail = append(tail, tailEvent{Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body}, seq + 1, n})
+		all = append(all, tailEvent{Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body}, seq + 1, n})
 	}
-	bytes := l.tailBytes + n
+	tail, bytes := all, l.tailBytes+n
 	for len(tail) > 0 && (len(tail) > tailEvents || bytes > c.logBytes && tail[0].from <= seq) {
 		if len(tail) == 1 || tail[1].from != tail[0].from {
 			bytes -= tail[0].bytes // the last event of its append leaves
@@ -597,13 +597,16 @@ func (l *FileLog) keepTail(seq uint64, recs []Record) []*FileLog {
 	if bytes > c.maxEvent {
 		tail, bytes = nil, 0
 	}
+	// The array still holds the events dropped from its front: let go of
+	// their bytes.
+	clear(all[:len(all)-len(tail)])
 	l.tail, l.tailBytes = tail, bytes
 	return c.charge(l)
 }
 
-// trimTail drops a tail that holds more than its bounds: the single
-// newest event that keepTail kept up to its share of the budget. l.mu
-// must be held.
+// trimTail drops a tail that holds more than its bounds: the newest
+// append's events that keepTail kept up to their share of the budget.
+// l.mu must be held.
 func (l *FileLog) trimTail() {
 	if l.tailBytes > l.shared.tails.logBytes {
 		l.dropTail()

@@ -66,8 +66,9 @@ func WithMaxOpenFiles(n int) FileStoreOption {
 // A log is charged the bytes of every append it keeps an event of, since
 // the records of one append may share memory. Beyond the budget the least
 // recently used sessions' events are dropped from memory, and their next
-// read reads the file; reads return the same events either way. n must be at least 0 (0 keeps no events in memory);
-// the default is DefaultTailBudget (64 MiB).
+// read reads the file; reads return the same events either way. n must be
+// at least 0 (0 keeps no events in memory); the default is
+// DefaultTailBudget (64 MiB).
 func WithTailBudget(n int) FileStoreOption {
 	return func(c *fileStoreConfig) { c.tailBudget = n }
 }

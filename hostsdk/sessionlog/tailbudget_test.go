@@ -448,3 +448,40 @@ func TestTailChargesWhatItPins(t *testing.T) {
 		t.Errorf("%d sessions with %d bytes in one append each left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
 	}
 }
+
+// TestTailPinsNoDroppedEvent: sessions append a large event and then a
+// small one, which pushes the large one out of the tail; the heap those
+// sessions leave behind stays near the budget, so no dropped event is
+// still held in memory.
+func TestTailPinsNoDroppedEvent(t *testing.T) {
+	const (
+		budget   = 1 << 20
+		sessions = 64
+		size     = 100 << 10
+	)
+	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	logs := make([]Log, sessions)
+	for i := range logs {
+		if logs[i], err = s.Open(ctx, fmt.Sprintf("s%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+		defer logs[i].Close()
+	}
+	before := liveHeap()
+	for i, l := range logs {
+		if _, err := l.Append(ctx, bigRecord(i, size)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := l.Append(ctx, bigRecord(-i, 100)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkTailCount(t, s, tailsHeld(t, s))
+	if grown := liveHeap() - before; grown > 3*budget {
+		t.Errorf("%d sessions with a %d-byte event pushed out of the tail left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
+	}
+}
