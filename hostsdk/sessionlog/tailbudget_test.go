@@ -118,7 +118,9 @@ func TestFileStoreTailsStayWithinBudget(t *testing.T) {
 			t.Fatalf("the session that appended last keeps %d events in its tail, want its new one", len(of.log.tail))
 		}
 	}
-	if grown := liveHeap() - before; grown > 3*budget {
+	grown := liveHeap() - before
+	t.Logf("the heap grew by %d bytes", grown)
+	if grown > 3*budget {
 		t.Errorf("%d sessions with a %d-byte event each left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
 	}
 	for i, l := range logs {
@@ -444,7 +446,9 @@ func TestTailChargesWhatItPins(t *testing.T) {
 			t.Fatalf("the session that appended last keeps %d events in its tail, want both it appended", len(of.log.tail))
 		}
 	}
-	if grown := liveHeap() - before; grown > 3*budget {
+	grown := liveHeap() - before
+	t.Logf("the heap grew by %d bytes", grown)
+	if grown > 3*budget {
 		t.Errorf("%d sessions with %d bytes in one append each left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
 	}
 }
@@ -481,7 +485,9 @@ func TestTailPinsNoDroppedEvent(t *testing.T) {
 		}
 	}
 	checkTailCount(t, s, tailsHeld(t, s))
-	if grown := liveHeap() - before; grown > 3*budget {
+	grown := liveHeap() - before
+	t.Logf("the heap grew by %d bytes", grown)
+	if grown > 3*budget {
 		t.Errorf("%d sessions with a %d-byte event pushed out of the tail left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
 	}
 }
