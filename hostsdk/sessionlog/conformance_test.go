@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -182,33 +183,94 @@ func TestFileStoreLogConformanceOneOpenSession(t *testing.T) {
 }
 
 // churn is a log whose every call is preceded by a call of another session
-// of the same store.
+// of the same store: an append of filler when it is set, otherwise Head.
 type churn struct {
 	sessionlog.Log
-	other sessionlog.Log
+	other  sessionlog.Log
+	filler *sessionlog.Record
+}
+
+func (c churn) touch() {
+	if c.filler != nil {
+		_, _ = c.other.Append(context.Background(), *c.filler)
+		return
+	}
+	_, _ = c.other.Head(context.Background())
 }
 
 func (c churn) Append(ctx context.Context, recs ...sessionlog.Record) (sessionlog.Head, error) {
-	_, _ = c.other.Head(context.Background())
+	c.touch()
 	return c.Log.Append(ctx, recs...)
 }
 
 func (c churn) AppendIf(ctx context.Context, expect uint64, recs ...sessionlog.Record) (sessionlog.Head, error) {
-	_, _ = c.other.Head(context.Background())
+	c.touch()
 	return c.Log.AppendIf(ctx, expect, recs...)
 }
 
 func (c churn) ReadBackward(ctx context.Context, before, after uint64, limit int) (sessionlog.Page, error) {
-	_, _ = c.other.Head(context.Background())
+	c.touch()
 	return c.Log.ReadBackward(ctx, before, after, limit)
 }
 
 func (c churn) Head(ctx context.Context) (sessionlog.Head, error) {
-	_, _ = c.other.Head(context.Background())
+	c.touch()
 	return c.Log.Head(ctx)
 }
 
 func (c churn) NewestOfType(ctx context.Context, typ string) (uint64, sessionlog.Head, bool, error) {
-	_, _ = c.other.Head(context.Background())
+	c.touch()
 	return c.Log.(sessionlog.TypeSeeker).NewestOfType(ctx, typ)
+}
+
+// TestFileStoreConformanceNoTail runs the store suite with a tail budget
+// of 0: every read goes to the file.
+func TestFileStoreConformanceNoTail(t *testing.T) {
+	logtest.RunStore(t, func(t *testing.T) sessionlog.Store {
+		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), sessionlog.WithTailBudget(0))
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		return s
+	})
+}
+
+// TestFileStoreLogConformanceNoTail runs the log suite on a handle of a
+// store with a tail budget of 0.
+func TestFileStoreLogConformanceNoTail(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) sessionlog.Log {
+		s, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithTailBudget(0))
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		l, err := s.Open(context.Background(), "log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l
+	})
+}
+
+// TestFileStoreLogConformanceTailEvicted runs the log suite on a handle of
+// a store whose small tail budget another session keeps filling: before
+// every call of the log, the other session appends an event that pushes
+// the log's tail out, unless the log was read from since.
+func TestFileStoreLogConformanceTailEvicted(t *testing.T) {
+	logtest.Run(t, func(t *testing.T) sessionlog.Log {
+		s, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithTailBudget(4<<10))
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		other, err := s.Open(context.Background(), "other")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { other.Close() })
+		l, err := s.Open(context.Background(), "log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		filler := sessionlog.Record{Type: "message", Body: []byte(`"` + strings.Repeat("f", 3<<10) + `"`)}
+		return churn{Log: l, other: other, filler: &filler}
+	})
 }

@@ -83,8 +83,16 @@
 // checkpoint. A page costs the same whether the log holds a thousand events
 // or a million. The log remembers where its newest lines start, so a line
 // longer than a chunk is read into one buffer of its size, and it keeps its
-// newest events in memory (the newest one whatever its size, until the next
-// append), so reading back what was just appended costs no read at all.
+// newest events in memory (up to 16 and 64 KiB, or those of the newest
+// append alone up to an eighth of the tail budget, until the next append),
+// so reading back what was just appended costs no read at all. What a
+// FileStore's logs keep so is bounded by one budget for all of them
+// (WithTailBudget, by default DefaultTailBudget, 64 MiB), each charged the
+// bytes of every append it keeps an event of: beyond it the least recently
+// used logs drop theirs, and read the file again when they are next read,
+// with the same results; a log opened with OpenFile has that default
+// budget to itself. The buffers that appends encode into and reads scan
+// with are shared by the logs of a store, so an idle session holds none.
 //
 // # Conditional append
 //

@@ -3,6 +3,7 @@ package sessionlog
 import (
 	"bufio"
 	"bytes"
+	"container/list"
 	"context"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 const (
@@ -75,26 +77,33 @@ type FileLog struct {
 	types  typeIndex // the newest event of each type (TypeSeeker)
 	// tail holds the newest events this log appended, oldest first, ending
 	// at head: reading them back (what a host does at every step) costs
-	// no system call. Entries are never modified once added.
-	tail      []Event
+	// no system call. Entries are never modified once added. The tail is
+	// a copy of what the file holds: the store's budget may drop it at any
+	// time (see tailCache), and reads then go to the file. tailBytes is
+	// what it is charged: the bytes of every append it holds an event of.
+	tail      []tailEvent
 	tailBytes int
 	// starts remembers where the newest lines start, whatever their size,
 	// so that reading one back fetches exactly its bytes.
 	starts lineStarts
-	// scratch holds buffers of chunk bytes that reads use and drop: where
-	// lines start and end is found without allocating.
-	scratch sync.Pool
-	// lines holds the buffers appends encode their lines into: the bytes
-	// are written and dropped, and a catalog's line is hundreds of KiB.
-	lines sync.Pool
+	// shared holds the tails' budget and the buffers of reads and appends,
+	// the same for every log of a FileStore.
+	shared *logShared
+	// tailElem and tailCharged are the log's place in shared.tails and
+	// what it is charged there; shared.tails.mu guards them.
+	tailElem    *list.Element
+	tailCharged int
+	// tailUsed is set when a read is served from the tail.
+	tailUsed atomic.Bool
 }
 
-// Bounds of a FileLog's in-memory tail. The tail always keeps the newest
-// event, even one larger than tailMaxBytes, because the next read almost
-// always wants it (a host reads back the catalog it just appended): an
-// open log may hold, beyond these bounds, at most that one event, and only
-// until the next append. A suspended log (see FileStore) keeps none beyond
-// the bounds.
+// Bounds of a FileLog's in-memory tail, within the budget of its store's
+// tails (see tailCache and WithTailBudget; a log opened with OpenFile has
+// DefaultTailBudget to itself). Beyond the bound on bytes the tail keeps
+// only the events of the newest append, up to their share of the budget
+// (1/tailShare), because the next read almost always wants them (a host
+// reads back the catalog it just appended), and only until the next
+// append. A suspended log (see FileStore) keeps none beyond the bounds.
 const (
 	tailEvents   = 16
 	tailMaxBytes = 64 << 10
@@ -136,10 +145,10 @@ func (s *lineStarts) truncate(seq uint64) {
 	}
 }
 
-// scratchBuf returns a buffer of chunk bytes from the log's pool; put it
-// back with l.scratch.Put.
+// scratchBuf returns a buffer of chunk bytes from the store's pool; put
+// it back with l.shared.scratch.Put.
 func (l *FileLog) scratchBuf() *[]byte {
-	if b, ok := l.scratch.Get().(*[]byte); ok {
+	if b, ok := l.shared.scratch.Get().(*[]byte); ok && len(*b) == l.chunk {
 		return b
 	}
 	b := make([]byte, l.chunk)
@@ -154,6 +163,9 @@ type fileOptions struct {
 	// sync makes a write durable; nil means (*os.File).Sync. Tests put a
 	// failing or slow disk in its place.
 	sync func(*os.File) error
+	// shared is what the log shares with the other logs of its store; nil
+	// means its own, with DefaultTailBudget.
+	shared *logShared
 }
 
 // OpenFile opens the log stored at path, creating it if needed. It scans the
@@ -177,7 +189,10 @@ func openFile(path string, o fileOptions) (*FileLog, Recovery, error) {
 	if o.sync == nil {
 		o.sync = (*os.File).Sync
 	}
-	l := &FileLog{path: path, f: f, chunk: o.chunk, every: o.every, sync: o.sync, appendSem: make(chan struct{}, 1)}
+	if o.shared == nil {
+		o.shared = newLogShared(DefaultTailBudget)
+	}
+	l := &FileLog{path: path, f: f, chunk: o.chunk, every: o.every, sync: o.sync, shared: o.shared, appendSem: make(chan struct{}, 1)}
 	rec, err := l.open()
 	if err != nil {
 		_ = f.Close()
@@ -424,23 +439,28 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 		return Head{}, fmt.Errorf("sessionlog: append: %w", err)
 	}
 
-	bp, _ := l.lines.Get().(*[]byte)
+	bp, _ := l.shared.lines.Get().(*[]byte)
 	if bp == nil {
 		bp = new([]byte)
 	}
 	buf, cps, hide := l.encode(head.Seq, size, recs, &starts, *bp)
 	err := l.write(buf, size)
 	*bp = buf[:0] // the file has the bytes now; nothing else refers to them
-	l.lines.Put(bp)
+	l.shared.lines.Put(bp)
 	if err != nil {
 		return Head{}, err
 	}
+	return l.commit(head.Seq, recs, hide, int64(len(buf)), cps, starts), nil
+}
 
+// commit makes the records just written after seq part of the log: its
+// head, tail, hidden ranges and index. It then drops what other logs'
+// tails hold beyond the store's budget.
+func (l *FileLog) commit(seq uint64, recs []Record, hide []Range, n int64, cps []int64, starts lineStarts) Head {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.keepTail(head.Seq, recs)
+	victims := l.keepTail(seq, recs)
 	for i := range recs {
-		l.types.note(recs[i].Type, head.Seq+1+uint64(i))
+		l.types.note(recs[i].Type, seq+1+uint64(i))
 	}
 	l.head.Seq += uint64(len(recs))
 	for _, h := range hide {
@@ -448,10 +468,13 @@ func (l *FileLog) append(ctx context.Context, expect *uint64, recs []Record) (He
 		l.hidden = l.hidden.with(h)
 		l.head.SurfaceRevision++
 	}
-	l.size += int64(len(buf))
+	l.size += n
 	l.index = append(l.index, cps...)
 	l.starts = starts
-	return l.head, nil
+	head := l.head
+	l.mu.Unlock()
+	l.shared.tails.evict(victims)
+	return head
 }
 
 // encode renders recs, which follow seq after, as the lines written at
@@ -536,37 +559,73 @@ func (l *FileLog) checkFile(size int64) error {
 	return nil
 }
 
+// tailEvent is an event of the tail and the append it came with. The
+// records of one append may share memory (a host encodes their bodies
+// into one buffer), so while the tail holds any of them it is charged the
+// bytes of all of them.
+type tailEvent struct {
+	Event
+	from  uint64 // seq of the append's first record
+	bytes int    // of all the append's records
+}
+
 // keepTail adds the events just appended after seq to the in-memory tail,
-// dropping the oldest beyond its bounds but never the newest. l.mu must be
-// held.
-func (l *FileLog) keepTail(seq uint64, recs []Record) {
+// dropping the oldest beyond its bounds, and those of the new append too
+// when they are larger than their share of the budget. It returns the
+// logs whose tails the budget then drops (see tailCache.charge). l.mu must
+// be held.
+func (l *FileLog) keepTail(seq uint64, recs []Record) []*FileLog {
+	c := &l.shared.tails
+	n := 0
+	for i := range recs {
+		n += eventBytes(recs[i].Type, recs[i].Source, recs[i].Body)
+	}
+	// A new array: readers may hold the old one. The records' bytes are
+	// kept as handed over (see Log: nobody modifies them).
+	all := slices.Grow(l.tail[:len(l.tail):len(l.tail)], len(recs))
 	for i := range recs {
 		r := &recs[i]
-		// A new slice each time: readers may hold the old one. The record's
-		// bytes are kept as handed over (see Log: nobody modifies them).
-		l.tail = append(l.tail[:len(l.tail):len(l.tail)], Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body})
-		l.tailBytes += eventBytes(r.Type, r.Source, r.Body)
-		for len(l.tail) > 1 && (len(l.tail) > tailEvents || l.tailBytes > tailMaxBytes) {
-			l.tailBytes -= eventBytes(l.tail[0].Type, l.tail[0].Source, l.tail[0].Body)
-			l.tail = l.tail[1:]
+		all = append(all, tailEvent{Event{Seq: seq + 1 + uint64(i), Type: r.Type, Source: r.Source, Body: r.Body}, seq + 1, n})
+	}
+	tail, bytes := all, l.tailBytes+n
+	for len(tail) > 0 && (len(tail) > tailEvents || bytes > c.logBytes && tail[0].from <= seq) {
+		if len(tail) == 1 || tail[1].from != tail[0].from {
+			bytes -= tail[0].bytes // the last event of its append leaves
 		}
+		tail = tail[1:]
 	}
+	if bytes > c.maxEvent {
+		tail, bytes = nil, 0
+	}
+	// The array still holds the events dropped from its front: let go of
+	// their bytes.
+	clear(all[:len(all)-len(tail)])
+	l.tail, l.tailBytes = tail, bytes
+	return c.charge(l)
 }
 
-// trimTail drops a tail that holds more than its bounds: the single
-// newest event that keepTail kept whatever its size. l.mu must be held.
+// trimTail drops a tail that holds more than its bounds: the newest
+// append's events that keepTail kept up to their share of the budget.
+// l.mu must be held.
 func (l *FileLog) trimTail() {
-	if l.tailBytes > tailMaxBytes {
-		l.tail, l.tailBytes = nil, 0
+	if l.tailBytes > l.shared.tails.logBytes {
+		l.dropTail()
 	}
 }
 
-// eventBytes is what an event counts against tailMaxBytes.
+// dropTail empties the tail and takes its charge off the budget. l.mu
+// must be held.
+func (l *FileLog) dropTail() {
+	l.tail, l.tailBytes = nil, 0
+	_ = l.shared.tails.charge(l) // taking bytes off picks no one
+}
+
+// eventBytes is what an event counts against a tail's bounds.
 func eventBytes(typ string, source, body []byte) int { return len(typ) + len(source) + len(body) }
 
 // fromTail serves a read of (after, upper] from the in-memory tail when the
 // tail holds all of it (at most limit events).
-func fromTail(tail []Event, upper, after uint64, limit int, hidden hiddenSet) ([]Event, bool, bool) {
+func fromTail(tail []tailEvent, upper, after uint64, limit int, hidden hiddenSet) ([]Event, bool, bool) {
 	if len(tail) == 0 || upper > tail[len(tail)-1].Seq {
 		return nil, false, false
 	}
@@ -577,7 +636,7 @@ func fromTail(tail []Event, upper, after uint64, limit int, hidden hiddenSet) ([
 	}
 	out := make([]Event, 0, upper-low+1)
 	for seq := upper; seq >= low && seq > 0; seq-- {
-		ev := tail[seq-first] // its bytes are shared with the reader (see Log)
+		ev := tail[seq-first].Event // its bytes are shared with the reader (see Log)
 		ev.Visible = !hidden.hidden(seq)
 		out = append(out, ev)
 	}
@@ -609,6 +668,9 @@ func (l *FileLog) ReadBackward(ctx context.Context, before, after uint64, limit 
 	if upper > after {
 		if events, more, ok := fromTail(tail, upper, after, limit, hidden); ok {
 			l.mu.RUnlock()
+			if !l.tailUsed.Load() {
+				l.tailUsed.Store(true)
+			}
 			return Page{Events: events, Head: head, More: more}, nil
 		}
 	}
@@ -662,7 +724,7 @@ func (l *FileLog) skipLines(from int64, n uint64, limit int64) (int64, error) {
 		return from, nil
 	}
 	bp := l.scratchBuf()
-	defer l.scratch.Put(bp)
+	defer l.shared.scratch.Put(bp)
 	buf := *bp
 	for off := from; off < limit; {
 		b := buf[:min(int64(len(buf)), limit-off)]
@@ -766,7 +828,7 @@ func (l *FileLog) readBack(end int64, upper, after uint64, limit int, starts *li
 // pieces that start at piece bytes and double.
 func (l *FileLog) lineStartBefore(off, piece int64) (int64, error) {
 	bp := l.scratchBuf()
-	defer l.scratch.Put(bp)
+	defer l.shared.scratch.Put(bp)
 	buf := *bp
 	for off > 0 {
 		n := min(piece, off, int64(len(buf)))
@@ -857,6 +919,7 @@ func (l *FileLog) Close() error {
 		return nil
 	}
 	l.closed = true
+	l.dropTail()
 	if l.f == nil {
 		return nil // suspended: nothing is open
 	}

@@ -10,11 +10,15 @@ import (
 	"sync/atomic"
 )
 
-// FileStore keeps one FileLog per session in a directory, and at most a
-// budget of them open at once (see WithMaxOpenFiles).
+// FileStore keeps one FileLog per session in a directory, at most a
+// budget of them open at once (see WithMaxOpenFiles), and their newest
+// events in memory within a byte budget (see WithTailBudget).
 type FileStore struct {
 	dir      string
 	maxFiles int // descriptor budget: two per open session
+	// shared is what the logs share: the budget of their tails and the
+	// buffers of their reads and appends.
+	shared *logShared
 
 	mu       sync.Mutex
 	sessions map[string]*sharedFile
@@ -39,7 +43,10 @@ type sharedFile struct {
 // FileStoreOption configures NewFileStore.
 type FileStoreOption func(*fileStoreConfig)
 
-type fileStoreConfig struct{ maxFiles int }
+type fileStoreConfig struct {
+	maxFiles   int
+	tailBudget int
+}
 
 // WithMaxOpenFiles bounds the file descriptors the store keeps open for
 // session logs: each open session holds two (its log and its lock file), so
@@ -49,6 +56,21 @@ type fileStoreConfig struct{ maxFiles int }
 // (16,384 open sessions); where the limit cannot be read, 4,096.
 func WithMaxOpenFiles(n int) FileStoreOption {
 	return func(c *fileStoreConfig) { c.maxFiles = n }
+}
+
+// WithTailBudget bounds the bytes of the newest events that the store's
+// sessions keep in memory, all together: a session's log keeps its newest
+// few events (up to 16 and 64 KiB, or the events of its newest append
+// alone up to an eighth of the budget), so that reading back what was
+// just appended, as a host does at every step, costs no read of the file.
+// A log is charged the bytes of every append it keeps an event of, since
+// the records of one append may share memory. Beyond the budget the least
+// recently used sessions' events are dropped from memory, and their next
+// read reads the file; reads return the same events either way. n must be
+// at least 0 (0 keeps no events in memory); the default is
+// DefaultTailBudget (64 MiB).
+func WithTailBudget(n int) FileStoreOption {
+	return func(c *fileStoreConfig) { c.tailBudget = n }
 }
 
 // NewFileStore returns a store that keeps session logs in dir, creating it
@@ -67,17 +89,20 @@ func WithMaxOpenFiles(n int) FileStoreOption {
 // file that changed, so the log goes on from what the file holds and a
 // conditional append on a head read before fails with ErrConflict.
 func NewFileStore(dir string, opts ...FileStoreOption) (*FileStore, error) {
-	cfg := fileStoreConfig{maxFiles: defaultMaxFiles()}
+	cfg := fileStoreConfig{maxFiles: defaultMaxFiles(), tailBudget: DefaultTailBudget}
 	for _, o := range opts {
 		o(&cfg)
 	}
 	if cfg.maxFiles < 2 {
 		return nil, fmt.Errorf("sessionlog: option WithMaxOpenFiles: %d: want at least 2 (an open session holds 2 descriptors, its log and its lock)", cfg.maxFiles)
 	}
+	if cfg.tailBudget < 0 {
+		return nil, fmt.Errorf("sessionlog: option WithTailBudget: %d bytes: want at least 0 (0 keeps no events in memory)", cfg.tailBudget)
+	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sessionlog: file store: %w", err)
 	}
-	return &FileStore{dir: dir, maxFiles: cfg.maxFiles, sessions: make(map[string]*sharedFile)}, nil
+	return &FileStore{dir: dir, maxFiles: cfg.maxFiles, shared: newLogShared(cfg.tailBudget), sessions: make(map[string]*sharedFile)}, nil
 }
 
 // Bounds of the default descriptor budget.
@@ -175,7 +200,7 @@ func (s *FileStore) pin(ctx context.Context, of *sharedFile) (*FileLog, error) {
 // resuming the log suspend closed.
 func (s *FileStore) openLog(of *sharedFile) (*FileLog, error) {
 	if of.log == nil {
-		l, _, err := OpenFile(s.Path(of.id))
+		l, _, err := openFile(s.Path(of.id), fileOptions{chunk: defaultChunk, every: defaultIndexEvery, shared: s.shared})
 		return l, err
 	}
 	return of.log, of.log.resume()

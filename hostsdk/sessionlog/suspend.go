@@ -106,6 +106,6 @@ func (l *FileLog) reset() {
 	l.index = nil
 	l.hidden = hiddenSet{}
 	l.types = typeIndex{}
-	l.tail, l.tailBytes = nil, 0
+	l.dropTail()
 	l.starts = lineStarts{}
 }

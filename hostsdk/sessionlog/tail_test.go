@@ -76,8 +76,8 @@ func TestTailReadsMatchTheFile(t *testing.T) {
 }
 
 // TestTailIsBounded: the tail keeps at most its bounds, except that it
-// keeps the newest event whatever its size, until the next append; a
-// suspended log keeps none beyond the bounds.
+// keeps the newest append's events up to their share of the budget, until
+// the next append; a suspended log keeps none beyond the bounds.
 func TestTailIsBounded(t *testing.T) {
 	ctx := context.Background()
 	l, _, err := OpenFile(filepath.Join(t.TempDir(), "s.jsonl"))
