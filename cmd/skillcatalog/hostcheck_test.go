@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func requireExercised(t *testing.T, r hostcheck.Report, names ...string) {
 var coreChecks = []string{
 	hostcheck.CheckSnapshotStable, hostcheck.CheckSnapshotSorted, hostcheck.CheckSnapshotToken,
 	hostcheck.CheckSnapshotContent, hostcheck.CheckSnapshotNotModified, hostcheck.CheckEventsPages,
-	hostcheck.CheckEventsHead, hostcheck.CheckEventsRecent, hostcheck.CheckToolIdentity,
+	hostcheck.CheckEventsHead, hostcheck.CheckEventsRecent, hostcheck.CheckEventsSources, hostcheck.CheckToolIdentity,
 	hostcheck.CheckToolIdentityStable, hostcheck.CheckGetSkill, hostcheck.CheckGetSkillUnknown,
 }
 
@@ -128,18 +129,29 @@ func TestHostcheckPassesTheNodeHost(t *testing.T) {
 func TestHostcheckCatchesBrokenNodeHosts(t *testing.T) {
 	node, script := nodeHost(t)
 	bin := buildCommand(t)
-	for _, tt := range []struct{ mode, check string }{
-		{"token", hostcheck.CheckSnapshotContent},
-		{"recent", hostcheck.CheckEventsRecent},
-		{"pages", hostcheck.CheckEventsPages},
+	for _, tt := range []struct{ mode, check, detail string }{
+		{"token", hostcheck.CheckSnapshotContent, ""},
+		{"recent", hostcheck.CheckEventsRecent, ""},
+		{"pages", hostcheck.CheckEventsPages, ""},
+		// The plugin's messages stored without their source_json: the plugin
+		// publishes its whole catalog again at every step.
+		{"sources", hostcheck.CheckEventsSources, "store every message of a step's answer with its source_json"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			code, res, _ := runHostcheck(t, bin, []string{"HOSTCHECK_BREAK=" + tt.mode}, node, script, "{plugin}")
+			code, res, stderr := runHostcheck(t, bin, []string{"HOSTCHECK_BREAK=" + tt.mode}, node, script, "{plugin}")
 			if code != 1 {
 				t.Errorf("exit status %d, want 1", code)
 			}
 			if !strings.Contains(strings.Join(failedChecks(res.Report), " "), tt.check) {
 				t.Errorf("failed checks %v, want %s among them", failedChecks(res.Report), tt.check)
+			}
+			if tt.detail != "" && !slices.ContainsFunc(res.Report.Violations, func(v hostcheck.Violation) bool {
+				return v.Check == tt.check && strings.Contains(v.Detail, tt.detail)
+			}) {
+				t.Errorf("violations %+v, want one of %s saying %q", res.Report.Violations, tt.check, tt.detail)
+			}
+			if tt.mode == "sources" && strings.Count(stderr, "OUTCOME_INITIAL") < 2 {
+				t.Errorf("the broken host did not make the plugin publish again, so the test proves nothing:\n%s", stderr)
 			}
 		})
 	}

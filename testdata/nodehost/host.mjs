@@ -7,8 +7,8 @@
 //   npm ci --prefix testdata/nodehost
 //   node testdata/nodehost/host.mjs PLUGIN_BINARY
 //
-// HOSTCHECK_BREAK=token|recent|pages makes it break one promise on purpose,
-// for the host checker's own tests (skillcatalog hostcheck).
+// HOSTCHECK_BREAK=token|recent|pages|sources makes it break one promise on
+// purpose, for the host checker's own tests (skillcatalog hostcheck).
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -75,7 +75,9 @@ function head(session) {
 function append(session, messages) {
   const events = log(session);
   for (const m of messages) {
-    events.push({ seq: events.length + 1, type: "message", source_json: m.source_json ?? Buffer.alloc(0), visible: true, message: m });
+    // broken on purpose with "sources": the plugin's messages stored without the source_json they carry
+    const source = breakMode === "sources" ? Buffer.alloc(0) : (m.source_json ?? Buffer.alloc(0));
+    events.push({ seq: events.length + 1, type: "message", source_json: source, visible: true, message: m });
   }
 }
 // eventsBetween returns the events with after < seq < before (before 0: no bound), newest first.
