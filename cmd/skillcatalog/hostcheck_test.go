@@ -244,3 +244,33 @@ func TestHostcheckRefusesABadTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestHostcheckPassesTheNodeHostOverMutualTLS: the reference Node.js host,
+// with a certificate made by openssl as proto/HOSTS.md's recipe says,
+// loads the plugin over mutual TLS (it refuses a handshake line without
+// the plugin's certificate) and passes.
+func TestHostcheckPassesTheNodeHostOverMutualTLS(t *testing.T) {
+	node, script := nodeHost(t)
+	openssl, err := exec.LookPath("openssl")
+	if err != nil {
+		t.Skip("the certificate recipe needs the openssl command:", err)
+	}
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "host.crt"), filepath.Join(dir, "host.key")
+	gen := exec.Command(openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+		"-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+		"-addext", "subjectAltName=DNS:localhost", "-addext", "basicConstraints=critical,CA:TRUE",
+		"-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyAgreement,keyCertSign",
+		"-addext", "extendedKeyUsage=clientAuth,serverAuth")
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("openssl req: %v\n%s", err, out)
+	}
+	bin := buildCommand(t)
+	code, res, stderr := runHostcheck(t, bin, []string{"NODEHOST_CERT=" + cert, "NODEHOST_KEY=" + key}, node, script, "{plugin}")
+	if code != 0 || res.Report.Failed() || len(res.Problems) > 0 {
+		t.Fatalf("hostcheck exited %d: failed %v, problems %v, violations %+v\n%s", code, failedChecks(res.Report), res.Problems, res.Report.Violations, stderr)
+	}
+	if res.Report.Steps != 5 {
+		t.Errorf("steps = %d, want the Node host's 5", res.Report.Steps)
+	}
+}
