@@ -24,7 +24,8 @@ binary as its plugin in checking mode. The plugin answers every call as
 usual and, at each step, asks the host's callbacks again and holds the
 answers to proto/HOSTS.md: snapshot tokens stable and content-derived,
 event pages and heads consistent, a step's recent events exactly the gap,
-tool identities stable, unknown skills not found rather than failed,
+the messages the plugin adds kept in the log with their sources byte for
+byte, tool identities stable, unknown skills not found rather than failed,
 withheld bodies withheld, paths outside a skill refused.
 
 Write {plugin} in COMMAND's arguments where the host takes the plugin

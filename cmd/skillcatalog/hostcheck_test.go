@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func requireExercised(t *testing.T, r hostcheck.Report, names ...string) {
 var coreChecks = []string{
 	hostcheck.CheckSnapshotStable, hostcheck.CheckSnapshotSorted, hostcheck.CheckSnapshotToken,
 	hostcheck.CheckSnapshotContent, hostcheck.CheckSnapshotNotModified, hostcheck.CheckEventsPages,
-	hostcheck.CheckEventsHead, hostcheck.CheckEventsRecent, hostcheck.CheckToolIdentity,
+	hostcheck.CheckEventsHead, hostcheck.CheckEventsRecent, hostcheck.CheckEventsSources, hostcheck.CheckToolIdentity,
 	hostcheck.CheckToolIdentityStable, hostcheck.CheckGetSkill, hostcheck.CheckGetSkillUnknown,
 }
 
@@ -128,18 +129,29 @@ func TestHostcheckPassesTheNodeHost(t *testing.T) {
 func TestHostcheckCatchesBrokenNodeHosts(t *testing.T) {
 	node, script := nodeHost(t)
 	bin := buildCommand(t)
-	for _, tt := range []struct{ mode, check string }{
-		{"token", hostcheck.CheckSnapshotContent},
-		{"recent", hostcheck.CheckEventsRecent},
-		{"pages", hostcheck.CheckEventsPages},
+	for _, tt := range []struct{ mode, check, detail string }{
+		{"token", hostcheck.CheckSnapshotContent, ""},
+		{"recent", hostcheck.CheckEventsRecent, ""},
+		{"pages", hostcheck.CheckEventsPages, ""},
+		// The plugin's messages stored without their source_json: the plugin
+		// publishes its whole catalog again at every step.
+		{"sources", hostcheck.CheckEventsSources, "store every message of a step's answer with its source_json"},
 	} {
 		t.Run(tt.mode, func(t *testing.T) {
-			code, res, _ := runHostcheck(t, bin, []string{"HOSTCHECK_BREAK=" + tt.mode}, node, script, "{plugin}")
+			code, res, stderr := runHostcheck(t, bin, []string{"HOSTCHECK_BREAK=" + tt.mode}, node, script, "{plugin}")
 			if code != 1 {
 				t.Errorf("exit status %d, want 1", code)
 			}
 			if !strings.Contains(strings.Join(failedChecks(res.Report), " "), tt.check) {
 				t.Errorf("failed checks %v, want %s among them", failedChecks(res.Report), tt.check)
+			}
+			if tt.detail != "" && !slices.ContainsFunc(res.Report.Violations, func(v hostcheck.Violation) bool {
+				return v.Check == tt.check && strings.Contains(v.Detail, tt.detail)
+			}) {
+				t.Errorf("violations %+v, want one of %s saying %q", res.Report.Violations, tt.check, tt.detail)
+			}
+			if tt.mode == "sources" && strings.Count(stderr, "OUTCOME_INITIAL") < 2 {
+				t.Errorf("the broken host did not make the plugin publish again, so the test proves nothing:\n%s", stderr)
 			}
 		})
 	}
@@ -230,5 +242,35 @@ func TestHostcheckRefusesABadTimeout(t *testing.T) {
 		if code != 2 || !strings.Contains(stderr.String(), tt.want) {
 			t.Errorf("-timeout %s: exit %d, stderr %q; want 2 and %q", tt.flag, code, stderr.String(), tt.want)
 		}
+	}
+}
+
+// TestHostcheckPassesTheNodeHostOverMutualTLS: the reference Node.js host,
+// with a certificate made by openssl as proto/HOSTS.md's recipe says,
+// loads the plugin over mutual TLS (it refuses a handshake line without
+// the plugin's certificate) and passes.
+func TestHostcheckPassesTheNodeHostOverMutualTLS(t *testing.T) {
+	node, script := nodeHost(t)
+	openssl, err := exec.LookPath("openssl")
+	if err != nil {
+		t.Skip("the certificate recipe needs the openssl command:", err)
+	}
+	dir := t.TempDir()
+	cert, key := filepath.Join(dir, "host.crt"), filepath.Join(dir, "host.key")
+	gen := exec.Command(openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+		"-keyout", key, "-out", cert, "-days", "1", "-subj", "/CN=localhost",
+		"-addext", "subjectAltName=DNS:localhost", "-addext", "basicConstraints=critical,CA:TRUE",
+		"-addext", "keyUsage=critical,digitalSignature,keyEncipherment,keyAgreement,keyCertSign",
+		"-addext", "extendedKeyUsage=clientAuth,serverAuth")
+	if out, err := gen.CombinedOutput(); err != nil {
+		t.Fatalf("openssl req: %v\n%s", err, out)
+	}
+	bin := buildCommand(t)
+	code, res, stderr := runHostcheck(t, bin, []string{"NODEHOST_CERT=" + cert, "NODEHOST_KEY=" + key}, node, script, "{plugin}")
+	if code != 0 || res.Report.Failed() || len(res.Problems) > 0 {
+		t.Fatalf("hostcheck exited %d: failed %v, problems %v, violations %+v\n%s", code, failedChecks(res.Report), res.Problems, res.Report.Violations, stderr)
+	}
+	if res.Report.Steps != 5 {
+		t.Errorf("steps = %d, want the Node host's 5", res.Report.Steps)
 	}
 }

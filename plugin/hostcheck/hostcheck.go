@@ -56,6 +56,7 @@ const (
 	CheckEventsPages         = "events-pages"
 	CheckEventsHead          = "events-head"
 	CheckEventsRecent        = "events-recent"
+	CheckEventsSources       = "events-sources"
 	CheckToolIdentity        = "tool-identity"
 	CheckToolIdentityStable  = "tool-identity-stable"
 	CheckGetSkill            = "get-skill"
@@ -77,6 +78,7 @@ var descriptions = []struct{ name, text string }{
 	{CheckEventsPages, "ReadEvents pages are newest first, in range, consistent at any page size, `more` exact"},
 	{CheckEventsHead, "a step's session_head is the head ReadEvents reports, and the head is the newest event"},
 	{CheckEventsRecent, "a step's recent_events are exactly the events after after_seq, which is the previous step's head"},
+	{CheckEventsSources, "the messages a step's answer adds come back from ReadEvents with their source_json, byte for byte"},
 	{CheckToolIdentity, "tool identities are non-empty and one per registration"},
 	{CheckToolIdentityStable, "the identity `skill` resolves to does not change between steps unless tools were bound again"},
 	{CheckGetSkill, "GetSkill finds every listed model-invocable skill with the snapshot's summary and a body"},
@@ -149,6 +151,7 @@ type Checker struct {
 	binds       int                      // BindTools calls so far
 	lastIdent   map[string]seenIdentity  // by agent scope
 	lastHead    map[string]uint64        // by session: the head the previous step carried
+	added       map[string]addedSources  // by session: the sources the previous step's answer added
 	tokens      map[string]string        // token -> content digest
 	digests     map[string]string        // content digest -> token
 	tokenSkills map[string][]skill.Summary
@@ -159,13 +162,42 @@ type seenIdentity struct {
 	binds    int
 }
 
+// addedSources are the sources of the messages one step's answer added (by
+// their digests), and the session's head when the plugin answered: the
+// host appends after it. The step is known by its turn, step and proposed
+// messages, so that the same step asked again is told from the next one.
+type addedSources struct {
+	turn, step uint32
+	proposed   string
+	afterSeq   uint64
+	digests    [][]byte
+}
+
+// proposedDigest is the checker's own digest of a step's proposed messages.
+func proposedDigest(msgs []contract.Message) string {
+	h := xxh3.New128()
+	var scratch [binary.MaxVarintLen64]byte
+	write := func(s string) {
+		_, _ = h.Write(binary.AppendUvarint(scratch[:0], uint64(len(s))))
+		_, _ = h.WriteString(s)
+	}
+	for _, m := range msgs {
+		write(m.ID)
+		write(string(m.Role))
+		write(m.Text())
+		write(string(m.Source))
+	}
+	sum := h.Sum128().Bytes()
+	return hex.EncodeToString(sum[:])
+}
+
 // New returns a Checker. onChange, if set, is called with the report after
 // every call that checked something, under no lock of the checker's.
 func New(onChange func(Report)) *Checker {
 	c := &Checker{
 		counts: map[string]*CheckResult{}, onChange: onChange,
 		hosts: map[string]contract.Host{}, identities: map[string]string{}, lastIdent: map[string]seenIdentity{},
-		lastHead: map[string]uint64{}, tokens: map[string]string{}, digests: map[string]string{}, tokenSkills: map[string][]skill.Summary{},
+		lastHead: map[string]uint64{}, added: map[string]addedSources{}, tokens: map[string]string{}, digests: map[string]string{}, tokenSkills: map[string][]skill.Summary{},
 	}
 	for _, d := range descriptions {
 		r := &CheckResult{Name: d.name, Description: d.text, Optional: optional[d.name]}
@@ -255,7 +287,11 @@ func (s *service) PreStep(ctx context.Context, req contract.StepRequest) (contra
 		s.c.checkStep(ctx, host, req)
 		s.c.changed()
 	}
-	return s.inner.PreStep(ctx, req)
+	resp, err := s.inner.PreStep(ctx, req)
+	if host != nil && err == nil {
+		s.c.noteAdded(ctx, host, req, resp)
+	}
+	return resp, err
 }
 
 func (s *service) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error) {
@@ -265,6 +301,7 @@ func (s *service) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) 
 func (s *service) EndSession(ctx context.Context, sessionID string) error {
 	s.c.mu.Lock()
 	delete(s.c.lastHead, sessionID)
+	delete(s.c.added, sessionID)
 	s.c.mu.Unlock()
 	return s.inner.EndSession(ctx, sessionID)
 }
@@ -303,6 +340,7 @@ func (c *Checker) checkStep(ctx context.Context, host contract.Host, req contrac
 		c.checkSkills(ctx, host, req, snap)
 	}
 	c.checkEvents(ctx, host, req)
+	c.checkSources(ctx, host, req)
 }
 
 func (c *Checker) checkIdentity(req contract.StepRequest) {
@@ -701,4 +739,72 @@ func sameEvents(a, b []contract.SessionEvent) bool {
 	return slices.EqualFunc(a, b, func(x, y contract.SessionEvent) bool {
 		return x.Seq == y.Seq && x.Type == y.Type && x.Visible == y.Visible && bytes.Equal(x.Source, y.Source)
 	})
+}
+
+// noteAdded remembers the sources of the messages the plugin's answer to a
+// step adds, and the session's head as the plugin answered (the host is
+// still waiting for the answer, so it has appended nothing of the step), for
+// checkSources to look for at the session's next step.
+func (c *Checker) noteAdded(ctx context.Context, host contract.Host, req contract.StepRequest, resp contract.StepResponse) {
+	var digests [][]byte
+	for _, e := range resp.Edits {
+		if (e.Op == contract.EditAppend || e.Op == contract.EditReplace) && len(e.Message.Source) > 0 {
+			digests = append(digests, contract.SourceDigestOf(e.Message.Source))
+		}
+	}
+	c.mu.Lock()
+	delete(c.added, req.SessionID)
+	c.mu.Unlock()
+	if len(digests) == 0 {
+		return
+	}
+	page, err := host.ReadEvents(ctx, contract.EventsRequest{SessionID: req.SessionID, MaxEvents: 1})
+	if err != nil {
+		return // nothing to hold the next step to
+	}
+	c.mu.Lock()
+	c.added[req.SessionID] = addedSources{turn: req.Turn, step: req.Step, proposed: proposedDigest(req.Downstream.Messages), afterSeq: page.Head.Seq, digests: digests}
+	c.mu.Unlock()
+}
+
+// checkSources holds the host to the sources the previous step's answer
+// added: once the host has appended after that step, the log holds an
+// event with each of them. A host that drops or rewrites them leaves the
+// plugin unable to recognise its own catalog, so it publishes the whole
+// catalog again at every step.
+func (c *Checker) checkSources(ctx context.Context, host contract.Host, req contract.StepRequest) {
+	c.mu.Lock()
+	prev, ok := c.added[req.SessionID]
+	delete(c.added, req.SessionID)
+	c.mu.Unlock()
+	if !ok || (prev.turn == req.Turn && prev.step == req.Step && prev.proposed == proposedDigest(req.Downstream.Messages)) {
+		return // none added, or the same step asked again: its answer was not used
+	}
+	evs, _, problem, ok := readAll(ctx, host, req.SessionID, prev.afterSeq, maxCheckedEvents)
+	if !ok || problem != "" || len(evs) == 0 {
+		return // unreadable (events-pages says why), or the host appended nothing
+	}
+	have := map[string]bool{}
+	empty := 0
+	for _, ev := range evs {
+		if len(ev.Source) == 0 {
+			empty++
+		}
+		have[string(contract.SourceDigestOf(ev.Source))] = true
+	}
+	missing := 0
+	for _, d := range prev.digests {
+		if !have[string(d)] {
+			missing++
+		}
+	}
+	detail := ""
+	if missing > 0 {
+		detail = fmt.Sprintf("turn %d step %d: the plugin's answer added %d message(s) with a source_json (its catalog record), "+
+			"and %d of those sources is on none of the %d events appended after that step (seq %d to %d; %d of them with no source_json at all): "+
+			"store every message of a step's answer with its source_json exactly as received, byte for byte, and return it in ReadEvents; "+
+			"otherwise the plugin cannot find its own catalog in the log and publishes the whole catalog again at every step",
+			prev.turn, prev.step, len(prev.digests), missing, len(evs), evs[len(evs)-1].Seq, evs[0].Seq, empty)
+	}
+	c.record(CheckEventsSources, req.SessionID, detail)
 }

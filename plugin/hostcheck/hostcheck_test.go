@@ -2,6 +2,7 @@ package hostcheck_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -19,6 +20,9 @@ type driver struct {
 	host      contract.Host // what the service calls back: fake, or a broken wrapper of it
 	bindings  []contract.ToolBinding
 	breakStep func(step int, req *contract.StepRequest)
+	// store, if set, changes the messages of a step before the host
+	// appends them to its log.
+	store func(msgs []contract.Message) []contract.Message
 }
 
 func newDriver() *driver {
@@ -70,6 +74,9 @@ func (d *driver) run(t *testing.T) hostcheck.Report {
 		final, err := req.Downstream.Apply(out.Edits)
 		if err != nil {
 			t.Fatal(err)
+		}
+		if d.store != nil {
+			final.Messages = d.store(final.Messages)
 		}
 		d.fake.Append(session, final.Messages...)
 		prev[session] = head.Seq // recent events run from the head sent at the previous step
@@ -283,6 +290,24 @@ func TestBrokenHostsAreCaught(t *testing.T) {
 				}
 			}
 		}},
+		{"the plugin's sources dropped from the log", hostcheck.CheckEventsSources, func(d *driver) {
+			d.store = func(msgs []contract.Message) []contract.Message {
+				for i := range msgs {
+					msgs[i].Source = nil
+				}
+				return msgs
+			}
+		}},
+		{"the plugin's sources stored re-encoded", hostcheck.CheckEventsSources, func(d *driver) {
+			d.store = func(msgs []contract.Message) []contract.Message {
+				for i := range msgs {
+					if len(msgs[i].Source) > 0 {
+						msgs[i].Source = append(slices.Clone(msgs[i].Source), ' ')
+					}
+				}
+				return msgs
+			}
+		}},
 		{"the skill identity changed without a bind", hostcheck.CheckToolIdentityStable, func(d *driver) {
 			d.breakStep = func(step int, req *contract.StepRequest) {
 				if step == 2 {
@@ -375,5 +400,52 @@ func TestMergeAddsUpPlugins(t *testing.T) {
 	}
 	if empty := hostcheck.Merge(); empty.Steps != 0 || len(empty.Checks) != len(good.Checks) || empty.Failed() {
 		t.Errorf("merging nothing gave %+v, want every check, none run", empty)
+	}
+}
+
+// TestAStepAskedAgainIsNotHeldToItsFirstAnswer: a host whose log moved
+// while the plugin decided drops that answer and asks again for the same
+// step (same proposed messages; no turn and step numbers, as the Go host
+// SDK sends none); only the answer it appended is held to the log.
+func TestAStepAskedAgainIsNotHeldToItsFirstAnswer(t *testing.T) {
+	ctx := context.Background()
+	fake := newDriver().fake
+	checker := hostcheck.New(nil)
+	svc := checker.Service(plugin.New(plugin.Options{}))
+	resp, err := svc.Configure(ctx, fake, contract.ConfigureRequest{Config: "{}", Scope: "global"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "tooldef-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	step := func(n int, msgs ...contract.Message) []contract.Message {
+		req := contract.StepRequest{MountID: resp.MountID, SessionID: "s1", Cwd: "/work", AgentScope: "agent:a",
+			SkillToolIdentity: "tooldef-1", Downstream: contract.Decision{Messages: msgs}}
+		out, err := svc.PreStep(ctx, req)
+		if err != nil {
+			t.Fatalf("step %d: %v", n, err)
+		}
+		final, err := req.Downstream.Apply(out.Edits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return final.Messages
+	}
+	first := step(1, text("u1", contract.RoleUser, "hello"))
+	if !slices.ContainsFunc(first, func(m contract.Message) bool { return len(m.Source) > 0 }) {
+		t.Fatalf("the first step added no message with a source: %+v", first)
+	}
+	fake.Append("s1", text("x1", contract.RoleUser, "appended by another writer")) // the log moved: the answer is dropped
+	fake.Append("s1", step(1, text("u1", contract.RoleUser, "hello"))...)
+	fake.Append("s1", step(2, text("a1", contract.RoleAssistant, "hi"))...)
+	r := checker.Report()
+	if r.Failed() {
+		t.Fatalf("violations: %+v", r.Violations)
+	}
+	for _, c := range r.Checks {
+		if c.Name == hostcheck.CheckEventsSources && c.Passed != 1 {
+			t.Errorf("events-sources held %d times, want once (step 2 holding step 1's second answer)", c.Passed)
+		}
 	}
 }

@@ -7,11 +7,13 @@
 //   npm ci --prefix testdata/nodehost
 //   node testdata/nodehost/host.mjs PLUGIN_BINARY
 //
-// HOSTCHECK_BREAK=token|recent|pages makes it break one promise on purpose,
-// for the host checker's own tests (skillcatalog hostcheck).
+// HOSTCHECK_BREAK=token|recent|pages|sources makes it break one promise on
+// purpose, for the host checker's own tests (skillcatalog hostcheck).
+// NODEHOST_CERT and NODEHOST_KEY, paths of a PEM certificate and key made as
+// proto/HOSTS.md's mutual TLS recipe says, make it speak mutual TLS.
 import { spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -22,6 +24,9 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const protoRoot = path.join(here, "..", "..", "proto");
 const breakMode = process.env.HOSTCHECK_BREAK ?? "";
 const MAX_MESSAGE = 64 << 20; // both ends accept 64 MiB
+const mtls = process.env.NODEHOST_CERT
+  ? { cert: readFileSync(process.env.NODEHOST_CERT), key: readFileSync(process.env.NODEHOST_KEY) }
+  : null;
 
 const pluginPath = process.argv[2];
 if (!pluginPath) {
@@ -75,7 +80,9 @@ function head(session) {
 function append(session, messages) {
   const events = log(session);
   for (const m of messages) {
-    events.push({ seq: events.length + 1, type: "message", source_json: m.source_json ?? Buffer.alloc(0), visible: true, message: m });
+    // broken on purpose with "sources": the plugin's messages stored without the source_json they carry
+    const source = breakMode === "sources" ? Buffer.alloc(0) : (m.source_json ?? Buffer.alloc(0));
+    events.push({ seq: events.length + 1, type: "message", source_json: source, visible: true, message: m });
   }
 }
 // eventsBetween returns the events with after < seq < before (before 0: no bound), newest first.
@@ -119,7 +126,10 @@ const hostService = {
 
 function startPlugin() {
   const child = spawn(pluginPath, [], {
-    env: { ...process.env, SKILLCATALOG_PLUGIN: "6f1d2a8c-skillcatalog-plugin-b47e0c93", PLUGIN_PROTOCOL_VERSIONS: "1" },
+    env: {
+      ...process.env, SKILLCATALOG_PLUGIN: "6f1d2a8c-skillcatalog-plugin-b47e0c93", PLUGIN_PROTOCOL_VERSIONS: "1",
+      ...(mtls ? { PLUGIN_CLIENT_CERT: mtls.cert.toString() } : {}),
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stderr.on("data", () => {}); // the plugin's JSON log lines; a real host would relay them
@@ -135,7 +145,15 @@ function startPlugin() {
         reject(new Error(`unexpected handshake line ${JSON.stringify(buffered.slice(0, nl))}`));
         return;
       }
-      resolve({ child, network: fields[2], address: fields[3] });
+      if (mtls && !fields[5]) {
+        reject(new Error("the handshake line has no server certificate"));
+        return;
+      }
+      // The plugin's certificate: DER in unpadded standard base64, made PEM.
+      const pluginCert = mtls
+        ? Buffer.from(`-----BEGIN CERTIFICATE-----\n${Buffer.from(fields[5], "base64").toString("base64").replace(/.{64}/g, "$&\n")}\n-----END CERTIFICATE-----\n`)
+        : null;
+      resolve({ child, network: fields[2], address: fields[3], pluginCert });
     });
     child.on("exit", (code) => reject(new Error(`plugin exited with ${code} before its handshake`)));
   });
@@ -147,12 +165,16 @@ function target(network, address) {
 
 const options = { "grpc.max_receive_message_length": MAX_MESSAGE, "grpc.max_send_message_length": MAX_MESSAGE };
 
-async function serveCallbacks(dir) {
+async function serveCallbacks(dir, pluginCert) {
   const server = new grpc.Server(options);
   server.addService(v1.HostService.service, hostService);
   const address = path.join(dir, "host.sock");
+  // With mutual TLS: the host's certificate serves, the plugin's is the only client CA, and it must present it.
+  const creds = pluginCert
+    ? grpc.ServerCredentials.createSsl(pluginCert, [{ cert_chain: mtls.cert, private_key: mtls.key }], true)
+    : grpc.ServerCredentials.createInsecure();
   await new Promise((resolve, reject) =>
-    server.bindAsync(`unix:${address}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+    server.bindAsync(`unix:${address}`, creds, (err) => (err ? reject(err) : resolve())),
   );
   return { server, address };
 }
@@ -183,12 +205,14 @@ function text(id, role, body, userInput = false) {
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "nodehost-")); // mode 0700: only this user reaches the socket
-  const { child, network, address } = await startPlugin();
-  const creds = grpc.credentials.createInsecure();
-  const plugin = new v1.PluginService(target(network, address), creds, options);
-  const broker = new pkg.plugin.GRPCBroker(target(network, address), creds);
-  const controller = new pkg.plugin.GRPCController(target(network, address), creds);
-  const { server, address: hostAddress } = await serveCallbacks(dir);
+  const { child, network, address, pluginCert } = await startPlugin();
+  // With mutual TLS: the plugin's certificate is the only root, the host's the client certificate, server name localhost.
+  const creds = pluginCert ? grpc.credentials.createSsl(pluginCert, mtls.key, mtls.cert) : grpc.credentials.createInsecure();
+  const dialOptions = pluginCert ? { ...options, "grpc.ssl_target_name_override": "localhost" } : options;
+  const plugin = new v1.PluginService(target(network, address), creds, dialOptions);
+  const broker = new pkg.plugin.GRPCBroker(target(network, address), creds, dialOptions);
+  const controller = new pkg.plugin.GRPCController(target(network, address), creds, dialOptions);
+  const { server, address: hostAddress } = await serveCallbacks(dir, pluginCert);
 
   // Announce the callback listener on the broker before naming its id.
   const stream = broker.StartStream();
