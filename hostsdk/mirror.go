@@ -1,7 +1,6 @@
 package hostsdk
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -89,25 +88,23 @@ func readSince(ctx context.Context, log sessionlog.Log, after uint64) ([]session
 // add adds an event read from the log: a message, or a compaction's
 // summary; other records hold no message.
 func (m *mirror) add(h *Host, sessionID string, ev sessionlog.Event) {
-	if (ev.Type != sessionlog.TypeMessage && ev.Type != sessionlog.TypeCompaction) || ev.Body == nil {
+	if !holdsMessage(ev) {
 		return
 	}
 	e := mirrorEntry{seq: ev.Seq, plugin: isPluginSource(ev.Source), visible: ev.Visible}
 	if e.plugin {
-		var msg Message
-		if err := json.Unmarshal(ev.Body, &msg); err != nil {
-			h.log.Warn("skill catalog: a session-log message record does not decode; left out of the view",
-				"session", sessionID, "seq", ev.Seq, "err", err)
+		msg, ok := h.decodeMessage(sessionID, ev)
+		if !ok {
 			return
 		}
-		msg.Source = bytes.Clone(ev.Source)
 		e.id, e.msg = msg.ID, &msg
 	} else {
+		// The runtime's message is the framework's to keep: only its ID.
 		var idOnly struct {
 			ID string `json:"id"`
 		}
 		if err := json.Unmarshal(ev.Body, &idOnly); err != nil {
-			h.log.Warn("skill catalog: a session-log message record does not decode; left out of the view",
+			h.log.Warn("skill catalog: a session-log message record does not decode; left out",
 				"session", sessionID, "seq", ev.Seq, "err", err)
 			return
 		}

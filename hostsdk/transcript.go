@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -84,34 +83,40 @@ func (h *Host) Transcript(ctx context.Context, sessionID string) ([]TranscriptEn
 	if err != nil {
 		return nil, err
 	}
+	evs, _, err := readSince(ctx, log, 0)
+	if err != nil {
+		return nil, fmt.Errorf("read the transcript of session %q: %w", sessionID, err)
+	}
 	var out []TranscriptEntry
-	var before uint64
-	for {
-		page, err := log.ReadBackward(ctx, before, 0, transcriptPage)
-		if err != nil {
-			return nil, fmt.Errorf("read the transcript of session %q: %w", sessionID, err)
-		}
-		for _, ev := range page.Events {
-			before = ev.Seq
-			if (ev.Type != sessionlog.TypeMessage && ev.Type != sessionlog.TypeCompaction) || ev.Body == nil {
-				continue
-			}
-			var msg Message
-			if err := json.Unmarshal(ev.Body, &msg); err != nil {
-				h.log.Warn("skill catalog: a session-log message record does not decode; left out of the transcript",
-					"session", sessionID, "seq", ev.Seq, "err", err)
-				continue
-			}
-			// Stores may share the bytes they hold (sessionlog.Log); the
-			// runtime gets its own.
-			msg.Source = bytes.Clone(ev.Source)
+	for _, ev := range evs {
+		if msg, ok := h.decodeMessage(sessionID, ev); ok {
 			out = append(out, TranscriptEntry{Seq: ev.Seq, Visible: ev.Visible, Compaction: ev.Type == sessionlog.TypeCompaction,
 				Plugin: IsPluginMessage(msg), Message: msg})
 		}
-		if !page.More {
-			break
-		}
 	}
-	slices.Reverse(out)
 	return out, nil
+}
+
+// holdsMessage reports whether a session-log event holds a message: a
+// message record, or a compaction's summary.
+func holdsMessage(ev sessionlog.Event) bool {
+	return (ev.Type == sessionlog.TypeMessage || ev.Type == sessionlog.TypeCompaction) && ev.Body != nil
+}
+
+// decodeMessage returns the message an event holds, with a source of its
+// own (stores may share the bytes they hold, see sessionlog.Log). A
+// record that holds none reports false; one that does not decode is
+// logged and reports false too, so one bad record never costs the rest.
+func (h *Host) decodeMessage(sessionID string, ev sessionlog.Event) (Message, bool) {
+	if !holdsMessage(ev) {
+		return Message{}, false
+	}
+	var msg Message
+	if err := json.Unmarshal(ev.Body, &msg); err != nil {
+		h.log.Warn("skill catalog: a session-log message record does not decode; left out",
+			"session", sessionID, "seq", ev.Seq, "err", err)
+		return Message{}, false
+	}
+	msg.Source = bytes.Clone(ev.Source)
+	return msg, true
 }
