@@ -121,9 +121,14 @@
 // host's next step or tool call.
 //
 // Steps of one session may race (goroutines, retried requests, host
-// replicas sharing a store): PreStep appends with sessionlog.Log.AppendIf on
-// the head the plugin decided on, and decides again if the head moved, so
-// each catalog change is published once per session.
+// replicas sharing a store). Within a Host they take turns, in the order
+// they arrive. Across hosts, PreStep appends with sessionlog.Log.AppendIf
+// on the head the plugin decided on; if the head moved only by messages
+// that cannot change the decision (none of the plugin's, no compaction or
+// selection), the step's messages go onto the new head, and otherwise the
+// plugin decides again (at most 16 times): so each catalog change is
+// published once per session, and a step is not starved by steps that keep
+// arriving.
 //
 // # Why a step did what it did
 //
