@@ -180,28 +180,9 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 // explain builds a host with the sources o names, runs one step of a
 // fresh session through the engine in process, and explains the result.
 func explain(ctx context.Context, o explainOptions) (explanation, error) {
-	var err error
-	if o.cwd == "" {
-		if o.cwd, err = os.Getwd(); err != nil {
-			return explanation{}, err
-		}
-	}
-	if o.cwd, err = filepath.Abs(o.cwd); err != nil {
+	roots, err := o.resolvePaths()
+	if err != nil {
 		return explanation{}, err
-	}
-	roots := make([]string, len(o.skillsDirs))
-	for i, d := range o.skillsDirs {
-		if roots[i], err = filepath.Abs(d); err != nil {
-			return explanation{}, err
-		}
-		if fi, err := os.Stat(roots[i]); err != nil || !fi.IsDir() {
-			return explanation{}, fmt.Errorf("-skills %s: not a directory", d)
-		}
-	}
-	if o.home != "" {
-		if o.home, err = filepath.Abs(o.home); err != nil {
-			return explanation{}, err
-		}
 	}
 	opts := agentskills.Options{ExtraRoots: roots, HomeDir: o.home, Presets: o.presets,
 		TrustProject: func(string) bool { return o.trustProject }}
@@ -218,10 +199,6 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	defer everything.Close()
 
-	tree := tools.NewTree()
-	if err := tree.AddScope(o.agent, tools.GlobalScope); err != nil {
-		return explanation{}, err
-	}
 	reg := skills.NewRegistry()
 	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
 	if o.mcpURL != "" || o.mcpCommand != "" {
@@ -234,51 +211,88 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 		// be read, the local skills are published without its skills.
 		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	res, err := explainStep(ctx, o, reg)
 	if err != nil {
 		return explanation{}, err
+	}
+	snap, err := reg.Snapshot(ctx, skills.Query{SessionID: explainSession, Cwd: o.cwd, Chain: []string{o.agent, tools.GlobalScope}})
+	if err != nil {
+		return explanation{}, err
+	}
+	return o.explanation(ctx, res, snap, fsys, everything)
+}
+
+// explainSession is the session explain's one step belongs to.
+const explainSession = "explain"
+
+// resolvePaths makes the working directory, the skill directories and the
+// home directory absolute, and returns the skill directories.
+func (o *explainOptions) resolvePaths() ([]string, error) {
+	var err error
+	if o.cwd == "" {
+		if o.cwd, err = os.Getwd(); err != nil {
+			return nil, err
+		}
+	}
+	if o.cwd, err = filepath.Abs(o.cwd); err != nil {
+		return nil, err
+	}
+	roots := make([]string, len(o.skillsDirs))
+	for i, d := range o.skillsDirs {
+		if roots[i], err = filepath.Abs(d); err != nil {
+			return nil, err
+		}
+		if fi, err := os.Stat(roots[i]); err != nil || !fi.IsDir() {
+			return nil, fmt.Errorf("-skills %s: not a directory", d)
+		}
+	}
+	if o.home != "" {
+		if o.home, err = filepath.Abs(o.home); err != nil {
+			return nil, err
+		}
+	}
+	return roots, nil
+}
+
+// explainStep runs the step a session's first model step would run, on
+// reg's skills, with the engine in process and o's mount options and
+// selection.
+func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (hostsdk.StepResult, error) {
+	tree := tools.NewTree()
+	if err := tree.AddScope(o.agent, tools.GlobalScope); err != nil {
+		return hostsdk.StepResult{}, err
+	}
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	if err != nil {
+		return hostsdk.StepResult{}, err
 	}
 	defer host.Close()
 	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
-		return explanation{}, err
+		return hostsdk.StepResult{}, err
 	}
-	mountOpts := map[string]any{}
-	if o.descriptionMaxLength != 0 {
-		mountOpts[contract.OptionDescriptionMaxLength] = o.descriptionMaxLength
+	mount := hostsdk.MountConfig{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
+		ResourceTool: o.resourceTool, UserInvocation: o.userInvocation}
+	if _, err := plugin.MountWith(ctx, tools.GlobalScope, mount); err != nil {
+		return hostsdk.StepResult{}, err
 	}
-	if o.catalogBudget != 0 {
-		mountOpts[contract.OptionCatalogBudget] = o.catalogBudget
-	}
-	if o.resourceTool {
-		mountOpts[contract.OptionResourceTool] = true
-	}
-	if o.userInvocation {
-		mountOpts[contract.OptionUserInvocation] = true
-	}
-	mountJSON, err := json.Marshal(mountOpts)
-	if err != nil {
-		return explanation{}, err
-	}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, string(mountJSON)); err != nil {
-		return explanation{}, err
-	}
-	const session = "explain"
-	sel := hostsdk.Selection{IncludeNames: o.include, ExcludeNames: o.exclude}
-	if !sel.IsZero() {
-		if err := host.SelectSkills(ctx, session, sel); err != nil {
-			return explanation{}, err
+	if sel := o.selection(); !sel.IsZero() {
+		if err := host.SelectSkills(ctx, explainSession, sel); err != nil {
+			return hostsdk.StepResult{}, err
 		}
 	}
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1})
-	if err != nil {
-		return explanation{}, err
-	}
-	snap, err := reg.Snapshot(ctx, skills.Query{SessionID: session, Cwd: o.cwd, Chain: []string{o.agent, tools.GlobalScope}})
-	if err != nil {
-		return explanation{}, err
-	}
+	return host.PreStep(ctx, hostsdk.Step{SessionID: explainSession, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1})
+}
 
+// selection is the skill selection o names.
+func (o explainOptions) selection() hostsdk.Selection {
+	return hostsdk.Selection{IncludeNames: o.include, ExcludeNames: o.exclude}
+}
+
+// explanation puts together what the step published and why each skill is
+// in or out: the listing (fsys), what trusting every project would add
+// (everything), the snapshot's outages and the provider's diagnostics.
+func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult, snap skills.Snapshot, fsys, everything *agentskills.Provider) (explanation, error) {
 	ex := explanation{Cwd: o.cwd, Agent: o.agent, Outcome: string(res.Outcome), Complete: snap.Complete,
 		Notes: append(append([]string{}, res.Diagnostics...), snap.Diagnostics...)}
 	var entries []catalogEntry
@@ -292,7 +306,7 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	if err != nil {
 		return explanation{}, err
 	}
-	ex.Skills = explainSnapshot(snap, entries, local, sel, maxLen)
+	ex.Skills = explainSnapshot(snap, entries, local, o.selection(), maxLen)
 	ex.Skills = append(ex.Skills, explainDiagnostics(fsys.Diagnostics())...)
 	all, _, err := everything.Skills(ctx, o.cwd)
 	if err != nil {
@@ -303,14 +317,9 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	slices.SortStableFunc(ex.Skills, func(a, b explainedSkill) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path))
 	})
+	ex.Sources = []explainedSource{}
 	for _, d := range fsys.Diagnostics() {
 		ex.Sources = append(ex.Sources, explainedSource{Severity: string(d.Severity), Path: d.Path, Skill: d.Skill, Message: d.Message})
-	}
-	if ex.Notes == nil {
-		ex.Notes = []string{}
-	}
-	if ex.Sources == nil {
-		ex.Sources = []explainedSource{}
 	}
 	return ex, nil
 }

@@ -88,45 +88,70 @@ func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, 
 
 // specErrors lists the ways data breaks the specification.
 func specErrors(dirName string, data []byte) []Finding {
-	var out []Finding
-	add := func(field, format string, args ...any) {
-		out = append(out, Finding{Field: field, Message: fmt.Sprintf(format, args...)})
-	}
+	var out findings
 	if !utf8.Valid(data) {
-		add("", "the file is not valid UTF-8")
+		out.add("", "the file is not valid UTF-8")
 	}
+	fields, ok := out.frontmatterFields(data)
+	if !ok {
+		return out
+	}
+	out.extraFields(fields)
+	out.checkName(fields["name"], dirName)
+	out.checkDescription(fields["description"])
+	out.checkOptional(fields)
+	return out
+}
+
+// findings collects what a check of one SKILL.md found.
+type findings []Finding
+
+func (f *findings) add(field, format string, args ...any) {
+	*f = append(*f, Finding{Field: field, Message: fmt.Sprintf(format, args...)})
+}
+
+// frontmatterFields returns the frontmatter's top-level fields (aliases
+// resolved), or false when there is no frontmatter mapping to check.
+func (f *findings) frontmatterFields(data []byte) (map[string]*yaml.Node, bool) {
 	front, _, closed, err := splitFrontmatter(data)
 	switch {
 	case err != nil:
-		add("", "%v", err)
-		return out
+		f.add("", "%v", err)
+		return nil, false
 	case !closed:
-		add("", "frontmatter is not closed by a '---' line")
-		return out
+		f.add("", "frontmatter is not closed by a '---' line")
+		return nil, false
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		add("", "frontmatter is not valid YAML: %v", err)
-		return out
+		f.add("", "frontmatter is not valid YAML: %v", err)
+		return nil, false
 	}
 	fields := map[string]*yaml.Node{}
-	if doc.Kind != 0 && len(doc.Content) > 0 {
-		root := doc.Content[0]
-		switch {
-		case root.Kind == yaml.MappingNode:
-			for i := 0; i+1 < len(root.Content); i += 2 {
-				v := root.Content[i+1]
-				if v.Kind == yaml.AliasNode && v.Alias != nil {
-					v = v.Alias
-				}
-				fields[root.Content[i].Value] = v
-			}
-		case root.Kind == yaml.ScalarNode && root.Tag == "!!null":
-		default:
-			add("", "frontmatter is not a YAML mapping")
-			return out
-		}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return fields, true
 	}
+	root := doc.Content[0]
+	switch {
+	case root.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			v := root.Content[i+1]
+			if v.Kind == yaml.AliasNode && v.Alias != nil {
+				v = v.Alias
+			}
+			fields[root.Content[i].Value] = v
+		}
+	case root.Kind == yaml.ScalarNode && root.Tag == "!!null":
+	default:
+		f.add("", "frontmatter is not a YAML mapping")
+		return nil, false
+	}
+	return fields, true
+}
+
+// extraFields reports the fields the specification does not define, in
+// name order.
+func (f *findings) extraFields(fields map[string]*yaml.Node) {
 	var extra []string
 	for k := range fields {
 		if !slices.Contains(specFields, k) {
@@ -135,54 +160,64 @@ func specErrors(dirName string, data []byte) []Finding {
 	}
 	slices.Sort(extra)
 	for _, k := range extra {
-		add(k, "field %q is not in the specification, which allows only %s", k, strings.Join(specFields, ", "))
+		f.add(k, "field %q is not in the specification, which allows only %s", k, strings.Join(specFields, ", "))
 	}
+}
 
-	name, ok := scalarText(fields["name"])
+// checkName checks the name field n against the grammar, the length limit
+// and the skill's directory name.
+func (f *findings) checkName(n *yaml.Node, dirName string) {
+	name, ok := scalarText(n)
 	switch {
-	case fields["name"] == nil:
-		add("name", "the required field is missing")
+	case n == nil:
+		f.add("name", "the required field is missing")
 	case !ok:
-		add("name", "is not a string")
+		f.add("name", "is not a string")
 	case name == "":
-		add("name", "is empty")
+		f.add("name", "is empty")
 	default:
-		if n := utf8.RuneCountInString(name); n > skill.MaxNameLength {
-			add("name", "is %d characters long; the limit is %d", n, skill.MaxNameLength)
+		if c := utf8.RuneCountInString(name); c > skill.MaxNameLength {
+			f.add("name", "is %d characters long; the limit is %d", c, skill.MaxNameLength)
 		}
 		if why := nameGrammar(name); why != "" {
-			add("name", "%q %s", name, why)
+			f.add("name", "%q %s", name, why)
 		}
 		if name != dirName {
-			add("name", "%q does not match the directory name %q", name, dirName)
+			f.add("name", "%q does not match the directory name %q", name, dirName)
 		}
 	}
+}
 
-	desc, ok := scalarText(fields["description"])
+// checkDescription checks the description field n.
+func (f *findings) checkDescription(n *yaml.Node) {
+	desc, ok := scalarText(n)
 	switch {
-	case fields["description"] == nil:
-		add("description", "the required field is missing")
+	case n == nil:
+		f.add("description", "the required field is missing")
 	case !ok:
-		add("description", "is not a string")
+		f.add("description", "is not a string")
 	case strings.TrimSpace(desc) == "":
-		add("description", "is empty")
+		f.add("description", "is empty")
 	default:
-		if n := utf8.RuneCountInString(desc); n > MaxDescriptionLength {
-			add("description", "is %d characters long; the limit is %d", n, MaxDescriptionLength)
+		if c := utf8.RuneCountInString(desc); c > MaxDescriptionLength {
+			f.add("description", "is %d characters long; the limit is %d", c, MaxDescriptionLength)
 		}
 	}
+}
 
+// checkOptional checks the optional fields that have a shape: compatibility
+// and metadata.
+func (f *findings) checkOptional(fields map[string]*yaml.Node) {
 	if n := fields["compatibility"]; n != nil {
 		if s, ok := scalarText(n); !ok {
-			add("compatibility", "is not a string")
+			f.add("compatibility", "is not a string")
 		} else if c := utf8.RuneCountInString(s); c > MaxCompatibilityLength {
-			add("compatibility", "is %d characters long; the limit is %d", c, MaxCompatibilityLength)
+			f.add("compatibility", "is %d characters long; the limit is %d", c, MaxCompatibilityLength)
 		}
 	}
 	if n := fields["metadata"]; n != nil && n.Kind != yaml.MappingNode && n.Tag != "!!null" {
-		add("metadata", "is not a mapping")
+		f.add("metadata", "is not a mapping")
 	}
-	return out
 }
 
 // scalarText returns a scalar node's text; ok is false for anything but a

@@ -123,28 +123,49 @@ func (o Options) config() (config, error) {
 		debounce: o.Debounce,
 		logger:   o.Logger,
 	}
+	if err := c.checkBounds(o); err != nil {
+		return config{}, err
+	}
+	adminRoots, err := c.applyPresets(o)
+	if err != nil {
+		return config{}, err
+	}
+	if err := c.addUserRoots(o, adminRoots); err != nil {
+		return config{}, err
+	}
+	return c, nil
+}
+
+// checkBounds defaults and checks the numeric options, and the logger.
+func (c *config) checkBounds(o Options) error {
 	switch {
 	case c.maxDepth == 0:
 		c.maxDepth = DefaultMaxDepth
 	case c.maxDepth < 1 || c.maxDepth > MaxMaxDepth:
-		return config{}, fmt.Errorf("agentskills: Options.MaxDepth must be between 1 and %d (0 selects %d), got %d", MaxMaxDepth, DefaultMaxDepth, o.MaxDepth)
+		return fmt.Errorf("agentskills: Options.MaxDepth must be between 1 and %d (0 selects %d), got %d", MaxMaxDepth, DefaultMaxDepth, o.MaxDepth)
 	}
 	switch {
 	case c.maxDirs == 0:
 		c.maxDirs = DefaultMaxDirs
 	case c.maxDirs < 1 || c.maxDirs > MaxMaxDirs:
-		return config{}, fmt.Errorf("agentskills: Options.MaxDirs must be between 1 and %d (0 selects %d), got %d", MaxMaxDirs, DefaultMaxDirs, o.MaxDirs)
+		return fmt.Errorf("agentskills: Options.MaxDirs must be between 1 and %d (0 selects %d), got %d", MaxMaxDirs, DefaultMaxDirs, o.MaxDirs)
 	}
 	switch {
 	case c.debounce == 0:
 		c.debounce = DefaultDebounce
 	case c.debounce < 0 || c.debounce > MaxDebounce:
-		return config{}, fmt.Errorf("agentskills: Options.Debounce must be between 1ns and %v (0 selects %v), got %v", MaxDebounce, DefaultDebounce, o.Debounce)
+		return fmt.Errorf("agentskills: Options.Debounce must be between 1ns and %v (0 selects %v), got %v", MaxDebounce, DefaultDebounce, o.Debounce)
 	}
 	if c.logger == nil {
 		c.logger = slog.New(slog.DiscardHandler)
 	}
+	return nil
+}
 
+// applyPresets sets the client directories (".agents" first, then
+// ClientDirs and the presets', each once) and the presets' leniencies, and
+// returns the presets' administrators' roots.
+func (c *config) applyPresets(o Options) ([]string, error) {
 	clientDirs := slices.Clone(o.ClientDirs)
 	var adminRoots []string
 	for i, p := range o.Presets {
@@ -156,22 +177,26 @@ func (o Options) config() (config, error) {
 			clientDirs = append(clientDirs, ".codex")
 			adminRoots = append(adminRoots, CodexAdminRoot)
 		default:
-			return config{}, fmt.Errorf("agentskills: Options.Presets[%d] is %q; the presets are %q and %q", i, p, PresetClaudeCode, PresetCodex)
+			return nil, fmt.Errorf("agentskills: Options.Presets[%d] is %q; the presets are %q and %q", i, p, PresetClaudeCode, PresetCodex)
 		}
 	}
-
 	c.clientDirs = []string{DefaultClientDir}
 	seen := map[string]bool{DefaultClientDir: true}
 	for i, d := range clientDirs {
 		if d == "" || d == "." || d == ".." || strings.ContainsAny(d, `/\`) || d != filepath.Base(d) {
-			return config{}, fmt.Errorf("agentskills: Options.ClientDirs[%d] must be a single directory name such as \".claude\", got %q", i, d)
+			return nil, fmt.Errorf("agentskills: Options.ClientDirs[%d] must be a single directory name such as \".claude\", got %q", i, d)
 		}
 		if !seen[d] {
 			seen[d] = true
 			c.clientDirs = append(c.clientDirs, d)
 		}
 	}
+	return adminRoots, nil
+}
 
+// addUserRoots sets the user-level roots: the home directory's client
+// directories, ExtraRoots, then the administrators' roots, each once.
+func (c *config) addUserRoots(o Options, adminRoots []string) error {
 	home := o.HomeDir
 	if home == "" {
 		h, err := os.UserHomeDir()
@@ -183,7 +208,7 @@ func (o Options) config() (config, error) {
 	}
 	if home != "" {
 		if !filepath.IsAbs(home) {
-			return config{}, fmt.Errorf("agentskills: Options.HomeDir must be an absolute path, got %q", home)
+			return fmt.Errorf("agentskills: Options.HomeDir must be an absolute path, got %q", home)
 		}
 		home = filepath.Clean(home)
 		for _, d := range c.clientDirs {
@@ -196,7 +221,7 @@ func (o Options) config() (config, error) {
 	}
 	for i, r := range o.ExtraRoots {
 		if !filepath.IsAbs(r) {
-			return config{}, fmt.Errorf("agentskills: Options.ExtraRoots[%d] must be an absolute path, got %q", i, r)
+			return fmt.Errorf("agentskills: Options.ExtraRoots[%d] must be an absolute path, got %q", i, r)
 		}
 		r = filepath.Clean(r)
 		c.userRoots = append(c.userRoots, rootSpec{path: r, anchor: filepath.Dir(r), scope: ScopeUser})
@@ -206,7 +231,7 @@ func (o Options) config() (config, error) {
 	}
 	// The same directory listed twice is scanned once, at its first rank.
 	c.userRoots = dedupRoots(c.userRoots, nil)
-	return c, nil
+	return nil
 }
 
 // lenience is how this configuration reads SKILL.md files.
