@@ -81,14 +81,18 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return explainCommand(ctx, args[1:], stdout, stderr)
 	case "hostcheck":
 		return hostcheckCommand(ctx, args[1:], stdout, stderr)
-	case "version", "-version":
+	case "version", "-version", "--version":
 		if len(args) > 1 {
 			fmt.Fprintf(stderr, "skillcatalog version: unexpected argument %q\n", args[1])
 			return 2
 		}
 		fmt.Fprintln(stdout, versionLine())
 		return 0
-	case "help", "-h", "-help":
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[0] == "help" && args[1] != "help" {
+			// help TOPIC is the topic's own help.
+			return run(ctx, []string{args[1], "-h"}, stdout, stderr)
+		}
 		fmt.Fprint(stdout, usage)
 		return 0
 	default:

@@ -50,7 +50,7 @@ func TestHelpOnRequestAndOnMisuse(t *testing.T) {
 }
 
 func TestTopLevelHelpListsEveryCommand(t *testing.T) {
-	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}} {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"-help"}, {"--help"}} {
 		code, stdout, stderr := runCLI(t, args...)
 		if code != 0 || stderr != "" {
 			t.Errorf("%q: status %d, stderr %q", args, code, stderr)
@@ -71,6 +71,23 @@ func TestTopLevelHelpListsEveryCommand(t *testing.T) {
 	code, stdout, stderr = runCLI(t, "frobnicate")
 	if code != 2 || stdout != "" || !strings.HasPrefix(stderr, `skillcatalog: unknown command "frobnicate"`) {
 		t.Errorf("unknown command: status %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+}
+
+// TestHelpTopicIsTheCommandsHelp: `help demo` shows the demo's own help,
+// as `demo -h` does; an unknown topic is an unknown command.
+func TestHelpTopicIsTheCommandsHelp(t *testing.T) {
+	for _, topic := range []string{"demo", "validate", "explain", "hostcheck"} {
+		code, stdout, stderr := runCLI(t, "help", topic)
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "Usage: skillcatalog "+topic) {
+			t.Errorf("help %s: status %d, stdout %.60q, stderr %q; want the command's usage", topic, code, stdout, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "help", "frobnicate"); code != 2 || !strings.HasPrefix(stderr, `skillcatalog: unknown command "frobnicate"`) {
+		t.Errorf("help frobnicate: status %d, stderr %q", code, stderr)
+	}
+	if code, stdout, _ := runCLI(t, "--version"); code != 0 || !strings.HasPrefix(stdout, "skillcatalog ") {
+		t.Errorf("--version: status %d, stdout %q", code, stdout)
 	}
 }
 

@@ -274,7 +274,11 @@ func printValidation(w io.Writer, rep validateReport) {
 	for _, p := range rep.Errors {
 		fmt.Fprintf(w, "error   %s: %s\n", skill.QuoteUnsafe(p.Path), skill.QuoteUnsafe(p.Message))
 	}
-	fmt.Fprintf(w, "%d skills checked: %d valid, %d invalid\n", len(rep.Skills), valid, len(rep.Skills)-valid)
+	noun := "skills"
+	if len(rep.Skills) == 1 {
+		noun = "skill"
+	}
+	fmt.Fprintf(w, "%d %s checked: %d valid, %d invalid\n", len(rep.Skills), noun, valid, len(rep.Skills)-valid)
 }
 
 func findingText(f agentskills.Finding) string {

@@ -251,3 +251,12 @@ func TestValidateHonoursCancellation(t *testing.T) {
 		t.Errorf("validate with an ended context: exit %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
+
+// TestValidateCountsOneSkill: one skill is "1 skill checked".
+func TestValidateCountsOneSkill(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"validate", filepath.Join(validateFixture, "valid", "minimal")}, &stdout, &stderr)
+	if want := "1 skill checked: 1 valid, 0 invalid\n"; code != 0 || !strings.HasSuffix(stdout.String(), want) {
+		t.Errorf("exit %d, output %q; want 0 and to end with %q", code, stdout.String(), want)
+	}
+}
