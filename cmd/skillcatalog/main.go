@@ -135,7 +135,7 @@ func versionLine() string {
 func parseFlags(fl *flag.FlagSet, args []string, stdout, stderr io.Writer) (code int, ok bool) {
 	var msg bytes.Buffer
 	fl.SetOutput(&msg)
-	err := fl.Parse(args)
+	err := parseInterspersed(fl, args)
 	switch {
 	case errors.Is(err, flag.ErrHelp):
 		fl.SetOutput(stdout)
@@ -147,6 +147,29 @@ func parseFlags(fl *flag.FlagSet, args []string, stdout, stderr io.Writer) (code
 	}
 	fl.SetOutput(stderr)
 	return 0, true
+}
+
+// parseInterspersed parses flags that come before, between or after the
+// positional arguments (`validate DIR -json` as `validate -json DIR`),
+// until a "--", after which everything is positional. fl.Args() then
+// holds the positional arguments in order.
+func parseInterspersed(fl *flag.FlagSet, args []string) error {
+	var positional []string
+	for rest := args; ; {
+		if err := fl.Parse(rest); err != nil {
+			return err
+		}
+		left := fl.Args()
+		if len(left) == 0 {
+			break
+		}
+		if consumed := len(rest) - len(left); consumed > 0 && rest[consumed-1] == "--" {
+			positional = append(positional, left...)
+			break
+		}
+		positional, rest = append(positional, left[0]), left[1:]
+	}
+	return fl.Parse(append([]string{"--"}, positional...))
 }
 
 // printJSON writes a command's -json report, indented, to stdout; a

@@ -260,3 +260,16 @@ func TestValidateCountsOneSkill(t *testing.T) {
 		t.Errorf("exit %d, output %q; want 0 and to end with %q", code, stdout.String(), want)
 	}
 }
+
+// TestValidateFlagsAfterTheDirectory: `validate DIR -json` reads -json as
+// the flag, not as a second directory.
+func TestValidateFlagsAfterTheDirectory(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"validate", filepath.Join(validateFixture, "valid", "minimal"), "-json"}, &stdout, &stderr)
+	var rep struct {
+		Skills []json.RawMessage `json:"skills"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &rep); code != 0 || err != nil || len(rep.Skills) != 1 {
+		t.Errorf("exit %d, %d skills, JSON error %v; want 0 and one skill in JSON:\n%s%s", code, len(rep.Skills), err, stdout.String(), stderr.String())
+	}
+}
