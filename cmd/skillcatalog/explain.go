@@ -239,11 +239,11 @@ func (o *explainOptions) resolvePaths() ([]string, error) {
 	}
 	roots := make([]string, len(o.skillsDirs))
 	for i, d := range o.skillsDirs {
-		if roots[i], err = filepath.Abs(d); err != nil {
+		if err := checkSkillsDir(d); err != nil {
 			return nil, err
 		}
-		if fi, err := os.Stat(roots[i]); err != nil || !fi.IsDir() {
-			return nil, fmt.Errorf("-skills %s: not a directory", d)
+		if roots[i], err = filepath.Abs(d); err != nil {
+			return nil, err
 		}
 	}
 	if o.home != "" {

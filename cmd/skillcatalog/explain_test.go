@@ -203,3 +203,22 @@ func TestExplainText(t *testing.T) {
 		t.Errorf("a missing -skills: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestExplainAndDemoNameAMissingDirectoryAlike: a -skills directory that
+// does not exist is "no such directory" in explain, as in demo and
+// serve-mcp; a file is "not a directory".
+func TestExplainAndDemoNameAMissingDirectoryAlike(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nowhere")
+	file := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ dir, want string }{{missing, "no such directory"}, {file, "not a directory"}} {
+		for _, cmd := range []string{"explain", "demo"} {
+			code, _, stderr := runCLI(t, cmd, "-skills", tc.dir)
+			if code == 0 || !strings.Contains(stderr, "-skills "+tc.dir+": "+tc.want) {
+				t.Errorf("%s -skills %s: exit %d, stderr %q; want it to say %q", cmd, tc.dir, code, stderr, tc.want)
+			}
+		}
+	}
+}
