@@ -144,6 +144,9 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return err
 	}
+	if err := checkNewSession(store); err != nil {
+		return err
+	}
 
 	exe, err := os.Executable()
 	if err != nil {
@@ -224,6 +227,17 @@ func prepareWorkspace(work string, o demoOptions) (workspace, error) {
 		ws.sessionDir = filepath.Join(work, "sessions")
 	}
 	return ws, nil
+}
+
+// checkNewSession refuses a -session-dir that already holds the demo's
+// session: the script shows a session from its start, and a resumed one
+// would publish nothing where the script says it does.
+func checkNewSession(store *sessionlog.FileStore) error {
+	path := store.Path(demoSession)
+	if info, err := os.Stat(path); err == nil && info.Size() > 0 {
+		return fmt.Errorf("-session-dir %s already holds the demo's session from an earlier run (%s): the demo starts a new session; remove that file or choose another directory", filepath.Dir(path), path)
+	}
+	return nil
 }
 
 // attachSources builds the scope tree and the registry with its providers in

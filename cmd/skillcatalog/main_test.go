@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
@@ -61,6 +62,25 @@ func TestDemoJSONShowsTheWholeLifecycle(t *testing.T) {
 	}
 	if diff := cmp.Diff(wantErrors, toolTexts); diff != "" {
 		t.Errorf("tool errors (-want +got):\n%s", diff)
+	}
+}
+
+// TestDemoRefusesToResumeASession: a -session-dir that holds the demo's
+// session from an earlier run is refused, naming the file, not resumed.
+func TestDemoRefusesToResumeASession(t *testing.T) {
+	dir := t.TempDir()
+	store, err := sessionlog.NewFileStore(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := store.Path(demoSession)
+	if err := os.WriteFile(path, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"demo", "-session-dir", dir}, &stdout, &stderr)
+	if code == 0 || !strings.Contains(stderr.String(), "already holds the demo's session from an earlier run ("+path+")") {
+		t.Errorf("demo on a used -session-dir: exit %d, stderr %q; want a refusal naming %s", code, stderr.String(), path)
 	}
 }
 
