@@ -54,10 +54,18 @@ type fixture struct {
 // skills are found.
 func newFixture(t *testing.T, skillsDir, sessionDir string) *fixture {
 	t.Helper()
+	return newFixtureWith(t, hostsdk.OpenOptions{SkillDirs: []string{skillsDir}, SessionDir: sessionDir})
+}
+
+// newFixtureWith is newFixture on a host opened with opts, whose logger is
+// the fixture's.
+func newFixtureWith(t *testing.T, opts hostsdk.OpenOptions) *fixture {
+	t.Helper()
 	t.Setenv("HOME", t.TempDir())
 	logs := &syncBuffer{}
 	logger := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{skillsDir}, SessionDir: sessionDir, Logger: logger})
+	opts.Logger = logger
+	host, err := hostsdk.Open(t.Context(), &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,20 +365,8 @@ func (brokenStore) Open(context.Context, string) (sessionlog.Log, error) {
 // without the catalog, the tool call answers the model with the failure as
 // text (an error would end the Run), and both failures are logged.
 func TestStoreUnavailable(t *testing.T) {
-	t.Setenv("HOME", t.TempDir())
-	logs := &syncBuffer{}
-	logger := slog.New(slog.NewTextHandler(logs, nil))
-	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{copySkills(t)}, Store: brokenStore{}, Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { host.Close() })
-	skills, err := skilleino.New(t.Context(), host, &skilleino.Options{Logger: logger})
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := newScriptedModel()
-	conv := &conversation{runner: newAgentRunner(t, m, skills.Middleware()), opts: []adk.AgentRunOption{skilleino.WithSession("s1")}}
+	f := newFixtureWith(t, hostsdk.OpenOptions{SkillDirs: []string{copySkills(t)}, Store: brokenStore{}})
+	m, conv, logs := f.model, f.conv, f.logs
 	m.queue(toolCall("call-1", "skill", `{"name":"pdf-forms"}`), answer("I could not load the skill."))
 	conv.turn(t, "Please fill in the W-9 form.")
 	reqs := m.requests()

@@ -137,26 +137,14 @@ func TestMemoryStoreConformance(t *testing.T) {
 }
 
 func TestFileStoreConformance(t *testing.T) {
-	logtest.RunStore(t, func(t *testing.T) sessionlog.Store {
-		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"))
-		if err != nil {
-			t.Fatalf("NewFileStore: %v", err)
-		}
-		return s
-	})
+	logtest.RunStore(t, fileStores())
 }
 
 // TestFileStoreConformanceOneOpenSession runs the store suite with room for
 // one open session, so that sessions are closed and reopened between and
 // under the suite's calls.
 func TestFileStoreConformanceOneOpenSession(t *testing.T) {
-	logtest.RunStore(t, func(t *testing.T) sessionlog.Store {
-		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), sessionlog.WithMaxOpenFiles(2))
-		if err != nil {
-			t.Fatalf("NewFileStore: %v", err)
-		}
-		return s
-	})
+	logtest.RunStore(t, fileStores(sessionlog.WithMaxOpenFiles(2)))
 }
 
 // TestFileStoreLogConformanceOneOpenSession runs the log suite on handles
@@ -226,13 +214,7 @@ func (c churn) NewestOfType(ctx context.Context, typ string) (uint64, sessionlog
 // TestFileStoreConformanceNoTail runs the store suite with a tail budget
 // of 0: every read goes to the file.
 func TestFileStoreConformanceNoTail(t *testing.T) {
-	logtest.RunStore(t, func(t *testing.T) sessionlog.Store {
-		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), sessionlog.WithTailBudget(0))
-		if err != nil {
-			t.Fatalf("NewFileStore: %v", err)
-		}
-		return s
-	})
+	logtest.RunStore(t, fileStores(sessionlog.WithTailBudget(0)))
 }
 
 // TestFileStoreLogConformanceNoTail runs the log suite on a handle of a
@@ -273,4 +255,16 @@ func TestFileStoreLogConformanceTailEvicted(t *testing.T) {
 		filler := sessionlog.Record{Type: "message", Body: []byte(`"` + strings.Repeat("f", 3<<10) + `"`)}
 		return churn{Log: l, other: other, filler: &filler}
 	})
+}
+
+// fileStores makes each store test a file store of its own, with opts, in
+// a directory that does not exist yet.
+func fileStores(opts ...sessionlog.FileStoreOption) func(*testing.T) sessionlog.Store {
+	return func(t *testing.T) sessionlog.Store {
+		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), opts...)
+		if err != nil {
+			t.Fatalf("NewFileStore: %v", err)
+		}
+		return s
+	}
 }

@@ -92,18 +92,8 @@ func TestFileStoreTailsStayWithinBudget(t *testing.T) {
 		sessions = 64
 		size     = 100 << 10 // within a tail's share of the budget (1/8)
 	)
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, logs := budgetSessions(t, budget, sessions)
 	ctx := context.Background()
-	logs := make([]Log, sessions)
-	for i := range logs {
-		if logs[i], err = s.Open(ctx, fmt.Sprintf("s%02d", i)); err != nil {
-			t.Fatal(err)
-		}
-		defer logs[i].Close()
-	}
 	before := liveHeap()
 	for i, l := range logs {
 		if _, err := l.Append(ctx, bigRecord(i, size)); err != nil {
@@ -417,18 +407,8 @@ func TestTailChargesWhatItPins(t *testing.T) {
 		sessions = 64
 		size     = 100 << 10
 	)
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, logs := budgetSessions(t, budget, sessions)
 	ctx := context.Background()
-	logs := make([]Log, sessions)
-	for i := range logs {
-		if logs[i], err = s.Open(ctx, fmt.Sprintf("s%02d", i)); err != nil {
-			t.Fatal(err)
-		}
-		defer logs[i].Close()
-	}
 	before := liveHeap()
 	for i, l := range logs {
 		big, small := bigRecord(i, size), bigRecord(-i, 100)
@@ -463,18 +443,8 @@ func TestTailPinsNoDroppedEvent(t *testing.T) {
 		sessions = 64
 		size     = 100 << 10
 	)
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, logs := budgetSessions(t, budget, sessions)
 	ctx := context.Background()
-	logs := make([]Log, sessions)
-	for i := range logs {
-		if logs[i], err = s.Open(ctx, fmt.Sprintf("s%02d", i)); err != nil {
-			t.Fatal(err)
-		}
-		defer logs[i].Close()
-	}
 	before := liveHeap()
 	for i, l := range logs {
 		if _, err := l.Append(ctx, bigRecord(i, size)); err != nil {
@@ -490,4 +460,22 @@ func TestTailPinsNoDroppedEvent(t *testing.T) {
 	if grown > 3*budget {
 		t.Errorf("%d sessions with a %d-byte event pushed out of the tail left %d bytes more on the heap, want at most %d (a budget of %d)", sessions, size, grown, 3*budget, budget)
 	}
+}
+
+// budgetSessions opens n sessions, s00 onwards, in a file store with a
+// tail budget of budget bytes; they are closed when the test ends.
+func budgetSessions(t *testing.T, budget, n int) (*FileStore, []Log) {
+	t.Helper()
+	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
+	if err != nil {
+		t.Fatal(err)
+	}
+	logs := make([]Log, n)
+	for i := range logs {
+		if logs[i], err = s.Open(context.Background(), fmt.Sprintf("s%02d", i)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { logs[i].Close() })
+	}
+	return s, logs
 }
