@@ -1,9 +1,10 @@
 package events
 
 import (
-	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
 )
 
 // A small purpose-built JSON reader for catalog records. encoding/json is not used because it
@@ -11,9 +12,6 @@ import (
 // decoding into generic values costs an allocation per token. The reader accepts exactly the
 // documents that json.Valid accepts, decodes strings exactly as encoding/json does, and keeps
 // only what a catalog record needs; the tests check both claims against encoding/json.
-
-// maxDepth is encoding/json's nesting limit; deeper documents are invalid there too.
-const maxDepth = 10000
 
 // span locates one entry's decoded name, description and origin in parser.arena.
 type span struct{ nameStart, nameEnd, descStart, descEnd, originStart, originEnd int }
@@ -80,7 +78,7 @@ func (p *parser) parseRecord() (record, bool) {
 func (p *parser) enter() bool {
 	p.pos++
 	p.depth++
-	return p.depth <= maxDepth
+	return p.depth <= jsonstr.MaxDepth
 }
 
 func (p *parser) leave() {
@@ -283,139 +281,24 @@ func (p *parser) stringEquals(want string) (eq, ok bool) {
 	return ok && string(v) == want, ok
 }
 
+// skipValue consumes the value at p.pos, checking it as json.Valid would; a value
+// that is not valid leaves p.pos where it was.
 func (p *parser) skipValue() bool {
-	switch c := p.peek(); {
-	case c == '{':
-		return p.members(func([]byte) bool { return p.skipValue() })
-	case c == '[':
-		return p.elements(p.skipValue)
-	case c == '"':
-		_, ok := p.skipString()
-		return ok
-	case c == 't':
-		return p.literal("true")
-	case c == 'f':
-		return p.literal("false")
-	case c == 'n':
-		return p.literal("null")
-	case c == '-' || '0' <= c && c <= '9':
-		return p.number()
-	default:
-		return false
+	end, ok := jsonstr.SkipValue(p.src, p.pos, p.depth)
+	if ok {
+		p.pos = end
 	}
-}
-
-func (p *parser) literal(lit string) bool {
-	if !bytes.HasPrefix(p.src[p.pos:], []byte(lit)) {
-		return false
-	}
-	p.pos += len(lit)
-	return true
-}
-
-// number consumes -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?; the caller rejects whatever
-// follows if it is not a delimiter.
-func (p *parser) number() bool {
-	if p.peek() == '-' {
-		p.pos++
-	}
-	switch c := p.peek(); {
-	case c == '0':
-		p.pos++
-	case '1' <= c && c <= '9':
-		p.digits()
-	default:
-		return false
-	}
-	if p.peek() == '.' {
-		p.pos++
-		if !p.digits() {
-			return false
-		}
-	}
-	if c := p.peek(); c == 'e' || c == 'E' {
-		p.pos++
-		if c := p.peek(); c == '+' || c == '-' {
-			p.pos++
-		}
-		if !p.digits() {
-			return false
-		}
-	}
-	return true
-}
-
-// digits consumes one or more decimal digits.
-func (p *parser) digits() bool {
-	start := p.pos
-	for c := p.peek(); '0' <= c && c <= '9'; c = p.peek() {
-		p.pos++
-	}
-	return p.pos > start
+	return ok
 }
 
 // skipString validates the string at p.pos (its opening quote) and consumes it, reporting
-// whether it contains escapes. Like json.Valid, it accepts any byte except controls, '"' and
-// '\\' literally, including invalid UTF-8.
+// whether it contains escapes.
 func (p *parser) skipString() (escaped, ok bool) {
-	src := p.src
-	for i := p.pos + 1; i < len(src); {
-		switch c := src[i]; {
-		case c == '"':
-			p.pos = i + 1
-			return escaped, true
-		case c == '\\':
-			escaped = true
-			n := escapeLen(src, i)
-			if n == 0 {
-				return false, false
-			}
-			i += n
-		case c < 0x20:
-			return false, false
-		default:
-			i++
-		}
+	end, escaped, ok := jsonstr.SkipString(p.src, p.pos)
+	if ok {
+		p.pos = end
 	}
-	return false, false
-}
-
-// escapeLen returns the length of the valid escape sequence at src[i] ('\\'), or 0.
-func escapeLen(src []byte, i int) int {
-	if i+1 >= len(src) {
-		return 0
-	}
-	switch src[i+1] {
-	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-		return 2
-	case 'u':
-		if _, ok := hex4(src, i+2); ok {
-			return 6
-		}
-	}
-	return 0
-}
-
-// hex4 decodes four hexadecimal digits at src[i:].
-func hex4(src []byte, i int) (rune, bool) {
-	if i+4 > len(src) {
-		return 0, false
-	}
-	var r rune
-	for _, c := range src[i : i+4] {
-		switch {
-		case '0' <= c && c <= '9':
-			c -= '0'
-		case 'a' <= c && c <= 'f':
-			c -= 'a' - 10
-		case 'A' <= c && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
+	return escaped, ok
 }
 
 // decodeString consumes the string at p.pos and appends its value to arena, coercing it to
@@ -434,7 +317,7 @@ func (p *parser) decodeString() bool {
 			return true
 		case c == '\\':
 			b = append(b, src[start:i]...)
-			if escapeLen(src, i) == 0 {
+			if jsonstr.EscapeLen(src, i) == 0 {
 				p.arena = b
 				return false
 			}
@@ -450,12 +333,12 @@ func (p *parser) decodeString() bool {
 			case 't':
 				b = append(b, '\t')
 			case 'u':
-				r, _ := hex4(src, i+2)
+				r, _ := jsonstr.Hex4(src, i+2)
 				i += 4
 				if utf16.IsSurrogate(r) {
 					r2 := rune(-1)
 					if i+3 < len(src) && src[i+2] == '\\' && src[i+3] == 'u' {
-						if v, ok := hex4(src, i+4); ok {
+						if v, ok := jsonstr.Hex4(src, i+4); ok {
 							r2 = v
 						}
 					}

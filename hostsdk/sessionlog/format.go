@@ -70,7 +70,7 @@ func embeddable(b []byte) bool {
 	if bytes.ContainsAny(b, "\n\r") || !utf8.Valid(b) {
 		return false
 	}
-	return validJSON(b)
+	return jsonstr.Valid(b)
 }
 
 func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"sort"
 	"unicode/utf8"
+
+	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
 )
 
 // Record types the host SDK writes. Logs accept any non-empty type.
@@ -193,7 +195,7 @@ func (r Record) Validate(seq uint64) error {
 	if !utf8.ValidString(r.Type) {
 		return fmt.Errorf("%w: type is not valid UTF-8", ErrInvalidRecord)
 	}
-	if r.Body != nil && !r.BodyCompactJSON && !validJSON(r.Body) {
+	if r.Body != nil && !r.BodyCompactJSON && !jsonstr.Valid(r.Body) {
 		return fmt.Errorf("%w: body of %q record is not valid JSON", ErrInvalidRecord, r.Type)
 	}
 	if h := r.Hide; h != nil && !validHide(*h, seq) {

@@ -1,6 +1,7 @@
-// Package jsonstr writes JSON strings without reflection, for the
-// hand-written encoders of the durable catalog record, the session log and
-// the host's message bodies.
+// Package jsonstr writes and scans JSON without reflection, for the
+// hand-written encoders and readers of the durable catalog record, the
+// session log and the host's message bodies: Append writes a string as
+// encoding/json does, SkipValue and Valid check a value as json.Valid does.
 package jsonstr
 
 import (
