@@ -1,8 +1,9 @@
 // Package conformance runs declarative scenarios against the skill-catalog
 // plugin through the host SDK, and reports how the plugin's behaviour
 // differs from what each scenario expects. It is how hosts and plugin
-// releases prove they keep the contract of seed 002: the repository's
-// scenarios live in testdata/conformance, and
+// releases prove they keep the behaviour contract (the rules in the plugin
+// package's documentation, and the exact model-facing texts the render
+// package writes): the repository's scenarios live in testdata/conformance, and
 // `skillcatalog conform -plugin PATH [FILE|DIR ...]` (or -in-process) runs
 // them.
 //
