@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -38,7 +38,7 @@ func TestRemoteSkillsThroughThePlugin(t *testing.T) {
 }
 
 func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability, whileDown hostsdk.Outcome, reason contract.ReasonCode) {
-	srv := mcpskillstest.New()
+	srv := mcpfake.New()
 	srv.SetSkill("alpha", "Remote alpha.", "---\nname: alpha\ndescription: Remote alpha.\n---\nAlpha instructions from the server.")
 	srv.SetSkill("beta", "Remote beta.", "Beta instructions.")
 	srv.RequireHeader("Authorization", "Bearer s3cret-token")
@@ -110,7 +110,7 @@ func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability
 			t.Fatal(err)
 		}
 	}
-	if n := srv.Reads(mcpskillstest.SkillURI("alpha")); n != 1 {
+	if n := srv.Reads(mcpfake.SkillURI("alpha")); n != 1 {
 		t.Errorf("alpha's SKILL.md was read %d times in one session, want 1", n)
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 )
 
 // serveMCPCommand publishes a skills directory over MCP, on stdio or

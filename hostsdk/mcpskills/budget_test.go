@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 )
 
 // cachedBytes sums the content every session view holds, entry by entry,
@@ -39,7 +39,7 @@ func TestCacheTotalBytesAcrossSessions(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", strings.Repeat("d", bodySize))
 	p := newMemProvider(t, m, Config{CacheTotalBytes: total, IndexMaxAge: time.Hour})
-	body := mcpskillstest.SkillURI("deploy")
+	body := mcpfake.SkillURI("deploy")
 
 	for i := range sessions {
 		load(t, p, fmt.Sprintf("s%02d", i), "deploy")

@@ -13,7 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 )
 
@@ -22,12 +22,12 @@ import (
 func TestProviderConformance(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		open func(t *testing.T, s *mcpskillstest.Server) *Provider
+		open func(t *testing.T, s *mcpfake.Server) *Provider
 	}{
-		{"InMemory", func(t *testing.T, s *mcpskillstest.Server) *Provider {
+		{"InMemory", func(t *testing.T, s *mcpfake.Server) *Provider {
 			return newMemProvider(t, &memServer{Server: s}, Config{Label: "remote"})
 		}},
-		{"HTTP", func(t *testing.T, s *mcpskillstest.Server) *Provider {
+		{"HTTP", func(t *testing.T, s *mcpfake.Server) *Provider {
 			s.RequireHeader("Authorization", testToken)
 			h, err := s.ListenHTTP("127.0.0.1:0")
 			if err != nil {
@@ -36,13 +36,13 @@ func TestProviderConformance(t *testing.T) {
 			t.Cleanup(func() { _ = h.Stop() })
 			return newHTTPProvider(t, Config{Label: "remote", URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
 		}},
-		{"Stdio", func(t *testing.T, s *mcpskillstest.Server) *Provider {
+		{"Stdio", func(t *testing.T, s *mcpfake.Server) *Provider {
 			return newRelayProvider(t, s, Config{Label: "remote"})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			skilltest.RunProvider(t, func(t *testing.T) skilltest.Harness {
-				s := mcpskillstest.New()
+				s := mcpfake.New()
 				return harness(tc.open(t, s), s)
 			})
 		})
@@ -50,7 +50,7 @@ func TestProviderConformance(t *testing.T) {
 }
 
 // harness drives p, a provider for s, through the server's skills.
-func harness(p *Provider, s *mcpskillstest.Server) skilltest.Harness {
+func harness(p *Provider, s *mcpfake.Server) skilltest.Harness {
 	return skilltest.Harness{
 		Provider: p,
 		SetSkill: func(t *testing.T, name, description string) {
@@ -60,7 +60,7 @@ func harness(p *Provider, s *mcpskillstest.Server) skilltest.Harness {
 		Block: func(t *testing.T, op skilltest.Op, name string) (func(context.Context) error, func()) {
 			uri := IndexURI
 			if op == skilltest.OpLoad {
-				uri = mcpskillstest.SkillURI(name)
+				uri = mcpfake.SkillURI(name)
 			}
 			s.SetBlocking(uri, true)
 			started := func(ctx context.Context) error {
@@ -105,7 +105,7 @@ func runStdioRelay(sock string) int {
 
 // newRelayProvider returns a stdio provider whose server process relays to
 // s, served in this process.
-func newRelayProvider(t *testing.T, s *mcpskillstest.Server, cfg Config) *Provider {
+func newRelayProvider(t *testing.T, s *mcpfake.Server, cfg Config) *Provider {
 	t.Helper()
 	// Socket paths are short-lived and must stay under the platform's
 	// length limit, which test-named temporary directories can exceed.

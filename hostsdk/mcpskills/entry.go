@@ -2,13 +2,12 @@ package mcpskills
 
 import (
 	"bytes"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/url"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -306,12 +305,8 @@ func (e *remoteEntry) decodeFile(raw json.RawMessage) (fileEntry, string) {
 
 // parseDigest decodes "sha256:" and 64 lower-case hexadecimal digits.
 func parseDigest(s string) ([32]byte, string) {
-	var d [32]byte
-	hexDigits, ok := strings.CutPrefix(s, skillsext.DigestPrefix)
-	if !ok || len(hexDigits) != 64 || strings.ToLower(hexDigits) != hexDigits {
-		return d, fmt.Sprintf("digest %q is not \"sha256:\" and 64 lower-case hexadecimal digits", clip(s, 80))
-	}
-	if _, err := hex.Decode(d[:], []byte(hexDigits)); err != nil {
+	d, ok := skillsext.ParseDigest(s)
+	if !ok {
 		return d, fmt.Sprintf("digest %q is not \"sha256:\" and 64 lower-case hexadecimal digits", clip(s, 80))
 	}
 	return d, ""

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 )
 
 // escapingSkill writes a skill whose files are 3 MiB each of characters
@@ -118,7 +118,7 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 // the documented too-large error, never a transport error.
 func TestEscapedResourceOverIndex(t *testing.T) {
 	_, files := escapingSkill(t)
-	s := mcpskillstest.New()
+	s := mcpfake.New()
 	s.SetSkill("escaping", "Files that JSON escaping makes six times larger.", "Read data/lt.txt and data/ctrl.txt.")
 	for rel, data := range files {
 		s.SetResource("skill://escaping/"+rel, string(data))

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 )
 
@@ -39,7 +39,7 @@ const (
 // file; /index, an index server with the same skill and file. It prints
 // the address and serves until stdin closes.
 func runBenchServer() int {
-	list := mcpskillstest.NewExt()
+	list := mcpfake.NewExt()
 	list.SetPageSize(benchPageSize)
 	for i := range benchSkills {
 		name := fmt.Sprintf("skill-%04d", i)
@@ -47,7 +47,7 @@ func runBenchServer() int {
 		for j := 1; j < benchFiles; j++ {
 			files[fmt.Sprintf("references/file-%d.md", j)] = fmt.Sprintf("File %d of %s.\n", j, name)
 		}
-		list.SetSkill(mcpskillstest.ExtSkill{
+		list.SetSkill(mcpfake.ExtSkill{
 			URI:         fmt.Sprintf("skill://team-%d/%s/SKILL.md", i%10, name),
 			Frontmatter: map[string]any{"name": name, "description": "Benchmark skill " + name + ": what it does and when to use it."},
 			Body:        "# " + name + "\n",
@@ -55,9 +55,9 @@ func runBenchServer() int {
 		})
 	}
 	big := benchText()
-	ext := mcpskillstest.NewExt()
-	ext.SetSkill(mcpskillstest.ExtSkill{URI: "skill://big/SKILL.md", Frontmatter: map[string]any{"name": benchBigSkill, "description": "Big."}, Body: "# Big\n", Files: map[string]string{benchBigFile: big}})
-	index := mcpskillstest.New()
+	ext := mcpfake.NewExt()
+	ext.SetSkill(mcpfake.ExtSkill{URI: "skill://big/SKILL.md", Frontmatter: map[string]any{"name": benchBigSkill, "description": "Big."}, Body: "# Big\n", Files: map[string]string{benchBigFile: big}})
+	index := mcpfake.New()
 	index.SetSkill(benchBigSkill, "Big.", "# Big\n")
 	index.SetResource(benchBigIndexU, big)
 

@@ -1,12 +1,11 @@
 package mcpskills
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"slices"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -95,7 +94,7 @@ func (p *Provider) publicEntry(e *remoteEntry) Entry {
 		Files:          make([]EntryFile, 0, len(e.Files)),
 	}
 	for _, f := range e.Files {
-		out.Files = append(out.Files, EntryFile{URI: f.URI, Path: f.Path, Digest: skillsext.DigestPrefix + hex.EncodeToString(f.Digest[:]), Size: f.Size})
+		out.Files = append(out.Files, EntryFile{URI: f.URI, Path: f.Path, Digest: skillsext.FormatDigest(f.Digest), Size: f.Size})
 	}
 	return out
 }

@@ -10,15 +10,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 )
 
 const testToken = "Bearer tok-3f9c2a7e51d84b06"
 
-func newHTTPServer(t *testing.T) (*mcpskillstest.Server, *mcpskillstest.HTTPServer) {
+func newHTTPServer(t *testing.T) (*mcpfake.Server, *mcpfake.HTTPServer) {
 	t.Helper()
-	s := mcpskillstest.New()
+	s := mcpfake.New()
 	s.SetSkill("deploy", "Deploy.", "---\nname: deploy\n---\n# Deploy\n")
 	s.SetSkill("audit", "Audit.", "# Audit\n")
 	s.RequireHeader("Authorization", testToken)
@@ -56,7 +56,7 @@ func checkNoSecrets(t *testing.T, msg string, secrets ...string) {
 func TestHTTPOneReadPerResourcePerSession(t *testing.T) {
 	s, h := newHTTPServer(t)
 	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
-	body := mcpskillstest.SkillURI("deploy")
+	body := mcpfake.SkillURI("deploy")
 
 	if obs := listSkills(t, p, "s1"); len(obs.Skills) != 2 {
 		t.Fatalf("List = %+v", obs)

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -78,8 +78,8 @@ func errSkillFileTooLarge(size int) error {
 
 // isSkillFileURI reports whether uri is the SKILL.md of some skill.
 func isSkillFileURI(uri string) bool {
-	name, ok := strings.CutSuffix(strings.TrimPrefix(uri, uriScheme), "/SKILL.md")
-	return ok && strings.HasPrefix(uri, uriScheme) && skill.ValidBoundedName(name)
+	name, ok := strings.CutSuffix(strings.TrimPrefix(uri, skillsext.Scheme), "/SKILL.md")
+	return ok && strings.HasPrefix(uri, skillsext.Scheme) && skill.ValidBoundedName(name)
 }
 
 // messageLimit learns, for one request, that a response to it was cut off

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -49,7 +49,7 @@ func TestHTTPOversizedMessageIsCutOff(t *testing.T) {
 		{"body as event", true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			o := &mcpskillstest.Oversized{SSE: tc.sse, BodyBytes: 100}
+			o := &mcpfake.Oversized{SSE: tc.sse, BodyBytes: 100}
 			if tc.body {
 				o.BodyBytes = hostileBytes
 			} else {
@@ -67,7 +67,7 @@ func TestHTTPOversizedMessageIsCutOff(t *testing.T) {
 				if obs := listSkills(t, p, "s1"); len(obs.Skills) != 1 {
 					t.Fatalf("List = %+v", obs)
 				}
-				_, _, err = p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: mcpskillstest.OversizedSkill})
+				_, _, err = p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: mcpfake.OversizedSkill})
 			} else {
 				var obs skills.Observation
 				obs, err = p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
@@ -106,7 +106,7 @@ func TestSkillBodyBound(t *testing.T) {
 		{"one byte over", skill.MaxSkillFileBytes + 1, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s := mcpskillstest.New()
+			s := mcpfake.New()
 			s.SetSkill("deploy", "Deploy.", "# Deploy\n"+strings.Repeat("x", tc.size-len("# Deploy\n")))
 			h, err := s.ListenHTTP("127.0.0.1:0")
 			if err != nil {
@@ -142,7 +142,7 @@ func TestSkillBodyBound(t *testing.T) {
 // An initialize response above MaxMessageBytes fails the connection with an
 // error naming the bound.
 func TestHTTPOversizedInitializeIsCutOff(t *testing.T) {
-	srv := httptest.NewServer(&mcpskillstest.Oversized{InitializeBytes: 2 * MaxMessageBytes})
+	srv := httptest.NewServer(&mcpfake.Oversized{InitializeBytes: 2 * MaxMessageBytes})
 	defer srv.Close()
 	p := newHTTPProvider(t, Config{URL: srv.URL})
 	_, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})

@@ -17,7 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/goleak"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -25,13 +25,13 @@ import (
 // memServer is a test server reached over in-memory pipes; down makes new
 // connections fail.
 type memServer struct {
-	*mcpskillstest.Server
+	*mcpfake.Server
 	down     atomic.Bool
 	connects atomic.Int32
 }
 
 func newMemServer() *memServer {
-	return &memServer{Server: mcpskillstest.New()}
+	return &memServer{Server: mcpfake.New()}
 }
 
 // crash closes every session and refuses new ones until recover.
@@ -84,7 +84,7 @@ func load(t *testing.T, p *Provider, session, name string) skill.Definition {
 	return def
 }
 
-func wantReads(t *testing.T, s *mcpskillstest.Server, uri string, want int) {
+func wantReads(t *testing.T, s *mcpfake.Server, uri string, want int) {
 	t.Helper()
 	if got := s.Reads(uri); got != want {
 		t.Fatalf("server saw %d reads of %s, want %d", got, uri, want)
@@ -149,7 +149,7 @@ func TestOneReadPerResourcePerSession(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
-	uri := mcpskillstest.SkillURI("deploy")
+	uri := mcpfake.SkillURI("deploy")
 
 	listSkills(t, p, "s1")
 	load(t, p, "s1", "deploy")
@@ -195,7 +195,7 @@ func TestConcurrentLoadsShareOneRead(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	wantReads(t, m.Server, mcpskillstest.SkillURI("deploy"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("deploy"), 1)
 	wantReads(t, m.Server, IndexURI, 1)
 	if got := m.connects.Load(); got != 1 {
 		t.Errorf("%d connections, want 1", got)
@@ -222,7 +222,7 @@ func (c *waitingContext) Done() <-chan struct{} {
 
 // holdReads makes the server's reads of uri wait for release, announcing
 // each on the returned channel.
-func holdReads(t *testing.T, s *mcpskillstest.Server, uri string) (reading <-chan struct{}, release func()) {
+func holdReads(t *testing.T, s *mcpfake.Server, uri string) (reading <-chan struct{}, release func()) {
 	t.Helper()
 	ch := make(chan struct{}, 16)
 	held := make(chan struct{})
@@ -242,7 +242,7 @@ func TestConcurrentReadersShareOneServerRead(t *testing.T) {
 	const readers = 6
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	uri := mcpskillstest.SkillURI("deploy")
+	uri := mcpfake.SkillURI("deploy")
 	p := newMemProvider(t, m, Config{})
 	listSkills(t, p, "s1")
 	reading, release := holdReads(t, m.Server, uri)
@@ -276,7 +276,7 @@ func TestConcurrentReadersShareOneServerRead(t *testing.T) {
 func TestSharedReadCancelledByItsStarterIsReadAgain(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	uri := mcpskillstest.SkillURI("deploy")
+	uri := mcpfake.SkillURI("deploy")
 	p := newMemProvider(t, m, Config{})
 	listSkills(t, p, "s1")
 	reading, release := holdReads(t, m.Server, uri)
@@ -326,7 +326,7 @@ func TestFailedReadIsRetriedAndNotCached(t *testing.T) {
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	var logged bytes.Buffer
 	p := newMemProvider(t, m, Config{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
-	uri := mcpskillstest.SkillURI("deploy")
+	uri := mcpfake.SkillURI("deploy")
 	listSkills(t, p, "s1")
 
 	m.SetFailure(uri, "storage unavailable")
@@ -443,22 +443,22 @@ func TestEvictionLeastRecentlyUsed(t *testing.T) {
 		load(t, p, "s1", fmt.Sprintf("s%03d", i))
 	}
 	for i := range 100 {
-		wantReads(t, m.Server, mcpskillstest.SkillURI(fmt.Sprintf("s%03d", i)), 1)
+		wantReads(t, m.Server, mcpfake.SkillURI(fmt.Sprintf("s%03d", i)), 1)
 	}
 
 	load(t, p, "s1", "s099")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("s099"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("s099"), 1)
 	load(t, p, "s1", "s000")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("s000"), 2)
+	wantReads(t, m.Server, mcpfake.SkillURI("s000"), 2)
 	listSkills(t, p, "s1")
 	wantReads(t, m.Server, IndexURI, 1)
 	// Re-reading s000 evicted the next least recently used body, s001.
 	load(t, p, "s1", "s001")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("s001"), 2)
+	wantReads(t, m.Server, mcpfake.SkillURI("s001"), 2)
 	load(t, p, "s1", "s002")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("s002"), 2)
+	wantReads(t, m.Server, mcpfake.SkillURI("s002"), 2)
 	load(t, p, "s1", "s099")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("s099"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("s099"), 1)
 }
 
 func TestEvictionByBytes(t *testing.T) {
@@ -474,10 +474,10 @@ func TestEvictionByBytes(t *testing.T) {
 	load(t, p, "s1", "c") // evicts a
 	load(t, p, "s1", "c")
 	load(t, p, "s1", "b")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("b"), 1)
-	wantReads(t, m.Server, mcpskillstest.SkillURI("c"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("b"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("c"), 1)
 	load(t, p, "s1", "a")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("a"), 2)
+	wantReads(t, m.Server, mcpfake.SkillURI("a"), 2)
 	listSkills(t, p, "s1")
 	wantReads(t, m.Server, IndexURI, 1)
 }
@@ -494,11 +494,11 @@ func TestLargeBodyServedNotCached(t *testing.T) {
 		if len(def.Content) != len(big) || def.Content != big {
 			t.Fatalf("big body: %d bytes, want %d", len(def.Content), len(big))
 		}
-		wantReads(t, m.Server, mcpskillstest.SkillURI("big"), i)
+		wantReads(t, m.Server, mcpfake.SkillURI("big"), i)
 	}
 	// The oversized body did not push anything out.
 	load(t, p, "s1", "small")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("small"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("small"), 1)
 	wantReads(t, m.Server, IndexURI, 1)
 }
 
@@ -518,13 +518,13 @@ func TestEndSessionReleasesView(t *testing.T) {
 		t.Errorf("%d session views remain after every session ended", n)
 	}
 	load(t, p, "s0", "deploy")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("deploy"), 51)
+	wantReads(t, m.Server, mcpfake.SkillURI("deploy"), 51)
 }
 
 func TestEndSessionDuringRead(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	uri := mcpskillstest.SkillURI("deploy")
+	uri := mcpfake.SkillURI("deploy")
 	p := newMemProvider(t, m, Config{})
 	listSkills(t, p, "s1")
 	m.SetBlocking(uri, true)
@@ -560,9 +560,9 @@ func TestCancellationAbortsRequest(t *testing.T) {
 // testCancellation cancels a Load while the server is blocked reading the
 // body, and checks that the call returns the cancellation, that the server's
 // handler saw it, and that the provider still works afterwards.
-func testCancellation(t *testing.T, p *Provider, s *mcpskillstest.Server) {
+func testCancellation(t *testing.T, p *Provider, s *mcpfake.Server) {
 	t.Helper()
-	uri := mcpskillstest.SkillURI("deploy")
+	uri := mcpfake.SkillURI("deploy")
 	s.SetBlocking(uri, true)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -715,7 +715,7 @@ func TestIndexMaxAge(t *testing.T) {
 	}
 	wantReads(t, m.Server, IndexURI, 2)
 	load(t, p, "s1", "deploy")
-	wantReads(t, m.Server, mcpskillstest.SkillURI("deploy"), 1)
+	wantReads(t, m.Server, mcpfake.SkillURI("deploy"), 1)
 }
 
 func TestReadResource(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -68,20 +69,12 @@ func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceReq
 	return []byte(c.Text), nil
 }
 
-// escapePath percent-encodes each byte of a slash-separated path that is
-// not unreserved, keeping the slashes.
+// escapePath percent-encodes each segment of a slash-separated path in
+// the extension's canonical spelling, keeping the slashes.
 func escapePath(path string) string {
-	var b strings.Builder
-	const hex = "0123456789ABCDEF"
-	for i := 0; i < len(path); i++ {
-		c := path[i]
-		if c == '/' || isUnreserved(c) {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
+	segs := strings.Split(path, "/")
+	for i, seg := range segs {
+		segs[i] = skillsext.EncodeSegment(seg)
 	}
-	return b.String()
+	return strings.Join(segs, "/")
 }

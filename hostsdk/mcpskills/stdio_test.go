@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 )
 
@@ -86,7 +86,7 @@ func runStdioServer(specJSON string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 2
 	}
-	s := mcpskillstest.New()
+	s := mcpfake.New()
 	for _, sk := range spec.Skills {
 		s.SetSkill(sk.Name, sk.Description, sk.Body)
 	}
@@ -144,7 +144,7 @@ func newStdioProvider(t *testing.T, spec stdioSpec, cfg Config) (*Provider, stri
 
 func TestStdioOneReadPerResourcePerSession(t *testing.T) {
 	p, log := newStdioProvider(t, stdioSpec{}, Config{IndexMaxAge: time.Hour})
-	body := "read " + mcpskillstest.SkillURI("deploy")
+	body := "read " + mcpfake.SkillURI("deploy")
 
 	obs := listSkills(t, p, "s1")
 	if len(obs.Skills) != 2 {
@@ -194,7 +194,7 @@ func TestStdioServerCrashIsIncompleteThenReconnects(t *testing.T) {
 }
 
 func TestStdioBrokenConnectionRetriedOnce(t *testing.T) {
-	body := mcpskillstest.SkillURI("deploy")
+	body := mcpfake.SkillURI("deploy")
 	p, log := newStdioProvider(t, stdioSpec{CrashOnFirst: body}, Config{})
 	listSkills(t, p, "s1")
 	// The process that served the index dies reading the body; the call
@@ -211,7 +211,7 @@ func TestStdioBrokenConnectionRetriedOnce(t *testing.T) {
 }
 
 func TestStdioCancellation(t *testing.T) {
-	body := mcpskillstest.SkillURI("deploy")
+	body := mcpfake.SkillURI("deploy")
 	p, log := newStdioProvider(t, stdioSpec{Block: body}, Config{})
 	listSkills(t, p, "s1")
 	ctx, cancel := context.WithCancel(t.Context())

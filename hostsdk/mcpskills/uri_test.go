@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -82,7 +83,7 @@ func TestValidateChildURI(t *testing.T) {
 		"skill://deploy/a;b",
 		"skill://deploy/a\x00b",
 		"skill://deploy/a\nb",
-		"skill://deploy/" + strings.Repeat("a", maxChildURIBytes),
+		"skill://deploy/" + strings.Repeat("a", skillsext.MaxURIBytes),
 		"",
 	}
 	for _, uri := range hostile {

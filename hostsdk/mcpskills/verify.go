@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // digestOf returns the size and SHA-256 of a resource's raw bytes: the

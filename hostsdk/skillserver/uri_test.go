@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -62,7 +63,7 @@ func TestParseSkillURI(t *testing.T) {
 		"skill://x/a\\b", "skill://x/.env", "skill://x/%2Eenv", "skill://x/a%00b", "skill://x/a%0Ab", "skill://x/a%7Fb",
 		"skill://x/%41", "skill://x/%c3%a9", "skill://x/%C3", "skill://x/%FF", "skill://x/%", "skill://x/%4",
 		"skill://user@x/y", "skill://x:80/y", "skill://x/y?q", "skill://x/y#f", "skill://x/a b", "skill://x/é",
-		"skill://x/" + strings.Repeat("a", maxURIBytes),
+		"skill://x/" + strings.Repeat("a", skillsext.MaxURIBytes),
 	} {
 		if segs, err := parseSkillURI(uri); err == nil {
 			t.Errorf("parseSkillURI(%q) = %q, want an error", uri, segs)

@@ -76,11 +76,11 @@ func TestFrontmatterJSONErrors(t *testing.T) {
 // For every SKILL.md of the filesystem provider's corpus that it parses,
 // the JSON carries the same name and description it reads.
 func TestFrontmatterJSONAgreesWithTheFilesystemProvider(t *testing.T) {
-	files, err := filepath.Glob("../../../../testdata/agentskills/corpus/*/SKILL.md")
+	files, err := filepath.Glob("../../../testdata/agentskills/corpus/*/SKILL.md")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("corpus: %d files, %v", len(files), err)
 	}
-	files = append(files, "../../../../testdata/skills/commit-messages/SKILL.md", "../../../../testdata/skills/pdf-forms/SKILL.md")
+	files = append(files, "../../../testdata/skills/commit-messages/SKILL.md", "../../../testdata/skills/pdf-forms/SKILL.md")
 	compared := 0
 	for _, file := range files {
 		data, err := os.ReadFile(file)

@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"github.com/skillcatalog/skillcatalog/skill"
 )

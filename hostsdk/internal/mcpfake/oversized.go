@@ -1,4 +1,4 @@
-package mcpskillstest
+package mcpfake
 
 import (
 	"bytes"

@@ -10,8 +10,8 @@ import (
 
 	"github.com/skillcatalog/skillcatalog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 )
 
 // The example skills served over streamable HTTP are what the MCP provider

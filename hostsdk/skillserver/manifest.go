@@ -8,7 +8,7 @@ import (
 	"path"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/internal/fileid"
 )
 
@@ -162,8 +162,8 @@ func (sc *scanner) walkTree(p string, tree *skillTree) (found []candidate, exclu
 			case !servableName(name):
 				excluded = append(excluded, fmt.Sprintf("%q (a name no URI can spell)", clip(rel, 80)))
 				continue
-			case len(fileURI(p, rel)) > maxURIBytes:
-				excluded = append(excluded, fmt.Sprintf("%s (a URI longer than %d bytes)", clip(rel, 80), maxURIBytes))
+			case len(fileURI(p, rel)) > skillsext.MaxURIBytes:
+				excluded = append(excluded, fmt.Sprintf("%s (a URI longer than %d bytes)", clip(rel, 80), skillsext.MaxURIBytes))
 				continue
 			case d.IsDir():
 				if err := walk(rel); err != nil {

@@ -6,7 +6,7 @@
 //	memprobe -body 200000000 [-sse]    an oversized SKILL.md over streamable HTTP
 //	memprobe -url URL -sessions 300    sessions that each load every skill of the server at URL
 //
-// The oversized scenarios run mcpskillstest.Oversized in this process; it
+// The oversized scenarios run mcpfake.Oversized in this process; it
 // generates what it sends and holds none of it. It prints what the provider
 // returned and the live heap after a collection.
 package main
@@ -19,8 +19,8 @@ import (
 	"os"
 	"runtime"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 )
 
@@ -39,9 +39,9 @@ func main() {
 }
 
 func run(ctx context.Context, index, body int64, sse bool, url string, sessions int, total int64) error {
-	var o *mcpskillstest.Oversized
+	var o *mcpfake.Oversized
 	if url == "" {
-		o = &mcpskillstest.Oversized{IndexBytes: index, BodyBytes: max(body, 100), SSE: sse}
+		o = &mcpfake.Oversized{IndexBytes: index, BodyBytes: max(body, 100), SSE: sse}
 		srv := httptest.NewServer(o)
 		defer srv.Close()
 		url = srv.URL

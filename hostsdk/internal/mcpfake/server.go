@@ -1,4 +1,4 @@
-// Package mcpskillstest holds small MCP servers that publish skills for
+// Package mcpfake holds small MCP servers that publish skills for
 // tests and demos of the mcpskills provider. Server uses the older
 // convention (skill://index.json plus skill://<name>/SKILL.md): it counts
 // reads per URI, can be changed while clients are connected, can fail or
@@ -7,7 +7,7 @@
 // address). ExtServer declares the MCP Skills extension
 // (io.modelcontextprotocol/skills) and serves any entry and file a test
 // sets, hostile ones included. Oversized sends messages of any size.
-package mcpskillstest
+package mcpfake
 
 import (
 	"context"
@@ -20,13 +20,14 @@ import (
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // IndexURI is the discovery document's URI.
-const IndexURI = "skill://index.json"
+const IndexURI = skillsext.IndexURI
 
 // SkillURI is the URI of a skill's SKILL.md.
-func SkillURI(name string) string { return "skill://" + name + "/SKILL.md" }
+func SkillURI(name string) string { return skillsext.SkillURI(name) }
 
 type skill struct {
 	description string
@@ -62,7 +63,7 @@ func New() *Server {
 		started:   make(chan string, 64),
 		cancelled: make(chan string, 64),
 	}
-	s.srv = mcp.NewServer(&mcp.Implementation{Name: "mcpskillstest", Version: "1"}, &mcp.ServerOptions{
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "mcpfake", Version: "1"}, &mcp.ServerOptions{
 		Capabilities: &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{ListChanged: true}},
 		// Accept every subscription; ResourceUpdated notifies subscribers.
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
@@ -279,7 +280,7 @@ func (s *Server) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.R
 func (s *Server) InMemoryTransport(ctx context.Context) (mcp.Transport, error) {
 	client, server := mcp.NewInMemoryTransports()
 	if _, err := s.srv.Connect(ctx, server, nil); err != nil {
-		return nil, fmt.Errorf("mcpskillstest: connecting in-memory session: %w", err)
+		return nil, fmt.Errorf("mcpfake: connecting in-memory session: %w", err)
 	}
 	return client, nil
 }
@@ -346,7 +347,7 @@ func (h *HTTPServer) Start() error {
 	}
 	ln, err := net.Listen("tcp", h.addr)
 	if err != nil {
-		return fmt.Errorf("mcpskillstest: listening: %w", err)
+		return fmt.Errorf("mcpfake: listening: %w", err)
 	}
 	h.addr = ln.Addr().String()
 	mux := http.NewServeMux()

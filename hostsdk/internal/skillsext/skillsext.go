@@ -3,7 +3,8 @@
 // limits, and the params and results of skills/list, skills/get and
 // resources/directory/read. The server (package skillserver) writes them and
 // the client (package mcpskills) reads them, so both ends share one
-// definition. The client decodes untrusted entries with its own checks; the
+// definition, as they share the skill:// URI spelling and the digest form
+// (uri.go). The client decodes untrusted entries with its own checks; the
 // types here say only what the specification names.
 package skillsext
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // writeBenchSkills writes skills skills of files files each (SKILL.md and

@@ -2,7 +2,6 @@ package skillserver
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -235,7 +234,7 @@ func (sc *scanner) serve(p string) (*servedSkill, error) {
 	}
 	resources := make([]skillsext.SkillResource, 0, len(files))
 	for rel, f := range files {
-		resources = append(resources, skillsext.SkillResource{URI: fileURI(p, rel), Digest: digestString(f.digest), Size: f.size})
+		resources = append(resources, skillsext.SkillResource{URI: fileURI(p, rel), Digest: skillsext.FormatDigest(f.digest), Size: f.size})
 	}
 	sort.Slice(resources, func(i, j int) bool { return resources[i].URI < resources[j].URI })
 	list, err := json.Marshal(resources)
@@ -256,9 +255,4 @@ func (sc *scanner) previous(p string, v *fileVersion, files map[string]fileDiges
 		return nil
 	}
 	return sk
-}
-
-// digestString formats a SHA-256 digest as an entry carries it.
-func digestString(d [sha256.Size]byte) string {
-	return skillsext.DigestPrefix + hex.EncodeToString(d[:])
 }

@@ -159,8 +159,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // IndexSchema is the discovery schema the index declares.
@@ -296,14 +295,14 @@ func (s *Server) publish(c *catalog) {
 		}
 	}
 	s.srv.RemoveResources(gone...)
-	s.srv.AddResource(&mcp.Resource{URI: mcpskills.IndexURI, Name: "index", Title: "Skills index", MIMEType: "application/json",
+	s.srv.AddResource(&mcp.Resource{URI: skillsext.IndexURI, Name: "index", Title: "Skills index", MIMEType: "application/json",
 		Description: "Every skill this server publishes at skill://<name>/SKILL.md: name, type, description and the URI of its SKILL.md."}, s.readIndex)
 	s.listed = make(map[string]bool, len(c.skills))
 	for _, sk := range c.skills {
 		s.srv.AddResource(&mcp.Resource{URI: sk.uri, Name: sk.name(), Description: sk.description, MIMEType: "text/markdown"}, s.readResource)
 		s.listed[sk.uri] = true
 	}
-	_ = s.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: mcpskills.IndexURI})
+	_ = s.srv.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: skillsext.IndexURI})
 }
 
 type indexEntry struct {

@@ -7,15 +7,12 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // URI bounds and spellings.
 const (
-	uriScheme = "skill://"
-	// maxURIBytes bounds a URI the server accepts or publishes, as the MCP
-	// provider bounds the resource URIs it reads.
-	maxURIBytes = 2048
 	// maxSkillPathBytes bounds a skill path so that a host can qualify it
 	// with any label: "<label>:<path>" stays within
 	// skill.MaxQualifiedNameLength with a label of skill.MaxNameLength bytes.
@@ -54,38 +51,17 @@ func skillPathProblem(path string) string {
 }
 
 // skillURI is the URI of the SKILL.md of the skill at path.
-func skillURI(path string) string { return uriScheme + path + "/" + skillFileName }
+func skillURI(path string) string { return skillsext.SkillURI(path) }
 
 // fileURI is the URI of the file at rel (slash-separated, below the skill
 // directory) of the skill at path, each segment percent-encoded.
 func fileURI(path, rel string) string {
 	var b strings.Builder
-	b.WriteString(uriScheme)
+	b.WriteString(skillsext.Scheme)
 	b.WriteString(path)
 	for seg := range strings.SplitSeq(rel, "/") {
 		b.WriteByte('/')
-		b.WriteString(encodeSegment(seg))
-	}
-	return b.String()
-}
-
-// encodeSegment percent-encodes every byte of seg but the URI unreserved
-// characters (letters, digits, '-', '.', '_', '~'), with upper-case hex:
-// the one spelling parseSkillURI accepts.
-func encodeSegment(seg string) string {
-	if strings.IndexFunc(seg, func(r rune) bool { return r >= utf8.RuneSelf || !isUnreserved(byte(r)) }) < 0 {
-		return seg
-	}
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(seg); i++ {
-		if c := seg[i]; isUnreserved(c) {
-			b.WriteByte(c)
-		} else {
-			b.WriteByte('%')
-			b.WriteByte(hex[c>>4])
-			b.WriteByte(hex[c&15])
-		}
+		b.WriteString(skillsext.EncodeSegment(seg))
 	}
 	return b.String()
 }
@@ -113,10 +89,10 @@ func servableName(name string) bool {
 // userinfo, a port, a query or fragment, a backslash, an encoded
 // unreserved character or separator, a hidden name) is an error.
 func parseSkillURI(uri string) ([]string, error) {
-	if len(uri) > maxURIBytes {
-		return nil, fmt.Errorf("longer than %d bytes", maxURIBytes)
+	if len(uri) > skillsext.MaxURIBytes {
+		return nil, fmt.Errorf("longer than %d bytes", skillsext.MaxURIBytes)
 	}
-	rest, ok := strings.CutPrefix(uri, uriScheme)
+	rest, ok := strings.CutPrefix(uri, skillsext.Scheme)
 	if !ok {
 		return nil, errors.New("not a skill:// URI")
 	}
@@ -132,43 +108,14 @@ func parseSkillURI(uri string) ([]string, error) {
 }
 
 func decodeSegment(seg string) (string, error) {
-	var b []byte
-	for i := 0; i < len(seg); i++ {
-		switch c := seg[i]; {
-		case isUnreserved(c):
-			b = append(b, c)
-		case c == '%':
-			if i+2 >= len(seg) || !isUpperHex(seg[i+1]) || !isUpperHex(seg[i+2]) {
-				return "", errors.New("malformed or lower-case percent-encoding")
-			}
-			d := unhex(seg[i+1])<<4 | unhex(seg[i+2])
-			if isUnreserved(d) {
-				return "", errors.New("percent-encoded unreserved character")
-			}
-			b = append(b, d)
-			i += 2
-		default:
-			return "", fmt.Errorf("character %q not allowed", c)
-		}
+	b, err := skillsext.DecodeSegment(seg)
+	if err != nil {
+		return "", err
 	}
 	if !servableName(string(b)) {
 		return "", errors.New("empty, hidden or not a servable name")
 	}
 	return string(b), nil
-}
-
-func isUnreserved(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' ||
-		c == '-' || c == '.' || c == '_' || c == '~'
-}
-
-func isUpperHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'A' && c <= 'F' }
-
-func unhex(c byte) byte {
-	if c <= '9' {
-		return c - '0'
-	}
-	return c - 'A' + 10
 }
 
 // Cursors are opaque to clients: a kind, then the key of the last item of
@@ -177,7 +124,7 @@ func unhex(c byte) byte {
 const (
 	cursorSkills    = "skills:"
 	cursorDirectory = "dir:"
-	maxCursorBytes  = 4 * maxURIBytes
+	maxCursorBytes  = 4 * skillsext.MaxURIBytes
 )
 
 func encodeCursor(kind, key string) string {

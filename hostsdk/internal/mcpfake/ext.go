@@ -1,9 +1,8 @@
-package mcpskillstest
+package mcpfake
 
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -17,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.yaml.in/yaml/v3"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // ExtSkill is a skill an ExtServer serves.
@@ -87,7 +86,7 @@ func NewExt() *ExtServer {
 	}
 	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{ListChanged: true}}
 	caps.AddExtension(skillsext.ExtensionID, nil)
-	s.srv = mcp.NewServer(&mcp.Implementation{Name: "mcpskillstest-ext", Version: "1"}, &mcp.ServerOptions{Capabilities: caps})
+	s.srv = mcp.NewServer(&mcp.Implementation{Name: "mcpfake-ext", Version: "1"}, &mcp.ServerOptions{Capabilities: caps})
 	for _, scheme := range []string{"skill", "github"} {
 		s.srv.AddResourceTemplate(&mcp.ResourceTemplate{URITemplate: scheme + "://{+path}", Name: scheme}, s.read)
 	}
@@ -106,8 +105,7 @@ func (s *ExtServer) MCPServer() *mcp.Server { return s.srv }
 
 // Digest is the digest of content as an entry writes it.
 func Digest(content string) string {
-	sum := sha256.Sum256([]byte(content))
-	return skillsext.DigestPrefix + hex.EncodeToString(sum[:])
+	return skillsext.FormatDigest(sha256.Sum256([]byte(content)))
 }
 
 // SkillMarkdown renders a SKILL.md: frontmatter as YAML between "---"
@@ -126,7 +124,7 @@ func SkillMarkdown(frontmatter map[string]any, body string) string {
 func (s *ExtServer) SetSkill(sk ExtSkill) string {
 	root, ok := strings.CutSuffix(sk.URI, "/SKILL.md")
 	if !ok {
-		panic("mcpskillstest: ExtSkill.URI must end in /SKILL.md: " + sk.URI)
+		panic("mcpfake: ExtSkill.URI must end in /SKILL.md: " + sk.URI)
 	}
 	files := map[string]string{sk.URI: SkillMarkdown(sk.Frontmatter, sk.Body)}
 	for path, content := range sk.Files {
@@ -359,7 +357,7 @@ func (s *ExtServer) read(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.
 func (s *ExtServer) InMemoryTransport(ctx context.Context) (mcp.Transport, error) {
 	client, server := mcp.NewInMemoryTransports()
 	if _, err := s.srv.Connect(ctx, server, nil); err != nil {
-		return nil, fmt.Errorf("mcpskillstest: connecting in-memory session: %w", err)
+		return nil, fmt.Errorf("mcpfake: connecting in-memory session: %w", err)
 	}
 	return client, nil
 }

@@ -11,12 +11,13 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // skillFileName is the file that makes a directory a skill.
-const skillFileName = "SKILL.md"
+const skillFileName = skillsext.SkillFileName
 
 // MaxResourceBytes bounds every file the server sends, as the MCP provider
 // bounds what it reads (skill.MaxSkillFileBytes, 8 MiB).

@@ -10,7 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // Page sizes.
@@ -158,7 +158,7 @@ func (s *Server) children(sk *servedSkill, rel, dirURI string) ([]*mcp.Resource,
 		if !servableName(name) {
 			continue
 		}
-		child := dirURI + "/" + encodeSegment(name)
+		child := dirURI + "/" + skillsext.EncodeSegment(name)
 		if e.IsDir() {
 			out = append(out, &mcp.Resource{URI: child, Name: name, MIMEType: skillsext.DirectoryMIMEType})
 			continue

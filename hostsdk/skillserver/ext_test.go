@@ -23,8 +23,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/internal/skillsext"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 )
 
 // Base protocol revisions a client may open with.

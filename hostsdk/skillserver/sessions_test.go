@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 )
 
 // sessionServer serves the example skills over HTTP with opts.
