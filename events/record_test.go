@@ -3,18 +3,15 @@ package events
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under ../testdata/events")
 
 type entries = []digest.Entry
 
@@ -373,19 +370,7 @@ func TestEncodeCatalogGolden(t *testing.T) {
 	for _, c := range cases {
 		fmt.Fprintf(&b, "# %s\n%s\n", c.name, EncodeCatalog(c.entries, c.update))
 	}
-	path := filepath.Join("..", "testdata", "events", "encode.golden")
-	if *update {
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if !bytes.Equal(b.Bytes(), want) {
-		t.Errorf("EncodeCatalog output differs from %s (run with -update after checking the diff):\ngot:\n%s\nwant:\n%s", path, b.Bytes(), want)
-	}
+	golden.Check(t, filepath.Join("testdata", "encode.golden"), b.Bytes())
 }
 
 func TestEncodeCatalogMatchesEncodingJSON(t *testing.T) {

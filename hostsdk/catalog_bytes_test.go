@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
@@ -15,12 +14,13 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
 
 // Golden files of TestPublishedCatalogBytes.
 const (
-	catalogEventsGolden = "../testdata/sessionlog/published-catalog-events.golden"
-	catalogFileGolden   = "../testdata/sessionlog/published-catalog.jsonl"
+	catalogEventsGolden = "testdata/sessionlog/published-catalog-events.golden"
+	catalogFileGolden   = "testdata/sessionlog/published-catalog.jsonl"
 )
 
 // TestPublishedCatalogBytes pins what a session's log holds, byte for
@@ -63,9 +63,9 @@ func TestPublishedCatalogBytes(t *testing.T) {
 			t.Run(mode.name+"/"+sc.name, func(t *testing.T) {
 				store, file := sc.open(t)
 				events := publishedCatalogSession(t, mode.opts, store)
-				checkGolden(t, catalogEventsGolden, events)
+				golden.Check(t, catalogEventsGolden, events)
 				if file != nil {
-					checkGolden(t, catalogFileGolden, file())
+					golden.Check(t, catalogFileGolden, file())
 				}
 			})
 		}
@@ -144,26 +144,4 @@ func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessi
 		}
 	}
 	return out.Bytes()
-}
-
-// checkGolden compares got with the golden file at path, or rewrites it
-// with -update.
-func checkGolden(t *testing.T, path string, got []byte) {
-	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden file (run with -update to create it): %v", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("the log's bytes differ from %s:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,9 +13,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 // mixedTranscript is a runtime's turn with every kind of block: the user's
 // text and an image, the model's thinking, text and two tool calls, the
@@ -142,7 +140,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 				bodies.Write(body)
 				bodies.WriteByte('\n')
 			}
-			checkGolden(t, filepath.Join("testdata", "transcript", "mixed.golden"), bodies.Bytes())
+			golden.Check(t, filepath.Join("testdata", "transcript", "mixed.golden"), bodies.Bytes())
 
 			// The typed readers see what the constructors wrote.
 			use, ok := got[2].Message.Content[2].ToolUse()

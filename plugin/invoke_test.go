@@ -444,7 +444,7 @@ func TestInjectedMessageGolden(t *testing.T) {
 		t.Fatalf("outcome %v, edits %+v; want unchanged (no model-invocable skills) and one append", resp.Outcome, resp.Edits)
 	}
 	msg := resp.Edits[0].Message
-	golden, err := os.ReadFile(filepath.Join("..", "testdata", "render", "user_invocation_message.golden"))
+	golden, err := os.ReadFile(filepath.Join("..", "render", "testdata", "user_invocation_message.golden"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +516,7 @@ func TestInjectionWithResourceTool(t *testing.T) {
 		t.Errorf("injection of a model-invocable skill differs from the skill tool's answer (-tool +injected):\n%s", diff)
 	}
 	for name, golden := range map[string]string{"pdf-forms": "user_invocation_message_resource_tool.golden", "deploy-prod": "user_invocation_message.golden"} {
-		want, err := os.ReadFile(filepath.Join("..", "testdata", "render", golden))
+		want, err := os.ReadFile(filepath.Join("..", "render", "testdata", golden))
 		if err != nil {
 			t.Fatal(err)
 		}

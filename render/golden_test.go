@@ -1,8 +1,6 @@
 package render
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,39 +8,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/internal/golden"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/render")
-
-// goldenPath returns the golden file of one text. Golden files live in the
-// repository's top-level testdata directory.
-func goldenPath(name string) string {
-	return filepath.Join("..", "testdata", "render", name+".golden")
-}
+// goldenPath returns the golden file of one text.
+func goldenPath(name string) string { return filepath.Join("testdata", name+".golden") }
 
 func readGolden(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile(goldenPath(name))
-	if err != nil {
-		t.Fatalf("read golden %s: %v (run go test -update to create it)", name, err)
-	}
-	return string(b)
+	return string(golden.Read(t, goldenPath(name)))
 }
 
-// checkGolden compares got with the golden file byte for byte, or rewrites
-// the file when -update is set.
+// checkGolden compares got with the golden file of name byte for byte.
 func checkGolden(t *testing.T, name, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(goldenPath(name), []byte(got), 0o644); err != nil {
-			t.Fatalf("write golden %s: %v", name, err)
-		}
-		return
-	}
-	if want := readGolden(t, name); got != want {
-		t.Errorf("%s differs from its golden file (-want +got):\n%s", name, cmp.Diff(want, got))
-	}
+	golden.Check(t, goldenPath(name), []byte(got))
 }
 
 var (
