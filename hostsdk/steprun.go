@@ -331,7 +331,10 @@ func (r *stepRun) snapshotAhead(req *contract.StepRequest, head *sessionlog.Head
 	return nil
 }
 
-// Bounds of the events a step carries to the plugin (see sessionHead).
+// Bounds of the events a step carries to the plugin (see sessionHead):
+// the one place these numbers are written. Documents name the window, not
+// its size; a longer gap costs the plugin one ReadEvents, never a wrong
+// decision.
 const (
 	maxInlineEvents = 64
 	maxInlineBytes  = 256 << 10
