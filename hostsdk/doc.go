@@ -59,9 +59,8 @@
 // With every PreStep the host sends what lets the plugin decide without
 // calling back: the session log's head, the token of the snapshot the
 // registry holds for the step's place, and the events appended since the
-// head it sent at the session's previous step (a bounded window, the one
-// place its size is written being the constants beside sessionHead; beyond
-// it the plugin reads the log). So a step where nothing
+// head it sent at the session's previous step (within a bounded window;
+// beyond it the plugin reads the log). So a step where nothing
 // happened, or where the session only grew by the model's reply and a tool
 // result, is one round trip. StepResult.Callbacks counts the callbacks the
 // plugin did make for a step. A catalog the plugin published at the
