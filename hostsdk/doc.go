@@ -1,46 +1,46 @@
 // Package hostsdk lets a Go agent runtime use the skill-catalog plugin
 // without knowing gRPC or go-plugin: it imports neither.
 //
-// A Host owns the three things the plugin calls back into: a scope tree with
+// A [Host] owns the three things the plugin calls back into: a scope tree with
 // tool definitions (package tools), a skill registry with pluggable providers
 // (package skills) and a store of durable session logs (package sessionlog).
-// Host.Load runs the plugin: a binary in a process of its own, started by
-// the Launcher in LoadOptions (package pluginproc: the go-plugin handshake,
+// [Host.Load] runs the plugin: a binary in a process of its own, started by
+// the Launcher in [LoadOptions] (package pluginproc: the go-plugin handshake,
 // AutoMTLS on, an optional SHA-256 checksum verified before the binary
-// runs), or the engine itself in the host's process (LoadOptions.InProcess).
-// Either way the host drives the protocol's contract.Service and serves its
-// callbacks as a contract.Host. Mount configures the plugin in one scope
+// runs), or the engine itself in the host's process ([LoadOptions.InProcess]).
+// Either way the host drives the protocol's [contract.Service] and serves its
+// callbacks as a [contract.Host]. Mount configures the plugin in one scope
 // (tools.GlobalScope, or one agent's composition) and registers its `skill`
 // tool into that scope only, keeping the definition identity it minted.
 //
-// At every model step the runtime calls Host.PreStep. The host runs its
+// At every model step the runtime calls [Host.PreStep]. The host runs its
 // downstream listeners, then the PreStep of the mount in effect for the
 // calling agent (the mount in the nearest scope of the agent's chain), then
 // appends the resulting messages of an entering decision to the session log,
-// sources intact. A `skill` tool call goes through Host.CallTool, which
+// sources intact. A `skill` tool call goes through [Host.CallTool], which
 // resolves the tool name for the agent's scope and forwards calls that
 // resolve to a mount's definition to the plugin; so does a call of the
 // resource-read tool `skill_resource` that a mount with the resourceTool
 // option registers. The plugin reads a skill's files through the host, a
-// window at a time (skills.Registry.ReadResourceWindow): a directory
+// window at a time ([skills.Registry.ReadResourceWindow]): a directory
 // skill's below its directory, others through their provider's
-// skills.ResourceReader.
+// [skills.ResourceReader].
 //
 // # Sessions, and frameworks that own the history
 //
-// Open sets up a Host for the common case in one call (skill directories
+// [Open] sets up a Host for the common case in one call (skill directories
 // with the usual layouts, a memory, file or any other session store, the
 // plugin in process or as a binary, mounted in the global scope), and
-// Host.Session returns a *Session: one handle holding a session's identity
+// [Host.Session] returns a [*Session]: one handle holding a session's identity
 // (id, working directory, agent scope), through which its steps
-// (Session.Step), tool calls (Session.CallTool, with the tools to offer
-// from Session.Tools) and transcript reads go. Steps of one session take
+// ([Session.Step]), tool calls ([Session.CallTool], with the tools to offer
+// from [Session.Tools]) and transcript reads go. Steps of one session take
 // turns within a Host, whichever handle or Host.PreStep runs them, so a
 // slow step is never starved by steps that keep arriving.
 //
 // Agent frameworks (Eino, Genkit, langchaingo) own the conversation history
 // and rebuild the model's input from it at every call, so a message added
-// once is gone at the next run unless it is put back. Session.Sync is the
+// once is gone at the next run unless it is put back. [Session.Sync] is the
 // step for them: given the messages the framework is about to send, it
 // appends what is new to the log (message IDs are optional: stable ones
 // are derived when absent), runs the step, and returns the list to send
@@ -49,8 +49,8 @@
 // restarts, since it reads everything it knows from the log; a history the
 // framework summarised, truncated or edited is recorded as a compaction of
 // what it no longer holds, so a catalog that went with it is published
-// again. The plugin's messages are marked: ViewMessage.Plugin,
-// TranscriptEntry.Plugin, IsPluginMessage. When the plugin fails and the
+// again. The plugin's messages are marked: [ViewMessage.Plugin],
+// [TranscriptEntry.Plugin], [IsPluginMessage]. When the plugin fails and the
 // host fails open, Session.Step and Sync still append the runtime's
 // messages, so the log never falls behind what the model was sent.
 //
@@ -62,7 +62,7 @@
 // head it sent at the session's previous step (within a bounded window;
 // beyond it the plugin reads the log). So a step where nothing
 // happened, or where the session only grew by the model's reply and a tool
-// result, is one round trip. StepResult.Callbacks counts the callbacks the
+// result, is one round trip. [StepResult.Callbacks] counts the callbacks the
 // plugin did make for a step. A catalog the plugin published at the
 // previous step goes back by its digest only (the plugin knows its own
 // catalogs), so a change crosses the connection once.
@@ -71,34 +71,34 @@
 //
 // The plugin decides from the session log alone, so the log is the
 // runtime's durable transcript, or an adapter over it (implement
-// sessionlog.Store). A message holds any content block (TextBlock,
+// [sessionlog.Store]). A message holds any content block (TextBlock,
 // ToolUseBlock, ToolResultBlock, ImageBlock, and RawBlock for any other),
-// kept byte for byte, and Host.Transcript reads a session's messages back.
+// kept byte for byte, and [Host.Transcript] reads a session's messages back.
 // Every message the model sees belongs in it, in order:
-// messages proposed for a step go in Step.Downstream and PreStep appends
+// messages proposed for a step go in [Step.Downstream] and PreStep appends
 // them with the plugin's additions; messages that arrive between steps go
-// through AppendMessages. The user's own message is proposed in the step
+// through [Host.AppendMessages]. The user's own message is proposed in the step
 // that first carries it, marked with Message.UserInput: with the plugin's
 // userInvocation option, a `/name` in it adds that skill's instructions to
 // the step. StepResult.Decision.Messages is the step's final
 // message list, already durable, for the runtime to put into the model's
 // context. When the runtime compacts the model's context it records the
-// hidden range with RecordCompaction, and the next PreStep publishes the
+// hidden range with [Host.RecordCompaction], and the next PreStep publishes the
 // catalog again if the range held it; an unrecorded compaction is invisible
 // to the plugin, which then adds nothing until the skills change. A forked
 // session starts as a copy of its parent's records; a resumed one reopens
-// its id. SessionRecovery says what opening a session's log repaired.
+// its id. [SessionRecovery] says what opening a session's log repaired.
 //
 // # Per-session skill selection
 //
-// Host.SelectSkills narrows the skills one session may use: by name and by
-// provider label, with inclusions and exclusions (see Selection for the
+// [Host.SelectSkills] narrows the skills one session may use: by name and by
+// provider label, with inclusions and exclusions (see [Selection] for the
 // precedence: exclusion wins; no inclusion means every skill). The
 // selection is a skill-selection record in the session log
-// (sessionlog.TypeSkillSelection: no source, a JSON body, the newest
+// ([sessionlog.TypeSkillSelection]: no source, a JSON body, the newest
 // readable one in effect), so it lasts as long as the session: a resumed
 // session (a new Host on the same store) and a forked one (whose log starts
-// with a copy of its parent's records) keep it, and Host.SkillSelection
+// with a copy of its parent's records) keep it, and [Host.SkillSelection]
 // reads it back. The plugin never reads it: having no source it is not a
 // catalog, and it hides nothing.
 //
@@ -122,7 +122,7 @@
 //
 // Steps of one session may race (goroutines, retried requests, host
 // replicas sharing a store). Within a Host they take turns, in the order
-// they arrive. Across hosts, PreStep appends with sessionlog.Log.AppendIf
+// they arrive. Across hosts, PreStep appends with [sessionlog.Log.AppendIf]
 // on the head the plugin decided on; if the head moved only by messages
 // that cannot change the decision (none of the plugin's, no compaction or
 // selection), the step's messages go onto the new head, and otherwise the
@@ -132,8 +132,8 @@
 //
 // # Why a step did what it did
 //
-// Every StepResult says why in Reasons, a list of contract.Reason: a code
-// from a closed, documented set (contract.ReasonCodes) and a one-line
+// Every StepResult says why in [StepResult.Reasons], a list of [contract.Reason]: a code
+// from a closed, documented set ([contract.ReasonCodes]) and a one-line
 // detail for people. The plugin gives the reason for its outcome (the
 // model already sees the current catalog, the downstream decision proposes
 // it, nothing to list, the first catalog, a replacement because the skills
@@ -142,7 +142,7 @@
 // restricted away or shadowed for the agent, what a catalog budget
 // shortened or left out, skills the user invoked. The host adds its own:
 // each provider that made a snapshot incomplete, by type and scope, with
-// the error it returned (skills.Snapshot.Incomplete: the registry keeps it
+// the error it returned ([skills.Snapshot.Incomplete]: the registry keeps it
 // rather than reducing it to Complete=false), names that skills of several
 // origins share, no mount for the agent, and, for a failed step, the
 // failure (host error, plugin error, or the caller's cancellation).
@@ -160,7 +160,7 @@
 // The working directory of a Step or a ToolCall is an absolute path, or
 // empty: a relative one could only be resolved against the host process's
 // own directory, never the session's. PreStep and CallTool refuse it with
-// a *HostError matching ErrRelativeCwd that names it, before any provider
+// a [*HostError] matching [ErrRelativeCwd] that names it, before any provider
 // or the plugin is called (the step fails open as below).
 //
 // # Failure behaviour
@@ -171,28 +171,28 @@
 // host-side dependency that failed or was still working when the host's
 // deadline passed (a skill provider, the session store) is a *HostError, and
 // the plugin keeps running. Anything else — the plugin process died, hung
-// past Config.PreStepTimeout, or answered with an error — is a *PluginError,
+// past [Config.PreStepTimeout], or answered with an error — is a [*PluginError],
 // whose Stopped field says whether the host stopped the process (the next
 // call starts a new one). A *Plugin or *Mount left nil by a failed Load or
-// Mount answers every method with ErrNotLoaded (or its zero value).
+// Mount answers every method with [ErrNotLoaded] (or its zero value).
 //
 // The verdict is one check: a failure the plugin reports as the host's
-// (errors.Is(err, contract.ErrHostFailed): a callback failed, or was still
+// (errors.Is(err, [contract.ErrHostFailed]): a callback failed, or was still
 // running when the deadline passed) is a *HostError, besides the caller's
 // own context and what the Launcher's instance says about itself (its
 // process died, or does not answer a Ping after the failed call).
 //
 // By default the host fails open: the returned StepResult carries the
-// downstream decision unchanged (Outcome OutcomePluginError), nothing the
+// downstream decision unchanged (Outcome [OutcomePluginError]), nothing the
 // plugin would have added is appended, and the downstream messages proceed
 // as the runtime decides (the SDK appends them only on success, so a failed
 // step leaves the session log exactly as it was). That holds for a step
 // whose session store failed too: opening the log or appending the step's
 // messages (a full disk, a lost database connection, the step's deadline
 // passing on a locked row) is a *HostError, and the stores promise that a
-// failed append wrote nothing (sessionlog.Log.Append), short of an error
-// wrapping sessionlog.ErrOutcomeUnknown. Config.PreStepTimeout bounds every
-// store call of a step. With Config.FailClosed the step's decision is the
+// failed append wrote nothing ([sessionlog.Log.Append]), short of an error
+// wrapping [sessionlog.ErrOutcomeUnknown]. [Config.PreStepTimeout] bounds every
+// store call of a step. With [Config.FailClosed] the step's decision is the
 // error alone. A plugin process that died, or that ran past the deadline and
 // then failed a Ping, is killed; the next call restarts it and replays every
 // mount's configuration and tool bindings, and the definition identities
@@ -200,7 +200,7 @@
 // republishing. A call that failed because the host itself was slow or
 // failing (a provider past the deadline, a storage error) leaves a plugin
 // that still answers Ping running. Tool calls are bounded by
-// Config.ToolCallTimeout the same way.
+// [Config.ToolCallTimeout] the same way.
 //
 // A plugin never outlives its host: a plugin process whose host died without
 // closing it (SIGKILL, an OOM kill, a panic that skipped Close) notices that
@@ -213,10 +213,10 @@
 //
 // # Tracing and metrics
 //
-// Config.TracerProvider and Config.MeterProvider take OpenTelemetry
+// [Config.TracerProvider] and [Config.MeterProvider] take OpenTelemetry
 // providers; nil (the default) records nothing and adds no work. The SDK
 // depends only on the OpenTelemetry API: the host chooses the SDK, the
-// sampler and the exporters. Give skills.RegistryOptions the same
+// sampler and the exporters. Give [skills.RegistryOptions] the same
 // providers for the registry's provider calls.
 //
 // Spans, each a child of the one before it, with their attributes:
