@@ -2,7 +2,8 @@
 // skill-catalog plugin: it loads the plugin binary, offers the model the
 // `skill` tool, feeds the messages the plugin adds into the conversation,
 // runs the tool calls, and records a context compaction. A scripted stand-in
-// plays the model. The README shows this file as it is.
+// plays the model. The host SDK's README (hostsdk/README.md) shows this file
+// as it is.
 //
 //	go build -o bin/ ./cmd/skillcatalog-plugin ./cmd/example-host
 //	bin/example-host -plugin bin/skillcatalog-plugin -skills testdata/skills

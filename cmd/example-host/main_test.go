@@ -11,11 +11,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// TestREADMEShowsThisProgram keeps the README's embedding example and this
-// program one text, so the code a reader copies is code that compiles (this
-// package) and runs (TestExampleHostRuns).
+// TestREADMEShowsThisProgram keeps the embedding example of the host SDK's
+// reference (hostsdk/README.md) and this program one text, so the code a
+// reader copies is code that compiles (this package) and runs
+// (TestExampleHostRuns).
 func TestREADMEShowsThisProgram(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "hostsdk", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,10 +26,10 @@ func TestREADMEShowsThisProgram(t *testing.T) {
 	}
 	shown, ok := goBlockStarting(string(readme), "// Command example-host")
 	if !ok {
-		t.Fatal("README.md has no ```go block holding cmd/example-host/main.go")
+		t.Fatal("hostsdk/README.md has no ```go block holding cmd/example-host/main.go")
 	}
 	if diff := cmp.Diff(string(program), shown); diff != "" {
-		t.Errorf("README.md's embedding example differs from cmd/example-host/main.go (-file +README):\n%s", diff)
+		t.Errorf("hostsdk/README.md's embedding example differs from cmd/example-host/main.go (-file +README):\n%s", diff)
 	}
 }
 

@@ -15,10 +15,11 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
 )
 
-// TestREADMEShowsThisFile keeps the README's example and this package one
-// text, so the code a reader copies compiles and runs (TestStep).
+// TestREADMEShowsThisFile keeps the example in hostsdk/modelapi/README.md
+// and this package one text, so the code a reader copies compiles and runs
+// (TestStep).
 func TestREADMEShowsThisFile(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "..", "..", "README.md"))
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,12 +30,12 @@ func TestREADMEShowsThisFile(t *testing.T) {
 	const open, fence = "```go\n// Package example", "\n```\n"
 	i := strings.Index(string(readme), open)
 	if i < 0 {
-		t.Fatal("README.md has no ```go block holding hostsdk/modelapi/internal/example/turn.go")
+		t.Fatal("hostsdk/modelapi/README.md has no ```go block holding hostsdk/modelapi/internal/example/turn.go")
 	}
 	shown := string(readme[i+len("```go\n"):])
 	shown = shown[:strings.Index(shown, fence)+1]
 	if shown != string(file) {
-		t.Errorf("README.md's model API example differs from turn.go:\n%s", shown)
+		t.Errorf("hostsdk/modelapi/README.md's model API example differs from turn.go:\n%s", shown)
 	}
 }
 
