@@ -4,7 +4,7 @@
 // single skill's definition.
 //
 // Sources are attached to scopes (for example "global" or an agent's scope).
-// A Query names the scopes to consider, nearest first; for every skill name
+// A [Query] names the scopes to consider, nearest first; for every skill name
 // the nearest scope wins, then the higher rank, then the earlier registration.
 //
 // Providers are listed concurrently for each snapshot. A strict provider
@@ -14,21 +14,21 @@
 // revision); any registration change, an explicit Invalidate, or a
 // provider's own invalidation bumps the revision and drops the cache.
 // Providers that cannot announce their own changes (they do not implement
-// Invalidator) are listed on every snapshot that involves them, so their
+// [Invalidator]) are listed on every snapshot that involves them, so their
 // snapshots are never cached.
 //
 // # Best-effort providers
 //
-// A provider attached with ProviderOptions.Availability BestEffort (or, by
-// default, one that declares itself so through AvailabilityDeclarer, as
+// A provider attached with [ProviderOptions.Availability] [BestEffort] (or, by
+// default, one that declares itself so through [AvailabilityDeclarer], as
 // remote providers such as mcpskills.Provider do) cannot hold back the
 // others. While it cannot list (List fails, or its observation is
 // incomplete) the snapshot stays complete: its own last-good listing for the
 // same session and working directory stands in for it, and a provider that
-// never listed there is left out. Snapshot.Degraded says so, one line per
+// never listed there is left out. [Snapshot.Degraded] says so, one line per
 // such provider (its label, scope and error, and "its last-good listing of N
 // skills kept" or "left out until it lists"), and the host turns each line
-// into a step reason (contract.ReasonProviderDegraded). A degraded snapshot
+// into a step reason ([contract.ReasonProviderDegraded]). A degraded snapshot
 // is not cached, so the next snapshot lists the provider again and, when it
 // answers, replaces the stand-in; until then the token, derived from content
 // alone, is unchanged by a provider that flaps without changing its skills,
@@ -45,25 +45,25 @@
 // read keeps the whole catalog waiting, as before.
 //
 // A host that sent a snapshot and is asked for the next one can ask
-// SnapshotChanges for what changed since, rather than for the whole
+// [Registry.SnapshotChanges] for what changed since, rather than for the whole
 // snapshot. When a query sees only runtime skills of one scope the registry
 // answers from a short journal of that scope's changes, without building
 // the snapshot: a change to one skill costs the same at 100 skills as at
 // 10,000, apart from hashing the new token once.
 //
-// ReadResource reads one file of a skill's resources for the model's
+// [Registry.ReadResource] reads one file of a skill's resources for the model's
 // resource-read tool: below the skill's directory for a directory resource
 // base (os.OpenRoot: no link leads out; the directory as the provider opens
-// it when it implements DirectoryOpener), through the winning provider's
-// optional ResourceReader for a URL base or provider-managed resources, and
+// it when it implements [DirectoryOpener]), through the winning provider's
+// optional [ResourceReader] for a URL base or provider-managed resources, and
 // never for opaque guidance.
 //
-// With RegistryOptions.TracerProvider every provider call is a span, a child
+// With [RegistryOptions.TracerProvider] every provider call is a span, a child
 // of the caller's: skillcatalog.provider.List, .Load, .ReadSkillResource and
 // .OpenSkillDirectory, with the attributes skillcatalog.provider (the
-// provider's label, ProviderOptions.Label), skillcatalog.operation,
+// provider's label, [ProviderOptions.Label]), skillcatalog.operation,
 // skillcatalog.result and, for a skill's calls, skillcatalog.skill. With
-// RegistryOptions.MeterProvider the registry records, with bounded
+// [RegistryOptions.MeterProvider] the registry records, with bounded
 // attributes only:
 //
 //   - skillcatalog.provider.duration, histogram, s: skillcatalog.provider,
