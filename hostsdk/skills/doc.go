@@ -28,7 +28,7 @@
 // never listed there is left out. [Snapshot.Degraded] says so, one line per
 // such provider (its label, scope and error, and "its last-good listing of N
 // skills kept" or "left out until it lists"), and the host turns each line
-// into a step reason ([contract.ReasonProviderDegraded]). A degraded snapshot
+// into a step reason (contract.ReasonProviderDegraded). A degraded snapshot
 // is not cached, so the next snapshot lists the provider again and, when it
 // answers, replaces the stand-in; until then the token, derived from content
 // alone, is unchanged by a provider that flaps without changing its skills,
