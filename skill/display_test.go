@@ -27,6 +27,7 @@ func TestQuoteUnsafe(t *testing.T) {
 		{"/s/a\u2028b\u2029", `"/s/a\u2028b\u2029"`},
 		{"/s/\U000e0041", `"/s/\U000e0041"`},
 		{"/s/a\xffb", `"/s/a\xffb"`},
+		{"/s/a\x80b", `"/s/a\x80b"`}, // a stray continuation byte, the lowest non-ASCII one
 		{`"/s/quoted"`, `"\"/s/quoted\""`},
 		{"\"", `"\""`},
 		{"C:\\s\\\"x\"\n", `"C:\\s\\\"x\"\n"`},

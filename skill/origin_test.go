@@ -49,6 +49,10 @@ func TestValidQualifiedName(t *testing.T) {
 	if len(long) > MaxQualifiedNameLength || !ValidQualifiedName(long) {
 		t.Errorf("ValidQualifiedName(%q) (%d bytes) = false, want true", long, len(long))
 	}
+	exact := "docs:" + strings.Repeat(strings.Repeat("a", 47)+"/", 4) + strings.Repeat("b", 59)
+	if len(exact) != MaxQualifiedNameLength || !ValidQualifiedName(exact) {
+		t.Errorf("ValidQualifiedName of exactly %d bytes = false, want true", len(exact))
+	}
 	over := "docs:" + strings.Repeat(strings.Repeat("a", 60)+"/", 4) + strings.Repeat("b", 40)
 	if len(over) <= MaxQualifiedNameLength || ValidQualifiedName(over) {
 		t.Errorf("ValidQualifiedName of %d bytes = true, want false", len(over))

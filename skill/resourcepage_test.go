@@ -15,6 +15,7 @@ func TestIsText(t *testing.T) {
 		{"print('hé €')\n", true},
 		{"\t\r\n\x1b[31m", true}, // controls other than NUL are text
 		{"a\x00b", false},
+		{"\x00ab", false}, // a NUL first
 		{"caf\xe9", false},
 		{"\xff\xfe", false},
 		{"\xe2\x82", false}, // a cut character
