@@ -141,8 +141,15 @@ func (f *findings) frontmatterFields(data []byte) (map[string]*yaml.Node, bool) 
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		f.add("", "frontmatter is not valid YAML: %s", lenientyaml.InFile(err))
-		return nil, false
+		// The colon retry the provider takes: when it reads the file, the
+		// error says so, and the fields are checked as read.
+		fixed, keys := lenientyaml.QuoteColonValues(front)
+		doc = yaml.Node{}
+		if len(keys) == 0 || yaml.Unmarshal([]byte(fixed), &doc) != nil {
+			f.add("", "frontmatter is not valid YAML: %s", lenientyaml.InFile(err))
+			return nil, false
+		}
+		f.add("", "frontmatter is not valid YAML: %s: the unquoted value of %s holds \": \", which strict YAML readers reject and Claude Code and skillcatalog read as a plain string; quote it", lenientyaml.InFile(err), strings.Join(keys, ", "))
 	}
 	fields := map[string]*yaml.Node{}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
