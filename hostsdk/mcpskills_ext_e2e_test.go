@@ -23,6 +23,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 // extHost is a host with the real plugin binary mounted (resource tool on)
@@ -115,11 +116,7 @@ func startTypeScriptSkillsServer(t *testing.T) (url, skillsDir string) {
 		_, err = os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server", "package.json"))
 	}
 	if err != nil {
-		msg := "the TypeScript MCP SDK skills server needs Node.js and `npm ci --prefix testdata/mcpserver`: " + err.Error()
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testneeds.Skip(t, "Node.js and `npm ci --prefix testdata/mcpserver` (the TypeScript MCP SDK skills server)", err)
 	}
 	skillsDir = filepath.Join(dir, "skills")
 	cmd := exec.Command(node, filepath.Join(dir, "server.mjs"), "-skills", skillsDir, "-http", "127.0.0.1:0", "-watch-stdin")

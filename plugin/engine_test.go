@@ -579,7 +579,7 @@ func TestExecuteSkillTool(t *testing.T) {
 		wantGets int
 	}{
 		{name: "invalid name", args: `{"name":"Not Valid"}`, want: `Error: invalid skill name "Not Valid"`, isError: true},
-		{name: "missing name", args: `{}`, want: `Error: invalid skill name ""`, isError: true},
+		{name: "missing name", args: `{}`, want: `Error: the required argument "name" is missing; the skill tool takes {"name": "<skill name>"}`, isError: true},
 		{name: "non-string name", args: `{"name":42}`, want: `Error: invalid skill name "42"`, isError: true},
 		{name: "unknown", args: `{"name":"nope"}`, want: `Error: skill "nope" is unknown or no longer available`, isError: true},
 		{name: "policy on summary, body never requested", args: `{"name":"hidden"}`, want: `Error: skill "hidden" is not available for model invocation`, isError: true},

@@ -106,15 +106,19 @@ func errorResult(refusal render.ToolError) contract.ToolResult {
 
 // skillNameArgument checks arguments against the tool's input schema and
 // returns the skill name, or the error text that refuses them. Arguments
-// that are not a JSON object (not JSON, or JSON of another type, null
-// included) are refused as such, shown as sent; a name that is missing, not
-// a string or not a valid skill name is an invalid name (a non-string shown
-// as its JSON text); a field besides "name" is refused as the schema says
+// that are not JSON are refused as not an object, and JSON of another type
+// (a string such as "pdf", null included) as that type, shown as sent; a
+// missing name is said to be missing; a name that is not a string or not
+// a valid skill name is an invalid name (a non-string shown as its JSON
+// text); a field besides "name" is refused as the schema says
 // (additionalProperties: false), naming the first such field in sorted
 // order. Error texts cap what they repeat (render.MaxEchoBytes).
 func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolError) {
 	obj, ok := argumentObject(args)
 	if !ok {
+		if sent := bytes.TrimSpace(args); json.Valid(sent) {
+			return "", render.ErrArgumentsOtherJSON(string(sent))
+		}
 		return "", render.ErrArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
@@ -128,7 +132,7 @@ func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolEr
 	}
 	raw, present := obj["name"]
 	if !present {
-		return "", render.ErrInvalidName("")
+		return "", render.ErrMissingName()
 	}
 	if err := json.Unmarshal(raw, &name); err != nil {
 		return "", render.ErrInvalidName(string(raw))

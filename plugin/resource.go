@@ -92,6 +92,9 @@ func resourceArguments(args json.RawMessage) (resourceArgs, render.ToolError) {
 	var a resourceArgs
 	obj, ok := argumentObject(args)
 	if !ok {
+		if sent := bytes.TrimSpace(args); json.Valid(sent) {
+			return a, render.ErrResourceArgumentsOtherJSON(string(sent))
+		}
 		return a, render.ErrResourceArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
@@ -105,7 +108,7 @@ func resourceArguments(args json.RawMessage) (resourceArgs, render.ToolError) {
 	}
 	raw, present := obj["name"]
 	if !present {
-		return a, render.ErrInvalidName("")
+		return a, render.ErrResourceMissingName()
 	}
 	if err := json.Unmarshal(raw, &a.name); err != nil {
 		return a, render.ErrInvalidName(string(raw))

@@ -106,8 +106,9 @@ func TestResourceArguments(t *testing.T) {
 	t.Parallel()
 	tests := []struct{ args, want string }{
 		{`not json`, `Error: the arguments are not a JSON object: "not json"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
-		{`null`, `Error: the arguments are not a JSON object: "null"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
-		{`{"path":"a.md"}`, `Error: invalid skill name ""`},
+		{`null`, `Error: the arguments are JSON null, not an object: null; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
+		{`"alpha"`, `Error: the arguments are a JSON string, not an object: "alpha"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
+		{`{"path":"a.md"}`, `Error: the required argument "name" is missing; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
 		{`{"name":"Bad","path":"a.md"}`, `Error: invalid skill name "Bad"`},
 		{`{"name":7,"path":"a.md"}`, `Error: invalid skill name "7"`},
 		{`{"name":"alpha","path":"a.md","length":5}`, `Error: unexpected argument "length"; the skill_resource tool takes only "name", "path" and "offset"`},

@@ -139,6 +139,8 @@ func TestGolden(t *testing.T) {
 		{"error_invalid_name_capped", func(*testing.T) string { return string(ErrInvalidName(longName)) }},
 		{"error_unexpected_argument", func(*testing.T) string { return string(ErrUnexpectedArgument("path")) }},
 		{"error_arguments_not_object", func(*testing.T) string { return string(ErrArgumentsNotObject("not json")) }},
+		{"error_arguments_json_string", func(*testing.T) string { return string(ErrArgumentsOtherJSON(`"pdf"`)) }},
+		{"error_missing_name", func(*testing.T) string { return string(ErrMissingName()) }},
 		{"skill_tool_description", func(*testing.T) string { return SkillToolDescription }},
 		{"skill_tool_input_schema", func(*testing.T) string { return SkillToolInputSchema }},
 		{"skill_tool_output_schema", func(*testing.T) string { return SkillToolOutputSchema }},

@@ -204,6 +204,19 @@ func ErrResourceUnexpectedArgument(field string) ToolError {
 	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + ResourceToolName + ` tool takes only "name", "path" and "offset"`)
 }
 
+// ErrResourceArgumentsOtherJSON is the resource-read tool's error text for
+// arguments that are JSON of another type than an object (see
+// ErrArgumentsOtherJSON).
+func ErrResourceArgumentsOtherJSON(args string) ToolError {
+	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+}
+
+// ErrResourceMissingName is the resource-read tool's error text for an
+// arguments object without the required "name".
+func ErrResourceMissingName() ToolError {
+	return ToolError(`Error: the required argument "name" is missing; the ` + ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+}
+
 // ErrResourceArgumentsNotObject is the resource-read tool's error text for
 // arguments that are not a JSON object (see ErrArgumentsNotObject).
 func ErrResourceArgumentsNotObject(args string) ToolError {

@@ -39,6 +39,8 @@ func TestResourceGolden(t *testing.T) {
 		{"skill_content_directory_resource_tool", func(t *testing.T) string { return mustSkillContentFor(t, directoryValue) }},
 		{"error_resource_unexpected_argument", func(*testing.T) string { return string(ErrResourceUnexpectedArgument("length")) }},
 		{"error_resource_arguments_not_object", func(*testing.T) string { return string(ErrResourceArgumentsNotObject("not json")) }},
+		{"error_resource_arguments_json_string", func(*testing.T) string { return string(ErrResourceArgumentsOtherJSON(`"pdf"`)) }},
+		{"error_resource_missing_name", func(*testing.T) string { return string(ErrResourceMissingName()) }},
 		{"error_invalid_path", func(*testing.T) string {
 			return string(ErrInvalidPath("../../etc/passwd", "dot segments are not allowed"))
 		}},

@@ -199,6 +199,37 @@ func ErrArgumentsNotObject(args string) ToolError {
 	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + SkillToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
+// ErrArgumentsOtherJSON is the `skill` tool's error text for arguments
+// that are JSON, but of another type than an object: a string (the model
+// sent "pdf" for {"name": "pdf"}), a number, an array, a boolean or null.
+// It names the type and shows the arguments as sent, a string in its own
+// quotes, capped at MaxEchoBytes. args must be valid JSON.
+func ErrArgumentsOtherJSON(args string) ToolError {
+	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + SkillToolName + ` tool takes {"name": "<skill name>"}`)
+}
+
+// ErrMissingName is the `skill` tool's error text for an arguments object
+// without the required "name".
+func ErrMissingName() ToolError {
+	return ToolError(`Error: the required argument "name" is missing; the ` + SkillToolName + ` tool takes {"name": "<skill name>"}`)
+}
+
+// jsonKind names the type of the JSON value args: "a JSON string", "a
+// JSON number", "a JSON array", "a JSON boolean" or "JSON null".
+func jsonKind(args string) string {
+	switch {
+	case strings.HasPrefix(args, `"`):
+		return "a JSON string"
+	case strings.HasPrefix(args, "["):
+		return "a JSON array"
+	case args == "true" || args == "false":
+		return "a JSON boolean"
+	case args == "null":
+		return "JSON null"
+	}
+	return "a JSON number"
+}
+
 // ErrUnknownSkill is the `skill` tool's error text for a name that no
 // visible skill has, or no longer has. The name is inserted as given,
 // capped at MaxEchoBytes.

@@ -108,7 +108,10 @@ type demo struct {
 	fsys     *agentskills.Provider
 	remote   *mcpskills.Provider // nil unless -mcp-url or -mcp-command is set
 	root     string              // the skills root the provider watches
+	userRoot string              // what stands for -skills DIR: root, or the skill's copy in it
 	project  string              // the session's working directory
+	loaded   string              // the skill the model loaded in the third section
+	shown    map[string]bool     // the skills whose instructions the model loaded
 	steps    int
 	sections int
 	spans    *spanCollector // nil unless -trace is set
@@ -123,6 +126,7 @@ type demo struct {
 // workspace is the demo's scratch directory tree.
 type workspace struct {
 	root       string // the copied skills, watched by the provider
+	userRoot   string // what stands for -skills DIR in root: root, or DIR's copy in it when DIR is one skill's folder
 	home       string // an empty home, keeping the user's own skills out
 	project    string // the session's working directory
 	sessionDir string // where the durable session file goes
@@ -158,7 +162,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	}
 	defer fsys.Close()
 
-	d := &demo{opts: o, out: out, store: store, fsys: fsys, root: ws.root, project: ws.project}
+	d := &demo{opts: o, out: out, store: store, fsys: fsys, root: ws.root, userRoot: ws.userRoot, project: ws.project}
 	var tp *sdktrace.TracerProvider
 	if o.trace {
 		tp, d.spans = newDemoTracing()
@@ -200,10 +204,18 @@ func prepareWorkspace(work string, o demoOptions) (workspace, error) {
 		sessionDir: o.sessionDir,
 	}
 	var src fs.FS = skillcatalog.ExampleSkills()
+	ws.userRoot = ws.root
 	if o.skillsDir != "" {
 		src = os.DirFS(o.skillsDir)
+		if isSkillFolder(o.skillsDir) {
+			abs, err := filepath.Abs(o.skillsDir)
+			if err != nil {
+				return workspace{}, err
+			}
+			ws.userRoot = filepath.Join(ws.root, filepath.Base(abs))
+		}
 	}
-	if err := os.CopyFS(ws.root, src); err != nil {
+	if err := os.CopyFS(ws.userRoot, src); err != nil {
 		if o.skillsDir != "" {
 			return workspace{}, fmt.Errorf("copy the skills of -skills %s: %w", o.skillsDir, err)
 		}
@@ -314,12 +326,36 @@ func (d *demo) publishInitialCatalog(ctx context.Context) error {
 	if err := d.step(ctx); err != nil {
 		return err
 	}
+	if err := d.showScan(ctx); err != nil {
+		return err
+	}
 	if d.opts.skillsDir == "" {
 		d.out.note("note", "team-handbook is the demo's scripted skill: its provider fails every load, to show a provider error")
 	}
 	if d.opts.diagnostics {
 		d.showDiagnostics()
 	}
+	return nil
+}
+
+// showScan says in one line, as explain, validate and serve-mcp say it,
+// which directory the demo's skills come from, how many loaded, and how
+// many were skipped and why. The demo's own empty home directory is left
+// out of it.
+func (d *demo) showScan(ctx context.Context) error {
+	sv, err := d.fsys.Survey(ctx, d.project)
+	if err != nil {
+		return err
+	}
+	sv.Absent, sv.Dirs = nil, []string{d.skillsLabel()}
+	if d.opts.skillsDir != "" {
+		sv = withPaths(sv, d.userRoot, filepath.Clean(d.opts.skillsDir))
+	}
+	hint := "-diagnostics says why"
+	if d.opts.diagnostics {
+		hint = "the diagnostics below say why"
+	}
+	d.out.note("scan", surveyLine(sv, hint))
 	return nil
 }
 
@@ -349,6 +385,7 @@ func (d *demo) loadFirstSkill(ctx context.Context) error {
 		d.out.note("note", "no skill in "+d.skillsLabel()+" can be loaded by the model; skipped")
 		return nil
 	}
+	d.loaded = name
 	return d.call(ctx, name)
 }
 
@@ -366,8 +403,14 @@ func (d *demo) invokeByName(ctx context.Context) error {
 		d.out.note("note", "no skill in "+d.skillsLabel()+" can be invoked by the user; skipped")
 		return nil
 	}
+	// The examples' deploy-production is asked for in a sentence about a
+	// release; the user's own skill is named alone, whatever it does.
+	text := "/" + name
+	if d.opts.skillsDir == "" {
+		text += " for the release we tagged this morning, please."
+	}
 	if err := d.step(ctx, hostsdk.Message{ID: "user-1", Role: hostsdk.RoleUser, UserInput: true,
-		Content: []hostsdk.ContentBlock{{Type: "text", Text: "/" + name + " for the release we tagged this morning, please."}}}); err != nil {
+		Content: []hostsdk.ContentBlock{{Type: "text", Text: text}}}); err != nil {
 		return err
 	}
 	d.out.note("note", "the skill's instructions follow the user's message; a later step does not add them again")
@@ -399,12 +442,13 @@ func (d *demo) readResource(ctx context.Context) error {
 			}
 		}
 	}
-	local, err := d.loadableSkill(ctx, true)
+	// Every local skill the model may load, the one loaded above first.
+	locals, err := d.loadableSkills(ctx, true)
 	if err != nil {
 		return err
 	}
-	if local != "" {
-		candidates = append(candidates, candidate{local, d.fsys})
+	for _, name := range locals {
+		candidates = append(candidates, candidate{name, d.fsys})
 	}
 	for _, c := range candidates {
 		def, found, err := c.p.Load(ctx, skills.LoadRequest{SessionID: demoSession, Cwd: d.project, Name: c.name})
@@ -415,21 +459,35 @@ func (d *demo) readResource(ctx context.Context) error {
 		if m == nil {
 			continue
 		}
-		switch {
-		case c.p == skills.Provider(d.remote):
-			d.out.note("note", c.name+" is a remote skill: its files are on the MCP server, and the skill_resource tool reads them through the host")
-			// Its `skill` result names the tool.
-			if err := d.call(ctx, c.name); err != nil {
-				return err
-			}
-		case d.remote != nil:
-			d.out.note("note", "no remote skill refers to a file; a file of "+c.name+", loaded above, is read instead")
-		default:
-			d.out.note("note", "without -mcp-url or -mcp-command the model reads a file of "+c.name+", the local skill loaded above (its own file tools could too); with a remote skills server, such as skillcatalog serve-mcp -skills testdata/remote-skills, it reads a remote skill's file")
+		if err := d.noteResource(ctx, c.name, c.p == skills.Provider(d.remote)); err != nil {
+			return err
 		}
 		return d.read(ctx, c.name, m[1])
 	}
 	d.out.note("note", "no skill's instructions refer to a file below scripts/, references/ or assets/; skipped")
+	return nil
+}
+
+// noteResource says whose file the model reads, and has it load that
+// skill first unless it did above: a remote skill's `skill` result names
+// the resource tool, and a local skill's instructions are where the model
+// learns of the file.
+func (d *demo) noteResource(ctx context.Context, name string, remote bool) error {
+	which := "the local skill " + name + ", loaded first"
+	if name == d.loaded {
+		which = name + ", the local skill loaded above"
+	}
+	switch {
+	case remote:
+		d.out.note("note", name+" is a remote skill: its files are on the MCP server, and the skill_resource tool reads them through the host")
+	case d.remote != nil:
+		d.out.note("note", "no remote skill refers to a file; a file of "+which+", is read instead")
+	default:
+		d.out.note("note", "without -mcp-url or -mcp-command the model reads a file of "+which+" (its own file tools could too); with a remote skills server, such as skillcatalog serve-mcp -skills testdata/remote-skills, it reads a remote skill's file")
+	}
+	if remote || name != d.loaded {
+		return d.call(ctx, name)
+	}
 	return nil
 }
 
@@ -607,6 +665,12 @@ func (d *demo) call(ctx context.Context, name string) error {
 	}
 	d.out.tool(name, res)
 	d.showTrace()
+	if !res.IsError {
+		if d.shown == nil {
+			d.shown = map[string]bool{}
+		}
+		d.shown[name] = true
+	}
 	return nil
 }
 
@@ -629,9 +693,21 @@ func (d *demo) read(ctx context.Context, name, path string) error {
 // (modelInvocable) or cannot load, preferring the examples' pdf-forms and
 // deploy-production, else the first by name; "" when there is none.
 func (d *demo) loadableSkill(ctx context.Context, modelInvocable bool) (string, error) {
+	names, err := d.loadableSkills(ctx, modelInvocable)
+	if err != nil || len(names) == 0 {
+		return "", err
+	}
+	return names[0], nil
+}
+
+// loadableSkills returns the skills of the skills directory that the
+// model can (modelInvocable) or cannot load: the one loaded in the third
+// section first, then the examples' pdf-forms (or deploy-production),
+// then the others by name.
+func (d *demo) loadableSkills(ctx context.Context, modelInvocable bool) ([]string, error) {
 	obs, err := d.fsys.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	preferred := "deploy-production"
 	if modelInvocable {
@@ -643,32 +719,35 @@ func (d *demo) loadableSkill(ctx context.Context, modelInvocable bool) (string, 
 			names = append(names, s.Name)
 		}
 	}
-	if len(names) == 0 {
-		return "", nil
+	slices.Sort(names)
+	for _, first := range []string{preferred, d.loaded} {
+		if i := slices.Index(names, first); i > 0 {
+			names = append(append([]string{first}, names[:i]...), names[i+1:]...)
+		}
 	}
-	if slices.Contains(names, preferred) {
-		return preferred, nil
-	}
-	return slices.Min(names), nil
+	return names, nil
 }
 
 // userInvocableSkill returns a skill of the skills directory that the
 // user can invoke by name: one the model cannot load if there is one
-// (the examples' deploy-production first), else the first by name; "" when
-// there is none.
+// (the examples' deploy-production first), else the first by name of
+// those the model has not loaded above, whose instructions were shown
+// already, else the first the model loaded; "" when there is none.
 func (d *demo) userInvocableSkill(ctx context.Context) (string, error) {
 	obs, err := d.fsys.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
 	if err != nil {
 		return "", err
 	}
-	var userOnly, any []string
+	var userOnly, others, shown []string
 	for _, s := range obs.Skills {
-		if !s.Invocation.UserInvocable || !skill.ValidName(s.Name) {
-			continue
-		}
-		any = append(any, s.Name)
-		if !s.Invocation.ModelInvocable {
+		switch {
+		case !s.Invocation.UserInvocable || !skill.ValidName(s.Name):
+		case !s.Invocation.ModelInvocable:
 			userOnly = append(userOnly, s.Name)
+		case d.shown[s.Name]:
+			shown = append(shown, s.Name)
+		default:
+			others = append(others, s.Name)
 		}
 	}
 	switch {
@@ -676,8 +755,10 @@ func (d *demo) userInvocableSkill(ctx context.Context) (string, error) {
 		return "deploy-production", nil
 	case len(userOnly) > 0:
 		return slices.Min(userOnly), nil
-	case len(any) > 0:
-		return slices.Min(any), nil
+	case len(others) > 0:
+		return slices.Min(others), nil
+	case len(shown) > 0:
+		return slices.Min(shown), nil
 	}
 	return "", nil
 }
@@ -696,7 +777,7 @@ func (d *demo) userPaths(s string) string {
 	if d.opts.skillsDir == "" {
 		return s
 	}
-	return strings.ReplaceAll(s, d.root, filepath.Clean(d.opts.skillsDir))
+	return strings.ReplaceAll(s, d.userRoot, filepath.Clean(d.opts.skillsDir))
 }
 
 func (d *demo) writeSkill(name, text string) error {

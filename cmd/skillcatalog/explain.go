@@ -74,10 +74,14 @@ type explanation struct {
 	// a session's first step; "" when none is published.
 	Catalog string `json:"catalog"`
 	// Complete is false when some skill source could not be read.
-	Complete bool              `json:"complete"`
-	Skills   []explainedSkill  `json:"skills"`
-	Notes    []string          `json:"notes"` // the step's diagnostics
-	Sources  []explainedSource `json:"sourceDiagnostics"`
+	Complete bool `json:"complete"`
+	// Scan says which skill directories were read, how many skills
+	// loaded, which were skipped and why, and which directories of
+	// skills were not read.
+	Scan    agentskills.Survey `json:"scan"`
+	Skills  []explainedSkill   `json:"skills"`
+	Notes   []string           `json:"notes"` // the step's diagnostics
+	Sources []explainedSource  `json:"sourceDiagnostics"`
 }
 
 type explainedSkill struct {
@@ -123,11 +127,18 @@ catalog:
 
 Skill directories are those of the Agent Skills provider: <project>/.agents/skills
 from -cwd up to the repository root (only with -trust-project), -home's
-.agents/skills, the -preset layouts' directories, then every -skills DIR.
+.agents/skills, the -preset layouts' directories, then every -skills DIR (a
+DIR that holds SKILL.md is that one skill). One line says which of them were
+scanned (and which are absent), how many skills loaded, how many were
+skipped and why, and which directories of skills were not scanned: a
+project's when it is not trusted, .claude/skills or .codex/skills without
+their -preset.
 
 With -json it prints one object: {"cwd", "agent", "outcome", "catalog",
-"complete", "skills": [{"name", "provider", "origin", "path", "listed",
-"reasons": [{"kind", "detail"}]}], "notes", "sourceDiagnostics"}.
+"complete", "scan": {"dirs", "absent", "loaded", "skipped": [{"path",
+"skill", "reason", "detail"}], "notScanned": [{"path", "why"}], "summary"},
+"skills": [{"name", "provider", "origin", "path", "listed", "reasons":
+[{"kind", "detail"}]}], "notes", "sourceDiagnostics"}.
 
 Flags:
 `
@@ -135,7 +146,7 @@ Flags:
 func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("explain", flag.ContinueOnError)
 	var o explainOptions
-	fl.Var(&o.skillsDirs, "skills", "a skill root `DIR` (one subdirectory per skill), user-level and trusted (repeatable)")
+	fl.Var(&o.skillsDirs, "skills", "a skill root `DIR` (one subdirectory per skill, or one skill's own folder), user-level and trusted (repeatable)")
 	fl.StringVar(&o.home, "home", "", "the home `DIR` whose .agents/skills (and preset directories) are user-level roots (default: your home directory)")
 	fl.StringVar(&o.cwd, "cwd", "", "the session's working `DIR`, where project skills are looked for (default: the current directory)")
 	fl.StringVar(&o.agent, "agent", "agent:explain", "the calling agent's `SCOPE`")
@@ -317,6 +328,11 @@ func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult,
 	slices.SortStableFunc(ex.Skills, func(a, b explainedSkill) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path))
 	})
+	sv, err := fsys.Survey(ctx, o.cwd)
+	if err != nil {
+		return explanation{}, err
+	}
+	ex.Scan = withFlags(sv)
 	ex.Sources = []explainedSource{}
 	for _, d := range fsys.Diagnostics() {
 		ex.Sources = append(ex.Sources, explainedSource{Severity: string(d.Severity), Path: d.Path, Skill: d.Skill, Message: d.Message})
@@ -444,6 +460,7 @@ func printExplanation(w io.Writer, ex explanation) {
 		fmt.Fprint(w, " (skill discovery incomplete)")
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, surveyLine(ex.Scan, "the skills found below say why"))
 	if ex.Catalog == "" {
 		fmt.Fprintln(w, "\nNo catalog is published.")
 	} else {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
 )
 
@@ -21,7 +22,7 @@ import (
 // re-executes it through the handshake, exactly as the real command does.
 func TestMain(m *testing.M) {
 	pluginserver.ServeIfRequested()
-	os.Exit(m.Run())
+	os.Exit(testneeds.Report(m.Run()))
 }
 
 func TestDemoJSONShowsTheWholeLifecycle(t *testing.T) {

@@ -22,7 +22,7 @@ import (
 // MCP Skills extension defines, and as skill://index.json for older clients.
 func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve-mcp", flag.ContinueOnError)
-	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like (default: the embedded examples)")
+	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like, or one skill's own folder (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
 	tokenFile := fl.String("token-file", "", "with -http, require \"Authorization: Bearer <token>\", the token being the first line of `FILE` (or set "+tokenEnv+")")
 	lim := httpLimitFlags(fl)
@@ -47,10 +47,11 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	case token != "" && *addr == "":
 		return usageError(fl, stderr, "a bearer token (-token-file or %s) needs -http", tokenEnv)
 	}
-	srv, code := skillsServer(ctx, *dir, stderr)
+	srv, done, code := skillsServer(ctx, *dir, stderr)
 	if srv == nil {
 		return code
 	}
+	defer done()
 	if *addr == "" {
 		if err := srv.ServeStdio(ctx); err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
@@ -66,29 +67,54 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 }
 
 // skillsServer makes the server of -skills dir (the embedded examples if
-// dir is ""), says which skills it will not serve, and watches dir. A nil
-// server comes with the exit code.
-func skillsServer(ctx context.Context, dir string, stderr io.Writer) (*skillserver.Server, int) {
+// dir is ""), says which skills it will not serve and why, then in one
+// line, as demo, explain and validate say it, how many it serves and
+// skips, and watches dir. A dir that is one skill's own folder serves that
+// skill. A nil server comes with the exit code; done releases what the
+// server needed.
+func skillsServer(ctx context.Context, dir string, stderr io.Writer) (srv *skillserver.Server, done func(), code int) {
+	done = func() {}
 	if dir == "" {
-		return skillserver.New(skillcatalog.ExampleSkills()), 0
+		srv = skillserver.New(skillcatalog.ExampleSkills())
+		announceSurvey(srv, "the example skills", stderr)
+		return srv, done, 0
 	}
 	if err := checkSkillsDir(dir); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
-		return nil, 1
+		return nil, done, 1
 	}
-	srv := skillserver.NewDir(dir)
+	root := dir
+	if isSkillFolder(dir) {
+		var err error
+		if root, done, err = skillFolderLink(dir); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s is one skill's folder, and serving it alone failed: %v; pass the folder that holds it\n", dir, err)
+			return nil, func() {}, 1
+		}
+	}
+	srv = skillserver.NewDir(root)
 	// Say once, up front, which skills will not be served and why.
 	if _, err := srv.Index(); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s: %v\n", dir, err)
-		return nil, 1
+		done()
+		return nil, func() {}, 1
 	}
-	for _, d := range srv.Diagnostics() {
-		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", d)
-	}
+	announceSurvey(srv, dir, stderr)
 	if err := srv.Watch(ctx); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: changes will not be announced: %v\n", err)
 	}
-	return srv, 0
+	return srv, done, 0
+}
+
+// announceSurvey says which skills the server does not serve and why,
+// one line each, then its one line, naming the directory as the user gave
+// it (label).
+func announceSurvey(srv *skillserver.Server, label string, stderr io.Writer) {
+	for _, d := range srv.Diagnostics() {
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", d)
+	}
+	sv := srv.Survey()
+	sv.Dirs, sv.Absent = []string{label}, nil
+	fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", surveyLine(sv, "the lines above say why"))
 }
 
 // httpLimits are the bounds serve-mcp -http puts on clients.
@@ -194,7 +220,12 @@ entry holds the SKILL.md frontmatter as JSON and every file of the skill with
 its sha256 digest and size. A file is served only while its bytes match the
 entry listed: a file that changed is rescanned (and the listing change
 announced) before it is served. A skill of more than 512 files or 16 MiB is
-not served; the messages at start say which skills are not served and why.
+not served; the messages at start say which skills are not served and why,
+then one line, as demo, explain and validate say it, how many are served and
+how many skipped, by reason. The MCP Skills extension serves only skills that
+meet the Agent Skills specification, so a skill that skillcatalog loads with
+a warning (a name that is not its folder's, a description over 1,024
+characters) is not served: skillcatalog validate DIR says which.
 
 For clients without the extension, skill://index.json lists the skills whose
 folder sits directly in the directory. Every file of a skill is

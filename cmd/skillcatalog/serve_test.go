@@ -13,7 +13,8 @@ import (
 )
 
 // serve-mcp says at start which skills of the directory it will not serve
-// and why (here a SKILL.md linked to /dev/zero), and serves the others.
+// and why (here a SKILL.md linked to /dev/zero), then the one line every
+// command prints, and serves the others.
 func TestServeMCPReportsSkillsLeftOff(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"good", "zero"} {
@@ -34,7 +35,8 @@ func TestServeMCPReportsSkillsLeftOff(t *testing.T) {
 	if code := run(ctx, []string{"serve-mcp", "-skills", dir, "-http", "127.0.0.1:0"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("serve-mcp exited %d: %s", code, stderr.String())
 	}
-	want := "skillcatalog serve-mcp: skill zero is not served: SKILL.md is not a regular file but a device\n"
+	want := "skillcatalog serve-mcp: skill zero is not served: SKILL.md is not a regular file but a device\n" +
+		"skillcatalog serve-mcp: scanned 1 directory (" + dir + "): 1 skill served, 1 skipped (1 unreadable SKILL.md); the lines above say why\n"
 	if stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
@@ -79,7 +81,8 @@ func TestServeMCPReportsSkillsOverTheLimits(t *testing.T) {
 		t.Fatalf("serve-mcp exited %d: %s", code, stderr.String())
 	}
 	want := "skillcatalog serve-mcp: skill large is not served: its files hold 18874414 bytes, more than the MCP Skills extension's limit of 16777216 (16 MiB) per skill\n" +
-		"skillcatalog serve-mcp: skill team/many-files is not served: it has more than 512 files, the MCP Skills extension's limit per skill\n"
+		"skillcatalog serve-mcp: skill team/many-files is not served: it has more than 512 files, the MCP Skills extension's limit per skill\n" +
+		"skillcatalog serve-mcp: scanned 1 directory (" + dir + "): 1 skill served, 2 skipped (2 over the extension's size limits); the lines above say why\n"
 	if stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}

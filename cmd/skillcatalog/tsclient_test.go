@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 // mcpClientDir holds the TypeScript MCP SDK client; .ci/run installs its
@@ -35,11 +37,7 @@ func nodeScript(t *testing.T, pkg, name string) (string, string) {
 		_, err = os.Stat(filepath.Join(mcpClientDir, "node_modules", "@modelcontextprotocol", pkg))
 	}
 	if err != nil {
-		msg := "the TypeScript MCP SDK clients need Node.js and `npm ci --prefix testdata/mcpclient`: " + err.Error()
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testneeds.Skip(t, "Node.js and `npm ci --prefix testdata/mcpclient` (the TypeScript MCP SDK clients)", err)
 	}
 	script, err := filepath.Abs(filepath.Join(mcpClientDir, name))
 	if err != nil {

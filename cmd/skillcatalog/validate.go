@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -48,6 +49,10 @@ type validateReport struct {
 	Valid  bool              `json:"valid"`
 	Skills []validatedSkill  `json:"skills"`
 	Errors []validateProblem `json:"errors"` // arguments that hold no skill
+	// Scan says which directories were checked, how many of their skills
+	// skillcatalog loads, and which it skips and why, as demo, explain
+	// and serve-mcp say it.
+	Scan agentskills.Survey `json:"scan"`
 }
 
 // validatedSkill is one skill directory checked.
@@ -55,6 +60,10 @@ type validatedSkill struct {
 	Path  string `json:"path"` // the skill directory, as given or found
 	Valid bool   `json:"valid"`
 	agentskills.SpecCheck
+	// Served says whether serve-mcp serves the skill; NotServed says why
+	// not.
+	Served    bool   `json:"served"`
+	NotServed string `json:"notServed,omitempty"`
 }
 
 type validateProblem struct {
@@ -68,9 +77,15 @@ Checks Agent Skills against the specification: a DIR is one skill (it holds
 SKILL.md) or a directory of skills (its subdirectories that hold SKILL.md).
 Errors break the specification (frontmatter fields, name grammar and
 directory match, description and compatibility lengths); warnings name the
-leniencies skillcatalog applies to load a skill anyway. Each skill also
-says whether skillcatalog's Agent Skills provider (with the -preset layouts)
-loads it.
+leniencies skillcatalog applies to load a skill anyway. A field Claude Code
+documents (disable-model-invocation, user-invocable, argument-hint, model,
+context, agent, hooks) is an error that says so, and with -preset
+claude-code a warning. Each skill also says whether skillcatalog's Agent
+Skills provider (with the -preset layouts) loads it, which is the rule demo
+and explain apply, and whether serve-mcp serves it: the MCP Skills
+extension serves only skills that meet the specification. One line then
+says, as demo, explain and serve-mcp say it, which directories were
+scanned, how many skills load, how many are skipped and why.
 
 Exit status: 0 when every skill is valid, 1 when any is not, a DIR holds
 no skill or the command was interrupted (SIGINT, SIGTERM) before it
@@ -80,7 +95,9 @@ is reported, never opened for reading.
 
 With -json it prints one object:
   {"valid": bool, "skills": [{"path", "valid", "errors": [{"field", "message"}],
-   "warnings": [...], "loads": bool, "name", "notLoaded"}], "errors": [{"path", "message"}]}
+   "warnings": [...], "loads": bool, "name", "notLoaded", "skipReason", "served": bool,
+   "notServed"}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
+   "skipped": [{"path", "skill", "reason", "detail"}], "notScanned", "summary"}}
 
 Flags:
 `
@@ -133,6 +150,7 @@ func validateAll(ctx context.Context, args []string, check func(dir string) vali
 				rep.Valid = false
 				continue
 			}
+			rep.Scan.Dirs = append(rep.Scan.Dirs, scannedDir(arg))
 			for _, dir := range dirs {
 				if ctx.Err() != nil {
 					return
@@ -140,6 +158,7 @@ func validateAll(ctx context.Context, args []string, check func(dir string) vali
 				v := check(dir)
 				rep.Valid = rep.Valid && v.Valid
 				rep.Skills = append(rep.Skills, v)
+				countSkill(&rep.Scan, v)
 			}
 		}
 		done <- rep
@@ -221,32 +240,54 @@ func exactName(dir, name string) bool {
 	return slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == name })
 }
 
+// scannedDir is the directory a validate argument names: itself, or the
+// directory of a SKILL.md.
+func scannedDir(arg string) string {
+	if fi, err := os.Stat(arg); err == nil && !fi.IsDir() {
+		return filepath.Dir(arg)
+	}
+	return arg
+}
+
+// countSkill counts the checked skill v in sv: loaded, or skipped with
+// its reason.
+func countSkill(sv *agentskills.Survey, v validatedSkill) {
+	if v.Loads {
+		sv.Loaded++
+		return
+	}
+	sv.Skipped = append(sv.Skipped, agentskills.SkippedSkill{Path: v.Path, Skill: filepath.Base(v.Path), Reason: v.SkipReason, Detail: v.NotLoaded})
+}
+
 // validateDir checks the skill in dir.
 func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
 	v := validatedSkill{Path: dir}
-	fail := func(msg string) validatedSkill {
-		v.SpecCheck = agentskills.SpecCheck{Errors: []agentskills.Finding{{Message: msg}}, Warnings: []agentskills.Finding{}, NotLoaded: msg}
+	fail := func(reason, msg string) validatedSkill {
+		v.SpecCheck = agentskills.SpecCheck{Errors: []agentskills.Finding{{Message: msg}}, Warnings: []agentskills.Finding{}, NotLoaded: msg, SkipReason: reason}
+		v.NotServed = msg
 		return v
 	}
 	if !hasSkillFile(dir) {
-		return fail("the skill file is not named SKILL.md (the name is case-sensitive); hosts do not find it")
+		return fail(agentskills.ReasonMisspelledFile, "the skill file is not named SKILL.md (the name is case-sensitive); hosts do not find it")
 	}
 	// The provider's own loader: what a host would read, and nothing that
 	// is not a regular file (a FIFO would block a plain open).
 	data, err := agentskills.ReadSkillFile(dir)
 	if err != nil {
-		return fail(err.Error())
+		return fail(agentskills.ReasonUnreadable, err.Error())
 	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
-		return fail(err.Error())
+		return fail(agentskills.ReasonUnreadable, err.Error())
 	}
 	check, err := agentskills.CheckSkillFile(filepath.Base(abs), data, presets...)
 	if err != nil {
-		return fail(err.Error())
+		return fail(agentskills.ReasonUnreadable, err.Error())
 	}
 	v.SpecCheck = check
 	v.Valid = check.Valid()
+	_, v.NotServed = skillserver.CheckSkillFile(filepath.Base(abs), data)
+	v.Served = v.NotServed == ""
 	return v
 }
 
@@ -270,9 +311,15 @@ func printValidation(w io.Writer, rep validateReport) {
 		case !s.Loads:
 			fmt.Fprintf(w, "  skillcatalog does not load it: %s\n", skill.QuoteUnsafe(s.NotLoaded))
 		}
+		if s.Loads && !s.Served {
+			fmt.Fprintf(w, "  serve-mcp does not serve it: %s\n", skill.QuoteUnsafe(s.NotServed))
+		}
 	}
 	for _, p := range rep.Errors {
 		fmt.Fprintf(w, "error   %s: %s\n", skill.QuoteUnsafe(p.Path), skill.QuoteUnsafe(p.Message))
+	}
+	if len(rep.Scan.Dirs) > 0 {
+		fmt.Fprintln(w, surveyLine(rep.Scan, ""))
 	}
 	noun := "skills"
 	if len(rep.Skills) == 1 {

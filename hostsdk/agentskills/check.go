@@ -8,12 +8,21 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/skillcatalog/skillcatalog/internal/lenientyaml"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // specFields are the frontmatter fields the Agent Skills specification
 // allows, sorted.
 var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
+
+// claudeCodeFields are the frontmatter fields Claude Code documents beyond
+// the specification, sorted; honoured says which of them the provider
+// acts on.
+var claudeCodeFields = map[string]bool{
+	"agent": false, "argument-hint": true, "context": false, "disable-model-invocation": true,
+	"hooks": false, "model": false, "user-invocable": true,
+}
 
 // Finding is one problem CheckSkillFile found.
 type Finding struct {
@@ -37,8 +46,10 @@ type SpecCheck struct {
 	// skill; Name is the name it offers it under.
 	Loads bool   `json:"loads"`
 	Name  string `json:"name,omitempty"`
-	// NotLoaded says why the provider does not offer it.
-	NotLoaded string `json:"notLoaded,omitempty"`
+	// NotLoaded says why the provider does not offer it, and SkipReason
+	// is its short cause (see SkipReason).
+	NotLoaded  string `json:"notLoaded,omitempty"`
+	SkipReason string `json:"skipReason,omitempty"`
 }
 
 // Valid reports whether the file meets the specification.
@@ -52,21 +63,26 @@ func (c SpecCheck) Valid() bool { return len(c.Errors) == 0 }
 // row, equal to dirName; a description of 1 to 1024 characters; a
 // compatibility of at most 500 characters; metadata a mapping. It also
 // says whether a Provider configured with presets loads the skill, and
-// which leniencies that takes. It does no I/O.
+// which leniencies that takes. A field Claude Code documents beyond the
+// specification (argument-hint, disable-model-invocation, user-invocable,
+// model, context, agent, hooks) is an error that says so, and with
+// PresetClaudeCode a warning that other clients may ignore it. It does no
+// I/O.
 func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, error) {
 	for i, p := range presets {
 		if !slices.Contains(Presets(), p) {
 			return SpecCheck{}, fmt.Errorf("agentskills: preset %d is %q; the presets are %q and %q", i, p, PresetClaudeCode, PresetCodex)
 		}
 	}
-	lz := lenience{describeFromBody: slices.Contains(presets, PresetClaudeCode)}
+	claude := slices.Contains(presets, PresetClaudeCode)
+	lz := lenience{describeFromBody: claude}
 	var c SpecCheck
-	c.Errors = specErrors(dirName, data)
+	c.Errors, c.Warnings = specErrors(dirName, data, claude)
 
 	pr, _ := parseWhole(data)
 	fm, warnings, lerr := lz.interpret(pr, dirName)
 	if lerr != nil {
-		c.NotLoaded = lerr.Error()
+		c.NotLoaded, c.SkipReason = lerr.Error(), SkipReason(lerr)
 	} else {
 		c.Loads, c.Name = true, fm.Name
 	}
@@ -86,21 +102,22 @@ func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, 
 	return c, nil
 }
 
-// specErrors lists the ways data breaks the specification.
-func specErrors(dirName string, data []byte) []Finding {
-	var out findings
+// specErrors lists the ways data breaks the specification, and, with
+// claude (PresetClaudeCode), warns of the Claude Code fields instead of
+// calling them errors.
+func specErrors(dirName string, data []byte, claude bool) (errs, warnings findings) {
 	if !utf8.Valid(data) {
-		out.add("", "the file is not valid UTF-8")
+		errs.add("", "the file is not valid UTF-8")
 	}
-	fields, ok := out.frontmatterFields(data)
+	fields, ok := errs.frontmatterFields(data)
 	if !ok {
-		return out
+		return errs, nil
 	}
-	out.extraFields(fields)
-	out.checkName(fields["name"], dirName)
-	out.checkDescription(fields["description"])
-	out.checkOptional(fields)
-	return out
+	errs.extraFields(fields, claude, &warnings)
+	errs.checkName(fields["name"], dirName)
+	errs.checkDescription(fields["description"])
+	errs.checkOptional(fields)
+	return errs, warnings
 }
 
 // findings collects what a check of one SKILL.md found.
@@ -124,8 +141,15 @@ func (f *findings) frontmatterFields(data []byte) (map[string]*yaml.Node, bool) 
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		f.add("", "frontmatter is not valid YAML: %v", err)
-		return nil, false
+		// The colon retry the provider takes: when it reads the file, the
+		// error says so, and the fields are checked as read.
+		fixed, keys := lenientyaml.QuoteColonValues(front)
+		doc = yaml.Node{}
+		if len(keys) == 0 || yaml.Unmarshal([]byte(fixed), &doc) != nil {
+			f.add("", "frontmatter is not valid YAML: %s", lenientyaml.InFile(err))
+			return nil, false
+		}
+		f.add("", "frontmatter is not valid YAML: %s: the unquoted value of %s holds \": \", which strict YAML readers reject and Claude Code and skillcatalog read as a plain string; quote it", lenientyaml.InFile(err), strings.Join(keys, ", "))
 	}
 	fields := map[string]*yaml.Node{}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -150,8 +174,9 @@ func (f *findings) frontmatterFields(data []byte) (map[string]*yaml.Node, bool) 
 }
 
 // extraFields reports the fields the specification does not define, in
-// name order.
-func (f *findings) extraFields(fields map[string]*yaml.Node) {
+// name order, saying which are Claude Code's. With claude, Claude Code's
+// are warnings instead.
+func (f *findings) extraFields(fields map[string]*yaml.Node, claude bool, warnings *findings) {
 	var extra []string
 	for k := range fields {
 		if !slices.Contains(specFields, k) {
@@ -160,7 +185,19 @@ func (f *findings) extraFields(fields map[string]*yaml.Node) {
 	}
 	slices.Sort(extra)
 	for _, k := range extra {
-		f.add(k, "field %q is not in the specification, which allows only %s", k, strings.Join(specFields, ", "))
+		honoured, isClaude := claudeCodeFields[k]
+		switch {
+		case isClaude && claude && honoured:
+			warnings.add(k, "field %q is a Claude Code field, not in the Agent Skills specification: skillcatalog honours it; other clients may ignore it", k)
+		case isClaude && claude:
+			warnings.add(k, "field %q is a Claude Code field, not in the Agent Skills specification: other clients may ignore it", k)
+		case isClaude && honoured:
+			f.add(k, "field %q is not in the specification, which allows only %s; it is a Claude Code field, which skillcatalog honours and the claude-code preset accepts", k, strings.Join(specFields, ", "))
+		case isClaude:
+			f.add(k, "field %q is not in the specification, which allows only %s; it is a Claude Code field, which the claude-code preset accepts", k, strings.Join(specFields, ", "))
+		default:
+			f.add(k, "field %q is not in the specification, which allows only %s", k, strings.Join(specFields, ", "))
+		}
 	}
 }
 

@@ -17,7 +17,9 @@
 //     Without a repository root within reach the project is cwd alone.
 //  2. User roots: <home>/.agents/skills, <home>/<client>/skills for each
 //     client directory, then Options.ExtraRoots in order, then the roots
-//     a preset adds (PresetCodex: /etc/codex/skills).
+//     a preset adds (PresetCodex: /etc/codex/skills). An extra root that
+//     itself holds a SKILL.md is one skill's own directory, that skill
+//     alone.
 //
 // Options.Presets add an ecosystem's layout: PresetClaudeCode the client
 // directory .claude (so ~/.claude/skills and <level>/.claude/skills),
@@ -153,6 +155,13 @@
 // change like any other. Every other error (an I/O error, EAGAIN, EINTR,
 // running out of file descriptors or memory, a canceled context, or an
 // error not known to last) makes the listing incomplete.
+//
+// Provider.Survey says in one line (Survey.Summary) which roots a
+// working directory's listing read, how many skills it offers, which it
+// skipped and why (counted by SkipReason), and which directories of
+// skills it left unread: an untrusted project's, and .claude/skills or
+// .codex/skills where their preset is not configured. A YAML error names
+// the line of the SKILL.md, counted from its opening '---'.
 //
 // Diagnostics from the latest scan of every working directory are
 // available from Provider.Diagnostics, and reach Options.Logger when they

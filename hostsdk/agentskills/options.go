@@ -32,8 +32,11 @@ type Options struct {
 	// element. Duplicates (and ".agents" itself) are ignored.
 	ClientDirs []string
 	// ExtraRoots are further skill roots (directories whose direct
-	// subdirectories are skills). They are user-level and trusted, and rank
-	// below the home directory's roots. Each must be an absolute path.
+	// subdirectories are skills). An extra root that itself holds a
+	// SKILL.md is one skill's own directory, and offers that skill alone,
+	// as `skillcatalog validate` takes such a directory. They are
+	// user-level and trusted, and rank below the home directory's roots.
+	// Each must be an absolute path.
 	ExtraRoots []string
 	// HomeDir is the home directory holding the user-level roots; "" means
 	// os.UserHomeDir(). When no home directory can be determined, only
@@ -107,6 +110,7 @@ type config struct {
 	watch      bool
 	debounce   time.Duration
 	logger     *slog.Logger
+	home       string // the home directory, cleaned; "" when there is none
 	homeErr    error
 	// describeFromBody: a skill without a description takes the first
 	// paragraph of its body, and a SKILL.md without frontmatter loads
@@ -211,6 +215,7 @@ func (c *config) addUserRoots(o Options, adminRoots []string) error {
 			return fmt.Errorf("agentskills: Options.HomeDir must be an absolute path, got %q", home)
 		}
 		home = filepath.Clean(home)
+		c.home = home
 		for _, d := range c.clientDirs {
 			c.userRoots = append(c.userRoots, rootSpec{
 				path:   filepath.Join(home, d, "skills"),
@@ -224,7 +229,7 @@ func (c *config) addUserRoots(o Options, adminRoots []string) error {
 			return fmt.Errorf("agentskills: Options.ExtraRoots[%d] must be an absolute path, got %q", i, r)
 		}
 		r = filepath.Clean(r)
-		c.userRoots = append(c.userRoots, rootSpec{path: r, anchor: filepath.Dir(r), scope: ScopeUser})
+		c.userRoots = append(c.userRoots, rootSpec{path: r, anchor: filepath.Dir(r), scope: ScopeUser, extra: true})
 	}
 	for _, r := range adminRoots {
 		c.userRoots = append(c.userRoots, rootSpec{path: r, anchor: filepath.Dir(r), scope: ScopeUser})

@@ -74,13 +74,13 @@ func (f Frontmatter) Invocation() skill.InvocationPolicy {
 // loading. An empty dirName skips the directory comparison.
 func (f Frontmatter) Validate(dirName string) (warnings []string, err error) {
 	if f.Name == "" {
-		return nil, errors.New("frontmatter has no name")
+		return nil, skipped(ReasonMissingName, errors.New("frontmatter has no name"))
 	}
 	if !skill.ValidName(f.Name) {
-		return nil, fmt.Errorf("name %q is not kebab-case (lowercase letters, digits and single hyphens), so it cannot be addressed", f.Name)
+		return nil, skipped(ReasonInvalidName, fmt.Errorf("name %q is not kebab-case (lowercase letters, digits and single hyphens), so it cannot be addressed", f.Name))
 	}
 	if strings.TrimSpace(f.Description) == "" {
-		return nil, errors.New("description is missing or empty")
+		return nil, skipped(ReasonMissingDescription, errors.New("description is missing or empty"))
 	}
 	if n := len(f.Name); n > skill.MaxNameLength {
 		warnings = append(warnings, fmt.Sprintf("name is %d characters long; the limit is %d", n, skill.MaxNameLength))
@@ -164,7 +164,7 @@ func ParseSkillFile(data []byte) (fm Frontmatter, body string, warnings []string
 		return Frontmatter{}, "", nil, err
 	}
 	if !closed {
-		return Frontmatter{}, "", nil, errors.New("frontmatter is not closed by a '---' line")
+		return Frontmatter{}, "", nil, errNotClosed
 	}
 	fm, warnings, err = parseFrontmatter(front)
 	if err != nil {
@@ -195,11 +195,11 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
 		fixed, keys := lenientyaml.QuoteColonValues(front)
 		if len(keys) == 0 {
-			return Frontmatter{}, nil, fmt.Errorf("frontmatter is not valid YAML: %w", err)
+			return Frontmatter{}, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML: %s", lenientyaml.InFile(err)))
 		}
 		doc = yaml.Node{}
 		if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
-			return Frontmatter{}, nil, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %w", strings.Join(keys, ", "), err)
+			return Frontmatter{}, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %s", strings.Join(keys, ", "), lenientyaml.InFile(err)))
 		}
 		warnings = append(warnings, fmt.Sprintf("frontmatter is not valid YAML; read the unquoted value of %s as a plain string (quote it to silence this warning)", strings.Join(keys, ", ")))
 	}
@@ -212,7 +212,7 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 		return fm, warnings, nil
 	}
 	if root.Kind != yaml.MappingNode {
-		return Frontmatter{}, nil, errors.New("frontmatter is not a YAML mapping")
+		return Frontmatter{}, nil, errNotMapping
 	}
 	seen := make(map[string]int, len(root.Content)/2)
 	for i := 0; i+1 < len(root.Content); i += 2 {

@@ -44,6 +44,10 @@ type Diagnostic struct {
 	Skill    string
 	Severity Severity
 	Message  string
+	// Reason is, for an error that kept a skill from loading, the short
+	// cause a Survey counts it under (one of the Reason constants); ""
+	// for every other diagnostic.
+	Reason string
 }
 
 // String formats d on one line. The path and the message (which may quote
@@ -124,7 +128,8 @@ type resKey struct {
 
 // resolution is the merged view of all roots for one working directory.
 type resolution struct {
-	skills    []Skill // sorted by name
+	roots     []string // the roots read, in precedence order
+	skills    []Skill  // sorted by name
 	summaries []skill.Summary
 	byName    map[string]int
 	complete  bool
@@ -357,6 +362,9 @@ func (p *Provider) resolve(ctx context.Context, cwd string, consume bool) (*reso
 		m.add(spec, s, p.cfg.maxDirs)
 	}
 	res := m.finish()
+	for _, spec := range roots {
+		res.roots = append(res.roots, spec.path)
+	}
 	p.store(ctx, key, cwd, res, gen)
 	return res, nil
 }

@@ -36,6 +36,9 @@ type rootSpec struct {
 	anchor string // the highest directory whose entry changes can affect path
 	scope  Scope
 	level  int // project roots: 0 for the working directory, 1 for its parent, ...
+	// extra is set for Options.ExtraRoots, which may also be one skill's
+	// own directory.
+	extra bool
 }
 
 // layout is where a working directory's project skills may live.
@@ -123,8 +126,10 @@ func (s *rootScan) warn(path, skill, format string, args ...any) {
 	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityWarning, Message: fmt.Sprintf(format, args...)})
 }
 
-func (s *rootScan) skip(path, skill, format string, args ...any) {
-	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityError, Message: fmt.Sprintf(format, args...)})
+// skip records that the skill at path does not load, for reason (see
+// SkipReason).
+func (s *rootScan) skip(path, skill, reason, format string, args ...any) {
+	s.diags = append(s.diags, Diagnostic{Path: path, Skill: skill, Severity: SeverityError, Message: fmt.Sprintf(format, args...), Reason: reason})
 }
 
 // isAbsent reports errors meaning "nothing is there".
@@ -179,7 +184,7 @@ func (s *rootScan) readFailed(path, skill, what string, err error) {
 	switch classifyReadError(err) {
 	case readAbsent:
 	case readStable:
-		s.skip(path, skill, "%s cannot be used, so the skill is skipped: %v", what, err)
+		s.skip(path, skill, ReasonUnreadable, "%s cannot be used, so the skill is skipped: %v", what, err)
 	default:
 		s.fail(path, skill, "cannot read %s; this listing is incomplete and the next one tries again: %v", what, err)
 	}
@@ -221,6 +226,12 @@ func scanRoot(ctx context.Context, spec rootSpec, lz lenience, budget int, w *wa
 		return s
 	}
 	s.real = real
+	if spec.extra && isSkillDir(spec.path) {
+		// One skill's own directory, given as a root: that skill.
+		s.entries = 1
+		scanSkill(s, spec.path, real, filepath.Base(spec.path), w, fc)
+		return s
+	}
 
 	entries, truncated, err := readEntries(spec.path, budget)
 	if err != nil {
@@ -315,7 +326,18 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 	} else if !e.IsDir() {
 		return
 	}
+	scanSkill(s, dir, real, name, w, fc)
+}
 
+// isSkillDir reports whether dir holds an entry spelled exactly SKILL.md.
+func isSkillDir(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, skillFileName))
+	return err == nil && exactSkillFileName(dir)
+}
+
+// scanSkill examines the skill directory dir, resolved to real and named
+// name in its root, and adds it to the scan's candidates if it loads.
+func scanSkill(s *rootScan, dir, real, name string, w *watchBuilder, fc *frontCache) {
 	if w != nil {
 		if err := w.watchSkill(real); err != nil && !isAbsent(err) {
 			s.unwatched = true
@@ -339,7 +361,7 @@ func scanEntry(s *rootScan, e fs.DirEntry, w *watchBuilder, fc *frontCache) {
 		s.warn(file, skill, "%s", m)
 	}
 	if err != nil {
-		s.skip(file, skill, "skipped: %v", err)
+		s.skip(file, skill, SkipReason(err), "skipped: %v", err)
 		return
 	}
 	s.cands = append(s.cands, candidate{dir: dir, file: file, real: real, fm: fm})
@@ -386,7 +408,7 @@ func parsePrefix(data []byte) (pr *parsed, cost int) {
 		return &parsed{err: err, noFront: true, firstParagraph: para}, len(para)
 	}
 	if err == nil && !closed {
-		err = errors.New("frontmatter is not closed by a '---' line")
+		err = errNotClosed
 	}
 	if err != nil {
 		return &parsed{err: err}, 0

@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 // escapingSkill writes a skill whose files are 3 MiB each of characters
@@ -103,11 +104,7 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 			_, err = os.Stat(filepath.Join(server, "node_modules", "@modelcontextprotocol", "server", "package.json"))
 		}
 		if err != nil {
-			msg := "the TypeScript MCP SDK skills server needs Node.js and `npm ci --prefix testdata/mcpserver`: " + err.Error()
-			if os.Getenv("CI") == "true" {
-				t.Fatal(msg)
-			}
-			t.Skip(msg)
+			testneeds.Skip(t, "Node.js and `npm ci --prefix testdata/mcpserver` (the TypeScript MCP SDK skills server)", err)
 		}
 		readThroughRegistry(t, mcpskills.Config{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 // stdioServerEnv makes the test binary run as a stdio MCP server (see
@@ -41,7 +42,7 @@ func TestMain(m *testing.M) {
 	if os.Getenv(benchServerEnv) != "" {
 		os.Exit(runBenchServer())
 	}
-	os.Exit(m.Run())
+	os.Exit(testneeds.Report(m.Run()))
 }
 
 func appendLog(path, line string) {

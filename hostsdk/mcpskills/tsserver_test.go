@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -31,11 +32,7 @@ func tsServer(t *testing.T) (node, script, skillsDir string) {
 		_, err = os.Stat(filepath.Join(tsServerDir, "node_modules", "@modelcontextprotocol", "server", "package.json"))
 	}
 	if err != nil {
-		msg := "the TypeScript MCP SDK skills server needs Node.js and `npm ci --prefix testdata/mcpserver`: " + err.Error()
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
+		testneeds.Skip(t, "Node.js and `npm ci --prefix testdata/mcpserver` (the TypeScript MCP SDK skills server)", err)
 	}
 	dir, err := filepath.Abs(tsServerDir)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -41,6 +42,8 @@ type catalog struct {
 	byPath  map[string]*servedSkill
 	byURI   map[string]*servedSkill
 	diags   []string
+	// skipped are the skills found and not served, with why.
+	skipped []agentskills.SkippedSkill
 	// truncated is set when the scan stopped at maxScanEntries: skills
 	// past that point are not served.
 	truncated bool
@@ -122,6 +125,7 @@ func (s *Server) scan(seq uint64) (*catalog, error) {
 		case errors.Is(err, errNoSkillFile):
 		case err != nil:
 			sc.diags = append(sc.diags, clip(fmt.Sprintf("skill %s is not served: %v", p, err), 400))
+			c.skipped = append(c.skipped, agentskills.SkippedSkill{Path: p, Skill: p[strings.LastIndexByte(p, '/')+1:], Reason: reasonOf(err), Detail: err.Error()})
 		default:
 			c.skills = append(c.skills, sk)
 			c.byPath[sk.path] = sk
@@ -193,11 +197,30 @@ func (sc *scanner) discover() ([]string, error) {
 	return found, nil
 }
 
+// skipError is why a skill is not served, with its short reason.
+type skipError struct {
+	reason string
+	err    error
+}
+
+func (e *skipError) Error() string { return e.err.Error() }
+func (e *skipError) Unwrap() error { return e.err }
+
+// reasonOf returns the short reason of serve's error: its own, or for an
+// error reading the skill's files, agentskills.ReasonUnreadable.
+func reasonOf(err error) string {
+	var ns *skipError
+	if errors.As(err, &ns) {
+		return ns.reason
+	}
+	return agentskills.ReasonUnreadable
+}
+
 // serve builds the entry of the skill at path, or says why it is not
 // served.
 func (sc *scanner) serve(p string) (*servedSkill, error) {
 	if why := skillPathProblem(p); why != "" {
-		return nil, errors.New(why)
+		return nil, &skipError{ReasonFolderName, errors.New(why)}
 	}
 	sc.seen[p+"/"+skillFileName] = true
 	tree, err := sc.s.openTree(p)
@@ -213,7 +236,7 @@ func (sc *scanner) serve(p string) (*servedSkill, error) {
 		return nil, err
 	}
 	if v.skill.why != "" {
-		return nil, errors.New(v.skill.why)
+		return nil, &skipError{v.skill.reason, errors.New(v.skill.why)}
 	}
 	for _, w := range v.skill.warnings {
 		sc.diags = append(sc.diags, clip(fmt.Sprintf("skill %s: %s", p, w), 400))

@@ -494,7 +494,7 @@ func TestFrontmatterRules(t *testing.T) {
 		`skill colon-value: frontmatter is not valid YAML: the unquoted value of "description" is read as a plain string (quote it; clients that read YAML strictly cannot verify this SKILL.md)`,
 		"skill empty-compat is not served: compatibility must be a string of 1 to 500 characters",
 		"skill infinite is not served: SKILL.md has no usable frontmatter: frontmatter field weight holds .inf, which JSON cannot represent; quote it",
-		"skill long-description is not served: the description is 1025 characters long; the Agent Skills limit is 1024",
+		"skill long-description is not served: the description is 1025 characters long; the Agent Skills limit is 1024, which the MCP Skills extension requires of a served skill",
 		"skill null-metadata is not served: metadata must map keys to strings",
 		`skill number-metadata is not served: metadata "version" is not a string; quote it`,
 		`skill numeric-name is not served: the name in SKILL.md is not a string`,

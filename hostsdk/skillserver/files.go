@@ -50,6 +50,7 @@ type parsedSkill struct {
 	obj      json.RawMessage
 	warnings []string
 	why      string
+	reason   string // why's short cause
 }
 
 // cached returns the version cached for key if it is still id.
@@ -264,71 +265,109 @@ const (
 )
 
 // judge parses a SKILL.md read from the skill directory at path and says
-// whether the skill can be served: its frontmatter must convert to JSON,
-// name the directory, have a description, conform to the Agent Skills
-// specification (as the MCP Skills extension requires of served skills),
-// and leave the skill model-invocable.
+// whether the skill can be served: it must load as skillcatalog's Agent
+// Skills provider loads skills (agentskills.CheckSkillFile, the one
+// definition every skillcatalog tool applies), and further its
+// frontmatter must convert to JSON, name the directory, conform to the
+// Agent Skills specification (as the MCP Skills extension requires of
+// served skills), and leave the skill model-invocable.
 func judge(path string, data []byte) *parsedSkill {
 	sf := &parsedSkill{}
+	sf.reason, sf.why = sf.judge(path[strings.LastIndexByte(path, '/')+1:], data)
+	return sf
+}
+
+func (sf *parsedSkill) judge(dir string, data []byte) (reason, why string) {
+	if check, err := agentskills.CheckSkillFile(dir, data); err != nil || !check.Loads {
+		if err != nil {
+			return agentskills.ReasonUnreadable, err.Error()
+		}
+		return check.SkipReason, "skillcatalog does not load it: " + check.NotLoaded
+	}
 	var err error
 	sf.fm, _, _, err = agentskills.ParseSkillFile(data)
 	if err == nil {
 		sf.obj, sf.warnings, err = skillsext.FrontmatterJSON(data)
 	}
 	if err != nil {
-		sf.why = "SKILL.md has no usable frontmatter: " + err.Error()
-		return sf
+		return ReasonNotJSON, "SKILL.md has no usable frontmatter: " + err.Error()
 	}
 	var fields map[string]any
 	if err := json.Unmarshal(sf.obj, &fields); err != nil {
-		sf.why = "SKILL.md frontmatter is not a JSON object: " + err.Error()
-		return sf
+		return ReasonNotJSON, "SKILL.md frontmatter is not a JSON object: " + err.Error()
 	}
-	sf.why = conformance(path[strings.LastIndexByte(path, '/')+1:], fields)
-	if sf.why == "" && !sf.fm.Invocation().ModelInvocable {
+	if reason, why := conformance(dir, fields); why != "" {
+		return reason, why
+	}
+	if !sf.fm.Invocation().ModelInvocable {
 		// The index cannot express invocation policy, so a skill kept
 		// from the model is not served at all.
-		sf.why = "the skill is not model-invocable"
+		return ReasonNotModelInvocable, "the skill is not model-invocable"
 	}
-	return sf
+	return "", ""
 }
 
+// CheckSkillFile says why a server would not serve the skill whose
+// SKILL.md holds data in a directory named dirName, judging the file
+// alone (not the skill's other files or its path): the short reason (see
+// the Reason constants and agentskills.SkipReason) and the message; both
+// are "" when the file is servable. It is what `skillcatalog validate`
+// reports of serve-mcp.
+func CheckSkillFile(dirName string, data []byte) (reason, why string) {
+	return (&parsedSkill{}).judge(dirName, data)
+}
+
+// Reasons a skill that skillcatalog loads is not served, beside
+// agentskills' reasons for a skill that does not load.
+const (
+	ReasonNameNotFolder     = "name differs from its folder"
+	ReasonLongDescription   = "description over 1024 characters"
+	ReasonBadDescription    = "description not a string"
+	ReasonBadCompatibility  = "invalid compatibility"
+	ReasonBadMetadata       = "invalid metadata"
+	ReasonNotJSON           = "frontmatter JSON cannot carry"
+	ReasonNotModelInvocable = "not model-invocable"
+	ReasonFolderName        = "folder name not servable"
+	ReasonOverLimits        = "over the extension's size limits"
+)
+
 // conformance says why frontmatter fields break a rule of the Agent
-// Skills specification that hosts check, or returns "".
-func conformance(dir string, fields map[string]any) string {
+// Skills specification that hosts check, with its short reason, or
+// returns "", "".
+func conformance(dir string, fields map[string]any) (reason, why string) {
 	name, ok := fields["name"].(string)
 	switch {
 	case !ok && fields["name"] != nil:
-		return "the name in SKILL.md is not a string"
+		return ReasonNameNotFolder, "the name in SKILL.md is not a string"
 	case name != dir:
-		return fmt.Sprintf("the name %q in SKILL.md does not match the directory", clip(name, skill.MaxNameLength))
+		return ReasonNameNotFolder, fmt.Sprintf("the name %q in SKILL.md does not match the directory, and the MCP Skills extension names a skill by its folder", clip(name, skill.MaxNameLength))
 	}
 	desc, ok := fields["description"].(string)
 	switch {
 	case !ok && fields["description"] != nil:
-		return "the description in SKILL.md is not a string"
+		return ReasonBadDescription, "the description in SKILL.md is not a string"
 	case strings.TrimSpace(desc) == "":
-		return "SKILL.md has no description"
+		return agentskills.ReasonMissingDescription, "SKILL.md has no description"
 	case utf8.RuneCountInString(desc) > maxDescription:
-		return fmt.Sprintf("the description is %d characters long; the Agent Skills limit is %d", utf8.RuneCountInString(desc), maxDescription)
+		return ReasonLongDescription, fmt.Sprintf("the description is %d characters long; the Agent Skills limit is %d, which the MCP Skills extension requires of a served skill", utf8.RuneCountInString(desc), maxDescription)
 	}
 	if v, present := fields["compatibility"]; present {
 		if c, ok := v.(string); !ok || c == "" || utf8.RuneCountInString(c) > maxCompatibility {
-			return fmt.Sprintf("compatibility must be a string of 1 to %d characters", maxCompatibility)
+			return ReasonBadCompatibility, fmt.Sprintf("compatibility must be a string of 1 to %d characters", maxCompatibility)
 		}
 	}
 	if v, present := fields["metadata"]; present {
 		m, ok := v.(map[string]any)
 		if !ok {
-			return "metadata must map keys to strings"
+			return ReasonBadMetadata, "metadata must map keys to strings"
 		}
 		for k, v := range m {
 			if _, ok := v.(string); !ok {
-				return fmt.Sprintf("metadata %q is not a string; quote it", clip(k, 64))
+				return ReasonBadMetadata, fmt.Sprintf("metadata %q is not a string; quote it", clip(k, 64))
 			}
 		}
 	}
-	return ""
+	return "", ""
 }
 
 // clip cuts s to at most n bytes, adding "..." when it cut.

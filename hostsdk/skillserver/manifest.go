@@ -109,9 +109,9 @@ func (sc *scanner) manifest(tree *skillTree, p string, v *fileVersion) (map[stri
 	}
 	switch {
 	case len(found)+1 > skillsext.MaxSkillResources:
-		return nil, fmt.Errorf("it has more than %d files, the MCP Skills extension's limit per skill", skillsext.MaxSkillResources)
+		return nil, &skipError{ReasonOverLimits, fmt.Errorf("it has more than %d files, the MCP Skills extension's limit per skill", skillsext.MaxSkillResources)}
 	case total > skillsext.MaxSkillBytes:
-		return nil, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)
+		return nil, &skipError{ReasonOverLimits, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)}
 	}
 	files := map[string]fileDigest{skillFileName: {size: v.size, digest: v.digest}}
 	total = v.size
@@ -125,7 +125,7 @@ func (sc *scanner) manifest(tree *skillTree, p string, v *fileVersion) (map[stri
 		total += d.size
 	}
 	if total > skillsext.MaxSkillBytes { // a file grew while it was hashed
-		return nil, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)
+		return nil, &skipError{ReasonOverLimits, fmt.Errorf("its files hold %d bytes, more than the MCP Skills extension's limit of %d (16 MiB) per skill", total, skillsext.MaxSkillBytes)}
 	}
 	if len(excluded) > 0 {
 		sc.diags = append(sc.diags, exclusionDiagnostic(p, excluded))

@@ -22,7 +22,9 @@
 // enclosing skill.
 //
 // A skill is served when its SKILL.md is, links followed, a regular file of
-// at most skill.MaxSkillFileBytes (8 MiB) whose frontmatter converts to JSON
+// at most skill.MaxSkillFileBytes (8 MiB) that skillcatalog's Agent Skills
+// provider loads (agentskills.CheckSkillFile, the definition every
+// skillcatalog tool applies), whose frontmatter converts to JSON
 // (skillsext.FrontmatterJSON), names the directory, has a description of at
 // most 1,024 characters, a compatibility (if any) of 1 to 500 characters
 // and string-valued metadata (if any), as the Agent Skills specification
@@ -30,7 +32,11 @@
 // (disable-model-invocation); and when it has at most
 // skillsext.MaxSkillResources (512) files of at most skillsext.MaxSkillBytes
 // (16 MiB) in all. Every other skill is not served, with a diagnostic that
-// names it and says why (see Diagnostics).
+// names it and says why (see Diagnostics); Survey counts them by reason,
+// and CheckSkillFile judges one SKILL.md alone. The extension requires a
+// served skill to meet the Agent Skills specification, so a skill that
+// skillcatalog loads with a warning (a name that is not its folder's, a
+// description over 1,024 characters) is not served.
 //
 // A served skill's files are its SKILL.md and every regular file below its
 // directory of at most MaxResourceBytes (8 MiB), read through the skill
@@ -159,6 +165,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
@@ -353,6 +360,30 @@ func (s *Server) Diagnostics() []string {
 		out = append(out, s.watchDiag)
 	}
 	return out
+}
+
+// Survey says what the most recent scan found, for one line at start
+// (agentskills.Survey.Summary): the skills directory, how many skills it
+// serves, and which skills it does not serve and why, counted by reason.
+// A directory that cannot be read is in Absent.
+func (s *Server) Survey() agentskills.Survey {
+	sv := agentskills.Survey{Verb: "served"}
+	dir := s.dir
+	if dir == "" {
+		dir = "."
+	}
+	c := s.cat.Load()
+	if c == nil {
+		return sv
+	}
+	if _, err := fs.Stat(s.fsys, "."); err != nil {
+		sv.Absent = []string{dir}
+	} else {
+		sv.Dirs = []string{dir}
+	}
+	sv.Loaded = len(c.skills)
+	sv.Skipped = slices.Clone(c.skipped)
+	return sv
 }
 
 func (s *Server) readIndex(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {

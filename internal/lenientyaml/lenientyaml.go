@@ -4,10 +4,13 @@
 // strict YAML rejects and every skill host reads as the plain string it
 // spells. The filesystem provider and the MCP Skills extension's entries
 // read frontmatter through it, so a SKILL.md reads alike on disk and over
-// MCP. It is pure: no I/O, no YAML parsing of its own.
+// MCP. It is pure: no I/O, no YAML parsing of its own. InFile words the
+// parser's errors for the file they are about.
 package lenientyaml
 
 import (
+	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -69,4 +72,41 @@ func needsQuoting(line string) (key, value string, ok bool) {
 
 func isContinuation(line string) bool {
 	return line != "" && (line[0] == ' ' || line[0] == '\t') && strings.TrimSpace(line) != ""
+}
+
+// yamlLine finds the line number in a YAML parser's message.
+var yamlLine = regexp.MustCompile(`^line (\d+): `)
+
+// parserProblems are the problems the YAML parser, rather than its
+// scanner, reports. The parser numbers lines from 0 (the line where the
+// construct it could not finish began), the scanner from 1.
+var parserProblems = []string{
+	"did not find expected <stream-start>", "did not find expected <document start>",
+	"did not find expected node content", "did not find expected key",
+	"did not find expected '-' indicator", "did not find expected ',' or ']'",
+	"did not find expected ',' or '}'", "found undefined tag handle",
+	"found duplicate %YAML directive", "found incompatible YAML document",
+	"found duplicate %TAG directive",
+}
+
+// InFile words a YAML parser's error about a SKILL.md's frontmatter for a
+// reader of the file: the "yaml: " prefix dropped, and its line number
+// counted from the top of the file, where the opening '---' is line 1, so
+// that "line 3 of SKILL.md" is the third line an editor shows.
+func InFile(err error) string {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	m := yamlLine.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	n, convErr := strconv.Atoi(m[1])
+	if convErr != nil {
+		return msg
+	}
+	problem := msg[len(m[0]):]
+	n++ // the opening '---'
+	if slices.Contains(parserProblems, problem) {
+		n++
+	}
+	return fmt.Sprintf("line %d of SKILL.md: %s", n, problem)
 }

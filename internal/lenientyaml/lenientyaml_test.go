@@ -57,3 +57,25 @@ func FuzzQuoteColonValues(f *testing.F) {
 		}
 	})
 }
+
+// TestInFile: a parser's line numbers, which count from the first line of
+// the frontmatter (the scanner's from 1, the parser's from 0), are said as
+// lines of the SKILL.md, whose line 1 is the opening '---'.
+func TestInFile(t *testing.T) {
+	for front, want := range map[string]string{
+		"name: a\ndescription: x: y\n":      "line 3 of SKILL.md: mapping values are not allowed in this context",
+		"name: a\ndescription: [unbalanced": "line 3 of SKILL.md: did not find expected ',' or ']'",
+		"- a\nb: c\n":                       "line 3 of SKILL.md: did not find expected '-' indicator",
+		"a: b\n\tc: d\n":                    "line 3 of SKILL.md: found a tab character that violates indentation",
+		"a: 'x\n":                           "line 3 of SKILL.md: found unexpected end of stream",
+	} {
+		var doc yaml.Node
+		err := yaml.Unmarshal([]byte(front), &doc)
+		if err == nil {
+			t.Fatalf("%q parses", front)
+		}
+		if got := InFile(err); got != want {
+			t.Errorf("InFile(%q) = %q, want %q", err, got, want)
+		}
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 // PluginPackage is the import path of the plugin binary.
@@ -17,8 +19,8 @@ const PluginPackage = "github.com/skillcatalog/skillcatalog/cmd/skillcatalog-plu
 
 // Main builds the plugin binary into a temporary directory, stores its path
 // in *path, runs the tests, and exits. After passing tests it fails the run
-// if goroutines (a plugin client, a broker) are still alive. Call it from
-// TestMain.
+// if goroutines (a plugin client, a broker) are still alive. Tests skipped
+// by testneeds.Skip are reported in one line. Call it from TestMain.
 func Main(m *testing.M, path *string) {
 	os.Exit(run(m, path))
 }
@@ -37,7 +39,7 @@ func run(m *testing.M, path *string) int {
 		fmt.Fprintln(os.Stderr, "build plugin:", err)
 		return 1
 	}
-	code := m.Run()
+	code := testneeds.Report(m.Run())
 	if code == 0 {
 		if err := goleak.Find(goleak.IgnoreCurrent()); err != nil {
 			fmt.Fprintln(os.Stderr, "goroutine leak:", err)

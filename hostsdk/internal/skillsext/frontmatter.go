@@ -57,11 +57,11 @@ func FrontmatterJSON(skillMD []byte) (obj json.RawMessage, warnings []string, er
 	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
 		fixed, keys := lenientyaml.QuoteColonValues(front)
 		if len(keys) == 0 {
-			return nil, nil, fmt.Errorf("frontmatter is not valid YAML: %w", err)
+			return nil, nil, fmt.Errorf("frontmatter is not valid YAML: %s", lenientyaml.InFile(err))
 		}
 		doc = yaml.Node{}
 		if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
-			return nil, nil, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %w", strings.Join(keys, ", "), err)
+			return nil, nil, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %s", strings.Join(keys, ", "), lenientyaml.InFile(err))
 		}
 		warnings = append(warnings, fmt.Sprintf("frontmatter is not valid YAML: the unquoted value of %s is read as a plain string (quote it; clients that read YAML strictly cannot verify this SKILL.md)", strings.Join(keys, ", ")))
 	}
