@@ -50,8 +50,10 @@ func TestHostcheckPassesThePythonHost(t *testing.T) {
 		t.Fatalf("hostcheck exited %d: failed %v, problems %v, violations %+v\n%s", code, failedChecks(res.Report), res.Problems, res.Report.Violations, stderr)
 	}
 	requireExercised(t, res.Report, append(coreChecks, hostcheck.CheckResourceRefusal)...)
-	if res.Report.Steps < 6 {
-		t.Errorf("steps = %d, want at least the Python host's 6", res.Report.Steps)
+	// Five steps, and the empty ones it makes until the plugin sees the
+	// skill it added on disk.
+	if res.Report.Steps < 5 {
+		t.Errorf("steps = %d, want at least the Python host's 5", res.Report.Steps)
 	}
 }
 
