@@ -2,17 +2,16 @@ package hostsdk
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.
-const maxProviderErrorBytes = 1024
+const maxProviderErrorBytes = hostanswer.MaxProviderErrorBytes
 
 // maxEventsPage bounds one ReadEvents page whatever the plugin asks for.
 const maxEventsPage = 4096
@@ -53,7 +52,7 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 			return contract.Snapshot{}, err
 		}
 		if ok {
-			s.setSnapshotNotes(nil, nil, nil)
+			s.setSnapshotNotes(hostanswer.Notes{})
 			s.setAnswered(place, ch.Token)
 			if ch.Token == req.IfNoneMatch {
 				return contract.Snapshot{NotModified: true, Token: ch.Token, Complete: true}, nil
@@ -71,7 +70,7 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 	// publishes the catalog listing them; why a snapshot is incomplete,
 	// with the step that keeps the catalog because of it; best-effort
 	// providers that could not list, with every step that met them.
-	s.setSnapshotNotes(snap.Diagnostics, boundLines(snap.Incomplete, maxProviderErrorBytes), boundLines(snap.Degraded, maxProviderErrorBytes))
+	s.setSnapshotNotes(hostanswer.SnapshotNotes(snap))
 	// The session sees only its selected skills, under a token of their own.
 	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
 	if snap.Complete && snap.Token != "" {
@@ -129,26 +128,12 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) 
 	}
 	def, found, err := c.h.cfg.Skills.Get(ctx, q, req.Name)
 	if err != nil {
-		if ctx.Err() != nil {
-			return contract.SkillLookup{}, ctx.Err()
-		}
-		// The model sees the provider's own text, not the registry's wrapping.
-		msg := err.Error()
-		var le *skills.LoadError
-		if errors.As(err, &le) && le.Err != nil {
-			msg = le.Err.Error()
-		}
-		return contract.SkillLookup{Error: boundText(msg, maxProviderErrorBytes)}, nil
+		return hostanswer.LoadFailure(ctx, err)
 	}
 	if !found || !sel.allows(req.Name, def.Provider, sortedContains) {
 		return contract.SkillLookup{}, nil
 	}
-	// A body the load may not use never leaves the host: the model's only
-	// if it may invoke the skill, a user invocation's only if the user may.
-	if !def.Invocation.ModelInvocable && !(req.UserInvocation && def.Invocation.UserInvocable) {
-		def.Content, def.ResourceBase = "", nil
-	}
-	return contract.SkillLookup{Found: true, Skill: def}, nil
+	return hostanswer.Found(def, req.UserInvocation), nil
 }
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.
@@ -187,25 +172,8 @@ func (h *Host) skillsQuery(session, cwd, scope string) (skills.Query, error) {
 	return skills.Query{SessionID: session, Cwd: cwd, Chain: chain}, nil
 }
 
-// boundLines bounds each line of ls (see boundText).
-func boundLines(ls []string, max int) []string {
-	for i, l := range ls {
-		ls[i] = boundText(l, max)
-	}
-	return ls
-}
-
 // boundText cuts s to at most max bytes on a character boundary.
-func boundText(s string, max int) string {
-	if len(s) <= max {
-		return s
-	}
-	cut := max - len("...")
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "..."
-}
+func boundText(s string, max int) string { return hostanswer.BoundText(s, max) }
 
 // ReadResource answers the plugin's ReadResource callback with the window
 // the plugin asked for (Registry.ReadResourceWindow: a file of at most
@@ -219,49 +187,7 @@ func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRe
 		return contract.ResourceRead{}, err
 	}
 	w, err := c.h.cfg.Skills.ReadResourceWindow(ctx, q, req.Name, req.Path, req.Offset, req.MaxBytes)
-	if err != nil {
-		if ctx.Err() != nil {
-			return contract.ResourceRead{}, ctx.Err()
-		}
-		return contract.ResourceRead{Status: resourceStatus(err), Error: providerText(err)}, nil
-	}
-	if w.Binary {
-		return contract.ResourceRead{Status: contract.ResourceBinary, Total: w.Total}, nil
-	}
-	return contract.ResourceRead{Status: contract.ResourceOK, Total: w.Total, Data: w.Data}, nil
-}
-
-// resourceStatus maps a registry error to the callback's status.
-func resourceStatus(err error) contract.ResourceStatus {
-	switch {
-	case errors.Is(err, skills.ErrSkillNotFound):
-		return contract.ResourceSkillNotFound
-	case errors.Is(err, skills.ErrNotModelInvocable):
-		return contract.ResourceNotModelInvocable
-	case errors.Is(err, skills.ErrResourceNotReadable):
-		return contract.ResourceNotReadable
-	case errors.Is(err, skills.ErrInvalidResourcePath):
-		return contract.ResourceInvalidPath
-	case errors.Is(err, skills.ErrResourceNotFound):
-		return contract.ResourceNotFound
-	case errors.Is(err, skills.ErrResourceTooLarge):
-		return contract.ResourceTooLarge
-	}
-	return contract.ResourceProviderError
-}
-
-// providerText is the text the model sees for a provider failure: the
-// provider's own, not the registry's wrapping, bounded.
-func providerText(err error) string {
-	if resourceStatus(err) != contract.ResourceProviderError {
-		return ""
-	}
-	msg := err.Error()
-	var le *skills.LoadError
-	if errors.As(err, &le) && le.Err != nil {
-		msg = le.Err.Error()
-	}
-	return boundText(msg, maxProviderErrorBytes)
+	return hostanswer.Resource(ctx, w, err)
 }
 
 // The plugin finds resource reads by this interface.

@@ -14,6 +14,9 @@ type Mount struct {
 	plugin     *Plugin
 	scope      string
 	configJSON string
+	// discovery is the JSON of the Discovery the plugin discovers the
+	// mount's skills with; empty when the host's registry serves them.
+	discovery string
 
 	// Guarded by plugin.mu.
 	mountID    string
@@ -31,6 +34,13 @@ type Mount struct {
 // and registers the plugin's tools into that scope. A configuration the
 // plugin refuses is returned as a *ConfigError.
 func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, error) {
+	return p.mount(ctx, scope, configJSON, "")
+}
+
+// mount configures the plugin in scope and adds the mount to the plugin's
+// mounts; discovery is the JSON of the Discovery the plugin discovers its
+// skills with, or empty.
+func (p *Plugin) mount(ctx context.Context, scope, configJSON, discovery string) (*Mount, error) {
 	if p == nil {
 		return nil, ErrNotLoaded
 	}
@@ -43,7 +53,7 @@ func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, e
 	if err != nil {
 		return nil, err
 	}
-	m := &Mount{plugin: p, scope: scope, configJSON: configJSON}
+	m := &Mount{plugin: p, scope: scope, configJSON: configJSON, discovery: discovery}
 	if err := m.configureLocked(ctx, inst); err != nil {
 		m.unregisterTools()
 		var cerr *ConfigError
@@ -73,7 +83,7 @@ func (p *Plugin) MountWith(ctx context.Context, scope string, cfg MountConfig) (
 func (m *Mount) configureLocked(ctx context.Context, inst Instance) error {
 	var resp contract.ConfigureResponse
 	err := guard("configure", func() (err error) {
-		resp, err = inst.Configure(ctx, m.plugin.host.callbacks, contract.ConfigureRequest{Config: m.configJSON, Scope: m.scope})
+		resp, err = inst.Configure(ctx, m.plugin.host.callbacks, contract.ConfigureRequest{Config: m.configJSON, Scope: m.scope, Discovery: m.discovery})
 		return err
 	})
 	if err != nil {

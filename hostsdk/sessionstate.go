@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
@@ -32,13 +33,11 @@ type session struct {
 	selectionKnown bool
 	// made counts the callbacks the plugin made for the session.
 	made Callbacks
-	// notes are the registry's diagnostics of the snapshot the session's
-	// last Snapshot callback answered with (skills.Snapshot.Diagnostics),
-	// and incomplete what it said of an incomplete one
-	// (skills.Snapshot.Incomplete), and degraded of best-effort providers
-	// that could not list (skills.Snapshot.Degraded), until a step takes
-	// them.
-	notes, incomplete, degraded []string
+	// notes are what the registry said beside the snapshot the session's
+	// last Snapshot callback answered with (names shared across origins,
+	// why it was incomplete, which best-effort providers could not list),
+	// until a step takes them.
+	notes hostanswer.Notes
 	// reasons fingerprints the reasons of the session's last step, so that
 	// only a change is logged; a fixed size whatever the reasons say.
 	reasons     uint64
@@ -249,20 +248,20 @@ func (s *session) callbacks() Callbacks {
 
 // setSnapshotNotes records the diagnostics of the snapshot a Snapshot
 // callback of the session answered with, and why it was incomplete.
-func (s *session) setSnapshotNotes(notes, incomplete, degraded []string) {
+func (s *session) setSnapshotNotes(notes hostanswer.Notes) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.notes, s.incomplete, s.degraded = notes, incomplete, degraded
+	s.notes = notes
 }
 
 // takeSnapshotNotes returns the diagnostics and the account of an
 // incomplete snapshot recorded since the last take, and forgets them.
-func (s *session) takeSnapshotNotes() (notes, incomplete, degraded []string) {
+func (s *session) takeSnapshotNotes() hostanswer.Notes {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	notes, incomplete, degraded = s.notes, s.incomplete, s.degraded
-	s.notes, s.incomplete, s.degraded = nil, nil, nil
-	return notes, incomplete, degraded
+	notes := s.notes
+	s.notes = hostanswer.Notes{}
+	return notes
 }
 
 // swapReasons records the fingerprint of a step's reasons and whether they

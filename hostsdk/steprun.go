@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 )
@@ -272,24 +272,7 @@ func (r *stepRun) callbacksSince(before Callbacks) Callbacks {
 // incomplete snapshot was incomplete, and which best-effort providers could
 // not list.
 func (r *stepRun) hostNotes(resp contract.StepResponse) (diagnostics []string, reasons []Reason) {
-	diagnostics, reasons = resp.Diagnostics, slices.Clip(resp.Reasons)
-	notes, incomplete, degraded := r.s.takeSnapshotNotes()
-	if len(notes) > 0 && publishes(resp.Outcome) {
-		diagnostics = append(slices.Clip(diagnostics), notes...)
-		for _, n := range notes {
-			reasons = append(reasons, Reason{Code: contract.ReasonNameCollision, Detail: n})
-		}
-	}
-	if resp.Outcome == OutcomeIncomplete {
-		// The plugin says the snapshot was incomplete; the registry said why.
-		for _, why := range incomplete {
-			reasons = append(reasons, Reason{Code: contract.ReasonProviderIncomplete, Detail: why})
-		}
-	}
-	for _, why := range degraded {
-		reasons = append(reasons, Reason{Code: contract.ReasonProviderDegraded, Detail: why})
-	}
-	return diagnostics, reasons
+	return hostanswer.AddNotes(resp, r.s.takeSnapshotNotes())
 }
 
 // snapshotAhead answers, within the step's request, the Snapshot callback

@@ -67,6 +67,12 @@ func (c *Core) Configure(_ context.Context, host contract.Host, req contract.Con
 	if host == nil {
 		return contract.ConfigureResponse{}, errors.New("configure: no host to call back")
 	}
+	if req.Discovery != "" {
+		// Discovery is served by a wrapper (package plugin/discovery); the
+		// engine alone would call the host for skills it was told not to.
+		return contract.ConfigureResponse{}, &contract.ConfigError{Message: "discovery is set, but this instance of the plugin runs the engine alone and discovers no skills: " +
+			"run the plugin binary, or serve the engine through plugin/discovery"}
+	}
 	cfg, err := ParseConfig(req.Config)
 	if err != nil {
 		return contract.ConfigureResponse{}, &contract.ConfigError{Message: err.Error()}

@@ -669,18 +669,18 @@ func toolDefinitionFromProto(d *pb.ToolDefinition) contract.ToolDefinition {
 // configureRequestToProto converts a mount's configuration together with
 // the broker id on which the host serves its callbacks.
 func configureRequestToProto(r contract.ConfigureRequest, hostBrokerID uint32) *pb.ConfigureRequest {
-	return &pb.ConfigureRequest{ConfigJson: r.Config, Scope: r.Scope, HostServiceBrokerId: hostBrokerID}
+	return &pb.ConfigureRequest{ConfigJson: r.Config, Scope: r.Scope, HostServiceBrokerId: hostBrokerID, DiscoveryJson: r.Discovery}
 }
 
 // configureRequestFromProto converts a mount's configuration and returns
 // the host's broker id beside it.
 func configureRequestFromProto(r *pb.ConfigureRequest) (contract.ConfigureRequest, uint32) {
-	return contract.ConfigureRequest{Config: r.GetConfigJson(), Scope: r.GetScope()}, r.GetHostServiceBrokerId()
+	return contract.ConfigureRequest{Config: r.GetConfigJson(), Scope: r.GetScope(), Discovery: r.GetDiscoveryJson()}, r.GetHostServiceBrokerId()
 }
 
 // configureResponseToProto converts a new mount's description.
 func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureResponse {
-	out := &pb.ConfigureResponse{MountId: r.MountID, AcceptsSourceDigests: r.AcceptsSourceDigests, AcceptsStepSnapshots: r.AcceptsStepSnapshots}
+	out := &pb.ConfigureResponse{MountId: r.MountID, AcceptsSourceDigests: r.AcceptsSourceDigests, AcceptsStepSnapshots: r.AcceptsStepSnapshots, DiscoversSkills: r.DiscoversSkills}
 	for _, t := range r.Tools {
 		out.Tools = append(out.Tools, toolDefinitionToProto(t))
 	}
@@ -689,7 +689,7 @@ func configureResponseToProto(r contract.ConfigureResponse) *pb.ConfigureRespons
 
 // configureResponseFromProto converts a new mount's description.
 func configureResponseFromProto(r *pb.ConfigureResponse) contract.ConfigureResponse {
-	out := contract.ConfigureResponse{MountID: r.GetMountId(), AcceptsSourceDigests: r.GetAcceptsSourceDigests(), AcceptsStepSnapshots: r.GetAcceptsStepSnapshots()}
+	out := contract.ConfigureResponse{MountID: r.GetMountId(), AcceptsSourceDigests: r.GetAcceptsSourceDigests(), AcceptsStepSnapshots: r.GetAcceptsStepSnapshots(), DiscoversSkills: r.GetDiscoversSkills()}
 	for _, t := range r.GetTools() {
 		out.Tools = append(out.Tools, toolDefinitionFromProto(t))
 	}

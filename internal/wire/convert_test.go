@@ -309,14 +309,14 @@ func TestMountMessages(t *testing.T) {
 	if req != (contract.ConfigureRequest{}) || id != 0 {
 		t.Errorf("ConfigureRequest from nil = %+v, %d", req, id)
 	}
-	for _, r := range []contract.ConfigureRequest{{}, {Config: `{"catalogDescriptionMaxLength": 9}`, Scope: "agent:a"}} {
+	for _, r := range []contract.ConfigureRequest{{}, {Config: `{"catalogDescriptionMaxLength": 9}`, Scope: "agent:a", Discovery: `{"skillRoots":["/srv/skills"]}`}} {
 		got, gotID := configureRequestFromProto(configureRequestToProto(r, 7))
 		if got != r || gotID != 7 {
 			t.Errorf("ConfigureRequest round trip = %+v, %d; want %+v, 7", got, gotID, r)
 		}
 	}
 	fromNil(t, "ConfigureResponse", configureResponseFromProto, contract.ConfigureResponse{})
-	for _, r := range []contract.ConfigureResponse{{}, {MountID: "mount-1", Tools: []contract.ToolDefinition{plugin.SkillTool(), {Name: "other"}}, AcceptsSourceDigests: true}} {
+	for _, r := range []contract.ConfigureResponse{{}, {MountID: "mount-1", Tools: []contract.ToolDefinition{plugin.SkillTool(), {Name: "other"}}, AcceptsSourceDigests: true, DiscoversSkills: true}} {
 		roundTrip(t, "ConfigureResponse", r, configureResponseToProto, configureResponseFromProto)
 	}
 	mount, bindings := bindToolsFromProto(nil)

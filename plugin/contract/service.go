@@ -311,6 +311,10 @@ type ConfigureRequest struct {
 	Config string
 	// Scope is the scope the plugin is mounted in; informational.
 	Scope string
+	// Discovery, when set, is the JSON form of a Discovery: the service
+	// discovers the mount's skills itself and calls only the host's
+	// ReadEvents for it. Empty: the host's callbacks answer everything.
+	Discovery string
 }
 
 // ConfigureResponse describes a new mount.
@@ -328,6 +332,11 @@ type ConfigureResponse struct {
 	// computed ahead of a step (StepRequest.Snapshot). A host sends one
 	// only to a service that says so.
 	AcceptsStepSnapshots bool
+	// DiscoversSkills says the service discovers the mount's skills itself
+	// (ConfigureRequest.Discovery): it makes no Snapshot, GetSkill or
+	// ReadResource callback for the mount and ignores the SnapshotToken
+	// and Snapshot of its steps.
+	DiscoversSkills bool
 }
 
 // Apply applies a pre-step's edits to the decision they were computed for

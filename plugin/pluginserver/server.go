@@ -13,12 +13,16 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/internal/wire"
 	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/discovery"
 	"github.com/skillcatalog/skillcatalog/plugin/hostcheck"
 )
 
 // Serve runs the plugin until the host disconnects, or exits the process
 // within a second of the host's death (see watchHost). It must be called
-// from a process the host started through the go-plugin handshake.
+// from a process the host started through the go-plugin handshake. Mounts
+// configured with a discovery have their skills discovered by the plugin
+// itself (package plugin/discovery), whose providers are closed when Serve
+// returns.
 //
 // Started by a host under check (hostcheck.RelayEnv is set), it serves
 // nothing itself: the host checker starts the plugin in its place (see
@@ -34,5 +38,14 @@ func Serve() {
 	}
 	// A plugin must not outlive its host, however the host ended.
 	defer watchHost(hostCheckInterval, os.Getppid, exitOrphaned(logger))()
-	goplugin.Serve(wire.ServeConfig(checkedIfAsked(plugin.New(plugin.Options{Logger: logger}), logger), goLog))
+	// Discovery wraps the checker, so that under check the host's
+	// callbacks checked for a discovering mount are its ReadEvents and the
+	// plugin's own discovery.
+	svc := discovery.New(checkedIfAsked(plugin.New(plugin.Options{Logger: logger}), logger), logger)
+	defer func() {
+		if err := svc.Close(); err != nil {
+			logger.Warn("close the discovered skills' providers", "err", err)
+		}
+	}()
+	goplugin.Serve(wire.ServeConfig(svc, goLog))
 }

@@ -249,7 +249,16 @@ type ConfigureRequest struct {
 	// GRPCBroker id on which the host serves HostService.
 	HostServiceBrokerId uint32 `protobuf:"varint,2,opt,name=host_service_broker_id,json=hostServiceBrokerId,proto3" json:"host_service_broker_id,omitempty"`
 	// Scope the plugin is mounted in; informational.
-	Scope         string `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
+	Scope string `protobuf:"bytes,3,opt,name=scope,proto3" json:"scope,omitempty"`
+	// JSON object that makes the plugin discover the mount's skills itself
+	// (proto/HOSTS.md, "The short path"): skill roots and presets, the home
+	// directory, project trust and MCP skill servers, for example
+	// {"skillRoots": ["/srv/skills"], "presets": ["claude-code"]}. Empty: the
+	// host answers Snapshot, GetSkill and ReadResource, as always. Set: the
+	// plugin answers them itself and calls only ReadEvents on the host for
+	// this mount. A discovery configuration the plugin refuses fails
+	// Configure with INVALID_ARGUMENT naming the option and its bound.
+	DiscoveryJson string `protobuf:"bytes,4,opt,name=discovery_json,json=discoveryJson,proto3" json:"discovery_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -305,6 +314,13 @@ func (x *ConfigureRequest) GetScope() string {
 	return ""
 }
 
+func (x *ConfigureRequest) GetDiscoveryJson() string {
+	if x != nil {
+		return x.DiscoveryJson
+	}
+	return ""
+}
+
 // ConfigureResponse describes the mount.
 type ConfigureResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -320,8 +336,13 @@ type ConfigureResponse struct {
 	// (PreStepRequest.snapshot). A host sends one only to a plugin that says
 	// so.
 	AcceptsStepSnapshots bool `protobuf:"varint,4,opt,name=accepts_step_snapshots,json=acceptsStepSnapshots,proto3" json:"accepts_step_snapshots,omitempty"`
-	unknownFields        protoimpl.UnknownFields
-	sizeCache            protoimpl.SizeCache
+	// True when the plugin discovers the mount's skills itself
+	// (ConfigureRequest.discovery_json): it makes no Snapshot, GetSkill or
+	// ReadResource callback for the mount, and ignores the snapshot_token and
+	// snapshot of the mount's steps.
+	DiscoversSkills bool `protobuf:"varint,5,opt,name=discovers_skills,json=discoversSkills,proto3" json:"discovers_skills,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *ConfigureResponse) Reset() {
@@ -378,6 +399,13 @@ func (x *ConfigureResponse) GetAcceptsSourceDigests() bool {
 func (x *ConfigureResponse) GetAcceptsStepSnapshots() bool {
 	if x != nil {
 		return x.AcceptsStepSnapshots
+	}
+	return false
+}
+
+func (x *ConfigureResponse) GetDiscoversSkills() bool {
+	if x != nil {
+		return x.DiscoversSkills
 	}
 	return false
 }
@@ -3156,17 +3184,19 @@ var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
 
 const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\n" +
-	"\"skillcatalog/v1/skillcatalog.proto\x12\x0fskillcatalog.v1\"~\n" +
+	"\"skillcatalog/v1/skillcatalog.proto\x12\x0fskillcatalog.v1\"\xa5\x01\n" +
 	"\x10ConfigureRequest\x12\x1f\n" +
 	"\vconfig_json\x18\x01 \x01(\tR\n" +
 	"configJson\x123\n" +
 	"\x16host_service_broker_id\x18\x02 \x01(\rR\x13hostServiceBrokerId\x12\x14\n" +
-	"\x05scope\x18\x03 \x01(\tR\x05scope\"\xd1\x01\n" +
+	"\x05scope\x18\x03 \x01(\tR\x05scope\x12%\n" +
+	"\x0ediscovery_json\x18\x04 \x01(\tR\rdiscoveryJson\"\xfc\x01\n" +
 	"\x11ConfigureResponse\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x125\n" +
 	"\x05tools\x18\x02 \x03(\v2\x1f.skillcatalog.v1.ToolDefinitionR\x05tools\x124\n" +
 	"\x16accepts_source_digests\x18\x03 \x01(\bR\x14acceptsSourceDigests\x124\n" +
-	"\x16accepts_step_snapshots\x18\x04 \x01(\bR\x14acceptsStepSnapshots\"\xa0\x01\n" +
+	"\x16accepts_step_snapshots\x18\x04 \x01(\bR\x14acceptsStepSnapshots\x12)\n" +
+	"\x10discovers_skills\x18\x05 \x01(\bR\x0fdiscoversSkills\"\xa0\x01\n" +
 	"\x0eToolDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12*\n" +

@@ -395,7 +395,9 @@ const (
 //
 // For semantics around ctx use and closing/ending streaming RPCs, please refer to https://pkg.go.dev/google.golang.org/grpc/?tab=doc#ClientConn.NewStream.
 //
-// HostService is served by the host and called back by the plugin.
+// HostService is served by the host and called back by the plugin. For a
+// mount whose skills the plugin discovers itself
+// (ConfigureResponse.discovers_skills) it calls only ReadEvents.
 type HostServiceClient interface {
 	// Snapshot returns the skills visible to an agent scope from a working
 	// directory, sorted by name.
@@ -463,7 +465,9 @@ func (c *hostServiceClient) ReadResource(ctx context.Context, in *ReadResourceRe
 // All implementations must embed UnimplementedHostServiceServer
 // for forward compatibility.
 //
-// HostService is served by the host and called back by the plugin.
+// HostService is served by the host and called back by the plugin. For a
+// mount whose skills the plugin discovers itself
+// (ConfigureResponse.discovers_skills) it calls only ReadEvents.
 type HostServiceServer interface {
 	// Snapshot returns the skills visible to an agent scope from a working
 	// directory, sorted by name.

@@ -1,0 +1,217 @@
+package discovery_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillcatalog/skillcatalog/plugin"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
+	"github.com/skillcatalog/skillcatalog/plugin/discovery"
+)
+
+func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
+	t.Parallel()
+	many := func(n int, item string) string {
+		return "[" + strings.TrimSuffix(strings.Repeat(item+",", n), ",") + "]"
+	}
+	for _, tt := range []struct{ raw, want string }{
+		{`[]`, "discovery must be a single JSON object"},
+		{`{} {}`, "discovery must be a single JSON object"},
+		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, mcpServers, presets, skillRoots, trustProjects, trustedProjects)`},
+		{`{"skillRoots": "/a"}`, `discovery option skillRoots must be an array of strings, got "/a"`},
+		{`{"skillRoots": ["skills"]}`, `discovery option skillRoots[0] must be an absolute path, got "skills"`},
+		{`{"skillRoots": ` + many(65, `"/a"`) + `}`, "skillRoots lists 65 directories, more than the 64 it may"},
+		{`{"homeDir": "~"}`, `discovery option homeDir must be an absolute path, got "~"`},
+		{`{"trustProjects": "yes"}`, `discovery option trustProjects must be true or false, got "yes"`},
+		{`{"trustProjects": true, "trustedProjects": ["/src"]}`, "trustProjects and trustedProjects exclude each other"},
+		{`{"presets": ["cursor"]}`, `discovery option presets[0] is "cursor"; the presets are "agent-skills", "claude-code" and "codex"`},
+		{`{"mcpServers": {}}`, "discovery option mcpServers must be an array of objects"},
+		{`{"mcpServers": ` + many(17, `{"url": "https://a.example/mcp"}`) + `}`, "mcpServers lists 17 servers, more than the 16 it may (MaxServers)"},
+		{`{"mcpServers": [{"command": "npx", "args": ["skills"]}]}`, "mcpServers[0].args: the plugin starts no programs"},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "cmd": "x"}]}`, `mcpServers[0] has an unknown option "cmd"`},
+		{`{"mcpServers": [{"url": "ftp://a.example/mcp"}]}`, "mcpServers[0].url must be an absolute https URL (or http to a loopback address)"},
+		{`{"mcpServers": [{"url": "http://skills.example/mcp"}]}`, "mcpServers[0].url is plain http to skills.example, which is not a loopback address: use https, or set mcpServers[0].allowHttp"},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "label": "Docs"}]}`, "mcpServers[0].label must be lower-case letters"},
+		{`{"mcpServers": [{"url": "https://a.example/mcp"}, {"url": "https://b.example/mcp"}]}`, `mcpServers[1].label "mcp" is mcpServers[0]'s already`},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "availability": "sometimes"}]}`, `availability must be "best-effort" or "strict"`},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "requestTimeoutMs": 3600001}]}`, "requestTimeoutMs must be between 1 and 3600000"},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "indexMaxAgeMs": -1}]}`, "indexMaxAgeMs must be between 1 and 86400000"},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "rank": 1.5}]}`, "discovery option mcpServers[0].rank must be an integer, got 1.5"},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "headers": {"Authorization": 7}}]}`, "mcpServers[0].headers must be an object of strings"},
+		{`{"homeDir": "/` + strings.Repeat("a", discovery.MaxConfigBytes) + `"}`, "more than the 65536 (64 KiB) it may be"},
+	} {
+		if _, err := discovery.Parse(tt.raw); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Parse(%.80s) = %v, want an error containing %q", tt.raw, err, tt.want)
+		}
+	}
+}
+
+func TestParseSecretsStayOutOfErrors(t *testing.T) {
+	t.Parallel()
+	raw := `{"mcpServers": [{"url": "https://a.example/mcp", "headers": {"Authorization": "Bearer ` + strings.Repeat("s", discovery.MaxHeaderValueBytes) + `"}}]}`
+	_, err := discovery.Parse(raw)
+	if err == nil || strings.Contains(err.Error(), "sss") || !strings.Contains(err.Error(), "the value of Authorization is 8199 bytes") {
+		t.Errorf("Parse = %v, want the header named and its value left out", err)
+	}
+}
+
+func TestParseReadsWhatAGoHostWrites(t *testing.T) {
+	t.Parallel()
+	d := contract.Discovery{
+		SkillRoots: []string{"/srv/skills"}, Presets: []string{"agent-skills", "claude-code", "codex"}, HomeDir: "/home/u",
+		TrustedProjects: []string{"/home/u/src"},
+		MCPServers: []contract.DiscoveryServer{
+			{URL: "https://skills.example/mcp", Headers: map[string]string{"Authorization": "Bearer t"}, Label: "docs", Rank: -2,
+				Availability: "strict", SkillURIs: []string{"skill://a/SKILL.md"}, RequestTimeoutMs: 5000, IndexMaxAgeMs: 1},
+			{URL: "http://127.0.0.1:8080/mcp", Label: "local"},
+			{URL: "http://[::1]:8080/mcp", Label: "local6"},
+			{URL: "http://skills.lan/mcp", Label: "lan", AllowHTTP: true},
+		},
+	}
+	got, err := discovery.Parse(d.JSON())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(d, got); diff != "" {
+		t.Errorf("Parse(JSON()) differs (-want +got):\n%s", diff)
+	}
+	if _, err := discovery.Parse(`{}`); err != nil {
+		t.Errorf("Parse({}) = %v, want no error: discovery of the home directory's skills alone", err)
+	}
+}
+
+// newService is a discovering service over the engine, closed with the
+// test.
+func newService(t *testing.T) *discovery.Service {
+	t.Helper()
+	svc := discovery.New(plugin.New(plugin.Options{}), nil)
+	t.Cleanup(func() {
+		if err := svc.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return svc
+}
+
+// skillRoot writes one skill into a fresh root.
+func skillRoot(t *testing.T, name string) string {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, name)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md := fmt.Sprintf("---\nname: %s\ndescription: The %s skill.\n---\nDo %s.\n", name, name, name)
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestDiscoveringMountCallsBackOnlyForEvents: a mount configured with a
+// discovery publishes the skills of its root and loads one without any
+// Snapshot, GetSkill or ReadResource callback; the host's log is read.
+func TestDiscoveringMountCallsBackOnlyForEvents(t *testing.T) {
+	t.Parallel()
+	svc, host, ctx := newService(t), contracttest.NewHost(), context.Background()
+	home := t.TempDir()
+	d := contract.Discovery{SkillRoots: []string{skillRoot(t, "pdf-forms")}, HomeDir: home}
+	resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Config: `{"resourceTool": true}`, Discovery: d.JSON()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !resp.DiscoversSkills || resp.AcceptsStepSnapshots || len(resp.Tools) != 2 {
+		t.Errorf("Configure = %+v, want a discovering mount with both tools that takes no snapshot ahead", resp)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	step, err := svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s1", Cwd: home, AgentScope: "agent",
+		SkillToolIdentity: "id-1", SnapshotToken: "a token the host cannot know"})
+	if err != nil || step.Outcome != contract.OutcomeInitial {
+		t.Fatalf("PreStep = %+v, %v; want the initial catalog", step, err)
+	}
+	res, err := svc.ExecuteSkillTool(ctx, contract.ToolCall{MountID: resp.MountID, SessionID: "s1", Cwd: home, Arguments: json.RawMessage(`{"name": "pdf-forms"}`)})
+	if err != nil || res.IsError || res.Value == nil || strings.TrimSpace(res.Value.Content) != "Do pdf-forms." {
+		t.Fatalf("skill pdf-forms = %+v, %v", res, err)
+	}
+	for _, c := range []contracttest.Callback{contracttest.CallSnapshot, contracttest.CallGetSkill, contracttest.CallReadResource} {
+		if n := host.Calls(c); n != 0 {
+			t.Errorf("%d %s callbacks, want none", n, c)
+		}
+	}
+	if host.Calls(contracttest.CallReadEvents) == 0 {
+		t.Error("the session log was never read from the host")
+	}
+	_, err = svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s2", Cwd: "relative/dir", SkillToolIdentity: "id-1"})
+	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), `the working directory "relative/dir" is not an absolute path`) {
+		t.Errorf("a step from a relative working directory: %v, want the host's failure naming it", err)
+	}
+}
+
+// TestDiscoveryConfigurationsAreSharedAndReleased: mounts with the same
+// discovery share its providers; distinct configurations are bounded; an
+// unmount releases its configuration's providers after the last mount,
+// and Close refuses later discoveries.
+func TestDiscoveryConfigurationsAreSharedAndReleased(t *testing.T) {
+	t.Parallel()
+	svc, host, ctx := newService(t), contracttest.NewHost(), context.Background()
+	configure := func(home string) (contract.ConfigureResponse, error) {
+		return svc.Configure(ctx, host, contract.ConfigureRequest{Discovery: contract.Discovery{HomeDir: home}.JSON()})
+	}
+	var first []string
+	for i := range discovery.MaxConfigurations {
+		resp, err := configure(fmt.Sprintf("/home/u%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first = append(first, resp.MountID)
+	}
+	shared, err := configure("/home/u0")
+	if err != nil {
+		t.Fatalf("a mount with a configuration already served: %v", err)
+	}
+	var cerr *contract.ConfigError
+	if _, err := configure("/home/other"); !errors.As(err, &cerr) || !strings.Contains(err.Error(), "16 configurations, the most it serves at once (MaxConfigurations)") {
+		t.Fatalf("one configuration too many: %v, want a *ConfigError naming the bound", err)
+	}
+	if err := svc.Unmount(ctx, first[0]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := configure("/home/other"); err == nil {
+		t.Fatal("u0's providers were released although a mount still shares them")
+	}
+	if err := svc.Unmount(ctx, shared.MountID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := configure("/home/other"); err != nil {
+		t.Fatalf("after the last mount of u0 went: %v", err)
+	}
+	if _, err := svc.Configure(ctx, host, contract.ConfigureRequest{Discovery: `{"skillRoots": ["x"]}`}); !errors.As(err, &cerr) {
+		t.Errorf("an invalid discovery: %v, want a *ConfigError", err)
+	}
+	if err := svc.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := configure("/home/u1"); err == nil || !strings.Contains(err.Error(), "stopping") {
+		t.Errorf("Configure after Close: %v, want a refusal", err)
+	}
+}
+
+func TestTheEngineAloneRefusesADiscovery(t *testing.T) {
+	t.Parallel()
+	_, err := plugin.New(plugin.Options{}).Configure(context.Background(), contracttest.NewHost(), contract.ConfigureRequest{Discovery: `{}`})
+	var cerr *contract.ConfigError
+	if !errors.As(err, &cerr) || !strings.Contains(err.Error(), "runs the engine alone and discovers no skills") {
+		t.Errorf("Configure = %v, want a *ConfigError saying the engine alone discovers nothing", err)
+	}
+}

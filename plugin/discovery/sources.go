@@ -1,0 +1,135 @@
+package discovery
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+)
+
+// DiskLabel is the provider label of the skill directories
+// (skills.ProviderOptions.Label): it names them in the reasons of a step
+// and in telemetry.
+const DiskLabel = "agentskills"
+
+// Scope is the registry scope every discovered provider is attached to,
+// the Go host SDK's global scope: a mount's discovered skills are visible
+// to every agent the mount serves.
+const Scope = tools.GlobalScope
+
+// sources are the providers of one discovery configuration, in the
+// registry they answer through, shared by the mounts configured with it.
+type sources struct {
+	key      string
+	refs     int
+	registry *skills.Registry
+	closers  []func() error
+}
+
+// openSources builds the providers d names, the way a Go host attaches
+// them (see Registry): the skill directories, watched, as one strict
+// agentskills provider labelled DiskLabel, then each MCP server as an
+// mcpskills provider labelled with its label, in Scope.
+func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
+	reg := skills.NewRegistry()
+	src := &sources{key: d.JSON(), registry: reg}
+	disk, err := agentskills.New(DiskOptions(d, logger))
+	if err != nil {
+		return nil, fmt.Errorf("open the skill directories: %w", err)
+	}
+	src.closers = append(src.closers, disk.Close)
+	reg.AddProvider(Scope, disk, skills.ProviderOptions{Label: DiskLabel})
+	for i, s := range d.MCPServers {
+		remote, err := mcpskills.New(ServerConfig(s, logger))
+		if err != nil {
+			// A bound mcpskills holds that Parse does not check twice.
+			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option mcpServers[%d]: %v", i, err)}, src.close())
+		}
+		src.closers = append(src.closers, remote.Close)
+		reg.AddProvider(Scope, remote, skills.ProviderOptions{Label: serverLabel(s), Rank: s.Rank, Availability: availability(s)})
+	}
+	return src, nil
+}
+
+// DiskOptions are the agentskills options of a discovery configuration:
+// its roots and presets, its home directory, its project trust, and live
+// refresh.
+func DiskOptions(d contract.Discovery, logger *slog.Logger) agentskills.Options {
+	ps, _ := presets(d.Presets) // checked by Parse
+	return agentskills.Options{ExtraRoots: cleaned(d.SkillRoots), Presets: ps, HomeDir: d.HomeDir, Watch: true,
+		TrustProject: trust(d), Logger: logger}
+}
+
+// ServerConfig is the mcpskills configuration of one server.
+func ServerConfig(s contract.DiscoveryServer, logger *slog.Logger) mcpskills.Config {
+	return mcpskills.Config{URL: s.URL, Headers: s.Headers, Label: s.Label, SkillURIs: s.SkillURIs,
+		RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond,
+		IndexMaxAge:    time.Duration(s.IndexMaxAgeMs) * time.Millisecond, Logger: logger}
+}
+
+// serverLabel is the label a server's skills carry.
+func serverLabel(s contract.DiscoveryServer) string {
+	if s.Label == "" {
+		return mcpskills.DefaultLabel
+	}
+	return s.Label
+}
+
+// availability maps DiscoveryServer.Availability.
+func availability(s contract.DiscoveryServer) skills.Availability {
+	if s.Availability == availabilityStrict {
+		return skills.Strict
+	}
+	return skills.BestEffort
+}
+
+// cleaned returns the paths cleaned (checked absolute by Parse).
+func cleaned(paths []string) []string {
+	if len(paths) == 0 {
+		return nil
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = filepath.Clean(p)
+	}
+	return out
+}
+
+// trust is the project-trust decision of a configuration: every project,
+// the projects at or below the trusted directories, or none.
+func trust(d contract.Discovery) func(string) bool {
+	switch {
+	case d.TrustProjects:
+		return func(string) bool { return true }
+	case len(d.TrustedProjects) > 0:
+		dirs := cleaned(d.TrustedProjects)
+		return func(root string) bool {
+			root = filepath.Clean(root)
+			for _, dir := range dirs {
+				if root == dir || strings.HasPrefix(root, strings.TrimSuffix(dir, string(filepath.Separator))+string(filepath.Separator)) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return nil
+}
+
+// close closes every provider.
+func (s *sources) close() error {
+	var errs []error
+	for _, c := range s.closers {
+		errs = append(errs, c())
+	}
+	s.closers = nil
+	return errors.Join(errs...)
+}
