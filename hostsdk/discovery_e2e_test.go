@@ -26,12 +26,12 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/inprocess"
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/mcpskillstest"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
@@ -43,7 +43,7 @@ import (
 // skill://index.json, and one that cannot be reached.
 type discoveryWorld struct {
 	home, root, cwd string
-	index           *mcpskillstest.Server
+	index           *mcpfake.Server
 	discovery       hostsdk.Discovery
 }
 
@@ -64,7 +64,7 @@ func newDiscoveryWorld(t *testing.T) *discoveryWorld {
 	if err := os.Mkdir(w.cwd, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	w.index = mcpskillstest.New()
+	w.index = mcpfake.New()
 	w.index.SetSkill("alpha", "Remote alpha.", "---\nname: alpha\ndescription: Remote alpha.\n---\nAlpha instructions.")
 	indexSrv, err := w.index.ListenHTTP("127.0.0.1:0")
 	if err != nil {
