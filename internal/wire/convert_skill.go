@@ -1,0 +1,92 @@
+package wire
+
+import (
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// Conversions of a skill's summary, resource base and definition.
+
+// policyFromProto converts an invocation policy; a missing one allows
+// nobody.
+func policyFromProto(p *pb.InvocationPolicy) skill.InvocationPolicy {
+	return skill.InvocationPolicy{ModelInvocable: p.GetModelInvocable(), UserInvocable: p.GetUserInvocable()}
+}
+
+// A skill's summary is converted in one place each way: setSummary and
+// summaryFromProto. A definition carries the same fields flattened
+// (SkillDefinition repeats SkillSummary's, by name and number, a test
+// checks), and is converted through a SkillSummary, so a field added to
+// skill.Summary and both messages is added to these two functions only.
+
+// summaryToProto converts a skill summary.
+func summaryToProto(s skill.Summary) *pb.SkillSummary {
+	out := &pb.SkillSummary{}
+	setSummary(out, &pb.InvocationPolicy{}, s)
+	return out
+}
+
+// setSummary writes s into out, with its policy in pol, which out then
+// points to.
+func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary) {
+	pol.ModelInvocable, pol.UserInvocable = s.Invocation.ModelInvocable, s.Invocation.UserInvocable
+	out.Name, out.Description, out.Invocation, out.Provider = s.Name, s.Description, pol, s.Provider
+	out.Origin, out.QualifiedName, out.ArgumentHint = s.Origin, s.QualifiedName, s.ArgumentHint
+}
+
+// summaryFromProto converts a skill summary.
+func summaryFromProto(s *pb.SkillSummary) skill.Summary {
+	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
+		Origin: s.GetOrigin(), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint()}
+}
+
+// copyFields sets every populated field of src on the field of dst with
+// the same name, if dst has one.
+func copyFields(dst, src protoreflect.Message) {
+	fields := dst.Descriptor().Fields()
+	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if f := fields.ByName(fd.Name()); f != nil {
+			dst.Set(f, v)
+		}
+		return true
+	})
+}
+
+// resourceBaseToProto converts a resource base; nil (the provider manages
+// resources) stays nil.
+func resourceBaseToProto(rb *skill.ResourceBase) *pb.ResourceBase {
+	if rb == nil {
+		return nil
+	}
+	return &pb.ResourceBase{Kind: string(rb.Kind), Path: rb.Path, Url: rb.URL, Description: rb.Description}
+}
+
+// resourceBaseFromProto converts a resource base; nil stays nil. The kind
+// is not validated here: rendering the tool result does that.
+func resourceBaseFromProto(rb *pb.ResourceBase) *skill.ResourceBase {
+	if rb == nil {
+		return nil
+	}
+	return &skill.ResourceBase{Kind: skill.ResourceKind(rb.GetKind()), Path: rb.GetPath(), URL: rb.GetUrl(), Description: rb.GetDescription()}
+}
+
+// definitionToProto converts a loaded skill: its summary as a summary
+// (summaryToProto), then its resource base and content.
+func definitionToProto(d skill.Definition) *pb.SkillDefinition {
+	out := &pb.SkillDefinition{ResourceBase: resourceBaseToProto(d.ResourceBase), Content: d.Content}
+	copyFields(out.ProtoReflect(), summaryToProto(d.Summary).ProtoReflect())
+	return out
+}
+
+// definitionFromProto converts a loaded skill.
+func definitionFromProto(d *pb.SkillDefinition) skill.Definition {
+	var sum pb.SkillSummary
+	copyFields(sum.ProtoReflect(), d.ProtoReflect())
+	return skill.Definition{
+		Summary:      summaryFromProto(&sum),
+		ResourceBase: resourceBaseFromProto(d.GetResourceBase()),
+		Content:      d.GetContent(),
+	}
+}
