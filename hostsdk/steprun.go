@@ -10,7 +10,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // stepRun is one attempt of a step: everything the attempt works with, so
@@ -212,7 +211,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 		Step:       uint32(step.Step),
 		Downstream: r.decision,
 	}
-	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, render.SkillToolName); ok {
+	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, contract.SkillToolName); ok {
 		req.SkillToolIdentity = id
 	}
 	var err error

@@ -7,7 +7,6 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // ToolCall is a model's call of a tool, as the runtime received it.
@@ -62,7 +61,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				callerFirst := callerDeadlineFirst(ctx, h.cfg.ToolCallTimeout)
 				callCtx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
 				defer cancel()
-				skillID, _, _ := h.cfg.Tools.Resolve(call.AgentScope, render.SkillToolName)
+				skillID, _, _ := h.cfg.Tools.Resolve(call.AgentScope, contract.SkillToolName)
 				res, err := m.executeSkillTool(callCtx, call, skillID)
 				if err != nil {
 					return ToolResult{}, blame(ctx, callerFirst, err)

@@ -53,7 +53,7 @@ func New(opts Options) *Core {
 // host to register.
 func SkillTool() contract.ToolDefinition {
 	return contract.ToolDefinition{
-		Name:         render.SkillToolName,
+		Name:         contract.SkillToolName,
 		Description:  render.SkillToolDescription,
 		InputSchema:  []byte(render.SkillToolInputSchema),
 		OutputSchema: []byte(render.SkillToolOutputSchema),
@@ -99,7 +99,7 @@ func (c *Core) BindTools(_ context.Context, mountID string, bindings []contract.
 		return unknownMount(mountID)
 	}
 	for _, b := range bindings {
-		if b.ToolName == render.SkillToolName {
+		if b.ToolName == contract.SkillToolName {
 			ms.mount.skillIdentity = b.DefinitionIdentity
 		}
 	}
@@ -124,8 +124,8 @@ func (c *Core) PreStep(ctx context.Context, req contract.StepRequest) (contract.
 }
 
 // ExecuteSkillTool runs one call of call.MountID's tools: the `skill`
-// tool (call.ToolName empty or render.SkillToolName), or the resource-read
-// tool (render.ResourceToolName) of a mount that registered it, for an
+// tool (call.ToolName empty or contract.SkillToolName), or the resource-read
+// tool (contract.ResourceToolName) of a mount that registered it, for an
 // agent whose `skill` is the mount's own (call.SkillToolIdentity). A name
 // the mount did not register is answered with an error result.
 func (c *Core) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error) {
@@ -134,9 +134,9 @@ func (c *Core) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (co
 		return contract.ToolResult{}, err
 	}
 	switch {
-	case call.ToolName == "" || call.ToolName == render.SkillToolName:
+	case call.ToolName == "" || call.ToolName == contract.SkillToolName:
 		return c.engine.executeSkillTool(ctx, ms.host, ms.mount, call)
-	case call.ToolName == render.ResourceToolName && ms.mount.cfg.ResourceTool:
+	case call.ToolName == contract.ResourceToolName && ms.mount.cfg.ResourceTool:
 		if call.SkillToolIdentity != ms.mount.skillIdentity || ms.mount.skillIdentity == "" {
 			// The resources belong to the skills the agent loads with this
 			// mount's `skill`; an agent without it reads none of them.

@@ -94,7 +94,7 @@
 // as parsed, so reading it back at the next step costs a hash.
 //
 // A mount configured with contract.OptionResourceTool also registers the
-// resource-read tool (render.ResourceToolName). It serves only an agent
+// resource-read tool (contract.ResourceToolName). It serves only an agent
 // whose `skill` resolves to the mount's own definition
 // (contract.ToolCall.SkillToolIdentity): the resources are those of the skills the
 // agent loads. A call is then checked like a `skill` call (its arguments against the schema, the name listed for the

@@ -82,7 +82,7 @@ func TestCoreMountIDsAndLog(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, m.MountID)
-		if len(m.Tools) != 2 || m.Tools[1].Name != render.ResourceToolName {
+		if len(m.Tools) != 2 || m.Tools[1].Name != contract.ResourceToolName {
 			t.Errorf("tools = %+v, want skill and the resource tool", m.Tools)
 		}
 	}
@@ -109,7 +109,7 @@ func TestResourceToolOfAnUnboundMount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	call := contract.ToolCall{MountID: m.MountID, ToolName: render.ResourceToolName, Arguments: json.RawMessage(`{"name":"alpha","path":"a.md"}`)}
+	call := contract.ToolCall{MountID: m.MountID, ToolName: contract.ResourceToolName, Arguments: json.RawMessage(`{"name":"alpha","path":"a.md"}`)}
 	res, err := c.ExecuteSkillTool(ctx, call)
 	if want := string(render.ErrResourceToolWithoutSkill()); err != nil || res.Text != want || !res.IsError {
 		t.Errorf("unbound mount: %+v, %v; want %q", res, err, want)

@@ -39,7 +39,7 @@ func hostileWorld(text string) (*resHost, mount) {
 // skillCall runs the `skill` tool for name.
 func skillCall(t testing.TB, e *engine, h contract.Host, m mount, name string) contract.ToolResult {
 	t.Helper()
-	res, err := e.executeSkillTool(context.Background(), h, m, contract.ToolCall{ToolName: render.SkillToolName, Arguments: []byte(`{"name":"` + name + `"}`)})
+	res, err := e.executeSkillTool(context.Background(), h, m, contract.ToolCall{ToolName: contract.SkillToolName, Arguments: []byte(`{"name":"` + name + `"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ const MaxResourcePathBytes = 1024
 // mount with contract.OptionResourceTool asks the host to register.
 func ResourceTool() contract.ToolDefinition {
 	return contract.ToolDefinition{
-		Name:         render.ResourceToolName,
+		Name:         contract.ResourceToolName,
 		Description:  render.ResourceToolDescription,
 		InputSchema:  []byte(render.ResourceToolInputSchema),
 		OutputSchema: []byte(render.ResourceToolOutputSchema),

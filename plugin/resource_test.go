@@ -56,7 +56,7 @@ func resourceMount() mount {
 
 func readCall(t *testing.T, h contract.Host, args string) contract.ToolResult {
 	t.Helper()
-	res, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), contract.ToolCall{ToolName: render.ResourceToolName, Arguments: []byte(args)})
+	res, err := newEngine().executeResourceTool(context.Background(), h, resourceMount(), contract.ToolCall{ToolName: contract.ResourceToolName, Arguments: []byte(args)})
 	if err != nil {
 		t.Fatalf("arguments %s: Go error %v", args, err)
 	}

@@ -4,12 +4,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
-
-// ResourceToolName is the name under which the resource-read tool is
-// registered when a mount enables it.
-const ResourceToolName = "skill_resource"
 
 // ResourcePageBytes is the most text bytes one resource-read call returns.
 // A page ends on a UTF-8 character boundary, so it may hold up to three
@@ -163,7 +160,7 @@ func ResourcePageFrom(p skill.ResourcePage, origin string) string {
 		b.WriteString(resourceOriginNote)
 	}
 	if p.NextOffset != nil {
-		b.WriteString("\nMore of this file remains: call " + ResourceToolName + ` with "offset": `)
+		b.WriteString("\nMore of this file remains: call " + contract.ResourceToolName + ` with "offset": `)
 		b.WriteString(strconv.FormatInt(*p.NextOffset, 10))
 		b.WriteString(" to continue.")
 	}
@@ -176,7 +173,7 @@ func resourcePageLen(p skill.ResourcePage, origin, specials string) int {
 	const (
 		fixed   = len(`<skill_resource name="" path="" offset="" bytes="" total_bytes="">`) + len("\n\n</skill_resource>")
 		number  = len("-9223372036854775808")
-		more    = len(`" next_offset=""`) + len("\nMore of this file remains: call "+ResourceToolName+` with "offset": `+" to continue.") + 2*number
+		more    = len(`" next_offset=""`) + len("\nMore of this file remains: call "+contract.ResourceToolName+` with "offset": `+" to continue.") + 2*number
 		labeled = len(`" mcp_server="`) + len("\n"+resourceOriginPrefix+resourceOriginNote)
 	)
 	n := fixed + 3*number + escapedLen(p.Name, attrSpecials) + escapedLen(p.Path, attrSpecials) + escapedLen(p.Content, specials)
@@ -201,26 +198,26 @@ func resourcePageLen(p skill.ResourcePage, origin, specials string) int {
 // ErrResourceUnexpectedArgument is the resource-read tool's error text for
 // arguments with a field its input schema does not allow.
 func ErrResourceUnexpectedArgument(field string) ToolError {
-	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + ResourceToolName + ` tool takes only "name", "path" and "offset"`)
+	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + contract.ResourceToolName + ` tool takes only "name", "path" and "offset"`)
 }
 
 // ErrResourceArgumentsOtherJSON is the resource-read tool's error text for
 // arguments that are JSON of another type than an object (see
 // ErrArgumentsOtherJSON).
 func ErrResourceArgumentsOtherJSON(args string) ToolError {
-	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
 // ErrResourceMissingName is the resource-read tool's error text for an
 // arguments object without the required "name".
 func ErrResourceMissingName() ToolError {
-	return ToolError(`Error: the required argument "name" is missing; the ` + ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+	return ToolError(`Error: the required argument "name" is missing; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
 // ErrResourceArgumentsNotObject is the resource-read tool's error text for
 // arguments that are not a JSON object (see ErrArgumentsNotObject).
 func ErrResourceArgumentsNotObject(args string) ToolError {
-	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
 // ErrInvalidPath is the resource-read tool's error text for a path it
@@ -249,20 +246,20 @@ func ErrResourceNotFound(name, path string) ToolError {
 // `skill` result says how to load them), one its provider manages without
 // offering reads, or a host without resource reads.
 func ErrResourceNotReadable(name string) ToolError {
-	return ToolError(`Error: the resources of skill "` + echo(name) + `" are not readable through the ` + ResourceToolName + ` tool; load them as the skill's resource guidance describes`)
+	return ToolError(`Error: the resources of skill "` + echo(name) + `" are not readable through the ` + contract.ResourceToolName + ` tool; load them as the skill's resource guidance describes`)
 }
 
 // ErrResourceBinary is the resource-read tool's error text for a file that
 // is not text: it holds a NUL byte or bytes that are not UTF-8. The tool
 // reads text only and never encodes binary content for the model.
 func ErrResourceBinary(name, path string) ToolError {
-	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + ResourceToolName + ` tool reads text files only`)
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + contract.ResourceToolName + ` tool reads text files only`)
 }
 
 // ErrResourceTooLarge is the resource-read tool's error text for a file
 // larger than skill.MaxResourceBytes.
 func ErrResourceTooLarge(name, path string) ToolError {
-	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + ResourceToolName + ` tool reads`)
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + contract.ResourceToolName + ` tool reads`)
 }
 
 // ErrOffsetPastEnd is the resource-read tool's error text for an offset at
@@ -287,7 +284,7 @@ func quotePath(path string) string {
 // the resource-read tool (restricted away, or shadowed by a tool of the
 // agent's own): the resources belong to skills it cannot load.
 func ErrResourceToolWithoutSkill() ToolError {
-	return ToolError(`Error: the ` + ResourceToolName + ` tool reads the resources of skills loaded with the ` + SkillToolName + ` tool, which is not available to this agent`)
+	return ToolError(`Error: the ` + contract.ResourceToolName + ` tool reads the resources of skills loaded with the ` + contract.SkillToolName + ` tool, which is not available to this agent`)
 }
 
 // ErrUnknownTool is the error text for a call of a tool name the mount did

@@ -1,8 +1,5 @@
 package render
 
-// SkillToolName is the name under which the `skill` tool is registered.
-const SkillToolName = "skill"
-
 // SkillToolDescription is the `skill` tool's description as the model sees it.
 const SkillToolDescription = "Load a skill's full instructions by its exact name. Skills are listed in the available skills catalog of this session; call this tool with a listed name when the user names a skill or the task clearly matches a skill's description, before taking task actions. The result contains the skill's instructions and where its referenced resources live."
 

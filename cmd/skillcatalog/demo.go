@@ -25,7 +25,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -659,7 +658,7 @@ func (d *demo) call(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: render.SkillToolName, Arguments: args})
+	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: contract.SkillToolName, Arguments: args})
 	if err != nil {
 		return err
 	}
@@ -680,7 +679,7 @@ func (d *demo) read(ctx context.Context, name, path string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: render.ResourceToolName, Arguments: args})
+	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: contract.ResourceToolName, Arguments: args})
 	if err != nil {
 		return err
 	}

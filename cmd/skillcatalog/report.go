@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // reporter prints the demo either framed for people or as JSON lines.
@@ -82,7 +82,7 @@ func (r *reporter) tool(name string, res hostsdk.ToolResult) {
 		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
 		shown = v
 	}
-	r.toolCall(render.SkillToolName, fmt.Sprintf("{\"name\": %q}", name), map[string]string{"name": name}, res, res.Value, shown)
+	r.toolCall(contract.SkillToolName, fmt.Sprintf("{\"name\": %q}", name), map[string]string{"name": name}, res, res.Value, shown)
 }
 
 func (r *reporter) resource(name, path string, res hostsdk.ToolResult) {
@@ -92,7 +92,7 @@ func (r *reporter) resource(name, path string, res hostsdk.ToolResult) {
 		v.Content = fmt.Sprintf("<%d bytes>", len(v.Content))
 		shown = v
 	}
-	r.toolCall(render.ResourceToolName, fmt.Sprintf("{\"name\": %q, \"path\": %q}", name, path), map[string]string{"name": name, "path": path}, res, res.Resource, shown)
+	r.toolCall(contract.ResourceToolName, fmt.Sprintf("{\"name\": %q, \"path\": %q}", name, path), map[string]string{"name": name, "path": path}, res, res.Resource, shown)
 }
 
 // toolCall reports one tool call: its arguments, its text and, on

@@ -16,7 +16,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -520,7 +519,7 @@ func (c *checker) checkToolCall(a *toolCallAction, exp *expectation) error {
 		a.Cwd = defaultCwd
 	}
 	if a.Tool == "" {
-		a.Tool = render.SkillToolName
+		a.Tool = contract.SkillToolName
 	}
 	if (a.Skill == nil) == (a.Arguments == nil) {
 		return c.errorf(a.Pos, "a tool call gives skill or arguments (exactly one)")
@@ -546,7 +545,7 @@ func (c *checker) checkToolRef(r *toolRef) error {
 		return c.errorf(r.Pos, "scope is required")
 	}
 	if r.Tool == "" {
-		r.Tool = render.SkillToolName
+		r.Tool = contract.SkillToolName
 	}
 	return c.scope(r.Pos, r.Scope)
 }
@@ -585,7 +584,7 @@ func (c *checker) readResource(a *readResourceAction) (*toolCallAction, error) {
 		raw := string(b)
 		a.Arguments = &raw
 	}
-	return &toolCallAction{Agent: a.Agent, Cwd: a.Cwd, Session: a.Session, Tool: render.ResourceToolName, Arguments: a.Arguments, Pos: a.Pos}, nil
+	return &toolCallAction{Agent: a.Agent, Cwd: a.Cwd, Session: a.Session, Tool: contract.ResourceToolName, Arguments: a.Arguments, Pos: a.Pos}, nil
 }
 
 func firstNonNil(refs ...*toolRef) *toolRef {

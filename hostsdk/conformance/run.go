@@ -18,7 +18,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -202,7 +202,7 @@ func (e *env) checkMount(err error, fail func(string, ...any)) {
 			fail("mount in %s with configuration %s: configuration error (-want +got):\n%s", p.Scope, p.Config, d)
 		}
 	}
-	if _, _, ok := e.tree.Resolve(p.Scope, render.SkillToolName); ok && err != nil {
+	if _, _, ok := e.tree.Resolve(p.Scope, contract.SkillToolName); ok && err != nil {
 		fail("mount in %s: the refused configuration left a `skill` tool registered", p.Scope)
 	}
 }

@@ -14,7 +14,6 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -81,7 +80,7 @@ func (r *run) mount(config string) string {
 	if err != nil {
 		r.t.Fatalf("Configure(%q): %v", config, err)
 	}
-	if err := r.svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: render.SkillToolName, DefinitionIdentity: identity}}); err != nil {
+	if err := r.svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: contract.SkillToolName, DefinitionIdentity: identity}}); err != nil {
 		r.t.Fatalf("BindTools: %v", err)
 	}
 	r.stepSnapshots = resp.AcceptsStepSnapshots
@@ -181,9 +180,9 @@ func checkConfigure(t *testing.T, r *run) {
 	if err != nil {
 		t.Fatalf("Configure with defaults: %v", err)
 	}
-	if first.MountID == "" || len(first.Tools) != 1 || first.Tools[0].Name != render.SkillToolName ||
+	if first.MountID == "" || len(first.Tools) != 1 || first.Tools[0].Name != contract.SkillToolName ||
 		!json.Valid(first.Tools[0].InputSchema) || !json.Valid(first.Tools[0].OutputSchema) || first.Tools[0].Description == "" {
-		t.Fatalf("Configure = %+v, want a mount id and the %s tool with its schemas", first, render.SkillToolName)
+		t.Fatalf("Configure = %+v, want a mount id and the %s tool with its schemas", first, contract.SkillToolName)
 	}
 	second, err := r.svc.Configure(ctx, r.host, contract.ConfigureRequest{Config: `{"resourceTool": true}`, Scope: "agent:a"})
 	if err != nil {
@@ -193,8 +192,8 @@ func checkConfigure(t *testing.T, r *run) {
 	for _, tool := range second.Tools {
 		names = append(names, tool.Name)
 	}
-	if second.MountID == first.MountID || !slices.Equal(names, []string{render.SkillToolName, render.ResourceToolName}) {
-		t.Fatalf("second mount %q with tools %v, want a new id and %v", second.MountID, names, []string{render.SkillToolName, render.ResourceToolName})
+	if second.MountID == first.MountID || !slices.Equal(names, []string{contract.SkillToolName, contract.ResourceToolName}) {
+		t.Fatalf("second mount %q with tools %v, want a new id and %v", second.MountID, names, []string{contract.SkillToolName, contract.ResourceToolName})
 	}
 	if _, err := r.svc.Configure(ctx, nil, contract.ConfigureRequest{}); err == nil {
 		t.Errorf("Configure without a host to call back succeeded")
@@ -373,7 +372,7 @@ func checkSkillTool(t *testing.T, r *run) {
 	r.host.SetSkill(def("alpha", "First."))
 	r.host.SetSkill(skill.Definition{Summary: skill.Summary{Name: "manual", Description: "User only.", Invocation: skill.InvocationPolicy{UserInvocable: true}}, Content: "Secret."})
 	m := r.mount("")
-	for _, tool := range []string{"", render.SkillToolName} {
+	for _, tool := range []string{"", contract.SkillToolName} {
 		res := r.call(m, tool, `{"name":"alpha"}`)
 		if res.IsError || res.Value == nil || res.Value.Name != "alpha" || res.Value.Content != "Instructions of alpha." || !strings.Contains(res.Text, "Instructions of alpha.") {
 			t.Errorf("loading alpha with tool %q = %+v, want its value and rendering", tool, res)
@@ -524,17 +523,17 @@ func checkResources(t *testing.T, r *run) {
 	r.host.SetSkill(def("alpha", "First."))
 	r.host.SetResource("alpha", "scripts/run.py", []byte("print('alpha')\n"))
 	m := r.mount(`{"resourceTool": true}`)
-	res := r.call(m, render.ResourceToolName, `{"name":"alpha","path":"scripts/run.py"}`)
+	res := r.call(m, contract.ResourceToolName, `{"name":"alpha","path":"scripts/run.py"}`)
 	if res.IsError || res.Resource == nil || res.Resource.Content != "print('alpha')\n" || res.Resource.TotalBytes != 15 || res.Resource.NextOffset != nil {
 		t.Errorf("reading a resource = %+v, want the whole file in one page", res)
 	}
 	for _, args := range []string{`{"name":"alpha","path":"scripts/missing.py"}`, `{"name":"alpha","path":"../etc/passwd"}`, `{"name":"missing","path":"a.txt"}`} {
-		if res := r.call(m, render.ResourceToolName, args); !res.IsError {
+		if res := r.call(m, contract.ResourceToolName, args); !res.IsError {
 			t.Errorf("reading %s = %+v, want an error result", args, res)
 		}
 	}
 	plain := r.mount("")
-	if res := r.call(plain, render.ResourceToolName, `{"name":"alpha","path":"scripts/run.py"}`); !res.IsError {
+	if res := r.call(plain, contract.ResourceToolName, `{"name":"alpha","path":"scripts/run.py"}`); !res.IsError {
 		t.Errorf("the resource tool of a mount without it = %+v, want an error result", res)
 	}
 }

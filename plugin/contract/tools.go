@@ -1,0 +1,13 @@
+package contract
+
+// The names of the plugin's tools: part of the protocol, since a host
+// registers them, resolves calls by them and forwards those calls to the
+// plugin.
+const (
+	// SkillToolName is the name under which every mount registers the
+	// `skill` tool.
+	SkillToolName = "skill"
+	// ResourceToolName is the name under which a mount with the
+	// resourceTool option registers the resource-read tool.
+	ResourceToolName = "skill_resource"
+)
