@@ -62,7 +62,7 @@ func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts hostsdk.L
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		b.Fatal(err)
 	}
 	return host, reg, p

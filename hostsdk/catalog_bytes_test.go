@@ -99,7 +99,7 @@ func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessi
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	step := func(want hostsdk.Outcome, proposed ...hostsdk.Message) {

@@ -35,7 +35,7 @@ func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := p.Mount(ctx, tools.GlobalScope, "")
+	m, err := p.Mount(ctx, tools.GlobalScope, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

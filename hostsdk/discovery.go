@@ -15,7 +15,7 @@ type Discovery = contract.Discovery
 // DiscoveryServer is one MCP skill server of a Discovery.
 type DiscoveryServer = contract.DiscoveryServer
 
-// MountDiscovering is MountWith for a mount whose skills the plugin
+// MountDiscovering is Mount for a mount whose skills the plugin
 // discovers itself, as d says, rather than asking the Host's registry:
 // the plugin builds the same providers in its own process, watches the
 // directories and reaches the servers, and calls back only for the
@@ -27,6 +27,6 @@ type DiscoveryServer = contract.DiscoveryServer
 // hostsdk/inprocess (LoadOptions.InProcess runs the engine alone, which
 // refuses the mount). A d the plugin refuses is a *ConfigError naming the
 // option and its bound.
-func (p *Plugin) MountDiscovering(ctx context.Context, scope string, cfg MountConfig, d Discovery) (*Mount, error) {
-	return p.mount(ctx, scope, cfg.JSON(), d.JSON())
+func (p *Plugin) MountDiscovering(ctx context.Context, scope string, cfg *MountConfig, d Discovery) (*Mount, error) {
+	return p.mount(ctx, scope, mountJSON(cfg), d.JSON())
 }

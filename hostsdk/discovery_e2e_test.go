@@ -212,7 +212,7 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.MountWith(context.Background(), tools.GlobalScope, mountConfig); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, &mountConfig); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -227,7 +227,7 @@ func discoveringHost(t *testing.T, name string, w *discoveryWorld, launcher host
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.MountDiscovering(context.Background(), tools.GlobalScope, mountConfig, w.discovery); err != nil {
+	if _, err := p.MountDiscovering(context.Background(), tools.GlobalScope, &mountConfig, w.discovery); err != nil {
 		t.Fatal(err)
 	}
 	return h
@@ -498,13 +498,13 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 				{hostsdk.Discovery{MCPServers: []hostsdk.DiscoveryServer{{URL: "http://skills.example/mcp"}}}, "mcpServers[0].url is plain http to skills.example, which is not a loopback address"},
 				{hostsdk.Discovery{SkillRoots: []string{"skills"}}, `skillRoots[0] must be an absolute path, got "skills"`},
 			} {
-				_, err := p.MountDiscovering(ctx, tools.GlobalScope, mountConfig, bad.d)
+				_, err := p.MountDiscovering(ctx, tools.GlobalScope, &mountConfig, bad.d)
 				var cerr *hostsdk.ConfigError
 				if !errors.As(err, &cerr) || !strings.Contains(err.Error(), bad.want) {
 					t.Errorf("MountDiscovering(%s) = %v, want a *ConfigError containing %q", bad.d.JSON(), err, bad.want)
 				}
 			}
-			if _, err := p.MountDiscovering(ctx, tools.GlobalScope, mountConfig, hostsdk.Discovery{HomeDir: t.TempDir()}); err != nil {
+			if _, err := p.MountDiscovering(ctx, tools.GlobalScope, &mountConfig, hostsdk.Discovery{HomeDir: t.TempDir()}); err != nil {
 				t.Errorf("a valid discovery after refused ones: %v", err)
 			}
 		})
@@ -515,7 +515,7 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 		t.Fatal(err)
 	}
 	var cerr *hostsdk.ConfigError
-	if _, err := p.MountDiscovering(ctx, tools.GlobalScope, mountConfig, hostsdk.Discovery{}); !errors.As(err, &cerr) {
+	if _, err := p.MountDiscovering(ctx, tools.GlobalScope, &mountConfig, hostsdk.Discovery{}); !errors.As(err, &cerr) {
 		t.Errorf("the engine alone: %v, want a *ConfigError", err)
 	}
 }
@@ -554,11 +554,11 @@ func TestPluginDiscoveryUnmountClosesWatchers(t *testing.T) {
 	}
 	before := inotifyDescriptors(t, p.PID())
 	d := hostsdk.Discovery{SkillRoots: []string{localSkillRoot(t)}, HomeDir: t.TempDir()}
-	global, err := p.MountDiscovering(ctx, tools.GlobalScope, mountConfig, d)
+	global, err := p.MountDiscovering(ctx, tools.GlobalScope, &mountConfig, d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent, err := p.MountDiscovering(ctx, "agent:a", mountConfig, d)
+	agent, err := p.MountDiscovering(ctx, "agent:a", &mountConfig, d)
 	if err != nil {
 		t.Fatal(err)
 	}

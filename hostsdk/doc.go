@@ -132,8 +132,8 @@
 //
 // # Why a step did what it did
 //
-// Every StepResult says why in [StepResult.Reasons], a list of [contract.Reason]: a code
-// from a closed, documented set ([contract.ReasonCodes]) and a one-line
+// Every StepResult says why in [StepResult.Reasons], a list of [Reason]: a code
+// from a closed, documented set ([ReasonCodes]) and a one-line
 // detail for people. The plugin gives the reason for its outcome (the
 // model already sees the current catalog, the downstream decision proposes
 // it, nothing to list, the first catalog, a replacement because the skills

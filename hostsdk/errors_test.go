@@ -61,7 +61,7 @@ func TestFailedLoadLeavesNoPanic(t *testing.T) {
 	if p != nil {
 		t.Fatalf("failed Load returned a plugin %v", p)
 	}
-	m, err := p.Mount(context.Background(), tools.GlobalScope, "")
+	m, err := p.Mount(context.Background(), tools.GlobalScope, nil)
 	if !errors.Is(err, hostsdk.ErrNotLoaded) || m != nil {
 		t.Fatalf("Mount on a failed Load = %v, %v; want ErrNotLoaded", m, err)
 	}

@@ -50,7 +50,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, `{"catalogDescriptionMaxLength": 200}`); err != nil {
+	if _, err := plugin.MountJSON(ctx, tools.GlobalScope, `{"catalogDescriptionMaxLength": 200}`); err != nil {
 		log.Fatal(err)
 	}
 

@@ -85,7 +85,7 @@ func (e *env) register(scope, name, desc string) {
 
 func (e *env) mount(scope string) *hostsdk.Mount {
 	e.t.Helper()
-	m, err := e.plugin.Mount(context.Background(), scope, "")
+	m, err := e.plugin.Mount(context.Background(), scope, nil)
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -230,7 +230,7 @@ func TestSeveralMountsOfOneBinary(t *testing.T) {
 	e.register(tools.GlobalScope, "shared", "For everyone.")
 	e.register("agent:b", "only-b", "Only for agent b.")
 	global := e.mount(tools.GlobalScope)
-	agentB, err := e.plugin.Mount(context.Background(), "agent:b", `{"catalogDescriptionMaxLength": 5}`)
+	agentB, err := e.plugin.MountJSON(context.Background(), "agent:b", `{"catalogDescriptionMaxLength": 5}`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -253,7 +253,7 @@ func TestSeveralMountsOfOneBinary(t *testing.T) {
 	if err := e.tree.AddScope("agent:c", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := second.Mount(context.Background(), "agent:c", ""); err != nil {
+	if _, err := second.Mount(context.Background(), "agent:c", nil); err != nil {
 		t.Fatal(err)
 	}
 	expect(t, e.step("s3", "agent:c"), hostsdk.OutcomeInitial, "shared")
@@ -364,7 +364,7 @@ func TestConfigErrorReachesCaller(t *testing.T) {
 		{`{"catalogDescriptionMaxLength": 12.5}`, "plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got 12.5"},
 		{`{"catalogDescriptionMaxLength": "big"}`, `plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got "big"`},
 	} {
-		_, err := e.plugin.Mount(context.Background(), tools.GlobalScope, tc.config)
+		_, err := e.plugin.MountJSON(context.Background(), tools.GlobalScope, tc.config)
 		var cerr *hostsdk.ConfigError
 		if !errors.As(err, &cerr) || err.Error() != tc.want {
 			t.Errorf("Mount(%s) err = %v, want ConfigError %q", tc.config, err, tc.want)
@@ -525,7 +525,7 @@ func TestPluginLogsReachTheHostLogger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 42}`); err != nil {
+	if _, err := p.MountJSON(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 42}`); err != nil {
 		t.Fatal(err)
 	}
 	deadline := time.Now().Add(10 * time.Second)
@@ -628,7 +628,7 @@ func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 	if err := e.tree.AddScope("agent:broken", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), "agent:broken", ""); err != nil {
+	if _, err := p.Mount(context.Background(), "agent:broken", nil); err != nil {
 		t.Fatal(err)
 	}
 	e.register("agent:broken", "alpha", "A.")
@@ -678,7 +678,7 @@ func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, `{"catalogBudget": 100}`); err != nil {
+	if _, err := p.MountJSON(context.Background(), tools.GlobalScope, `{"catalogBudget": 100}`); err != nil {
 		t.Fatal(err)
 	}
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}

@@ -37,7 +37,7 @@ func modeEnv(t *testing.T, opts hostsdk.LoadOptions, cfg hostsdk.Config) (*hosts
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 40}`); err != nil {
+	if _, err := p.MountJSON(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 40}`); err != nil {
 		t.Fatal(err)
 	}
 	return host, reg, store
@@ -196,9 +196,9 @@ func loopMessages() []hostsdk.Message {
 	}
 }
 
-// TestMountWithATypedConfiguration: a typed configuration mounts as its JSON
+// TestMountTypedAndJSONAgree: a typed configuration mounts as its JSON
 // form does, and one the plugin refuses is the same *ConfigError.
-func TestMountWithATypedConfiguration(t *testing.T) {
+func TestMountTypedAndJSONAgree(t *testing.T) {
 	tree := tools.NewTree()
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: skills.NewRegistry(), Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
@@ -209,15 +209,15 @@ func TestMountWithATypedConfiguration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := p.MountWith(context.Background(), tools.GlobalScope, hostsdk.MountConfig{ResourceTool: true})
+	m, err := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.ToolIdentity("skill") == "" || m.ToolIdentity("skill_resource") == "" {
 		t.Errorf("a typed mount with the resource tool registered skill %q and skill_resource %q", m.ToolIdentity("skill"), m.ToolIdentity("skill_resource"))
 	}
-	_, typed := p.MountWith(context.Background(), tools.GlobalScope, hostsdk.MountConfig{DescriptionMaxLength: 2})
-	_, raw := p.Mount(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 2}`)
+	_, typed := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountConfig{DescriptionMaxLength: 2})
+	_, raw := p.MountJSON(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 2}`)
 	var cerr *hostsdk.ConfigError
 	if !errors.As(typed, &cerr) || raw == nil || typed.Error() != raw.Error() {
 		t.Errorf("a cap of 2: typed %v, JSON %v; want the same *ConfigError", typed, raw)

@@ -47,7 +47,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.Mount(ctx, tools.GlobalScope, `{"userInvocation": true}`); err != nil {
+		if _, err := p.MountJSON(ctx, tools.GlobalScope, `{"userInvocation": true}`); err != nil {
 			t.Fatal(err)
 		}
 		userOnly := skill.InvocationPolicy{UserInvocable: true}

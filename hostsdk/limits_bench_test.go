@@ -43,7 +43,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := p.Mount(ctx, tools.GlobalScope, tc.config); err != nil {
+			if _, err := p.MountJSON(ctx, tools.GlobalScope, tc.config); err != nil {
 				b.Fatal(err)
 			}
 			filler := strings.Repeat("x", descBytes)

@@ -61,7 +61,7 @@ func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, config); err != nil {
+	if _, err := p.MountJSON(ctx, tools.GlobalScope, config); err != nil {
 		t.Fatal(err)
 	}
 	return &extHost{t: t, host: host}

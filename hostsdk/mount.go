@@ -29,12 +29,28 @@ type Mount struct {
 	stepSnapshots bool
 }
 
-// Mount configures the plugin in scope (tools.GlobalScope or an agent's
-// composition scope) with a JSON object of plugin options ("" for defaults),
-// and registers the plugin's tools into that scope. A configuration the
-// plugin refuses is returned as a *ConfigError.
-func (p *Plugin) Mount(ctx context.Context, scope, configJSON string) (*Mount, error) {
+// Mount configures the plugin in scope ([tools.GlobalScope] or an agent's
+// composition scope) with cfg (nil for the defaults), and registers the
+// plugin's tools into that scope. cfg is sent in its JSON form
+// ([MountConfig.JSON]); a value the plugin refuses is returned as a
+// [*ConfigError] naming the option and its bound.
+func (p *Plugin) Mount(ctx context.Context, scope string, cfg *MountConfig) (*Mount, error) {
+	return p.mount(ctx, scope, mountJSON(cfg), "")
+}
+
+// MountJSON is Mount with the configuration as a JSON object of plugin
+// options ("" for the defaults), for a host that keeps it as text: a
+// configuration file, a scenario. Unknown options are refused by name.
+func (p *Plugin) MountJSON(ctx context.Context, scope, configJSON string) (*Mount, error) {
 	return p.mount(ctx, scope, configJSON, "")
+}
+
+// mountJSON is cfg's JSON form, "" for nil.
+func mountJSON(cfg *MountConfig) string {
+	if cfg == nil {
+		return ""
+	}
+	return cfg.JSON()
 }
 
 // mount configures the plugin in scope and adds the mount to the plugin's
@@ -68,15 +84,8 @@ func (p *Plugin) mount(ctx context.Context, scope, configJSON, discovery string)
 }
 
 // MountConfig is a mount's configuration as Go; its JSON form is what
-// Mount takes.
+// MountJSON takes.
 type MountConfig = contract.MountConfig
-
-// MountWith is Mount with a typed configuration: cfg is sent in its JSON
-// form (MountConfig.JSON), and a value the plugin refuses is returned as a
-// *ConfigError, as the same JSON would be.
-func (p *Plugin) MountWith(ctx context.Context, scope string, cfg MountConfig) (*Mount, error) {
-	return p.Mount(ctx, scope, cfg.JSON())
-}
 
 // configureLocked sends the mount's configuration to inst, registers its
 // tools on first use (later replays keep the identities) and binds them.

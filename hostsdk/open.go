@@ -106,7 +106,7 @@ func (h *Host) loadAndMount(ctx context.Context, o OpenOptions) error {
 	if o.Mount != nil {
 		cfg = *o.Mount
 	}
-	_, err = p.Mount(ctx, tools.GlobalScope, cfg.JSON())
+	_, err = p.Mount(ctx, tools.GlobalScope, &cfg)
 	return err
 }
 

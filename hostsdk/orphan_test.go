@@ -55,7 +55,7 @@ func runTestHost(mode string) int {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}

@@ -34,7 +34,7 @@ func TestTheRuntimesSourcesStayItsOwn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	proposed, appended, summary := []byte(`{"kind":"a"}`), []byte(`{"kind":"b"}`), []byte(`{"kind":"c"}`)

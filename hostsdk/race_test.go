@@ -123,7 +123,7 @@ func TestStepGivesUpOnAHeadThatKeepsMoving(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	e.register(tools.GlobalScope, "alpha", "First skill.")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 
@@ -45,7 +46,7 @@ func newReasonsHost(t *testing.T) *reasonsHost {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -203,5 +204,13 @@ func TestEveryOutcomeHasAReason(t *testing.T) {
 	res, err = r.host.PreStep(ctx, hostsdk.Step{SessionID: "s", Cwd: "/w", AgentScope: "agent:a"})
 	if !errors.Is(err, context.Canceled) || len(res.Reasons) != 1 || res.Reasons[0].Code != contract.ReasonCanceled {
 		t.Errorf("canceled step: %v, reasons %+v; want context.Canceled with a canceled reason", err, res.Reasons)
+	}
+}
+
+// TestReasonCodesAreContracts: the re-exported set is the contract's, in
+// the same order.
+func TestReasonCodesAreContracts(t *testing.T) {
+	if got, want := hostsdk.ReasonCodes(), contract.ReasonCodes(); !slices.Equal(got, want) {
+		t.Errorf("hostsdk.ReasonCodes() = %v, want contract's %v", got, want)
 	}
 }

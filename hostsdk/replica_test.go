@@ -41,7 +41,7 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 	}
 	r.plugin, err = r.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginBinary}})
 	if err == nil {
-		_, err = r.plugin.Mount(ctx, tools.GlobalScope, "")
+		_, err = r.plugin.Mount(ctx, tools.GlobalScope, nil)
 	}
 	if err != nil {
 		r.host.Close()

@@ -46,7 +46,7 @@ func BenchmarkResourceReadDirectory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			if _, err := p.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
+			if _, err := p.MountJSON(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
 				b.Fatal(err)
 			}
 			call := hostsdk.ToolCall{SessionID: "s1", AgentScope: tools.GlobalScope, Name: "skill_resource", Arguments: json.RawMessage(`{"name":"alpha","path":"big.txt","offset":` + strconv.Itoa(len(file)/2) + `}`)}

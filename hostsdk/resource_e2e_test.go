@@ -151,7 +151,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
+	if _, err := p.MountJSON(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
 		t.Fatal(err)
 	}
 	call := func(agent, args string) hostsdk.ToolResult {

@@ -35,7 +35,7 @@ func ExampleHost_SelectSkills() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		log.Fatal(err)
 	}
 	step := hostsdk.Step{SessionID: "session-1", AgentScope: tools.GlobalScope}

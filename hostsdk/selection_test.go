@@ -472,7 +472,7 @@ func TestSelectionInProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	if err := h.SelectSkills(ctx, "s1", hostsdk.Selection{ExcludeNames: []string{"alpha"}}); err != nil {

@@ -91,7 +91,7 @@ func benchLiveSessions(b *testing.B, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		b.Fatal(err)
 	}
 	before := liveHeap()

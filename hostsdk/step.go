@@ -103,18 +103,18 @@ type StepResult struct {
 	// warning.
 	Diagnostics []string
 	// Reasons say why the step published a catalog or did not: at least
-	// one, for every outcome. The plugin's come first (contract.Reason
+	// one, for every outcome. The plugin's come first ([ReasonCodes]
 	// lists the codes: the one that explains the outcome, then a hidden
 	// `skill` tool, budget diagnostics, skills the user invoked); then the
 	// host's own: for OutcomeIncomplete, each provider that failed or was
-	// incomplete, with its error (contract.ReasonProviderIncomplete); for
+	// incomplete, with its error ([ReasonProviderIncomplete]); for
 	// any outcome, each best-effort provider that could not list
-	// (contract.ReasonProviderDegraded); on a publishing step, names
+	// ([ReasonProviderDegraded]); on a publishing step, names
 	// shared across origins
-	// (contract.ReasonNameCollision); for OutcomeNoPlugin,
-	// contract.ReasonNoMount; for OutcomePluginError, the failure
-	// (contract.ReasonHostError, contract.ReasonPluginError or
-	// contract.ReasonCanceled). PreStep logs them when they differ from
+	// ([ReasonNameCollision]); for OutcomeNoPlugin,
+	// [ReasonNoMount]; for OutcomePluginError, the failure
+	// ([ReasonHostError], [ReasonPluginError] or
+	// [ReasonCanceled]). PreStep logs them when they differ from
 	// the session's previous step's (see the package documentation).
 	Reasons []Reason
 	// Callbacks counts the host callbacks the plugin made for the step's
@@ -125,10 +125,10 @@ type StepResult struct {
 }
 
 // Reason says one thing about why a step published a catalog or did not;
-// its Code is one of the contract.Reason* constants.
+// its Code is one of the Reason* constants ([ReasonCodes]).
 type Reason = contract.Reason
 
-// ReasonCode classifies a Reason (see contract.ReasonCodes).
+// ReasonCode classifies a Reason (see [ReasonCodes]).
 type ReasonCode = contract.ReasonCode
 
 // ErrRelativeCwd is matched (errors.Is) by the *HostError of a step or tool

@@ -76,7 +76,7 @@ func storeHostWithRegistry(t *testing.T, store sessionlog.Store, cfg hostsdk.Con
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	return host, reg

@@ -387,7 +387,7 @@ func TestStepsOfTwoHostsOnOneStoreDoNotStarve(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+		if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 			t.Fatal(err)
 		}
 		hosts = append(hosts, h)

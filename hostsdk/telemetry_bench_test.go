@@ -186,7 +186,7 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		b.Fatal(err)
 	}
 	seed(b, store, "s1", 1000)

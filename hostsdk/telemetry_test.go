@@ -82,7 +82,7 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, mountConfig); err != nil {
+	if _, err := p.MountJSON(context.Background(), tools.GlobalScope, mountConfig); err != nil {
 		t.Fatal(err)
 	}
 	e.spans.Reset() // what loading and mounting recorded is not the test's
@@ -426,7 +426,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m, err := p.Mount(context.Background(), tools.GlobalScope, "")
+		m, err := p.Mount(context.Background(), tools.GlobalScope, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -92,7 +92,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := p.Mount(ctx, tools.GlobalScope, `{}`); err != nil {
+			if _, err := p.MountJSON(ctx, tools.GlobalScope, `{}`); err != nil {
 				t.Fatal(err)
 			}
 			user, reply, results, after := mixedTranscript(t)

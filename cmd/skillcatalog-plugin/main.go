@@ -20,7 +20,7 @@ Load it from a Go host with the hostsdk package:
 
     host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: registry, Sessions: store})
     plugin, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/path/to/skillcatalog-plugin"}})
-    mount, err := plugin.Mount(ctx, tools.GlobalScope, "")
+    mount, err := plugin.Mount(ctx, tools.GlobalScope, nil)
 
 or run the contract suite against this build:
 

@@ -294,7 +294,7 @@ func (d *demo) mountPlugin(ctx context.Context, exe string) error {
 	if err != nil {
 		return err
 	}
-	_, err = plugin.Mount(ctx, tools.GlobalScope, `{"resourceTool": true, "userInvocation": true}`)
+	_, err = plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true})
 	return err
 }
 

@@ -284,7 +284,7 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 	}
 	mount := hostsdk.MountConfig{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
 		ResourceTool: o.resourceTool, UserInvocation: o.userInvocation}
-	if _, err := plugin.MountWith(ctx, tools.GlobalScope, mount); err != nil {
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, &mount); err != nil {
 		return hostsdk.StepResult{}, err
 	}
 	if sel := o.selection(); !sel.IsZero() {

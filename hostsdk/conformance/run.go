@@ -125,7 +125,7 @@ func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 		fail("load plugin: %v", err)
 		return res
 	}
-	_, err = plugin.Mount(ctx, s.Plugin.Scope, s.Plugin.Config)
+	_, err = plugin.MountJSON(ctx, s.Plugin.Scope, s.Plugin.Config)
 	e.checkMount(err, fail)
 	if len(res.Failures) > 0 {
 		return res
@@ -518,7 +518,7 @@ func (e *env) restartHost() error {
 	if e.s.Plugin.ConfigError != nil {
 		return nil // the first host ran without a mount too
 	}
-	if _, err := plugin.Mount(e.ctx, e.s.Plugin.Scope, e.s.Plugin.Config); err != nil {
+	if _, err := plugin.MountJSON(e.ctx, e.s.Plugin.Scope, e.s.Plugin.Config); err != nil {
 		return fmt.Errorf("mount in %s: %w", e.s.Plugin.Scope, err)
 	}
 	return nil

@@ -49,7 +49,7 @@ func TestHostBinaryServesAsItsOwnPlugin(t *testing.T) {
 	if p.PID() == 0 || p.PID() == os.Getpid() {
 		t.Fatalf("plugin pid %d: want a separate process (this one is %d)", p.PID(), os.Getpid())
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: tools.GlobalScope})

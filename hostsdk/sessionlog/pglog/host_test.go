@@ -36,7 +36,7 @@ func newHost(tb testing.TB, store sessionlog.Store, n int) (*hostsdk.Host, *skil
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		tb.Fatal(err)
 	}
 	return host, reg, p

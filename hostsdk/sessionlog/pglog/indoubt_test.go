@@ -157,7 +157,7 @@ func timedHost(t *testing.T, store sessionlog.Store, timeout time.Duration) (*ho
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, ""); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
 	return host, reg

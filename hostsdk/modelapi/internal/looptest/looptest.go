@@ -85,7 +85,7 @@ func New(t testing.TB) *Fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
+	if _, err := p.MountJSON(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
 		t.Fatal(err)
 	}
 	return &Fixture{Host: host, Tree: tree, Registry: reg}
