@@ -38,12 +38,12 @@ func Of(entries []Entry) Digest {
 	return Digest(h.Sum128().Bytes())
 }
 
-// OfEncoded returns the digest of a catalog of n entries whose encodings, each written by
+// ofEncoded returns the digest of a catalog of n entries whose encodings, each written by
 // AppendEntry, lie back to back in the pieces of encoded, and that says omitted skills were
-// left out of it: OfOmitting(entries, omitted) equals OfEncoded(len(entries), the
+// left out of it: OfOmitting(entries, omitted) equals ofEncoded(len(entries), the
 // AppendEntry encodings of entries however split into pieces, omitted), and with omitted 0
 // both are Of(entries). A caller that keeps entries encoded hashes a catalog in one pass.
-func OfEncoded(n int, encoded [][]byte, omitted int) Digest {
+func ofEncoded(n int, encoded [][]byte, omitted int) Digest {
 	var h xxh3.Hasher
 	begin(&h, n)
 	for _, p := range encoded {
@@ -52,7 +52,7 @@ func OfEncoded(n int, encoded [][]byte, omitted int) Digest {
 	return sum(&h, omitted)
 }
 
-// OfEncodedSeq is OfEncoded for encodings held in pieces that encoded
+// OfEncodedSeq is ofEncoded for encodings held in pieces that encoded
 // yields in order, so a caller that keeps them in its own structure need
 // not gather them into a slice first.
 func OfEncodedSeq(n int, encoded iter.Seq[[]byte], omitted int) Digest {

@@ -264,8 +264,8 @@ func TestOfEncodedMatchesOf(t *testing.T) {
 		if len(enc) > 3 {
 			pieces = [][]byte{enc[:1], enc[1 : len(enc)/2], nil, enc[len(enc)/2:]}
 		}
-		if got, want := OfEncoded(len(entries), pieces, 0), Of(entries); got != want {
-			t.Errorf("%d entries: OfEncoded = %s, Of = %s", len(entries), got, want)
+		if got, want := ofEncoded(len(entries), pieces, 0), Of(entries); got != want {
+			t.Errorf("%d entries: ofEncoded = %s, Of = %s", len(entries), got, want)
 		}
 	}
 }
@@ -276,7 +276,7 @@ func FuzzOfEncoded(f *testing.F) {
 	f.Fuzz(func(t *testing.T, n1, d1, o1, n2, d2 string) {
 		entries := []Entry{{Name: n1, Description: d1, Origin: o1}, {Name: n2, Description: d2}}
 		enc := AppendEntry(AppendEntry(nil, entries[0]), entries[1])
-		if OfEncoded(2, [][]byte{enc}, 0) != Of(entries) {
+		if ofEncoded(2, [][]byte{enc}, 0) != Of(entries) {
 			t.Fatal("OfEncoded differs from Of")
 		}
 		if Of(entries) != Digest(xxh3.Hash128(referenceEncoding(entries)).Bytes()) {
@@ -298,7 +298,7 @@ func TestOfOmitting(t *testing.T) {
 		}
 		seen[d] = n
 		enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1])}
-		if OfEncoded(2, enc, n) != d {
+		if ofEncoded(2, enc, n) != d {
 			t.Errorf("OfEncoded differs from OfOmitting for %d left out", n)
 		}
 	}
@@ -364,7 +364,7 @@ func TestOfDoesNotAllocateForEntriesThatFitABlock(t *testing.T) {
 }
 
 // TestOmittingNothing: a catalog that left nothing out (or a count below 1,
-// which no catalog says) digests as Of and OfEncoded do, encoded or not, and
+// which no catalog says) digests as Of and ofEncoded do, encoded or not, and
 // OfOmitting then costs what Of costs.
 func TestOmittingNothing(t *testing.T) {
 	entries := []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "", Origin: "docs"}}
@@ -374,8 +374,8 @@ func TestOmittingNothing(t *testing.T) {
 		if got := OfOmitting(entries, omitted); got != want {
 			t.Errorf("OfOmitting(entries, %d) = %s, want Of = %s", omitted, got, want)
 		}
-		if got := OfEncoded(len(entries), enc, omitted); got != want {
-			t.Errorf("OfEncoded(%d) = %s, want Of = %s", omitted, got, want)
+		if got := ofEncoded(len(entries), enc, omitted); got != want {
+			t.Errorf("ofEncoded(%d) = %s, want Of = %s", omitted, got, want)
 		}
 	}
 	if allocs := testing.AllocsPerRun(20, func() { OfOmitting(entries, 0) }); allocs != 0 {

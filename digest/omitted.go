@@ -18,5 +18,5 @@ func OfOmitting(entries []Entry, omitted int) Digest {
 	for i := range entries {
 		encoded[i] = AppendEntry(nil, entries[i])
 	}
-	return OfEncoded(len(entries), encoded, omitted)
+	return ofEncoded(len(entries), encoded, omitted)
 }

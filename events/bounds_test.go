@@ -121,7 +121,7 @@ func TestEncodeAllocatesOnce(t *testing.T) {
 		pieces := [][]byte{AppendEntry(nil, en("n", strings.Repeat("d", n)))}
 		for _, omitted := range []int{0, 7, 1<<31 - 1} {
 			for _, u := range []bool{false, true} {
-				if a := testing.AllocsPerRun(10, func() { AssembleCatalog(pieces, u, omitted) }); a != 1 {
+				if a := testing.AllocsPerRun(10, func() { assembleCatalog(pieces, u, omitted) }); a != 1 {
 					t.Fatalf("AssembleCatalog(description of %d bytes, %v, %d) allocates %v times, want 1", n, u, omitted, a)
 				}
 			}

@@ -36,11 +36,11 @@ func TestAssembleCatalogMatchesEncodeCatalog(t *testing.T) {
 	} {
 		for _, update := range []bool{false, true} {
 			want := EncodeCatalog(tt.entries, update)
-			if got := AssembleCatalog(encodeEach(tt.entries), update, 0); !bytes.Equal(got, want) {
+			if got := assembleCatalog(encodeEach(tt.entries), update, 0); !bytes.Equal(got, want) {
 				t.Errorf("%s, update %v: AssembleCatalog = %s, want %s", tt.name, update, got, want)
 			}
 			for _, omitted := range []int{0, 1, 12345} {
-				want := AssembleCatalog(encodeEach(tt.entries), update, omitted)
+				want := assembleCatalog(encodeEach(tt.entries), update, omitted)
 				got := AssembleCatalogSeq(slices.Values(encodeEach(tt.entries)), update, omitted)
 				if !bytes.Equal(got, want) || cap(got) != len(got) {
 					t.Errorf("%s, update %v, omitted %d: AssembleCatalogSeq = %s (capacity %d), want %s", tt.name, update, omitted, got, cap(got), want)
@@ -56,7 +56,7 @@ func FuzzAssembleCatalog(f *testing.F) {
 	f.Add("a-skill", "quote \" <tag> & \u2028 \x01", "b", "\xff,", true)
 	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 string, update bool) {
 		es := entries{en(n1, d1), en(n2, d2)}
-		if got, want := AssembleCatalog(encodeEach(es), update, 0), EncodeCatalog(es, update); !bytes.Equal(got, want) {
+		if got, want := assembleCatalog(encodeEach(es), update, 0), EncodeCatalog(es, update); !bytes.Equal(got, want) {
 			t.Fatalf("AssembleCatalog = %q, want %q", got, want)
 		}
 	})

@@ -124,17 +124,17 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 }
 
 // AppendEntry appends the JSON object that EncodeCatalog writes for one entry, followed by
-// a comma: the unit AssembleCatalog assembles. A caller that records many catalogs over
+// a comma: the unit assembleCatalog assembles. A caller that records many catalogs over
 // mostly the same entries keeps the encoded entries and encodes only the ones that changed.
 func AppendEntry(dst []byte, e digest.Entry) []byte {
 	return append(appendEntry(dst, &e), ',')
 }
 
-// AssembleCatalog is EncodeCatalog for entries already encoded with AppendEntry: the
+// assembleCatalog is EncodeCatalog for entries already encoded with AppendEntry: the
 // encodings, back to back, held in pieces; the result is the same byte for byte. With
 // omitted above 0 the record is of a catalog fitted to a budget that left that many skills
 // out, and carries "omitted" after "update".
-func AssembleCatalog(entries [][]byte, update bool, omitted int) []byte {
+func assembleCatalog(entries [][]byte, update bool, omitted int) []byte {
 	n := catalogFrameLen + len(omittedMember) + 10
 	for _, p := range entries {
 		n += len(p)
@@ -153,7 +153,7 @@ func AssembleCatalog(entries [][]byte, update bool, omitted int) []byte {
 	return append(b, catalogClose...)
 }
 
-// AssembleCatalogSeq is AssembleCatalog for encodings that entries yields
+// AssembleCatalogSeq is assembleCatalog for encodings that entries yields
 // in order, for a caller that keeps them in a structure of its own. It
 // iterates entries twice, to size the record exactly: the record is its one
 // large allocation.

@@ -521,7 +521,7 @@ func TestOmittedCount(t *testing.T) {
 			t.Errorf("%s: omitted %d, want %d (digest must follow)", tc.member, c.Omitted, tc.want)
 		}
 	}
-	enc := AssembleCatalog([][]byte{AppendEntry(nil, digest.Entry{Name: "a", Description: "x"})}, true, 7)
+	enc := assembleCatalog([][]byte{AppendEntry(nil, digest.Entry{Name: "a", Description: "x"})}, true, 7)
 	if want := `{"kind":"skill-catalog","form":"catalog","update":true,"omitted":7,"entries":[{"name":"a","description":"x"}]}`; string(enc) != want {
 		t.Errorf("AssembleCatalog = %s, want %s", enc, want)
 	}

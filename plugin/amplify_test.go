@@ -39,9 +39,9 @@ func TestInvocationArgumentsAmplification(t *testing.T) {
 	if got := after.TotalAlloc - before.TotalAlloc; got > 4<<20 {
 		t.Errorf("the refused step allocated %d bytes, want under 4 MiB (the substituted text would be %d bytes)", got, 700_000*(len(args)+1))
 	}
-	var inv *InvocationError
+	var inv *invocationError
 	if !errors.As(err, &inv) || inv.Name != "amp" {
-		t.Fatalf("preStep error = %v, want an *InvocationError", err)
+		t.Fatalf("preStep error = %v, want an *invocationError", err)
 	}
 	if bound := strconv.Itoa(render.MaxSubstitutedBytes); !strings.Contains(err.Error(), bound) || !strings.Contains(err.Error(), "MaxSubstitutedBytes") {
 		t.Errorf("error %q does not name the bound (MaxSubstitutedBytes, %s bytes)", err, bound)

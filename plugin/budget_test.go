@@ -84,7 +84,7 @@ func TestBudgetedCatalog(t *testing.T) {
 				t.Fatalf("the case does not exercise what it says: %+v", fit)
 			}
 			final := h.apply(t, req, resp)
-			if got, want := final[0].Text(), render.AssembleCatalog(linesOf(fit.Entries), false, fit.Omitted); got != want {
+			if got, want := final[0].Text(), render.AssembleCatalogSeq(slices.Values(linesOf(fit.Entries)), false, fit.Omitted, render.CatalogNotes{}); got != want {
 				t.Errorf("catalog text (-want +got):\n%s", cmp.Diff(want, got))
 			}
 			c, ok := events.ParseCatalog(final[0].Source)

@@ -19,9 +19,9 @@ func knownOptions() []string {
 	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionInvocationArguments, contract.OptionInvocationForm, contract.OptionResourceTool, contract.OptionUserInvocation}
 }
 
-// DefaultConfig returns the configuration used when the host passes none,
+// defaultConfig returns the configuration used when the host passes none,
 // with every default written out.
-func DefaultConfig() contract.MountConfig {
+func defaultConfig() contract.MountConfig {
 	return contract.MountConfig{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
 }
 
@@ -30,7 +30,7 @@ func DefaultConfig() contract.MountConfig {
 // every default written out. An empty string means all defaults. Errors
 // name the option and its bound.
 func ParseConfig(raw string) (contract.MountConfig, error) {
-	cfg := DefaultConfig()
+	cfg := defaultConfig()
 	if strings.TrimSpace(raw) == "" {
 		return cfg, nil
 	}

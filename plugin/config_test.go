@@ -12,7 +12,7 @@ import (
 func TestTypedConfigRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ in, want contract.MountConfig }{
-		{contract.MountConfig{}, DefaultConfig()},
+		{contract.MountConfig{}, defaultConfig()},
 		{contract.MountConfig{DescriptionMaxLength: 40}, contract.MountConfig{DescriptionMaxLength: 40}},
 		{contract.MountConfig{UserInvocation: true, CatalogBudget: 2000, ResourceTool: true},
 			contract.MountConfig{DescriptionMaxLength: 500, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}},

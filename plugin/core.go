@@ -85,7 +85,7 @@ func (c *Core) Configure(_ context.Context, host contract.Host, req contract.Con
 	c.log.Debug("mounted", "mount", id, "scope", req.Scope, contract.OptionDescriptionMaxLength, cfg.DescriptionMaxLength, contract.OptionCatalogBudget, cfg.CatalogBudget, contract.OptionResourceTool, cfg.ResourceTool)
 	tools := []contract.ToolDefinition{SkillTool()}
 	if cfg.ResourceTool {
-		tools = append(tools, ResourceTool())
+		tools = append(tools, resourceToolDefinition())
 	}
 	return contract.ConfigureResponse{MountID: id, Tools: tools, AcceptsSourceDigests: true, AcceptsStepSnapshots: true}, nil
 }

@@ -76,9 +76,8 @@
 // step where `skill` does not resolve to the mount's tool (rule 2) loads
 // nothing, while an incomplete snapshot (rule 3) still lets the user invoke
 // skills. Names a complete snapshot does not list are not loaded, and at
-// most MaxInvocationsPerStep are. A rejected step
-// loads nothing; a provider error fails the step with an *InvocationError,
-// so it adds nothing. The catalog texts then end with
+// most 16 are. A rejected step loads nothing; a provider error fails the
+// step with an error matching contract.ErrHostFailed, so it adds nothing. The catalog texts then end with
 // render.UserInvocationNote; the entries and the digest stay the same.
 //
 // Caches are bounded, by entries and by the bytes their entries keep alive

@@ -130,7 +130,7 @@ func TestResourceToolOfAnUnboundMount(t *testing.T) {
 // ErrHostFailed and nothing else.
 func TestInvocationErrorIsAHostFailure(t *testing.T) {
 	t.Parallel()
-	var err error = &InvocationError{Name: "alpha", Message: "broken"}
+	var err error = &invocationError{Name: "alpha", Message: "broken"}
 	if !errors.Is(err, contract.ErrHostFailed) {
 		t.Error("an InvocationError does not match ErrHostFailed")
 	}

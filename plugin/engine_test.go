@@ -162,7 +162,7 @@ func summary(name, desc string) skill.Summary {
 	return skill.Summary{Name: name, Description: desc, Provider: "runtime", Invocation: skill.DefaultPolicy()}
 }
 
-func testMount() mount { return mount{cfg: DefaultConfig(), skillIdentity: identity} }
+func testMount() mount { return mount{cfg: defaultConfig(), skillIdentity: identity} }
 
 func enter(msgs ...contract.Message) contract.Decision { return contract.Decision{Messages: msgs} }
 
@@ -616,7 +616,7 @@ func TestExecuteSkillTool(t *testing.T) {
 			want := tc.want
 			if !tc.isError {
 				var err error
-				want, err = render.SkillContent(skill.ToolValue{Name: "alpha", Provider: "runtime", ResourceBase: &skill.ResourceBase{Kind: "directory", Path: "/skills/alpha", URL: "skill://alpha/", Description: "ask the host"}, Content: "Do alpha."})
+				want, err = render.SkillContent(skill.ToolValue{Name: "alpha", Provider: "runtime", ResourceBase: &skill.ResourceBase{Kind: "directory", Path: "/skills/alpha", URL: "skill://alpha/", Description: "ask the host"}, Content: "Do alpha."}, false)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -761,7 +761,7 @@ func TestOwnPublicationIsNeverParsed(t *testing.T) {
 
 func TestUnboundMountIsAnError(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
-	_, err := newEngine().preStep(context.Background(), h, mount{cfg: DefaultConfig()}, step(h, enter()))
+	_, err := newEngine().preStep(context.Background(), h, mount{cfg: defaultConfig()}, step(h, enter()))
 	if !errors.Is(err, contract.ErrUnbound) {
 		t.Fatalf("err = %v, want ErrUnbound", err)
 	}

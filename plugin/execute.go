@@ -93,7 +93,7 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 	value := got.Skill.ToolValue()
 	value.Name = name
 	value.Origin = cmp.Or(value.Origin, l.origin)
-	text, err := render.SkillContentFor(value, m.cfg.ResourceTool)
+	text, err := render.SkillContent(value, m.cfg.ResourceTool)
 	if err != nil {
 		return providerError(err.Error(), value.Origin != ""), nil
 	}

@@ -12,30 +12,30 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// MaxInvocationsPerStep bounds the skills one step loads because the user
+// maxInvocationsPerStep bounds the skills one step loads because the user
 // invoked them: each costs the host a skill load. Further `/name` tokens
 // of the step stay ordinary text.
-const MaxInvocationsPerStep = 16
+const maxInvocationsPerStep = 16
 
-// InvocationError is a pre-step that failed because a skill the user
+// invocationError is a pre-step that failed because a skill the user
 // invoked could not be loaded: the host's provider reported an error, or
 // answered with a definition that cannot be rendered (with the user's
 // arguments substituted, too large: render.ErrArgumentsTooLarge). The step adds
 // nothing; the failure is the host's side, not the plugin's.
-type InvocationError struct {
+type invocationError struct {
 	// Name is the invoked skill.
 	Name string
 	// Message is the provider's error text.
 	Message string
 }
 
-func (e *InvocationError) Error() string {
+func (e *invocationError) Error() string {
 	return fmt.Sprintf("load skill %q invoked by the user: %s", e.Name, e.Message)
 }
 
 // Is makes the error match contract.ErrHostFailed: the provider is the
 // host's.
-func (e *InvocationError) Is(target error) bool { return target == contract.ErrHostFailed }
+func (e *invocationError) Is(target error) bool { return target == contract.ErrHostFailed }
 
 // invocationPrefixes are the prefix bytes of the tokens that invoke a
 // skill under a mount's InvocationForm.
@@ -53,7 +53,7 @@ func invocationPrefixes(form string) string {
 // invoke with tokens of one of prefixes, in order of first appearance,
 // each once, with the arguments of its first token. A name that listed (a
 // complete snapshot, when the step has one) does not list is skipped: a
-// complete snapshot proves the skill absent. At most MaxInvocationsPerStep
+// complete snapshot proves the skill absent. At most maxInvocationsPerStep
 // are returned.
 func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []skill.Mention {
 	var found []skill.Mention
@@ -73,7 +73,7 @@ func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []s
 				}
 				if !slices.ContainsFunc(found, func(f skill.Mention) bool { return f.Name == mention.Name }) {
 					found = append(found, mention)
-					if len(found) == MaxInvocationsPerStep {
+					if len(found) == maxInvocationsPerStep {
 						return found
 					}
 				}
@@ -99,7 +99,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 			return nil, nil, hostFailed("load skill %q invoked by the user: %w", name, err)
 		}
 		if got.Error != "" {
-			return nil, nil, &InvocationError{Name: name, Message: got.Error}
+			return nil, nil, &invocationError{Name: name, Message: got.Error}
 		}
 		if !got.Found || !got.Skill.Invocation.UserInvocable {
 			continue // ordinary text
@@ -112,7 +112,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		if m.cfg.InvocationArguments {
 			content, err := render.SubstituteArguments(value.Content, mention.Args)
 			if err != nil {
-				return nil, nil, &InvocationError{Name: name, Message: err.Error()}
+				return nil, nil, &invocationError{Name: name, Message: err.Error()}
 			}
 			value.Content = content
 		}
@@ -121,9 +121,9 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		// inside the block that names its server. The resource-read tool
 		// reads only for skills the model may invoke, so only their
 		// guidance names it.
-		text, err := render.SkillContentFor(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
+		text, err := render.SkillContent(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
 		if err != nil {
-			return nil, nil, &InvocationError{Name: name, Message: err.Error()}
+			return nil, nil, &invocationError{Name: name, Message: err.Error()}
 		}
 		edits = append(edits, contract.Edit{Op: contract.EditAppend, Message: contract.Message{
 			ID:      invocationMessageID(req.SessionID, seq, name),

@@ -133,7 +133,7 @@ func definition(name string, pol skill.InvocationPolicy, body string) skill.Defi
 
 func rendered(t *testing.T, d skill.Definition) string {
 	t.Helper()
-	s, err := render.SkillContent(d.ToolValue())
+	s, err := render.SkillContent(d.ToolValue(), false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestUserInvocationRules(t *testing.T) {
 				h2 := &failingLoads{recordingHost: h, fail: map[string]string{"boom": "disk on fire"}}
 				m := invocationMount()
 				_, err := newEngine().preStep(context.Background(), h2, m, step(mem, tc.downstream))
-				var ie *InvocationError
+				var ie *invocationError
 				if !errors.As(err, &ie) || err.Error() != tc.wantErr {
 					t.Fatalf("error = %v, want an *InvocationError %q", err, tc.wantErr)
 				}
@@ -407,7 +407,7 @@ func TestUserInvocationBound(t *testing.T) {
 	var skills []skill.Summary
 	var text []string
 	mem := newMemHost()
-	for i := range MaxInvocationsPerStep + 4 {
+	for i := range maxInvocationsPerStep + 4 {
 		name := fmt.Sprintf("s%02d", i)
 		skills = append(skills, summary(name, "S."))
 		mem.defs[name] = definition(name, skill.DefaultPolicy(), "Body.")
@@ -419,8 +419,8 @@ func TestUserInvocationBound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(h.loads) != MaxInvocationsPerStep || len(resp.Edits) != MaxInvocationsPerStep+1 {
-		t.Errorf("%d loads and %d edits, want %d loads and a catalog and %d skills", len(h.loads), len(resp.Edits), MaxInvocationsPerStep, MaxInvocationsPerStep)
+	if len(h.loads) != maxInvocationsPerStep || len(resp.Edits) != maxInvocationsPerStep+1 {
+		t.Errorf("%d loads and %d edits, want %d loads and a catalog and %d skills", len(h.loads), len(resp.Edits), maxInvocationsPerStep, maxInvocationsPerStep)
 	}
 }
 

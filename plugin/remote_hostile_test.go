@@ -99,7 +99,7 @@ func TestRemoteSkillTextsKeepTheirLabel(t *testing.T) {
 		}
 
 		local := skillCall(t, e, h, m, "handbook")
-		if want, _ := render.SkillContentFor(h.defs["handbook"].ToolValue(), true); local.Text != want || !strings.Contains(local.Text, "\n"+text+"\n") {
+		if want, _ := render.SkillContent(h.defs["handbook"].ToolValue(), true); local.Text != want || !strings.Contains(local.Text, "\n"+text+"\n") {
 			t.Errorf("local skill result of %q:\n%s\nwant\n%s", text, local.Text, want)
 		}
 		if got := invoked(t, e, h, m, "handbook"); !strings.Contains(got, "\n"+text+"\n") || strings.Contains(got, "mcp_server") {

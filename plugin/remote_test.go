@@ -130,7 +130,7 @@ func TestRemoteSkillLoadedByQualifiedName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := render.SkillContent(def.ToolValue())
+	want, err := render.SkillContent(def.ToolValue(), false)
 	if err != nil {
 		t.Fatal(err)
 	}

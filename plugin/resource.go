@@ -15,12 +15,12 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// MaxResourcePathBytes bounds the path argument of the resource-read tool.
-const MaxResourcePathBytes = 1024
+// maxResourcePathBytes bounds the path argument of the resource-read tool.
+const maxResourcePathBytes = 1024
 
 // ResourceTool returns the definition of the resource-read tool that a
 // mount with contract.OptionResourceTool asks the host to register.
-func ResourceTool() contract.ToolDefinition {
+func resourceToolDefinition() contract.ToolDefinition {
 	return contract.ToolDefinition{
 		Name:         contract.ResourceToolName,
 		Description:  render.ResourceToolDescription,
@@ -31,7 +31,7 @@ func ResourceTool() contract.ToolDefinition {
 
 // ValidateResourcePath checks a resource path the model sent before any of
 // it reaches the host. A path is plain text, slash-separated and relative to
-// the skill's resource base: at most MaxResourcePathBytes of UTF-8 without
+// the skill's resource base: at most maxResourcePathBytes of UTF-8 without
 // control or format characters; not absolute; no backslash, colon (drive
 // letters, URLs), percent sign (encoded dots or separators), question mark
 // or number sign; no empty segment, and no segment that starts with a dot
@@ -45,8 +45,8 @@ func ValidateResourcePath(path string) error {
 	switch {
 	case path == "":
 		return errors.New("the path is empty")
-	case len(path) > MaxResourcePathBytes:
-		return fmt.Errorf("it is longer than %d bytes", MaxResourcePathBytes)
+	case len(path) > maxResourcePathBytes:
+		return fmt.Errorf("it is longer than %d bytes", maxResourcePathBytes)
 	case !utf8.ValidString(path):
 		return errors.New("it is not UTF-8")
 	case strings.ContainsFunc(path, func(r rune) bool { return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp) }):

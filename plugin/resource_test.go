@@ -65,7 +65,7 @@ func readCall(t *testing.T, h contract.Host, args string) contract.ToolResult {
 
 func TestValidateResourcePath(t *testing.T) {
 	t.Parallel()
-	ok := []string{"SKILL.md", "scripts/export_csv.py", "a/b/c/d.txt", "dir with space/file (1).md", "données/é.txt", "~/x", "a..b", "x.", "-", strings.Repeat("a", MaxResourcePathBytes)}
+	ok := []string{"SKILL.md", "scripts/export_csv.py", "a/b/c/d.txt", "dir with space/file (1).md", "données/é.txt", "~/x", "a..b", "x.", "-", strings.Repeat("a", maxResourcePathBytes)}
 	for _, p := range ok {
 		if err := ValidateResourcePath(p); err != nil {
 			t.Errorf("ValidateResourcePath(%q) = %v, want nil", p, err)
@@ -73,7 +73,7 @@ func TestValidateResourcePath(t *testing.T) {
 	}
 	bad := []struct{ path, why string }{
 		{"", "the path is empty"},
-		{strings.Repeat("a", MaxResourcePathBytes+1), "it is longer than 1024 bytes"},
+		{strings.Repeat("a", maxResourcePathBytes+1), "it is longer than 1024 bytes"},
 		{"a\xffb", "it is not UTF-8"},
 		{"a\x00b", "it holds a control or format character"},
 		{"a\nb", "it holds a control or format character"},
@@ -329,10 +329,10 @@ func TestResourceToolOption(t *testing.T) {
 		}
 	}
 	// Without the option the `skill` text is the default one.
-	withOut, _ := render.SkillContentFor(h.defs["alpha"].ToolValue(), false)
-	plain, _ := render.SkillContent(h.defs["alpha"].ToolValue())
+	withOut, _ := render.SkillContent(h.defs["alpha"].ToolValue(), false)
+	plain, _ := render.SkillContent(h.defs["alpha"].ToolValue(), false)
 	if withOut != plain {
-		t.Errorf("SkillContentFor(false) differs from SkillContent")
+		t.Errorf("SkillContent(false) differs from SkillContent")
 	}
 }
 

@@ -41,7 +41,7 @@ func TestAllocations(t *testing.T) {
 		{"ReplacementCatalog", 1, func() { ReplacementCatalog(entries) }},
 		{"Tombstone", 0, func() { ReplacementCatalog(nil) }},
 		{"SkillContent", 1, func() {
-			if _, err := SkillContent(directoryValue); err != nil {
+			if _, err := SkillContent(directoryValue, false); err != nil {
 				panic(err)
 			}
 		}},
@@ -87,16 +87,16 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 		check("InitialCatalog", 1, func() { InitialCatalog(entries) })
 		check("ReplacementCatalog", 1, func() { ReplacementCatalog(entries) })
 		// Left out: one skill, whose sentence is a constant.
-		check("AssembleCatalog initial", 1, func() { AssembleCatalog(lines, false, 1) })
-		check("AssembleCatalog replacement", 1, func() { AssembleCatalog(lines, true, 1) })
+		check("AssembleCatalog initial", 1, func() { assembleCatalog(lines, false, 1) })
+		check("AssembleCatalog replacement", 1, func() { assembleCatalog(lines, true, 1) })
 		for _, rb := range bases {
 			for _, origin := range []string{"", "docs"} {
 				// A remote skill's instructions are escaped: sized too.
 				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: "<" + text + "&", Origin: origin}
 				const most = 1.0
 				for _, resourceTool := range []bool{false, true} {
-					check(fmt.Sprintf("SkillContentFor(%+v, origin %q, %v)", rb, origin, resourceTool), most, func() {
-						if _, err := SkillContentFor(v, resourceTool); err != nil {
+					check(fmt.Sprintf("SkillContent(%+v, origin %q, %v)", rb, origin, resourceTool), most, func() {
+						if _, err := SkillContent(v, resourceTool); err != nil {
 							panic(err)
 						}
 					})

@@ -278,17 +278,17 @@ func TestFitCatalogSharesUnchangedEntries(t *testing.T) {
 func TestOmittingRenders(t *testing.T) {
 	lines := [][]byte{AppendEntryLine(nil, budgetEntries[0])}
 	for _, omitted := range []int{0, -1} {
-		if got, want := AssembleCatalog(lines, false, omitted), InitialCatalog(budgetEntries[:1]); got != want {
+		if got, want := assembleCatalog(lines, false, omitted), InitialCatalog(budgetEntries[:1]); got != want {
 			t.Errorf("%d omitted: AssembleCatalog of an initial catalog differs from InitialCatalog:\n%s", omitted, got)
 		}
-		if got, want := AssembleCatalog(lines, true, omitted), ReplacementCatalog(budgetEntries[:1]); got != want {
+		if got, want := assembleCatalog(lines, true, omitted), ReplacementCatalog(budgetEntries[:1]); got != want {
 			t.Errorf("%d omitted: AssembleCatalog of a replacement differs from ReplacementCatalog:\n%s", omitted, got)
 		}
 	}
-	if got := AssembleCatalog(nil, true, 0); got != Tombstone() {
+	if got := assembleCatalog(nil, true, 0); got != Tombstone() {
 		t.Errorf("no lines, nothing omitted: %q, want the tombstone", got)
 	}
-	got := AssembleCatalog(nil, true, 4)
+	got := assembleCatalog(nil, true, 4)
 	if got == Tombstone() || !strings.Contains(got, "<available_skills>\n</available_skills>\n\n4 more skills are available but not listed") {
 		t.Errorf("everything omitted renders %q, want an empty list that says 4 skills are left out", got)
 	}
@@ -314,7 +314,7 @@ func TestBudgetGolden(t *testing.T) {
 	if shortened.Omitted != 0 || shortened.NumShortened == 0 {
 		t.Fatalf("budget 200: %+v, want shortened descriptions and nothing left out", shortened)
 	}
-	checkGolden(t, "catalog_budget_shortened", AssembleCatalog(lines(shortened.Entries), false, shortened.Omitted))
+	checkGolden(t, "catalog_budget_shortened", assembleCatalog(lines(shortened.Entries), false, shortened.Omitted))
 
 	omitted, err := FitCatalog(threeEntries, 35)
 	if err != nil {
@@ -323,7 +323,7 @@ func TestBudgetGolden(t *testing.T) {
 	if omitted.Omitted != 1 {
 		t.Fatalf("budget 35: %+v, want one entry left out", omitted)
 	}
-	checkGolden(t, "catalog_budget_omitted_one", AssembleCatalog(lines(omitted.Entries), true, omitted.Omitted))
+	checkGolden(t, "catalog_budget_omitted_one", assembleCatalog(lines(omitted.Entries), true, omitted.Omitted))
 
 	omitted, err = FitCatalog(threeEntries, 20)
 	if err != nil {
@@ -332,7 +332,7 @@ func TestBudgetGolden(t *testing.T) {
 	if omitted.Omitted != 2 {
 		t.Fatalf("budget 20: %+v, want two entries left out", omitted)
 	}
-	checkGolden(t, "catalog_budget_omitted", AssembleCatalog(lines(omitted.Entries), false, omitted.Omitted))
+	checkGolden(t, "catalog_budget_omitted", assembleCatalog(lines(omitted.Entries), false, omitted.Omitted))
 }
 
 func FuzzFitCatalog(f *testing.F) {

@@ -86,7 +86,7 @@ func catalog(header string, entries []digest.Entry) string {
 }
 
 // AppendEntryLine appends the line a catalog shows for one entry, newline
-// included: the unit AssembleCatalog assembles. A
+// included: the unit assembleCatalog assembles. A
 // caller that renders many catalogs over mostly the same entries keeps the
 // lines and renders only the entries that changed. A remote skill's line
 // names the server it comes from after its name:
@@ -114,7 +114,7 @@ func WithRemoteSkillsNote(catalog string) string {
 	return withClosingSentence(catalog, RemoteSkillsNote)
 }
 
-// AssembleCatalog renders a catalog from its entries' lines, each written
+// assembleCatalog renders a catalog from its entries' lines, each written
 // by AppendEntryLine, held back to back in pieces: the first catalog of a
 // session, or, with update set, a replacement (the Tombstone when there are
 // no lines and nothing was left out). With omitted above 0 the catalog was
@@ -124,7 +124,7 @@ func WithRemoteSkillsNote(catalog string) string {
 // ReplacementCatalog render for the same entries; a caller that renders many
 // catalogs over mostly the same entries keeps the lines and renders only
 // the entries that changed.
-func AssembleCatalog(lines [][]byte, update bool, omitted int) string {
+func assembleCatalog(lines [][]byte, update bool, omitted int) string {
 	header := initialHeader
 	if update {
 		header = replacementHeader
@@ -169,8 +169,8 @@ type CatalogNotes struct {
 	UserInvocation bool // UserInvocationNote, as WithUserInvocationNote adds it
 }
 
-// AssembleCatalogSeq is AssembleCatalog for lines that lines yields in
-// order, with notes added: the text equals AssembleCatalog's passed through
+// AssembleCatalogSeq is assembleCatalog for lines that lines yields in
+// order, with notes added: the text equals assembleCatalog's passed through
 // WithRemoteSkillsNote and then WithUserInvocationNote, as notes asks. It
 // iterates lines twice, to size the text exactly: a catalog's one large
 // allocation is its own length, however many notes it carries.

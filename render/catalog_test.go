@@ -91,7 +91,7 @@ func TestAssembleCatalogSeqNotes(t *testing.T) {
 		for _, update := range []bool{false, true} {
 			for _, omitted := range []int{0, 1, 7} {
 				for _, notes := range []CatalogNotes{{}, {RemoteSkills: true}, {UserInvocation: true}, {RemoteSkills: true, UserInvocation: true}} {
-					want := AssembleCatalog(ls, update, omitted)
+					want := assembleCatalog(ls, update, omitted)
 					if notes.RemoteSkills {
 						want = WithRemoteSkillsNote(want)
 					}

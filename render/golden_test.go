@@ -96,9 +96,9 @@ var longName = strings.Repeat("a", 196) + strings.Repeat("é", 10)
 
 func mustSkillContent(t *testing.T, v skill.ToolValue) string {
 	t.Helper()
-	s, err := SkillContent(v)
+	s, err := SkillContent(v, false)
 	if err != nil {
-		t.Fatalf("SkillContent(%+v): %v", v, err)
+		t.Fatalf("SkillContent(%+v, false): %v", v, err)
 	}
 	return s
 }
@@ -126,7 +126,7 @@ func TestGolden(t *testing.T) {
 		}},
 		{"skill_content_remote_url", func(t *testing.T) string { return mustSkillContent(t, remoteURLValue) }},
 		{"skill_content_remote_url_resource_tool", func(t *testing.T) string {
-			s, err := SkillContentFor(remoteURLValue, true)
+			s, err := SkillContent(remoteURLValue, true)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -21,7 +21,7 @@ func TestUserInvocationGolden(t *testing.T) {
 	}{
 		{
 			golden: "catalog_initial_1_user_invocation",
-			got:    WithUserInvocationNote(AssembleCatalog([][]byte{AppendEntryLine(nil, oneEntry[0])}, false, 0)),
+			got:    WithUserInvocationNote(assembleCatalog([][]byte{AppendEntryLine(nil, oneEntry[0])}, false, 0)),
 			want: lines(
 				"<system-reminder>",
 				"A skill is a reusable set of task-specific instructions. The following skills are available in this session:",

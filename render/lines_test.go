@@ -25,10 +25,10 @@ func TestCatalogOfLinesMatchesEntries(t *testing.T) {
 			}
 			lines[len(lines)-1] = AppendEntryLine(lines[len(lines)-1], e)
 		}
-		if got, want := AssembleCatalog(lines, false, 0), InitialCatalog(entries); got != want {
+		if got, want := assembleCatalog(lines, false, 0), InitialCatalog(entries); got != want {
 			t.Errorf("%d entries: AssembleCatalog differs from InitialCatalog:\n%s\nwant\n%s", n, got, want)
 		}
-		if got, want := AssembleCatalog(lines, true, 0), ReplacementCatalog(entries); got != want {
+		if got, want := assembleCatalog(lines, true, 0), ReplacementCatalog(entries); got != want {
 			t.Errorf("%d entries: AssembleCatalog differs from ReplacementCatalog:\n%s\nwant\n%s", n, got, want)
 		}
 	}

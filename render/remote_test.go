@@ -45,7 +45,7 @@ func TestRemoteSkillContentKeepsItsLabel(t *testing.T) {
 		for _, base := range bases {
 			for _, resourceTool := range []bool{false, true} {
 				v := skill.ToolValue{Name: "docs:acme/billing/refunds", Provider: "docs", ResourceBase: base, Content: body, Origin: "docs"}
-				text, err := SkillContentFor(v, resourceTool)
+				text, err := SkillContent(v, resourceTool)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -59,7 +59,7 @@ func TestRemoteSkillContentKeepsItsLabel(t *testing.T) {
 				}
 
 				v.Origin = ""
-				local, err := SkillContentFor(v, resourceTool)
+				local, err := SkillContent(v, resourceTool)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -178,7 +178,7 @@ func FuzzRemoteTexts(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body, desc string, limit uint16, resourceTool bool) {
 		for _, base := range []*skill.ResourceBase{nil, {Kind: skill.ResourceURL, URL: "skill://docs/" + desc}, {Kind: skill.ResourceOpaque, Description: body}} {
 			v := skill.ToolValue{Name: "refunds", Provider: "docs", ResourceBase: base, Content: body, Origin: "docs"}
-			text, err := SkillContentFor(v, resourceTool)
+			text, err := SkillContent(v, resourceTool)
 			if err != nil {
 				if base != nil && base.Validate() != nil {
 					continue // an empty URL or description

@@ -35,8 +35,8 @@ func TestResourceGolden(t *testing.T) {
 		{"resource_tool_description", func(*testing.T) string { return ResourceToolDescription }},
 		{"resource_tool_input_schema", func(*testing.T) string { return ResourceToolInputSchema }},
 		{"resource_tool_output_schema", func(*testing.T) string { return ResourceToolOutputSchema }},
-		{"skill_content_url_resource_tool", func(t *testing.T) string { return mustSkillContentFor(t, urlValue) }},
-		{"skill_content_directory_resource_tool", func(t *testing.T) string { return mustSkillContentFor(t, directoryValue) }},
+		{"skill_content_url_resource_tool", func(t *testing.T) string { return mustSkillContentWithResourceTool(t, urlValue) }},
+		{"skill_content_directory_resource_tool", func(t *testing.T) string { return mustSkillContentWithResourceTool(t, directoryValue) }},
 		{"error_resource_unexpected_argument", func(*testing.T) string { return string(ErrResourceUnexpectedArgument("length")) }},
 		{"error_resource_arguments_not_object", func(*testing.T) string { return string(ErrResourceArgumentsNotObject("not json")) }},
 		{"error_resource_arguments_json_string", func(*testing.T) string { return string(ErrResourceArgumentsOtherJSON(`"pdf"`)) }},
@@ -69,9 +69,9 @@ func TestResourceGolden(t *testing.T) {
 	}
 }
 
-func mustSkillContentFor(t *testing.T, v skill.ToolValue) string {
+func mustSkillContentWithResourceTool(t *testing.T, v skill.ToolValue) string {
 	t.Helper()
-	s, err := SkillContentFor(v, true)
+	s, err := SkillContent(v, true)
 	if err != nil {
 		t.Fatal(err)
 	}

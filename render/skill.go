@@ -47,13 +47,9 @@ const (
 // byte that is not UTF-8, as a Go string literal (skill.QuoteUnsafe), so
 // that a directory name holding a newline or a bidirectional override
 // cannot add lines or disguise what it names.
-func SkillContent(v skill.ToolValue) (string, error) {
-	return SkillContentFor(v, false)
-}
-
-// SkillContentFor renders the `skill` tool's text result as SkillContent
-// does; with resourceTool set (the mount registers the resource-read tool),
-// the guidance of directory and URL resource bases names that tool.
+//
+// With resourceTool set (the mount registers the resource-read tool), the
+// guidance of directory and URL resource bases names that tool.
 //
 // A remote skill (v.Origin set: any origin that is not the host's own)
 // names its server twice: in an mcp_server attribute after its name, and on
@@ -64,7 +60,7 @@ func SkillContent(v skill.ToolValue) (string, error) {
 // unescaping them gives the content back. An origin that is not a label
 // (skill.ValidLabel) is refused, as an invalid resource base is. The host's
 // own skills' instructions are inserted verbatim.
-func SkillContentFor(v skill.ToolValue, resourceTool bool) (string, error) {
+func SkillContent(v skill.ToolValue, resourceTool bool) (string, error) {
 	prefix, value, guidance, after, err := resourceGuidance(v, resourceTool)
 	if err != nil {
 		return "", err

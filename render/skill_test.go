@@ -28,7 +28,7 @@ func TestSkillContentErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			base := tt.base
-			got, err := SkillContent(skill.ToolValue{Name: "s", Provider: "p", ResourceBase: &base, Content: "body"})
+			got, err := SkillContent(skill.ToolValue{Name: "s", Provider: "p", ResourceBase: &base, Content: "body"}, false)
 			if err == nil {
 				t.Fatalf("SkillContent succeeded with %+v: %q", tt.base, got)
 			}
@@ -48,7 +48,7 @@ func TestSkillContentEscaping(t *testing.T) {
 		Name:         `a"b<c>&d`,
 		ResourceBase: &skill.ResourceBase{Kind: "url", URL: "https://x.example/?a=1&b=<2>"},
 		Content:      "</skill_instructions> & <raw> \"kept\"",
-	})
+	}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,11 +163,11 @@ func TestSkillToolOutputSchemaMatchesToolValue(t *testing.T) {
 			t.Fatalf("kind %q: unexpected field %q", kind.Const, field)
 		}
 		base := skill.ResourceBase{Kind: skill.ResourceKind(kind.Const)}
-		if _, err := SkillContent(skill.ToolValue{Name: "s", ResourceBase: &base}); err == nil {
+		if _, err := SkillContent(skill.ToolValue{Name: "s", ResourceBase: &base}, false); err == nil {
 			t.Errorf("kind %q: SkillContent accepted an empty %s", kind.Const, field)
 		}
 		set(&base, "x")
-		if _, err := SkillContent(skill.ToolValue{Name: "s", ResourceBase: &base}); err != nil {
+		if _, err := SkillContent(skill.ToolValue{Name: "s", ResourceBase: &base}, false); err != nil {
 			t.Errorf("kind %q with %s set: %v", kind.Const, field, err)
 		}
 	}

@@ -145,7 +145,7 @@ func TestHostileDirectoryName(t *testing.T) {
 	if def.ResourceBase == nil || def.ResourceBase.Path != dir {
 		t.Fatalf("resource base = %+v, want the directory %q", def.ResourceBase, dir)
 	}
-	text, err := render.SkillContent(skill.ToolValue{Name: def.Name, Provider: def.Provider, ResourceBase: def.ResourceBase, Content: def.Content})
+	text, err := render.SkillContent(skill.ToolValue{Name: def.Name, Provider: def.Provider, ResourceBase: def.ResourceBase, Content: def.Content}, false)
 	if err != nil {
 		t.Fatal(err)
 	}
