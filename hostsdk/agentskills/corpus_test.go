@@ -3,7 +3,6 @@ package agentskills
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/internal/golden"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -145,7 +145,7 @@ func TestCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkGolden(t, filepath.Join(testdataDir, "corpus.golden"), renderCorpus(list, p.Diagnostics(), base))
+		golden.Check(t, filepath.Join("testdata", "corpus.golden"), []byte(renderCorpus(list, p.Diagnostics(), base)))
 	})
 }
 
@@ -184,21 +184,4 @@ func renderCorpus(list []Skill, diags []Diagnostic, base string) string {
 	b.WriteString("\ndiagnostics:\n")
 	b.WriteString(diagText(diags, base))
 	return b.String()
-}
-
-func checkGolden(t *testing.T, path, got string) {
-	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("reading golden file (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got), run with -update to accept:\n%s", path, diff)
-	}
 }

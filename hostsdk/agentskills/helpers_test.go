@@ -2,7 +2,6 @@ package agentskills
 
 import (
 	"context"
-	"flag"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,8 +14,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 // testdataDir holds the corpus shared with other packages' tests.
 const testdataDir = "../../testdata/agentskills"
