@@ -19,15 +19,15 @@
 //	    uvarint(len(name)) name uvarint(len(description)) description
 //
 // where uvarint is the unsigned LEB128 varint of encoding/binary and lengths count bytes.
-// A remote skill's entry carries the label of the server it comes from (Entry.Origin); the
+// A remote skill's entry carries the label of the server it comes from ([Entry.Origin]); the
 // zero byte before it is the length of an empty name, which no published entry has, so an
 // entry of the host's own skills encodes exactly as before remote skills had origins, and a
 // skill that moves between origins changes the digest.
 // A catalog that a budget fitted, and that says how many skills it left out, hashes
-// "omitted\x00" uvarint(count) after its entries (OfOmitting); with nothing left out there
+// "omitted\x00" uvarint(count) after its entries ([OfOmitting]); with nothing left out there
 // is no trailer, so every other catalog keeps the digest above.
 // Every field is length-prefixed, so distinct entry lists never share an encoding, unlike a
-// separator-joined string where {"a", "b\nc"} and {"a\nb", "c"} would collide. Entry order
+// separator-joined string where {"a", "b\nc"} and {"a\nb", "c"} would collide. [Entry] order
 // is significant: callers sort entries before hashing when order should not matter.
 //
 // The textual form is 32 lowercase hexadecimal digits of the big-endian 128-bit value

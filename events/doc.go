@@ -14,7 +14,7 @@
 // strict about what counts as readable and lenient about everything else: an unreadable or
 // foreign record is skipped, never an error.
 //
-// The baseline is the newest visible readable catalog. Scanner consumes events newest first
+// The baseline is the newest visible readable catalog. [Scanner] consumes events newest first
 // and stops as soon as it finds one, so the cost of a pre-step does not grow with the length
 // of the session while a catalog stays visible. When compaction has hidden every catalog, the
 // scan also reports whether any catalog was ever published, which distinguishes a session

@@ -3,7 +3,7 @@
 // skill name, the `skill` tool's definition and its result text, and the
 // tool's error texts. It also owns the description normalization that
 // decides what a catalog entry says, and the fitting of a catalog to a
-// budget of characters (FitCatalog).
+// budget of characters ([FitCatalog]).
 //
 // The texts are part of the product's contract with models and with
 // sessions recorded by other runtimes, so they are pinned byte for byte by
@@ -11,9 +11,9 @@
 // function is safe for concurrent use.
 //
 // Escaping follows one rule: data placed in prose (names, descriptions,
-// resource bases) is escaped with Escape so it cannot close or open the
+// resource bases) is escaped with [Escape] so it cannot close or open the
 // surrounding tags; the skill name in the name="..." attribute uses
-// EscapeAttr; the instructions and resource files of the host's own skills
+// [EscapeAttr]; the instructions and resource files of the host's own skills
 // are inserted verbatim because they are the payload the model asked for.
 //
 // Text from a remote origin is never inserted verbatim. A skill with an
@@ -22,8 +22,8 @@
 // byte of it that this package shows is escaped like prose, & < > becoming
 // &amp; &lt; &gt;: its instructions in the `skill` result and in the message
 // a user's /name invocation adds (SkillContentFor), the text of its files
-// (ResourcePageFrom), its catalog description (as every description), and a
-// provider's error text that may quote it (ErrProviderUntrusted). No byte of
+// ([ResourcePageFrom]), its catalog description (as every description), and a
+// provider's error text that may quote it ([ErrProviderUntrusted]). No byte of
 // it can then close the block that labels it, or open a reminder, a catalog
 // or a skill block of its own: the only tags in a text are the package's.
 // The block and the page name the server and say the text is untrusted and
@@ -35,7 +35,7 @@
 // escaping leaves none, which a test can check.
 //
 // Control and invisible characters never reach a model through the data
-// this package places around the instructions. NormalizeDescription removes
+// this package places around the instructions. [NormalizeDescription] removes
 // them from descriptions (ANSI escape sequences, C0 and C1 controls,
 // bidirectional controls, zero-width and other format characters). A
 // resource base that holds any of them, a line separator or a byte that is

@@ -33,13 +33,13 @@
 // skillsext.MaxSkillResources (512) files of at most skillsext.MaxSkillBytes
 // (16 MiB) in all. Every other skill is not served, with a diagnostic that
 // names it and says why (see Diagnostics); Survey counts them by reason,
-// and CheckSkillFile judges one SKILL.md alone. The extension requires a
+// and [CheckSkillFile] judges one SKILL.md alone. The extension requires a
 // served skill to meet the Agent Skills specification, so a skill that
 // skillcatalog loads with a warning (a name that is not its folder's, a
 // description over 1,024 characters) is not served.
 //
 // A served skill's files are its SKILL.md and every regular file below its
-// directory of at most MaxResourceBytes (8 MiB), read through the skill
+// directory of at most [MaxResourceBytes] (8 MiB), read through the skill
 // directory itself (os.Root): no link or path swapped after a check leads
 // out of it, and files are opened without blocking, so a FIFO cannot hang a
 // request. The directory is opened once for each scan of the skill, read
@@ -106,7 +106,7 @@
 // platform reports no inode or change time, every scan reads every file.
 // SKILL.md parses are cached the same way.
 //
-// A server made with NewDir and watched (Watch) scans when files change and
+// A server made with [NewDir] and watched (Watch) scans when files change and
 // answers from its last scan. Any other server, and a watched one whose
 // tree has more directories than Watch follows (4,096), scans again for
 // every listing (the first page of skills/list, whose later pages come from
@@ -120,7 +120,7 @@
 // # The older convention
 //
 // skill://index.json lists every served skill whose path has a single
-// segment, sorted by name, as the index schema IndexSchema describes (name,
+// segment, sorted by name, as the index schema [IndexSchema] describes (name,
 // type "skill-md", description, url skill://<name>/SKILL.md). Skills in
 // nested folders are not in it, because that convention knows only
 // skill://<name>/SKILL.md; their files are still readable at their URIs,
@@ -140,7 +140,7 @@
 // their standalone event stream and list-changed notifications as before.
 // Over stdio (ServeStdio) one session speaks whichever revision the client
 // opens with. Sessions over HTTP are bounded in number and closed when idle
-// (HTTPOptions).
+// ([HTTPOptions]).
 //
 // What the stateless handler changes for 2026-07-28 clients: no session
 // (every request is served by a fresh one, and GET and DELETE are refused

@@ -1,6 +1,6 @@
 // Package tools is the host's scope tree and tool definition registry.
 //
-// Scopes form a tree rooted at GlobalScope: an agent composition is a child
+// Scopes form a tree rooted at [GlobalScope]: an agent composition is a child
 // of the global scope, and deeper layers hang below it. A tool definition is
 // registered into one scope and receives an opaque identity. Resolving a
 // tool name from a scope walks the chain nearest first, so a same-name

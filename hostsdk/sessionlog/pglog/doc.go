@@ -5,14 +5,14 @@
 //	...
 //	host, err := hostsdk.New(hostsdk.Config{Sessions: store, ...})
 //
-// Open takes a DSN (a URL or key=value string, as pgxpool.ParseConfig reads
-// it, including pool_max_conns and the other pool settings); New takes a
-// *pgxpool.Pool the runtime already has. A Store passes the conformance
+// [Open] takes a DSN (a URL or key=value string, as pgxpool.ParseConfig reads
+// it, including pool_max_conns and the other pool settings); [New] takes a
+// *pgxpool.Pool the runtime already has. A [Store] passes the conformance
 // suites logtest.Run and logtest.RunStore.
 //
 // # Schema
 //
-// The store keeps its tables in one schema (DefaultSchema unless WithSchema
+// The store keeps its tables in one schema ([DefaultSchema] unless [WithSchema]
 // names another), which it creates and migrates itself when it opens.
 // Migrations are versioned in schema_version; opening a schema that is
 // current takes no lock and runs no DDL, and processes that start at once
@@ -103,8 +103,8 @@
 // looks the token up. Found, the append succeeded and returns its head;
 // not found, it failed and wrote nothing. Both waits, the server's answer
 // and the check (retried while the server is unreachable), last at most
-// the settle timeout past the context's end (DefaultSettleTimeout, or
-// WithSettleTimeout); an append that cannot learn its outcome in that time
+// the settle timeout past the context's end ([DefaultSettleTimeout], or
+// [WithSettleTimeout]); an append that cannot learn its outcome in that time
 // fails with an error wrapping sessionlog.ErrOutcomeUnknown, the only
 // failure after which its records may be in the log. Migrating a schema to
 // version 3 builds the token index, which reads the events table once.
@@ -117,7 +117,7 @@
 //
 // # Handles and replicas
 //
-// Store.Open finds or creates the session's row and returns a handle; the
+// [Store.Open] finds or creates the session's row and returns a handle; the
 // handle holds only the session's key, so handles close independently and
 // cost nothing to keep. After a handle's Close, or its Store's, every method
 // returns an error wrapping sessionlog.ErrClosed. Every handle of a session,
