@@ -52,7 +52,7 @@ func toHost(m *ai.Message) (hostsdk.Message, error) {
 // it.
 func toBlock(p *ai.Part) (b hostsdk.ContentBlock, ok bool, err error) {
 	switch {
-	case p == nil || (p.IsText() && p.Text == ""):
+	case p == nil || (p.IsText() && p.Text == "") || addedByGenkit(p):
 		return b, false, nil
 	case p.IsText():
 		return hostsdk.TextBlock(p.Text), true, nil
@@ -64,6 +64,18 @@ func toBlock(p *ai.Part) (b hostsdk.ContentBlock, ok bool, err error) {
 		b, err = rawPart(p)
 	}
 	return b, err == nil, err
+}
+
+// addedByGenkit reports whether Genkit wrote p into a request itself: the
+// documents of ai.WithDocs for a model without native context support
+// (metadata purpose "context") and the instructions of an output format
+// (purpose "output"). Genkit writes them into the caller's own messages,
+// in place, while a Generate runs, and again into whichever message is
+// then the last user message; kept, they would make a message the log
+// holds differ from its record, which Sync takes for an edit.
+func addedByGenkit(p *ai.Part) bool {
+	purpose, _ := p.Metadata["purpose"].(string)
+	return purpose == "context" || purpose == "output"
 }
 
 // toolUse is a model's tool request as a "tool_use" block. Input that is

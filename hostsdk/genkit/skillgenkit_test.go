@@ -416,3 +416,41 @@ func TestMessagesKeptAsSent(t *testing.T) {
 		t.Errorf("the tool request is logged as %s, want its input as the model sent it", call.Content[0].Raw)
 	}
 }
+
+// Parts Genkit writes into the caller's own messages (the documents of
+// ai.WithDocs, for a model without native context support, go into the
+// last user message, in place) are not the conversation: the session log
+// leaves them out, so the message still matches its record and is not
+// taken for an edit, and the catalog is published once.
+func TestGenkitsOwnPartsAreNotAnEdit(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	docs := ai.WithDocs(ai.DocumentFromText("The W-9 asks for a taxpayer identification number.", nil))
+	for turn, user := range []string{"Please fill in the W-9 form.", "And the W-4?"} {
+		f.model.queue(toolCall("skill", map[string]any{"name": "pdf-forms"}), answer(fmt.Sprintf("Done %d.", turn)))
+		f.conv.history = append(f.conv.history, ai.NewUserTextMessage(user))
+		resp, err := genkit.Generate(skillgenkit.WithSession(t.Context(), "s1"), f.conv.g, ai.WithModel(f.model.model),
+			ai.WithMessages(f.conv.history...), docs, ai.WithTools(f.conv.skills.Tools()...), ai.WithMiddleware(f.conv.skills.Middleware()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.conv.history = resp.History()
+	}
+	if !strings.Contains(string(f.model.last(t).MessagesJSON), "taxpayer identification") {
+		t.Fatal("Genkit did not put the documents into the request")
+	}
+	entries, err := f.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if !e.Visible {
+			t.Errorf("the log hid message %d (%q): Genkit's documents were taken for an edit", e.Seq, e.Message.Text())
+		}
+		if strings.Contains(e.Message.Text(), "taxpayer identification") {
+			t.Errorf("the log holds Genkit's documents in message %d", e.Seq)
+		}
+	}
+	if got := len(f.published(t)); got != 1 {
+		t.Errorf("the session log holds %d plugin messages, want the first catalog only", got)
+	}
+}
