@@ -73,6 +73,9 @@ func (s *Skills) Tools() []ai.ToolRef {
 // the next request's history and puts the current ones back, so a caller
 // need not remove them, but may, to show the conversation to a person.
 func IsPluginMessage(m *ai.Message) bool {
+	if m == nil {
+		return false
+	}
 	_, ok := m.Metadata[pluginKey]
 	return ok
 }

@@ -454,3 +454,24 @@ func TestGenkitsOwnPartsAreNotAnEdit(t *testing.T) {
 		t.Errorf("the session log holds %d plugin messages, want the first catalog only", got)
 	}
 }
+
+// A session's working directory (WithWorkingDir) reaches the host: with
+// trusted projects, the project's own skills are in its catalog.
+func TestWorkingDir(t *testing.T) {
+	project := t.TempDir()
+	writeSkill(t, filepath.Join(project, ".agents", "skills"), "project-lint", "Lint this project's code.", "Run the linter.\n")
+	f := newFixtureWith(t, hostsdk.OpenOptions{SkillDirs: []string{copySkills(t)}, SessionDir: t.TempDir(), TrustProjects: true})
+	f.model.queue(toolCall("skill", map[string]any{"name": "project-lint"}), answer("Linted."))
+	f.conv.history = append(f.conv.history, ai.NewUserTextMessage("Lint the code."))
+	ctx := skillgenkit.WithWorkingDir(skillgenkit.WithSession(t.Context(), "s1"), project)
+	_, err := genkit.Generate(ctx, f.conv.g, ai.WithModel(f.model.model), ai.WithMessages(f.conv.history...),
+		ai.WithTools(f.conv.skills.Tools()...), ai.WithMiddleware(f.conv.skills.Middleware()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reqs := f.model.allRequests()
+	wantNames(t, catalogs(reqs[0])[0], "project-lint", "pdf-forms")
+	if got := lastToolResult(t, reqs[1]); !strings.Contains(got, "Run the linter.") {
+		t.Errorf("the project's skill does not load:\n%s", got)
+	}
+}
