@@ -1,6 +1,7 @@
 package skillgenkit
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -63,21 +64,25 @@ func (b *binding) expect(position int, msg *ai.Message, ours map[string]*ai.Tool
 }
 
 // claim takes the pending request of tool name whose input is input as
-// Genkit hands it over, or else the first pending request of that tool:
-// its ref, and the input as the model sent it. Identical requests are
-// taken in turn. ok is false when none is pending (the middleware did
-// not run).
-func (b *binding) claim(name string, input any) (ref string, sent json.RawMessage, ok bool) {
+// Genkit hands it over, or else the first pending request of that tool,
+// and returns its ref and the input as the model sent it. Identical
+// requests are taken in turn. The model's input is returned only when it
+// is certainly this call's: when the request matched by input, and no
+// other request of the tool in the response differs from it only by null
+// members (Genkit hands both over alike); else sent is nil, and the call
+// goes with Genkit's input. ref is "" when nothing is pending (the
+// middleware did not run).
+func (b *binding) claim(name string, input any) (ref string, sent json.RawMessage) {
 	key := inputKey(input)
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	pick := -1
+	pick, exact := -1, false
 	for i, c := range b.calls {
 		if c.taken || c.name != name {
 			continue
 		}
 		if c.key == key {
-			pick = i
+			pick, exact = i, true
 			break
 		}
 		if pick < 0 {
@@ -85,10 +90,19 @@ func (b *binding) claim(name string, input any) (ref string, sent json.RawMessag
 		}
 	}
 	if pick < 0 {
-		return "", nil, false
+		return "", nil
 	}
-	b.calls[pick].taken = true
-	return b.calls[pick].ref, b.calls[pick].input, true
+	c := &b.calls[pick]
+	c.taken = true
+	if !exact {
+		return c.ref, nil
+	}
+	for _, o := range b.calls {
+		if o.name == c.name && o.key == c.key && !bytes.Equal(o.input, c.input) {
+			return c.ref, nil
+		}
+	}
+	return c.ref, c.input
 }
 
 // deriveRef is the call id of a tool request that came without one: a

@@ -36,23 +36,23 @@ func TestClaim(t *testing.T) {
 		t.Errorf("the model's own ref became %q", reqs(5).Ref)
 	}
 
-	ref, sent, ok := b.claim("skill", map[string]any{"name": "b"})
-	ref2, _, ok2 := b.claim("skill", map[string]any{"name": "b"})
-	if !ok || !ok2 || ref != reqs(2).Ref || ref2 != reqs(3).Ref || string(sent) != `{"name":"b"}` {
+	ref, sent := b.claim("skill", map[string]any{"name": "b"})
+	ref2, _ := b.claim("skill", map[string]any{"name": "b"})
+	if ref != reqs(2).Ref || ref2 != reqs(3).Ref || string(sent) != `{"name":"b"}` {
 		t.Errorf("the identical requests were claimed as %q and %q, want %q and %q", ref, ref2, reqs(2).Ref, reqs(3).Ref)
 	}
-	ref, sent, _ = b.claim("skill", map[string]any{"name": "a"})
+	ref, sent = b.claim("skill", map[string]any{"name": "a"})
 	if ref != reqs(1).Ref || string(sent) != `{"extra":null,"name":"a"}` {
 		t.Errorf("the request with a null member was claimed as %q with %s, want %q with the null member", ref, sent, reqs(1).Ref)
 	}
-	ref, _, _ = b.claim("skill_resource", map[string]any{"name": "changed by someone"})
-	if ref != "given" {
-		t.Errorf("the only pending request of a tool was claimed as %q, want it whatever its input", ref)
+	ref, sent = b.claim("skill_resource", map[string]any{"name": "changed by someone"})
+	if ref != "given" || sent != nil {
+		t.Errorf("a call that matches no input was claimed as %q with %s, want the tool's only pending request, without its input", ref, sent)
 	}
-	if _, _, ok := b.claim("skill", map[string]any{"name": "b"}); ok {
+	if ref, _ := b.claim("skill", map[string]any{"name": "b"}); ref != "" {
 		t.Error("a request was claimed twice")
 	}
-	if _, _, ok := b.claim("weather", map[string]any{"city": "Oslo"}); ok {
+	if ref, _ := b.claim("weather", map[string]any{"city": "Oslo"}); ref != "" {
 		t.Error("another tool's request was pending")
 	}
 	if n := b.expect(9, ai.NewModelTextMessage("Done."), ours); n != 0 || len(b.calls) != 0 {
@@ -67,4 +67,21 @@ func mustJSON(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// Requests that differ only by null members reach the tools alike, so no
+// call can tell which one it runs: each goes with Genkit's input, and
+// neither takes the other's.
+func TestClaimAmbiguous(t *testing.T) {
+	b := &binding{id: "s1"}
+	msg := &ai.Message{Role: ai.RoleModel, Content: []*ai.Part{
+		ai.NewToolRequestPart(&ai.ToolRequest{Name: "skill", Input: map[string]any{}}),
+		ai.NewToolRequestPart(&ai.ToolRequest{Name: "skill", Input: map[string]any{"name": nil}}),
+	}}
+	b.expect(3, msg, map[string]*ai.ToolDefinition{"skill": {Name: "skill"}})
+	for range 2 {
+		if ref, sent := b.claim("skill", map[string]any{}); ref == "" || sent != nil {
+			t.Errorf("an ambiguous call was claimed as %q with %s, want a ref and Genkit's input", ref, sent)
+		}
+	}
 }

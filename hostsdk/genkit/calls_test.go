@@ -41,7 +41,6 @@ func TestBadArgumentsReachThePlugin(t *testing.T) {
 		{"skill", `{}`, string(render.ErrMissingName())},
 		{"skill", `"pdf-forms"`, string(render.ErrArgumentsOtherJSON(`"pdf-forms"`))},
 		{"skill", `{"name":7}`, ""},
-		{"skill", `{"name":null}`, ""},
 		{"skill_resource", `{"name":"pdf-forms"}`, ""},
 		{"skill_resource", `{"name":"pdf-forms","path":"scripts/list_fields.py","offset":-1}`, ""},
 	}
@@ -49,7 +48,8 @@ func TestBadArgumentsReachThePlugin(t *testing.T) {
 	for _, c := range cases {
 		reply.Content = append(reply.Content, ai.NewToolRequestPart(&ai.ToolRequest{Name: c.tool, Input: args(t, c.input)}))
 	}
-	f.model.queue(reply, answer("I will ask again properly."))
+	null := toolCall("skill", args(t, `{"name":null}`))
+	f.model.queue(reply, null, answer("I will ask again properly."))
 	resp := f.conv.turn(t, "Fill in the W-9.")
 	if resp.Text() != "I will ask again properly." {
 		t.Fatalf("the Generate answered %q", resp.Text())
@@ -58,10 +58,12 @@ func TestBadArgumentsReachThePlugin(t *testing.T) {
 	reqs := f.model.allRequests()
 	direct := f.host.Session("direct", nil)
 	results := map[string]string{}
-	for _, r := range toolResults(t, reqs[1]) {
+	for _, r := range append(toolResults(t, reqs[1]), toolResults(t, reqs[2])...) {
 		results[r.Ref], _ = r.Output.(string)
 	}
-	for i, r := range requestsOf(reqs[1].Messages[len(reqs[1].Messages)-2]) {
+	sent := append(requestsOf(reqs[1].Messages[len(reqs[1].Messages)-2]), requestsOf(reqs[2].Messages[len(reqs[2].Messages)-2])...)
+	cases = append(cases, struct{ tool, input, want string }{"skill", `{"name":null}`, ""})
+	for i, r := range sent {
 		c := cases[i]
 		plugin, err := direct.CallTool(t.Context(), hostsdk.ToolCall{Name: c.tool, Arguments: json.RawMessage(c.input)})
 		if err != nil {
@@ -72,7 +74,7 @@ func TestBadArgumentsReachThePlugin(t *testing.T) {
 			t.Errorf("%s %s answers %q, want the plugin's %q", c.tool, c.input, got, plugin.Text)
 		}
 	}
-	if got := results[requestsOf(reqs[1].Messages[len(reqs[1].Messages)-2])[5].Ref]; got == string(render.ErrMissingName()) {
+	if got := results[sent[len(sent)-1].Ref]; got == string(render.ErrMissingName()) {
 		t.Errorf(`{"name":null} reached the plugin without its null member: %q`, got)
 	}
 

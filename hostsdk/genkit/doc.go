@@ -37,6 +37,11 @@
 // message, and the tools, the system prompt and earlier messages stay byte
 // for byte what they were, a prefix the model's prompt cache keeps.
 //
+// Each Generate takes its session from its context (WithSession) and its
+// tools from a call of Tools: Genkit v1.4 writes to a tool made with
+// ai.NewTool when a Generate registers it, so concurrent Generates must
+// not share one.
+//
 // # Call ids and tool input
 //
 // Genkit v1.4 runs a tool with its input alone: ai.ToolContext carries no

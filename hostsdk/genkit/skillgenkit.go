@@ -28,9 +28,10 @@ type Options struct {
 // model sees. One Skills serves any number of sessions and concurrent
 // Generate calls.
 type Skills struct {
-	host  *hostsdk.Host
-	opts  Options
-	tools []ai.Tool
+	host *hostsdk.Host
+	opts Options
+	// tools are the mount's tools the agent sees, in the host's order.
+	tools []hostsdk.ToolDefinition
 	// defs are the tools' definitions as the model is offered them, by
 	// name: Genkit's own, with the plugin's input schema.
 	defs map[string]*ai.ToolDefinition
@@ -57,11 +58,13 @@ func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error
 // Tools returns the plugin's tools (`skill`, and `skill_resource` with the
 // mount's resourceTool option) for ai.WithTools. Genkit takes one
 // WithTools per call: an application with tools of its own appends these
-// to its list.
+// to its list. Call it for each Generate: Genkit v1.4 registers a tool
+// made with ai.NewTool into each Generate's registry by writing to the
+// tool, so one tool value must not serve concurrent Generates.
 func (s *Skills) Tools() []ai.ToolRef {
 	out := make([]ai.ToolRef, len(s.tools))
-	for i, t := range s.tools {
-		out[i] = t
+	for i, d := range s.tools {
+		out[i] = s.newTool(d)
 	}
 	return out
 }

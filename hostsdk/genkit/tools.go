@@ -18,9 +18,28 @@ type skillTool struct {
 	name   string
 }
 
-// newTools makes the Genkit tools of the mount's tools the agent sees, and
-// their definitions as the model is offered them. They depend on the
-// agent's scope, not on the session, so no session is needed.
+// newTools reads the mount's tools the agent sees, and makes their
+// definitions as the model is offered them. They depend on the agent's
+// scope, not on the session, so no session is needed.
+func (s *Skills) newTools() error {
+	s.defs = make(map[string]*ai.ToolDefinition)
+	for _, d := range s.host.Tools(s.opts.AgentScope) {
+		var schema map[string]any
+		if err := json.Unmarshal(d.InputSchema, &schema); err != nil {
+			return fmt.Errorf("skillgenkit: the input schema of tool %q: %w", d.Name, err)
+		}
+		def := *s.newTool(d).Definition()
+		def.InputSchema = schema
+		s.tools = append(s.tools, d)
+		s.defs[d.Name] = &def
+	}
+	if len(s.tools) == 0 {
+		return fmt.Errorf("skillgenkit: the agent scope %q sees no tool of the plugin: no mount is in effect there, or its tools are restricted away", s.opts.AgentScope)
+	}
+	return nil
+}
+
+// newTool makes the Genkit tool of one of the mount's tools.
 //
 // Genkit checks a tool's input against the tool's own input schema before
 // the tool runs, and in v1.4 an input that fails the check, like an error
@@ -31,24 +50,9 @@ type skillTool struct {
 // tool's schema is the empty schema, which every JSON value satisfies,
 // and the plugin checks the arguments; the model is offered the plugin's
 // schema all the same (Skills.offered puts it into every request).
-func (s *Skills) newTools() error {
-	s.defs = make(map[string]*ai.ToolDefinition)
-	for _, d := range s.host.Tools(s.opts.AgentScope) {
-		var schema map[string]any
-		if err := json.Unmarshal(d.InputSchema, &schema); err != nil {
-			return fmt.Errorf("skillgenkit: the input schema of tool %q: %w", d.Name, err)
-		}
-		t := &skillTool{skills: s, name: d.Name}
-		tool := ai.NewTool(d.Name, d.Description, t.run, ai.WithInputSchema(map[string]any{}))
-		def := *tool.Definition()
-		def.InputSchema = schema
-		s.tools = append(s.tools, tool)
-		s.defs[d.Name] = &def
-	}
-	if len(s.tools) == 0 {
-		return fmt.Errorf("skillgenkit: the agent scope %q sees no tool of the plugin: no mount is in effect there, or its tools are restricted away", s.opts.AgentScope)
-	}
-	return nil
+func (s *Skills) newTool(d hostsdk.ToolDefinition) ai.Tool {
+	t := &skillTool{skills: s, name: d.Name}
+	return ai.NewTool(d.Name, d.Description, t.run, ai.WithInputSchema(map[string]any{}))
 }
 
 // offered returns the tools of a request as the model is offered them:
@@ -74,18 +78,18 @@ func (s *Skills) offered(tools []*ai.ToolDefinition) ([]*ai.ToolDefinition, erro
 	return out, nil
 }
 
-// run runs the call through the plugin, with the call id and the input as
-// the model sent them where the middleware saw the request (see
-// calls.go). A failure to reach the plugin becomes the tool's text,
-// because an error from a Genkit tool ends the whole Generate: the model
-// reads what went wrong and can go on without the skill.
+// run runs the call through the plugin, with the call id and, where it is
+// certainly this call's, the input as the model sent it (see calls.go). A
+// failure to reach the plugin becomes the tool's text, because an error
+// from a Genkit tool ends the whole Generate: the model reads what went
+// wrong and can go on without the skill.
 func (t *skillTool) run(tc *ai.ToolContext, input any) (string, error) {
 	b, err := bindingOf(tc)
 	if err != nil {
 		return "", err
 	}
-	ref, args, ok := b.claim(t.name, input)
-	if !ok || args == nil {
+	ref, args := b.claim(t.name, input)
+	if args == nil {
 		if args, err = json.Marshal(input); err != nil {
 			return "", fmt.Errorf("skillgenkit: tool %q: the input: %w", t.name, err)
 		}
