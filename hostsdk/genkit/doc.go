@@ -54,7 +54,9 @@
 // plugin set is kept), and keeps the requests of the adapter's tools in
 // the context's binding. Each tool call takes the pending request with its
 // name and input (identical requests in turn), and hands the plugin that
-// request's ref and the input as the model sent it.
+// request's ref and the input as the model sent it (Genkit's own input
+// where two requests differ only by null members, which reach the tools
+// alike).
 //
 // Genkit validates a tool's input against the tool's input schema before
 // the tool runs, and in v1.4 a failed check, like an error the tool
