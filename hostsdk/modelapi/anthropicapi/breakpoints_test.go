@@ -29,9 +29,12 @@ func loopConversation() []hostsdk.Message {
 	}
 }
 
-var offered = []tools.ResolvedTool{
-	{Definition: tools.Definition{Name: "skill", Description: "Load a skill."}},
-	{Definition: tools.Definition{Name: "skill_resource", Description: "Read a file."}},
+// offered returns two tools without input schemas.
+func offered() []tools.ResolvedTool {
+	return []tools.ResolvedTool{
+		{Definition: tools.Definition{Name: "skill", Description: "Load a skill."}},
+		{Definition: tools.Definition{Name: "skill_resource", Description: "Read a file."}},
+	}
 }
 
 // marked returns where a request's cache_control members are: "tools[i]",
@@ -83,7 +86,7 @@ func TestCachePlaces(t *testing.T) {
 		marked []string
 	}{{
 		name: "the defaults: the last tool, the system prompt, the end of the previous request, the last block",
-		conv: loopConversation(), tools: offered,
+		conv: loopConversation(), tools: offered(),
 		held:   []anthropicapi.Place{anthropicapi.PlaceLast, anthropicapi.PlaceHistory, anthropicapi.PlaceSystem, anthropicapi.PlaceTools},
 		marked: []string{"tools[1]" + eph, "system[0]" + eph, "messages[2][0]" + eph, "messages[4][0]" + eph},
 	}, {
@@ -92,12 +95,12 @@ func TestCachePlaces(t *testing.T) {
 		held: []anthropicapi.Place{anthropicapi.PlaceLast, anthropicapi.PlaceSystem}, marked: []string{"system[0]" + eph, "messages[0][1]" + eph},
 	}, {
 		name: "chosen places, an hour's TTL",
-		conv: loopConversation(), tools: offered,
+		conv: loopConversation(), tools: offered(),
 		cache:  &anthropicapi.Caching{Places: []anthropicapi.Place{anthropicapi.PlaceTools, anthropicapi.PlaceHistory}, TTL: anthropic.CacheControlEphemeralTTLTTL1h},
 		held:   []anthropicapi.Place{anthropicapi.PlaceTools, anthropicapi.PlaceHistory},
 		marked: []string{`tools[1]{"ttl":"1h","type":"ephemeral"}`, `messages[2][0]{"ttl":"1h","type":"ephemeral"}`},
 	}, {
-		name: "off", conv: loopConversation(), tools: offered, cache: &anthropicapi.Caching{Off: true},
+		name: "off", conv: loopConversation(), tools: offered(), cache: &anthropicapi.Caching{Off: true},
 	}, {
 		name: "a block passed as raw JSON takes none: the block before it does",
 		conv: []hostsdk.Message{msg("u1", hostsdk.RoleUser, text("Read this."), document)},
@@ -123,7 +126,7 @@ func TestCachePlaces(t *testing.T) {
 // the list; a place already marked keeps its breakpoint.
 func TestCacheKeepsTheCallersBreakpoints(t *testing.T) {
 	system, msgs := must2(anthropicapi.Messages(loopConversation()))
-	params := anthropic.MessageNewParams{System: system, Messages: msgs, Tools: anthropicapi.Tools(offered)}
+	params := anthropic.MessageNewParams{System: system, Messages: msgs, Tools: anthropicapi.Tools(offered())}
 	params.CacheControl = anthropic.NewCacheControlEphemeralParam() // automatic caching: one of the four
 	msgs[0].OfUser.Content[0].OfText.CacheControl = anthropic.NewCacheControlEphemeralParam()
 	params.System[0].CacheControl = anthropic.NewCacheControlEphemeralParam()
@@ -150,7 +153,7 @@ func must2[A, B any](a A, b B, err error) (A, B) {
 // TestPrompt reads a request body as its cache does: the breakpoints left
 // out of the bytes, their offsets just after the blocks that carry them.
 func TestPrompt(t *testing.T) {
-	params := must(anthropicapi.Request(loopConversation()[:3], offered, nil))
+	params := must(anthropicapi.Request(loopConversation()[:3], offered(), nil))
 	p := must(anthropicapi.Prompt(must(json.Marshal(params))))
 	want := "tools\n" +
 		`{"input_schema":{"type":"object"},"name":"skill","description":"Load a skill."}` + "\n" +
