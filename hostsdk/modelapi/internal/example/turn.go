@@ -36,14 +36,14 @@ func Step(ctx context.Context, host *hostsdk.Host, tree *tools.Tree, client anth
 			conversation = append(conversation, e.Message)
 		}
 	}
-	system, messages, err := anthropicapi.Messages(conversation)
+	// Tools, system prompt and messages, with cache breakpoints where
+	// they pay (anthropicapi.Caching chooses others).
+	params, err := anthropicapi.Request(conversation, tree.Visible(step.AgentScope), nil)
 	if err != nil {
 		return false, err
 	}
-	resp, err := client.Messages.New(ctx, anthropic.MessageNewParams{
-		Model: model, MaxTokens: 4096, System: system, Messages: messages,
-		Tools: anthropicapi.Tools(tree.Visible(step.AgentScope)),
-	})
+	params.Model, params.MaxTokens = model, 4096
+	resp, err := client.Messages.New(ctx, params)
 	if err != nil {
 		return false, err
 	}

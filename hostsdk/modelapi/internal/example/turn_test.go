@@ -80,7 +80,7 @@ func TestStep(t *testing.T) {
 	if last := entries[len(entries)-1].Message; last.Text() != "Done." {
 		t.Errorf("last message %+v", last)
 	}
-	if n := len(srv.Requests()); n != 2 {
-		t.Errorf("%d requests", n)
+	if reqs := srv.Requests(); len(reqs) != 2 || !strings.Contains(string(reqs[1].Body), `"cache_control":{"type":"ephemeral"}`) {
+		t.Errorf("%d requests, the second without cache breakpoints", len(reqs))
 	}
 }

@@ -1,7 +1,8 @@
 // Package looptest is the scene of the adapters' end-to-end tests: a real
-// host with the plugin in process, mounted with the skill_resource tool, an
-// Agent Skill on disk with a script beside its SKILL.md, and a local HTTP
-// server that plays a model API: it records each request and replays canned
+// host with the plugin in process, mounted with the skill_resource tool and
+// `/name` user invocation, an Agent Skill on disk with a script beside its
+// SKILL.md, a scripted session (Calls, Fixture.Run), and a local HTTP server
+// that plays a model API: it records each request and replays canned
 // responses.
 package looptest
 
@@ -41,11 +42,13 @@ const (
 )
 
 // Fixture is a host with the plugin loaded and mounted in the global scope
-// with {"resourceTool": true}.
+// with {"resourceTool": true, "userInvocation": true}.
 type Fixture struct {
 	Host     *hostsdk.Host
 	Tree     *tools.Tree
 	Registry *skills.Registry
+	// Root is the directory that holds the skill on disk.
+	Root string
 }
 
 // New builds the fixture; everything closes when the test ends.
@@ -85,10 +88,10 @@ func New(t testing.TB) *Fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.MountJSON(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true}); err != nil {
 		t.Fatal(err)
 	}
-	return &Fixture{Host: host, Tree: tree, Registry: reg}
+	return &Fixture{Host: host, Tree: tree, Registry: reg, Root: root}
 }
 
 // Offered returns the tools the agent sees.
