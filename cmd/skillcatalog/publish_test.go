@@ -146,3 +146,31 @@ func writeTestSkill(t *testing.T, dir, name, description string) {
 		t.Fatal(err)
 	}
 }
+
+// The demo reads a published site with -web-url: its skills are listed
+// under the label given, and the model reads a file of the archive skill.
+func TestDemoListsSkillsFromAWebsite(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := runPublish(t, webFixture, out); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-web-url", srv.URL, "-web-allow-http", "-web-label", "docs"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"-`wrangler` (MCP server `docs`): Deploy and manage Cloudflare Workers projects with wrangler.",
+		"note: wrangler is a remote skill: its files are on the website",
+		`<skill_resource name="wrangler" mcp_server="docs" path="scripts/deploy.sh"`,
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the demo's output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	code := run(context.Background(), []string{"demo", "-web-url", strings.Replace(srv.URL, "http:", "https:", 1) + "/x?y"}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "webskills: URL must have no userinfo, query or fragment") {
+		t.Errorf("a bad -web-url: exit %d: %s", code, stderr.String())
+	}
+}
