@@ -24,6 +24,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -50,6 +51,7 @@ type demoOptions struct {
 	mcpCommand  string
 	mcpHeaders  headerFlags
 	mcpLabel    string
+	web         webOptions
 	json        bool
 	skillsDir   string
 	sessionDir  string
@@ -71,6 +73,7 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server, for example an Authorization header (repeatable)")
 	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server: its skills' catalog lines name it, and colliding names are qualified as LABEL:path")
+	o.web.flags(fl)
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), "Usage: skillcatalog demo [flags]\n\nRuns a scripted agent session against the real plugin and shows what the model sees.\n\nFlags:\n")
 		fl.PrintDefaults()
@@ -106,6 +109,7 @@ type demo struct {
 	host     *hostsdk.Host
 	fsys     *agentskills.Provider
 	remote   *mcpskills.Provider // nil unless -mcp-url or -mcp-command is set
+	web      *webskills.Provider // nil unless -web-url is set
 	root     string              // the skills root the provider watches
 	userRoot string              // what stands for -skills DIR: root, or the skill's copy in it
 	project  string              // the session's working directory
@@ -173,6 +177,9 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	}
 	if d.remote != nil {
 		defer d.remote.Close()
+	}
+	if d.web != nil {
+		defer d.web.Close()
 	}
 
 	cfg := hostsdk.Config{Tools: tree, Skills: reg, Sessions: store}
@@ -279,6 +286,14 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 		d.remote = remote
 		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: "mcp"})
 	}
+	if d.opts.web.url != "" {
+		web, err := d.opts.web.provider()
+		if err != nil {
+			return nil, nil, fmt.Errorf("skills from a website: %w", err)
+		}
+		d.web = web
+		reg.AddProvider(tools.GlobalScope, web, skills.ProviderOptions{Rank: -1, Label: "web"})
+	}
 	d.removeHandbook = func() {}
 	if d.opts.skillsDir == "" {
 		// A scripted provider whose skill fails to load, to show a provider
@@ -367,6 +382,11 @@ func (d *demo) showDiagnostics() {
 			d.out.note("diagnostic", "mcp: "+diag)
 		}
 	}
+	if d.web != nil {
+		for _, diag := range d.web.Diagnostics() {
+			d.out.note("diagnostic", "web: "+diag)
+		}
+	}
 }
 
 func (d *demo) stepWithoutChanges(ctx context.Context) error {
@@ -429,15 +449,23 @@ var referencedPath = regexp.MustCompile("(?:^|[\\s`(])((?:scripts|references|ass
 func (d *demo) readResource(ctx context.Context) error {
 	d.section("The model reads a file a skill refers to with the `skill_resource` tool")
 	type candidate struct {
-		name string
-		p    skills.Provider
+		name  string
+		p     skills.Provider
+		where string // a remote skill's origin, "" for a local one
+	}
+	var remotes []candidate
+	if d.remote != nil {
+		remotes = append(remotes, candidate{p: d.remote, where: "the MCP server"})
+	}
+	if d.web != nil {
+		remotes = append(remotes, candidate{p: d.web, where: "the website"})
 	}
 	var candidates []candidate
-	if d.remote != nil {
-		obs, err := d.remote.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
+	for _, r := range remotes {
+		obs, err := r.p.List(ctx, skills.ListRequest{SessionID: demoSession, Cwd: d.project})
 		if err == nil {
 			for _, s := range obs.Skills {
-				candidates = append(candidates, candidate{s.Name, d.remote})
+				candidates = append(candidates, candidate{s.Name, r.p, r.where})
 			}
 		}
 	}
@@ -447,7 +475,7 @@ func (d *demo) readResource(ctx context.Context) error {
 		return err
 	}
 	for _, name := range locals {
-		candidates = append(candidates, candidate{name, d.fsys})
+		candidates = append(candidates, candidate{name, d.fsys, ""})
 	}
 	for _, c := range candidates {
 		def, found, err := c.p.Load(ctx, skills.LoadRequest{SessionID: demoSession, Cwd: d.project, Name: c.name})
@@ -458,7 +486,7 @@ func (d *demo) readResource(ctx context.Context) error {
 		if m == nil {
 			continue
 		}
-		if err := d.noteResource(ctx, c.name, c.p == skills.Provider(d.remote)); err != nil {
+		if err := d.noteResource(ctx, c.name, c.where); err != nil {
 			return err
 		}
 		return d.read(ctx, c.name, m[1])
@@ -471,15 +499,16 @@ func (d *demo) readResource(ctx context.Context) error {
 // skill first unless it did above: a remote skill's `skill` result names
 // the resource tool, and a local skill's instructions are where the model
 // learns of the file.
-func (d *demo) noteResource(ctx context.Context, name string, remote bool) error {
+func (d *demo) noteResource(ctx context.Context, name, where string) error {
 	which := "the local skill " + name + ", loaded first"
 	if name == d.loaded {
 		which = name + ", the local skill loaded above"
 	}
+	remote := where != ""
 	switch {
 	case remote:
-		d.out.note("note", name+" is a remote skill: its files are on the MCP server, and the skill_resource tool reads them through the host")
-	case d.remote != nil:
+		d.out.note("note", name+" is a remote skill: its files are on "+where+", and the skill_resource tool reads them through the host")
+	case d.remote != nil || d.web != nil:
 		d.out.note("note", "no remote skill refers to a file; a file of "+which+", is read instead")
 	default:
 		d.out.note("note", "without -mcp-url or -mcp-command the model reads a file of "+which+" (its own file tools could too); with a remote skills server, such as skillcatalog serve-mcp -skills testdata/remote-skills, it reads a remote skill's file")

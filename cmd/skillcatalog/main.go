@@ -8,6 +8,7 @@
 //	skillcatalog conform (-plugin PATH | -in-process)   the contract suite
 //	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills over MCP (the MCP Skills extension)
 //	skillcatalog validate [-json] DIR...                skills against the Agent Skills specification
+//	skillcatalog publish [-json] DIR OUT                skills as a static website (/.well-known/agent-skills/)
 //	skillcatalog explain [flags]                        the catalog the model would see, and why
 //	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
 //	skillcatalog version                                build and protocol versions
@@ -39,6 +40,7 @@ Usage:
                                                       run conformance scenarios
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
   skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
+  skillcatalog publish [-json] DIR OUT                write skills as a static website for any web server (/.well-known/agent-skills/)
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
   skillcatalog hostcheck [-json] [-timeout D] -- COMMAND [ARG...]
                                                       check a host of the plugin protocol, in any language
@@ -50,6 +52,7 @@ Each command's flags:
   skillcatalog conform -h
   skillcatalog serve-mcp -h
   skillcatalog validate -h
+  skillcatalog publish -h
   skillcatalog explain -h
   skillcatalog hostcheck -h
 `
@@ -77,6 +80,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return serveMCPCommand(ctx, args[1:], stdout, stderr)
 	case "validate":
 		return validateCommand(ctx, args[1:], stdout, stderr)
+	case "publish":
+		return publishCommand(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explainCommand(ctx, args[1:], stdout, stderr)
 	case "hostcheck":

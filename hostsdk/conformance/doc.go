@@ -8,8 +8,10 @@
 // them.
 //
 // Every scenario runs in a fresh world: a new scope tree, skill registry,
-// scripted providers, a file-backed session store in a temporary directory,
-// a Host and its own plugin instance, all closed afterwards. Steps run in
+// scripted providers, websites (static trees served on loopback and read by
+// real hostsdk/webskills providers), a file-backed session store in a
+// temporary directory, a Host and its own plugin instance, all closed
+// afterwards. Steps run in
 // order; the first step whose expectations fail is reported with a go-cmp
 // diff (-want +got) labelled with its number, its action and the changes
 // made since the previous checked step, for example

@@ -161,6 +161,9 @@ func (c *checker) check() error {
 			return err
 		}
 	}
+	if err := c.sites(); err != nil {
+		return err
+	}
 	for i := range s.Skills {
 		if err := c.skill(&s.Skills[i]); err != nil {
 			return err

@@ -17,7 +17,17 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 		{
 			name: "unknown top-level field",
 			yaml: "descripton: typo\nsteps:\n  - preStep: {}\n",
-			want: `x.yaml:1:1: unknown field "descripton" (known fields: agents, description, name, plugin, providers, sessions, skills, steps)`,
+			want: `x.yaml:1:1: unknown field "descripton" (known fields: agents, description, name, plugin, providers, sessions, sites, skills, steps)`,
+		},
+		{
+			name: "site without a dir",
+			yaml: "sites:\n  - {id: docs}\nsteps:\n  - preStep: {}\n",
+			want: `x.yaml:2:5: site "docs": dir is required (the served tree, relative to the scenario file)`,
+		},
+		{
+			name: "site label outside the grammar",
+			yaml: "sites:\n  - {id: docs, label: Docs, dir: .}\nsteps:\n  - preStep: {}\n",
+			want: `x.yaml:2:5: site "docs": label "Docs" is not a label (^[a-z0-9]+(-[a-z0-9]+)*$, at most 64 bytes)`,
 		},
 		{
 			name: "unknown field in an expectation",

@@ -74,6 +74,7 @@ type env struct {
 	reg       *skills.Registry
 	host      *hostsdk.Host
 	providers map[string]*scriptedProvider
+	sites     []*site              // websites read by real web providers
 	runtime   map[string]skillSpec // scope NUL name → registration
 	shadows   map[string]string    // scope NUL tool → shadow's identity
 	started   chan skilltest.Call  // hanging providers announce themselves here
@@ -115,6 +116,7 @@ func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 		fail("setup: %v", err)
 		return res
 	}
+	defer e.closeSites()
 	defer func() {
 		if err := e.host.Close(); err != nil {
 			fail("close host: %v", err)
@@ -171,6 +173,7 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 		return nil, err
 	}
 	if err := e.setup(); err != nil {
+		e.closeSites()
 		return nil, err
 	}
 	if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
@@ -228,12 +231,24 @@ func (e *env) setup() error {
 		e.providers[ps.ID] = p
 		e.reg.AddProvider(ps.Scope, p.attached(), skills.ProviderOptions{Rank: ps.Rank, Label: ps.Label, Availability: availability(ps.Availability)})
 	}
+	for _, st := range e.s.Sites {
+		if err := e.startSite(st); err != nil {
+			return err
+		}
+	}
 	for _, sk := range e.s.Skills {
 		if err := e.addSkill(sk); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// closeSites stops the scenario's sites and their providers.
+func (e *env) closeSites() {
+	for _, s := range e.sites {
+		s.close()
+	}
 }
 
 func (e *env) addSkill(sk skillSpec) error {

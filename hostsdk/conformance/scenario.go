@@ -25,6 +25,7 @@ type scenario struct {
 	Agents      []agentSpec    `yaml:"agents"`
 	Skills      []skillSpec    `yaml:"skills"`
 	Providers   []providerSpec `yaml:"providers"`
+	Sites       []siteSpec     `yaml:"sites"`
 	Sessions    []sessionSpec  `yaml:"sessions"`
 	Steps       []stepSpec     `yaml:"steps"`
 	Pos         position       `yaml:"-"`

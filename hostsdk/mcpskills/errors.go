@@ -7,11 +7,11 @@ import (
 	"log/slog"
 	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 )
 
 // MaxErrorBytes bounds the message of every error and diagnostic the
@@ -77,13 +77,7 @@ func (s sanitizer) clean(msg string) string {
 		msg = strings.ReplaceAll(msg, sec, "[redacted]")
 	}
 	// One line, no control characters: messages may come from the server.
-	msg = strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(msg, "\uFFFD"))
-	return clip(msg, MaxErrorBytes)
+	return skillsext.OneLine(msg, MaxErrorBytes)
 }
 
 // wrap sanitizes err, prefixed with what was being done, for the host: a
@@ -154,18 +148,9 @@ func sdkTransportCode(code int64) bool {
 	return false
 }
 
-// clip cuts s to at most n bytes without splitting a character.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	const ell = "..."
-	cut := n - len(ell)
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + ell
-}
+// clip cuts s to at most n bytes without splitting a character
+// (skillsext.Clip, shared with the other providers of remote skills).
+func clip(s string, n int) string { return skillsext.Clip(s, n) }
 
 // isResourceNotFound reports whether the server answered a read with MCP's
 // "resource not found" error.

@@ -1,19 +1,15 @@
 package mcpskills
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // SkillTypeMarkdown is the only index entry type this provider loads.
-const SkillTypeMarkdown = "skill-md"
+const SkillTypeMarkdown = skillsext.TypeSkillMD
 
 // maxDiagnostics bounds the diagnostics kept from one index.
 const maxDiagnostics = 20
@@ -49,7 +45,7 @@ type indexLimits struct {
 }
 
 // errMalformedIndex marks an index that cannot be used at all.
-var errMalformedIndex = errors.New("malformed index")
+var errMalformedIndex = skillsext.ErrMalformedIndex
 
 // parseIndex validates the discovery document
 //
@@ -67,18 +63,9 @@ func parseIndex(data []byte, lim indexLimits) (*index, error) {
 	if len(data) > lim.MaxIndexBytes {
 		return nil, fmt.Errorf("%w: %d bytes exceeds the bound of %d", errMalformedIndex, len(data), lim.MaxIndexBytes)
 	}
-	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%w: not a JSON object", errMalformedIndex)
-	}
-	raw, ok := doc["skills"]
-	if !ok {
-		return nil, fmt.Errorf("%w: no \"skills\" member", errMalformedIndex)
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil || items == nil {
-		return nil, fmt.Errorf("%w: \"skills\" is not an array", errMalformedIndex)
+	_, items, err := skillsext.IndexItems(data)
+	if err != nil {
+		return nil, err
 	}
 
 	ix := &index{byName: make(map[string]int)}
@@ -132,21 +119,11 @@ func entryLabel(name string) string {
 // parseEntry returns the entry, or a reason to drop it. The returned entry's
 // Name is set whenever it could be read, for diagnostics.
 func parseEntry(item json.RawMessage, maxDesc int) (indexEntry, string) {
-	var obj map[string]json.RawMessage
-	if err := json.Unmarshal(item, &obj); err != nil || obj == nil {
-		return indexEntry{}, "not an object"
+	obj, why := skillsext.EntryObject(item)
+	if why != "" {
+		return indexEntry{}, why
 	}
-	str := func(key string) (string, string) {
-		raw, ok := obj[key]
-		if !ok {
-			return "", fmt.Sprintf("no %q", key)
-		}
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-			return "", fmt.Sprintf("%q is not a string", key)
-		}
-		return s, ""
-	}
+	str := func(key string) (string, string) { return skillsext.StringMember(obj, key) }
 	var e indexEntry
 	name, why := str("name")
 	if why != "" {
@@ -186,34 +163,9 @@ func parseEntry(item json.RawMessage, maxDesc int) (indexEntry, string) {
 	return e, ""
 }
 
-// normalizeDescription turns every run of whitespace (including Unicode
-// spaces, U+FEFF and control characters) into one space and trims the ends.
-func normalizeDescription(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range strings.ToValidUTF8(s, "\uFFFD") {
-		if unicode.IsSpace(r) || unicode.IsControl(r) || r == '\uFEFF' {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// normalizeDescription and truncateUTF8 are the shared description rules
+// of remote skills (skillsext), so that an MCP server's skill and a
+// website's are described alike.
+func normalizeDescription(s string) string { return skillsext.NormalizeDescription(s) }
 
-// truncateUTF8 cuts s to at most n bytes at a character boundary and trims
-// trailing spaces.
-func truncateUTF8(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return strings.TrimRight(s[:n], " ")
-}
+func truncateUTF8(s string, n int) string { return skillsext.TruncateUTF8(s, n) }

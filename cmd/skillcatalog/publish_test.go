@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
+)
+
+const webFixture = "../../testdata/webskills/skills"
+
+func runPublish(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), append([]string{"publish"}, args...), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// treeFiles returns every file below root by slash path.
+func treeFiles(t *testing.T, root string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return files
+}
+
+// publish writes both layouts, reproducibly: two runs on the same skills
+// give the same bytes, and a second run into the same OUT replaces the
+// tree (a skill no longer published leaves nothing behind).
+func TestPublishTree(t *testing.T) {
+	a, b := t.TempDir(), t.TempDir()
+	if _, stderr, code := runPublish(t, webFixture, a); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	writeTestSkill(t, filepath.Join(b, ".well-known", "agent-skills", "stale"), "stale", "Left from an earlier run.")
+	stdout, stderr, code := runPublish(t, "-json", webFixture, b)
+	if code != 0 {
+		t.Fatalf("publish -json: exit %d\n%s", code, stderr)
+	}
+	var rep publishReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Skills) != 2 {
+		t.Fatalf("publish -json: %v\n%s", err, stdout)
+	}
+	if rep.Skills[0].Type != "skill-md" || rep.Skills[1].Type != "archive" || rep.Skills[1].URL != "wrangler.tar.gz" {
+		t.Errorf("published: %+v", rep.Skills)
+	}
+	fa, fb := treeFiles(t, a), treeFiles(t, b)
+	want := []string{
+		".well-known/agent-skills/code-review/SKILL.md", ".well-known/agent-skills/index.json", ".well-known/agent-skills/wrangler.tar.gz",
+		".well-known/skills/code-review/SKILL.md", ".well-known/skills/index.json", ".well-known/skills/wrangler/SKILL.md",
+		".well-known/skills/wrangler/references/COMMANDS.md", ".well-known/skills/wrangler/scripts/deploy.sh",
+	}
+	if len(fa) != len(want) || len(fb) != len(want) {
+		t.Errorf("files: %d and %d, want %d", len(fa), len(fb), len(want))
+	}
+	for _, name := range want {
+		if fa[name] == nil || !bytes.Equal(fa[name], fb[name]) {
+			t.Errorf("%s: %d and %d bytes, want the same bytes in both runs", name, len(fa[name]), len(fb[name]))
+		}
+	}
+	if info, err := os.Stat(filepath.Join(a, ".well-known", "skills", "wrangler", "scripts", "deploy.sh")); err != nil || info.Mode().Perm() != 0o755 {
+		t.Errorf("deploy.sh in the v0.1.0 layout: %v, %v; want mode 0755", info, err)
+	}
+}
+
+// What publish writes, the web provider reads back: every skill listed,
+// every digest verified, every file of the archive byte for byte.
+func TestPublishReadBack(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := runPublish(t, webFixture, out); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	p, err := webskills.New(webskills.Config{URL: srv.URL, Label: "site", AllowHTTP: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
+	if err != nil || len(obs.Skills) != 2 {
+		t.Fatalf("List = %+v, %v", obs, err)
+	}
+	for _, s := range obs.Skills {
+		if _, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: s.Name}); !found || err != nil {
+			t.Errorf("Load(%s) = %v, %v", s.Name, found, err)
+		}
+	}
+	want, _ := os.ReadFile(filepath.Join(webFixture, "wrangler", "references", "COMMANDS.md"))
+	got, err := p.ReadSkillResource(t.Context(), skills.ResourceRequest{SessionID: "s1", Name: "wrangler", Path: "references/COMMANDS.md"})
+	if err != nil || !bytes.Equal(got, want) {
+		t.Errorf("ReadSkillResource = %q, %v", got, err)
+	}
+}
+
+// publish refuses what validate refuses, and a link, writing nothing.
+func TestPublishRefuses(t *testing.T) {
+	out := t.TempDir()
+	_, stderr, code := runPublish(t, filepath.Join(validateFixture, "broken", "name-mismatch"), out)
+	if code != 1 || !strings.Contains(stderr, "nothing written: every skill must meet the specification") || !strings.Contains(stderr, "error: name:") {
+		t.Errorf("an invalid skill: exit %d\n%s", code, stderr)
+	}
+	dir := t.TempDir()
+	writeTestSkill(t, filepath.Join(dir, "linked"), "linked", "A skill with a link.")
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "linked", "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code = runPublish(t, dir, out)
+	if code != 1 || !strings.Contains(stderr, `publish: skill "linked": notes.md is a symbolic link, not a regular file; publish copies regular files only`) {
+		t.Errorf("a link: exit %d\n%s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a refused publish wrote %d entries", len(entries))
+	}
+	if _, stderr, code := runPublish(t, webFixture); code != 2 || !strings.Contains(stderr, "want DIR and OUT, got 1 arguments") {
+		t.Errorf("one argument: exit %d\n%s", code, stderr)
+	}
+}
+
+func writeTestSkill(t *testing.T, dir, name, description string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md := "---\nname: " + name + "\ndescription: " + description + "\n---\nBody.\n"
+	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// The demo reads a published site with -web-url: its skills are listed
+// under the label given, and the model reads a file of the archive skill.
+func TestDemoListsSkillsFromAWebsite(t *testing.T) {
+	out := t.TempDir()
+	if _, stderr, code := runPublish(t, webFixture, out); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
+	defer srv.Close()
+	var stdout, stderr bytes.Buffer
+	if code := run(context.Background(), []string{"demo", "-web-url", srv.URL, "-web-allow-http", "-web-label", "docs"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("demo exited %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"-`wrangler` (MCP server `docs`): Deploy and manage Cloudflare Workers projects with wrangler.",
+		"note: wrangler is a remote skill: its files are on the website",
+		`<skill_resource name="wrangler" mcp_server="docs" path="scripts/deploy.sh"`,
+	} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("the demo's output lacks %q:\n%s", want, stdout.String())
+		}
+	}
+	code := run(context.Background(), []string{"demo", "-web-url", strings.Replace(srv.URL, "http:", "https:", 1) + "/x?y"}, &stdout, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "webskills: URL must have no userinfo, query or fragment") {
+		t.Errorf("a bad -web-url: exit %d: %s", code, stderr.String())
+	}
+}

@@ -1,0 +1,3 @@
+import sys
+
+print("validating", sys.argv[1:])
