@@ -5,6 +5,7 @@ go 1.26.0
 replace (
 	github.com/skillcatalog/skillcatalog => ../..
 	github.com/skillcatalog/skillcatalog/hostsdk/eino => ../eino
+	github.com/skillcatalog/skillcatalog/hostsdk/genkit => ../genkit
 	github.com/skillcatalog/skillcatalog/hostsdk/modelapi => ../modelapi
 )
 
@@ -12,12 +13,19 @@ replace (
 // v1.15.5 does.
 require github.com/bytedance/sonic v1.15.5 // indirect
 
+// genkit v1.4.0 requires a dotprompt that builds only with
+// invopop/jsonschema v0.13.0, and anthropic-sdk-go v2.15.0 requires
+// v0.14.0; dotprompt-go 0.2.1 builds with v0.14.0.
+require github.com/google/dotprompt/go v0.0.0-20260708220100-73beb993ac95 // indirect
+
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/cloudwego/eino v0.7.36
+	github.com/firebase/genkit/go v1.4.0
 	github.com/openai/openai-go/v3 v3.98.0
 	github.com/skillcatalog/skillcatalog v0.0.0-00010101000000-000000000000
 	github.com/skillcatalog/skillcatalog/hostsdk/eino v0.0.0-00010101000000-000000000000
+	github.com/skillcatalog/skillcatalog/hostsdk/genkit v0.0.0-00010101000000-000000000000
 	github.com/skillcatalog/skillcatalog/hostsdk/modelapi v0.0.0-00010101000000-000000000000
 )
 
@@ -34,6 +42,7 @@ require (
 	github.com/fsnotify/fsnotify v1.10.1 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
+	github.com/goccy/go-yaml v1.19.2 // indirect
 	github.com/gofrs/flock v0.13.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/goph/emperror v0.17.2 // indirect
@@ -41,7 +50,8 @@ require (
 	github.com/invopop/jsonschema v0.14.0 // indirect
 	github.com/json-iterator/go v1.1.12 // indirect
 	github.com/klauspost/cpuid/v2 v2.2.10 // indirect
-	github.com/mailru/easyjson v0.7.7 // indirect
+	github.com/mailru/easyjson v0.9.0 // indirect
+	github.com/mbleigh/raymond v0.0.0-20250414171441-6b3a58ab9e0a // indirect
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.2 // indirect
 	github.com/nikolalohinski/gonja v1.5.3 // indirect
@@ -57,18 +67,24 @@ require (
 	github.com/tidwall/sjson v1.2.5 // indirect
 	github.com/twitchyliquid64/golang-asm v0.15.1 // indirect
 	github.com/wk8/go-ordered-map/v2 v2.1.8 // indirect
+	github.com/xeipuuv/gojsonpointer v0.0.0-20190905194746-02993c407bfb // indirect
+	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
+	github.com/xeipuuv/gojsonschema v1.2.0 // indirect
 	github.com/yargevad/filepathx v1.0.0 // indirect
+	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	github.com/zeebo/xxh3 v1.1.0 // indirect
 	go.opentelemetry.io/auto/sdk v1.2.1 // indirect
 	go.opentelemetry.io/otel v1.47.0 // indirect
 	go.opentelemetry.io/otel/log v1.47.0 // indirect
 	go.opentelemetry.io/otel/metric v1.47.0 // indirect
+	go.opentelemetry.io/otel/sdk v1.47.0 // indirect
 	go.opentelemetry.io/otel/trace v1.47.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.6 // indirect
-	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
+	go.yaml.in/yaml/v4 v4.0.0-rc.4 // indirect
 	golang.org/x/arch v0.11.0 // indirect
-	golang.org/x/exp v0.0.0-20230713183714-613f0c0eb8a1 // indirect
+	golang.org/x/exp v0.0.0-20250408133849-7e4ce0ab07d0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.42.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

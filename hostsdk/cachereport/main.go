@@ -1,9 +1,10 @@
 // Command cachereport measures what a provider's prompt cache makes of the
 // requests a model sees when it is given skills: this project's adapters
 // (hostsdk/modelapi for Anthropic's and OpenAI's APIs, hostsdk/eino for an
-// Eino agent) beside the two ways agent frameworks commonly give a model
-// its skills (the catalog in the skill tool's description, or in the
-// system prompt, rebuilt before every call), on the same scripted
+// Eino agent, hostsdk/genkit for Genkit's generate loop) beside the two
+// ways agent frameworks commonly give a model its skills (the catalog in
+// the skill tool's description, or in the system prompt, rebuilt before
+// every call), on the same scripted
 // conversation: 15 turns of two model calls (the model loads a skill,
 // then answers), with a skill added, a description edited and a skill
 // removed on disk in between.
@@ -48,8 +49,8 @@ type row struct {
 
 // rows returns the table's rows, in its order. An adapter of this project
 // adds its row here, with a run function that drives the conversation
-// through it (as einoConversed does through an Eino agent) and sends each
-// model call with the send it is given.
+// through it (as einoConversed does through an Eino agent, genkitConversed
+// through Genkit) and sends each model call with the send it is given.
 func rows() []row {
 	messages, chat, responses := anthropicMessages(), chatCompletions(), responsesAPI()
 	return []row{
@@ -57,7 +58,7 @@ func rows() []row {
 		{name: "skillcatalog, hostsdk/modelapi", api: chat, run: withWay(newOurs), ours: true},
 		{name: "skillcatalog, hostsdk/modelapi", api: responses, run: withWay(newOurs), ours: true},
 		{name: "skillcatalog, hostsdk/eino (Eino ADK agent)", api: chat, run: einoConversed, ours: true},
-		// Genkit: {name: "skillcatalog, hostsdk/genkit (Genkit flow)", api: chat, run: genkitConversed, ours: true},
+		{name: "skillcatalog, hostsdk/genkit (Genkit flow)", api: chat, run: genkitConversed, ours: true},
 		{name: "catalog in the skill tool's description", api: messages, run: withWay(newAlternative(inToolDescription))},
 		{name: "catalog in the skill tool's description", api: chat, run: withWay(newAlternative(inToolDescription))},
 		{name: "catalog in the system prompt, rebuilt each call", api: messages, run: withWay(newAlternative(inSystemPrompt))},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -11,15 +12,25 @@ import (
 // the previous one's prefix, and each alternative breaks it once per
 // change of skills; under each cache rule, this project's minimum share,
 // and its lowest at a change, are well above both alternatives', and it
-// reads a larger share of its input
-// from the cache; the table has a line per row.
+// reads a larger share of its input from the cache; the table has a line
+// per row. Each of this project's adapters (modelapi, eino, genkit) has a
+// row, and a row is held to this project's invariants exactly when its
+// name says it is this project's.
 func TestReport(t *testing.T) {
 	results, err := run(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	turns := conversation()
+	for _, adapter := range []string{"hostsdk/modelapi", "hostsdk/eino", "hostsdk/genkit"} {
+		if !slices.ContainsFunc(results, func(r result) bool { return r.ours && strings.Contains(r.name, adapter) }) {
+			t.Errorf("no row for %s", adapter)
+		}
+	}
 	for _, r := range results {
+		if strings.HasPrefix(r.name, "skillcatalog, ") != r.ours {
+			t.Errorf("%s, %s: ours is %v", r.name, r.api.name, r.ours)
+		}
 		if len(r.Shares) != 2*len(turns)-1 {
 			t.Errorf("%s, %s: %d shares, want %d", r.name, r.api.name, len(r.Shares), 2*len(turns)-1)
 		}
