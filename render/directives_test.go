@@ -94,3 +94,22 @@ func TestDirectivesNoticeToolList(t *testing.T) {
 		}
 	}
 }
+
+// TestUserInvocationDirectivesGolden pins the message a user's `/name`
+// adds for a skill only the user may invoke whose fork the host does not
+// act on: its block, then the notice (plugin's TestUserInvocationDirectivesGolden
+// checks that the plugin adds exactly this).
+func TestUserInvocationDirectivesGolden(t *testing.T) {
+	v := skill.ToolValue{Name: "deploy-prod", Provider: "agentskills",
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/home/dev/.agents/skills/deploy-prod"},
+		Content:      "# Deploy\n\nRun `make deploy` & watch <the dashboard>."}
+	text, err := SkillContent(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != readGolden(t, "user_invocation_message") {
+		t.Fatal("the block differs from user_invocation_message.golden")
+	}
+	d := &skill.Directives{Context: skill.ContextFork, Agent: "general-purpose", Trusted: true}
+	checkGolden(t, "user_invocation_message_directives", WithDirectivesNotice(text, v.Name, d))
+}
