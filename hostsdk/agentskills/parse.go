@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -43,7 +44,9 @@ type Frontmatter struct {
 	// Compatibility is the optional `compatibility` field.
 	Compatibility string
 	// AllowedTools is the optional `allowed-tools` field: a YAML sequence,
-	// or a string split on whitespace (the format's space-delimited form).
+	// or a string split on whitespace (the format's space-delimited form)
+	// and commas outside parentheses (Claude Code's "Bash(git add *),
+	// Read"), as Directives reads it.
 	AllowedTools []string
 	// Metadata is the optional `metadata` string map.
 	Metadata map[string]string
@@ -56,8 +59,15 @@ type Frontmatter struct {
 	// UserInvocable is `user-invocable`; it defaults to true when the field
 	// is absent.
 	UserInvocable bool
-	// Extra holds every other top-level field, decoded generically.
+	// Extra holds every other top-level field, decoded generically;
+	// context, agent and model among them, which Directives reads too.
 	Extra map[string]any
+	// Directives are what the skill asks of the runtime (`context`,
+	// `agent`, `model`, `allowed-tools`, as skill.ParseDirectives reads
+	// them); nil when it asks for nothing and nothing in them was
+	// malformed. Their diagnostics are among the parse's warnings. They are
+	// not Trusted: the provider marks those of the skills it loads.
+	Directives *skill.Directives
 }
 
 // Invocation returns the invocation policy the frontmatter asks for.
@@ -215,6 +225,7 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 		return Frontmatter{}, nil, errNotMapping
 	}
 	seen := make(map[string]int, len(root.Content)/2)
+	directives := map[string]any{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key := root.Content[i].Value
 		val := root.Content[i+1]
@@ -246,8 +257,13 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				v = true
 			}
 			fm.UserInvocable = v
-		case "allowed-tools":
-			fm.AllowedTools, warnings = toolsField(key, val, warnings)
+		case skill.FieldAllowedTools:
+			var v any
+			if err := val.Decode(&v); err != nil {
+				warnings = append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
+				continue
+			}
+			directives[key] = v
 		case "metadata":
 			fm.Metadata, warnings = metadataField(key, val, warnings)
 		case "argument-hint":
@@ -262,7 +278,14 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				fm.Extra = make(map[string]any)
 			}
 			fm.Extra[key] = v
+			if key == skill.FieldContext || key == skill.FieldAgent || key == skill.FieldModel {
+				directives[key] = v
+			}
 		}
+	}
+	if fm.Directives = skill.ParseDirectives(directives); fm.Directives != nil {
+		fm.AllowedTools = slices.Clone(fm.Directives.AllowedTools)
+		warnings = append(warnings, fm.Directives.Diagnostics...)
 	}
 	return fm, warnings, nil
 }
@@ -312,27 +335,6 @@ func boolField(n *yaml.Node) (v, ok bool) {
 		return false, false
 	}
 	return b, true
-}
-
-func toolsField(key string, n *yaml.Node, warnings []string) ([]string, []string) {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return nil, warnings
-		}
-		return strings.Fields(n.Value), warnings
-	case yaml.SequenceNode:
-		out := make([]string, 0, len(n.Content))
-		for _, c := range n.Content {
-			if c.Kind != yaml.ScalarNode {
-				warnings = append(warnings, fmt.Sprintf("field %q has a non-string entry; ignored", key))
-				continue
-			}
-			out = append(out, c.Value)
-		}
-		return out, warnings
-	}
-	return nil, append(warnings, fmt.Sprintf("field %q is neither a string nor a list; ignored", key))
 }
 
 func metadataField(key string, n *yaml.Node, warnings []string) (map[string]string, []string) {
