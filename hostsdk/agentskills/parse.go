@@ -198,20 +198,30 @@ func parseWhole(data []byte) (*parsed, string) {
 	return pr, body
 }
 
+// unmarshalFrontmatter decodes the YAML between the delimiters, retrying
+// once with unquoted values that hold ": " quoted (with a warning).
+func unmarshalFrontmatter(front string) (yaml.Node, []string, error) {
+	var doc yaml.Node
+	err := yaml.Unmarshal([]byte(front), &doc)
+	if err == nil {
+		return doc, nil, nil
+	}
+	fixed, keys := lenientyaml.QuoteColonValues(front)
+	if len(keys) == 0 {
+		return doc, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML: %s", lenientyaml.InFile(err)))
+	}
+	doc = yaml.Node{}
+	if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
+		return doc, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %s", strings.Join(keys, ", "), lenientyaml.InFile(err)))
+	}
+	return doc, []string{fmt.Sprintf("frontmatter is not valid YAML; read the unquoted value of %s as a plain string (quote it to silence this warning)", strings.Join(keys, ", "))}, nil
+}
+
 // parseFrontmatter decodes the YAML between the delimiters.
 func parseFrontmatter(front string) (Frontmatter, []string, error) {
-	var warnings []string
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		fixed, keys := lenientyaml.QuoteColonValues(front)
-		if len(keys) == 0 {
-			return Frontmatter{}, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML: %s", lenientyaml.InFile(err)))
-		}
-		doc = yaml.Node{}
-		if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
-			return Frontmatter{}, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %s", strings.Join(keys, ", "), lenientyaml.InFile(err)))
-		}
-		warnings = append(warnings, fmt.Sprintf("frontmatter is not valid YAML; read the unquoted value of %s as a plain string (quote it to silence this warning)", strings.Join(keys, ", ")))
+	doc, warnings, err := unmarshalFrontmatter(front)
+	if err != nil {
+		return Frontmatter{}, nil, err
 	}
 	fm := Frontmatter{UserInvocable: true}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -257,13 +267,6 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				v = true
 			}
 			fm.UserInvocable = v
-		case skill.FieldAllowedTools:
-			var v any
-			if err := val.Decode(&v); err != nil {
-				warnings = append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
-				continue
-			}
-			directives[key] = v
 		case "metadata":
 			fm.Metadata, warnings = metadataField(key, val, warnings)
 		case "argument-hint":
@@ -274,13 +277,17 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				warnings = append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
 				continue
 			}
+			switch key {
+			case skill.FieldAllowedTools:
+				directives[key] = v
+				continue
+			case skill.FieldContext, skill.FieldAgent, skill.FieldModel:
+				directives[key] = v
+			}
 			if fm.Extra == nil {
 				fm.Extra = make(map[string]any)
 			}
 			fm.Extra[key] = v
-			if key == skill.FieldContext || key == skill.FieldAgent || key == skill.FieldModel {
-				directives[key] = v
-			}
 		}
 	}
 	if fm.Directives = skill.ParseDirectives(directives); fm.Directives != nil {
