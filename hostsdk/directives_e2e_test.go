@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -142,5 +143,46 @@ func TestDirectivesCrossTheWire(t *testing.T) {
 	}
 	if text := proc.Tools["remote-review"].Text; !strings.Contains(text, `"opus"; this host keeps the current model`) || !strings.Contains(text, "context: fork") {
 		t.Errorf("an untrusted skill's text does not state every request as not acted on:\n%s", text)
+	}
+}
+
+// TestChangedDirectivesReachTheNextLoad: a SKILL.md whose `model:` alone
+// changes (its catalog entry, and so the snapshot's token, stay the same)
+// loads with the new model at the next `skill` call, through the plugin
+// binary: nothing between the file and the result holds the old one.
+func TestChangedDirectivesReachTheNextLoad(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	write := func(model string) {
+		writeSkill(t, filepath.Join(dir, "review"), "---\nname: review\ndescription: Review a change.\nmodel: "+model+"\n---\nReview it.\n")
+	}
+	write("sonnet")
+	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{dir}, Launcher: pluginproc.Binary{Path: pluginPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	sess := host.Session("s1", nil)
+	if _, err := sess.Step(t.Context(), hostsdk.Decision{}); err != nil {
+		t.Fatal(err)
+	}
+	load := func() string {
+		t.Helper()
+		res, err := sess.CallTool(t.Context(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"review"}`)})
+		if err != nil || res.IsError || res.Directives == nil {
+			t.Fatalf("skill review: %+v, %v", res, err)
+		}
+		return res.Directives.Model
+	}
+	if got := load(); got != "sonnet" {
+		t.Fatalf("first load: model %q", got)
+	}
+	write("opus")
+	if got := load(); got != "opus" {
+		t.Errorf("after the edit: model %q, want opus", got)
+	}
+	res, err := sess.Step(t.Context(), hostsdk.Decision{})
+	if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+		t.Errorf("the step after the edit: %v, %v; want the catalog unchanged", res.Outcome, err)
 	}
 }
