@@ -239,3 +239,21 @@ func TestDirectivesWithoutHooks(t *testing.T) {
 		t.Error("a sub-agent ran")
 	}
 }
+
+// TestForkSubAgentFailureRunsInline: a sub-agent that fails leaves the
+// skill inline, and its result says so; the Run goes on.
+func TestForkSubAgentFailureRunsInline(t *testing.T) {
+	researcher, sub := subAgent(t, "researcher") // no reply queued: its model fails
+	d := newDirected(t, skilleino.Options{Agents: skilleino.Agents{"researcher": researcher}}, false)
+	d.main.queue(toolCall("c1", "skill", `{"name":"deep-research"}`), answer("Done."))
+	d.conv.turn(t, "Go.")
+	if len(sub.requests()) != 1 {
+		t.Fatalf("the sub-agent's model was called %d times, want once", len(sub.requests()))
+	}
+	reqs := d.main.requests()
+	got := lastToolResult(t, reqs[len(reqs)-1])
+	want := &skill.Directives{Context: skill.ContextFork, Agent: "researcher", Trusted: true}
+	if !hasBlock(got, "deep-research") || !strings.HasSuffix(got, "</skill_content>\n"+render.DirectivesNotice("deep-research", want)) {
+		t.Errorf("the result of a failed fork:\n%s", got)
+	}
+}
