@@ -133,7 +133,9 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) 
 	if !found || !sel.allows(req.Name, def.Provider, sortedContains) {
 		return contract.SkillLookup{}, nil
 	}
-	return hostanswer.Found(def, req.UserInvocation), nil
+	look := hostanswer.Found(def, req.UserInvocation)
+	c.h.honour(ctx, req, &look)
+	return look, nil
 }
 
 // ReadEvents answers the plugin's ReadEvents callback from the session log.

@@ -130,6 +130,20 @@
 // published once per session, and a step is not starved by steps that keep
 // arriving.
 //
+// # Skill directives
+//
+// A skill may ask the runtime for more than its text: to run in a
+// sub-agent, on another model, with tools pre-approved (skill.Directives,
+// read from its `context`, `agent`, `model` and `allowed-tools`). They
+// reach the runtime typed whenever the skill is loaded:
+// ToolResult.Directives for the `skill` tool, StepResult.Invocations for a
+// user's `/name`. Host.HandleDirectives sets the function that says, while
+// a trusted skill is loaded, which kinds the runtime acts on; the skill's
+// text states every other kind it asks for as not acted on. Directives are
+// trusted for the host's own skills, and requests for a remote server's,
+// unless its provider is attached with
+// skills.ProviderOptions.TrustDirectives.
+//
 // # Why a step did what it did
 //
 // Every StepResult says why in [StepResult.Reasons], a list of [Reason]: a code

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/metric"
@@ -76,6 +77,9 @@ type Host struct {
 	sessions sessionTable
 	// tel records spans and metrics, when Config asks for them.
 	tel *hostTelemetry
+	// directives is the directive handler (HandleDirectives); nil acts on
+	// none.
+	directives atomic.Pointer[DirectiveHandler]
 
 	mu        sync.Mutex
 	plugins   []*Plugin

@@ -117,6 +117,12 @@ type StepResult struct {
 	// [ReasonCanceled]). PreStep logs them when they differ from
 	// the session's previous step's (see the package documentation).
 	Reasons []Reason
+	// Invocations are the skills the user invoked by name in the step
+	// (with the mount option userInvocation), in the order of the messages
+	// that carry their instructions, each with its directives and the
+	// kinds the DirectiveHandler said the runtime acts on: a runtime acts
+	// on those now (a model for the rest of the turn, tools pre-approved).
+	Invocations []Invocation
 	// Callbacks counts the host callbacks the plugin made for the step's
 	// session while the step ran, over every attempt: none on a step whose
 	// session only grew by events that cannot change the decision. Steps

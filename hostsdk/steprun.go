@@ -251,7 +251,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	result := StepResult{Decision: final, Outcome: resp.Outcome, Callbacks: r.callbacksSince(before)}
+	result := StepResult{Decision: final, Outcome: resp.Outcome, Callbacks: r.callbacksSince(before), Invocations: resp.Invocations}
 	result.Diagnostics, result.Reasons = r.hostNotes(resp)
 	return result, req.Head, nil
 }

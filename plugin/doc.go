@@ -80,6 +80,16 @@
 // step with an error matching contract.ErrHostFailed, so it adds nothing. The catalog texts then end with
 // render.UserInvocationNote; the entries and the digest stay the same.
 //
+// Directives. A loaded definition's skill.Directives (what the skill asks
+// of the runtime: a fork, a model, tools to pre-approve) come back with the
+// `skill` result (contract.ToolResult.Directives) and with each skill the
+// user invoked (contract.StepResponse.Invocations), as the host answered
+// them, except that a skill shown as remote only by its listing has its
+// directives passed on untrusted. The skill's text, in both, ends with
+// render.DirectivesNotice: a sentence for every kind it asks for that is not
+// acted on (skill.Directives.Unhonoured: not honoured by the host, or
+// untrusted). A skill without directives is rendered as it always was.
+//
 // Caches are bounded, by entries and by the bytes their entries keep alive
 // (80.25 MiB together, 64 MiB of it for views), and keyed by content
 // (snapshot tokens, source hashes) or by session with the log's head and

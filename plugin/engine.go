@@ -150,12 +150,13 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 	if !m.cfg.UserInvocation {
 		return resp, nil
 	}
-	edits, reasons, err := e.invocations(ctx, host, m, req, listed, seq)
+	inv, err := e.invocations(ctx, host, m, req, listed, seq)
 	if err != nil {
 		return contract.StepResponse{}, err
 	}
-	resp.Edits = append(resp.Edits, edits...)
-	resp.Reasons = append(resp.Reasons, reasons...)
+	resp.Edits = append(resp.Edits, inv.Edits...)
+	resp.Reasons = append(resp.Reasons, inv.Reasons...)
+	resp.Invocations = inv.Invocations
 	return resp, nil
 }
 

@@ -62,7 +62,9 @@ func providerError(message string, untrusted bool) contract.ToolResult {
 // see are error results, not Go errors; a Go error means the host could not
 // be reached. Policy is checked on the snapshot listing before the body is
 // requested, and again on the loaded definition. A remote skill (an origin
-// on the definition or on its listing) is rendered as untrusted text.
+// on the definition or on its listing) is rendered as untrusted text. A
+// skill's directives come with the result, and its text ends with the
+// notice of those the host does not act on.
 func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mount, call contract.ToolCall) (contract.ToolResult, error) {
 	name, refusal := skillNameArgument(call.Arguments)
 	if refusal != "" {
@@ -97,7 +99,8 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 	if err != nil {
 		return providerError(err.Error(), value.Origin != ""), nil
 	}
-	return contract.ToolResult{Value: &value, Text: text}, nil
+	directives := directivesOf(got.Skill, value.Origin)
+	return contract.ToolResult{Value: &value, Text: render.WithDirectivesNotice(text, name, directives), Directives: directives}, nil
 }
 
 func errorResult(refusal render.ToolError) contract.ToolResult {

@@ -85,21 +85,22 @@ func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []s
 
 // invocations loads every skill the step's user messages invoke and
 // returns the appends that add each user-invocable one, after every other
-// message of the step, with a reason for each. Whether a skill is user-invocable is decided on its
+// message of the step, with a reason and an Invocation for each (its
+// directives, and the notice of those the host does not act on at the end
+// of its message). Whether a skill is user-invocable is decided on its
 // loaded definition. seq is the log position the step follows, for the
 // messages' ids.
-func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64) ([]contract.Edit, []contract.Reason, error) {
+func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64) (contract.StepResponse, error) {
 	mentions := invokedMentions(req.Downstream.Messages, listed, invocationPrefixes(m.cfg.InvocationForm))
-	var edits []contract.Edit
-	var reasons []contract.Reason
+	var out contract.StepResponse
 	for _, mention := range mentions {
 		name := mention.Name
 		got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
 		if err != nil {
-			return nil, nil, hostFailed("load skill %q invoked by the user: %w", name, err)
+			return contract.StepResponse{}, hostFailed("load skill %q invoked by the user: %w", name, err)
 		}
 		if got.Error != "" {
-			return nil, nil, &invocationError{Name: name, Message: got.Error}
+			return contract.StepResponse{}, &invocationError{Name: name, Message: got.Error}
 		}
 		if !got.Found || !got.Skill.Invocation.UserInvocable {
 			continue // ordinary text
@@ -109,10 +110,11 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		if value.Origin == "" && listed != nil {
 			value.Origin = listed.origin(name) // a remote skill is shown as one
 		}
+		directives := directivesOf(got.Skill, value.Origin)
 		if m.cfg.InvocationArguments {
 			content, err := render.SubstituteArguments(value.Content, mention.Args)
 			if err != nil {
-				return nil, nil, &invocationError{Name: name, Message: err.Error()}
+				return contract.StepResponse{}, &invocationError{Name: name, Message: err.Error()}
 			}
 			value.Content = content
 		}
@@ -123,17 +125,19 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		// guidance names it.
 		text, err := render.SkillContent(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
 		if err != nil {
-			return nil, nil, &invocationError{Name: name, Message: err.Error()}
+			return contract.StepResponse{}, &invocationError{Name: name, Message: err.Error()}
 		}
-		edits = append(edits, contract.Edit{Op: contract.EditAppend, Message: contract.Message{
-			ID:      invocationMessageID(req.SessionID, seq, name),
+		id := invocationMessageID(req.SessionID, seq, name)
+		out.Edits = append(out.Edits, contract.Edit{Op: contract.EditAppend, Message: contract.Message{
+			ID:      id,
 			Role:    contract.RoleUser,
-			Content: []contract.ContentBlock{{Type: "text", Text: text}},
+			Content: []contract.ContentBlock{{Type: "text", Text: render.WithDirectivesNotice(text, name, directives)}},
 			Source:  events.EncodeInvocation(name),
 		}})
-		reasons = append(reasons, contract.Reason{Code: contract.ReasonInvoked, Detail: "added the instructions of skill " + strconv.Quote(name) + ", which the user invoked by name"})
+		out.Reasons = append(out.Reasons, contract.Reason{Code: contract.ReasonInvoked, Detail: "added the instructions of skill " + strconv.Quote(name) + ", which the user invoked by name"})
+		out.Invocations = append(out.Invocations, contract.Invocation{Name: name, MessageID: id, Directives: directives})
 	}
-	return edits, reasons, nil
+	return out, nil
 }
 
 // invocationMessageID names the message that carries an invoked skill after

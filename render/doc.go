@@ -1,7 +1,9 @@
 // Package render produces every text the skill catalog shows a model: the
 // initial and replacement catalogs, the tombstone that retires every earlier
 // skill name, the `skill` tool's definition and its result text, and the
-// tool's error texts. It also owns the description normalization that
+// tool's error texts, and the notice that follows a skill's text when the
+// host does not act on what the skill asks of it (DirectivesNotice: a fork,
+// a model, tools to pre-approve). It also owns the description normalization that
 // decides what a catalog entry says, and the fitting of a catalog to a
 // budget of characters ([FitCatalog]).
 //

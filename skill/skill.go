@@ -48,11 +48,16 @@ type Definition struct {
 	ResourceBase *ResourceBase
 	// Content is the skill's instructions, verbatim.
 	Content string
+	// Directives are what the skill asks of the runtime beyond its text
+	// (where it runs, on which model, which tools it may use without
+	// approval); nil when it asks for nothing.
+	Directives *Directives
 }
 
 // Clone returns a copy of d that shares no pointer with it.
 func (d Definition) Clone() Definition {
 	d.ResourceBase = d.ResourceBase.Clone()
+	d.Directives = d.Directives.Clone()
 	return d
 }
 

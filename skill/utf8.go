@@ -61,7 +61,8 @@ func (s Summary) CheckUTF8() error {
 
 // CheckUTF8 reports the first text of the definition that is not valid
 // UTF-8 (an *InvalidUTF8Error naming its field): its summary's, its
-// instructions (field "content") or its resource base's; nil when all are.
+// instructions (field "content"), its resource base's or its directives';
+// nil when all are.
 func (d Definition) CheckUTF8() error {
 	if err := d.Summary.CheckUTF8(); err != nil {
 		return err
@@ -78,5 +79,5 @@ func (d Definition) CheckUTF8() error {
 			}
 		}
 	}
-	return nil
+	return d.Directives.CheckUTF8()
 }

@@ -1,8 +1,8 @@
 // Command example-host is a minimal agent runtime that embeds the
 // skill-catalog plugin: it loads the plugin binary, offers the model the
 // `skill` tool, feeds the messages the plugin adds into the conversation,
-// runs the tool calls, and records a context compaction. A scripted stand-in
-// plays the model. The host SDK's README (hostsdk/README.md) shows this file
+// runs the tool calls, pre-approves the tools a loaded skill asks for, and
+// records a context compaction. A scripted stand-in plays the model. The host SDK's README (hostsdk/README.md) shows this file
 // as it is.
 //
 //	go build -o bin/ ./cmd/skillcatalog-plugin ./cmd/example-host
@@ -28,6 +28,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 const (
@@ -59,6 +60,8 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	registry := skills.NewRegistry()
 	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
 		Name: "code-review", Description: "Review a change for correctness.", Content: "Read the diff twice.",
+		// It asks that these tools run without approval while it is active.
+		Directives: &skill.Directives{AllowedTools: []string{"Bash(git diff *)", "Read"}},
 	}); err != nil {
 		return err
 	}
@@ -90,6 +93,12 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return err
 	}
 	defer host.Close()
+	// This runtime acts on what a trusted skill asks for in allowed-tools
+	// (see preApprove), not on a fork or a model: the text of a skill that
+	// asks for those says so.
+	host.HandleDirectives(func(context.Context, hostsdk.DirectiveRequest) skill.DirectiveSet {
+		return skill.DirectiveAllowedTools
+	})
 	// In production, also pass the binary's SHA-256 as pluginproc.Binary.Checksum.
 	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
@@ -119,7 +128,7 @@ func compact(ctx context.Context, s *hostsdk.Session) error {
 	if err != nil {
 		return err
 	}
-	summary := text("s1", hostsdk.RoleUser, "Summary: the W-9 form was filled in with the pdf-forms skill.")
+	summary := text("s1", hostsdk.RoleUser, "Summary: the change in main.go was reviewed with the code-review skill.")
 	if _, err := s.RecordCompaction(ctx, hostsdk.Compaction{
 		Hide: sessionlog.Range{From: 1, To: logged[len(logged)-1].Seq}, Summary: &summary}); err != nil {
 		return err
@@ -134,11 +143,12 @@ func compact(ctx context.Context, s *hostsdk.Session) error {
 	return nil
 }
 
-// converse runs the model's steps until it answers, offering it the tools
-// in offered.
+// converse runs the model's steps of one turn until it answers, offering it
+// the tools in offered.
 func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDefinition) error {
 	var conversation []hostsdk.Message // what the model is sent, in order
-	input := []hostsdk.Message{text("u1", hostsdk.RoleUser, "Please fill in the W-9 form in forms/w9.pdf.")}
+	var approved []string              // tools that need no approval until the turn ends
+	input := []hostsdk.Message{text("u1", hostsdk.RoleUser, "Please review the change in main.go.")}
 	for step := 1; step <= 3; step++ {
 		// The step's new input goes in as the downstream decision; the step
 		// appends it to the log with whatever the plugin adds.
@@ -158,6 +168,9 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 		}
 		conversation = append(conversation, res.Decision.Messages...)
 		fmt.Printf("step %d: %s, %d messages in the conversation\n", step, res.Outcome, len(conversation))
+		for _, inv := range res.Invocations { // skills the user invoked by name
+			approved = preApprove(approved, inv.Directives)
+		}
 
 		call, answer := model(conversation, offered)
 		if call == nil {
@@ -175,6 +188,7 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 		}
 		first, _, _ := strings.Cut(out.Text, "\n")
 		fmt.Printf("model called %s %s: %s (error %v)\n", call.name, call.arguments, first, out.IsError)
+		approved = preApprove(approved, out.Directives)
 		input = []hostsdk.Message{
 			text(fmt.Sprintf("a%d", step), hostsdk.RoleAssistant, fmt.Sprintf("%s %s", call.name, call.arguments)),
 			text(fmt.Sprintf("r%d", step), hostsdk.RoleTool, out.Text),
@@ -184,29 +198,40 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 	return nil
 }
 
+// preApprove adds the tools a loaded skill asks for to those approved for
+// the rest of the turn, when the runtime acts on them (the skill is
+// trusted, and the directive handler said so), and says which.
+func preApprove(approved []string, d *skill.Directives) []string {
+	if !d.Acted().Has(skill.DirectiveAllowedTools) {
+		return approved
+	}
+	fmt.Printf("pre-approved for the rest of the turn: %s\n", strings.Join(d.AllowedTools, ", "))
+	return append(approved, d.AllowedTools...)
+}
+
 // toolCall is a tool call the model asked for.
 type toolCall struct {
 	name      string
 	arguments json.RawMessage
 }
 
-// model stands in for the model: while the catalog lists pdf-forms and the
-// `skill` tool is offered, it loads that skill; after the tool's result, it
-// answers.
+// model stands in for the model: while the catalog lists code-review and
+// the `skill` tool is offered, it loads that skill; after the tool's result,
+// it answers.
 func model(conversation []hostsdk.Message, offered []hostsdk.ToolDefinition) (*toolCall, string) {
 	if conversation[len(conversation)-1].Role == hostsdk.RoleTool {
-		return nil, "Done: the form is filled in, following the pdf-forms skill."
+		return nil, "Done: the change is reviewed, following the code-review skill."
 	}
 	listed := slices.ContainsFunc(conversation, func(m hostsdk.Message) bool {
-		return strings.Contains(m.Text(), "`pdf-forms`")
+		return strings.Contains(m.Text(), "`code-review`")
 	})
 	offeredSkill := slices.ContainsFunc(offered, func(t hostsdk.ToolDefinition) bool {
 		return t.Name == "skill"
 	})
 	if listed && offeredSkill {
-		return &toolCall{name: "skill", arguments: json.RawMessage(`{"name":"pdf-forms"}`)}, ""
+		return &toolCall{name: "skill", arguments: json.RawMessage(`{"name":"code-review"}`)}, ""
 	}
-	return nil, "I have no skill for PDF forms."
+	return nil, "I have no skill for code review."
 }
 
 func text(id string, role hostsdk.Role, s string) hostsdk.Message {

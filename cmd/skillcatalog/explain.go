@@ -91,6 +91,9 @@ type explainedSkill struct {
 	Path     string          `json:"path,omitempty"`
 	Listed   bool            `json:"listed"`
 	Reasons  []explainReason `json:"reasons"`
+	// Directives are what the skill asks of the runtime (a fork, a model,
+	// tools to pre-approve), as a host loading it receives them.
+	Directives *skill.Directives `json:"directives,omitempty"`
 }
 
 type explainReason struct {
@@ -134,11 +137,16 @@ skipped and why, and which directories of skills were not scanned: a
 project's when it is not trusted, .claude/skills or .codex/skills without
 their -preset.
 
+Each skill that asks something of the runtime says what: its directives
+(a fork and its agent, a model, tools to pre-approve), as a host loading it
+receives them, a remote server's marked as requests no host acts on.
+
 With -json it prints one object: {"cwd", "agent", "outcome", "catalog",
 "complete", "scan": {"dirs", "absent", "loaded", "skipped": [{"path",
 "skill", "reason", "detail"}], "notScanned": [{"path", "why"}], "summary"},
 "skills": [{"name", "provider", "origin", "path", "listed", "reasons":
-[{"kind", "detail"}]}], "notes", "sourceDiagnostics"}.
+[{"kind", "detail"}], "directives": {"context", "agent", "model",
+"allowedTools", "trusted", "diagnostics"}}], "notes", "sourceDiagnostics"}.
 
 Flags:
 `
@@ -226,11 +234,17 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	if err != nil {
 		return explanation{}, err
 	}
-	snap, err := reg.Snapshot(ctx, skills.Query{SessionID: explainSession, Cwd: o.cwd, Chain: []string{o.agent, tools.GlobalScope}})
+	q := skills.Query{SessionID: explainSession, Cwd: o.cwd, Chain: []string{o.agent, tools.GlobalScope}}
+	snap, err := reg.Snapshot(ctx, q)
 	if err != nil {
 		return explanation{}, err
 	}
-	return o.explanation(ctx, res, snap, fsys, everything)
+	ex, err := o.explanation(ctx, res, snap, fsys, everything)
+	if err != nil {
+		return explanation{}, err
+	}
+	explainDirectives(ctx, reg, q, ex.Skills)
+	return ex, nil
 }
 
 // explainSession is the session explain's one step belongs to.
@@ -490,6 +504,14 @@ func printExplanation(w io.Writer, ex explanation) {
 		fmt.Fprintln(w)
 		for _, r := range s.Reasons {
 			fmt.Fprintf(w, "      %s: %s\n", r.Kind, skill.QuoteUnsafe(r.Detail))
+		}
+		if line := directivesLine(s.Directives); line != "" {
+			fmt.Fprintf(w, "      directives: %s\n", line)
+		}
+		if s.Directives != nil && s.Origin != "" { // a local skill's are among the source diagnostics
+			for _, d := range s.Directives.Diagnostics {
+				fmt.Fprintf(w, "      directive diagnostic: %s\n", skill.QuoteUnsafe(d))
+			}
 		}
 	}
 	if len(ex.Notes) > 0 {

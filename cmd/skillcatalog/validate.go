@@ -80,7 +80,9 @@ directory match, description and compatibility lengths); warnings name the
 leniencies skillcatalog applies to load a skill anyway. A field Claude Code
 documents (disable-model-invocation, user-invocable, argument-hint, model,
 context, agent, hooks) is an error that says so, and with -preset
-claude-code a warning. Each skill also says whether skillcatalog's Agent
+claude-code a warning. A skill's directives (what its context, agent,
+model and allowed-tools ask of the runtime) are listed, and a value
+skillcatalog cannot read is a warning. Each skill also says whether skillcatalog's Agent
 Skills provider (with the -preset layouts) loads it, which is the rule demo
 and explain apply, and whether serve-mcp serves it: the MCP Skills
 extension serves only skills that meet the specification. One line then
@@ -95,8 +97,8 @@ is reported, never opened for reading.
 
 With -json it prints one object:
   {"valid": bool, "skills": [{"path", "valid", "errors": [{"field", "message"}],
-   "warnings": [...], "loads": bool, "name", "notLoaded", "skipReason", "served": bool,
-   "notServed"}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
+   "warnings": [...], "loads": bool, "name", "notLoaded", "skipReason", "directives":
+   {"context", "agent", "model", "allowedTools", "trusted"}, "served": bool, "notServed"}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
    "skipped": [{"path", "skill", "reason", "detail"}], "notScanned", "summary"}}
 
 Flags:
@@ -304,6 +306,9 @@ func printValidation(w io.Writer, rep validateReport) {
 		}
 		for _, f := range s.Warnings {
 			fmt.Fprintf(w, "  warning: %s\n", findingText(f))
+		}
+		if line := directivesLine(s.Directives); line != "" {
+			fmt.Fprintf(w, "  directives: %s\n", line)
 		}
 		switch {
 		case s.Loads && !s.Valid:

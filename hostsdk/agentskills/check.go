@@ -17,12 +17,20 @@ import (
 var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
 
 // claudeCodeFields are the frontmatter fields Claude Code documents beyond
-// the specification, sorted; honoured says which of them the provider
-// acts on.
-var claudeCodeFields = map[string]bool{
-	"agent": false, "argument-hint": true, "context": false, "disable-model-invocation": true,
-	"hooks": false, "model": false, "user-invocable": true,
+// the specification; the value says what the provider does with each.
+var claudeCodeFields = map[string]fieldUse{
+	"agent": usedAsDirective, "argument-hint": honoured, "context": usedAsDirective, "disable-model-invocation": honoured,
+	"hooks": ignored, "model": usedAsDirective, "user-invocable": honoured,
 }
+
+// fieldUse is what the provider does with a Claude Code field.
+type fieldUse int
+
+const (
+	ignored         fieldUse = iota
+	honoured                 // the provider acts on it
+	usedAsDirective          // the provider passes it to the host, which decides
+)
 
 // Finding is one problem CheckSkillFile found.
 type Finding struct {
@@ -50,6 +58,10 @@ type SpecCheck struct {
 	// is its short cause (see SkipReason).
 	NotLoaded  string `json:"notLoaded,omitempty"`
 	SkipReason string `json:"skipReason,omitempty"`
+	// Directives, for a skill the provider loads, are what it asks of the
+	// runtime (Frontmatter.Directives), as a host receives them: trusted,
+	// and honoured by no host yet. Their diagnostics are among Warnings.
+	Directives *skill.Directives `json:"directives,omitempty"`
 }
 
 // Valid reports whether the file meets the specification.
@@ -84,7 +96,7 @@ func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, 
 	if lerr != nil {
 		c.NotLoaded, c.SkipReason = lerr.Error(), SkipReason(lerr)
 	} else {
-		c.Loads, c.Name = true, fm.Name
+		c.Loads, c.Name, c.Directives = true, fm.Name, trusted(fm.Directives)
 	}
 	// The checks Validate repeats are errors above already.
 	repeated, _ := fm.Validate(dirName)
@@ -185,14 +197,18 @@ func (f *findings) extraFields(fields map[string]*yaml.Node, claude bool, warnin
 	}
 	slices.Sort(extra)
 	for _, k := range extra {
-		honoured, isClaude := claudeCodeFields[k]
+		use, isClaude := claudeCodeFields[k]
 		switch {
-		case isClaude && claude && honoured:
+		case isClaude && claude && use == honoured:
 			warnings.add(k, "field %q is a Claude Code field, not in the Agent Skills specification: skillcatalog honours it; other clients may ignore it", k)
+		case isClaude && claude && use == usedAsDirective:
+			warnings.add(k, "field %q is a Claude Code field, not in the Agent Skills specification: skillcatalog passes it to the host as a directive; other clients may ignore it", k)
 		case isClaude && claude:
 			warnings.add(k, "field %q is a Claude Code field, not in the Agent Skills specification: other clients may ignore it", k)
-		case isClaude && honoured:
+		case isClaude && use == honoured:
 			f.add(k, "field %q is not in the specification, which allows only %s; it is a Claude Code field, which skillcatalog honours and the claude-code preset accepts", k, strings.Join(specFields, ", "))
+		case isClaude && use == usedAsDirective:
+			f.add(k, "field %q is not in the specification, which allows only %s; it is a Claude Code field, which skillcatalog passes to the host as a directive and the claude-code preset accepts", k, strings.Join(specFields, ", "))
 		case isClaude:
 			f.add(k, "field %q is not in the specification, which allows only %s; it is a Claude Code field, which the claude-code preset accepts", k, strings.Join(specFields, ", "))
 		default:

@@ -171,4 +171,17 @@
 // skill's full frontmatter (license, compatibility, metadata,
 // allowed-tools and unknown fields), which is never rendered into a
 // catalog.
+//
+// # Directives
+//
+// A skill's `context`, `agent`, `model` and `allowed-tools` fields are
+// what it asks of the runtime (skill.Directives): they are read as Claude
+// Code writes them in every layout (skill.ParseDirectives: `context: fork`
+// or Eino's `fork_with_context`, `model: inherit` as nothing asked,
+// allowed-tools as a list or a string of tools separated by spaces or
+// commas outside parentheses). Frontmatter.Directives holds them, and a
+// loaded Definition carries them marked Trusted, the file being the host's
+// own; a malformed or unknown value is a warning diagnostic and is not
+// read, and the skill loads. Load reads the file each time, so a changed
+// directive reaches the next load.
 package agentskills

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -43,7 +44,9 @@ type Frontmatter struct {
 	// Compatibility is the optional `compatibility` field.
 	Compatibility string
 	// AllowedTools is the optional `allowed-tools` field: a YAML sequence,
-	// or a string split on whitespace (the format's space-delimited form).
+	// or a string split on whitespace (the format's space-delimited form)
+	// and commas outside parentheses (Claude Code's "Bash(git add *),
+	// Read"), as Directives reads it.
 	AllowedTools []string
 	// Metadata is the optional `metadata` string map.
 	Metadata map[string]string
@@ -56,8 +59,15 @@ type Frontmatter struct {
 	// UserInvocable is `user-invocable`; it defaults to true when the field
 	// is absent.
 	UserInvocable bool
-	// Extra holds every other top-level field, decoded generically.
+	// Extra holds every other top-level field, decoded generically;
+	// context, agent and model among them, which Directives reads too.
 	Extra map[string]any
+	// Directives are what the skill asks of the runtime (`context`,
+	// `agent`, `model`, `allowed-tools`, as skill.ParseDirectives reads
+	// them); nil when it asks for nothing and nothing in them was
+	// malformed. Their diagnostics are among the parse's warnings. They are
+	// not Trusted: the provider marks those of the skills it loads.
+	Directives *skill.Directives
 }
 
 // Invocation returns the invocation policy the frontmatter asks for.
@@ -188,20 +198,30 @@ func parseWhole(data []byte) (*parsed, string) {
 	return pr, body
 }
 
+// unmarshalFrontmatter decodes the YAML between the delimiters, retrying
+// once with unquoted values that hold ": " quoted (with a warning).
+func unmarshalFrontmatter(front string) (yaml.Node, []string, error) {
+	var doc yaml.Node
+	err := yaml.Unmarshal([]byte(front), &doc)
+	if err == nil {
+		return doc, nil, nil
+	}
+	fixed, keys := lenientyaml.QuoteColonValues(front)
+	if len(keys) == 0 {
+		return doc, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML: %s", lenientyaml.InFile(err)))
+	}
+	doc = yaml.Node{}
+	if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
+		return doc, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %s", strings.Join(keys, ", "), lenientyaml.InFile(err)))
+	}
+	return doc, []string{fmt.Sprintf("frontmatter is not valid YAML; read the unquoted value of %s as a plain string (quote it to silence this warning)", strings.Join(keys, ", "))}, nil
+}
+
 // parseFrontmatter decodes the YAML between the delimiters.
 func parseFrontmatter(front string) (Frontmatter, []string, error) {
-	var warnings []string
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		fixed, keys := lenientyaml.QuoteColonValues(front)
-		if len(keys) == 0 {
-			return Frontmatter{}, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML: %s", lenientyaml.InFile(err)))
-		}
-		doc = yaml.Node{}
-		if err2 := yaml.Unmarshal([]byte(fixed), &doc); err2 != nil {
-			return Frontmatter{}, nil, skipped(ReasonInvalidYAML, fmt.Errorf("frontmatter is not valid YAML (also after quoting %s): %s", strings.Join(keys, ", "), lenientyaml.InFile(err)))
-		}
-		warnings = append(warnings, fmt.Sprintf("frontmatter is not valid YAML; read the unquoted value of %s as a plain string (quote it to silence this warning)", strings.Join(keys, ", ")))
+	doc, warnings, err := unmarshalFrontmatter(front)
+	if err != nil {
+		return Frontmatter{}, nil, err
 	}
 	fm := Frontmatter{UserInvocable: true}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -215,6 +235,7 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 		return Frontmatter{}, nil, errNotMapping
 	}
 	seen := make(map[string]int, len(root.Content)/2)
+	directives := map[string]any{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key := root.Content[i].Value
 		val := root.Content[i+1]
@@ -246,8 +267,6 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				v = true
 			}
 			fm.UserInvocable = v
-		case "allowed-tools":
-			fm.AllowedTools, warnings = toolsField(key, val, warnings)
 		case "metadata":
 			fm.Metadata, warnings = metadataField(key, val, warnings)
 		case "argument-hint":
@@ -258,11 +277,22 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				warnings = append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
 				continue
 			}
+			switch key {
+			case skill.FieldAllowedTools:
+				directives[key] = v
+				continue
+			case skill.FieldContext, skill.FieldAgent, skill.FieldModel:
+				directives[key] = v
+			}
 			if fm.Extra == nil {
 				fm.Extra = make(map[string]any)
 			}
 			fm.Extra[key] = v
 		}
+	}
+	if fm.Directives = skill.ParseDirectives(directives); fm.Directives != nil {
+		fm.AllowedTools = slices.Clone(fm.Directives.AllowedTools)
+		warnings = append(warnings, fm.Directives.Diagnostics...)
 	}
 	return fm, warnings, nil
 }
@@ -312,27 +342,6 @@ func boolField(n *yaml.Node) (v, ok bool) {
 		return false, false
 	}
 	return b, true
-}
-
-func toolsField(key string, n *yaml.Node, warnings []string) ([]string, []string) {
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return nil, warnings
-		}
-		return strings.Fields(n.Value), warnings
-	case yaml.SequenceNode:
-		out := make([]string, 0, len(n.Content))
-		for _, c := range n.Content {
-			if c.Kind != yaml.ScalarNode {
-				warnings = append(warnings, fmt.Sprintf("field %q has a non-string entry; ignored", key))
-				continue
-			}
-			out = append(out, c.Value)
-		}
-		return out, warnings
-	}
-	return nil, append(warnings, fmt.Sprintf("field %q is neither a string nor a list; ignored", key))
 }
 
 func metadataField(key string, n *yaml.Node, warnings []string) (map[string]string, []string) {

@@ -117,12 +117,14 @@ func TestParseSkillFile(t *testing.T) {
 				Name: "a", Description: "d", License: "MIT", Compatibility: "needs git",
 				AllowedTools: []string{"Bash", "Read"}, Metadata: map[string]string{"author": "me", "version": "1.0"},
 				UserInvocable: true, Extra: map[string]any{"x-extra": map[string]any{"k": []any{1, 2}}},
+				Directives: &skill.Directives{AllowedTools: []string{"Bash", "Read"}},
 			},
 		},
 		{
 			name: "allowed-tools as a list",
 			in:   "---\nname: a\ndescription: d\nallowed-tools:\n  - Bash(git:*)\n  - Read\n---\n",
-			want: Frontmatter{Name: "a", Description: "d", AllowedTools: []string{"Bash(git:*)", "Read"}, UserInvocable: true},
+			want: Frontmatter{Name: "a", Description: "d", AllowedTools: []string{"Bash(git:*)", "Read"}, UserInvocable: true,
+				Directives: &skill.Directives{AllowedTools: []string{"Bash(git:*)", "Read"}}},
 		},
 		{
 			name:     "metadata of the wrong shape",

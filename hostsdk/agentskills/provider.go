@@ -252,7 +252,9 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 }
 
 // Load implements skills.Provider. It picks the skill List would offer for
-// req.Cwd and reads its SKILL.md now, so the body is always current. found
+// req.Cwd and reads its SKILL.md now, so the body and the directives are
+// always current (a changed `model:` reaches the next load). Its
+// directives are Trusted: the file is the host's own. found
 // is false when no such skill is offered, including when the file changed
 // into something that no longer declares a valid skill of that name.
 func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
@@ -297,7 +299,19 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 		},
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: sk.Dir},
 		Content:      body,
+		Directives:   trusted(fm.Directives),
 	}, true, nil
+}
+
+// trusted returns a copy of d marked Trusted: a SKILL.md on disk is the
+// host's own, in a directory it chose to read (a project's only when it
+// trusts the project).
+func trusted(d *skill.Directives) *skill.Directives {
+	d = d.Clone()
+	if d != nil {
+		d.Trusted = true
+	}
+	return d
 }
 
 // Skills returns the skills offered for a working directory, sorted by

@@ -137,7 +137,7 @@ func TestClaudeCodeFields(t *testing.T) {
 	allowed := "which allows only allowed-tools, compatibility, description, license, metadata, name"
 	want := []string{
 		`disable-model-invocation: field "disable-model-invocation" is not in the specification, ` + allowed + `; it is a Claude Code field, which skillcatalog honours and the claude-code preset accepts`,
-		`model: field "model" is not in the specification, ` + allowed + `; it is a Claude Code field, which the claude-code preset accepts`,
+		`model: field "model" is not in the specification, ` + allowed + `; it is a Claude Code field, which skillcatalog passes to the host as a directive and the claude-code preset accepts`,
 		`version: field "version" is not in the specification, ` + allowed,
 	}
 	if diff := cmp.Diff(want, msgs(c.Errors)); diff != "" {
@@ -152,7 +152,7 @@ func TestClaudeCodeFields(t *testing.T) {
 	}
 	wantWarnings := []string{
 		`disable-model-invocation: field "disable-model-invocation" is a Claude Code field, not in the Agent Skills specification: skillcatalog honours it; other clients may ignore it`,
-		`model: field "model" is a Claude Code field, not in the Agent Skills specification: other clients may ignore it`,
+		`model: field "model" is a Claude Code field, not in the Agent Skills specification: skillcatalog passes it to the host as a directive; other clients may ignore it`,
 	}
 	if diff := cmp.Diff(wantWarnings, msgs(c.Warnings)); diff != "" {
 		t.Errorf("claude-code warnings (-want +got):\n%s", diff)

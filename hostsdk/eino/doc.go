@@ -42,6 +42,18 @@
 // and a tool call that cannot reach the plugin answers the model with the
 // error as text, since an error from an Eino tool ends the Run.
 //
+// # Skill directives
+//
+// A skill that asks to run in a sub-agent (`context: fork`, or
+// `fork_with_context` with the conversation) or on another model
+// (`model:`) gets it when the adapter has the means: Options.Agents (an
+// AgentHub, such as Agents) runs a fork skill the model loads in the agent
+// its `agent` names, whose final answer is the tool's result, and
+// Options.Models (a ModelHub, such as Models), with the agent's model
+// wrapped by Skills.Model, runs the rest of the Run on the model the skill
+// names. Otherwise the skill runs inline on the agent's model, and its
+// result says so. See directives.go.
+//
 // # Eino versions
 //
 // This module is built against Eino v0.7 and its AgentMiddleware

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/tool"
@@ -36,6 +37,15 @@ type Options struct {
 	// Logger receives the failures the adapter lets the agent run past;
 	// nil is slog.Default().
 	Logger *slog.Logger
+	// Agents gives the sub-agents of `context: fork` skills: a trusted
+	// skill the model loads runs in the agent its `agent` names, and the
+	// agent's answer is the `skill` call's result. nil runs every skill
+	// inline, and the result says so. See directives.go.
+	Agents AgentHub
+	// Models gives the models of `model:` skills: a trusted skill that
+	// asks for one switches the rest of the Run to it, when the agent's
+	// model is Skills.Model. nil keeps the model, and the result says so.
+	Models ModelHub
 }
 
 // Skills adds the skill catalog to Eino agents: the plugin's tools, and a
@@ -46,11 +56,15 @@ type Skills struct {
 	host  *hostsdk.Host
 	opts  Options
 	tools []tool.BaseTool
+	// switching says the agent's model is Model's: a `model:` skill can
+	// switch it.
+	switching atomic.Bool
 }
 
 // New returns the skills of host for Eino agents. It reads the definitions
 // of the mount's tools once, because an Eino agent fixes its tools when it
-// is built.
+// is built. With Options.Agents or Options.Models it becomes the host's
+// directive handler (hostsdk.Host.HandleDirectives), for the agent's scope.
 func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error) {
 	if host == nil {
 		return nil, errors.New("skilleino: no host")
@@ -65,6 +79,9 @@ func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error
 		return nil, err
 	}
 	s.tools = tools
+	if s.opts.Agents != nil || s.opts.Models != nil {
+		host.HandleDirectives(s.handle)
+	}
 	return s, nil
 }
 
@@ -120,6 +137,8 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 	case res.Decision.Reject != nil:
 		return nil, fmt.Errorf("skilleino: session %q: the step was rejected: %s", sess.ID(), res.Decision.Reject.Reason)
 	}
+	actOnInvocations(ctx, res.Invocations)
+	adk.AddSessionValue(ctx, historyKey, own)
 	out := append(make([]*schema.Message, 0, len(system)+len(res.View)), system...)
 	for _, v := range res.View {
 		if v.Plugin {

@@ -63,5 +63,5 @@ func (t *skillTool) InvokableRun(ctx context.Context, arguments string, _ ...too
 		t.skills.opts.Logger.Warn("skill catalog: a tool call failed", "session", sess.ID(), "tool", t.info.Name, "err", err)
 		return fmt.Sprintf("Error: the %s tool is unavailable: %v", t.info.Name, err), nil
 	}
-	return res.Text, nil
+	return t.skills.skillResult(ctx, res), nil
 }

@@ -113,10 +113,14 @@
 // Permissions. A remote skill's frontmatter grants nothing: the loaded
 // Definition carries no field of it but name and description (and the
 // disable-model-invocation and user-invocable booleans, which only narrow
-// who may invoke it). HeldEntry returns the entry a session holds, with
-// allowed-tools as Entry.RequestedTools: a request from an untrusted
-// origin, which a host must not turn into a grant without the user's
-// explicit approval for that skill, bound to the entry's files and digests.
+// who may invoke it), and its directives (`context`, `agent`, `model`,
+// `allowed-tools`: skill.Directives), which are requests, not Trusted: the
+// registry marks them trusted only for a provider the host attached with
+// skills.ProviderOptions.TrustDirectives, its opt-in for that server.
+// HeldEntry returns the entry a session holds, with allowed-tools as
+// Entry.RequestedTools: a request from an untrusted origin, which a host
+// must not turn into a grant without the user's explicit approval for that
+// skill, bound to the entry's files and digests.
 //
 // Caches. The listing is shared by the provider's sessions (one walk serves
 // every session that lists within IndexMaxAge, and an unchanged walk keeps

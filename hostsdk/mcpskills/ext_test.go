@@ -3,6 +3,7 @@ package mcpskills
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -562,7 +563,8 @@ func TestExtListingBounds(t *testing.T) {
 }
 
 // TestExtHeldEntryRequestsNoGrant: allowed-tools of a remote skill reaches
-// the host only as a request in the held entry, never in the definition.
+// the host only as a request: in the held entry, and among the definition's
+// directives, untrusted.
 func TestExtHeldEntryRequestsNoGrant(t *testing.T) {
 	s := newExtServer()
 	p, _ := newExtProvider(t, s, Config{})
@@ -571,8 +573,8 @@ func TestExtHeldEntryRequestsNoGrant(t *testing.T) {
 		t.Error("an entry is held before the skill was loaded")
 	}
 	def := load(t, p, "s1", "git-workflow")
-	if strings.Contains(fmt.Sprintf("%+v", def), "Bash") {
-		t.Errorf("the definition carries allowed-tools: %+v", def)
+	if d := def.Directives; d == nil || d.Trusted || !slices.Equal(d.AllowedTools, []string{"Bash(git:*)", "Read"}) {
+		t.Errorf("the definition's directives: %+v", d)
 	}
 	e, ok := p.HeldEntry("s1", "docs:git-workflow")
 	if !ok {

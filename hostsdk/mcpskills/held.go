@@ -3,14 +3,10 @@ package mcpskills
 import (
 	"encoding/json"
 	"slices"
-	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
-
-// maxRequestedTools bounds Entry.RequestedTools.
-const maxRequestedTools = 256
 
 // Entry is what a server that declares the MCP Skills extension says about
 // one of its skills, as a session holds it: the entry the skill was loaded
@@ -28,14 +24,16 @@ type Entry struct {
 	// Frontmatter is the entry's frontmatter as the server sent it (a
 	// JSON object).
 	Frontmatter json.RawMessage
-	// RequestedTools is the frontmatter's allowed-tools (a space-separated
-	// string, or a list of strings), at most 256 of them: the tools the
-	// server asks to have pre-approved. It is a request from an untrusted
-	// origin, never a grant. A host must not widen the model's permissions
-	// from it unless the user explicitly approved that grant for this
-	// skill, and should bind such an approval to Files (every URI and
-	// digest), revoking it when they change. The provider itself ignores
-	// it: nothing in a loaded Definition carries it.
+	// RequestedTools is the frontmatter's allowed-tools (a string of tools
+	// separated by spaces or commas, or a list of strings), at most 256 of
+	// them: the tools the server asks to have pre-approved. It is a request
+	// from an untrusted origin, never a grant. A host must not widen the
+	// model's permissions from it unless the user explicitly approved that
+	// grant for this skill, and should bind such an approval to Files
+	// (every URI and digest), revoking it when they change. A loaded
+	// Definition carries it among its Directives, which are not Trusted
+	// unless the host attached the provider with
+	// skills.ProviderOptions.TrustDirectives.
 	RequestedTools []string
 	// Dynamic is set when the entry lists no files ("dynamic"); such
 	// skills are not loaded.
@@ -99,22 +97,13 @@ func (p *Provider) publicEntry(e *remoteEntry) Entry {
 	return out
 }
 
-// requestedTools reads allowed-tools: a space-separated string (the Agent
-// Skills form) or a list of strings.
+// requestedTools reads allowed-tools as a skill's directives read it: a
+// list of strings, or a string of tools separated by spaces or commas
+// outside parentheses (skill.ParseDirectives), at most
+// skill.MaxAllowedTools of them.
 func requestedTools(v any) []string {
-	var out []string
-	switch v := v.(type) {
-	case string:
-		out = strings.Fields(v)
-	case []any:
-		for _, t := range v {
-			if s, ok := t.(string); ok && strings.TrimSpace(s) != "" {
-				out = append(out, strings.TrimSpace(s))
-			}
-		}
+	if d := skill.ParseDirectives(map[string]any{skill.FieldAllowedTools: v}); d != nil {
+		return d.AllowedTools
 	}
-	if len(out) > maxRequestedTools {
-		out = out[:maxRequestedTools]
-	}
-	return out
+	return nil
 }

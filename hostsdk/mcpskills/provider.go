@@ -386,10 +386,13 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 	if err != nil {
 		return skill.Definition{}, false, p.san.wrapForModel("loading skill "+req.Name, err)
 	}
+	text := strings.ToValidUTF8(contentText(body.content), "\uFFFD")
+	fields, _ := frontmatterFields(text) // none: the index names and describes the skill
 	return skill.Definition{
 		Summary:      p.summary(e),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: BaseURI(e.Name)},
-		Content:      stripFrontmatter(strings.ToValidUTF8(contentText(body.content), "\uFFFD")),
+		Content:      stripFrontmatter(text),
+		Directives:   skill.ParseDirectives(fields),
 	}, true, nil
 }
 

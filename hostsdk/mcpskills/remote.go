@@ -222,6 +222,9 @@ func (p *Provider) loadExt(ctx context.Context, req skills.LoadRequest) (skill.D
 		Summary:      entrySummary(p.cfg.Label, e),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: e.Root + "/"},
 		Content:      stripFrontmatter(strings.ToValidUTF8(text, "\uFFFD")),
+		// The entry's frontmatter, which the file's was checked against:
+		// requests of an untrusted server (see Entry.RequestedTools).
+		Directives: skill.ParseDirectives(e.fields),
 	}, true, nil
 }
 

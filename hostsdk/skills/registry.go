@@ -56,6 +56,11 @@ type RuntimeSkill struct {
 	// ArgumentHint says what a user may write after `/name`, for the
 	// host's completion menu (skill.Summary.ArgumentHint).
 	ArgumentHint string
+	// Directives are what the skill asks of the runtime (where it runs,
+	// on which model, which tools it may use without approval); nil asks
+	// for nothing. A runtime skill is the host's own: Get returns them
+	// Trusted.
+	Directives *skill.Directives
 }
 
 // ProviderOptions configures a provider attachment.
@@ -73,6 +78,14 @@ type ProviderOptions struct {
 	// decide (AvailabilityDeclarer): remote providers are best-effort,
 	// every other provider strict.
 	Availability Availability
+	// TrustDirectives is the host's opt-in to act on the directives of
+	// the provider's skills (skill.Directives: a fork, a model, tools to
+	// pre-approve) as it acts on its own: Get marks them Trusted. Without
+	// it, the directives of a skill with an Origin (a remote server's) are
+	// requests, never Trusted, and any other skill's keep the mark its
+	// provider gave them (agentskills marks its files' trusted). Opt in
+	// per server: one provider per origin.
+	TrustDirectives bool
 }
 
 // Query selects what a snapshot observes.
@@ -221,12 +234,14 @@ type runtimeEntry struct {
 }
 
 type providerEntry struct {
-	r           *Registry
-	p           Provider
-	rank        int
-	label       string // ProviderOptions.Label, or the provider's type
-	order       uint64 // set under r.mu before publication
-	invalidator bool
+	r     *Registry
+	p     Provider
+	rank  int
+	label string // ProviderOptions.Label, or the provider's type
+	order uint64 // set under r.mu before publication
+	// trustDirectives is ProviderOptions.TrustDirectives.
+	trustDirectives bool
+	invalidator     bool
 	// good, for a best-effort provider, holds its last complete listings;
 	// nil for a strict one.
 	good    *lastGood
@@ -324,6 +339,10 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 		},
 		ResourceBase: s.ResourceBase.Clone(),
 		Content:      s.Content,
+		Directives:   ownDirectives(s.Directives),
+	}
+	if err := checkDirectives(def.Directives); err != nil {
+		return fmt.Errorf("skills: register %q in scope %q: %w", s.Name, scope, err)
 	}
 	if err := def.CheckUTF8(); err != nil {
 		// Refused, as a SKILL.md whose frontmatter is not UTF-8 is: the
@@ -375,7 +394,7 @@ func (r *Registry) AddProvider(scope string, p Provider, opts ProviderOptions) (
 	if p == nil {
 		panic("skills: AddProvider called with a nil Provider")
 	}
-	e := &providerEntry{r: r, p: p, rank: opts.Rank, label: providerLabel(p, opts)}
+	e := &providerEntry{r: r, p: p, rank: opts.Rank, label: providerLabel(p, opts), trustDirectives: opts.TrustDirectives}
 	if bestEffort(p, opts.Availability) {
 		e.good = newLastGood()
 	}
@@ -543,6 +562,7 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if def.Invocation == (skill.InvocationPolicy{}) {
 		def.Invocation = sum.Invocation
 	}
+	src.provider.markTrust(&def)
 	return def, src, true, nil
 }
 
@@ -643,6 +663,7 @@ func loadUnlisted(ctx context.Context, q Query, name string, providers []*provid
 			// provider leaves unset is the default one.
 			def.Invocation = skill.DefaultPolicy()
 		}
+		e.markTrust(&def)
 		return def, source{provider: e}, true, nil
 	}
 	return skill.Definition{}, source{}, false, firstErr

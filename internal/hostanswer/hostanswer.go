@@ -59,11 +59,11 @@ func LoadFailure(ctx context.Context, err error) (contract.SkillLookup, error) {
 }
 
 // Found is the answer to a GetSkill that found def. A body the load may not
-// use never leaves the host: the model's only if it may invoke the skill, a
-// user invocation's only if the user may.
+// use never leaves the host, nor its directives: the model's only if it may
+// invoke the skill, a user invocation's only if the user may.
 func Found(def skill.Definition, userInvocation bool) contract.SkillLookup {
 	if !def.Invocation.ModelInvocable && !(userInvocation && def.Invocation.UserInvocable) {
-		def.Content, def.ResourceBase = "", nil
+		def.Content, def.ResourceBase, def.Directives = "", nil, nil
 	}
 	return contract.SkillLookup{Found: true, Skill: def}
 }

@@ -73,9 +73,9 @@ func resourceBaseFromProto(rb *pb.ResourceBase) *skill.ResourceBase {
 }
 
 // definitionToProto converts a loaded skill: its summary as a summary
-// (summaryToProto), then its resource base and content.
+// (summaryToProto), then its resource base, content and directives.
 func definitionToProto(d skill.Definition) *pb.SkillDefinition {
-	out := &pb.SkillDefinition{ResourceBase: resourceBaseToProto(d.ResourceBase), Content: d.Content}
+	out := &pb.SkillDefinition{ResourceBase: resourceBaseToProto(d.ResourceBase), Content: d.Content, Directives: directivesToProto(d.Directives)}
 	copyFields(out.ProtoReflect(), summaryToProto(d.Summary).ProtoReflect())
 	return out
 }
@@ -88,5 +88,6 @@ func definitionFromProto(d *pb.SkillDefinition) skill.Definition {
 		Summary:      summaryFromProto(&sum),
 		ResourceBase: resourceBaseFromProto(d.GetResourceBase()),
 		Content:      d.GetContent(),
+		Directives:   directivesFromProto(d.GetDirectives()),
 	}
 }

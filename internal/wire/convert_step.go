@@ -166,7 +166,7 @@ func stepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.PreStepResponse{Outcome: o, Diagnostics: r.Diagnostics}
+	out := &pb.PreStepResponse{Outcome: o, Diagnostics: r.Diagnostics, Invocations: invocationsToProto(r.Invocations)}
 	if len(r.Reasons) > 0 {
 		out.Reasons = make([]*pb.StepReason, len(r.Reasons))
 		for i, rs := range r.Reasons {
@@ -190,7 +190,7 @@ func stepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error)
 	if err != nil {
 		return contract.StepResponse{}, err
 	}
-	out := contract.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics()}
+	out := contract.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics(), Invocations: invocationsFromProto(r.GetInvocations())}
 	if reasons := r.GetReasons(); len(reasons) > 0 {
 		out.Reasons = make([]contract.Reason, len(reasons))
 		for i, rs := range reasons {

@@ -64,7 +64,8 @@ func TestStepResponses(t *testing.T) {
 			{Code: contract.ReasonPublishedReplacement, Detail: "published a complete replacement listing 3 skills"},
 			{Code: contract.ReasonBudget, Detail: "catalogBudget 100: 2 of 3 catalog descriptions shortened to 5 characters"},
 			{Code: "a-code-of-a-newer-plugin"},
-		}}
+		},
+		Invocations: []contract.Invocation{fullInvocation, {Name: "plain", MessageID: "m2"}}}
 	for name, r := range map[string]contract.StepResponse{"no edits": {Outcome: contract.OutcomeUnchanged}, "full": full} {
 		p, err := stepResponseToProto(r)
 		if err != nil {

@@ -27,15 +27,21 @@ var (
 			Origin: "docs", QualifiedName: "docs:acme/pdf", ArgumentHint: "[form-name]"},
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://pdf/"},
 		Content:      "Do it.",
+		Directives:   &fullDirectives,
 	}
-	fullValue = skill.ToolValue{Name: "pdf", Provider: "mcp", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}, Content: "body", Origin: "docs"}
+	fullDirectives = skill.Directives{Context: skill.ContextForkWithConversation, Agent: "Explore", Model: "opus",
+		AllowedTools: []string{"Bash(git add *)", "Read"}, Trusted: true, Honoured: skill.DirectiveContext | skill.DirectiveAllowedTools,
+		Diagnostics: []string{`context "x" is not "fork"`}}
+	fullInvocation = contract.Invocation{Name: "pdf", MessageID: "skill-invocation-s-3-pdf", Directives: &fullDirectives}
+	fullValue      = skill.ToolValue{Name: "pdf", Provider: "mcp", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}, Content: "body", Origin: "docs"}
 )
 
 // TestFullValuesAreFull keeps the full values above full: a field added to
 // the shared types must be set there, so that its conversion is tested.
 func TestFullValuesAreFull(t *testing.T) {
 	t.Parallel()
-	for name, v := range map[string]any{"Summary": fullDefinition.Summary, "Definition": fullDefinition, "ToolValue": fullValue, "Message": fullMessage} {
+	for name, v := range map[string]any{"Summary": fullDefinition.Summary, "Definition": fullDefinition, "ToolValue": fullValue, "Message": fullMessage,
+		"Directives": fullDirectives, "Invocation": fullInvocation} {
 		rv := reflect.ValueOf(v)
 		for i := range rv.NumField() {
 			if rv.Field(i).IsZero() {

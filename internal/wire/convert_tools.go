@@ -40,16 +40,18 @@ func toolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 
 // toolResultToProto converts a tool result.
 func toolResultToProto(r contract.ToolResult) *pb.ExecuteSkillToolResponse {
-	return &pb.ExecuteSkillToolResponse{Value: toolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: resourcePageToProto(r.Resource)}
+	return &pb.ExecuteSkillToolResponse{Value: toolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: resourcePageToProto(r.Resource),
+		Directives: directivesToProto(r.Directives)}
 }
 
 // toolResultFromProto converts a tool result; an error result never
-// carries a value.
+// carries a value or directives.
 func toolResultFromProto(r *pb.ExecuteSkillToolResponse) contract.ToolResult {
 	out := contract.ToolResult{Text: r.GetText(), IsError: r.GetIsError()}
 	if !out.IsError {
 		out.Value = toolValueFromProto(r.GetValue())
 		out.Resource = resourcePageFromProto(r.GetResourceValue())
+		out.Directives = directivesFromProto(r.GetDirectives())
 	}
 	return out
 }

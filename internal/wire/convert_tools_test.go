@@ -20,13 +20,13 @@ func TestTools(t *testing.T) {
 	roundTrip(t, "ToolCall/full", contract.ToolCall{MountID: "m", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`)}, toolCallToProto, toolCallFromProto)
 	for name, r := range map[string]contract.ToolResult{
 		"zero":    {},
-		"success": {Value: &fullValue, Text: "<skill_content>"},
+		"success": {Value: &fullValue, Text: "<skill_content>", Directives: &fullDirectives},
 		"error":   {Text: "Error: x", IsError: true},
 	} {
 		roundTrip(t, "ToolResult/"+name, r, toolResultToProto, toolResultFromProto)
 	}
-	if got := toolResultFromProto(&pb.ExecuteSkillToolResponse{IsError: true, Value: toolValueToProto(&fullValue)}); got.Value != nil {
-		t.Error("an error result carried a value")
+	if got := toolResultFromProto(&pb.ExecuteSkillToolResponse{IsError: true, Value: toolValueToProto(&fullValue), Directives: directivesToProto(&fullDirectives)}); got.Value != nil || got.Directives != nil {
+		t.Error("an error result carried a value or directives")
 	}
 	for _, v := range []*skill.ToolValue{nil, {}, &fullValue} {
 		roundTrip(t, "ToolValue", v, toolValueToProto, toolValueFromProto)

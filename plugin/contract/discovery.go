@@ -36,6 +36,12 @@ type Discovery struct {
 	TrustedProjects []string `json:"trustedProjects,omitempty"`
 	// MCPServers are MCP skill servers reached over streamable HTTP.
 	MCPServers []DiscoveryServer `json:"mcpServers,omitempty"`
+	// HonourDirectives names the kinds of directive the host acts on when
+	// a trusted skill asks for them: "context" (a fork), "model",
+	// "allowed-tools" (skill.DirectiveSet's names). The plugin marks them
+	// honoured in the definitions it loads, and states every other kind a
+	// skill asks for as not acted on. Empty: the host acts on none.
+	HonourDirectives []string `json:"honourDirectives,omitempty"`
 }
 
 // DiscoveryServer is one MCP skill server of a Discovery: a server that
@@ -70,6 +76,10 @@ type DiscoveryServer struct {
 	// IndexMaxAgeMs is how long a session reuses its copy of a server's
 	// index, in milliseconds; 0 means 30 s.
 	IndexMaxAgeMs int `json:"indexMaxAgeMs,omitempty"`
+	// TrustDirectives is the host's opt-in to act on the directives of
+	// this server's skills (skills.ProviderOptions.TrustDirectives):
+	// without it, they are requests the host never acts on.
+	TrustDirectives bool `json:"trustDirectives,omitempty"`
 }
 
 // JSON returns the discovery's JSON form, the object a ConfigureRequest's

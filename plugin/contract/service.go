@@ -255,6 +255,9 @@ type StepResponse struct {
 	// else applies (a hidden `skill` tool, budget diagnostics, skills the
 	// user invoked).
 	Reasons []Reason
+	// Invocations are the skills the user invoked by name whose
+	// instructions the step appends, in the order of their messages.
+	Invocations []Invocation
 }
 
 // ToolDefinition is a model-facing tool the plugin implements.
@@ -299,6 +302,11 @@ type ToolResult struct {
 	Value *skill.ToolValue
 	// Resource is set on a successful resource-read call.
 	Resource *skill.ResourcePage
+	// Directives, on a successful `skill` call, are what the loaded skill
+	// asks of the runtime, with the kinds the host said it acts on
+	// (skill.Directives.Honoured); nil when it asks for nothing. Text ends
+	// with the notice of what is not acted on (render.DirectivesNotice).
+	Directives *skill.Directives
 	// Text is the wrapped instructions or resource page on success, or the
 	// error text.
 	Text    string

@@ -50,8 +50,8 @@ const PresetAgentSkills = "agent-skills"
 
 // The keys of a discovery configuration and of one of its servers.
 var (
-	configKeys = []string{"homeDir", "mcpServers", "presets", "skillRoots", "trustProjects", "trustedProjects"}
-	serverKeys = []string{"allowHttp", "availability", "headers", "indexMaxAgeMs", "label", "rank", "requestTimeoutMs", "skillUris", "url"}
+	configKeys = []string{"homeDir", "honourDirectives", "mcpServers", "presets", "skillRoots", "trustProjects", "trustedProjects"}
+	serverKeys = []string{"allowHttp", "availability", "headers", "indexMaxAgeMs", "label", "rank", "requestTimeoutMs", "skillUris", "trustDirectives", "url"}
 	// processKeys would start a program: refused, not unknown.
 	processKeys = []string{"args", "command", "env"}
 )
@@ -74,7 +74,7 @@ func Parse(raw string) (contract.Discovery, error) {
 		dst any
 	}{
 		{"skillRoots", &d.SkillRoots}, {"presets", &d.Presets}, {"homeDir", &d.HomeDir},
-		{"trustProjects", &d.TrustProjects}, {"trustedProjects", &d.TrustedProjects},
+		{"trustProjects", &d.TrustProjects}, {"trustedProjects", &d.TrustedProjects}, {"honourDirectives", &d.HonourDirectives},
 	}
 	for _, f := range fields {
 		if err := decode(f.key, obj[f.key], f.dst); err != nil {
@@ -153,6 +153,7 @@ func parseServers(v json.RawMessage) ([]contract.DiscoveryServer, error) {
 		}{
 			{"url", &s.URL}, {"headers", &s.Headers}, {"label", &s.Label}, {"rank", &s.Rank}, {"availability", &s.Availability},
 			{"allowHttp", &s.AllowHTTP}, {"skillUris", &s.SkillURIs}, {"requestTimeoutMs", &s.RequestTimeoutMs}, {"indexMaxAgeMs", &s.IndexMaxAgeMs},
+			{"trustDirectives", &s.TrustDirectives},
 		}
 		for _, f := range fields {
 			if err := decode(name+"."+f.key, obj[f.key], f.dst); err != nil {
@@ -181,6 +182,9 @@ func check(d contract.Discovery) error {
 	}
 	if _, err := presets(d.Presets); err != nil {
 		return err
+	}
+	if _, err := skill.ParseDirectiveSet(d.HonourDirectives); err != nil {
+		return fmt.Errorf("discovery option honourDirectives: %w", err)
 	}
 	labels := map[string]int{}
 	for i, s := range d.MCPServers {

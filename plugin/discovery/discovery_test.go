@@ -16,6 +16,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
 	"github.com/skillcatalog/skillcatalog/plugin/discovery"
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
@@ -26,7 +28,7 @@ func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
 	for _, tt := range []struct{ raw, want string }{
 		{`[]`, "discovery must be a single JSON object"},
 		{`{} {}`, "discovery must be a single JSON object"},
-		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, mcpServers, presets, skillRoots, trustProjects, trustedProjects)`},
+		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, honourDirectives, mcpServers, presets, skillRoots, trustProjects, trustedProjects)`},
 		{`{"skillRoots": "/a"}`, `discovery option skillRoots must be an array of strings, got "/a"`},
 		{`{"skillRoots": ["skills"]}`, `discovery option skillRoots[0] must be an absolute path, got "skills"`},
 		{`{"skillRoots": ` + many(65, `"/a"`) + `}`, "skillRoots lists 65 directories, more than the 64 it may"},
@@ -48,6 +50,9 @@ func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
 		{`{"mcpServers": [{"url": "https://a.example/mcp", "rank": 1.5}]}`, "discovery option mcpServers[0].rank must be an integer, got 1.5"},
 		{`{"mcpServers": [{"url": "https://a.example/mcp", "headers": {"Authorization": 7}}]}`, "mcpServers[0].headers must be an object of strings"},
 		{`{"homeDir": "/` + strings.Repeat("a", discovery.MaxConfigBytes) + `"}`, "more than the 65536 (64 KiB) it may be"},
+		{`{"honourDirectives": ["fork"]}`, `discovery option honourDirectives: unknown directive "fork"; the directives are context, model, allowed-tools`},
+		{`{"honourDirectives": "model"}`, `discovery option honourDirectives must be an array of strings, got "model"`},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "trustDirectives": "yes"}]}`, `discovery option mcpServers[0].trustDirectives must be true or false, got "yes"`},
 	} {
 		if _, err := discovery.Parse(tt.raw); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Parse(%.80s) = %v, want an error containing %q", tt.raw, err, tt.want)
@@ -68,10 +73,10 @@ func TestParseReadsWhatAGoHostWrites(t *testing.T) {
 	t.Parallel()
 	d := contract.Discovery{
 		SkillRoots: []string{"/srv/skills"}, Presets: []string{"agent-skills", "claude-code", "codex"}, HomeDir: "/home/u",
-		TrustedProjects: []string{"/home/u/src"},
+		TrustedProjects: []string{"/home/u/src"}, HonourDirectives: []string{"model", "allowed-tools"},
 		MCPServers: []contract.DiscoveryServer{
 			{URL: "https://skills.example/mcp", Headers: map[string]string{"Authorization": "Bearer t"}, Label: "docs", Rank: -2,
-				Availability: "strict", SkillURIs: []string{"skill://a/SKILL.md"}, RequestTimeoutMs: 5000, IndexMaxAgeMs: 1},
+				Availability: "strict", SkillURIs: []string{"skill://a/SKILL.md"}, RequestTimeoutMs: 5000, IndexMaxAgeMs: 1, TrustDirectives: true},
 			{URL: "http://127.0.0.1:8080/mcp", Label: "local"},
 			{URL: "http://[::1]:8080/mcp", Label: "local6"},
 			{URL: "http://skills.lan/mcp", Label: "lan", AllowHTTP: true},
@@ -155,6 +160,41 @@ func TestDiscoveringMountCallsBackOnlyForEvents(t *testing.T) {
 	_, err = svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s2", Cwd: "relative/dir", SkillToolIdentity: "id-1"})
 	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), `the working directory "relative/dir" is not an absolute path`) {
 		t.Errorf("a step from a relative working directory: %v, want the host's failure naming it", err)
+	}
+}
+
+// TestDiscoveredDirectives: a skill the plugin discovers comes with its
+// directives, trusted (a file on disk), honoured for the kinds the
+// discovery names; its text states the rest as not acted on.
+func TestDiscoveredDirectives(t *testing.T) {
+	t.Parallel()
+	svc, host, ctx := newService(t), contracttest.NewHost(), context.Background()
+	root, home := t.TempDir(), t.TempDir()
+	if err := os.MkdirAll(filepath.Join(root, "review"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	md := "---\nname: review\ndescription: Review.\nmodel: opus\nallowed-tools: Read, Grep\n---\nReview it.\n"
+	if err := os.WriteFile(filepath.Join(root, "review", "SKILL.md"), []byte(md), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := contract.Discovery{SkillRoots: []string{root}, HomeDir: home, HonourDirectives: []string{"allowed-tools"}}
+	resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Discovery: d.JSON()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := svc.ExecuteSkillTool(ctx, contract.ToolCall{MountID: resp.MountID, SessionID: "s1", Cwd: home, Arguments: json.RawMessage(`{"name": "review"}`)})
+	if err != nil || res.IsError {
+		t.Fatalf("skill review = %+v, %v", res, err)
+	}
+	want := &skill.Directives{Model: "opus", AllowedTools: []string{"Read", "Grep"}, Trusted: true, Honoured: skill.DirectiveAllowedTools}
+	if diff := cmp.Diff(want, res.Directives); diff != "" {
+		t.Errorf("directives (-want +got):\n%s", diff)
+	}
+	if !strings.HasSuffix(res.Text, "</skill_content>\n"+render.DirectivesNotice("review", want)) || strings.Contains(res.Text, "Read") {
+		t.Errorf("text does not end with the notice of the model alone:\n%s", res.Text)
 	}
 }
 

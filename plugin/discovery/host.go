@@ -10,6 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // maxNotedSessions bounds the sessions whose snapshot notes a mount keeps
@@ -24,6 +25,9 @@ type localHost struct {
 	host contract.Host // the host's callbacks: only ReadEvents is called
 	reg  *skills.Registry
 	log  *slog.Logger
+	// honour is the kinds of directive the host acts on for trusted skills
+	// (Discovery.HonourDirectives).
+	honour skill.DirectiveSet
 
 	mu    sync.Mutex
 	notes map[string]hostanswer.Notes // by session, until its step takes them
@@ -34,8 +38,8 @@ var (
 	_ contract.ResourceReader = (*localHost)(nil)
 )
 
-func newLocalHost(host contract.Host, reg *skills.Registry, logger *slog.Logger) *localHost {
-	return &localHost{host: host, reg: reg, log: logger, notes: make(map[string]hostanswer.Notes)}
+func newLocalHost(host contract.Host, reg *skills.Registry, logger *slog.Logger, honour skill.DirectiveSet) *localHost {
+	return &localHost{host: host, reg: reg, log: logger, honour: honour, notes: make(map[string]hostanswer.Notes)}
 }
 
 // query is the registry query of a call: its session and working
@@ -70,8 +74,9 @@ func (h *localHost) Snapshot(ctx context.Context, req contract.SnapshotRequest) 
 	return contract.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}, nil
 }
 
-// GetSkill loads a skill from the registry. A provider's failure is an
-// answer (its own text, bounded), not an error.
+// GetSkill loads a skill from the registry, a trusted skill's directives
+// marked with the kinds the host said it acts on. A provider's failure is
+// an answer (its own text, bounded), not an error.
 func (h *localHost) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	q, err := query(req.SessionID, req.Cwd)
 	if err != nil {
@@ -83,6 +88,9 @@ func (h *localHost) GetSkill(ctx context.Context, req contract.SkillRequest) (co
 	}
 	if !found {
 		return contract.SkillLookup{}, nil
+	}
+	if d := def.Directives; d != nil && d.Trusted {
+		d.Honoured = h.honour & d.Requested()
 	}
 	return hostanswer.Found(def, req.UserInvocation), nil
 }

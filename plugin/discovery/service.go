@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Service is a contract.Service that serves the mounts configured with a
@@ -62,7 +63,8 @@ func (s *Service) Configure(ctx context.Context, host contract.Host, req contrac
 	if err != nil {
 		return contract.ConfigureResponse{}, err
 	}
-	local := newLocalHost(host, src.registry, s.log)
+	honour, _ := skill.ParseDirectiveSet(d.HonourDirectives) // checked by Parse
+	local := newLocalHost(host, src.registry, s.log, honour)
 	req.Discovery = ""
 	resp, err := s.inner.Configure(ctx, local, req)
 	if err != nil {

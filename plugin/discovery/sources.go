@@ -54,7 +54,7 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option mcpServers[%d]: %v", i, err)}, src.close())
 		}
 		src.closers = append(src.closers, remote.Close)
-		reg.AddProvider(Scope, remote, skills.ProviderOptions{Label: serverLabel(s), Rank: s.Rank, Availability: availability(s)})
+		reg.AddProvider(Scope, remote, skills.ProviderOptions{Label: serverLabel(s), Rank: s.Rank, Availability: availability(s), TrustDirectives: s.TrustDirectives})
 	}
 	return src, nil
 }

@@ -159,6 +159,117 @@ func (Outcome) EnumDescriptor() ([]byte, []int) {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{1}
 }
 
+// SkillContext says where a skill asks to run.
+type SkillContext int32
+
+const (
+	// Inline, the default: in the conversation that loads the skill.
+	SkillContext_SKILL_CONTEXT_UNSPECIFIED SkillContext = 0
+	// In a sub-agent of its own that gets the skill's instructions as its
+	// task and nothing of the conversation (`context: fork`).
+	SkillContext_SKILL_CONTEXT_FORK SkillContext = 1
+	// In a sub-agent that is also given the conversation so far (`context:
+	// fork_with_context`).
+	SkillContext_SKILL_CONTEXT_FORK_WITH_CONVERSATION SkillContext = 2
+)
+
+// Enum value maps for SkillContext.
+var (
+	SkillContext_name = map[int32]string{
+		0: "SKILL_CONTEXT_UNSPECIFIED",
+		1: "SKILL_CONTEXT_FORK",
+		2: "SKILL_CONTEXT_FORK_WITH_CONVERSATION",
+	}
+	SkillContext_value = map[string]int32{
+		"SKILL_CONTEXT_UNSPECIFIED":            0,
+		"SKILL_CONTEXT_FORK":                   1,
+		"SKILL_CONTEXT_FORK_WITH_CONVERSATION": 2,
+	}
+)
+
+func (x SkillContext) Enum() *SkillContext {
+	p := new(SkillContext)
+	*p = x
+	return p
+}
+
+func (x SkillContext) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (SkillContext) Descriptor() protoreflect.EnumDescriptor {
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[2].Descriptor()
+}
+
+func (SkillContext) Type() protoreflect.EnumType {
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[2]
+}
+
+func (x SkillContext) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use SkillContext.Descriptor instead.
+func (SkillContext) EnumDescriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{2}
+}
+
+// DirectiveKind is a kind of directive a skill may give.
+type DirectiveKind int32
+
+const (
+	DirectiveKind_DIRECTIVE_KIND_UNSPECIFIED DirectiveKind = 0
+	// The execution context, with the sub-agent `agent` names.
+	DirectiveKind_DIRECTIVE_KIND_CONTEXT DirectiveKind = 1
+	// The model the skill asks to run on.
+	DirectiveKind_DIRECTIVE_KIND_MODEL DirectiveKind = 2
+	// The tools the skill asks to use without approval while it is active.
+	DirectiveKind_DIRECTIVE_KIND_ALLOWED_TOOLS DirectiveKind = 3
+)
+
+// Enum value maps for DirectiveKind.
+var (
+	DirectiveKind_name = map[int32]string{
+		0: "DIRECTIVE_KIND_UNSPECIFIED",
+		1: "DIRECTIVE_KIND_CONTEXT",
+		2: "DIRECTIVE_KIND_MODEL",
+		3: "DIRECTIVE_KIND_ALLOWED_TOOLS",
+	}
+	DirectiveKind_value = map[string]int32{
+		"DIRECTIVE_KIND_UNSPECIFIED":   0,
+		"DIRECTIVE_KIND_CONTEXT":       1,
+		"DIRECTIVE_KIND_MODEL":         2,
+		"DIRECTIVE_KIND_ALLOWED_TOOLS": 3,
+	}
+)
+
+func (x DirectiveKind) Enum() *DirectiveKind {
+	p := new(DirectiveKind)
+	*p = x
+	return p
+}
+
+func (x DirectiveKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (DirectiveKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[3].Descriptor()
+}
+
+func (DirectiveKind) Type() protoreflect.EnumType {
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[3]
+}
+
+func (x DirectiveKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use DirectiveKind.Descriptor instead.
+func (DirectiveKind) EnumDescriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{3}
+}
+
 // ResourceStatus is the outcome of a ReadResource callback.
 type ResourceStatus int32
 
@@ -224,11 +335,11 @@ func (x ResourceStatus) String() string {
 }
 
 func (ResourceStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[2].Descriptor()
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[4].Descriptor()
 }
 
 func (ResourceStatus) Type() protoreflect.EnumType {
-	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[2]
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[4]
 }
 
 func (x ResourceStatus) Number() protoreflect.EnumNumber {
@@ -237,7 +348,7 @@ func (x ResourceStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ResourceStatus.Descriptor instead.
 func (ResourceStatus) EnumDescriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{2}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{4}
 }
 
 // ConfigureRequest configures one mount of the plugin.
@@ -1472,7 +1583,11 @@ type PreStepResponse struct {
 	Diagnostics []string `protobuf:"bytes,3,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
 	// Why the step published a catalog or did not, for the host's operators:
 	// at least one, the one that explains the outcome among them.
-	Reasons       []*StepReason `protobuf:"bytes,4,rep,name=reasons,proto3" json:"reasons,omitempty"`
+	Reasons []*StepReason `protobuf:"bytes,4,rep,name=reasons,proto3" json:"reasons,omitempty"`
+	// The skills the user invoked by name whose instructions the step
+	// appends, in the order of their messages, with what each asks of the
+	// runtime (see SkillDirectives). Empty without user invocation.
+	Invocations   []*InvokedSkill `protobuf:"bytes,5,rep,name=invocations,proto3" json:"invocations,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1535,6 +1650,78 @@ func (x *PreStepResponse) GetReasons() []*StepReason {
 	return nil
 }
 
+func (x *PreStepResponse) GetInvocations() []*InvokedSkill {
+	if x != nil {
+		return x.Invocations
+	}
+	return nil
+}
+
+// InvokedSkill is a skill the user invoked by name in a step.
+type InvokedSkill struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The skill's name, as the user wrote it.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The id of the appended message that carries its instructions.
+	MessageId string `protobuf:"bytes,2,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	// What the skill asks of the runtime, as its definition said; unset when
+	// it asks for nothing.
+	Directives    *SkillDirectives `protobuf:"bytes,3,opt,name=directives,proto3" json:"directives,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *InvokedSkill) Reset() {
+	*x = InvokedSkill{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *InvokedSkill) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*InvokedSkill) ProtoMessage() {}
+
+func (x *InvokedSkill) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use InvokedSkill.ProtoReflect.Descriptor instead.
+func (*InvokedSkill) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *InvokedSkill) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *InvokedSkill) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *InvokedSkill) GetDirectives() *SkillDirectives {
+	if x != nil {
+		return x.Directives
+	}
+	return nil
+}
+
 // StepReason says one thing about why a pre-step published a catalog or did
 // not.
 type StepReason struct {
@@ -1557,7 +1744,7 @@ type StepReason struct {
 
 func (x *StepReason) Reset() {
 	*x = StepReason{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1569,7 +1756,7 @@ func (x *StepReason) String() string {
 func (*StepReason) ProtoMessage() {}
 
 func (x *StepReason) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1582,7 +1769,7 @@ func (x *StepReason) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepReason.ProtoReflect.Descriptor instead.
 func (*StepReason) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *StepReason) GetCode() string {
@@ -1610,7 +1797,7 @@ type InvocationPolicy struct {
 
 func (x *InvocationPolicy) Reset() {
 	*x = InvocationPolicy{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1622,7 +1809,7 @@ func (x *InvocationPolicy) String() string {
 func (*InvocationPolicy) ProtoMessage() {}
 
 func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1635,7 +1822,7 @@ func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvocationPolicy.ProtoReflect.Descriptor instead.
 func (*InvocationPolicy) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *InvocationPolicy) GetModelInvocable() bool {
@@ -1669,7 +1856,7 @@ type ResourceBase struct {
 
 func (x *ResourceBase) Reset() {
 	*x = ResourceBase{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1681,7 +1868,7 @@ func (x *ResourceBase) String() string {
 func (*ResourceBase) ProtoMessage() {}
 
 func (x *ResourceBase) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1694,7 +1881,7 @@ func (x *ResourceBase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceBase.ProtoReflect.Descriptor instead.
 func (*ResourceBase) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *ResourceBase) GetKind() string {
@@ -1752,7 +1939,7 @@ type SkillSummary struct {
 
 func (x *SkillSummary) Reset() {
 	*x = SkillSummary{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1764,7 +1951,7 @@ func (x *SkillSummary) String() string {
 func (*SkillSummary) ProtoMessage() {}
 
 func (x *SkillSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1777,7 +1964,7 @@ func (x *SkillSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillSummary.ProtoReflect.Descriptor instead.
 func (*SkillSummary) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SkillSummary) GetName() string {
@@ -1844,13 +2031,16 @@ type SkillDefinition struct {
 	Origin        string `protobuf:"bytes,7,opt,name=origin,proto3" json:"origin,omitempty"`
 	QualifiedName string `protobuf:"bytes,8,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
 	ArgumentHint  string `protobuf:"bytes,9,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
+	// What the skill asks of the runtime beyond its text; unset when it asks
+	// for nothing.
+	Directives    *SkillDirectives `protobuf:"bytes,10,opt,name=directives,proto3" json:"directives,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SkillDefinition) Reset() {
 	*x = SkillDefinition{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1862,7 +2052,7 @@ func (x *SkillDefinition) String() string {
 func (*SkillDefinition) ProtoMessage() {}
 
 func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1875,7 +2065,7 @@ func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillDefinition.ProtoReflect.Descriptor instead.
 func (*SkillDefinition) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SkillDefinition) GetName() string {
@@ -1941,6 +2131,122 @@ func (x *SkillDefinition) GetArgumentHint() string {
 	return ""
 }
 
+func (x *SkillDefinition) GetDirectives() *SkillDirectives {
+	if x != nil {
+		return x.Directives
+	}
+	return nil
+}
+
+// SkillDirectives are what a skill asks of the runtime beyond its text, read
+// from its frontmatter (`context`, `agent`, `model`, `allowed-tools`). They
+// are requests: the host answers, with the definition, which kinds it acts
+// on (honoured), and only for a trusted skill; the plugin's text for the
+// skill then states, for every kind asked for and not acted on, that the
+// host does not act on it. A host that leaves honoured empty acts on
+// nothing, and the text says so.
+type SkillDirectives struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Context SkillContext           `protobuf:"varint,1,opt,name=context,proto3,enum=skillcatalog.v1.SkillContext" json:"context,omitempty"`
+	// The sub-agent of a fork; empty leaves the choice to the runtime.
+	Agent string `protobuf:"bytes,2,opt,name=agent,proto3" json:"agent,omitempty"`
+	// The model to run on, in the runtime's naming; empty keeps the current
+	// one.
+	Model string `protobuf:"bytes,3,opt,name=model,proto3" json:"model,omitempty"`
+	// Tool names or permission patterns, such as "Read" or "Bash(git add *)".
+	AllowedTools []string `protobuf:"bytes,4,rep,name=allowed_tools,json=allowedTools,proto3" json:"allowed_tools,omitempty"`
+	// True when the host vouches for the skill's source: its own skills, or
+	// a remote origin it opted in to trust. An untrusted skill's directives
+	// are never acted on, whatever honoured says.
+	Trusted bool `protobuf:"varint,5,opt,name=trusted,proto3" json:"trusted,omitempty"`
+	// The kinds the host acts on for this load.
+	Honoured []DirectiveKind `protobuf:"varint,6,rep,packed,name=honoured,proto3,enum=skillcatalog.v1.DirectiveKind" json:"honoured,omitempty"`
+	// Directive fields that were malformed or unknown and what was read
+	// instead, for the host's operators; never shown to the model.
+	Diagnostics   []string `protobuf:"bytes,7,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SkillDirectives) Reset() {
+	*x = SkillDirectives{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SkillDirectives) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SkillDirectives) ProtoMessage() {}
+
+func (x *SkillDirectives) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SkillDirectives.ProtoReflect.Descriptor instead.
+func (*SkillDirectives) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
+}
+
+func (x *SkillDirectives) GetContext() SkillContext {
+	if x != nil {
+		return x.Context
+	}
+	return SkillContext_SKILL_CONTEXT_UNSPECIFIED
+}
+
+func (x *SkillDirectives) GetAgent() string {
+	if x != nil {
+		return x.Agent
+	}
+	return ""
+}
+
+func (x *SkillDirectives) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+func (x *SkillDirectives) GetAllowedTools() []string {
+	if x != nil {
+		return x.AllowedTools
+	}
+	return nil
+}
+
+func (x *SkillDirectives) GetTrusted() bool {
+	if x != nil {
+		return x.Trusted
+	}
+	return false
+}
+
+func (x *SkillDirectives) GetHonoured() []DirectiveKind {
+	if x != nil {
+		return x.Honoured
+	}
+	return nil
+}
+
+func (x *SkillDirectives) GetDiagnostics() []string {
+	if x != nil {
+		return x.Diagnostics
+	}
+	return nil
+}
+
 // SnapshotRequest asks for the skills visible to an agent scope.
 type SnapshotRequest struct {
 	state      protoimpl.MessageState `protogen:"open.v1"`
@@ -1961,7 +2267,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1973,7 +2279,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1986,7 +2292,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SnapshotRequest) GetCwd() string {
@@ -2051,7 +2357,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2063,7 +2369,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2076,7 +2382,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SnapshotResponse) GetNotModified() bool {
@@ -2138,7 +2444,7 @@ type GetSkillRequest struct {
 
 func (x *GetSkillRequest) Reset() {
 	*x = GetSkillRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2150,7 +2456,7 @@ func (x *GetSkillRequest) String() string {
 func (*GetSkillRequest) ProtoMessage() {}
 
 func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2163,7 +2469,7 @@ func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillRequest.ProtoReflect.Descriptor instead.
 func (*GetSkillRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *GetSkillRequest) GetCwd() string {
@@ -2220,7 +2526,7 @@ type GetSkillResponse struct {
 
 func (x *GetSkillResponse) Reset() {
 	*x = GetSkillResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2232,7 +2538,7 @@ func (x *GetSkillResponse) String() string {
 func (*GetSkillResponse) ProtoMessage() {}
 
 func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2245,7 +2551,7 @@ func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillResponse.ProtoReflect.Descriptor instead.
 func (*GetSkillResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetSkillResponse) GetFound() bool {
@@ -2285,7 +2591,7 @@ type ReadEventsRequest struct {
 
 func (x *ReadEventsRequest) Reset() {
 	*x = ReadEventsRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2297,7 +2603,7 @@ func (x *ReadEventsRequest) String() string {
 func (*ReadEventsRequest) ProtoMessage() {}
 
 func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2310,7 +2616,7 @@ func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsRequest.ProtoReflect.Descriptor instead.
 func (*ReadEventsRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *ReadEventsRequest) GetSessionId() string {
@@ -2364,7 +2670,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2376,7 +2682,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2389,7 +2695,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *SessionEvent) GetSeq() uint64 {
@@ -2441,7 +2747,7 @@ type ReadEventsResponse struct {
 
 func (x *ReadEventsResponse) Reset() {
 	*x = ReadEventsResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2453,7 +2759,7 @@ func (x *ReadEventsResponse) String() string {
 func (*ReadEventsResponse) ProtoMessage() {}
 
 func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2466,7 +2772,7 @@ func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsResponse.ProtoReflect.Descriptor instead.
 func (*ReadEventsResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ReadEventsResponse) GetEvents() []*SessionEvent {
@@ -2516,7 +2822,7 @@ type ExecuteSkillToolRequest struct {
 
 func (x *ExecuteSkillToolRequest) Reset() {
 	*x = ExecuteSkillToolRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2528,7 +2834,7 @@ func (x *ExecuteSkillToolRequest) String() string {
 func (*ExecuteSkillToolRequest) ProtoMessage() {}
 
 func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2541,7 +2847,7 @@ func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ExecuteSkillToolRequest) GetMountId() string {
@@ -2616,7 +2922,7 @@ type SkillToolValue struct {
 
 func (x *SkillToolValue) Reset() {
 	*x = SkillToolValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2628,7 +2934,7 @@ func (x *SkillToolValue) String() string {
 func (*SkillToolValue) ProtoMessage() {}
 
 func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2641,7 +2947,7 @@ func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillToolValue.ProtoReflect.Descriptor instead.
 func (*SkillToolValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *SkillToolValue) GetName() string {
@@ -2691,13 +2997,16 @@ type ExecuteSkillToolResponse struct {
 	IsError bool   `protobuf:"varint,3,opt,name=is_error,json=isError,proto3" json:"is_error,omitempty"`
 	// Set on a successful call of the resource-read tool, instead of value.
 	ResourceValue *SkillResourceValue `protobuf:"bytes,4,opt,name=resource_value,json=resourceValue,proto3" json:"resource_value,omitempty"`
+	// On a successful call of the `skill` tool, what the loaded skill asks of
+	// the runtime; unset when it asks for nothing.
+	Directives    *SkillDirectives `protobuf:"bytes,5,opt,name=directives,proto3" json:"directives,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExecuteSkillToolResponse) Reset() {
 	*x = ExecuteSkillToolResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2709,7 +3018,7 @@ func (x *ExecuteSkillToolResponse) String() string {
 func (*ExecuteSkillToolResponse) ProtoMessage() {}
 
 func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2722,7 +3031,7 @@ func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ExecuteSkillToolResponse) GetValue() *SkillToolValue {
@@ -2753,6 +3062,13 @@ func (x *ExecuteSkillToolResponse) GetResourceValue() *SkillResourceValue {
 	return nil
 }
 
+func (x *ExecuteSkillToolResponse) GetDirectives() *SkillDirectives {
+	if x != nil {
+		return x.Directives
+	}
+	return nil
+}
+
 // SkillResourceValue is the resource-read tool's successful result: one page
 // of a skill resource's text.
 type SkillResourceValue struct {
@@ -2776,7 +3092,7 @@ type SkillResourceValue struct {
 
 func (x *SkillResourceValue) Reset() {
 	*x = SkillResourceValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2788,7 +3104,7 @@ func (x *SkillResourceValue) String() string {
 func (*SkillResourceValue) ProtoMessage() {}
 
 func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2801,7 +3117,7 @@ func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillResourceValue.ProtoReflect.Descriptor instead.
 func (*SkillResourceValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *SkillResourceValue) GetName() string {
@@ -2874,7 +3190,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2886,7 +3202,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2899,7 +3215,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *ReadResourceRequest) GetCwd() string {
@@ -2968,7 +3284,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2980,7 +3296,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2993,7 +3309,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *ReadResourceResponse) GetStatus() ResourceStatus {
@@ -3034,7 +3350,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3046,7 +3362,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3059,7 +3375,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -3078,7 +3394,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3090,7 +3406,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3103,7 +3419,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
 }
 
 // PingRequest is empty.
@@ -3115,7 +3431,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3127,7 +3443,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3140,7 +3456,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{41}
 }
 
 // PingResponse is empty.
@@ -3152,7 +3468,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3164,7 +3480,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3177,7 +3493,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{42}
 }
 
 var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
@@ -3263,12 +3579,20 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04edit\"W\n" +
 	"\vReplaceEdit\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x122\n" +
-	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\xd2\x01\n" +
+	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\x93\x02\n" +
 	"\x0fPreStepResponse\x122\n" +
 	"\aoutcome\x18\x01 \x01(\x0e2\x18.skillcatalog.v1.OutcomeR\aoutcome\x122\n" +
 	"\x05edits\x18\x02 \x03(\v2\x1c.skillcatalog.v1.MessageEditR\x05edits\x12 \n" +
 	"\vdiagnostics\x18\x03 \x03(\tR\vdiagnostics\x125\n" +
-	"\areasons\x18\x04 \x03(\v2\x1b.skillcatalog.v1.StepReasonR\areasons\"8\n" +
+	"\areasons\x18\x04 \x03(\v2\x1b.skillcatalog.v1.StepReasonR\areasons\x12?\n" +
+	"\vinvocations\x18\x05 \x03(\v2\x1d.skillcatalog.v1.InvokedSkillR\vinvocations\"\x83\x01\n" +
+	"\fInvokedSkill\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x02 \x01(\tR\tmessageId\x12@\n" +
+	"\n" +
+	"directives\x18\x03 \x01(\v2 .skillcatalog.v1.SkillDirectivesR\n" +
+	"directives\"8\n" +
 	"\n" +
 	"StepReason\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x16\n" +
@@ -3290,7 +3614,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12\x16\n" +
 	"\x06origin\x18\x05 \x01(\tR\x06origin\x12%\n" +
 	"\x0equalified_name\x18\x06 \x01(\tR\rqualifiedName\x12#\n" +
-	"\rargument_hint\x18\a \x01(\tR\fargumentHint\"\xe8\x02\n" +
+	"\rargument_hint\x18\a \x01(\tR\fargumentHint\"\xaa\x03\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3302,7 +3626,19 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\acontent\x18\x06 \x01(\tR\acontent\x12\x16\n" +
 	"\x06origin\x18\a \x01(\tR\x06origin\x12%\n" +
 	"\x0equalified_name\x18\b \x01(\tR\rqualifiedName\x12#\n" +
-	"\rargument_hint\x18\t \x01(\tR\fargumentHint\"\xaa\x01\n" +
+	"\rargument_hint\x18\t \x01(\tR\fargumentHint\x12@\n" +
+	"\n" +
+	"directives\x18\n" +
+	" \x01(\v2 .skillcatalog.v1.SkillDirectivesR\n" +
+	"directives\"\x93\x02\n" +
+	"\x0fSkillDirectives\x127\n" +
+	"\acontext\x18\x01 \x01(\x0e2\x1d.skillcatalog.v1.SkillContextR\acontext\x12\x14\n" +
+	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x14\n" +
+	"\x05model\x18\x03 \x01(\tR\x05model\x12#\n" +
+	"\rallowed_tools\x18\x04 \x03(\tR\fallowedTools\x12\x18\n" +
+	"\atrusted\x18\x05 \x01(\bR\atrusted\x12:\n" +
+	"\bhonoured\x18\x06 \x03(\x0e2\x1e.skillcatalog.v1.DirectiveKindR\bhonoured\x12 \n" +
+	"\vdiagnostics\x18\a \x03(\tR\vdiagnostics\"\xaa\x01\n" +
 	"\x0fSnapshotRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
@@ -3367,12 +3703,15 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x03 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
 	"\acontent\x18\x04 \x01(\tR\acontent\x12\x16\n" +
-	"\x06origin\x18\x05 \x01(\tR\x06origin\"\xcc\x01\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\"\x8e\x02\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
 	"\bis_error\x18\x03 \x01(\bR\aisError\x12J\n" +
-	"\x0eresource_value\x18\x04 \x01(\v2#.skillcatalog.v1.SkillResourceValueR\rresourceValue\"\xc4\x01\n" +
+	"\x0eresource_value\x18\x04 \x01(\v2#.skillcatalog.v1.SkillResourceValueR\rresourceValue\x12@\n" +
+	"\n" +
+	"directives\x18\x05 \x01(\v2 .skillcatalog.v1.SkillDirectivesR\n" +
+	"directives\"\xc4\x01\n" +
 	"\x12SkillResourceValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x16\n" +
@@ -3418,7 +3757,16 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x12OUTCOME_INCOMPLETE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INITIAL\x10\x04\x12\x17\n" +
 	"\x13OUTCOME_REPLACEMENT\x10\x05\x12\x15\n" +
-	"\x11OUTCOME_TOMBSTONE\x10\x06*\xd9\x02\n" +
+	"\x11OUTCOME_TOMBSTONE\x10\x06*o\n" +
+	"\fSkillContext\x12\x1d\n" +
+	"\x19SKILL_CONTEXT_UNSPECIFIED\x10\x00\x12\x16\n" +
+	"\x12SKILL_CONTEXT_FORK\x10\x01\x12(\n" +
+	"$SKILL_CONTEXT_FORK_WITH_CONVERSATION\x10\x02*\x87\x01\n" +
+	"\rDirectiveKind\x12\x1e\n" +
+	"\x1aDIRECTIVE_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16DIRECTIVE_KIND_CONTEXT\x10\x01\x12\x18\n" +
+	"\x14DIRECTIVE_KIND_MODEL\x10\x02\x12 \n" +
+	"\x1cDIRECTIVE_KIND_ALLOWED_TOOLS\x10\x03*\xd9\x02\n" +
 	"\x0eResourceStatus\x12\x1f\n" +
 	"\x1bRESOURCE_STATUS_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12RESOURCE_STATUS_OK\x10\x01\x12#\n" +
@@ -3458,111 +3806,121 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescData
 }
 
-var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
-var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 41)
+var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
-	(ResourceStatus)(0),              // 2: skillcatalog.v1.ResourceStatus
-	(*ConfigureRequest)(nil),         // 3: skillcatalog.v1.ConfigureRequest
-	(*ConfigureResponse)(nil),        // 4: skillcatalog.v1.ConfigureResponse
-	(*ToolDefinition)(nil),           // 5: skillcatalog.v1.ToolDefinition
-	(*BindToolsRequest)(nil),         // 6: skillcatalog.v1.BindToolsRequest
-	(*ToolBinding)(nil),              // 7: skillcatalog.v1.ToolBinding
-	(*BindToolsResponse)(nil),        // 8: skillcatalog.v1.BindToolsResponse
-	(*UnmountRequest)(nil),           // 9: skillcatalog.v1.UnmountRequest
-	(*UnmountResponse)(nil),          // 10: skillcatalog.v1.UnmountResponse
-	(*ContentBlock)(nil),             // 11: skillcatalog.v1.ContentBlock
-	(*Message)(nil),                  // 12: skillcatalog.v1.Message
-	(*Decision)(nil),                 // 13: skillcatalog.v1.Decision
-	(*RejectDecision)(nil),           // 14: skillcatalog.v1.RejectDecision
-	(*EnterDecision)(nil),            // 15: skillcatalog.v1.EnterDecision
-	(*SessionHead)(nil),              // 16: skillcatalog.v1.SessionHead
-	(*PreStepRequest)(nil),           // 17: skillcatalog.v1.PreStepRequest
-	(*RecentEvents)(nil),             // 18: skillcatalog.v1.RecentEvents
-	(*MessageEdit)(nil),              // 19: skillcatalog.v1.MessageEdit
-	(*ReplaceEdit)(nil),              // 20: skillcatalog.v1.ReplaceEdit
-	(*PreStepResponse)(nil),          // 21: skillcatalog.v1.PreStepResponse
-	(*StepReason)(nil),               // 22: skillcatalog.v1.StepReason
-	(*InvocationPolicy)(nil),         // 23: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 24: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 25: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 26: skillcatalog.v1.SkillDefinition
-	(*SnapshotRequest)(nil),          // 27: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 28: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 29: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 30: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 31: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 32: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 33: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 34: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 35: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 36: skillcatalog.v1.ExecuteSkillToolResponse
-	(*SkillResourceValue)(nil),       // 37: skillcatalog.v1.SkillResourceValue
-	(*ReadResourceRequest)(nil),      // 38: skillcatalog.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil),     // 39: skillcatalog.v1.ReadResourceResponse
-	(*EndSessionRequest)(nil),        // 40: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 41: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 42: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 43: skillcatalog.v1.PingResponse
+	(SkillContext)(0),                // 2: skillcatalog.v1.SkillContext
+	(DirectiveKind)(0),               // 3: skillcatalog.v1.DirectiveKind
+	(ResourceStatus)(0),              // 4: skillcatalog.v1.ResourceStatus
+	(*ConfigureRequest)(nil),         // 5: skillcatalog.v1.ConfigureRequest
+	(*ConfigureResponse)(nil),        // 6: skillcatalog.v1.ConfigureResponse
+	(*ToolDefinition)(nil),           // 7: skillcatalog.v1.ToolDefinition
+	(*BindToolsRequest)(nil),         // 8: skillcatalog.v1.BindToolsRequest
+	(*ToolBinding)(nil),              // 9: skillcatalog.v1.ToolBinding
+	(*BindToolsResponse)(nil),        // 10: skillcatalog.v1.BindToolsResponse
+	(*UnmountRequest)(nil),           // 11: skillcatalog.v1.UnmountRequest
+	(*UnmountResponse)(nil),          // 12: skillcatalog.v1.UnmountResponse
+	(*ContentBlock)(nil),             // 13: skillcatalog.v1.ContentBlock
+	(*Message)(nil),                  // 14: skillcatalog.v1.Message
+	(*Decision)(nil),                 // 15: skillcatalog.v1.Decision
+	(*RejectDecision)(nil),           // 16: skillcatalog.v1.RejectDecision
+	(*EnterDecision)(nil),            // 17: skillcatalog.v1.EnterDecision
+	(*SessionHead)(nil),              // 18: skillcatalog.v1.SessionHead
+	(*PreStepRequest)(nil),           // 19: skillcatalog.v1.PreStepRequest
+	(*RecentEvents)(nil),             // 20: skillcatalog.v1.RecentEvents
+	(*MessageEdit)(nil),              // 21: skillcatalog.v1.MessageEdit
+	(*ReplaceEdit)(nil),              // 22: skillcatalog.v1.ReplaceEdit
+	(*PreStepResponse)(nil),          // 23: skillcatalog.v1.PreStepResponse
+	(*InvokedSkill)(nil),             // 24: skillcatalog.v1.InvokedSkill
+	(*StepReason)(nil),               // 25: skillcatalog.v1.StepReason
+	(*InvocationPolicy)(nil),         // 26: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 27: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 28: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 29: skillcatalog.v1.SkillDefinition
+	(*SkillDirectives)(nil),          // 30: skillcatalog.v1.SkillDirectives
+	(*SnapshotRequest)(nil),          // 31: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 32: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 33: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 34: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 35: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 36: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 37: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 38: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 39: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 40: skillcatalog.v1.ExecuteSkillToolResponse
+	(*SkillResourceValue)(nil),       // 41: skillcatalog.v1.SkillResourceValue
+	(*ReadResourceRequest)(nil),      // 42: skillcatalog.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil),     // 43: skillcatalog.v1.ReadResourceResponse
+	(*EndSessionRequest)(nil),        // 44: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 45: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 46: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 47: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
-	5,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
-	7,  // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
+	7,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
+	9,  // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
 	0,  // 2: skillcatalog.v1.Message.role:type_name -> skillcatalog.v1.Role
-	11, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
-	14, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
-	15, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
-	12, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
-	13, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
-	16, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
-	18, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	28, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
-	32, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
-	20, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
-	12, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
-	12, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
+	13, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
+	16, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
+	17, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
+	14, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
+	15, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
+	18, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
+	20, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
+	32, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
+	36, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	22, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
+	14, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
+	14, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
 	1,  // 15: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
-	19, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	22, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
-	23, // 18: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	23, // 19: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	24, // 20: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	25, // 21: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	26, // 22: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	32, // 23: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	16, // 24: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	24, // 25: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	35, // 26: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	37, // 27: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
-	2,  // 28: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
-	3,  // 29: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	6,  // 30: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	9,  // 31: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	17, // 32: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	34, // 33: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	40, // 34: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	42, // 35: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	27, // 36: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	29, // 37: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	31, // 38: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	38, // 39: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
-	4,  // 40: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	8,  // 41: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	10, // 42: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	21, // 43: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	36, // 44: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	41, // 45: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	43, // 46: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	28, // 47: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	30, // 48: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	33, // 49: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	39, // 50: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
-	40, // [40:51] is the sub-list for method output_type
-	29, // [29:40] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	21, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
+	25, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
+	24, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
+	30, // 19: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
+	26, // 20: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	26, // 21: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	27, // 22: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	30, // 23: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
+	2,  // 24: skillcatalog.v1.SkillDirectives.context:type_name -> skillcatalog.v1.SkillContext
+	3,  // 25: skillcatalog.v1.SkillDirectives.honoured:type_name -> skillcatalog.v1.DirectiveKind
+	28, // 26: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	29, // 27: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	36, // 28: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	18, // 29: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	27, // 30: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	39, // 31: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	41, // 32: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	30, // 33: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
+	4,  // 34: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	5,  // 35: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	8,  // 36: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	11, // 37: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	19, // 38: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	38, // 39: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	44, // 40: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	46, // 41: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	31, // 42: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	33, // 43: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	35, // 44: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	42, // 45: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	6,  // 46: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	10, // 47: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	12, // 48: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	23, // 49: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	40, // 50: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	45, // 51: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	47, // 52: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	32, // 53: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	34, // 54: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	37, // 55: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	43, // 56: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	46, // [46:57] is the sub-list for method output_type
+	35, // [35:46] is the sub-list for method input_type
+	35, // [35:35] is the sub-list for extension type_name
+	35, // [35:35] is the sub-list for extension extendee
+	0,  // [0:35] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -3584,8 +3942,8 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
-			NumEnums:      3,
-			NumMessages:   41,
+			NumEnums:      5,
+			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

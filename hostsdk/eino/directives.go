@@ -1,0 +1,177 @@
+package skilleino
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/cloudwego/eino/adk"
+	"github.com/cloudwego/eino/components/model"
+	"github.com/cloudwego/eino/schema"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/render"
+	"github.com/skillcatalog/skillcatalog/skill"
+)
+
+// Session values the adapter keeps for the rest of a Run.
+const (
+	// modelKey holds the name of the model a `model:` skill switched the
+	// Run to.
+	modelKey = "skillcatalog.model"
+	// historyKey holds the conversation of the Run's latest model call,
+	// for a `context: fork_with_context` skill's sub-agent.
+	historyKey = "skillcatalog.history"
+)
+
+// AgentHub gives the sub-agents that `context: fork` skills run in, as
+// Eino's own skill middleware takes them.
+type AgentHub interface {
+	// Get returns the agent name names: a skill's `agent`, or "" for a
+	// skill that names none (Claude Code runs those in its
+	// general-purpose agent). An error means there is none: the skill
+	// then runs inline, and its result says so.
+	Get(ctx context.Context, name string) (adk.Agent, error)
+}
+
+// ModelHub gives the models `model:` skills ask for.
+type ModelHub interface {
+	// Get returns the model name names, in the skill's own words ("opus",
+	// "claude-sonnet-4-5"). An error means there is none: the Run keeps
+	// its model, and the skill's result says so.
+	Get(ctx context.Context, name string) (model.ToolCallingChatModel, error)
+}
+
+// Agents is an AgentHub of a fixed set of agents, by name.
+type Agents map[string]adk.Agent
+
+// Get returns the agent of that name.
+func (a Agents) Get(_ context.Context, name string) (adk.Agent, error) {
+	if ag, ok := a[name]; ok && ag != nil {
+		return ag, nil
+	}
+	return nil, fmt.Errorf("skilleino: no agent %q", name)
+}
+
+// Models is a ModelHub of a fixed set of models, by name.
+type Models map[string]model.ToolCallingChatModel
+
+// Get returns the model of that name.
+func (m Models) Get(_ context.Context, name string) (model.ToolCallingChatModel, error) {
+	if cm, ok := m[name]; ok && cm != nil {
+		return cm, nil
+	}
+	return nil, fmt.Errorf("skilleino: no model %q", name)
+}
+
+// handle is the host's directive handler when the adapter has hubs: for a
+// trusted skill that the agent loads, it acts on a fork the AgentHub has
+// an agent for (a skill the model loads with the `skill` tool; a user's
+// `/name` runs inline), and on a model the ModelHub has when the agent's
+// model is the adapter's (Skills.Model) and the skill does not fork.
+func (s *Skills) handle(ctx context.Context, req hostsdk.DirectiveRequest) skill.DirectiveSet {
+	if req.AgentScope != s.scope() {
+		return 0
+	}
+	d := req.Directives
+	var acts skill.DirectiveSet
+	if d.Context.IsFork() && !req.UserInvocation && s.opts.Agents != nil {
+		if _, err := s.opts.Agents.Get(ctx, d.Agent); err == nil {
+			acts |= skill.DirectiveContext
+		}
+	}
+	if d.Model != "" && !acts.Has(skill.DirectiveContext) && s.opts.Models != nil && s.switching.Load() {
+		if _, err := s.opts.Models.Get(ctx, d.Model); err == nil {
+			acts |= skill.DirectiveModel
+		}
+	}
+	return acts
+}
+
+// scope is the agent scope the adapter's sessions run in.
+func (s *Skills) scope() string {
+	if s.opts.AgentScope == "" {
+		return tools.GlobalScope
+	}
+	return s.opts.AgentScope
+}
+
+// actOnInvocations switches the Run's model for the skills the user
+// invoked in a step whose model the handler said the adapter acts on.
+func actOnInvocations(ctx context.Context, invoked []hostsdk.Invocation) {
+	for _, inv := range invoked {
+		if d := inv.Directives; d.Acted().Has(skill.DirectiveModel) {
+			adk.AddSessionValue(ctx, modelKey, d.Model)
+		}
+	}
+}
+
+// skillResult is the text a `skill` call returns to the model: the
+// plugin's, once the adapter acted on what the handler said it would (the
+// model switched for the rest of the Run, the skill run in its sub-agent,
+// whose answer is the result).
+func (s *Skills) skillResult(ctx context.Context, res hostsdk.ToolResult) string {
+	d := res.Directives
+	acted := d.Acted()
+	if acted == 0 || res.Value == nil {
+		return res.Text
+	}
+	if acted.Has(skill.DirectiveModel) {
+		adk.AddSessionValue(ctx, modelKey, d.Model)
+	}
+	if !acted.Has(skill.DirectiveContext) {
+		return res.Text
+	}
+	name := res.Value.Name
+	block := strings.TrimSuffix(res.Text, "\n"+render.DirectivesNotice(name, d))
+	answer, err := s.fork(ctx, d, block)
+	if err != nil {
+		s.opts.Logger.Warn("skill catalog: a fork skill's sub-agent failed; the skill runs inline", "skill", name, "agent", d.Agent, "err", err)
+		inline := *d
+		inline.Honoured &^= skill.DirectiveContext
+		return render.WithDirectivesNotice(block, name, &inline)
+	}
+	return render.WithDirectivesNotice(answer, name, d)
+}
+
+// fork runs a skill in its sub-agent: the agent the hub gives for its
+// `agent`, on the skill's block alone (`context: fork`) or after the
+// conversation of the Run's latest model call (`fork_with_context`), in
+// a Run of its own. Its final answer is the result.
+func (s *Skills) fork(ctx context.Context, d *skill.Directives, block string) (string, error) {
+	agent, err := s.opts.Agents.Get(ctx, d.Agent)
+	if err != nil {
+		return "", err
+	}
+	var input []adk.Message
+	if d.Context == skill.ContextForkWithConversation {
+		v, _ := adk.GetSessionValue(ctx, historyKey)
+		history, _ := v.([]*schema.Message)
+		input = slices.Clone(history)
+	}
+	input = append(input, schema.UserMessage(block))
+	iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).Run(ctx, input)
+	var answer *schema.Message
+	for {
+		ev, ok := iter.Next()
+		if !ok {
+			break
+		}
+		if ev.Err != nil {
+			return "", ev.Err
+		}
+		if ev.Output != nil && ev.Output.MessageOutput != nil {
+			msg, err := ev.Output.MessageOutput.GetMessage()
+			if err != nil {
+				return "", err
+			}
+			answer = msg
+		}
+	}
+	if answer == nil {
+		return "", fmt.Errorf("the agent %q gave no answer", d.Agent)
+	}
+	return answer.Content, nil
+}
