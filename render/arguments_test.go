@@ -8,6 +8,7 @@ import (
 )
 
 func TestSubstituteArguments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, instructions, args, want string
 	}{
@@ -114,6 +115,7 @@ func TestSubstituteArgumentsRefusesBeforeBuilding(t *testing.T) {
 }
 
 func TestSplitArguments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args string
 		want []string
