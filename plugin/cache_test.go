@@ -26,23 +26,31 @@ func accountedBytes(e *engine) int {
 const heapSlack = 4 << 20
 
 // stepSnapshots runs one step per round, each with a new snapshot of n
-// skills whose descriptions of descBytes bytes all changed, and calls
-// check after each.
-func stepSnapshots(t *testing.T, e *engine, m mount, rounds, n, descBytes int, check func(round int)) {
+// skills whose descriptions all changed (describe gives skill i's in
+// round r), and calls check after each.
+func stepSnapshots(t *testing.T, e *engine, m mount, rounds, n int, describe func(r, i int) string, check func(round int)) {
 	t.Helper()
 	h := newMemHost()
-	filler := strings.Repeat("x", descBytes)
 	for r := 0; r < rounds; r++ {
 		h.skills = h.skills[:0]
 		for i := 0; i < n; i++ {
-			head := fmt.Sprintf("Round %d, skill %d: ", r, i)
-			h.skills = append(h.skills, summary(fmt.Sprintf("skill-%03d", i), head+filler[len(head):]))
+			h.skills = append(h.skills, summary(fmt.Sprintf("skill-%03d", i), describe(r, i)))
 		}
 		h.token = fmt.Sprintf("tok-%d", r)
 		if _, err := e.preStep(context.Background(), h, m, step(h, enter())); err != nil {
 			t.Fatal(err)
 		}
 		check(r)
+	}
+}
+
+// ownDescriptions describes each skill of each round with descBytes bytes
+// of its own, as a host's fresh snapshot does.
+func ownDescriptions(descBytes int) func(r, i int) string {
+	filler := strings.Repeat("x", descBytes)
+	return func(r, i int) string {
+		head := fmt.Sprintf("Round %d, skill %d: ", r, i)
+		return head + filler[len(head):]
 	}
 }
 
@@ -55,12 +63,14 @@ func TestViewCacheIsBoundedInBytes(t *testing.T) {
 	const skills, descBytes, capLen = 100, 60 << 10, 64 << 10
 	m := testMount()
 	m.cfg.DescriptionMaxLength = capLen
-	// Enough snapshots to exceed the bound twice over.
-	rounds := 2*maxViewBytes/(3*skills*descBytes) + 2
+	// Two snapshots more than the bound holds the views of: the cache
+	// evicts twice, and the views made exceed the bound by more than one
+	// view and the heap slack.
+	rounds := maxViewBytes/(3*skills*descBytes) + 2
 
 	before := liveHeap()
 	e := newEngine()
-	stepSnapshots(t, e, m, rounds, skills, descBytes, func(r int) {
+	stepSnapshots(t, e, m, rounds, skills, ownDescriptions(descBytes), func(r int) {
 		if got := e.views.Bytes(); got > maxViewBytes {
 			t.Fatalf("after snapshot %d the view cache accounts for %d bytes, over maxViewBytes = %d", r+1, got, maxViewBytes)
 		}
@@ -78,17 +88,40 @@ func TestViewCacheIsBoundedInBytes(t *testing.T) {
 	if e.views.Len() < 2 {
 		t.Errorf("only %d views kept: the bound leaves room for three", e.views.Len())
 	}
+	if made := rounds * 3 * skills * descBytes; made <= maxViewBytes+3*skills*descBytes+heapSlack {
+		t.Fatalf("%d snapshots make views of %d bytes: too few to show the bound", rounds, made)
+	}
 }
 
 // TestViewsDoNotKeepRawDescriptions: at the default cap, 121 snapshots of
 // 100 skills with 60 KB descriptions (6 MB each) leave views that hold the
 // capped descriptions only: each costs a small fraction of its snapshot,
-// and nothing else the engine keeps holds raw snapshot data.
+// and nothing else the engine keeps holds raw snapshot data. The
+// descriptions are windows on one text of some 8 MB, each starting at its
+// own place in it, so that keeping any of them would keep all of that text,
+// twice the heap slack, alive.
 func TestViewsDoNotKeepRawDescriptions(t *testing.T) {
-	const rounds, skills, descBytes = 121, 100, 60 << 10
+	const rounds, skills, descBytes, stride = 121, 100, 60 << 10, 720
 	before := liveHeap()
 	e := newEngine()
-	stepSnapshots(t, e, testMount(), rounds, skills, descBytes, func(int) {})
+	var b strings.Builder
+	chunks := (rounds*skills*stride + descBytes + stride - 1) / stride
+	b.Grow(chunks * stride)
+	for k := range chunks {
+		head := fmt.Sprintf("Description %d. ", k)
+		b.WriteString(head)
+		b.WriteString(strings.Repeat("x", stride-len(head)))
+	}
+	shared := b.String()
+	b.Reset()
+	if len(shared) <= 2*heapSlack {
+		t.Fatalf("a text of %d bytes, not over twice the heap slack", len(shared))
+	}
+	stepSnapshots(t, e, testMount(), rounds, skills, func(r, i int) string {
+		at := (r*skills + i) * stride
+		return shared[at : at+descBytes]
+	}, func(int) {})
+	shared = ""
 	live := liveHeap() - before
 	accounted := accountedBytes(e)
 	runtime.KeepAlive(e)
@@ -108,9 +141,15 @@ func TestViewsDoNotKeepRawDescriptions(t *testing.T) {
 
 // TestSessionAndPlaceCachesAreBoundedInBytes: host-chosen keys (session
 // ids, working directories) count against the byte bounds
-// maxSessionBytes and maxLastTokenBytes, not only the entry bounds.
+// maxSessionBytes and maxLastTokenBytes, not only the entry bounds: twice
+// as many keys as the byte bounds hold, all well within the entry bounds,
+// leave the caches and the heap within the byte bounds.
 func TestSessionAndPlaceCachesAreBoundedInBytes(t *testing.T) {
-	const n, keyBytes = maxSessions, 4 << 10 // 16,384 keys of 4 KiB: 64 MiB of keys
+	const keyBytes = 4 << 10
+	const n = 2 * max(maxSessionBytes, maxLastTokenBytes) / keyBytes // 4,096 keys of 4 KiB: 16 MiB of each kind
+	if n > min(maxSessions, maxLastTokens)/2 {
+		t.Fatalf("%d keys: not within the entry bounds", n)
+	}
 	before := liveHeap()
 	e := newEngine()
 	h := newMemHost(summary("alpha", "A."))

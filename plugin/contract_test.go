@@ -12,5 +12,6 @@ import (
 // engine in process: the service a host drives with
 // hostsdk.LoadOptions{InProcess: true}.
 func TestEngineKeepsTheContract(t *testing.T) {
+	t.Parallel()
 	contracttest.RunService(t, func(*testing.T) contract.Service { return plugin.New(plugin.Options{}) })
 }

@@ -14,6 +14,7 @@ import (
 // that repeats at most render.MaxEchoBytes (200) bytes of them, ending in
 // "...", not a 3 MB text.
 func TestToolErrorsCapWhatTheyEcho(t *testing.T) {
+	t.Parallel()
 	const big = 3 << 20
 	kept := func(c byte) string { return strings.Repeat(string(c), render.MaxEchoBytes-3) + "..." }
 	tests := []struct {
@@ -27,6 +28,7 @@ func TestToolErrorsCapWhatTheyEcho(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			h := newMemHost(summary("alpha", "A."))
 			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(tc.args)})
 			if err != nil {

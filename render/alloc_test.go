@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -23,6 +24,7 @@ func TestAllocations(t *testing.T) {
 	long := strings.Repeat("Build charts from CSV data. ", 200)
 	longMultiByte := strings.Repeat("Diagramme für Ihre Daten — schnell. ", 100)
 	entries := benchEntries(50)
+	cutInside := []byte(strings.Repeat("é", 100))
 	tests := []struct {
 		name string
 		want float64
@@ -37,6 +39,7 @@ func TestAllocations(t *testing.T) {
 		{"Escape clean", 0, func() { Escape(clean) }},
 		{"EscapeAttr clean", 0, func() { EscapeAttr(clean) }},
 		{"Escape dirty", 1, func() { Escape("a & <b>") }},
+		{"FitEscaped of bytes, cut inside a character", 0, func() { FitEscaped(cutInside, 51) }},
 		{"InitialCatalog", 1, func() { InitialCatalog(entries) }},
 		{"ReplacementCatalog", 1, func() { ReplacementCatalog(entries) }},
 		{"Tombstone", 0, func() { ReplacementCatalog(nil) }},
@@ -148,6 +151,37 @@ func TestNormalizeDescriptionRetainsLittleMemory(t *testing.T) {
 		most := uint64(reserve + reserve/8 + 16)
 		if got := bytesPerRun(20, func() { NormalizeDescription(tt.in, tt.maxLen) }); got > most {
 			t.Errorf("%s: NormalizeDescription of %d bytes, cap %d, allocates %d bytes, want at most %d", tt.name, len(tt.in), tt.maxLen, got, most)
+		}
+	}
+}
+
+// TestAssembleCatalogSeqSizesItsTextExactly: AssembleCatalogSeq sizes its
+// text before writing it, notes and the sentence about left-out skills
+// included, so the text is its one large allocation: what it allocates is
+// the text's length, give or take the allocator's rounding and the little
+// that ranging over lines takes, never a second, grown copy. The lengths
+// sweep byte by byte across the allocator's size classes between 2 and
+// 2.5 KiB, so that a shortfall of even a few bytes shows at some length.
+// Not parallel, like TestAllocations.
+func TestAssembleCatalogSeqSizesItsTextExactly(t *testing.T) {
+	allNotes := []CatalogNotes{{}, {RemoteSkills: true}, {UserInvocation: true}, {RemoteSkills: true, UserInvocation: true}}
+	for _, update := range []bool{false, true} {
+		for _, omitted := range []int{0, 3} {
+			for _, notes := range allNotes {
+				base := len(AssembleCatalogSeq(slices.Values([][]byte{AppendEntryLine(nil, digest.Entry{Name: "a"})}), update, omitted, notes))
+				for size := 2000; size < 2600; size++ {
+					line := AppendEntryLine(nil, digest.Entry{Name: "a", Description: strings.Repeat("x", size-base)})
+					lines := slices.Values([][]byte{line})
+					var text string
+					got := bytesPerRun(3, func() { text = AssembleCatalogSeq(lines, update, omitted, notes) })
+					if len(text) != size {
+						t.Fatalf("update %v, omitted %d, %+v: a text of %d bytes, want %d", update, omitted, notes, len(text), size)
+					}
+					if most := uint64(size + size/8 + 512); got > most {
+						t.Fatalf("update %v, omitted %d, %+v: a text of %d bytes allocates %d bytes, want at most %d", update, omitted, notes, size, got, most)
+					}
+				}
+			}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 )
 
 func TestSubstituteArguments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, instructions, args, want string
 	}{
@@ -29,6 +30,8 @@ func TestSubstituteArguments(t *testing.T) {
 		{"an unterminated quote splits at whitespace", "[$0] [$1]", `"a b`, `["a] [b]`},
 		{"multi-byte text around", "« $0 » — $ARGUMENTS", "über", "« über » — über"},
 		{"many digits", "$12 $ARGUMENTS[99999999999999999999]", "a", "$12 $ARGUMENTS[99999999999999999999]"},
+		{"the digit 9", "$9 $ARGUMENTS[9] $19", "a b c d e f g h i j", "j j $19"},
+		{"a multi-digit positional", "$10 $ARGUMENTS[10]", "a b c d e f g h i j k", "k k"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -112,6 +115,7 @@ func TestSubstituteArgumentsRefusesBeforeBuilding(t *testing.T) {
 }
 
 func TestSplitArguments(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args string
 		want []string
@@ -127,10 +131,49 @@ func TestSplitArguments(t *testing.T) {
 		{`a\ b\\c`, []string{`a b\c`}},
 		{`'unterminated x`, []string{`'unterminated`, "x"}},
 		{`trailing\`, []string{`trailing\`}},
+		{`a '' b`, []string{"a", "", "b"}},
+		{`''`, []string{""}},
+		{`x'' 'y'`, []string{"x", "y"}},
+		{`"abc\`, []string{`"abc\`}},
+		{`a "b\`, []string{"a", `"b\`}},
+		{`\a b`, []string{"a", "b"}},
+		{`\é\ü`, []string{"éü"}},
+		{"\\\u00a0x", []string{"\u00a0x"}},
 	}
 	for _, tt := range tests {
 		if got := SplitArguments(tt.args); !slices.Equal(got, tt.want) {
 			t.Errorf("SplitArguments(%q) = %q, want %q", tt.args, got, tt.want)
+		}
+	}
+}
+
+// TestPlaceholderIsAWholeWord: a placeholder followed by a letter, a digit
+// or an underscore is text; followed by anything else, including the
+// characters next to those ranges in ASCII, it is substituted. ($N takes
+// the digits that follow as its own: $09 is the tenth argument.)
+func TestPlaceholderIsAWholeWord(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		next byte
+		word bool
+	}{
+		{'/', false}, {'0', true}, {'9', true}, {':', false},
+		{'@', false}, {'A', true}, {'Z', true}, {'_', true},
+		{'`', false}, {'a', true}, {'z', true}, {'{', false},
+	}
+	for _, tt := range tests {
+		for _, placeholder := range []string{"$ARGUMENTS", "$0"} {
+			if placeholder == "$0" && tt.next >= '0' && tt.next <= '9' {
+				continue
+			}
+			instructions := placeholder + string(tt.next) + "."
+			want := "arg" + string(tt.next) + "."
+			if tt.word {
+				want = instructions + "\n\nARGUMENTS: arg"
+			}
+			if got, err := SubstituteArguments(instructions, "arg"); err != nil || got != want {
+				t.Errorf("SubstituteArguments(%q, %q) = %q, %v; want %q", instructions, "arg", got, err, want)
+			}
 		}
 	}
 }

@@ -113,8 +113,8 @@ func appendEscaped(dst []byte, s, specials string) []byte {
 // FitEscaped returns the length of the longest prefix of s whose escaped
 // form (Escape's) holds at most max bytes and that splits no UTF-8
 // character: all of s when it fits. Bytes that are not UTF-8 are cut as they
-// are. A caller that shows untrusted text within a bound cuts it there
-// before escaping it.
+// are; a character that s ends inside is cut before. A caller that shows
+// untrusted text within a bound cuts it there before escaping it.
 func FitEscaped[T string | []byte](s T, max int) int {
 	n := 0
 	for i := 0; i < len(s); i++ {
@@ -126,10 +126,17 @@ func FitEscaped[T string | []byte](s T, max int) int {
 			w = len("&lt;")
 		}
 		if n+w > max {
-			// Cut before the character that would straddle the cut.
+			// Cut before the character that would straddle the cut: the
+			// one that starts at most three bytes back and reaches byte i,
+			// valid UTF-8 or the start of a character that s ends inside.
+			// Stray continuation bytes are no part of it.
 			for j := i; j >= 0 && j > i-utf8.UTFMax; j-- {
 				if utf8.RuneStart(s[j]) {
-					return j
+					c := string(s[j:min(j+utf8.UTFMax, len(s))])
+					if _, size := utf8.DecodeRuneInString(c); size > i-j || !utf8.FullRuneInString(c) {
+						return j
+					}
+					return i
 				}
 			}
 			return i

@@ -121,6 +121,19 @@ func TestFitEscaped(t *testing.T) {
 		{"a😀b", 4, 1},
 		{"a😀b", 5, 5},
 		{"\xff\xfe", 1, 1},
+		// Bytes that are not UTF-8 are cut as they are: stray continuation
+		// bytes belong to no character before them.
+		{"a\x80\x80\x80", 3, 3},
+		{"a\x80\x80\x80\x80", 4, 4},
+		{"ab\x80", 2, 2},
+		{"é\x80", 2, 2},
+		{"😀\x80", 4, 4},
+		{"😀\x80", 3, 0},
+		{"\xff\x80", 1, 1},
+		{"\xf0\x9f\x98x", 2, 2},
+		// A character that s ends inside is cut before, as one that
+		// continues past the cut would be.
+		{"a\xf0\x9f\x98", 3, 1},
 	}
 	for _, tt := range tests {
 		if got := FitEscaped(tt.s, tt.max); got != tt.want {

@@ -2,6 +2,8 @@ package render
 
 import (
 	"encoding/json"
+	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -112,6 +114,39 @@ func TestRemoteResourcePageLiteral(t *testing.T) {
 	local := ResourcePageFrom(remotePage, "")
 	if local != ResourcePage(remotePage) || !strings.Contains(local, ">\n"+remotePage.Content+"\n</skill_resource>\n") {
 		t.Errorf("the host's own page is not verbatim:\n%s", local)
+	}
+}
+
+// TestResourcePageLen: the length ResourcePageFrom sizes its text by is
+// the text's length exactly but for the numbers, each counted at its
+// longest (20 bytes, math.MinInt64's), and the next_offset attribute,
+// counted as an empty one with its closing quote, which the text writes
+// once for the last attribute, whichever it is: it exceeds the length by
+// what the numbers shown fall short of that, one byte more with a next
+// offset, and by nothing else, for the host's own pages and remote ones.
+func TestResourcePageLen(t *testing.T) {
+	t.Parallel()
+	const longest = len("-9223372036854775808")
+	pages := []skill.ResourcePage{
+		firstPage, lastPage, oddPath, remotePage,
+		{Name: strings.Repeat("n&", 40), Path: `<"p">`, Offset: math.MinInt64, NextOffset: int64p(math.MinInt64), TotalBytes: math.MinInt64, Content: "x < y & z"},
+		{Name: "a", Path: "b", Offset: math.MaxInt64, TotalBytes: math.MaxInt64},
+	}
+	for _, p := range pages {
+		short := 3*longest - len(strconv.FormatInt(p.Offset, 10)) - len(strconv.Itoa(len(p.Content))) - len(strconv.FormatInt(p.TotalBytes, 10))
+		if p.NextOffset != nil {
+			short += 2*(longest-len(strconv.FormatInt(*p.NextOffset, 10))) + len(`"`)
+		}
+		for _, origin := range []string{"", "docs", `d"o<c>s&`} {
+			specials := ""
+			if origin != "" {
+				specials = textSpecials
+			}
+			text := ResourcePageFrom(p, origin)
+			if got, want := resourcePageLen(p, origin, specials), len(text)+short; got != want {
+				t.Errorf("page of %q, origin %q: sized at %d bytes, want %d (%d of text, %d the numbers and the quote)", p.Name, origin, got, want, len(text), short)
+			}
+		}
 	}
 }
 
