@@ -10,12 +10,12 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// TestToolErrorsCapWhatTheyEcho: 3 MB of bad arguments give an error text
-// that repeats at most render.MaxEchoBytes (200) bytes of them, ending in
-// "...", not a 3 MB text.
+// TestToolErrorsCapWhatTheyEcho: 256 KiB of bad arguments, over a thousand
+// times render.MaxEchoBytes (200), give an error text that repeats at most
+// that many bytes of them, ending in "...", not a text of their size.
 func TestToolErrorsCapWhatTheyEcho(t *testing.T) {
 	t.Parallel()
-	const big = 3 << 20
+	const big = 256 << 10
 	kept := func(c byte) string { return strings.Repeat(string(c), render.MaxEchoBytes-3) + "..." }
 	tests := []struct {
 		name, args, want string

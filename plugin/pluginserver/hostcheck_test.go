@@ -3,7 +3,7 @@
 package pluginserver
 
 import (
-	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -22,9 +22,9 @@ import (
 
 // TestTheReportGoesToTheCheckersDescriptor: with hostcheck.ReportFDEnv
 // naming a descriptor, the plugin checks the host and writes its report
-// there, one JSON line per change, the newest last; a value that is not a
-// descriptor above standard error checks nothing (standard output carries
-// the handshake).
+// there, one JSON line per change, the newest last, each before the call
+// that changed it returns; a value that is not a descriptor above standard
+// error checks nothing (standard output carries the handshake).
 func TestTheReportGoesToTheCheckersDescriptor(t *testing.T) {
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -40,15 +40,35 @@ func TestTheReportGoesToTheCheckersDescriptor(t *testing.T) {
 	}
 	t.Setenv(hostcheck.ReportFDEnv, strconv.Itoa(fd))
 	svc := checkedIfAsked(plugin.New(plugin.Options{}), logger)
-	lines := bufio.NewScanner(r)
+	// The report is written before the call returns: next reads what the
+	// pipe holds already, without waiting for more.
+	raw, err := r.SyscallConn()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pending []byte
+	buf := make([]byte, 64<<10)
 	next := func() hostcheck.Report {
 		t.Helper()
-		if !lines.Scan() {
-			t.Fatalf("no report line: %v", lines.Err())
+		for bytes.IndexByte(pending, '\n') < 0 {
+			var n int
+			var readErr error
+			if err := raw.Read(func(fd uintptr) bool {
+				n, readErr = syscall.Read(int(fd), buf)
+				return true // do not wait for the descriptor to be readable
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if n <= 0 {
+				t.Fatalf("no report line written by the time the call returned (%d bytes of a line pending, read: %v)", len(pending), readErr)
+			}
+			pending = append(pending, buf[:n]...)
 		}
+		line, rest, _ := bytes.Cut(pending, []byte("\n"))
+		pending = rest
 		var rep hostcheck.Report
-		if err := json.Unmarshal(lines.Bytes(), &rep); err != nil {
-			t.Fatalf("report line %q: %v", lines.Text(), err)
+		if err := json.Unmarshal(line, &rep); err != nil {
+			t.Fatalf("report line %q: %v", line, err)
 		}
 		return rep
 	}

@@ -6,6 +6,19 @@ import (
 	"time"
 )
 
+// TestWatchHostWithoutAParentToWatch: a plugin started with parent 1 never
+// exits on its own. It comes first: a watch that polls a parent it should
+// not fails here, instead of leaving the next test waiting for an exit.
+func TestWatchHostWithoutAParentToWatch(t *testing.T) {
+	calls := 0
+	stop := watchHost(time.Millisecond, func() int { calls++; return 1 }, func() { t.Error("exit called") })
+	time.Sleep(10 * time.Millisecond)
+	stop()
+	if calls != 1 {
+		t.Errorf("parent looked up %d times, want once", calls)
+	}
+}
+
 // TestWatchHostNoticesAReparenting: the watch calls exit once the parent
 // process id changes, and not before.
 func TestWatchHostNoticesAReparenting(t *testing.T) {
@@ -21,16 +34,4 @@ func TestWatchHostNoticesAReparenting(t *testing.T) {
 	}
 	ppid.Store(1) // adopted by init: the host is gone
 	<-exited
-}
-
-// TestWatchHostWithoutAParentToWatch: a plugin started with parent 1 never
-// exits on its own.
-func TestWatchHostWithoutAParentToWatch(t *testing.T) {
-	calls := 0
-	stop := watchHost(time.Millisecond, func() int { calls++; return 1 }, func() { t.Error("exit called") })
-	time.Sleep(10 * time.Millisecond)
-	stop()
-	if calls != 1 {
-		t.Errorf("parent looked up %d times, want once", calls)
-	}
 }
