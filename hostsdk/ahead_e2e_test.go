@@ -51,7 +51,7 @@ func TestChangeStepMakesNoCallback(t *testing.T) {
 	}
 	noCallback("a removed skill", hostsdk.OutcomeReplacement, "skill-00", "skill-01", "skill-03", "skill-04")
 
-	failing := skilltest.New(skilltest.Options{})
+	failing := skilltest.New(nil)
 	failing.SetListError(errors.New("skills server unreachable"))
 	remove := e.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{})
 	res = noCallback("an incomplete snapshot", hostsdk.OutcomeIncomplete)

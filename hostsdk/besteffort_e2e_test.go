@@ -190,7 +190,7 @@ func TestDegradedProviderIsLoggedAsTrouble(t *testing.T) {
 	if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "A."}); err != nil {
 		t.Fatal(err)
 	}
-	failing := skilltest.New(skilltest.Options{})
+	failing := skilltest.New(nil)
 	failing.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "remote-one", Description: "R.", Invocation: skill.DefaultPolicy()}})
 	failing.SetListError(errors.New("skills server unreachable: connection refused"))
 	r.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{Label: "docs", Availability: skills.BestEffort})

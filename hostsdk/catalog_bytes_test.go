@@ -13,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
@@ -81,7 +82,7 @@ func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessi
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	register := func(name, desc string) {
 		t.Helper()
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: name, Description: desc, Content: "Body of " + name + "."}); err != nil {

@@ -31,6 +31,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -191,7 +192,7 @@ func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *to
 // registry by hand, as a Go host does, and the plugin binary mounted.
 func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 	t.Helper()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{w.root}, Presets: []agentskills.Preset{agentskills.PresetClaudeCode},
 		HomeDir: w.home, Watch: true, TrustProject: func(string) bool { return true }})
 	if err != nil {
@@ -222,7 +223,7 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 // plugin, launched by launcher, discovers w itself.
 func discoveringHost(t *testing.T, name string, w *discoveryWorld, launcher hostsdk.Launcher) *comparedHost {
 	t.Helper()
-	h := newComparedHost(t, name, skills.NewRegistry(), &tokenLog{})
+	h := newComparedHost(t, name, skilltest.NewRegistry(t), &tokenLog{})
 	p, err := h.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: launcher})
 	if err != nil {
 		t.Fatal(err)
@@ -486,7 +487,7 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 		{"in-process", hostsdk.LoadOptions{Launcher: inprocess.Launcher{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newComparedHost(t, tc.name, skills.NewRegistry(), nil)
+			h := newComparedHost(t, tc.name, skilltest.NewRegistry(t), nil)
 			p, err := h.host.Load(ctx, tc.opts)
 			if err != nil {
 				t.Fatal(err)
@@ -509,7 +510,7 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 			}
 		})
 	}
-	h := newComparedHost(t, "engine", skills.NewRegistry(), nil)
+	h := newComparedHost(t, "engine", skilltest.NewRegistry(t), nil)
 	p, err := h.host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
@@ -547,7 +548,7 @@ func TestPluginDiscoveryUnmountClosesWatchers(t *testing.T) {
 		t.Skip("counts inotify descriptors under /proc")
 	}
 	ctx := context.Background()
-	h := newComparedHost(t, "plugin-process", skills.NewRegistry(), nil)
+	h := newComparedHost(t, "plugin-process", skilltest.NewRegistry(t), nil)
 	p, err := h.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)

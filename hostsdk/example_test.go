@@ -28,7 +28,10 @@ func Example() {
 	if err := tree.AddScope("agent:reviewer", tools.GlobalScope); err != nil {
 		log.Fatal(err)
 	}
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
 		Name:        "code-review",
 		Description: "Review a change for correctness and style.",

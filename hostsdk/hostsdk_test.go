@@ -52,7 +52,7 @@ func newEnv(t *testing.T, cfg hostsdk.Config) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, tree: tools.NewTree(), reg: skills.NewRegistry(), store: store}
+	e := &env{t: t, tree: tools.NewTree(), reg: skilltest.NewRegistry(t), store: store}
 	for _, agent := range []string{"agent:a", "agent:b"} {
 		if err := e.tree.AddScope(agent, tools.GlobalScope); err != nil {
 			t.Fatal(err)
@@ -299,7 +299,7 @@ func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
 // newBlockingProvider returns a fake whose List blocks until its context
 // is cancelled, reporting the start and the cancellation it observed.
 func newBlockingProvider() *skilltest.Provider {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	p.SetHang(skilltest.OpList, true)
 	return p
 }
@@ -453,7 +453,7 @@ func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 // newHangingLoader returns a fake that lists one skill and never finishes
 // loading it.
 func newHangingLoader() *skilltest.Provider {
-	p := skilltest.New(skilltest.Options{Label: "slow"})
+	p := skilltest.New(&skilltest.Options{Label: "slow"})
 	p.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "slow", Description: "Slow.", Invocation: skill.DefaultPolicy()}})
 	p.SetHang(skilltest.OpLoad, true)
 	return p
@@ -515,7 +515,7 @@ func (s *syncBuffer) String() string {
 
 func TestPluginLogsReachTheHostLogger(t *testing.T) {
 	var buf syncBuffer
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -663,7 +663,7 @@ func TestCloseEndsAStoppedPlugin(t *testing.T) {
 // the catalog, and in the host's log; the steps after it report nothing.
 func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 	var buf syncBuffer
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
 	if err != nil {
 		t.Fatal(err)

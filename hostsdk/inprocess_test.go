@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -25,7 +26,7 @@ func modeEnv(t *testing.T, opts hostsdk.LoadOptions, cfg hostsdk.Config) (*hosts
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	store := sessionlog.NewMemoryStore()
 	cfg.Tools, cfg.Skills, cfg.Sessions, cfg.Logger = tree, reg, store, slog.New(slog.DiscardHandler)
 	host, err := hostsdk.New(cfg)
@@ -200,7 +201,7 @@ func loopMessages() []hostsdk.Message {
 // form does, and one the plugin refuses is the same *ConfigError.
 func TestMountTypedAndJSONAgree(t *testing.T) {
 	tree := tools.NewTree()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: skills.NewRegistry(), Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: skilltest.NewRegistry(t), Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -32,7 +33,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			reg, tree := skills.NewRegistry(), tools.NewTree()
+			reg, tree := skilltest.NewRegistry(b), tools.NewTree()
 			h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
 			if err != nil {
 				b.Fatal(err)

@@ -22,6 +22,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
@@ -42,7 +43,7 @@ func newExtHost(t *testing.T, remote *mcpskills.Provider, locals ...skills.Runti
 func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, locals ...skills.RuntimeSkill) *extHost {
 	t.Helper()
 	ctx := context.Background()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}

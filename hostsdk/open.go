@@ -81,7 +81,11 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		disk.Close()
 		return nil, err
 	}
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		disk.Close()
+		return nil, err
+	}
 	registry.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
 	h, err := New(Config{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
 	if err != nil {

@@ -39,8 +39,12 @@ func runTestHost(mode string) int {
 		return runReplicaProcess()
 	}
 	ctx := context.Background()
-	reg := skills.NewRegistry()
-	hang := skilltest.New(skilltest.Options{})
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	hang := skilltest.New(nil)
 	if mode == "mid-prestep" {
 		hang.SetHang(skilltest.OpList, true)
 	}

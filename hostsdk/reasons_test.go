@@ -31,7 +31,7 @@ type reasonsHost struct {
 
 func newReasonsHost(t *testing.T) *reasonsHost {
 	t.Helper()
-	r := &reasonsHost{tree: tools.NewTree(), reg: skills.NewRegistry(), store: sessionlog.NewMemoryStore(), log: &syncBuffer{}}
+	r := &reasonsHost{tree: tools.NewTree(), reg: skilltest.NewRegistry(t), store: sessionlog.NewMemoryStore(), log: &syncBuffer{}}
 	if err := r.tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 	if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "A."}); err != nil {
 		t.Fatal(err)
 	}
-	failing := skilltest.New(skilltest.Options{})
+	failing := skilltest.New(nil)
 	failing.SetListError(errors.New("skills server unreachable: connection refused"))
 	r.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{})
 	step := hostsdk.Step{SessionID: "stuck-1", Cwd: "/work", AgentScope: "agent:a"}
@@ -185,7 +185,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 
 // TestEveryOutcomeHasAReason: the host's own outcomes carry reasons too.
 func TestEveryOutcomeHasAReason(t *testing.T) {
-	bare, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: sessionlog.NewMemoryStore()})
+	bare, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}

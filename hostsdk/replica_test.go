@@ -33,8 +33,11 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		return nil, err
 	}
-	r := &replica{name: name, reg: skills.NewRegistry()}
-	var err error
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &replica{name: name, reg: reg}
 	r.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: r.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err

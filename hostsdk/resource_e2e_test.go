@@ -21,6 +21,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -120,7 +121,7 @@ func TestResourceToolEndToEnd(t *testing.T) {
 
 func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess bool) {
 	ctx := context.Background()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	for _, agent := range []string{"agent:a", "agent:restricted", "agent:shadow"} {
 		if err := tree.AddScope(agent, tools.GlobalScope); err != nil {
 			t.Fatal(err)

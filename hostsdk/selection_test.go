@@ -136,7 +136,7 @@ func TestSelectionIncludeOnly(t *testing.T) {
 func TestSelectionByProvider(t *testing.T) {
 	e := newEnv(t, hostsdk.Config{})
 	e.register(tools.GlobalScope, "local", "A runtime skill.")
-	remote := skilltest.New(skilltest.Options{Label: "remote"})
+	remote := skilltest.New(&skilltest.Options{Label: "remote"})
 	remote.SetSkills(
 		skilltest.Skill{Summary: skill.Summary{Name: "fetch", Description: "A remote skill.", Invocation: skill.DefaultPolicy()}, Content: "Fetch."},
 		skilltest.Skill{Summary: skill.Summary{Name: "push", Description: "Another remote skill.", Invocation: skill.DefaultPolicy()}, Content: "Push."},
@@ -177,7 +177,7 @@ func TestSelectionSurvivesResume(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := &env{t: t, tree: tools.NewTree(), reg: skills.NewRegistry(), store: store}
+		e := &env{t: t, tree: tools.NewTree(), reg: skilltest.NewRegistry(t), store: store}
 		if err := e.tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 			t.Fatal(err)
 		}
@@ -456,7 +456,7 @@ func TestSelectSkillsRefusesInvalidSelections(t *testing.T) {
 // selection.
 func TestSelectionInProcess(t *testing.T) {
 	store := sessionlog.NewMemoryStore()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	for _, n := range []string{"alpha", "beta"} {
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: n, Description: "Skill " + n + "."}); err != nil {
 			t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -79,7 +80,7 @@ func benchLiveSessions(b *testing.B, n int) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(b)
 	reg.AddProvider(tools.GlobalScope, newSessionSkills(), skills.ProviderOptions{})
 	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 	if err != nil {

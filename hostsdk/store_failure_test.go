@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -62,7 +63,7 @@ func storeHostWithRegistry(t *testing.T, store sessionlog.Store, cfg hostsdk.Con
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "Do alpha."}); err != nil {
 		t.Fatal(err)
 	}

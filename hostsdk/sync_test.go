@@ -371,7 +371,7 @@ func TestStepsOfTwoHostsOnOneStoreDoNotStarve(t *testing.T) {
 	store := sessionlog.NewMemoryStore()
 	var hosts []*hostsdk.Host
 	for range 2 {
-		tree, reg := tools.NewTree(), skills.NewRegistry()
+		tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 		if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 			t.Fatal(err)
 		}

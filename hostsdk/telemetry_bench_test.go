@@ -154,7 +154,7 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 		b.Cleanup(func() { mp.Shutdown(context.Background()) })
 		cfg.MeterProvider, ro.MeterProvider = mp, mp
 	}
-	reg, err := skills.NewRegistryWith(ro)
+	reg, err := skills.NewRegistry(&ro)
 	if err != nil {
 		b.Fatal(err)
 	}

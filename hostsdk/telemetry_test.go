@@ -60,11 +60,11 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := skills.NewRegistryWith(skills.RegistryOptions{TracerProvider: tp, MeterProvider: mp})
+	reg, err := skills.NewRegistry(&skills.RegistryOptions{TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.provider = skilltest.New(skilltest.Options{Label: "fake"})
+	e.provider = skilltest.New(&skilltest.Options{Label: "fake"})
 	e.provider.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "alpha", Description: "Does alpha.", Invocation: skill.DefaultPolicy()}, Content: "Alpha body."})
 	reg.AddProvider(tools.GlobalScope, e.provider, skills.ProviderOptions{Label: "fake"})
 	for _, rs := range runtime {
@@ -410,7 +410,7 @@ func TestResourceReadsAreTracedAndCounted(t *testing.T) {
 // counts its steps, and one given only a tracer provider traces them.
 func TestTracerAndMeterAreIndependent(t *testing.T) {
 	tree := tools.NewTree()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
@@ -79,7 +80,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			store := stores[name](t)
-			reg := skills.NewRegistry()
+			reg := skilltest.NewRegistry(t)
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "pdf-forms", Description: "Fill in PDF forms.", Content: "Use the field names."}); err != nil {
 				t.Fatal(err)
 			}
@@ -187,7 +188,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: store})
+	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 func TestTranscriptSkipsARecordThatDoesNotDecode(t *testing.T) {
 	ctx := context.Background()
 	store := sessionlog.NewMemoryStore()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: store})
+	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,10 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	}
 
 	// Skills: one the runtime defines itself, and Agent Skills on disk.
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		return err
+	}
 	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
 		Name: "code-review", Description: "Review a change for correctness.", Content: "Read the diff twice.",
 		// It asks that these tools run without approval while it is active.

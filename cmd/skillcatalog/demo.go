@@ -272,7 +272,7 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 	if tp != nil {
 		ro.TracerProvider = tp
 	}
-	reg, err := skills.NewRegistryWith(ro)
+	reg, err := skills.NewRegistry(&ro)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -218,7 +218,10 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	defer everything.Close()
 
-	reg := skills.NewRegistry()
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return explanation{}, err
+	}
 	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
 	if o.mcpURL != "" || o.mcpCommand != "" {
 		remote, err := mcpskills.New(mcpskills.Config{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})

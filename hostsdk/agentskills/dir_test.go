@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 )
 
 // TestHostReadsThroughTheSkillDirectory: the host reads a skill's files
@@ -33,7 +34,7 @@ func TestHostReadsThroughTheSkillDirectory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	for name, want := range map[string]string{"plain": "plain notes\n", "linked": "linked notes\n", "file-linked": "file-linked notes\n"} {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/internal/swaptest"
 )
 
@@ -38,7 +39,7 @@ func TestSwappedSkillDirectoryServesNoPrivateFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	stop := swaptest.Exchange(t, filepath.Join(root, "pdf"), link, 10*time.Microsecond)

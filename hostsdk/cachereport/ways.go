@@ -101,7 +101,11 @@ func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
 	if err != nil {
 		return nil, err
 	}
-	reg := skills.NewRegistry()
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		disk.Close()
+		return nil, err
+	}
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
 	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: quiet})
 	if err != nil {

@@ -147,6 +147,10 @@ func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 // newEnv builds a scenario's world in dir: scopes, skills, providers,
 // seeded session logs and the Host, with the plugin not yet loaded.
 func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, error) {
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, err
+	}
 	e := &env{
 		ctx:         ctx,
 		r:           r,
@@ -154,7 +158,7 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 		wait:        r.Wait,
 		stepTimeout: r.StepTimeout,
 		tree:        tools.NewTree(),
-		reg:         skills.NewRegistry(),
+		reg:         reg,
 		providers:   make(map[string]*scriptedProvider),
 		runtime:     make(map[string]skillSpec),
 		shadows:     make(map[string]string),
@@ -168,7 +172,6 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 	if e.stepTimeout <= 0 {
 		e.stepTimeout = DefaultStepTimeout
 	}
-	var err error
 	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions")); err != nil {
 		return nil, err
 	}

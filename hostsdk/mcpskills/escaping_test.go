@@ -13,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
@@ -58,7 +59,7 @@ func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
 	if _, err := r.Snapshot(t.Context(), q); err != nil {

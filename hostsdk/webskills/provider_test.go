@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -233,7 +234,7 @@ func TestUnreachableSiteIsBestEffort(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	p := newTestProvider(t, url)
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", p, skills.ProviderOptions{})
 	if err := r.Register("global", skills.RuntimeSkill{Name: "local", Description: "A local skill.", Content: "x"}); err != nil {
 		t.Fatal(err)

@@ -39,7 +39,10 @@ type sources struct {
 // agentskills provider labelled DiskLabel, then each MCP server as an
 // mcpskills provider labelled with its label, in Scope.
 func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
-	reg := skills.NewRegistry()
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, err
+	}
 	src := &sources{key: d.JSON(), registry: reg}
 	disk, err := agentskills.New(DiskOptions(d, logger))
 	if err != nil {

@@ -19,7 +19,11 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer store.Close()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: store})
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: registry, Sessions: store})
 	if err != nil {
 		log.Fatal(err)
 	}

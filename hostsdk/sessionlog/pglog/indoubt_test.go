@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -146,7 +147,7 @@ func timedHost(t *testing.T, store sessionlog.Store, timeout time.Duration) (*ho
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store,
 		Logger: slog.New(slog.DiscardHandler), PreStepTimeout: timeout})
 	if err != nil {

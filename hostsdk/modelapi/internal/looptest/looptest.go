@@ -24,6 +24,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -69,7 +70,7 @@ func New(t testing.TB) *Fixture {
 	write("SKILL.md", "---\nname: "+Skill+"\ndescription: Fill in PDF forms with "+ScriptPath+".\n---\nRun "+ScriptPath+" with the form's path.\n")
 	write(ScriptPath, Script)
 
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	if err := tree.AddScope(Agent, tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
