@@ -22,7 +22,7 @@ import (
 // a file-backed session store.
 func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.Store) {
 	b.Helper()
-	store, err := sessionlog.NewFileStore(b.TempDir())
+	store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

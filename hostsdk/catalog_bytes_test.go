@@ -39,7 +39,7 @@ func TestPublishedCatalogBytes(t *testing.T) {
 	stores := []storeCase{
 		{"memory", func(*testing.T) (sessionlog.Store, func() []byte) { return sessionlog.NewMemoryStore(), nil }},
 		{"file", func(t *testing.T) (sessionlog.Store, func() []byte) {
-			s, err := sessionlog.NewFileStore(t.TempDir())
+			s, err := sessionlog.NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,7 +39,7 @@ func Example() {
 	}); err != nil {
 		log.Fatal(err)
 	}
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

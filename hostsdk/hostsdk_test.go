@@ -48,7 +48,7 @@ type env struct {
 
 func newEnv(t *testing.T, cfg hostsdk.Config) *env {
 	t.Helper()
-	store, err := sessionlog.NewFileStore(t.TempDir())
+	store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

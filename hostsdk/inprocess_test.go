@@ -150,7 +150,7 @@ func BenchmarkHostingModes(b *testing.B) {
 			opts hostsdk.LoadOptions
 		}{{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}}, {"in-process", hostsdk.LoadOptions{InProcess: true}}} {
 			b.Run(fmt.Sprintf("skills=%d/%s", n, mode.name), func(b *testing.B) {
-				store, err := sessionlog.NewFileStore(b.TempDir())
+				store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -29,7 +29,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 		{"cap=65536", `{"catalogDescriptionMaxLength": 65536}`},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			store, err := sessionlog.NewFileStore(b.TempDir())
+			store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -42,7 +42,7 @@ func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsd
 // decision, with the callbacks counted here.
 func TestLoopStepCallbacks(t *testing.T) {
 	t.Run("file", func(t *testing.T) {
-		store, err := sessionlog.NewFileStore(t.TempDir())
+		store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

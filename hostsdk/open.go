@@ -120,7 +120,7 @@ func openStore(o OpenOptions) (sessionlog.Store, error) {
 	case o.Store != nil:
 		return o.Store, nil
 	case o.SessionDir != "":
-		store, err := sessionlog.NewFileStore(o.SessionDir)
+		store, err := sessionlog.NewFileStore(o.SessionDir, nil)
 		if err != nil {
 			return nil, fmt.Errorf("hostsdk: OpenOptions.SessionDir: %w", err)
 		}

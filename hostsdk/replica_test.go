@@ -188,7 +188,7 @@ func fleetRounds(n int, sessions []string, stepsPerSession int) []replicaRound {
 // own plugin process, step the same sessions concurrently against one file
 // store while the skills change between rounds.
 func TestReplicasShareAFileStore(t *testing.T) {
-	store, err := sessionlog.NewFileStore(t.TempDir())
+	store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -173,7 +173,7 @@ func TestSelectionSurvivesResume(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	open := func() *env {
-		store, err := sessionlog.NewFileStore(dir)
+		store, err := sessionlog.NewFileStore(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -233,7 +233,7 @@ func TestSelectionWrittenByAnotherHost(t *testing.T) {
 				return
 			}
 			var store sessionlog.Store
-			store, err := sessionlog.NewFileStore(t.TempDir())
+			store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +274,7 @@ func pgStores(t *testing.T, n int) []sessionlog.Store {
 		}
 	})
 	for i := 0; i < n; i++ {
-		s, err := pglog.Open(ctx, dsn, pglog.WithSchema(schema))
+		s, err := pglog.Open(ctx, dsn, &pglog.Options{Schema: schema})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -571,7 +571,7 @@ func (l countingLog) NewestOfType(ctx context.Context, typ string) (uint64, sess
 // since the previous step) read the session log once, with a selection or
 // without: the selection costs no read of its own.
 func TestSelectionCostsNoExtraReads(t *testing.T) {
-	files, err := sessionlog.NewFileStore(t.TempDir())
+	files, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

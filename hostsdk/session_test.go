@@ -92,7 +92,7 @@ func TestCompactionNotRecordedIsNotSeen(t *testing.T) {
 // so when asked.
 func TestHostReportsATornSessionFile(t *testing.T) {
 	dir := t.TempDir()
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,7 @@ func BenchmarkLiveSessionHeap(b *testing.B) {
 func benchLiveSessions(b *testing.B, n int) {
 	// Every session's file stays open, as it does under the default
 	// descriptor budget where the process may open 24,000 files or more.
-	store, err := sessionlog.NewFileStore(b.TempDir(), sessionlog.WithMaxOpenFiles(2*n))
+	store, err := sessionlog.NewFileStore(b.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: 2 * n})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 	stores := map[string]func(t *testing.T) sessionlog.Store{
 		"memory": func(t *testing.T) sessionlog.Store { return sessionlog.NewMemoryStore() },
 		"file": func(t *testing.T) sessionlog.Store {
-			s, err := sessionlog.NewFileStore(t.TempDir())
+			s, err := sessionlog.NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -184,7 +184,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "old.jsonl"), old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -86,7 +86,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		}
 		defer os.RemoveAll(sessionDir)
 	}
-	store, err := sessionlog.NewFileStore(sessionDir)
+	store, err := sessionlog.NewFileStore(sessionDir, nil)
 	if err != nil {
 		return err
 	}

@@ -147,7 +147,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return err
 	}
-	store, err := sessionlog.NewFileStore(ws.sessionDir)
+	store, err := sessionlog.NewFileStore(ws.sessionDir, nil)
 	if err != nil {
 		return err
 	}

@@ -172,7 +172,7 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 	if e.stepTimeout <= 0 {
 		e.stepTimeout = DefaultStepTimeout
 	}
-	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions")); err != nil {
+	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions"), nil); err != nil {
 		return nil, err
 	}
 	if err := e.setup(); err != nil {

@@ -14,7 +14,7 @@ import (
 // DSN and schema.
 func Example() {
 	ctx := context.Background()
-	store, err := pglog.Open(ctx, "postgres://agent@127.0.0.1:5432/agents?sslmode=disable&pool_max_conns=16", pglog.WithSchema("skillcatalog"))
+	store, err := pglog.Open(ctx, "postgres://agent@127.0.0.1:5432/agents?sslmode=disable&pool_max_conns=16", &pglog.Options{Schema: "skillcatalog"})
 	if err != nil {
 		log.Fatal(err)
 	}
