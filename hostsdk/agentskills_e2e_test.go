@@ -79,7 +79,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 		}
 	}
 	swapRoot(real)
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(base, "home"), Watch: true})
+	fsys, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(base, "home"), Watch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestFilesystemRootVanished(t *testing.T) {
 	root := filepath.Join(base, "skills")
 	never := filepath.Join(base, "never-existed")
 	writeSkillFile(t, root, "alpha", "First skill.", "Alpha body.")
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root, never}, HomeDir: filepath.Join(base, "home")})
+	fsys, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root, never}, HomeDir: filepath.Join(base, "home")})
 	if err != nil {
 		t.Fatal(err)
 	}

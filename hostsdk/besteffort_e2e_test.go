@@ -106,12 +106,12 @@ func reasonsWith(res hostsdk.StepResult, code contract.ReasonCode) []string {
 func TestUnreachableServerDoesNotWithholdLocalSkills(t *testing.T) {
 	addr := closedLoopbackAddr(t)
 	e := newEnv(t, hostsdk.Config{})
-	local, err := agentskills.New(agentskills.Options{HomeDir: t.TempDir(), ExtraRoots: []string{localSkillRoot(t)}})
+	local, err := agentskills.New(&agentskills.Options{HomeDir: t.TempDir(), ExtraRoots: []string{localSkillRoot(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { local.Close() })
-	remote, err := mcpskills.New(mcpskills.Config{
+	remote, err := mcpskills.New(&mcpskills.Options{
 		URL:            "http://" + addr + "/mcp",
 		Label:          "docs",
 		RequestTimeout: 5 * time.Second,

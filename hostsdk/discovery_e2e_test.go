@@ -193,7 +193,7 @@ func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *to
 func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 	t.Helper()
 	reg := skilltest.NewRegistry(t)
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{w.root}, Presets: []agentskills.Preset{agentskills.PresetClaudeCode},
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{w.root}, Presets: []agentskills.Preset{agentskills.PresetClaudeCode},
 		HomeDir: w.home, Watch: true, TrustProject: func(string) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
@@ -201,7 +201,7 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 	t.Cleanup(func() { disk.Close() })
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{Label: "agentskills"})
 	for _, s := range w.discovery.MCPServers {
-		remote, err := mcpskills.New(mcpskills.Config{URL: s.URL, Label: s.Label, RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: s.URL, Label: s.Label, RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,7 @@ func startTypeScriptSkillsServer(t *testing.T) (url, skillsDir string) {
 // verified against its entry.
 func TestTypeScriptSkillsServerThroughThePlugin(t *testing.T) {
 	url, dir := startTypeScriptSkillsServer(t)
-	remote, err := mcpskills.New(mcpskills.Config{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestTamperedRemoteSkillThroughThePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { httpSrv.Stop() })
-	remote, err := mcpskills.New(mcpskills.Config{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestTamperedRemoteSkillThroughThePlugin(t *testing.T) {
 // loaded under its qualified name, from its own server, marked as its.
 func TestRemoteSkillNamedLikeALocalOne(t *testing.T) {
 	url, _ := startTypeScriptSkillsServer(t)
-	remote, err := mcpskills.New(mcpskills.Config{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

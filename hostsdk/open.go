@@ -71,7 +71,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		}
 		roots[i] = abs
 	}
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
 		TrustProject: trustAll(o.TrustProjects), Logger: o.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("hostsdk: open the skill directories: %w", err)

@@ -138,7 +138,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 	r := newReasonsHost(t)
 	root := t.TempDir()
 	writeSkillFile(t, root, "alpha", "A.", "Do alpha.")
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}})
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 			t.Fatal(err)
 		}
 	}
-	remote, err := mcpskills.New(mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", fx.remoteRoot}, RequestTimeout: 10 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{Command: []string{bin, "serve-mcp", "-skills", fx.remoteRoot}, RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,7 +122,7 @@ func TestInvalidUTF8SkillFileBody(t *testing.T) {
 	if err := os.WriteFile(file, []byte("---\nname: latin\ndescription: Fine.\n---\nCaf\xe9.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(root, "home")})
+	p, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(root, "home")})
 	if err != nil {
 		t.Fatal(err)
 	}

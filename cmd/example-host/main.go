@@ -72,7 +72,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	if err != nil {
 		return err
 	}
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, Watch: true})
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, Watch: true})
 	if err != nil {
 		return err
 	}

@@ -159,7 +159,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return fmt.Errorf("find the plugin binary: %w", err)
 	}
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{ws.root}, HomeDir: ws.home, Watch: true})
+	fsys, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{ws.root}, HomeDir: ws.home, Watch: true})
 	if err != nil {
 		return err
 	}
@@ -279,7 +279,7 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{Label: "agentskills"})
 	d.removeRemote = func() {}
 	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
-		remote, err := mcpskills.New(mcpskills.Config{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
 		if err != nil {
 			return nil, nil, fmt.Errorf("remote skills: %w", err)
 		}

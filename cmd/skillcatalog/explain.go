@@ -205,14 +205,14 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	opts := agentskills.Options{ExtraRoots: roots, HomeDir: o.home, Presets: o.presets,
 		TrustProject: func(string) bool { return o.trustProject }}
-	fsys, err := agentskills.New(opts)
+	fsys, err := agentskills.New(&opts)
 	if err != nil {
 		return explanation{}, err
 	}
 	defer fsys.Close()
 	// The same roots with every project trusted: what trust keeps out.
 	opts.TrustProject = func(string) bool { return true }
-	everything, err := agentskills.New(opts)
+	everything, err := agentskills.New(&opts)
 	if err != nil {
 		return explanation{}, err
 	}
@@ -224,7 +224,7 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
 	if o.mcpURL != "" || o.mcpCommand != "" {
-		remote, err := mcpskills.New(mcpskills.Config{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
 		if err != nil {
 			return explanation{}, fmt.Errorf("remote skills: %w", err)
 		}

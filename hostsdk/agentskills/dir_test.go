@@ -29,7 +29,7 @@ func TestHostReadsThroughTheSkillDirectory(t *testing.T) {
 	symlink(t, filepath.Join(external, skillFileName), filepath.Join(root, "file-linked", skillFileName))
 	writeFile(t, filepath.Join(root, "file-linked", "notes.txt"), "file-linked notes\n")
 
-	p, err := New(Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
+	p, err := New(&Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func TestSwappedSkillDirectoryServesNoPrivateFile(t *testing.T) {
 	if err := os.Symlink(private, link); err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
+	p, err := New(&Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,7 +97,7 @@ type pluginHost struct {
 
 func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
 	quiet := slog.New(slog.DiscardHandler)
-	disk, err := agentskills.New(agentskills.Options{HomeDir: filepath.Join(dir, "home"), ExtraRoots: []string{filepath.Join(dir, "skills")}, Logger: quiet})
+	disk, err := agentskills.New(&agentskills.Options{HomeDir: filepath.Join(dir, "home"), ExtraRoots: []string{filepath.Join(dir, "skills")}, Logger: quiet})
 	if err != nil {
 		return nil, err
 	}

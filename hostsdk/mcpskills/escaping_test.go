@@ -52,9 +52,9 @@ const slowReads = 10 * time.Minute
 // readThroughRegistry reads each file as the model's skill_resource does,
 // and fails unless it gets the file's bytes or, unless whole, the
 // documented too-large error.
-func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]byte, whole bool) {
+func readThroughRegistry(t *testing.T, cfg mcpskills.Options, files map[string][]byte, whole bool) {
 	t.Helper()
-	p, err := mcpskills.New(cfg)
+	p, err := mcpskills.New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,14 +87,14 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		srv := httptest.NewServer(skillserver.NewDir(dir).HTTPHandler())
 		defer srv.Close()
-		readThroughRegistry(t, mcpskills.Config{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files, true)
+		readThroughRegistry(t, mcpskills.Options{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 	t.Run("stdio", func(t *testing.T) {
 		bin := filepath.Join(t.TempDir(), "skillcatalog")
 		if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/skillcatalog").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
-		readThroughRegistry(t, mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files, true)
+		readThroughRegistry(t, mcpskills.Options{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 	t.Run("typescript server over stdio", func(t *testing.T) {
 		// The official TypeScript SDK's skills server (JSON.stringify
@@ -107,7 +107,7 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 		if err != nil {
 			testneeds.Skip(t, "Node.js and `npm ci --prefix testdata/mcpserver` (the TypeScript MCP SDK skills server)", err)
 		}
-		readThroughRegistry(t, mcpskills.Config{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files, true)
+		readThroughRegistry(t, mcpskills.Options{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 }
 
@@ -126,5 +126,5 @@ func TestEscapedResourceOverIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Stop()
-	readThroughRegistry(t, mcpskills.Config{URL: h.URL(), Label: "docs", RequestTimeout: slowReads}, files, false)
+	readThroughRegistry(t, mcpskills.Options{URL: h.URL(), Label: "docs", RequestTimeout: slowReads}, files, false)
 }

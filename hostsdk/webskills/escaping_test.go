@@ -52,7 +52,7 @@ func TestHostileSiteThroughThePlugin(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
-	p, err := webskills.New(webskills.Config{URL: srv.URL, Label: "docs", AllowHTTP: true})
+	p, err := webskills.New(&webskills.Options{URL: srv.URL, Label: "docs", AllowHTTP: true})
 	if err != nil {
 		t.Fatal(err)
 	}

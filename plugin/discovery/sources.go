@@ -51,7 +51,7 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 	src.closers = append(src.closers, disk.Close)
 	reg.AddProvider(Scope, disk, skills.ProviderOptions{Label: DiskLabel})
 	for i, s := range d.MCPServers {
-		remote, err := mcpskills.New(ServerConfig(s, logger))
+		remote, err := mcpskills.New(ServerOptions(s, logger))
 		if err != nil {
 			// A bound mcpskills holds that Parse does not check twice.
 			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option mcpServers[%d]: %v", i, err)}, src.close())
@@ -65,15 +65,15 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 // DiskOptions are the agentskills options of a discovery configuration:
 // its roots and presets, its home directory, its project trust, and live
 // refresh.
-func DiskOptions(d contract.Discovery, logger *slog.Logger) agentskills.Options {
+func DiskOptions(d contract.Discovery, logger *slog.Logger) *agentskills.Options {
 	ps, _ := presets(d.Presets) // checked by Parse
-	return agentskills.Options{ExtraRoots: cleaned(d.SkillRoots), Presets: ps, HomeDir: d.HomeDir, Watch: true,
+	return &agentskills.Options{ExtraRoots: cleaned(d.SkillRoots), Presets: ps, HomeDir: d.HomeDir, Watch: true,
 		TrustProject: trust(d), Logger: logger}
 }
 
-// ServerConfig is the mcpskills configuration of one server.
-func ServerConfig(s contract.DiscoveryServer, logger *slog.Logger) mcpskills.Config {
-	return mcpskills.Config{URL: s.URL, Headers: s.Headers, Label: s.Label, SkillURIs: s.SkillURIs,
+// ServerOptions are the mcpskills options of one server.
+func ServerOptions(s contract.DiscoveryServer, logger *slog.Logger) *mcpskills.Options {
+	return &mcpskills.Options{URL: s.URL, Headers: s.Headers, Label: s.Label, SkillURIs: s.SkillURIs,
 		RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond,
 		IndexMaxAge:    time.Duration(s.IndexMaxAgeMs) * time.Millisecond, Logger: logger}
 }

@@ -47,7 +47,7 @@ func run(ctx context.Context, index, body int64, sse bool, url string, sessions 
 		url = srv.URL
 		sessions = 1
 	}
-	p, err := mcpskills.New(mcpskills.Config{URL: url, CacheTotalBytes: total})
+	p, err := mcpskills.New(&mcpskills.Options{URL: url, CacheTotalBytes: total})
 	if err != nil {
 		return err
 	}

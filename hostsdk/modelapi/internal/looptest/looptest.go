@@ -74,7 +74,7 @@ func New(t testing.TB) *Fixture {
 	if err := tree.AddScope(Agent, tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}})
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}
