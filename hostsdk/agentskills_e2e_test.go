@@ -61,7 +61,7 @@ func waitForView(t *testing.T, reg *skills.Registry, cwd string, complete bool, 
 // reach the model at the next step without a restart, and an unreadable
 // root keeps the last-good catalog.
 func TestFilesystemSkillsLiveRefresh(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	base := t.TempDir()
 	// The root is a symbolic link, so it can later be swapped atomically for
 	// something unreadable.
@@ -160,7 +160,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 // catalog stays (no tombstone); renamed back, nothing is republished. A
 // root that never existed is an empty, complete one.
 func TestFilesystemRootVanished(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	base := t.TempDir()
 	root := filepath.Join(base, "skills")
 	never := filepath.Join(base, "never-existed")

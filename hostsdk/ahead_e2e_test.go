@@ -20,7 +20,7 @@ import (
 // replacement, a removal and an incomplete snapshot cost one PreStep and
 // no callback; the catalog is the one the callback would have given.
 func TestChangeStepMakesNoCallback(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for i := range 5 {
 		e.register(tools.GlobalScope, fmt.Sprintf("skill-%02d", i), fmt.Sprintf("Handles task %d.", i))
 	}

@@ -54,7 +54,7 @@ func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts hostsdk.L
 			b.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		b.Fatal(err)
 	}

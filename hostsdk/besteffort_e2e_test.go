@@ -105,7 +105,7 @@ func reasonsWith(res hostsdk.StepResult, code contract.ReasonCode) []string {
 // flaps.
 func TestUnreachableServerDoesNotWithholdLocalSkills(t *testing.T) {
 	addr := closedLoopbackAddr(t)
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	local, err := agentskills.New(&agentskills.Options{HomeDir: t.TempDir(), ExtraRoots: []string{localSkillRoot(t)}})
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ func TestSnapshotDeltas(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		register(i, fmt.Sprintf("Skill %d.", i))
 	}
-	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestGetSkillSendsOnlyUsableBodies(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}

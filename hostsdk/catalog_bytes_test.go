@@ -91,7 +91,7 @@ func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessi
 	}
 	register("pdf-forms", "Fills <form> fields & checks \"quotes\" in PDFs; naïve café\u2028second line.")
 	register("data-export", "Exports tables as CSV \\ TSV, 100% <= spec & more.")
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

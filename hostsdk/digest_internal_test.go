@@ -27,7 +27,7 @@ func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
 		}
 	}
 	store := sessionlog.NewMemoryStore()
-	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func runDirectives(t *testing.T, opts hostsdk.LoadOptions) directivesRun {
 	t.Helper()
 	ctx := context.Background()
 	reg := skilltest.NewRegistry(t)
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -176,7 +176,7 @@ func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *to
 	}
 	h := &comparedHost{name: name, store: sessionlog.NewMemoryStore(), reg: reg, tokens: tokens}
 	var err error
-	h.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: h.store, Logger: logger})
+	h.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: h.store, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,7 +44,7 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: registry, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store})
 	if err != nil {
 		log.Fatal(err)
 	}

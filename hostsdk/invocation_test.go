@@ -37,7 +37,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		tree := tools.NewTree()
 		reg := skilltest.NewRegistry(t)
 		store := sessionlog.NewMemoryStore()
-		host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+		host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

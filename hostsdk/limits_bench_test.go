@@ -34,7 +34,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 				b.Fatal(err)
 			}
 			reg, tree := skilltest.NewRegistry(b), tools.NewTree()
-			h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+			h, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -53,7 +53,7 @@ func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, 
 			t.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

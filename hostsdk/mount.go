@@ -60,7 +60,7 @@ func (p *Plugin) mount(ctx context.Context, scope, configJSON, discovery string)
 	if p == nil {
 		return nil, ErrNotLoaded
 	}
-	if _, err := p.host.cfg.Tools.Chain(scope); err != nil {
+	if _, err := p.host.opts.Tools.Chain(scope); err != nil {
 		return nil, fmt.Errorf("mount: %w", err)
 	}
 	p.mu.Lock()
@@ -133,7 +133,7 @@ func (m *Mount) bindLocked(ctx context.Context, inst Instance, resp contract.Con
 	if m.identities == nil {
 		m.identities = make(map[string]string)
 		for _, t := range resp.Tools {
-			id, err := m.plugin.host.cfg.Tools.Register(m.scope, tools.Definition{
+			id, err := m.plugin.host.opts.Tools.Register(m.scope, tools.Definition{
 				Name:         t.Name,
 				Description:  t.Description,
 				InputSchema:  t.InputSchema,
@@ -157,7 +157,7 @@ func (m *Mount) bindLocked(ctx context.Context, inst Instance, resp contract.Con
 
 func (m *Mount) unregisterTools() {
 	for _, id := range m.identities {
-		m.plugin.host.cfg.Tools.Unregister(id)
+		m.plugin.host.opts.Tools.Unregister(id)
 	}
 }
 

@@ -87,7 +87,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		return nil, err
 	}
 	registry.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
-	h, err := New(Config{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
 	if err != nil {
 		disk.Close()
 		return nil, err

@@ -49,7 +49,7 @@ func runTestHost(mode string) int {
 		hang.SetHang(skilltest.OpList, true)
 	}
 	reg.AddProvider(tools.GlobalScope, hang, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -26,7 +26,7 @@ func TestTheRuntimesSourcesStayItsOwn(t *testing.T) {
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First.", Content: "Alpha."}); err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func newReasonsHost(t *testing.T) *reasonsHost {
 		t.Fatal(err)
 	}
 	var err error
-	r.host, err = hostsdk.New(hostsdk.Config{Tools: r.tree, Skills: r.reg, Sessions: r.store,
+	r.host, err = hostsdk.New(&hostsdk.Options{Tools: r.tree, Skills: r.reg, Sessions: r.store,
 		Logger: slog.New(slog.NewTextHandler(r.log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -185,7 +185,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 
 // TestEveryOutcomeHasAReason: the host's own outcomes carry reasons too.
 func TestEveryOutcomeHasAReason(t *testing.T) {
-	bare, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: sessionlog.NewMemoryStore()})
+	bare, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,7 +38,7 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 		return nil, err
 	}
 	r := &replica{name: name, reg: reg}
-	r.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: r.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+	r.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: r.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
 	}

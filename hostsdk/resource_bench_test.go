@@ -37,7 +37,7 @@ func BenchmarkResourceReadDirectory(b *testing.B) {
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "A.", Content: "Read big.txt.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}); err != nil {
 				b.Fatal(err)
 			}
-			host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+			host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 			if err != nil {
 				b.Fatal(err)
 			}

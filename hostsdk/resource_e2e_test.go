@@ -139,7 +139,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "brand-voice", Description: "Brand voice.", Content: "Use assets/voice.md.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "Ask the brand_asset tool."}}); err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

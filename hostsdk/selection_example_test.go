@@ -29,7 +29,7 @@ func ExampleHost_SelectSkills() {
 			log.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: registry, Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: registry, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		log.Fatal(err)
 	}

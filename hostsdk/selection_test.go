@@ -63,7 +63,7 @@ func expectLoaded(t *testing.T, out hostsdk.ToolResult, name string) {
 // without it and the tool answers it unknown; clearing the selection
 // publishes a replacement with it back.
 func TestSelectionExcludeAndClear(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		e.register(tools.GlobalScope, n, "Skill "+n+".")
 	}
@@ -109,7 +109,7 @@ func TestSelectionExcludeAndClear(t *testing.T) {
 // TestSelectionIncludeOnly: with inclusions, only the included skills are
 // listed and loadable; exclusion wins over inclusion.
 func TestSelectionIncludeOnly(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		e.register(tools.GlobalScope, n, "Skill "+n+".")
 	}
@@ -134,7 +134,7 @@ func TestSelectionIncludeOnly(t *testing.T) {
 // and the provider is never asked to load one; including a provider adds
 // its skills to the included names.
 func TestSelectionByProvider(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "local", "A runtime skill.")
 	remote := skilltest.New(&skilltest.Options{Label: "remote"})
 	remote.SetSkills(
@@ -181,7 +181,7 @@ func TestSelectionSurvivesResume(t *testing.T) {
 		if err := e.tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 			t.Fatal(err)
 		}
-		if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)}); err != nil {
+		if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)}); err != nil {
 			t.Fatal(err)
 		}
 		if e.plugin, err = e.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
@@ -365,12 +365,12 @@ func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) 
 // no source and a canonical JSON body, which the plugin neither reads as a
 // catalog nor lets hide anything; a malformed newer record is skipped.
 func TestSelectionRecordInTheLog(t *testing.T) {
-	t.Run("file", func(t *testing.T) { testSelectionRecordInTheLog(t, newEnv(t, hostsdk.Config{})) })
+	t.Run("file", func(t *testing.T) { testSelectionRecordInTheLog(t, newEnv(t, hostsdk.Options{})) })
 	t.Run("without-seeker", func(t *testing.T) {
-		e := newEnv(t, hostsdk.Config{})
+		e := newEnv(t, hostsdk.Options{})
 		// A second host on the same files, seeing them without the seeker.
 		store := plainStore{e.store}
-		host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store})
+		host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: store})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -425,7 +425,7 @@ func testSelectionRecordInTheLog(t *testing.T, e *env) {
 }
 
 func TestSelectSkillsRefusesInvalidSelections(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	many := make([]string, hostsdk.MaxSelectionEntries+1)
 	for i := range many {
 		many[i] = "a"
@@ -462,7 +462,7 @@ func TestSelectionInProcess(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+	h, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +638,7 @@ func TestSelectionCostsNoExtraReads(t *testing.T) {
 // session race; afterwards the session's next step publishes the catalog
 // of the selection recorded last.
 func TestSelectionUnderConcurrentSteps(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		e.register(tools.GlobalScope, n, "Skill "+n+".")
 	}

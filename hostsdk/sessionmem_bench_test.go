@@ -82,7 +82,7 @@ func benchLiveSessions(b *testing.B, n int) {
 	}
 	reg := skilltest.NewRegistry(b)
 	reg.AddProvider(tools.GlobalScope, newSessionSkills(), skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -30,7 +30,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// telemetryEnv is a host whose Config and registry record into an
+// telemetryEnv is a host whose Options and registry record into an
 // in-memory span exporter and a manual metric reader, with one provider
 // (labelled "fake", listed on every snapshot: it announces no changes) and
 // the plugin loaded as opts say and mounted globally.
@@ -72,7 +72,7 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 			t.Fatal(err)
 		}
 	}
-	e.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(),
+	e.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(),
 		Logger: slog.New(slog.DiscardHandler), TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
 		t.Fatal(err)
@@ -414,10 +414,10 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
 		t.Fatal(err)
 	}
-	run := func(cfg hostsdk.Config) {
+	run := func(cfg hostsdk.Options) {
 		t.Helper()
 		cfg.Tools, cfg.Skills, cfg.Sessions = tree, reg, sessionlog.NewMemoryStore()
-		host, err := hostsdk.New(cfg)
+		host, err := hostsdk.New(&cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +438,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 	}
 
 	reader := sdkmetric.NewManualReader()
-	run(hostsdk.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	run(hostsdk.Options{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
@@ -448,7 +448,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 	}
 
 	spans := tracetest.NewInMemoryExporter()
-	run(hostsdk.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
+	run(hostsdk.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
 	tree2, _ := spanTree(t, spans.GetSpans())
 	if want := "skillcatalog.PreStep\n  skillcatalog.plugin.PreStep\n    skillcatalog.callback.Snapshot\n    skillcatalog.callback.ReadEvents\n"; tree2 != want {
 		t.Errorf("tracer only:\n%s\nwant:\n%s", tree2, want)
@@ -462,7 +462,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 func TestNoProvidersRecordNothing(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Config{})
+	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Options{})
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
 		t.Fatal(err)
 	}

@@ -84,7 +84,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "pdf-forms", Description: "Fill in PDF forms.", Content: "Use the field names."}); err != nil {
 				t.Fatal(err)
 			}
-			host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+			host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,7 +188,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -242,7 +242,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 func TestTranscriptSkipsARecordThatDoesNotDecode(t *testing.T) {
 	ctx := context.Background()
 	store := sessionlog.NewMemoryStore()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}

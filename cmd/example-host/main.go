@@ -91,7 +91,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return err
 	}
 
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: registry, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store})
 	if err != nil {
 		return err
 	}

@@ -182,11 +182,11 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 		defer d.web.Close()
 	}
 
-	cfg := hostsdk.Config{Tools: tree, Skills: reg, Sessions: store}
+	cfg := hostsdk.Options{Tools: tree, Skills: reg, Sessions: store}
 	if tp != nil {
 		cfg.TracerProvider = tp
 	}
-	if d.host, err = hostsdk.New(cfg); err != nil {
+	if d.host, err = hostsdk.New(&cfg); err != nil {
 		return err
 	}
 	defer func() {

@@ -290,7 +290,7 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 	if err := tree.AddScope(o.agent, tools.GlobalScope); err != nil {
 		return hostsdk.StepResult{}, err
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		return hostsdk.StepResult{}, err
 	}

@@ -107,7 +107,7 @@ func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
 		return nil, err
 	}
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: quiet})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: quiet})
 	if err != nil {
 		disk.Close()
 		return nil, err

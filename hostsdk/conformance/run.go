@@ -179,7 +179,7 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 		e.closeSites()
 		return nil, err
 	}
-	if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
+	if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -524,7 +524,7 @@ func (e *env) restartHost() error {
 	if err := e.host.Close(); err != nil {
 		return fmt.Errorf("close host: %w", err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
 	if err != nil {
 		return err
 	}

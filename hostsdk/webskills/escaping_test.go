@@ -96,7 +96,7 @@ func mountedHost(t *testing.T, p skills.Provider) *hostsdk.Host {
 		t.Fatal(err)
 	}
 	reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

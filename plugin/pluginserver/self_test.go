@@ -37,7 +37,7 @@ func TestHostBinaryServesAsItsOwnPlugin(t *testing.T) {
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "Body."}); err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

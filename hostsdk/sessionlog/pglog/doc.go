@@ -3,7 +3,7 @@
 //
 //	store, err := pglog.Open(ctx, "postgres://app@db:5432/app?sslmode=verify-full", &pglog.Options{Schema: "agents"})
 //	...
-//	host, err := hostsdk.New(hostsdk.Config{Sessions: store, ...})
+//	host, err := hostsdk.New(&hostsdk.Options{Sessions: store, ...})
 //
 // [Open] takes a DSN (a URL or key=value string, as pgxpool.ParseConfig reads
 // it, including pool_max_conns and the other pool settings); [New] takes a

@@ -23,7 +23,7 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: registry, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: registry, Sessions: store})
 	if err != nil {
 		log.Fatal(err)
 	}

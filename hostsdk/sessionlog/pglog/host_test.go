@@ -28,7 +28,7 @@ func newHost(tb testing.TB, store sessionlog.Store, n int) (*hostsdk.Host, *skil
 	for i := range n {
 		registerSkill(tb, reg, i)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -80,7 +80,7 @@ func New(t testing.TB) *Fixture {
 	}
 	t.Cleanup(func() { disk.Close() })
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
