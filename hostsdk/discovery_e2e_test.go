@@ -162,7 +162,7 @@ type comparedHost struct {
 }
 
 // mountConfig is every host's mount: the resource tool and `/name` on.
-var mountConfig = hostsdk.MountConfig{ResourceTool: true, UserInvocation: true}
+var mountConfig = hostsdk.MountOptions{ResourceTool: true, UserInvocation: true}
 
 func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *tokenLog) *comparedHost {
 	t.Helper()

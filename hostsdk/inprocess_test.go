@@ -210,14 +210,14 @@ func TestMountTypedAndJSONAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true})
+	m, err := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.ToolIdentity("skill") == "" || m.ToolIdentity("skill_resource") == "" {
 		t.Errorf("a typed mount with the resource tool registered skill %q and skill_resource %q", m.ToolIdentity("skill"), m.ToolIdentity("skill_resource"))
 	}
-	_, typed := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountConfig{DescriptionMaxLength: 2})
+	_, typed := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountOptions{DescriptionMaxLength: 2})
 	_, raw := p.MountJSON(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 2}`)
 	var cerr *hostsdk.ConfigError
 	if !errors.As(typed, &cerr) || raw == nil || typed.Error() != raw.Error() {

@@ -40,9 +40,10 @@ type OpenOptions struct {
 	// ...}); nil runs its rules in the host's process
 	// (LoadOptions.InProcess).
 	Launcher Launcher
-	// Mount is the plugin's configuration; nil means the defaults with the
-	// skill_resource tool on and `/name` user invocation.
-	Mount *MountConfig
+	// Mount holds the options the plugin is mounted with; nil means the
+	// defaults with the skill_resource tool on and `/name` user
+	// invocation.
+	Mount *MountOptions
 	// Logger receives the SDK's, the providers' and the plugin's log
 	// output; nil discards it.
 	Logger *slog.Logger
@@ -106,7 +107,7 @@ func (h *Host) loadAndMount(ctx context.Context, o OpenOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := MountConfig{ResourceTool: true, UserInvocation: true}
+	cfg := MountOptions{ResourceTool: true, UserInvocation: true}
 	if o.Mount != nil {
 		cfg = *o.Mount
 	}

@@ -61,7 +61,7 @@ func TestParseConfigEdges(t *testing.T) {
 			}
 			continue
 		}
-		want := contract.MountConfig{DescriptionMaxLength: tc.maxLen, CatalogBudget: tc.budget, UserInvocation: tc.userInv, ResourceTool: tc.resources}
+		want := contract.MountOptions{DescriptionMaxLength: tc.maxLen, CatalogBudget: tc.budget, UserInvocation: tc.userInv, ResourceTool: tc.resources}
 		if err != nil || cfg != want {
 			t.Errorf("ParseConfig(%s) = %+v, %v; want %+v", tc.raw, cfg, err, want)
 		}

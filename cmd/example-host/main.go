@@ -107,7 +107,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{DescriptionMaxLength: 300}); err != nil {
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{DescriptionMaxLength: 300}); err != nil {
 		return err
 	}
 	// The session's handle: its steps, tool calls and transcript go through

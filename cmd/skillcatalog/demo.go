@@ -309,7 +309,7 @@ func (d *demo) mountPlugin(ctx context.Context, exe string) error {
 	if err != nil {
 		return err
 	}
-	_, err = plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true})
+	_, err = plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true})
 	return err
 }
 

@@ -299,7 +299,7 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 	if err != nil {
 		return hostsdk.StepResult{}, err
 	}
-	mount := hostsdk.MountConfig{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
+	mount := hostsdk.MountOptions{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
 		ResourceTool: o.resourceTool, UserInvocation: o.userInvocation}
 	if _, err := plugin.Mount(ctx, tools.GlobalScope, &mount); err != nil {
 		return hostsdk.StepResult{}, err

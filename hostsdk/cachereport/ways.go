@@ -114,7 +114,7 @@ func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
 	}
 	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
 	if err == nil {
-		_, err = p.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true})
+		_, err = p.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true})
 	}
 	if err != nil {
 		host.Close()

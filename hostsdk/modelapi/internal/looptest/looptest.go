@@ -89,7 +89,7 @@ func New(t testing.TB) *Fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true}); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true}); err != nil {
 		t.Fatal(err)
 	}
 	return &Fixture{Host: host, Tree: tree, Registry: reg, Root: root}
