@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestMountConfigJSON: the JSON form names every option by its constant,
+// TestMountOptionsJSON: the JSON form names every option by its constant,
 // and leaves out what is zero.
-func TestMountConfigJSON(t *testing.T) {
+func TestMountOptionsJSON(t *testing.T) {
 	t.Parallel()
 	full := MountOptions{DescriptionMaxLength: 40, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}
 	var obj map[string]any
