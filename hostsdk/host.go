@@ -91,9 +91,10 @@ type Host struct {
 	closers []func() error
 }
 
-// New returns a Host wired as opts says. Tools, Skills and Sessions are
-// required, so nil options are an error naming the first of them; so is a
-// negative timeout, naming the option and its bound.
+// New returns a Host wired as opts says (see [Options]). Tools, Skills and
+// Sessions are required, so nil options are an error naming
+// Options.Tools; a negative timeout is an error naming the option and its
+// bound. For the common case, [Open] builds the parts itself.
 func New(opts *Options) (*Host, error) {
 	var cfg Options
 	if opts != nil {

@@ -41,8 +41,8 @@ type mountState struct {
 
 var _ contract.Service = (*Core)(nil)
 
-// New returns a Core with no mounts and empty caches, configured by opts;
-// nil means every default (no log output).
+// New returns a Core with no mounts and empty caches, configured by opts
+// (see [Options]); nil means every default (no log output).
 func New(opts *Options) *Core {
 	var logger *slog.Logger
 	if opts != nil {

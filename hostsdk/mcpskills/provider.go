@@ -74,9 +74,9 @@ var (
 	_ skills.AvailabilityDeclarer = (*Provider)(nil)
 )
 
-// New returns a provider for the server opts describes. It does not
-// connect: the first List or Load does. The server is required: opts must
-// set Command or URL, so nil is an error naming them.
+// New returns a provider for the server opts describes (see [Options]). It
+// does not connect: the first List or Load does. The server is required:
+// opts must set Command or URL, so nil is an error naming them.
 func New(opts *Options) (*Provider, error) {
 	if opts == nil {
 		return newProvider(Options{}, nil)

@@ -75,9 +75,9 @@ type artifact struct {
 	files   map[string][]byte // nil for a skill-md artifact
 }
 
-// New returns a provider for the site opts names. It reads nothing: the
-// first List does. The site is required: opts must set URL, so nil is an
-// error naming it.
+// New returns a provider for the site opts names (see [Options]). It reads
+// nothing: the first List does. The site is required: opts must set URL,
+// so nil is an error naming it.
 func New(opts *Options) (*Provider, error) {
 	var cfg Options
 	if opts != nil {
