@@ -108,7 +108,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		value := got.Skill.ToolValue()
 		value.Name = name
 		if value.Origin == "" && listed != nil {
-			value.Origin = listed.origin(name) // a remote skill is shown as one
+			value.Origin, value.OriginKind = listed.origin(name) // a remote skill is shown as one
 		}
 		directives := directivesOf(got.Skill, value.Origin)
 		if m.cfg.InvocationArguments {
