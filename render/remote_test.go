@@ -202,8 +202,9 @@ func TestRemoteCatalogKeepsItsStructure(t *testing.T) {
 // message (the same block), a catalog listing it beside a local skill, a
 // resource page and an error text. Each keeps its structure: every wrapper
 // tag opened and closed exactly once, nothing after the closing wrapper but
-// the fixed lines, the label naming the server intact; and what the origin
-// sent is shown escaped, unescaping to what it sent.
+// the fixed lines, the label naming the source (an MCP server or a website)
+// intact; and what the origin sent is shown escaped, unescaping to what it
+// sent.
 func FuzzRemoteTexts(f *testing.F) {
 	for _, s := range hostileTexts {
 		f.Add(s, s, uint16(500), true)

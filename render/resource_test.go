@@ -179,9 +179,9 @@ func TestResourcePageLen(t *testing.T) {
 }
 
 // TestRemoteResourcePageKeepsItsLabel: whatever a remote file holds, its
-// page opens and closes the element once, names the server, has nothing
-// after the element but its fixed lines, and shows the text escaped, which
-// unescapes to the page's content.
+// page opens and closes the element once, names its source (an MCP server
+// or a website), has nothing after the element but its fixed lines, and
+// shows the text escaped, which unescapes to the page's content.
 func TestRemoteResourcePageKeepsItsLabel(t *testing.T) {
 	t.Parallel()
 	for _, text := range hostileTexts {

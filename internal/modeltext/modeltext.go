@@ -163,7 +163,7 @@ func RemoteSkillContent(text, name string, origin Origin) (instructions string, 
 
 // RemoteResourcePage checks a remote skill's <skill_resource> page: one
 // wrapper naming name and origin, opened at the start and closed once,
-// nothing after it but the line naming the server and, when the file goes
+// nothing after it but the line naming the source and, when the file goes
 // on, the line saying where; the page's text, as shown, escaped. It returns
 // that text.
 func RemoteResourcePage(text, name string, origin Origin) (shown string, err error) {
