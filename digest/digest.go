@@ -24,6 +24,7 @@ func Of(entries []Entry) Digest {
 	b := buf[:0]
 	for i := range entries {
 		e := entries[i]
+		// Four varints bound the marker, the kind's two bytes and the three lengths.
 		if n := 4*binary.MaxVarintLen64 + len(e.Name) + len(e.Description) + len(e.Origin); len(b)+n > cap(b) {
 			h.Write(b)
 			b = buf[:0]
@@ -78,10 +79,17 @@ func sum(h *xxh3.Hasher, omitted int) Digest {
 // uvarint(len(name)) name uvarint(len(description)) description. An entry with an Origin is
 // preceded by a zero byte (the length of an empty name) and uvarint(len(origin)) origin, so
 // entries without one encode as they always have. Published names are never empty, so the
-// zero byte always marks an origin and the list stays self-delimiting.
+// zero byte always marks an origin and the list stays self-delimiting. An origin of any kind
+// but an MCP server (OriginMCPServer) has a second zero byte and the kind's byte between
+// the marker and its length: an origin is never empty, so after the marker a zero byte can
+// only announce a kind, and an MCP server's entry encodes as it did before kinds existed.
+// The kind is not encoded for an entry without an Origin.
 func AppendEntry(dst []byte, e Entry) []byte {
 	if e.Origin != "" {
 		dst = append(dst, 0)
+		if e.OriginKind != OriginMCPServer {
+			dst = append(dst, 0, byte(e.OriginKind))
+		}
 		dst = binary.AppendUvarint(dst, uint64(len(e.Origin)))
 		dst = append(dst, e.Origin...)
 	}

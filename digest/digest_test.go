@@ -17,6 +17,9 @@ func referenceEncoding(entries []Entry) []byte {
 	for _, e := range entries {
 		if e.Origin != "" {
 			b = append(b, 0)
+			if e.OriginKind != OriginMCPServer {
+				b = append(b, 0, byte(e.OriginKind))
+			}
 			b = binary.AppendUvarint(b, uint64(len(e.Origin)))
 			b = append(b, e.Origin...)
 		}
@@ -45,6 +48,9 @@ func TestPinned(t *testing.T) {
 		{"two", []Entry{{Name: "alpha", Description: "First."}, {Name: "beta", Description: "Second & <third>."}}, "f1c0c63e2a2c09d692a630ad7eab9fe0"},
 		{"unicode", []Entry{{Name: "résumé", Description: "naïve — “quoted” 日本語"}}, "0ec1af54535b4d23fb20f7c8d1b51ca3"},
 		{"remote", []Entry{{Name: "alpha", Description: "First."}, {Name: "beta", Description: "Second.", Origin: "docs"}}, "fd109c0d9b7870bacb8050b8df5f747c"},
+		{"website", []Entry{{Name: "alpha", Description: "First."}, {Name: "beta", Description: "Second.", Origin: "docs", OriginKind: OriginWebsite}}, "41c043b3a1f5ba2df2cbbc612d184e95"},
+		// A kind is an origin's: without one, an entry is the host's own.
+		{"kind without origin", []Entry{{Name: "a-skill", Description: "Does a thing.", OriginKind: OriginWebsite}}, "ba38007bdd3ceaf45e9bc35372d48349"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,6 +77,7 @@ func TestStreamingMatchesReference(t *testing.T) {
 			{{Name: "a", Description: long}},
 			{{Name: long, Description: long}, {Name: "b", Description: long}},
 			{{Name: "a", Description: long, Origin: long}, {Name: long, Description: "b", Origin: "o"}},
+			{{Name: "a", Description: long, Origin: long, OriginKind: OriginWebsite}, {Name: long, Description: "b", Origin: "o", OriginKind: OriginWebsite}},
 			manyEntries(n % 300),
 		} {
 			got := Of(entries)
@@ -122,6 +129,7 @@ func TestSeparatorCollisionsDiffer(t *testing.T) {
 		{"catalog line", []Entry{{Name: "a", Description: "x\n-`b`: y"}}, []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "y"}}},
 		{"concat", []Entry{{Name: "a", Description: "b", Origin: "c"}}, []Entry{{Name: "a", Description: "bc"}}},
 		{"concat", []Entry{{Name: "a", Description: "b", Origin: "c"}}, []Entry{{Name: "ab", Description: "", Origin: "c"}}},
+		{"concat", []Entry{{Name: "a", Description: "b", Origin: "c", OriginKind: OriginWebsite}}, []Entry{{Name: "a", Description: "bc", OriginKind: OriginWebsite}}},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %q %q", tt.join, tt.a, tt.b), func(t *testing.T) {
@@ -165,9 +173,45 @@ func TestOriginChangesDigest(t *testing.T) {
 		}
 		seen[d] = origin
 	}
-	withOrigin := []Entry{{Name: "b", Description: "c", Origin: "o"}, {Name: "d", Description: ""}}
+	withOrigin := []Entry{{Name: "b", Description: "c", Origin: "o"}, {Name: "d", Description: ""}, {Name: "e", Description: "f", Origin: "o", OriginKind: OriginWebsite}}
 	if Of(withOrigin) != Digest(xxh3.Hash128(referenceEncoding(withOrigin)).Bytes()) {
 		t.Error("Of differs from the reference encoding for entries with origins")
+	}
+}
+
+// TestOriginKindChangesDigest: the same entry from a website and from an MCP
+// server of the same label are different catalogs, and the kind's bytes
+// cannot pass for an origin, a name or a description of another entry
+// list.
+func TestOriginKindChangesDigest(t *testing.T) {
+	t.Parallel()
+	mcp := Entry{Name: "a-skill", Description: "Does a thing.", Origin: "docs"}
+	web := mcp
+	web.OriginKind = OriginWebsite
+	if Of([]Entry{mcp}) == Of([]Entry{web}) {
+		t.Error("a website's entry digests as the same MCP server's entry")
+	}
+	// The encodings that could be confused with a website's 0x00 0x00 0x01
+	// "docs": an origin starting with a control byte, an MCP entry
+	// followed by a zero-length field.
+	for _, other := range [][]Entry{
+		{{Name: "a-skill", Description: "Does a thing.", Origin: "\x01docs"}},
+		{{Name: "a-skill", Description: "Does a thing.", Origin: "\x00\x01docs"}},
+		{{Name: "a-skill", Description: "Does a thing."}},
+		{{Name: "a-skill", Description: "Does a thing.", Origin: "docs"}, {Name: "", Description: ""}},
+	} {
+		if Of(other) == Of([]Entry{web}) {
+			t.Errorf("Of(%q) equals the website entry's digest", other)
+		}
+	}
+	// Decoding the encoding gives the entry back: the kind byte is
+	// unambiguous after the marker.
+	enc := AppendEntry(nil, web)
+	if want := "\x00\x00\x01\x04docs\x07a-skill\x0dDoes a thing."; string(enc) != want {
+		t.Errorf("AppendEntry(website) = %q, want %q", enc, want)
+	}
+	if enc := AppendEntry(nil, mcp); string(enc) != "\x00\x04docs\x07a-skill\x0dDoes a thing." {
+		t.Errorf("AppendEntry(MCP server) = %q, the encoding origins had before kinds", enc)
 	}
 }
 
@@ -254,7 +298,7 @@ func BenchmarkOf(b *testing.B) {
 func TestOfEncodedMatchesOf(t *testing.T) {
 	t.Parallel()
 	huge := Entry{Name: "huge", Description: strings.Repeat("x", 10000)}
-	for _, entries := range [][]Entry{nil, {{Name: "a", Description: ""}}, manyEntries(1000), append(manyEntries(3), huge, Entry{Name: "z", Description: "after", Origin: "docs"})} {
+	for _, entries := range [][]Entry{nil, {{Name: "a", Description: ""}}, manyEntries(1000), append(manyEntries(3), huge, Entry{Name: "z", Description: "after", Origin: "docs"}, Entry{Name: "zz", Description: "web", Origin: "site", OriginKind: OriginWebsite})} {
 		var enc []byte
 		for _, e := range entries {
 			enc = AppendEntry(enc, e)
@@ -271,10 +315,12 @@ func TestOfEncodedMatchesOf(t *testing.T) {
 }
 
 func FuzzOfEncoded(f *testing.F) {
-	f.Add("a", "b", "", "c\x00", strings.Repeat("d", 5000))
-	f.Add("a", "b", "docs", "c", "d")
-	f.Fuzz(func(t *testing.T, n1, d1, o1, n2, d2 string) {
-		entries := []Entry{{Name: n1, Description: d1, Origin: o1}, {Name: n2, Description: d2}}
+	f.Add("a", "b", "", uint8(0), "c\x00", strings.Repeat("d", 5000))
+	f.Add("a", "b", "docs", uint8(0), "c", "d")
+	f.Add("a", "b", "docs", uint8(OriginWebsite), "c", "d")
+	f.Add("a", "b", "", uint8(OriginWebsite), "c", "d")
+	f.Fuzz(func(t *testing.T, n1, d1, o1 string, k1 uint8, n2, d2 string) {
+		entries := []Entry{{Name: n1, Description: d1, Origin: o1, OriginKind: OriginKind(k1)}, {Name: n2, Description: d2}}
 		enc := AppendEntry(AppendEntry(nil, entries[0]), entries[1])
 		if ofEncoded(2, [][]byte{enc}, 0) != Of(entries) {
 			t.Fatal("OfEncoded differs from Of")
@@ -345,6 +391,11 @@ func TestOfDoesNotAllocateForEntriesThatFitABlock(t *testing.T) {
 		{"long names", repeatEntry(Entry{Name: strings.Repeat("n", 100), Description: "d"}, 200)},
 		{"long descriptions", repeatEntry(Entry{Name: "n", Description: strings.Repeat("d", 100)}, 200)},
 		{"long origins", repeatEntry(Entry{Name: "n", Description: "d", Origin: strings.Repeat("o", 100)}, 200)},
+		{"long website origins", repeatEntry(Entry{Name: "n", Description: "d", Origin: strings.Repeat("o", 100), OriginKind: OriginWebsite}, 200)},
+		// Every field of an entry at its most bytes beside its strings:
+		// the marker, the kind and three two-byte lengths, packed so that
+		// a reservation short of the kind's bytes would overflow a block.
+		{"website entries with long fields", repeatEntry(Entry{Name: strings.Repeat("n", 128), Description: strings.Repeat("d", 128), Origin: strings.Repeat("o", 128), OriginKind: OriginWebsite}, 100)},
 		// The second entry does not fit behind the first: the block must be
 		// flushed first, not appended to.
 		{"entries of most of a block", repeatEntry(Entry{Name: "n", Description: strings.Repeat("d", 3000)}, 5)},
@@ -367,8 +418,8 @@ func TestOfDoesNotAllocateForEntriesThatFitABlock(t *testing.T) {
 // which no catalog says) digests as Of and ofEncoded do, encoded or not, and
 // OfOmitting then costs what Of costs.
 func TestOmittingNothing(t *testing.T) {
-	entries := []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "", Origin: "docs"}}
-	enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1])}
+	entries := []Entry{{Name: "a", Description: "x"}, {Name: "b", Description: "", Origin: "docs"}, {Name: "c", Description: "", Origin: "docs", OriginKind: OriginWebsite}}
+	enc := [][]byte{AppendEntry(nil, entries[0]), AppendEntry(nil, entries[1]), AppendEntry(nil, entries[2])}
 	want := Of(entries)
 	for _, omitted := range []int{0, -1, -1 << 40} {
 		if got := OfOmitting(entries, omitted); got != want {

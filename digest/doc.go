@@ -1,5 +1,5 @@
 // Package digest computes the catalog digest: a 128-bit fingerprint of the ordered
-// (name, description, origin) entries that a catalog message publishes.
+// (name, description, origin, origin kind) entries that a catalog message publishes.
 //
 // The digest decides whether a new catalog must be published, and it is compared against
 // entries recovered from durable session records written by earlier processes and earlier
@@ -15,14 +15,20 @@
 //	"skillcatalog/digest/v1\x00"
 //	uvarint(len(entries))
 //	for each entry, in order:
-//	    [0x00 uvarint(len(origin)) origin]   only for an entry with an origin
+//	    [0x00 [0x00 kind] uvarint(len(origin)) origin]   only for an entry with an origin;
+//	                                                    0x00 kind only for a kind other
+//	                                                    than an MCP server
 //	    uvarint(len(name)) name uvarint(len(description)) description
 //
-// where uvarint is the unsigned LEB128 varint of encoding/binary and lengths count bytes.
-// A remote skill's entry carries the label of the server it comes from ([Entry.Origin]); the
+// where uvarint is the unsigned LEB128 varint of encoding/binary, lengths count bytes and
+// kind is one byte, the [OriginKind] (1: a website).
+// A remote skill's entry carries the label of the source it comes from ([Entry.Origin]); the
 // zero byte before it is the length of an empty name, which no published entry has, so an
 // entry of the host's own skills encodes exactly as before remote skills had origins, and a
-// skill that moves between origins changes the digest.
+// skill that moves between origins changes the digest. An origin is never empty, so a second
+// zero byte cannot be its length: it announces the kind ([Entry.OriginKind]) that follows.
+// An MCP server's entry has no kind byte, and encodes exactly as before origins had kinds; a
+// website's entry differs from the same entry of an MCP server of the same label.
 // A catalog that a budget fitted, and that says how many skills it left out, hashes
 // "omitted\x00" uvarint(count) after its entries ([OfOmitting]); with nothing left out there
 // is no trailer, so every other catalog keeps the digest above.

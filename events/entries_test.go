@@ -33,6 +33,7 @@ func TestAssembleCatalogMatchesEncodeCatalog(t *testing.T) {
 		{"escapes", entries{en("a-skill", "quote \" <tag> & \u2028 \x01 \U0001F600"), en("b", "")}},
 		{"invalid UTF-8", entries{en("c", "bad \xff byte")}},
 		{"a comma in the last description", entries{en("d", "x,")}},
+		{"remote and website origins", entries{remote("e", "MCP.", "docs"), website("f", "Web.", "docs"), en("g", "Local.")}},
 	} {
 		for _, update := range []bool{false, true} {
 			want := EncodeCatalog(tt.entries, update)
@@ -53,9 +54,14 @@ func TestAssembleCatalogMatchesEncodeCatalog(t *testing.T) {
 // FuzzAssembleCatalog: for any entries, assembling pre-encoded entries
 // gives EncodeCatalog's bytes.
 func FuzzAssembleCatalog(f *testing.F) {
-	f.Add("a-skill", "quote \" <tag> & \u2028 \x01", "b", "\xff,", true)
-	f.Fuzz(func(t *testing.T, n1, d1, n2, d2 string, update bool) {
-		es := entries{en(n1, d1), en(n2, d2)}
+	f.Add("a-skill", "quote \" <tag> & \u2028 \x01", "", false, "b", "\xff,", true)
+	f.Add("a-skill", "d", "docs", true, "b", "", false)
+	f.Fuzz(func(t *testing.T, n1, d1, o1 string, web bool, n2, d2 string, update bool) {
+		e1 := digest.Entry{Name: n1, Description: d1, Origin: o1}
+		if web {
+			e1.OriginKind = digest.OriginWebsite
+		}
+		es := entries{e1, en(n2, d2)}
 		if got, want := assembleCatalog(encodeEach(es), update, 0), EncodeCatalog(es, update); !bytes.Equal(got, want) {
 			t.Fatalf("AssembleCatalog = %q, want %q", got, want)
 		}

@@ -20,6 +20,7 @@ func FuzzParseCatalog(f *testing.F) {
 	f.Add(EncodeCatalog(entries{en("a-skill", "quote \" <tag> & \u2028 \x01 \U0001F600")}, true))
 	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","omitted":3,"entries":[{"name":"a","description":""}]}`))
 	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","omitted":1e1,"omitted":2147483648,"entries":[]}`))
+	f.Add(EncodeCatalog(entries{remote("a", "x", "docs"), website("b", "y", "docs")}, false))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, ok := ParseCatalog(src)
 		ref, refOK := referenceParse(src)

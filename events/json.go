@@ -4,6 +4,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
+	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
 )
 
@@ -13,8 +14,12 @@ import (
 // documents that json.Valid accepts, decodes strings exactly as encoding/json does, and keeps
 // only what a catalog record needs; the tests check both claims against encoding/json.
 
-// span locates one entry's decoded name, description and origin in parser.arena.
-type span struct{ nameStart, nameEnd, descStart, descEnd, originStart, originEnd int }
+// span locates one entry's decoded name, description and origin in parser.arena, and
+// holds its origin kind.
+type span struct {
+	nameStart, nameEnd, descStart, descEnd, originStart, originEnd int
+	originKind                                                     digest.OriginKind
+}
 
 // record is what the reader learned about the top-level object; each flag reflects the last
 // occurrence of its member, as with JSON.parse.
@@ -213,11 +218,12 @@ func (p *parser) entries() (readable, ok bool) {
 }
 
 // entry reads one element object; good means it has a non-empty string name, a string
-// description, and an origin that is absent or a string.
+// description, an origin that is absent or a string, and an origin kind that is absent or
+// the string "website" beside a non-empty origin.
 func (p *parser) entry() (good, ok bool) {
 	var s span
 	var hasName, hasDesc bool
-	badOrigin := false
+	badOrigin, badKind := false, false
 	ok = p.members(func(key []byte) bool {
 		switch string(key) {
 		case "name":
@@ -241,10 +247,19 @@ func (p *parser) entry() (good, ok bool) {
 				s.originEnd = len(p.arena)
 				return ok
 			}
+		case "origin_kind":
+			// The one kind a record names: an MCP server's entry has no
+			// origin_kind. Any other value is a kind this reader does not
+			// know, and an entry it cannot show truthfully.
+			website, ok := p.stringEquals(originKindWebsite)
+			badKind, s.originKind = !website, digest.OriginWebsite
+			return ok
 		}
 		return p.skipValue()
 	})
-	good = hasName && s.nameEnd > s.nameStart && hasDesc && !badOrigin
+	// A kind without an origin describes nothing: no writer records one.
+	badKind = badKind || (s.originKind != digest.OriginMCPServer && s.originEnd == s.originStart)
+	good = hasName && s.nameEnd > s.nameStart && hasDesc && !badOrigin && !badKind
 	if ok && good {
 		p.spans = append(p.spans, s)
 	}

@@ -28,7 +28,7 @@ func mayBeCatalog(source []byte) bool {
 
 // Catalog is a readable catalog record.
 type Catalog struct {
-	// Entries are the published (name, description, origin) entries in catalog order. Never nil for a
+	// Entries are the published (name, description, origin, origin kind) entries in catalog order. Never nil for a
 	// readable record; empty for the tombstone that retires every earlier name.
 	Entries []digest.Entry
 	// Update is true when the record marks a replacement rather than the first publication.
@@ -45,9 +45,11 @@ type Catalog struct {
 // single JSON object (surrounding JSON whitespace allowed) whose "kind" is "skill-catalog",
 // whose "form" is "catalog", and whose "entries" is an array in which every element is an
 // object with a non-empty string "name", a string "description" (possibly empty) and, for a
-// remote skill, a string "origin" (the label of the server it comes from; absent or empty for
-// the host's own skills, any other type makes the record unreadable). Other members are
-// ignored. "update" counts only when it is the boolean true; "omitted" only when
+// remote skill, a string "origin" (the label of the source it comes from; absent or empty for
+// the host's own skills, any other type makes the record unreadable) and, for a website's
+// skill, "origin_kind": "website" (absent for an MCP server's; any other value, or one beside
+// no origin, makes the record unreadable, so a kind this reader does not know is never shown
+// as another). Other members are ignored. "update" counts only when it is the boolean true; "omitted" only when
 // it is an integer written with digits alone, at most 2^31-1.
 //
 // Keys are matched exactly (case-sensitively), and a repeated key takes its last value, as in
@@ -78,6 +80,7 @@ func ParseCatalog(source []byte) (Catalog, bool) {
 			Name:        arena[s.nameStart:s.nameEnd],
 			Description: arena[s.descStart:s.descEnd],
 			Origin:      arena[s.originStart:s.originEnd],
+			OriginKind:  s.originKind,
 		}
 	}
 	return Catalog{Entries: entries, Update: rec.update, Omitted: rec.omitted, Digest: digest.OfOmitting(entries, rec.omitted)}, true
@@ -98,18 +101,21 @@ func IsCatalogKind(source []byte) bool {
 
 // EncodeCatalog returns the compact JSON source for a catalog message publishing entries:
 // members in the order kind, form, update (only when true), entries, and entries always an
-// array of objects with name, description and, only for an entry with an origin, origin. Strings are escaped as encoding/json does with HTML escaping disabled, so
-// descriptions keep <, > and & verbatim; invalid UTF-8 becomes U+FFFD.
+// array of objects with name, description and, only for an entry with an origin, origin,
+// followed, only for a website's origin, by "origin_kind":"website". Strings are escaped as
+// encoding/json does with HTML escaping disabled, so descriptions keep <, > and & verbatim;
+// invalid UTF-8 becomes U+FFFD.
 //
 // ParseCatalog(EncodeCatalog(entries, update)) returns entries and update unchanged provided
-// every name is non-empty and every string is valid UTF-8; an empty name yields a record that
+// every name is non-empty, every string is valid UTF-8 and every entry with a kind other than
+// an MCP server's has an origin and a kind digest defines; an empty name yields a record that
 // ParseCatalog (and every other reader) treats as unreadable.
 func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 	n := catalogFrameLen
 	for i := range entries {
 		n += len(entryFrame) + len(entries[i].Name) + len(entries[i].Description)
 		if o := entries[i].Origin; o != "" {
-			n += len(originFrame) + len(o)
+			n += len(originFrame) + len(o) + len(originKindMember)
 		}
 	}
 	n += n / 16 // room for a few escapes, so the common case allocates once
@@ -198,6 +204,11 @@ const (
 	entryFrame    = `{"name":"","description":""},`
 	originFrame   = `,"origin":""`
 
+	// originKindWebsite is the "origin_kind" of a website's entry, the one kind a record
+	// names: an MCP server's entry, as every entry recorded before kinds existed, has none.
+	originKindWebsite = "website"
+	originKindMember  = `,"origin_kind":"` + originKindWebsite + `"`
+
 	catalogFrameLen = len(catalogHead) + len(catalogUpdate) + len(catalogOpen) + len(catalogClose)
 )
 
@@ -217,6 +228,9 @@ func appendEntry(b []byte, e *digest.Entry) []byte {
 	if e.Origin != "" {
 		b = append(b, `,"origin":`...)
 		b = jsonstr.Append(b, e.Origin)
+		if e.OriginKind == digest.OriginWebsite {
+			b = append(b, originKindMember...)
+		}
 	}
 	return append(b, '}')
 }

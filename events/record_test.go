@@ -24,6 +24,11 @@ func remote(name, description, origin string) digest.Entry {
 	return digest.Entry{Name: name, Description: description, Origin: origin}
 }
 
+// website is the entry of a skill published by the website labelled origin.
+func website(name, description, origin string) digest.Entry {
+	return digest.Entry{Name: name, Description: description, Origin: origin, OriginKind: digest.OriginWebsite}
+}
+
 func TestParseCatalogReadable(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
@@ -163,6 +168,31 @@ func TestParseCatalogReadable(t *testing.T) {
 			entries: entries{remote("a", "x", "docs")},
 		},
 		{
+			name:    "a website's skill beside an MCP server's",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs"},{"name":"b","description":"y","origin":"docs","origin_kind":"website"}]}`,
+			entries: entries{remote("a", "x", "docs"), website("b", "y", "docs")},
+		},
+		{
+			name:    "origin kind before origin",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"origin_kind":"website","name":"b","description":"y","origin":"docs"}]}`,
+			entries: entries{website("b", "y", "docs")},
+		},
+		{
+			name:    "escaped origin kind key and value",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"b","description":"y","origin":"docs","origin\u005fkind":"websit\u0065"}]}`,
+			entries: entries{website("b", "y", "docs")},
+		},
+		{
+			name:    "duplicate origin kind: last wins",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"b","description":"y","origin":"docs","origin_kind":"git","origin_kind":"website"}]}`,
+			entries: entries{website("b", "y", "docs")},
+		},
+		{
+			name:    "origin kind key differs in case: another member",
+			source:  `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"b","description":"y","origin":"docs","Origin_Kind":"git"}]}`,
+			entries: entries{remote("b", "y", "docs")},
+		},
+		{
 			name:    "numbers in ignored members",
 			source:  `{"kind":"skill-catalog","form":"catalog","n":[0,-0,1.5,-2e10,3E+2,4e-2,1e400,12345678901234567890],"entries":[]}`,
 			entries: entries{},
@@ -215,6 +245,18 @@ var malformed = []struct {
 	{"origin null", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":null}]}`, true},
 	{"origin an object", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":{"label":"docs"}}]}`, true},
 	{"origin string then number", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin":false}]}`, true},
+
+	// An origin kind this reader does not know, or one that labels no origin.
+	{"origin kind unknown", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":"git"}]}`, true},
+	{"origin kind mcp_server", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":"mcp_server"}]}`, true},
+	{"origin kind empty", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":""}]}`, true},
+	{"origin kind differs in case", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":"Website"}]}`, true},
+	{"origin kind a number", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":1}]}`, true},
+	{"origin kind null", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":null}]}`, true},
+	{"origin kind website then unknown", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"docs","origin_kind":"website","origin_kind":"git"}]}`, true},
+	{"origin kind without origin", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin_kind":"website"}]}`, true},
+	{"origin kind with empty origin", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x","origin":"","origin_kind":"website"}]}`, true},
+	{"origin kind unknown among good entries", `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"x"},{"name":"b","description":"y","origin":"docs","origin_kind":"websites"}]}`, true},
 
 	// Element shapes.
 	{"entries object", `{"kind":"skill-catalog","form":"catalog","entries":{"name":"a","description":"b"}}`, true},
@@ -365,6 +407,7 @@ func TestEncodeCatalogGolden(t *testing.T) {
 		{"unicode", entries{en("a-skill", "naïve — “quoted” 日本語 \U0001F600")}, false},
 		{"invalid UTF-8", entries{en("a-skill", "a\xffb\xc3")}, false},
 		{"remote skills", entries{en("a-skill", "Local."), remote("b-skill", "Remote.", "docs"), remote("c-skill", "<Remote> & \"quoted\".", "mcp-2")}, true},
+		{"website skills", entries{en("a-skill", "Local."), remote("b-skill", "Remote.", "docs"), website("c-skill", "From a <site>.", "docs"), website("d-skill", "From another.", "web-2")}, false},
 	}
 	var b bytes.Buffer
 	for _, c := range cases {

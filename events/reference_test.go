@@ -62,7 +62,14 @@ func referenceParse(src []byte) (Catalog, bool) {
 				return Catalog{}, false
 			}
 		}
-		es = append(es, digest.Entry{Name: name, Description: desc, Origin: origin})
+		kind := digest.OriginMCPServer
+		if v, present := obj["origin_kind"]; present {
+			if v != "website" || origin == "" {
+				return Catalog{}, false
+			}
+			kind = digest.OriginWebsite
+		}
+		es = append(es, digest.Entry{Name: name, Description: desc, Origin: origin, OriginKind: kind})
 	}
 	omitted := 0
 	if n, ok := m["omitted"].(json.Number); ok && regexp.MustCompile(`^(0|[1-9][0-9]{0,9})$`).MatchString(n.String()) {
@@ -82,6 +89,7 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 		Name        string `json:"name"`
 		Description string `json:"description"`
 		Origin      string `json:"origin,omitempty"`
+		OriginKind  string `json:"origin_kind,omitempty"`
 	}
 	rec := struct {
 		Kind    string  `json:"kind"`
@@ -91,7 +99,10 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 		Entries []entry `json:"entries"`
 	}{Kind: SourceKind, Form: FormCatalog, Update: update, Omitted: omitted, Entries: make([]entry, len(es))}
 	for i, e := range es {
-		rec.Entries[i] = entry(e)
+		rec.Entries[i] = entry{Name: e.Name, Description: e.Description, Origin: e.Origin}
+		if e.Origin != "" && e.OriginKind == digest.OriginWebsite {
+			rec.Entries[i].OriginKind = "website"
+		}
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

@@ -78,7 +78,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 	if err != nil || len(res.Decision.Messages) != 1 {
 		t.Fatalf("first step: %v, %d messages", err, len(res.Decision.Messages))
 	}
-	if err := modeltext.Catalog(res.Decision.Messages[0].Text(), []modeltext.Entry{{Name: "refunds", Origin: "docs"}}); err != nil {
+	if err := modeltext.Catalog(res.Decision.Messages[0].Text(), []modeltext.Entry{{Name: "refunds", Origin: modeltext.MCPServer("docs")}}); err != nil {
 		t.Errorf("catalog: %v\n%s", err, res.Decision.Messages[0].Text())
 	}
 
@@ -86,7 +86,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 	if out.IsError || out.Value == nil || !strings.Contains(out.Value.Content, forged) {
 		t.Fatalf("skill refunds: %q", out.Text)
 	}
-	if shown, err := modeltext.RemoteSkillContent(out.Text, "refunds", "docs"); err != nil {
+	if shown, err := modeltext.RemoteSkillContent(out.Text, "refunds", modeltext.MCPServer("docs")); err != nil {
 		t.Errorf("skill result: %v\n%s", err, out.Text)
 	} else if modeltext.Unescape(shown) != out.Value.Content {
 		t.Errorf("skill result: the instructions shown do not unescape to the skill's content")
@@ -97,7 +97,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 	if err != nil || len(res.Decision.Messages) != 2 {
 		t.Fatalf("invocation step: %v, %d messages", err, len(res.Decision.Messages))
 	}
-	if _, err := modeltext.RemoteSkillContent(res.Decision.Messages[1].Text(), "refunds", "docs"); err != nil {
+	if _, err := modeltext.RemoteSkillContent(res.Decision.Messages[1].Text(), "refunds", modeltext.MCPServer("docs")); err != nil {
 		t.Errorf("/refunds message: %v\n%s", err, res.Decision.Messages[1].Text())
 	}
 
@@ -105,7 +105,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 	if page.IsError || page.Resource == nil || !strings.Contains(page.Resource.Content, forged) {
 		t.Fatalf("skill_resource examples/email.md: %q", page.Text)
 	}
-	if shown, err := modeltext.RemoteResourcePage(page.Text, "refunds", "docs"); err != nil {
+	if shown, err := modeltext.RemoteResourcePage(page.Text, "refunds", modeltext.MCPServer("docs")); err != nil {
 		t.Errorf("resource page: %v\n%s", err, page.Text)
 	} else if modeltext.Unescape(shown) != page.Resource.Content {
 		t.Errorf("resource page: the text shown does not unescape to the file's content")

@@ -31,8 +31,8 @@ func wantFitted(t *testing.T, skills []skill.Summary, maxLen, budget int) render
 	sorted := slices.Clone(skills)
 	slices.SortFunc(sorted, func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) })
 	for _, s := range sorted {
-		if s.Invocation.ModelInvocable && skill.ValidName(s.Name) {
-			entries = append(entries, digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, maxLen)})
+		if s.Invocation.ModelInvocable && skill.ValidListedName(s.Name) { // addressable names, as rule 4 lists them
+			entries = append(entries, digest.Entry{Name: s.Name, Description: render.NormalizeDescription(s.Description, maxLen), Origin: s.Origin, OriginKind: recordedKind(s)})
 		}
 	}
 	fit, err := render.FitCatalog(entries, budget)
@@ -322,6 +322,7 @@ func BenchmarkBudgetNewSnapshot(b *testing.B) {
 func FuzzFitViewReuse(f *testing.F) {
 	f.Add([]byte("alpha=A long one;beta=B;gamma=G & g"), []byte("alpha=A long one;beta=B2;gamma=G & g;omega=O"), uint8(40), uint16(30))
 	f.Add([]byte("a=x;b=y"), []byte("a=x;b=y;c=z"), uint8(3), uint16(1))
+	f.Add([]byte("a=~x long;b=^y long;c=z"), []byte("a=^x long;b=^y long;c=~z"), uint8(40), uint16(60))
 	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8, budget uint16) {
 		capLen, b := int(maxLen%64)+3, int(budget%512)+1
 		prev := fitView(buildView(parseListing(first), capLen, nil), b)

@@ -54,33 +54,36 @@ func ownDescriptions(descBytes int) func(r, i int) string {
 	}
 }
 
-// TestViewCacheIsBoundedInBytes: snapshots of 100 skills with 60 KB
+// TestViewCacheIsBoundedInBytes: snapshots of 25 skills with 60 KB
 // descriptions, under a cap that keeps the descriptions whole, make views of
-// some 18 MB each. The view cache keeps them within maxViewBytes, however
-// many snapshots come (the entry bound, maxViews, allowed 256 of them), and
-// the heap the engine keeps matches what the cache accounts for.
+// some 4.5 MB each. The view cache keeps them within its byte bound, however
+// many snapshots come (the entry bound, maxViews, allows 256 of them), and
+// the heap the engine keeps matches what the cache accounts for. The bound
+// is a quarter of maxViewBytes, with the same entry bound and accounting:
+// the rule shows at any size, and a smaller one makes a quarter of the views.
 func TestViewCacheIsBoundedInBytes(t *testing.T) {
-	const skills, descBytes, capLen = 100, 60 << 10, 64 << 10
+	const skills, descBytes, capLen, viewBytes = 25, 60 << 10, 64 << 10, maxViewBytes / 4
 	m := testMount()
 	m.cfg.DescriptionMaxLength = capLen
-	// Two snapshots more than the bound holds the views of: the cache
-	// evicts twice, and the views made exceed the bound by more than one
+	// More snapshots than the bound holds the views of: the cache evicts
+	// three times, and the views made exceed the bound by more than one
 	// view and the heap slack.
-	rounds := maxViewBytes/(3*skills*descBytes) + 2
+	rounds := viewBytes/(3*skills*descBytes) + 3
 
 	before := liveHeap()
 	e := newEngine()
+	e.views = newCache[string, *view](maxViews, viewBytes)
 	stepSnapshots(t, e, m, rounds, skills, ownDescriptions(descBytes), func(r int) {
-		if got := e.views.Bytes(); got > maxViewBytes {
-			t.Fatalf("after snapshot %d the view cache accounts for %d bytes, over maxViewBytes = %d", r+1, got, maxViewBytes)
+		if got := e.views.Bytes(); got > viewBytes {
+			t.Fatalf("after snapshot %d the view cache accounts for %d bytes, over its bound of %d", r+1, got, viewBytes)
 		}
 	})
 	live := liveHeap() - before
 	accounted := accountedBytes(e)
 	runtime.KeepAlive(e)
 	t.Logf("%d snapshots: %d views, %d bytes accounted, %d bytes live", rounds, e.views.Len(), accounted, live)
-	if live > maxViewBytes+heapSlack {
-		t.Errorf("the engine keeps %d bytes of heap after %d snapshots, over maxViewBytes = %d (+%d slack)", live, rounds, maxViewBytes, heapSlack)
+	if live > viewBytes+heapSlack {
+		t.Errorf("the engine keeps %d bytes of heap after %d snapshots, over the view bound %d (+%d slack)", live, rounds, viewBytes, heapSlack)
 	}
 	if live > accounted+heapSlack {
 		t.Errorf("the engine keeps %d bytes of heap but its caches account for %d: something is kept uncounted", live, accounted)
@@ -88,7 +91,7 @@ func TestViewCacheIsBoundedInBytes(t *testing.T) {
 	if e.views.Len() < 2 {
 		t.Errorf("only %d views kept: the bound leaves room for three", e.views.Len())
 	}
-	if made := rounds * 3 * skills * descBytes; made <= maxViewBytes+3*skills*descBytes+heapSlack {
+	if made := rounds * 3 * skills * descBytes; made <= viewBytes+3*skills*descBytes+heapSlack {
 		t.Fatalf("%d snapshots make views of %d bytes: too few to show the bound", rounds, made)
 	}
 }

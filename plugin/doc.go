@@ -115,15 +115,18 @@
 // The host resolves the path against the skill's resource base and checks
 // the loaded definition's policy again.
 //
-// Remote skills. A skill with an origin (skill.Summary.Origin: a remote
-// server's label; any origin that is not the host's own) is untrusted, and
+// Remote skills. A skill with an origin (skill.Summary.Origin: the label of
+// a remote source, an MCP server or a website as skill.Summary.OriginKind
+// says; any origin that is not the host's own) is untrusted, and
 // no byte of it reaches the model outside the block that labels it:
 // render escapes its instructions (in the `skill` result and in a /name
 // message, the user's $ARGUMENTS in them included), its files' pages and
 // its description, so that none can close the block, the reminder or the
-// catalog around it or open one of its own. The plugin decides what is
-// remote from the loaded definition's origin or, where the definition has
-// none, from the agent's listing. A resource read and a provider's error
+// catalog around it or open one of its own. Every text names the source by
+// its kind and label, and a catalog ends with the sentence of the kinds it
+// lists (render.RemoteOrigins). The plugin decides what is remote, and of
+// which kind, from the loaded definition's origin or, where the definition
+// has none, from the agent's listing (the kind always with its label). A resource read and a provider's error
 // carry no origin of their own: the listing gives it, and while the
 // snapshot is incomplete a resource read loads the skill's definition to
 // learn it (and refuses, as the `skill` tool does, a skill that cannot be
@@ -132,5 +135,6 @@
 // is untrusted text (render.ErrProviderUntrusted: one line, escaped,
 // bounded). A remote page holds as many bytes of the file as fit in
 // render.ResourcePageBytes once escaped. A listed skill whose origin is not
-// a label (skill.ValidLabel) is not listed.
+// a label (skill.ValidLabel), or of a kind skill.OriginKind does not define,
+// is not listed, and a loaded one of such a kind is refused.
 package plugin

@@ -555,34 +555,45 @@ func TestPageEdges(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			args := resourceArgs{name: "alpha", path: "a.md", offset: tc.offset}
-			res := pageResult(args, contract.ResourceRead{Status: contract.ResourceOK, Total: tc.total, Data: []byte(tc.data)}, tc.origin)
-			if tc.want.binary {
-				if want := string(render.ErrResourceBinary("alpha", "a.md")); !res.IsError || res.Text != want {
-					t.Errorf("got %q, want %q", res.Text, want)
-				}
-				return
-			}
-			if res.IsError || res.Resource == nil {
-				t.Fatalf("error %q", res.Text)
-			}
-			p := res.Resource
-			next := int64(-1)
-			if p.NextOffset != nil {
-				next = *p.NextOffset
-			}
-			if p.Content != tc.want.content || p.Offset != tc.want.offset || next != tc.want.next || p.TotalBytes != tc.total {
-				t.Errorf("page of %d bytes at %d, next %d, total %d; want %d bytes at %d, next %d", len(p.Content), p.Offset, next, p.TotalBytes, len(tc.want.content), tc.want.offset, tc.want.next)
-			}
-			if want := render.ResourcePageFrom(*p, tc.origin); res.Text != want {
-				t.Errorf("text %q, want %q", res.Text, want)
-			}
+			// A remote page is cut alike whatever the kind of its source.
+			kinds := []skill.OriginKind{skill.OriginMCPServer}
 			if tc.origin != "" {
-				if _, err := modeltext.RemoteResourcePage(res.Text, "alpha", tc.origin); err != nil {
-					t.Error(err)
+				kinds = append(kinds, skill.OriginWebsite)
+			}
+			for _, kind := range kinds {
+				args := resourceArgs{name: "alpha", path: "a.md", offset: tc.offset}
+				res := pageResult(args, contract.ResourceRead{Status: contract.ResourceOK, Total: tc.total, Data: []byte(tc.data)}, tc.origin, kind)
+				if tc.want.binary {
+					if want := string(render.ErrResourceBinary("alpha", "a.md")); !res.IsError || res.Text != want {
+						t.Errorf("got %q, want %q", res.Text, want)
+					}
+					return
 				}
-				if shown := render.Escape(p.Content); len(shown) > n {
-					t.Errorf("the page shows %d bytes, over %d", len(shown), n)
+				if res.IsError || res.Resource == nil {
+					t.Fatalf("error %q", res.Text)
+				}
+				p := res.Resource
+				next := int64(-1)
+				if p.NextOffset != nil {
+					next = *p.NextOffset
+				}
+				if p.Content != tc.want.content || p.Offset != tc.want.offset || next != tc.want.next || p.TotalBytes != tc.total {
+					t.Errorf("%v: page of %d bytes at %d, next %d, total %d; want %d bytes at %d, next %d", kind, len(p.Content), p.Offset, next, p.TotalBytes, len(tc.want.content), tc.want.offset, tc.want.next)
+				}
+				if want := render.ResourcePageFrom(*p, tc.origin, kind); res.Text != want {
+					t.Errorf("text %q, want %q", res.Text, want)
+				}
+				if tc.origin != "" {
+					want := modeltext.MCPServer(tc.origin)
+					if kind == skill.OriginWebsite {
+						want = modeltext.Website(tc.origin)
+					}
+					if _, err := modeltext.RemoteResourcePage(res.Text, "alpha", want); err != nil {
+						t.Error(err)
+					}
+					if shown := render.Escape(p.Content); len(shown) > n {
+						t.Errorf("the page shows %d bytes, over %d", len(shown), n)
+					}
 				}
 			}
 		})
@@ -836,8 +847,10 @@ func TestCatalogEntriesOfLongDescriptions(t *testing.T) {
 		want = append(want, digest.Entry{Name: name, Description: d})
 	}
 	r := remoteSummary("zz-remote", strings.Repeat("r", 128), "srv", "zz-remote")
-	skills = append(skills, r)
-	want = append(want, digest.Entry{Name: "zz-remote", Description: strings.Repeat("r", 128), Origin: "srv"})
+	w := websiteSummary("zz-web", strings.Repeat("w", 200), strings.Repeat("s", 64), "zz-web")
+	skills = append(skills, r, w)
+	want = append(want, digest.Entry{Name: "zz-remote", Description: strings.Repeat("r", 128), Origin: "srv"},
+		digest.Entry{Name: "zz-web", Description: strings.Repeat("w", 200), Origin: strings.Repeat("s", 64), OriginKind: digest.OriginWebsite})
 	v := buildView(skills, 20000, nil)
 	if diff := cmp.Diff(want, v.catalogEntries()); diff != "" {
 		t.Errorf("entries (-want +got):\n%s", diff)

@@ -228,7 +228,7 @@ func (e *engine) publish(cur *view, base events.Baseline, head contract.SessionH
 	// An update with no entries and nothing left out renders the
 	// Tombstone.
 	text := render.AssembleCatalogSeq(cur.pieces(blockLines), update, cur.omitted,
-		render.CatalogNotes{RemoteSkills: cur.remote > 0, UserInvocation: cfg.UserInvocation})
+		render.CatalogNotes{Remote: cur.remoteOrigins(), UserInvocation: cfg.UserInvocation})
 	source := events.AssembleCatalogSeq(cur.pieces(blockRecords), update, cur.omitted)
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.

@@ -2,7 +2,6 @@ package plugin
 
 import (
 	"bytes"
-	"cmp"
 	"context"
 	"encoding/json"
 
@@ -18,10 +17,11 @@ type listing struct {
 	// the name or lists it as not model-invocable; "" otherwise.
 	refusal render.ToolError
 	// known is true when a complete snapshot lists the name, and origin
-	// then says where the skill comes from: the label of its remote server,
-	// or "" for the host's own skill.
-	known  bool
-	origin string
+	// then says where the skill comes from: the label of its remote source,
+	// of kind originKind, or "" for the host's own skill.
+	known      bool
+	origin     string
+	originKind skill.OriginKind
 }
 
 // untrusted reports whether the texts of the listed skill come, or may
@@ -45,7 +45,9 @@ func (e *engine) listingOf(ctx context.Context, host contract.Host, m mount, cal
 	case !listed.modelInvocable:
 		return listing{refusal: render.ErrNotModelInvocable(name)}, nil
 	}
-	return listing{known: true, origin: v.origin(name)}, nil
+	l := listing{known: true}
+	l.origin, l.originKind = v.origin(name)
+	return l, nil
 }
 
 // providerError is the error text of a provider's failure: verbatim for
@@ -94,7 +96,10 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 
 	value := got.Skill.ToolValue()
 	value.Name = name
-	value.Origin = cmp.Or(value.Origin, l.origin)
+	if value.Origin == "" {
+		// Shown as remote by its listing: the kind goes with the label.
+		value.Origin, value.OriginKind = l.origin, l.originKind
+	}
 	text, err := render.SkillContent(value, m.cfg.ResourceTool)
 	if err != nil {
 		return providerError(err.Error(), value.Origin != ""), nil

@@ -108,7 +108,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		value := got.Skill.ToolValue()
 		value.Name = name
 		if value.Origin == "" && listed != nil {
-			value.Origin = listed.origin(name) // a remote skill is shown as one
+			value.Origin, value.OriginKind = listed.origin(name) // a remote skill is shown as one
 		}
 		directives := directivesOf(got.Skill, value.Origin)
 		if m.cfg.InvocationArguments {
@@ -120,7 +120,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		}
 		// The same block the `skill` tool answers with, a remote skill's
 		// instructions (the user's arguments in them included) escaped
-		// inside the block that names its server. The resource-read tool
+		// inside the block that names its source. The resource-read tool
 		// reads only for skills the model may invoke, so only their
 		// guidance names it.
 		text, err := render.SkillContent(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)

@@ -50,7 +50,7 @@ func TestRemoteSkillsInTheCatalog(t *testing.T) {
 		if len(final) != 1 {
 			t.Fatalf("deltas %v: %d messages, want the initial catalog", deltas, len(final))
 		}
-		want := render.WithUserInvocationNote(render.WithRemoteSkillsNote(render.InitialCatalog(entries)))
+		want := render.WithUserInvocationNote(render.WithRemoteSkillsNote(render.InitialCatalog(entries), render.RemoteOrigins{MCPServers: true}))
 		if got := final[0].Text(); got != want {
 			t.Errorf("deltas %v: initial catalog (-want +got):\n%s", deltas, cmp.Diff(want, got))
 		}
@@ -108,7 +108,7 @@ func TestRemoteSkillsUnderABudget(t *testing.T) {
 	if diff := cmp.Diff(fit.Entries, pub[0].Entries); diff != "" {
 		t.Errorf("published entries (-want +got):\n%s", diff)
 	}
-	if want := render.WithRemoteSkillsNote(render.InitialCatalog(fit.Entries)); final[0].Text() != want {
+	if want := render.WithRemoteSkillsNote(render.InitialCatalog(fit.Entries), render.RemoteOrigins{MCPServers: true}); final[0].Text() != want {
 		t.Errorf("budgeted catalog (-want +got):\n%s", cmp.Diff(want, final[0].Text()))
 	}
 	if pub[0].Digest != digest.Of(fit.Entries) {

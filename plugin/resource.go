@@ -158,9 +158,9 @@ func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m 
 	if !ok {
 		return errorResult(render.ErrResourceNotReadable(a.name)), nil
 	}
-	origin := l.origin
+	origin, kind := l.origin, l.originKind
 	if !l.known {
-		if origin, refusal, err = originOf(ctx, host, call, a.name); err != nil {
+		if origin, kind, refusal, err = originOf(ctx, host, call, a.name); err != nil {
 			return contract.ToolResult{}, err
 		} else if refusal != "" {
 			return errorResult(refusal), nil
@@ -177,31 +177,36 @@ func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m 
 	if err != nil {
 		return contract.ToolResult{}, hostFailed("read resource %q of skill %q: %w", a.path, a.name, err)
 	}
-	return pageResult(a, got, origin), nil
+	return pageResult(a, got, origin, kind), nil
 }
 
-// originOf loads the skill named name to learn its origin, for a read the
-// snapshot could not place; a skill that cannot be loaded for the model is
-// refused as the `skill` tool refuses it.
-func originOf(ctx context.Context, host contract.Host, call contract.ToolCall, name string) (string, render.ToolError, error) {
+// originOf loads the skill named name to learn its origin and the
+// origin's kind, for a read the snapshot could not place; a skill that
+// cannot be loaded for the model is refused as the `skill` tool refuses
+// it, and so is one whose origin is of a kind no text can name.
+func originOf(ctx context.Context, host contract.Host, call contract.ToolCall, name string) (string, skill.OriginKind, render.ToolError, error) {
 	got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope, Name: name})
 	switch {
 	case err != nil:
-		return "", "", hostFailed("load skill %q: %w", name, err)
+		return "", 0, "", hostFailed("load skill %q: %w", name, err)
 	case got.Error != "":
-		return "", render.ErrProviderUntrusted(got.Error), nil // whose text it is, is what is not known
+		return "", 0, render.ErrProviderUntrusted(got.Error), nil // whose text it is, is what is not known
 	case !got.Found:
-		return "", render.ErrUnknownSkill(name), nil
+		return "", 0, render.ErrUnknownSkill(name), nil
 	case !got.Skill.Invocation.ModelInvocable:
-		return "", render.ErrNotModelInvocable(name), nil
+		return "", 0, render.ErrNotModelInvocable(name), nil
 	}
-	return got.Skill.Origin, "", nil
+	if err := render.CheckOriginKind(name, got.Skill.Origin, got.Skill.OriginKind); err != nil {
+		return "", 0, render.ErrProviderUntrusted(err.Error()), nil
+	}
+	return got.Skill.Origin, got.Skill.OriginKind, "", nil
 }
 
 // pageResult turns the host's answer into the tool's result. A page of a
-// remote skill (origin set) holds as many bytes of the file as fit, escaped,
-// in render.ResourcePageBytes; its provider's errors are untrusted text.
-func pageResult(a resourceArgs, got contract.ResourceRead, origin string) contract.ToolResult {
+// remote skill (origin set, a source of the given kind) holds as many bytes
+// of the file as fit, escaped, in render.ResourcePageBytes; its provider's
+// errors are untrusted text.
+func pageResult(a resourceArgs, got contract.ResourceRead, origin string, kind skill.OriginKind) contract.ToolResult {
 	switch got.Status {
 	case contract.ResourceOK:
 	case contract.ResourceSkillNotFound:
@@ -264,7 +269,7 @@ func pageResult(a resourceArgs, got contract.ResourceRead, origin string) contra
 	if next < total {
 		p.NextOffset = &next
 	}
-	return contract.ToolResult{Resource: &p, Text: render.ResourcePageFrom(p, origin)}
+	return contract.ToolResult{Resource: &p, Text: render.ResourcePageFrom(p, origin, kind)}
 }
 
 // cutBefore returns the largest cut <= n at which b splits no character:

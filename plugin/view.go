@@ -55,7 +55,10 @@ type view struct {
 	omitted     int      // entries of base left out of the catalog
 	diagnostics []string // what was shortened or left out, for the host
 
-	remote int // entries of remote skills, whose catalog says what their origin means
+	// Entries of remote skills, and of those the websites' (the rest are
+	// MCP servers'): the catalog says what their origins mean, in the
+	// sentence of the kinds it lists.
+	remote, websites int
 
 	// scratches pools the scratch buffers of the builders of this view's
 	// chain: the views of one place, each built on the one before.
@@ -72,6 +75,7 @@ type block struct {
 	records []byte // events.AppendEntry of every entry
 	encoded []byte // digest.AppendEntry of every entry
 	remote  int    // entries with an origin
+	web     int    // entries with a website's origin
 	size    int    // what the block keeps alive, for view.bytes
 }
 
@@ -79,8 +83,9 @@ type block struct {
 // block; the entry before it ends where it starts.
 type viewEntry struct {
 	name                       string
-	origin                     string       // a remote skill's server label; "" for the host's own
-	rawHash                    xxh3.Uint128 // of the description as listed
+	origin                     string            // a remote skill's source label; "" for the host's own
+	originKind                 digest.OriginKind // what origin labels; MCP server for the host's own
+	rawHash                    xxh3.Uint128      // of the description as listed
 	lineLen, recordLen, encLen int
 }
 
@@ -114,6 +119,12 @@ const maxScratchBytes = 64 << 10
 
 func emptyView() *view {
 	return &view{digest: digest.Of(nil)}
+}
+
+// remoteOrigins says which kinds of remote source the skills of v's catalog
+// come from, for the sentence it ends with.
+func (v *view) remoteOrigins() render.RemoteOrigins {
+	return render.RemoteOrigins{MCPServers: v.remote > v.websites, Websites: v.websites > 0}
 }
 
 // empty reports whether a view announces nothing. A budget may leave every
@@ -257,7 +268,7 @@ type scratch struct {
 	listed                  []listedSkill
 	entries                 []viewEntry
 	lines, records, encoded []byte
-	remote                  int
+	remote, web             int
 }
 
 // scratchesOf is the scratch pool of v's chain of views; a view of no chain
@@ -329,13 +340,15 @@ func (b *viewBuilder) keep() {
 
 // list adds the next listed skill, and its catalog entry when it has one:
 // prev's when prev lists the same name with the same policy, description
-// and origin, written anew otherwise.
+// and origin (label and kind), written anew otherwise.
 func (b *viewBuilder) list(s skill.Summary) {
 	// An origin is a label the host assigned; one that is not could
-	// disguise a remote skill's line as another's.
-	if !skill.ValidListedName(s.Name) || (s.Origin != "" && !skill.ValidLabel(s.Origin)) {
+	// disguise a remote skill's line as another's, and one of a kind the
+	// plugin does not know would be named as something it may not be.
+	if !skill.ValidListedName(s.Name) || (s.Origin != "" && (!skill.ValidLabel(s.Origin) || !s.OriginKind.Valid())) {
 		return
 	}
+	kind := entryKind(s)
 	for l, ok := b.peek(); ok && l.name < s.Name; l, ok = b.peek() {
 		b.pass()
 	}
@@ -350,7 +363,7 @@ func (b *viewBuilder) list(s skill.Summary) {
 				b.keep()
 				return
 			}
-			if e := &b.prev.blocks[b.pb].entries[b.pe]; e.rawHash == h && e.origin == s.Origin {
+			if e := &b.prev.blocks[b.pb].entries[b.pe]; e.rawHash == h && e.origin == s.Origin && e.originKind == kind {
 				b.keep()
 				return
 			}
@@ -363,7 +376,7 @@ func (b *viewBuilder) list(s skill.Summary) {
 	l.cut = cutsAfter(l.name)
 	b.listed = append(b.listed, l)
 	if invocable {
-		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(s.Description, b.maxLen), Origin: strings.Clone(s.Origin)}, h)
+		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(s.Description, b.maxLen), Origin: strings.Clone(s.Origin), OriginKind: kind}, h)
 	}
 	b.added(l)
 }
@@ -375,16 +388,15 @@ func (b *viewBuilder) write(e digest.Entry, rawHash xxh3.Uint128) {
 	b.lines = render.AppendEntryLine(b.lines, e)
 	b.records = events.AppendEntry(b.records, e)
 	b.encoded = digest.AppendEntry(b.encoded, e)
-	if e.Origin != "" {
-		b.remote++
-	}
+	b.count(e.Origin, e.OriginKind)
 	b.entries = append(b.entries, viewEntry{
-		name:      e.Name,
-		origin:    e.Origin,
-		rawHash:   rawHash,
-		lineLen:   len(b.lines) - l0,
-		recordLen: len(b.records) - r0,
-		encLen:    len(b.encoded) - e0,
+		name:       e.Name,
+		origin:     e.Origin,
+		originKind: e.OriginKind,
+		rawHash:    rawHash,
+		lineLen:    len(b.lines) - l0,
+		recordLen:  len(b.records) - r0,
+		encLen:     len(b.encoded) - e0,
 	})
 }
 
@@ -395,8 +407,17 @@ func (b *viewBuilder) appendEntry(e viewEntry, line, record, enc []byte) {
 	b.lines = append(b.lines, line...)
 	b.records = append(b.records, record...)
 	b.encoded = append(b.encoded, enc...)
-	if e.origin != "" {
+	b.count(e.origin, e.originKind)
+}
+
+// count counts an entry of the block being written among the remote
+// skills, by the kind of its origin, if it has one.
+func (b *viewBuilder) count(origin string, kind digest.OriginKind) {
+	if origin != "" {
 		b.remote++
+		if kind == digest.OriginWebsite {
+			b.web++
+		}
 	}
 }
 
@@ -415,9 +436,7 @@ func (b *viewBuilder) materialize() {
 		if l.modelInvocable {
 			e := &s.entries[k]
 			line, record, enc = line+e.lineLen, record+e.recordLen, enc+e.encLen
-			if e.origin != "" {
-				b.remote++
-			}
+			b.count(e.origin, e.originKind)
 			k++
 		}
 	}
@@ -454,7 +473,7 @@ func (b *viewBuilder) close() {
 // newBlock copies what was written into a block of its own, sized
 // exactly, and empties the builder's buffers for the next one.
 func (b *viewBuilder) newBlock() *block {
-	blk := &block{remote: b.remote}
+	blk := &block{remote: b.remote, web: b.web}
 	if len(b.listed) > 0 {
 		blk.listed = slices.Clone(b.listed)
 	}
@@ -486,7 +505,7 @@ func (b *viewBuilder) newBlock() *block {
 	}
 	b.listed, b.entries = b.listed[:0], b.entries[:0]
 	b.lines, b.records, b.encoded = b.lines[:0], b.records[:0], b.encoded[:0]
-	b.remote = 0
+	b.remote, b.web = 0, 0
 	return blk
 }
 
@@ -504,6 +523,7 @@ func (b *viewBuilder) finish() *view {
 	for _, blk := range v.blocks {
 		v.numEntries += len(blk.entries)
 		v.remote += blk.remote
+		v.websites += blk.web
 	}
 	v.digest = digest.OfEncodedSeq(v.numEntries, v.pieces(blockEncoded), 0)
 	return v
@@ -530,9 +550,10 @@ func (v *view) lookup(name string) (listedSkill, bool) {
 }
 
 // origin returns the origin of the model-invocable skill listed as name:
-// the label of the server a remote skill comes from, "" for the host's own
-// skills and for names the view does not list as model-invocable.
-func (v *view) origin(name string) string {
+// the label of the source a remote skill comes from and its kind, "" for
+// the host's own skills and for names the view does not list as
+// model-invocable.
+func (v *view) origin(name string) (string, skill.OriginKind) {
 	if v.base != nil {
 		return v.base.origin(name)
 	}
@@ -541,14 +562,31 @@ func (v *view) origin(name string) string {
 		return l[len(l)-1].name >= name
 	})
 	if i == len(v.blocks) {
-		return ""
+		return "", skill.OriginMCPServer
 	}
 	entries := v.blocks[i].entries
 	j := sort.Search(len(entries), func(j int) bool { return entries[j].name >= name })
 	if j < len(entries) && entries[j].name == name {
-		return entries[j].origin
+		return entries[j].origin, skillKind(entries[j].originKind)
 	}
-	return ""
+	return "", skill.OriginMCPServer
+}
+
+// entryKind is the kind a catalog entry records for a listed skill's
+// origin: the host's own skills record none, whatever kind they carry.
+func entryKind(s skill.Summary) digest.OriginKind {
+	if s.Origin != "" && s.OriginKind == skill.OriginWebsite {
+		return digest.OriginWebsite
+	}
+	return digest.OriginMCPServer
+}
+
+// skillKind is the kind of skill a catalog entry's kind stands for.
+func skillKind(k digest.OriginKind) skill.OriginKind {
+	if k == digest.OriginWebsite {
+		return skill.OriginWebsite
+	}
+	return skill.OriginMCPServer
 }
 
 // maxOmittedNamesShown bounds the names a diagnostic lists of the skills a
@@ -604,7 +642,7 @@ func fitView(base *view, budget int) *view {
 				// The view's own strings, not the decoded copy, which
 				// would pin every entry's encoding.
 				f := fit.Entries[i+j]
-				f.Name, f.Origin = e.name, e.origin
+				f.Name, f.Origin, f.OriginKind = e.name, e.origin, e.originKind
 				b.write(f, e.rawHash)
 			} else {
 				b.appendEntry(e, blk.lines[line:line+e.lineLen], blk.records[record:record+e.recordLen], blk.encoded[enc:enc+e.encLen])
@@ -682,6 +720,10 @@ func (v *view) catalogEntries() []digest.Entry {
 	for i := range entries {
 		if enc[0] == 0 { // the marker of an entry with an origin
 			enc = enc[1:]
+			if enc[0] == 0 { // a kind's marker: an origin is never empty
+				entries[i].OriginKind = digest.OriginKind(enc[1])
+				enc = enc[2:]
+			}
 			entries[i].Origin = next()
 		}
 		entries[i].Name = next()

@@ -26,6 +26,7 @@ type viewContent struct {
 	Lines, Records, Encoded []byte
 	Digest                  digest.Digest
 	NumEntries, Remote      int
+	Websites                int
 	Omitted                 int
 	Diagnostics             []string
 	Base                    *viewContent
@@ -55,7 +56,7 @@ func contentOf(v *view) viewContent {
 		c.Entries = append(c.Entries, b.entries...)
 	}
 	c.Lines, c.Records, c.Encoded = joined(v, blockLines), joined(v, blockRecords), joined(v, blockEncoded)
-	c.Digest, c.NumEntries, c.Remote, c.Omitted, c.Diagnostics = v.digest, v.numEntries, v.remote, v.omitted, v.diagnostics
+	c.Digest, c.NumEntries, c.Remote, c.Websites, c.Omitted, c.Diagnostics = v.digest, v.numEntries, v.remote, v.websites, v.omitted, v.diagnostics
 	if v.base != nil {
 		base := contentOf(v.base)
 		c.Base = &base
@@ -92,7 +93,7 @@ func sameViewContent(x, y *viewContent) bool {
 	}
 	return slices.Equal(x.Blocks, y.Blocks) && slices.Equal(x.Entries, y.Entries) && slices.Equal(x.Listed, y.Listed) &&
 		bytes.Equal(x.Lines, y.Lines) && bytes.Equal(x.Records, y.Records) && bytes.Equal(x.Encoded, y.Encoded) &&
-		x.Digest == y.Digest && x.NumEntries == y.NumEntries && x.Remote == y.Remote && x.Omitted == y.Omitted &&
+		x.Digest == y.Digest && x.NumEntries == y.NumEntries && x.Remote == y.Remote && x.Websites == y.Websites && x.Omitted == y.Omitted &&
 		slices.Equal(x.Diagnostics, y.Diagnostics) && sameViewContent(x.Base, y.Base)
 }
 
@@ -149,6 +150,7 @@ func TestBuildViewReusesOnlyWhatDidNotChange(t *testing.T) {
 func FuzzBuildViewReuse(f *testing.F) {
 	f.Add([]byte("alpha=A;beta=B"), []byte("alpha=A;beta=B2;gamma=G"), uint8(40))
 	f.Add([]byte("a=x;a=y;B=z"), []byte("a=y;b=z"), uint8(3))
+	f.Add([]byte("alpha=~A;beta=^B;gamma=G"), []byte("alpha=^A;beta=^B;gamma=~G"), uint8(40))
 	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8) {
 		capLen := int(maxLen%64) + 3
 		prev := buildView(parseListing(first), capLen, nil)
@@ -213,6 +215,7 @@ func sortedUnique(s []skill.Summary) []skill.Summary {
 func FuzzApplyDelta(f *testing.F) {
 	f.Add([]byte("alpha=A;beta=B;gamma=G"), []byte("alpha=A;beta=B2;delta=D"), uint8(40))
 	f.Add([]byte("a=x;Bad=y;c=z"), []byte("a=x;c=z;d="), uint8(3))
+	f.Add([]byte("a=~x;b=^y;c=z"), []byte("a=^x;b=^y;c=~z"), uint8(3))
 	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8) {
 		capLen := int(maxLen%64) + 3
 		base, cur := sortedUnique(parseListing(first)), sortedUnique(parseListing(second))
@@ -239,12 +242,20 @@ func TestApplyDeltaRejectsUnsortedInput(t *testing.T) {
 }
 
 // parseListing reads a fuzzer's listing: name=description pairs separated
-// by semicolons; names of length 2 mod 3 are not model-invocable.
+// by semicolons; names of length 2 mod 3 are not model-invocable; a
+// description starting with "~" is an MCP server's skill, one starting with
+// "^" a website's, both labelled srv.
 func parseListing(b []byte) []skill.Summary {
 	var out []skill.Summary
 	name, desc, inDesc := "", "", false
 	flush := func() {
 		s := summary(name, desc)
+		switch {
+		case strings.HasPrefix(desc, "~"):
+			s = remoteSummary(name, desc, "srv", name)
+		case strings.HasPrefix(desc, "^"):
+			s = websiteSummary(name, desc, "srv", name)
+		}
 		if len(name)%3 == 2 {
 			s.Invocation.ModelInvocable = false
 		}
@@ -296,6 +307,9 @@ func TestViewChainRandomEdits(t *testing.T) {
 			case 3:
 				if i < len(next) {
 					next[i] = remoteSummary(next[i].Name, "Remote.", "srv", next[i].Name)
+					if rng.IntN(2) == 0 {
+						next[i].OriginKind = skill.OriginWebsite // the same skill, from a website
+					}
 				}
 			default:
 				if i < len(next) {

@@ -76,6 +76,7 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 			{Name: "alpha", Description: text},
 			{Name: "b&b", Description: "<" + text},
 			{Name: "gamma", Description: text + "&", Origin: "d<o>cs"},
+			{Name: "delta", Description: text, Origin: "web", OriginKind: digest.OriginWebsite},
 		}
 		var lines [][]byte
 		for _, e := range entries {
@@ -93,12 +94,16 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 		check("AssembleCatalog initial", 1, func() { assembleCatalog(lines, false, 1) })
 		check("AssembleCatalog replacement", 1, func() { assembleCatalog(lines, true, 1) })
 		for _, rb := range bases {
-			for _, origin := range []string{"", "docs"} {
+			for _, o := range []struct {
+				origin string
+				kind   skill.OriginKind
+			}{{"", 0}, {"docs", skill.OriginMCPServer}, {"docs", skill.OriginWebsite}} {
+				origin := o.origin
 				// A remote skill's instructions are escaped: sized too.
-				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: "<" + text + "&", Origin: origin}
+				v := skill.ToolValue{Name: "a&b", Provider: "p", ResourceBase: rb, Content: "<" + text + "&", Origin: origin, OriginKind: o.kind}
 				const most = 1.0
 				for _, resourceTool := range []bool{false, true} {
-					check(fmt.Sprintf("SkillContent(%+v, origin %q, %v)", rb, origin, resourceTool), most, func() {
+					check(fmt.Sprintf("SkillContent(%+v, origin %q of kind %v, %v)", rb, origin, o.kind, resourceTool), most, func() {
 						if _, err := SkillContent(v, resourceTool); err != nil {
 							panic(err)
 						}
@@ -111,7 +116,8 @@ func TestRenderingSizesItsTextExactly(t *testing.T) {
 			check("ResourcePage of a last page with a long path", 1, func() { ResourcePage(last) })
 			if n < 98 { // its content is two bytes longer
 				remote := skill.ResourcePage{Name: "a", Path: "p", Offset: 10, TotalBytes: 99, Content: "<" + text + "&"}
-				check("ResourcePageFrom of a remote page", 1, func() { ResourcePageFrom(remote, "docs") })
+				check("ResourcePageFrom of a remote page", 1, func() { ResourcePageFrom(remote, "docs", skill.OriginMCPServer) })
+				check("ResourcePageFrom of a website's page", 1, func() { ResourcePageFrom(remote, "docs", skill.OriginWebsite) })
 			}
 		}
 	}
@@ -164,7 +170,7 @@ func TestNormalizeDescriptionRetainsLittleMemory(t *testing.T) {
 // 2.5 KiB, so that a shortfall of even a few bytes shows at some length.
 // Not parallel, like TestAllocations.
 func TestAssembleCatalogSeqSizesItsTextExactly(t *testing.T) {
-	allNotes := []CatalogNotes{{}, {RemoteSkills: true}, {UserInvocation: true}, {RemoteSkills: true, UserInvocation: true}}
+	allNotes := allCatalogNotes
 	for _, update := range []bool{false, true} {
 		for _, omitted := range []int{0, 3} {
 			for _, notes := range allNotes {

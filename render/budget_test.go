@@ -52,7 +52,7 @@ func renderedSize(entries []digest.Entry) int {
 func cutAll(entries []digest.Entry, level int) []digest.Entry {
 	out := make([]digest.Entry, len(entries))
 	for i, e := range entries {
-		out[i] = digest.Entry{Name: e.Name, Description: cutTo(e.Description, level), Origin: e.Origin}
+		out[i] = digest.Entry{Name: e.Name, Description: cutTo(e.Description, level), Origin: e.Origin, OriginKind: e.OriginKind}
 	}
 	return out
 }
@@ -254,6 +254,9 @@ func TestFitCatalogEveryBudget(t *testing.T) {
 		{Name: "e&", Description: "ok"},
 		{Name: "f", Description: "A remote skill's description.", Origin: "docs"},
 		{Name: "docs:acme/g", Description: "Qualified & remote.", Origin: "d<o>cs"},
+		// A website's mark is shorter than an MCP server's.
+		{Name: "h", Description: "A website's description.", Origin: "docs", OriginKind: digest.OriginWebsite},
+		{Name: "web:i", Description: "Qualified & <from a site>.", Origin: "w&b", OriginKind: digest.OriginWebsite},
 	}
 	all := renderedSize(entries)
 	for b := 0; b <= all+1; b++ {
@@ -343,15 +346,21 @@ func FuzzFitCatalog(f *testing.F) {
 	f.Add("a\t\xff\xfe\xfd invalid bytes", 9)
 	f.Add("", 0)
 	f.Add("a\tLocal.\nb\tRemote & more.\tdocs\nmcp:x/c\tQualified.\tm&p", 30)
+	f.Add("a\tLocal.\nb\tFrom a site & more.\tdocs\tw\nc\tFrom a server.\tdocs", 40)
 	f.Fuzz(func(t *testing.T, data string, budget int) {
 		var entries []digest.Entry
 		if data != "" {
 			// One entry a line: name, tab, description, and an optional tab
-			// and origin.
+			// and origin, and after another tab "w" for a website's.
 			for _, line := range strings.Split(data, "\n") {
 				name, rest, _ := strings.Cut(line, "\t")
-				desc, origin, _ := strings.Cut(rest, "\t")
-				entries = append(entries, digest.Entry{Name: name, Description: desc, Origin: origin})
+				desc, rest, _ := strings.Cut(rest, "\t")
+				origin, kind, _ := strings.Cut(rest, "\t")
+				e := digest.Entry{Name: name, Description: desc, Origin: origin}
+				if kind == "w" {
+					e.OriginKind = digest.OriginWebsite
+				}
+				entries = append(entries, e)
 			}
 		}
 		budget %= 1 << 16

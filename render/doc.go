@@ -19,18 +19,20 @@
 // are inserted verbatim because they are the payload the model asked for.
 //
 // Text from a remote origin is never inserted verbatim. A skill with an
-// Origin (skill.ToolValue.Origin: the host's label of an MCP server today,
-// any origin that is not the host's own tomorrow) is untrusted, and every
-// byte of it that this package shows is escaped like prose, & < > becoming
-// &amp; &lt; &gt;: its instructions in the `skill` result and in the message
-// a user's /name invocation adds (SkillContentFor), the text of its files
-// ([ResourcePageFrom]), its catalog description (as every description), and a
-// provider's error text that may quote it ([ErrProviderUntrusted]). No byte of
-// it can then close the block that labels it, or open a reminder, a catalog
-// or a skill block of its own: the only tags in a text are the package's.
-// The block and the page name the server and say the text is untrusted and
-// shown escaped, so a model reads &lt; as <, and unescaping gives back the
-// exact bytes. Escaping was chosen over a per-block boundary the origin
+// Origin (skill.ToolValue.Origin: the host's label of the MCP server or the
+// website that serves it, skill.ToolValue.OriginKind saying which) is
+// untrusted, and every byte of it that this package shows is escaped like
+// prose, & < > becoming &amp; &lt; &gt;: its instructions in the `skill`
+// result and in the message a user's /name invocation adds
+// (SkillContentFor), the text of its files ([ResourcePageFrom]), its catalog
+// description (as every description), and a provider's error text that may
+// quote it ([ErrProviderUntrusted]). No byte of it can then close the block
+// that labels it, or open a reminder, a catalog or a skill block of its own:
+// the only tags in a text are the package's. The catalog line, the block and
+// the page name the source by its kind and label (MCP server `docs`, website
+// `docs`); the block and the page say the text is untrusted and shown
+// escaped, so a model reads &lt; as <, and unescaping gives back the exact
+// bytes. Escaping was chosen over a per-block boundary the origin
 // cannot guess: a boundary needs randomness or a secret (the texts are
 // pinned byte for byte, recorded in sessions and replayed), and leaves the
 // origin's own closing tags in the text for a model to misread, where

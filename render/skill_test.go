@@ -42,6 +42,33 @@ func TestSkillContentErrors(t *testing.T) {
 	}
 }
 
+// TestSkillContentRefusesUnknownOrigins: an origin that is not a label, or
+// of a kind package skill does not define, is refused, never shown as a
+// source it may not be.
+func TestSkillContentRefusesUnknownOrigins(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		origin  string
+		kind    skill.OriginKind
+		wantErr string
+	}{
+		{"Docs", skill.OriginMCPServer, `skill "s": origin "Docs" is not a label`},
+		{"a b", skill.OriginWebsite, `skill "s": origin "a b" is not a label`},
+		{"docs", skill.OriginKind(2), `skill "s": origin "docs" is of an unknown kind (2)`},
+		{"docs", skill.OriginKind(255), `skill "s": origin "docs" is of an unknown kind (255)`},
+	}
+	for _, tt := range tests {
+		got, err := SkillContent(skill.ToolValue{Name: "s", Provider: "p", Content: "body", Origin: tt.origin, OriginKind: tt.kind}, false)
+		if err == nil || err.Error() != tt.wantErr || got != "" {
+			t.Errorf("origin %q of kind %d: %q, %v; want the error %q", tt.origin, tt.kind, got, err, tt.wantErr)
+		}
+	}
+	// Without an origin the kind says nothing.
+	if _, err := SkillContent(skill.ToolValue{Name: "s", Provider: "p", Content: "body", OriginKind: skill.OriginKind(9)}, false); err != nil {
+		t.Errorf("a local skill with a stray kind: %v", err)
+	}
+}
+
 func TestSkillContentEscaping(t *testing.T) {
 	t.Parallel()
 	got, err := SkillContent(skill.ToolValue{
@@ -101,6 +128,7 @@ func TestSkillToolSchemasAreCanonicalJSON(t *testing.T) {
 type schema struct {
 	Type                 string             `json:"type"`
 	Const                string             `json:"const"`
+	Enum                 []string           `json:"enum"`
 	Properties           map[string]*schema `json:"properties"`
 	Required             []string           `json:"required"`
 	AdditionalProperties *bool              `json:"additionalProperties"`
@@ -130,8 +158,21 @@ func TestSkillToolOutputSchemaMatchesToolValue(t *testing.T) {
 	if s.Properties["origin"] == nil || s.Properties["origin"].Type != "string" {
 		t.Error(`property "origin" missing or not a string`)
 	}
-	if len(s.Properties) != 5 {
-		t.Errorf("%d properties, want name, provider, resourceBase, content, origin", len(s.Properties))
+	// origin_kind takes the values skill.OriginKind writes for a value:
+	// "website" alone, as an MCP server's kind is omitted.
+	if k := s.Properties["origin_kind"]; k == nil || k.Type != "string" || !slices.Equal(k.Enum, []string{"website"}) {
+		t.Errorf(`property "origin_kind" = %+v, want a string of enum ["website"]`, k)
+	}
+	for _, kind := range []skill.OriginKind{skill.OriginMCPServer, skill.OriginWebsite} {
+		b, _ := json.Marshal(skill.ToolValue{Name: "a", Origin: "docs", OriginKind: kind})
+		var v map[string]any
+		_ = json.Unmarshal(b, &v)
+		if got, present := v["origin_kind"]; present && !slices.Contains(s.Properties["origin_kind"].Enum, got.(string)) {
+			t.Errorf("a value of kind %v has origin_kind %v, which the schema does not allow", kind, got)
+		}
+	}
+	if len(s.Properties) != 6 {
+		t.Errorf("%d properties, want name, provider, resourceBase, content, origin, origin_kind", len(s.Properties))
 	}
 	rb := s.Properties["resourceBase"]
 	if rb == nil {

@@ -22,7 +22,8 @@ const SkillToolInputSchema = `{
 
 // SkillToolOutputSchema is the JSON Schema of the `skill` tool's structured
 // result, skill.ToolValue: resourceBase is absent when the provider manages its
-// resources, origin for the host's own skills.
+// resources, origin for the host's own skills, and origin_kind for every skill
+// but a website's.
 const SkillToolOutputSchema = `{
   "type": "object",
   "properties": {
@@ -99,7 +100,14 @@ const SkillToolOutputSchema = `{
     },
     "origin": {
       "type": "string",
-      "description": "For a remote skill, the host's label of the MCP server that serves it; absent for the host's own skills"
+      "description": "For a remote skill, the host's label of the MCP server or website that serves it; absent for the host's own skills"
+    },
+    "origin_kind": {
+      "type": "string",
+      "enum": [
+        "website"
+      ],
+      "description": "Present only for a skill from a website; absent means an MCP server or, without origin, the host's own skill"
     }
   },
   "required": [

@@ -1,6 +1,70 @@
 package skill
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
+
+// OriginKind says what kind of remote source an Origin labels, and so what
+// the texts a model reads call it. It means nothing for a skill without an
+// Origin (the host's own).
+type OriginKind uint8
+
+const (
+	// OriginMCPServer is an MCP server. It is the zero value, so every
+	// remote skill described without a kind (by a host or provider written
+	// before kinds existed) keeps meaning one.
+	OriginMCPServer OriginKind = iota
+	// OriginWebsite is a website that publishes an Agent Skills Discovery
+	// index.
+	OriginWebsite
+)
+
+// websiteText is OriginWebsite's spelling in JSON ("origin_kind").
+const websiteText = "website"
+
+// Valid reports whether k is a kind this package defines. A skill whose
+// kind is not is refused as one whose label is invalid is: the model
+// must never be told a source is something it is not.
+func (k OriginKind) Valid() bool { return k <= OriginWebsite }
+
+// String names the kind as the texts a model or a person reads do: "MCP
+// server" or "website".
+func (k OriginKind) String() string {
+	switch k {
+	case OriginMCPServer:
+		return "MCP server"
+	case OriginWebsite:
+		return "website"
+	}
+	return fmt.Sprintf("OriginKind(%d)", uint8(k))
+}
+
+// MarshalText spells k as JSON carries it: "website", or "mcp_server"
+// (which ToolValue never writes: its origin_kind is omitted for an MCP
+// server).
+func (k OriginKind) MarshalText() ([]byte, error) {
+	switch k {
+	case OriginMCPServer:
+		return []byte("mcp_server"), nil
+	case OriginWebsite:
+		return []byte(websiteText), nil
+	}
+	return nil, fmt.Errorf("unknown origin kind %d", uint8(k))
+}
+
+// UnmarshalText reads what MarshalText writes.
+func (k *OriginKind) UnmarshalText(text []byte) error {
+	switch string(text) {
+	case "mcp_server":
+		*k = OriginMCPServer
+	case websiteText:
+		*k = OriginWebsite
+	default:
+		return fmt.Errorf("unknown origin kind %q", text)
+	}
+	return nil
+}
 
 // QualifierSeparator joins a remote skill's origin label and its path in a
 // qualified name: "docs:acme/billing/refunds".

@@ -24,12 +24,16 @@ type Summary struct {
 	// Provider labels where the skill came from, for example "runtime" or
 	// "agentskills".
 	Provider string
-	// Origin is the host-assigned label of the remote (MCP) server that
-	// serves the skill, and empty for the host's own skills (registered at
-	// runtime, on disk). A skill with an origin is untrusted remote content:
-	// its catalog entry and its loaded content name the server, and it never
-	// shadows, nor is it substituted for, a skill of another origin.
+	// Origin is the host-assigned label of the remote source (an MCP
+	// server, a website: OriginKind says which) that serves the skill, and
+	// empty for the host's own skills (registered at runtime, on disk). A
+	// skill with an origin is untrusted remote content: its catalog entry
+	// and its loaded content name the source, and it never shadows, nor is
+	// it substituted for, a skill of another origin.
 	Origin string
+	// OriginKind says what Origin labels; the zero value is an MCP server.
+	// It is ignored for a skill without an Origin.
+	OriginKind OriginKind
 	// QualifiedName is set for a skill with an Origin: the name under which
 	// it stays listed and loadable when Name collides with another skill
 	// visible to the same session (see QualifiedName, ValidQualifiedName).
@@ -63,5 +67,5 @@ func (d Definition) Clone() Definition {
 
 // ToolValue returns the `skill` tool's value for d.
 func (d Definition) ToolValue() ToolValue {
-	return ToolValue{Name: d.Name, Provider: d.Provider, ResourceBase: d.ResourceBase.Clone(), Content: d.Content, Origin: d.Origin}
+	return ToolValue{Name: d.Name, Provider: d.Provider, ResourceBase: d.ResourceBase.Clone(), Content: d.Content, Origin: d.Origin, OriginKind: d.OriginKind}
 }

@@ -85,12 +85,14 @@ type explanation struct {
 }
 
 type explainedSkill struct {
-	Name     string          `json:"name"`
-	Provider string          `json:"provider,omitempty"`
-	Origin   string          `json:"origin,omitempty"`
-	Path     string          `json:"path,omitempty"`
-	Listed   bool            `json:"listed"`
-	Reasons  []explainReason `json:"reasons"`
+	Name     string `json:"name"`
+	Provider string `json:"provider,omitempty"`
+	Origin   string `json:"origin,omitempty"`
+	// OriginKind is "website" for a website's skill, absent otherwise.
+	OriginKind skill.OriginKind `json:"originKind,omitempty"`
+	Path       string           `json:"path,omitempty"`
+	Listed     bool             `json:"listed"`
+	Reasons    []explainReason  `json:"reasons"`
 	// Directives are what the skill asks of the runtime (a fork, a model,
 	// tools to pre-approve), as a host loading it receives them.
 	Directives *skill.Directives `json:"directives,omitempty"`
@@ -362,6 +364,7 @@ type catalogEntry struct {
 	Name        string `json:"name"`
 	Description string `json:"description"`
 	Origin      string `json:"origin"`
+	OriginKind  string `json:"origin_kind"` // "website", or absent for an MCP server
 }
 
 // catalogRecord decodes a catalog message's source record.
@@ -386,13 +389,22 @@ func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agent
 	var out []explainedSkill
 	for _, s := range snap.Skills {
 		e := explainedSkill{Name: s.Name, Provider: s.Provider, Origin: s.Origin}
+		if s.Origin != "" {
+			e.OriginKind = s.OriginKind
+		}
+		recordedKind := ""
+		if s.Origin != "" && s.OriginKind == skill.OriginWebsite {
+			recordedKind = "website"
+		}
 		if s.Origin == "" {
 			e.Path = paths[s.Name]
 		}
 		if s.Origin != "" && strings.HasPrefix(s.Name, s.Origin+":") {
 			e.Reasons = append(e.Reasons, explainReason{reasonCollision, fmt.Sprintf("another skill has its name, so this remote skill is listed and loaded under its qualified name %q", s.Name)})
 		}
-		i := slices.IndexFunc(entries, func(c catalogEntry) bool { return c.Name == s.Name && c.Origin == s.Origin })
+		i := slices.IndexFunc(entries, func(c catalogEntry) bool {
+			return c.Name == s.Name && c.Origin == s.Origin && c.OriginKind == recordedKind
+		})
 		switch {
 		case i >= 0:
 			e.Listed = true
@@ -494,7 +506,7 @@ func printExplanation(w io.Writer, ex explanation) {
 		}
 		where := s.Path
 		if s.Origin != "" {
-			where = "MCP server " + s.Origin
+			where = s.OriginKind.String() + " " + s.Origin // "MCP server docs", "website docs"
 		}
 		name := s.Name
 		if name == "" {

@@ -161,9 +161,11 @@ func TestDemoListsSkillsFromAWebsite(t *testing.T) {
 		t.Fatalf("demo exited %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{
-		"-`wrangler` (MCP server `docs`): Deploy and manage Cloudflare Workers projects with wrangler.",
+		"-`wrangler` (website `docs`): Deploy and manage Cloudflare Workers projects with wrangler.",
+		"A skill whose line names a website is published by that site, which this host fetches under a label it assigned",
 		"note: wrangler is a remote skill: its files are on the website",
-		`<skill_resource name="wrangler" mcp_server="docs" path="scripts/deploy.sh"`,
+		`<skill_resource name="wrangler" website="docs" path="scripts/deploy.sh"`,
+		"This file comes from the website `docs`, a remote site this host fetches skills from",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the demo's output lacks %q:\n%s", want, stdout.String())

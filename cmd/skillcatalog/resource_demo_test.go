@@ -73,7 +73,7 @@ func TestDemoReadsARemoteSkillsScript(t *testing.T) {
 	if !strings.HasPrefix(text, `<skill_resource name="data-export" mcp_server="mcp" path="scripts/export_csv.py" offset="0" bytes="1100" total_bytes="1100">`) {
 		t.Errorf("text = %.200q", text)
 	}
-	if shown, err := modeltext.RemoteResourcePage(text, "data-export", "mcp"); err != nil || modeltext.Unescape(shown) != string(want) {
+	if shown, err := modeltext.RemoteResourcePage(text, "data-export", modeltext.MCPServer("mcp")); err != nil || modeltext.Unescape(shown) != string(want) {
 		t.Errorf("page %v:\n%s", err, text)
 	}
 }

@@ -20,6 +20,14 @@ func remoteSum(name, desc, origin, path string) skill.Summary {
 		Origin: origin, QualifiedName: skill.QualifiedName(origin, path)}
 }
 
+// webSum is a website's skill's summary: name, published at path by the
+// site labelled origin.
+func webSum(name, desc, origin, path string) skill.Summary {
+	s := remoteSum(name, desc, origin, path)
+	s.OriginKind = skill.OriginWebsite
+	return s
+}
+
 // listed is what a test expects a snapshot to list for one skill.
 type listed struct{ Name, Description, Origin string }
 
@@ -113,12 +121,48 @@ func TestRemoteNameCollisions(t *testing.T) {
 			},
 		},
 		{
+			desc: "a website's skill and a server's: both qualified, each named by its kind",
+			attach: []attach{
+				{scope: "global", runtime: &skills.RuntimeSkill{Name: "refunds", Description: "local refunds"}},
+				{scope: "global", sums: []skill.Summary{webSum("refunds", "site refunds", "web", "refunds")}},
+				{scope: "global", sums: []skill.Summary{remoteSum("refunds", "docs refunds", "docs", "refunds")}},
+			},
+			want: []listed{{"docs:refunds", "docs refunds", "docs"}, {"refunds", "local refunds", ""}, {"web:refunds", "site refunds", "web"}},
+			wantDiag: []string{`skill name "refunds" is shared by skills of this host, website "web", MCP server "docs": ` +
+				`the remote ones are listed as "web:refunds", "docs:refunds"`},
+		},
+		{
+			desc: "two websites given one label: the better one is listed, with a diagnostic naming websites",
+			attach: []attach{
+				{scope: "global", sums: []skill.Summary{webSum("refunds", "first", "web", "refunds")}},
+				{scope: "global", sums: []skill.Summary{webSum("refunds", "second", "web", "refunds"), sum("refunds", "local", "disk")}},
+			},
+			want: []listed{{"refunds", "local", ""}, {"web:refunds", "first", "web"}},
+			wantDiag: []string{
+				`skill name "refunds" is shared by skills of this host, website "web": the remote ones are listed as "web:refunds"`,
+				`skill "web:refunds" is offered by two websites labelled "web"; give each website a label of its own (the nearer, higher-ranked one is listed)`,
+			},
+		},
+		{
+			desc: "a website and a server given one label",
+			attach: []attach{
+				{scope: "global", sums: []skill.Summary{webSum("refunds", "first", "docs", "refunds")}},
+				{scope: "global", sums: []skill.Summary{remoteSum("refunds", "second", "docs", "refunds"), sum("refunds", "local", "disk")}},
+			},
+			want: []listed{{"docs:refunds", "first", "docs"}, {"refunds", "local", ""}},
+			wantDiag: []string{
+				`skill name "refunds" is shared by skills of this host, website "docs": the remote ones are listed as "docs:refunds"`,
+				`skill "docs:refunds" is offered by two remote sources labelled "docs"; give each source a label of its own (the nearer, higher-ranked one is listed)`,
+			},
+		},
+		{
 			desc: "summaries that cannot be qualified are not offered",
 			attach: []attach{{scope: "global", sums: []skill.Summary{
 				{Name: "a", Description: "other label", Invocation: skill.DefaultPolicy(), Origin: "docs", QualifiedName: "evil:a"},
 				{Name: "b", Description: "no qualified name", Invocation: skill.DefaultPolicy(), Origin: "docs"},
 				{Name: "c", Description: "local with a qualified name", Invocation: skill.DefaultPolicy(), QualifiedName: "docs:c"},
 				{Name: "docs:d", Description: "a qualified name as a name", Invocation: skill.DefaultPolicy(), Origin: "docs", QualifiedName: "docs:d"},
+				{Name: "f", Description: "an unknown kind", Invocation: skill.DefaultPolicy(), Origin: "docs", OriginKind: skill.OriginKind(9), QualifiedName: "docs:f"},
 				remoteSum("e", "fine", "docs", "x/e"),
 			}}},
 			want: []listed{{"e", "fine", "docs"}},
@@ -187,6 +231,18 @@ func TestGetResolvesPerOrigin(t *testing.T) {
 	}
 }
 
+// TestGetKeepsTheListedKind: a website's skill loads with the kind its
+// listing gave it, whatever its provider's definition says.
+func TestGetKeepsTheListedKind(t *testing.T) {
+	ctx := context.Background()
+	r := skilltest.NewRegistry(t)
+	r.AddProvider("global", newFake(true, webSum("wrangler", "deploy", "web", "wrangler")), skills.ProviderOptions{})
+	def, found, err := r.Get(ctx, globalQ, "wrangler")
+	if err != nil || !found || def.Origin != "web" || def.OriginKind != skill.OriginWebsite {
+		t.Errorf("Get(wrangler) = %+v, %v, %v; want the website's skill", def.Summary, found, err)
+	}
+}
+
 // TestTokenNamesOrigin: the same name and description from another origin
 // is another snapshot.
 func TestTokenNamesOrigin(t *testing.T) {
@@ -201,6 +257,25 @@ func TestTokenNamesOrigin(t *testing.T) {
 	nested := token(remoteSum("refunds", "d", "docs", "acme/refunds"))
 	if local == docs || docs == other || docs == nested || local == other {
 		t.Errorf("tokens do not tell origins apart: local %s, docs %s, other %s, nested %s", local, docs, other, nested)
+	}
+}
+
+// TestTokenNamesOriginKind: the same skill from a website and from an MCP
+// server of the same label are different snapshots, and a list of MCP
+// servers' skills keeps the token it had before kinds existed (pinned).
+func TestTokenNamesOriginKind(t *testing.T) {
+	token := func(s skill.Summary) string {
+		r := skilltest.NewRegistry(t)
+		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
+		return mustSnapshot(t, r, globalQ).Token
+	}
+	mcp := token(remoteSum("refunds", "d", "docs", "refunds"))
+	web := token(webSum("refunds", "d", "docs", "refunds"))
+	if mcp == web {
+		t.Errorf("a website's skill and an MCP server's share the token %s", mcp)
+	}
+	if mcp != "55ab6101562090527fd755c908af574d" {
+		t.Errorf("the token of an MCP server's skill changed: %s", mcp)
 	}
 }
 

@@ -81,7 +81,7 @@ type ProviderOptions struct {
 	// TrustDirectives is the host's opt-in to act on the directives of
 	// the provider's skills (skill.Directives: a fork, a model, tools to
 	// pre-approve) as it acts on its own: Get marks them Trusted. Without
-	// it, the directives of a skill with an Origin (a remote server's) are
+	// it, the directives of a skill with an Origin (a remote source's) are
 	// requests, never Trusted, and any other skill's keep the mark its
 	// provider gave them (agentskills marks its files' trusted). Opt in
 	// per server: one provider per origin.
@@ -548,12 +548,13 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if !found {
 		return skill.Definition{}, source{}, false, nil
 	}
-	// The listing says what the skill is called and where it comes from: a
-	// remote skill may be listed under its qualified name.
+	// The listing says what the skill is called and where it comes from
+	// (the origin and its kind): a remote skill may be listed under its
+	// qualified name.
 	if def.Name == "" || sum.Origin != "" {
 		def.Name = sum.Name
 	}
-	def.Origin, def.QualifiedName = sum.Origin, sum.QualifiedName
+	def.Origin, def.OriginKind, def.QualifiedName = sum.Origin, sum.OriginKind, sum.QualifiedName
 	if def.Description == "" {
 		def.Description = sum.Description
 	}
@@ -927,13 +928,17 @@ func collect(p plan, results []listResult) (cands []candidate, unlisted []int, c
 
 // listable reports whether a provider's summary can be listed: a valid name,
 // text that is all UTF-8 (the protocol carries no other) and, for a remote skill, a valid qualified name under its own origin, so
-// that it can be listed under that name when its name collides.
+// that it can be listed under that name when its name collides, and an
+// origin kind package skill defines, so that the plugin can name its source.
 func listable(s skill.Summary) bool {
 	if !skill.ValidName(s.Name) || s.CheckUTF8() != nil {
 		return false
 	}
 	if s.Origin == "" {
 		return s.QualifiedName == ""
+	}
+	if !s.OriginKind.Valid() {
+		return false
 	}
 	label, _, _ := strings.Cut(s.QualifiedName, string(skill.QualifierSeparator))
 	return label == s.Origin && skill.ValidQualifiedName(s.QualifiedName)
@@ -1058,10 +1063,11 @@ func (v *view) mergeQualified(cands []candidate, qualified []int32) {
 	for k, i := range qualified {
 		c := &cands[i]
 		if k > 0 && cands[qualified[k-1]].sum.QualifiedName == c.sum.QualifiedName {
-			if cands[qualified[k-1]].src.provider != c.src.provider {
+			if prev := &cands[qualified[k-1]]; prev.src.provider != c.src.provider {
+				plural, one := labelSharers(prev.sum.OriginKind, c.sum.OriginKind)
 				v.diagnostics = append(v.diagnostics, fmt.Sprintf(
-					"skill %q is offered by two remote servers labelled %q; give each server a label of its own (the nearer, higher-ranked one is listed)",
-					c.sum.QualifiedName, c.sum.Origin))
+					"skill %q is offered by two %s labelled %q; give each %s a label of its own (the nearer, higher-ranked one is listed)",
+					c.sum.QualifiedName, plural, c.sum.Origin, one))
 			}
 			continue
 		}
@@ -1085,6 +1091,21 @@ func (v *view) mergeQualified(cands []candidate, qualified []int32) {
 	v.skills, v.sources = skills, sources
 }
 
+// labelSharers names, for a diagnostic, two remote sources of the given
+// kinds that share a label, in the plural and one of them: "remote
+// servers" and "server" when both are MCP servers (as every source was
+// before websites), "websites" and "website" when both are websites,
+// "remote sources" and "source" otherwise.
+func labelSharers(a, b skill.OriginKind) (plural, one string) {
+	switch {
+	case a != b:
+		return "remote sources", "source"
+	case a == skill.OriginWebsite:
+		return "websites", "website"
+	}
+	return "remote servers", "server"
+}
+
 // collisionDiagnostic says which origins share a name and how each remote
 // skill is listed instead.
 func collisionDiagnostic(cands []candidate, group []int32, local bool) string {
@@ -1097,7 +1118,7 @@ func collisionDiagnostic(cands []candidate, group []int32, local bool) string {
 		if s.Origin == "" || slices.Contains(names, strconv.Quote(s.QualifiedName)) {
 			continue
 		}
-		if o := "MCP server " + strconv.Quote(s.Origin); !slices.Contains(origins, o) {
+		if o := s.OriginKind.String() + " " + strconv.Quote(s.Origin); !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 		names = append(names, strconv.Quote(s.QualifiedName))

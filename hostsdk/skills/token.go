@@ -15,7 +15,8 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // snapshotToken hashes the summaries with xxh3-128 over a length-prefixed
 // encoding (count, then per skill: name, description, policy bits,
 // provider, and for a remote skill, flagged by policy bit 4, its origin and
-// qualified name, and, flagged by bit 8, its argument hint), so no two
+// qualified name, followed, flagged by bit 16, by its origin's kind when
+// that is not an MCP server, and, flagged by bit 8, its argument hint), so no two
 // different lists encode alike and the token depends on content alone. The
 // encoding is written into a buffer and hashed a few KiB at a time: the
 // hash of the stream is that of the whole encoding, with one call per chunk
@@ -49,11 +50,17 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 		if s.ArgumentHint != "" {
 			bits |= 8 // its argument hint follows (so a list without hints hashes as before)
 		}
+		if s.Origin != "" && s.OriginKind != skill.OriginMCPServer {
+			bits |= 16 // its origin's kind follows (so a list of MCP servers' skills hashes as before)
+		}
 		buf = append(buf, bits)
 		buf = appendTokenString(buf, s.Provider)
 		if s.Origin != "" {
 			buf = appendTokenString(buf, s.Origin)
 			buf = appendTokenString(buf, s.QualifiedName)
+			if s.OriginKind != skill.OriginMCPServer {
+				buf = append(buf, byte(s.OriginKind))
+			}
 		}
 		if s.ArgumentHint != "" {
 			buf = appendTokenString(buf, s.ArgumentHint)

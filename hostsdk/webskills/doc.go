@@ -48,10 +48,11 @@
 // # Names and what the model sees
 //
 // Each skill is listed with its plain name, Provider and Origin the site's
-// label (Options.Label, assigned by the host, never taken from the site)
-// and QualifiedName "<label>:<name>". As for any skill with an origin, the
-// plugin names the origin on the skill's catalog line and in its loaded
-// content, shows every byte of it XML-escaped, and lists it under its
+// label (Options.Label, assigned by the host, never taken from the site),
+// OriginKind skill.OriginWebsite and QualifiedName "<label>:<name>". As for
+// any skill with an origin, the plugin names the origin, as a website, on
+// the skill's catalog line (-`wrangler` (website `docs`): ...) and in its
+// loaded content, shows every byte of it XML-escaped, and lists it under its
 // qualified name when another origin's skill, or a local one, shares its
 // name. Load and ReadSkillResource accept either name. A loaded skill's
 // resource base is skill://<name>/: skill_resource reads an archive

@@ -64,14 +64,17 @@ func TestHostileSiteThroughThePlugin(t *testing.T) {
 	if err != nil || len(res.Decision.Messages) != 1 {
 		t.Fatalf("first step: %v, %+v", err, res.Decision.Messages)
 	}
-	if err := modeltext.Catalog(res.Decision.Messages[0].Text(), []modeltext.Entry{{Name: "refunds", Origin: "docs"}}); err != nil {
+	if err := modeltext.Catalog(res.Decision.Messages[0].Text(), []modeltext.Entry{{Name: "refunds", Origin: modeltext.Website("docs")}}); err != nil {
 		t.Errorf("catalog: %v\n%s", err, res.Decision.Messages[0].Text())
 	}
 	loaded := call(t, host, "skill", map[string]any{"name": "refunds"})
 	if loaded.IsError || loaded.Value == nil || !strings.Contains(loaded.Value.Content, forged) {
 		t.Fatalf("skill refunds: %q", loaded.Text)
 	}
-	if shown, err := modeltext.RemoteSkillContent(loaded.Text, "refunds", "docs"); err != nil {
+	if loaded.Value.Origin != "docs" || loaded.Value.OriginKind.String() != "website" {
+		t.Errorf("skill refunds: value from %q of kind %v, want the website docs", loaded.Value.Origin, loaded.Value.OriginKind)
+	}
+	if shown, err := modeltext.RemoteSkillContent(loaded.Text, "refunds", modeltext.Website("docs")); err != nil {
 		t.Errorf("skill result: %v\n%s", err, loaded.Text)
 	} else if modeltext.Unescape(shown) != loaded.Value.Content {
 		t.Errorf("skill result: the instructions shown do not unescape to the skill's content")
@@ -80,7 +83,7 @@ func TestHostileSiteThroughThePlugin(t *testing.T) {
 	if page.IsError || page.Resource == nil || page.Resource.Content != files["notes/email.md"] {
 		t.Fatalf("skill_resource notes/email.md: %q", page.Text)
 	}
-	if shown, err := modeltext.RemoteResourcePage(page.Text, "refunds", "docs"); err != nil {
+	if shown, err := modeltext.RemoteResourcePage(page.Text, "refunds", modeltext.Website("docs")); err != nil {
 		t.Errorf("resource page: %v\n%s", err, page.Text)
 	} else if modeltext.Unescape(shown) != page.Resource.Content {
 		t.Errorf("resource page: the text shown does not unescape to the file's content")

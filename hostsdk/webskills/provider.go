@@ -301,7 +301,7 @@ func (p *Provider) summaries(ix *index) []skill.Summary {
 }
 
 // summary is a web skill's summary: its plain name, the site's label as
-// provider and origin, and its qualified name.
+// provider and origin, an origin of a website, and its qualified name.
 func (p *Provider) summary(e *entry, pol skill.InvocationPolicy) skill.Summary {
 	return skill.Summary{
 		Name:          e.Name,
@@ -309,6 +309,7 @@ func (p *Provider) summary(e *entry, pol skill.InvocationPolicy) skill.Summary {
 		Invocation:    pol,
 		Provider:      p.cfg.Label,
 		Origin:        p.cfg.Label,
+		OriginKind:    skill.OriginWebsite,
 		QualifiedName: skill.QualifiedName(p.cfg.Label, e.Name),
 	}
 }

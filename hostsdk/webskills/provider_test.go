@@ -27,8 +27,8 @@ func TestPublishedSiteListsAndLoads(t *testing.T) {
 	p := newTestProvider(t, srv.URL)
 	obs := list(t, p)
 	want := []skill.Summary{
-		{Name: "code-review", Description: "Review code for bugs, security issues and best practices.", Invocation: skill.DefaultPolicy(), Provider: "docs", Origin: "docs", QualifiedName: "docs:code-review"},
-		{Name: "wrangler", Description: "Deploy and manage Cloudflare Workers projects with wrangler.", Invocation: skill.DefaultPolicy(), Provider: "docs", Origin: "docs", QualifiedName: "docs:wrangler"},
+		{Name: "code-review", Description: "Review code for bugs, security issues and best practices.", Invocation: skill.DefaultPolicy(), Provider: "docs", Origin: "docs", OriginKind: skill.OriginWebsite, QualifiedName: "docs:code-review"},
+		{Name: "wrangler", Description: "Deploy and manage Cloudflare Workers projects with wrangler.", Invocation: skill.DefaultPolicy(), Provider: "docs", Origin: "docs", OriginKind: skill.OriginWebsite, QualifiedName: "docs:wrangler"},
 	}
 	if diff := cmp.Diff(want, obs.Skills); diff != "" {
 		t.Fatalf("List (-want +got):\n%s", diff)
@@ -40,8 +40,8 @@ func TestPublishedSiteListsAndLoads(t *testing.T) {
 		}
 	}
 	def, _, _ := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: "wrangler"})
-	if def.ResourceBase == nil || def.ResourceBase.URL != "skill://wrangler/" || def.Origin != "docs" {
-		t.Errorf("wrangler's definition: base %+v, origin %q", def.ResourceBase, def.Origin)
+	if def.ResourceBase == nil || def.ResourceBase.URL != "skill://wrangler/" || def.Origin != "docs" || def.OriginKind != skill.OriginWebsite {
+		t.Errorf("wrangler's definition: base %+v, origin %q of kind %v", def.ResourceBase, def.Origin, def.OriginKind)
 	}
 	for _, rel := range []string{"scripts/deploy.sh", "references/COMMANDS.md", "SKILL.md"} {
 		want, _ := os.ReadFile(filepath.Join(fixtureSkills, "wrangler", filepath.FromSlash(rel)))

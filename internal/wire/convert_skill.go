@@ -1,6 +1,8 @@
 package wire
 
 import (
+	"math"
+
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
@@ -34,12 +36,42 @@ func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary)
 	pol.ModelInvocable, pol.UserInvocable = s.Invocation.ModelInvocable, s.Invocation.UserInvocable
 	out.Name, out.Description, out.Invocation, out.Provider = s.Name, s.Description, pol, s.Provider
 	out.Origin, out.QualifiedName, out.ArgumentHint = s.Origin, s.QualifiedName, s.ArgumentHint
+	out.OriginKind = originKindToProto(s.OriginKind)
 }
 
 // summaryFromProto converts a skill summary.
 func summaryFromProto(s *pb.SkillSummary) skill.Summary {
 	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
-		Origin: s.GetOrigin(), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint()}
+		Origin: s.GetOrigin(), OriginKind: originKindFromProto(s.GetOriginKind()), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint()}
+}
+
+// originKindToProto converts an origin's kind. An MCP server's is sent as
+// ORIGIN_KIND_UNSPECIFIED, which means the same, so that every message of
+// an MCP server's skill or the host's own is what it was before kinds
+// existed; any other kind k is sent as k+1 (a website's as
+// ORIGIN_KIND_WEBSITE), so a kind neither end defines crosses the wire as
+// one the other end does not define either and is refused there.
+func originKindToProto(k skill.OriginKind) pb.OriginKind {
+	if k == skill.OriginMCPServer {
+		return pb.OriginKind_ORIGIN_KIND_UNSPECIFIED
+	}
+	return pb.OriginKind(int32(k) + 1)
+}
+
+// originKindFromProto converts an origin's kind: ORIGIN_KIND_UNSPECIFIED
+// (what a host that never sets the kind sends) and ORIGIN_KIND_MCP_SERVER
+// are an MCP server, and any other value v is the kind v-1, one that
+// skill.OriginKind does not define for a value this protocol does not
+// (the largest for a value out of its range), so that the plugin leaves
+// out or refuses the skill rather than name its source wrongly.
+func originKindFromProto(k pb.OriginKind) skill.OriginKind {
+	switch {
+	case k == pb.OriginKind_ORIGIN_KIND_UNSPECIFIED:
+		return skill.OriginMCPServer
+	case k >= 1 && k <= math.MaxUint8+1:
+		return skill.OriginKind(k - 1)
+	}
+	return math.MaxUint8
 }
 
 // copyFields sets every populated field of src on the field of dst with

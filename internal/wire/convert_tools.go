@@ -27,7 +27,8 @@ func toolValueToProto(v *skill.ToolValue) *pb.SkillToolValue {
 	if v == nil {
 		return nil
 	}
-	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: resourceBaseToProto(v.ResourceBase), Content: v.Content, Origin: v.Origin}
+	return &pb.SkillToolValue{Name: v.Name, Provider: v.Provider, ResourceBase: resourceBaseToProto(v.ResourceBase), Content: v.Content, Origin: v.Origin,
+		OriginKind: originKindToProto(v.OriginKind)}
 }
 
 // toolValueFromProto converts the tool's value; nil stays nil.
@@ -35,7 +36,8 @@ func toolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 	if v == nil {
 		return nil
 	}
-	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: resourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent(), Origin: v.GetOrigin()}
+	return &skill.ToolValue{Name: v.GetName(), Provider: v.GetProvider(), ResourceBase: resourceBaseFromProto(v.GetResourceBase()), Content: v.GetContent(), Origin: v.GetOrigin(),
+		OriginKind: originKindFromProto(v.GetOriginKind())}
 }
 
 // toolResultToProto converts a tool result.

@@ -548,6 +548,7 @@ func contentDigest(skills []skill.Summary) string {
 		write(s.Description)
 		write(s.Provider)
 		write(s.Origin)
+		write(s.OriginKind.String())
 		write(s.QualifiedName)
 		write(s.ArgumentHint)
 		write(fmt.Sprint(s.Invocation.ModelInvocable, s.Invocation.UserInvocable))

@@ -159,6 +159,62 @@ func (Outcome) EnumDescriptor() ([]byte, []int) {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{1}
 }
 
+// OriginKind says what a remote skill's origin labels, and so what the texts
+// the model reads call it.
+type OriginKind int32
+
+const (
+	// Not set: for a skill with an origin, an MCP server, so that a host that
+	// never sets the kind keeps describing MCP servers' skills. The plugin
+	// sends it for an MCP server's skill too.
+	OriginKind_ORIGIN_KIND_UNSPECIFIED OriginKind = 0
+	// An MCP server.
+	OriginKind_ORIGIN_KIND_MCP_SERVER OriginKind = 1
+	// A website that publishes an Agent Skills Discovery index.
+	OriginKind_ORIGIN_KIND_WEBSITE OriginKind = 2
+)
+
+// Enum value maps for OriginKind.
+var (
+	OriginKind_name = map[int32]string{
+		0: "ORIGIN_KIND_UNSPECIFIED",
+		1: "ORIGIN_KIND_MCP_SERVER",
+		2: "ORIGIN_KIND_WEBSITE",
+	}
+	OriginKind_value = map[string]int32{
+		"ORIGIN_KIND_UNSPECIFIED": 0,
+		"ORIGIN_KIND_MCP_SERVER":  1,
+		"ORIGIN_KIND_WEBSITE":     2,
+	}
+)
+
+func (x OriginKind) Enum() *OriginKind {
+	p := new(OriginKind)
+	*p = x
+	return p
+}
+
+func (x OriginKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (OriginKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[2].Descriptor()
+}
+
+func (OriginKind) Type() protoreflect.EnumType {
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[2]
+}
+
+func (x OriginKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use OriginKind.Descriptor instead.
+func (OriginKind) EnumDescriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{2}
+}
+
 // SkillContext says where a skill asks to run.
 type SkillContext int32
 
@@ -198,11 +254,11 @@ func (x SkillContext) String() string {
 }
 
 func (SkillContext) Descriptor() protoreflect.EnumDescriptor {
-	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[2].Descriptor()
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[3].Descriptor()
 }
 
 func (SkillContext) Type() protoreflect.EnumType {
-	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[2]
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[3]
 }
 
 func (x SkillContext) Number() protoreflect.EnumNumber {
@@ -211,7 +267,7 @@ func (x SkillContext) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SkillContext.Descriptor instead.
 func (SkillContext) EnumDescriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{2}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{3}
 }
 
 // DirectiveKind is a kind of directive a skill may give.
@@ -254,11 +310,11 @@ func (x DirectiveKind) String() string {
 }
 
 func (DirectiveKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[3].Descriptor()
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[4].Descriptor()
 }
 
 func (DirectiveKind) Type() protoreflect.EnumType {
-	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[3]
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[4]
 }
 
 func (x DirectiveKind) Number() protoreflect.EnumNumber {
@@ -267,7 +323,7 @@ func (x DirectiveKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use DirectiveKind.Descriptor instead.
 func (DirectiveKind) EnumDescriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{3}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{4}
 }
 
 // ResourceStatus is the outcome of a ReadResource callback.
@@ -335,11 +391,11 @@ func (x ResourceStatus) String() string {
 }
 
 func (ResourceStatus) Descriptor() protoreflect.EnumDescriptor {
-	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[4].Descriptor()
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[5].Descriptor()
 }
 
 func (ResourceStatus) Type() protoreflect.EnumType {
-	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[4]
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[5]
 }
 
 func (x ResourceStatus) Number() protoreflect.EnumNumber {
@@ -348,7 +404,7 @@ func (x ResourceStatus) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use ResourceStatus.Descriptor instead.
 func (ResourceStatus) EnumDescriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{4}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{5}
 }
 
 // ConfigureRequest configures one mount of the plugin.
@@ -1922,10 +1978,15 @@ type SkillSummary struct {
 	Description string            `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
 	Invocation  *InvocationPolicy `protobuf:"bytes,3,opt,name=invocation,proto3" json:"invocation,omitempty"`
 	Provider    string            `protobuf:"bytes,4,opt,name=provider,proto3" json:"provider,omitempty"`
-	// The host-assigned label of the remote (MCP) server that serves the
-	// skill; empty for the host's own skills. The plugin names it in the
-	// skill's catalog line and loaded content.
+	// The host-assigned label of the remote source (an MCP server or a
+	// website, as origin_kind says) that serves the skill; empty for the
+	// host's own skills. The plugin names it in the skill's catalog line and
+	// loaded content.
 	Origin string `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
+	// What origin labels; ignored without an origin. A value the plugin does
+	// not know leaves the skill out of the catalog, as an origin that is not a
+	// label does. Part of the summary, so a snapshot's token changes with it.
+	OriginKind OriginKind `protobuf:"varint,8,opt,name=origin_kind,json=originKind,proto3,enum=skillcatalog.v1.OriginKind" json:"origin_kind,omitempty"`
 	// For a remote skill, "<origin>:<path on its server>": the name under
 	// which it stays listed when its name collides with another skill's.
 	QualifiedName string `protobuf:"bytes,6,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
@@ -2002,6 +2063,13 @@ func (x *SkillSummary) GetOrigin() string {
 	return ""
 }
 
+func (x *SkillSummary) GetOriginKind() OriginKind {
+	if x != nil {
+		return x.OriginKind
+	}
+	return OriginKind_ORIGIN_KIND_UNSPECIFIED
+}
+
 func (x *SkillSummary) GetQualifiedName() string {
 	if x != nil {
 		return x.QualifiedName
@@ -2027,10 +2095,12 @@ type SkillDefinition struct {
 	ResourceBase *ResourceBase `protobuf:"bytes,5,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
 	// The skill's instructions.
 	Content string `protobuf:"bytes,6,opt,name=content,proto3" json:"content,omitempty"`
-	// As in SkillSummary.
-	Origin        string `protobuf:"bytes,7,opt,name=origin,proto3" json:"origin,omitempty"`
-	QualifiedName string `protobuf:"bytes,8,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
-	ArgumentHint  string `protobuf:"bytes,9,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
+	// As in SkillSummary; a loaded skill whose origin is of a kind the plugin
+	// does not know is refused.
+	Origin        string     `protobuf:"bytes,7,opt,name=origin,proto3" json:"origin,omitempty"`
+	OriginKind    OriginKind `protobuf:"varint,11,opt,name=origin_kind,json=originKind,proto3,enum=skillcatalog.v1.OriginKind" json:"origin_kind,omitempty"`
+	QualifiedName string     `protobuf:"bytes,8,opt,name=qualified_name,json=qualifiedName,proto3" json:"qualified_name,omitempty"`
+	ArgumentHint  string     `protobuf:"bytes,9,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
 	// What the skill asks of the runtime beyond its text; unset when it asks
 	// for nothing.
 	Directives    *SkillDirectives `protobuf:"bytes,10,opt,name=directives,proto3" json:"directives,omitempty"`
@@ -2115,6 +2185,13 @@ func (x *SkillDefinition) GetOrigin() string {
 		return x.Origin
 	}
 	return ""
+}
+
+func (x *SkillDefinition) GetOriginKind() OriginKind {
+	if x != nil {
+		return x.OriginKind
+	}
+	return OriginKind_ORIGIN_KIND_UNSPECIFIED
 }
 
 func (x *SkillDefinition) GetQualifiedName() string {
@@ -2915,7 +2992,11 @@ type SkillToolValue struct {
 	ResourceBase *ResourceBase `protobuf:"bytes,3,opt,name=resource_base,json=resourceBase,proto3" json:"resource_base,omitempty"`
 	Content      string        `protobuf:"bytes,4,opt,name=content,proto3" json:"content,omitempty"`
 	// A remote skill's origin label (SkillSummary.origin); empty otherwise.
-	Origin        string `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
+	Origin string `protobuf:"bytes,5,opt,name=origin,proto3" json:"origin,omitempty"`
+	// What origin labels: ORIGIN_KIND_WEBSITE for a website's skill, and
+	// ORIGIN_KIND_UNSPECIFIED otherwise (an MCP server's, or without origin
+	// the host's own).
+	OriginKind    OriginKind `protobuf:"varint,6,opt,name=origin_kind,json=originKind,proto3,enum=skillcatalog.v1.OriginKind" json:"origin_kind,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2983,6 +3064,13 @@ func (x *SkillToolValue) GetOrigin() string {
 		return x.Origin
 	}
 	return ""
+}
+
+func (x *SkillToolValue) GetOriginKind() OriginKind {
+	if x != nil {
+		return x.OriginKind
+	}
+	return OriginKind_ORIGIN_KIND_UNSPECIFIED
 }
 
 // ExecuteSkillToolResponse is the tool result: a value and its rendered text,
@@ -3604,7 +3692,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\x87\x02\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xc5\x02\n" +
 	"\fSkillSummary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3612,9 +3700,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"invocation\x18\x03 \x01(\v2!.skillcatalog.v1.InvocationPolicyR\n" +
 	"invocation\x12\x1a\n" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12\x16\n" +
-	"\x06origin\x18\x05 \x01(\tR\x06origin\x12%\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\x12<\n" +
+	"\vorigin_kind\x18\b \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
+	"originKind\x12%\n" +
 	"\x0equalified_name\x18\x06 \x01(\tR\rqualifiedName\x12#\n" +
-	"\rargument_hint\x18\a \x01(\tR\fargumentHint\"\xaa\x03\n" +
+	"\rargument_hint\x18\a \x01(\tR\fargumentHint\"\xe8\x03\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3624,7 +3714,9 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bprovider\x18\x04 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x05 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
 	"\acontent\x18\x06 \x01(\tR\acontent\x12\x16\n" +
-	"\x06origin\x18\a \x01(\tR\x06origin\x12%\n" +
+	"\x06origin\x18\a \x01(\tR\x06origin\x12<\n" +
+	"\vorigin_kind\x18\v \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
+	"originKind\x12%\n" +
 	"\x0equalified_name\x18\b \x01(\tR\rqualifiedName\x12#\n" +
 	"\rargument_hint\x18\t \x01(\tR\fargumentHint\x12@\n" +
 	"\n" +
@@ -3697,13 +3789,15 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0earguments_json\x18\x05 \x01(\tR\rargumentsJson\x12\x17\n" +
 	"\acall_id\x18\x06 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\a \x01(\tR\btoolName\x12.\n" +
-	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\xb6\x01\n" +
+	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\xf4\x01\n" +
 	"\x0eSkillToolValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
 	"\rresource_base\x18\x03 \x01(\v2\x1d.skillcatalog.v1.ResourceBaseR\fresourceBase\x12\x18\n" +
 	"\acontent\x18\x04 \x01(\tR\acontent\x12\x16\n" +
-	"\x06origin\x18\x05 \x01(\tR\x06origin\"\x8e\x02\n" +
+	"\x06origin\x18\x05 \x01(\tR\x06origin\x12<\n" +
+	"\vorigin_kind\x18\x06 \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
+	"originKind\"\x8e\x02\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
@@ -3757,7 +3851,12 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x12OUTCOME_INCOMPLETE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INITIAL\x10\x04\x12\x17\n" +
 	"\x13OUTCOME_REPLACEMENT\x10\x05\x12\x15\n" +
-	"\x11OUTCOME_TOMBSTONE\x10\x06*o\n" +
+	"\x11OUTCOME_TOMBSTONE\x10\x06*^\n" +
+	"\n" +
+	"OriginKind\x12\x1b\n" +
+	"\x17ORIGIN_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16ORIGIN_KIND_MCP_SERVER\x10\x01\x12\x17\n" +
+	"\x13ORIGIN_KIND_WEBSITE\x10\x02*o\n" +
 	"\fSkillContext\x12\x1d\n" +
 	"\x19SKILL_CONTEXT_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12SKILL_CONTEXT_FORK\x10\x01\x12(\n" +
@@ -3806,121 +3905,125 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescData
 }
 
-var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
 var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
-	(SkillContext)(0),                // 2: skillcatalog.v1.SkillContext
-	(DirectiveKind)(0),               // 3: skillcatalog.v1.DirectiveKind
-	(ResourceStatus)(0),              // 4: skillcatalog.v1.ResourceStatus
-	(*ConfigureRequest)(nil),         // 5: skillcatalog.v1.ConfigureRequest
-	(*ConfigureResponse)(nil),        // 6: skillcatalog.v1.ConfigureResponse
-	(*ToolDefinition)(nil),           // 7: skillcatalog.v1.ToolDefinition
-	(*BindToolsRequest)(nil),         // 8: skillcatalog.v1.BindToolsRequest
-	(*ToolBinding)(nil),              // 9: skillcatalog.v1.ToolBinding
-	(*BindToolsResponse)(nil),        // 10: skillcatalog.v1.BindToolsResponse
-	(*UnmountRequest)(nil),           // 11: skillcatalog.v1.UnmountRequest
-	(*UnmountResponse)(nil),          // 12: skillcatalog.v1.UnmountResponse
-	(*ContentBlock)(nil),             // 13: skillcatalog.v1.ContentBlock
-	(*Message)(nil),                  // 14: skillcatalog.v1.Message
-	(*Decision)(nil),                 // 15: skillcatalog.v1.Decision
-	(*RejectDecision)(nil),           // 16: skillcatalog.v1.RejectDecision
-	(*EnterDecision)(nil),            // 17: skillcatalog.v1.EnterDecision
-	(*SessionHead)(nil),              // 18: skillcatalog.v1.SessionHead
-	(*PreStepRequest)(nil),           // 19: skillcatalog.v1.PreStepRequest
-	(*RecentEvents)(nil),             // 20: skillcatalog.v1.RecentEvents
-	(*MessageEdit)(nil),              // 21: skillcatalog.v1.MessageEdit
-	(*ReplaceEdit)(nil),              // 22: skillcatalog.v1.ReplaceEdit
-	(*PreStepResponse)(nil),          // 23: skillcatalog.v1.PreStepResponse
-	(*InvokedSkill)(nil),             // 24: skillcatalog.v1.InvokedSkill
-	(*StepReason)(nil),               // 25: skillcatalog.v1.StepReason
-	(*InvocationPolicy)(nil),         // 26: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 27: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 28: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 29: skillcatalog.v1.SkillDefinition
-	(*SkillDirectives)(nil),          // 30: skillcatalog.v1.SkillDirectives
-	(*SnapshotRequest)(nil),          // 31: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 32: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 33: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 34: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 35: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 36: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 37: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 38: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 39: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 40: skillcatalog.v1.ExecuteSkillToolResponse
-	(*SkillResourceValue)(nil),       // 41: skillcatalog.v1.SkillResourceValue
-	(*ReadResourceRequest)(nil),      // 42: skillcatalog.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil),     // 43: skillcatalog.v1.ReadResourceResponse
-	(*EndSessionRequest)(nil),        // 44: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 45: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 46: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 47: skillcatalog.v1.PingResponse
+	(OriginKind)(0),                  // 2: skillcatalog.v1.OriginKind
+	(SkillContext)(0),                // 3: skillcatalog.v1.SkillContext
+	(DirectiveKind)(0),               // 4: skillcatalog.v1.DirectiveKind
+	(ResourceStatus)(0),              // 5: skillcatalog.v1.ResourceStatus
+	(*ConfigureRequest)(nil),         // 6: skillcatalog.v1.ConfigureRequest
+	(*ConfigureResponse)(nil),        // 7: skillcatalog.v1.ConfigureResponse
+	(*ToolDefinition)(nil),           // 8: skillcatalog.v1.ToolDefinition
+	(*BindToolsRequest)(nil),         // 9: skillcatalog.v1.BindToolsRequest
+	(*ToolBinding)(nil),              // 10: skillcatalog.v1.ToolBinding
+	(*BindToolsResponse)(nil),        // 11: skillcatalog.v1.BindToolsResponse
+	(*UnmountRequest)(nil),           // 12: skillcatalog.v1.UnmountRequest
+	(*UnmountResponse)(nil),          // 13: skillcatalog.v1.UnmountResponse
+	(*ContentBlock)(nil),             // 14: skillcatalog.v1.ContentBlock
+	(*Message)(nil),                  // 15: skillcatalog.v1.Message
+	(*Decision)(nil),                 // 16: skillcatalog.v1.Decision
+	(*RejectDecision)(nil),           // 17: skillcatalog.v1.RejectDecision
+	(*EnterDecision)(nil),            // 18: skillcatalog.v1.EnterDecision
+	(*SessionHead)(nil),              // 19: skillcatalog.v1.SessionHead
+	(*PreStepRequest)(nil),           // 20: skillcatalog.v1.PreStepRequest
+	(*RecentEvents)(nil),             // 21: skillcatalog.v1.RecentEvents
+	(*MessageEdit)(nil),              // 22: skillcatalog.v1.MessageEdit
+	(*ReplaceEdit)(nil),              // 23: skillcatalog.v1.ReplaceEdit
+	(*PreStepResponse)(nil),          // 24: skillcatalog.v1.PreStepResponse
+	(*InvokedSkill)(nil),             // 25: skillcatalog.v1.InvokedSkill
+	(*StepReason)(nil),               // 26: skillcatalog.v1.StepReason
+	(*InvocationPolicy)(nil),         // 27: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 28: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 29: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 30: skillcatalog.v1.SkillDefinition
+	(*SkillDirectives)(nil),          // 31: skillcatalog.v1.SkillDirectives
+	(*SnapshotRequest)(nil),          // 32: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 33: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 34: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 35: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 36: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 37: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 38: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 39: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 40: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 41: skillcatalog.v1.ExecuteSkillToolResponse
+	(*SkillResourceValue)(nil),       // 42: skillcatalog.v1.SkillResourceValue
+	(*ReadResourceRequest)(nil),      // 43: skillcatalog.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil),     // 44: skillcatalog.v1.ReadResourceResponse
+	(*EndSessionRequest)(nil),        // 45: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 46: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 47: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 48: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
-	7,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
-	9,  // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
+	8,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
+	10, // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
 	0,  // 2: skillcatalog.v1.Message.role:type_name -> skillcatalog.v1.Role
-	13, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
-	16, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
-	17, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
-	14, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
-	15, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
-	18, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
-	20, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	32, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
-	36, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
-	22, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
-	14, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
-	14, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
+	14, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
+	17, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
+	18, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
+	15, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
+	16, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
+	19, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
+	21, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
+	33, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
+	37, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	23, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
+	15, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
+	15, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
 	1,  // 15: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
-	21, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	25, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
-	24, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
-	30, // 19: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
-	26, // 20: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	26, // 21: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	27, // 22: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	30, // 23: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
-	2,  // 24: skillcatalog.v1.SkillDirectives.context:type_name -> skillcatalog.v1.SkillContext
-	3,  // 25: skillcatalog.v1.SkillDirectives.honoured:type_name -> skillcatalog.v1.DirectiveKind
-	28, // 26: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	29, // 27: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	36, // 28: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	18, // 29: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	27, // 30: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	39, // 31: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	41, // 32: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
-	30, // 33: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
-	4,  // 34: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
-	5,  // 35: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	8,  // 36: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	11, // 37: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	19, // 38: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	38, // 39: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	44, // 40: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	46, // 41: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	31, // 42: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	33, // 43: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	35, // 44: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	42, // 45: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
-	6,  // 46: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	10, // 47: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	12, // 48: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	23, // 49: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	40, // 50: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	45, // 51: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	47, // 52: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	32, // 53: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	34, // 54: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	37, // 55: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	43, // 56: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
-	46, // [46:57] is the sub-list for method output_type
-	35, // [35:46] is the sub-list for method input_type
-	35, // [35:35] is the sub-list for extension type_name
-	35, // [35:35] is the sub-list for extension extendee
-	0,  // [0:35] is the sub-list for field type_name
+	22, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
+	26, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
+	25, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
+	31, // 19: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
+	27, // 20: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	2,  // 21: skillcatalog.v1.SkillSummary.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	27, // 22: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	28, // 23: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	2,  // 24: skillcatalog.v1.SkillDefinition.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	31, // 25: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
+	3,  // 26: skillcatalog.v1.SkillDirectives.context:type_name -> skillcatalog.v1.SkillContext
+	4,  // 27: skillcatalog.v1.SkillDirectives.honoured:type_name -> skillcatalog.v1.DirectiveKind
+	29, // 28: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	30, // 29: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	37, // 30: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	19, // 31: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	28, // 32: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	2,  // 33: skillcatalog.v1.SkillToolValue.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	40, // 34: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	42, // 35: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	31, // 36: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
+	5,  // 37: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	6,  // 38: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	9,  // 39: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	12, // 40: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	20, // 41: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	39, // 42: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	45, // 43: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	47, // 44: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	32, // 45: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	34, // 46: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	36, // 47: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	43, // 48: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	7,  // 49: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	11, // 50: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	13, // 51: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	24, // 52: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	41, // 53: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	46, // 54: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	48, // 55: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	33, // 56: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	35, // 57: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	38, // 58: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	44, // 59: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	49, // [49:60] is the sub-list for method output_type
+	38, // [38:49] is the sub-list for method input_type
+	38, // [38:38] is the sub-list for extension type_name
+	38, // [38:38] is the sub-list for extension extendee
+	0,  // [0:38] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -3942,7 +4045,7 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
-			NumEnums:      5,
+			NumEnums:      6,
 			NumMessages:   43,
 			NumExtensions: 0,
 			NumServices:   2,
