@@ -61,7 +61,7 @@ func waitForView(t *testing.T, reg *skills.Registry, cwd string, complete bool, 
 // reach the model at the next step without a restart, and an unreadable
 // root keeps the last-good catalog.
 func TestFilesystemSkillsLiveRefresh(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	base := t.TempDir()
 	// The root is a symbolic link, so it can later be swapped atomically for
 	// something unreadable.
@@ -79,7 +79,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 		}
 	}
 	swapRoot(real)
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(base, "home"), Watch: true})
+	fsys, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(base, "home"), Watch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,12 +160,12 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 // catalog stays (no tombstone); renamed back, nothing is republished. A
 // root that never existed is an empty, complete one.
 func TestFilesystemRootVanished(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	base := t.TempDir()
 	root := filepath.Join(base, "skills")
 	never := filepath.Join(base, "never-existed")
 	writeSkillFile(t, root, "alpha", "First skill.", "Alpha body.")
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root, never}, HomeDir: filepath.Join(base, "home")})
+	fsys, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root, never}, HomeDir: filepath.Join(base, "home")})
 	if err != nil {
 		t.Fatal(err)
 	}

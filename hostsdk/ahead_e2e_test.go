@@ -20,7 +20,7 @@ import (
 // replacement, a removal and an incomplete snapshot cost one PreStep and
 // no callback; the catalog is the one the callback would have given.
 func TestChangeStepMakesNoCallback(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for i := range 5 {
 		e.register(tools.GlobalScope, fmt.Sprintf("skill-%02d", i), fmt.Sprintf("Handles task %d.", i))
 	}
@@ -51,7 +51,7 @@ func TestChangeStepMakesNoCallback(t *testing.T) {
 	}
 	noCallback("a removed skill", hostsdk.OutcomeReplacement, "skill-00", "skill-01", "skill-03", "skill-04")
 
-	failing := skilltest.New(skilltest.Options{})
+	failing := skilltest.New(nil)
 	failing.SetListError(errors.New("skills server unreachable"))
 	remove := e.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{})
 	res = noCallback("an incomplete snapshot", hostsdk.OutcomeIncomplete)

@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -21,7 +22,7 @@ import (
 // a file-backed session store.
 func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.Store) {
 	b.Helper()
-	store, err := sessionlog.NewFileStore(b.TempDir())
+	store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +44,7 @@ func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts hostsdk.L
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		b.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(b)
 	for i := 0; i < n; i++ {
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
 			Name:        fmt.Sprintf("skill-%05d", i),
@@ -53,7 +54,7 @@ func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts hostsdk.L
 			b.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		b.Fatal(err)
 	}

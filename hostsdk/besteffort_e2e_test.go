@@ -105,13 +105,13 @@ func reasonsWith(res hostsdk.StepResult, code contract.ReasonCode) []string {
 // flaps.
 func TestUnreachableServerDoesNotWithholdLocalSkills(t *testing.T) {
 	addr := closedLoopbackAddr(t)
-	e := newEnv(t, hostsdk.Config{})
-	local, err := agentskills.New(agentskills.Options{HomeDir: t.TempDir(), ExtraRoots: []string{localSkillRoot(t)}})
+	e := newEnv(t, hostsdk.Options{})
+	local, err := agentskills.New(&agentskills.Options{HomeDir: t.TempDir(), ExtraRoots: []string{localSkillRoot(t)}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { local.Close() })
-	remote, err := mcpskills.New(mcpskills.Config{
+	remote, err := mcpskills.New(&mcpskills.Options{
 		URL:            "http://" + addr + "/mcp",
 		Label:          "docs",
 		RequestTimeout: 5 * time.Second,
@@ -190,7 +190,7 @@ func TestDegradedProviderIsLoggedAsTrouble(t *testing.T) {
 	if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "A."}); err != nil {
 		t.Fatal(err)
 	}
-	failing := skilltest.New(skilltest.Options{})
+	failing := skilltest.New(nil)
 	failing.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "remote-one", Description: "R.", Invocation: skill.DefaultPolicy()}})
 	failing.SetListError(errors.New("skills server unreachable: connection refused"))
 	r.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{Label: "docs", Availability: skills.BestEffort})

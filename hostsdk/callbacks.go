@@ -47,7 +47,7 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 	if req.AcceptDelta && req.IfNoneMatch != "" && sel.sel.IsZero() {
 		// Where the registry can tell what changed without building the
 		// snapshot, a change costs work in proportion to it.
-		ch, ok, err := h.cfg.Skills.SnapshotChanges(ctx, q, req.IfNoneMatch)
+		ch, ok, err := h.opts.Skills.SnapshotChanges(ctx, q, req.IfNoneMatch)
 		if err != nil {
 			return contract.Snapshot{}, err
 		}
@@ -62,7 +62,7 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 	}
 	// The registry's own slices: only read here, kept in h.sent, and
 	// handed to the plugin, which never modifies what a host returns.
-	snap, err := h.cfg.Skills.SharedSnapshot(ctx, q)
+	snap, err := h.opts.Skills.SharedSnapshot(ctx, q)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
@@ -118,7 +118,7 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) 
 		}
 		// Judge by the listing first, so an unselected skill's provider is
 		// never asked for its body.
-		sum, listed, err := c.h.cfg.Skills.Lookup(ctx, q, req.Name)
+		sum, listed, err := c.h.opts.Skills.Lookup(ctx, q, req.Name)
 		if err != nil {
 			return contract.SkillLookup{}, err
 		}
@@ -126,7 +126,7 @@ func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) 
 			return contract.SkillLookup{}, nil
 		}
 	}
-	def, found, err := c.h.cfg.Skills.Get(ctx, q, req.Name)
+	def, found, err := c.h.opts.Skills.Get(ctx, q, req.Name)
 	if err != nil {
 		return hostanswer.LoadFailure(ctx, err)
 	}
@@ -167,7 +167,7 @@ func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsReques
 
 // skillsQuery is the registry query for an agent scope's chain.
 func (h *Host) skillsQuery(session, cwd, scope string) (skills.Query, error) {
-	chain, err := h.cfg.Tools.Chain(scope)
+	chain, err := h.opts.Tools.Chain(scope)
 	if err != nil {
 		return skills.Query{}, err
 	}
@@ -188,7 +188,7 @@ func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRe
 	if err != nil {
 		return contract.ResourceRead{}, err
 	}
-	w, err := c.h.cfg.Skills.ReadResourceWindow(ctx, q, req.Name, req.Path, req.Offset, req.MaxBytes)
+	w, err := c.h.opts.Skills.ReadResourceWindow(ctx, q, req.Name, req.Path, req.Offset, req.MaxBytes)
 	return hostanswer.Resource(ctx, w, err)
 }
 

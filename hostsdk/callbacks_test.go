@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -18,7 +19,7 @@ import (
 // snapshot with what changed since, and anything else with the whole
 // snapshot.
 func TestSnapshotDeltas(t *testing.T) {
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	register := func(i int, desc string) {
 		t.Helper()
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: fmt.Sprintf("skill-%02d", i), Description: desc}); err != nil {
@@ -28,7 +29,7 @@ func TestSnapshotDeltas(t *testing.T) {
 	for i := 0; i < 20; i++ {
 		register(i, fmt.Sprintf("Skill %d.", i))
 	}
-	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +93,7 @@ func TestSnapshotDeltas(t *testing.T) {
 // leave the host only for a load that may use them: the model's, of a
 // model-invocable skill; a user invocation's, of a user-invocable one.
 func TestGetSkillSendsOnlyUsableBodies(t *testing.T) {
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	policies := map[string]skill.InvocationPolicy{
 		"both":    skill.DefaultPolicy(),
 		"model":   {ModelInvocable: true},
@@ -105,7 +106,7 @@ func TestGetSkillSendsOnlyUsableBodies(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}

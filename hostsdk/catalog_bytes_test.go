@@ -13,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
@@ -38,7 +39,7 @@ func TestPublishedCatalogBytes(t *testing.T) {
 	stores := []storeCase{
 		{"memory", func(*testing.T) (sessionlog.Store, func() []byte) { return sessionlog.NewMemoryStore(), nil }},
 		{"file", func(t *testing.T) (sessionlog.Store, func() []byte) {
-			s, err := sessionlog.NewFileStore(t.TempDir())
+			s, err := sessionlog.NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -81,7 +82,7 @@ func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessi
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	register := func(name, desc string) {
 		t.Helper()
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: name, Description: desc, Content: "Body of " + name + "."}); err != nil {
@@ -90,7 +91,7 @@ func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessi
 	}
 	register("pdf-forms", "Fills <form> fields & checks \"quotes\" in PDFs; naïve café\u2028second line.")
 	register("data-export", "Exports tables as CSV \\ TSV, 100% <= spec & more.")
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,7 +36,7 @@ func newBenchStore(b *testing.B, kind string) sessionlog.Store {
 	if kind == "memory" {
 		return sessionlog.NewMemoryStore()
 	}
-	s, err := sessionlog.NewFileStore(b.TempDir())
+	s, err := sessionlog.NewFileStore(b.TempDir(), nil)
 	if err != nil {
 		b.Fatal(err)
 	}

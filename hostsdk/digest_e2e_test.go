@@ -15,7 +15,7 @@ import (
 // calling back; so does the step after a replacement. (Were the digest not
 // resolved, the plugin would read the log: a ReadEvents callback.)
 func TestOwnCatalogComesBackByDigest(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for i := range 40 {
 		e.register(tools.GlobalScope, fmt.Sprintf("skill-%02d", i), "A description long enough that forty of them make a catalog source of several KiB: "+strings.Repeat("x", 40))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
@@ -19,14 +20,14 @@ import (
 // by its source.
 func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
 	ctx := context.Background()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	for i := range 40 {
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: fmt.Sprintf("skill-%02d", i), Description: strings.Repeat("d", 80), Content: "x"}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	store := sessionlog.NewMemoryStore()
-	h, err := New(Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,8 +36,8 @@ type directivesRun struct {
 func runDirectives(t *testing.T, opts hostsdk.LoadOptions) directivesRun {
 	t.Helper()
 	ctx := context.Background()
-	reg := skills.NewRegistry()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	reg := skilltest.NewRegistry(t)
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func runDirectives(t *testing.T, opts hostsdk.LoadOptions) directivesRun {
 	}{{"docs", "remote-review", false}, {"team", "team-review", true}} {
 		claims := asks
 		claims.Trusted = true // what a server says counts for nothing
-		remote := skilltest.New(skilltest.Options{Label: server.label})
+		remote := skilltest.New(&skilltest.Options{Label: server.label})
 		sum := skill.Summary{Name: server.name, Description: "Reviews.", Invocation: skill.DefaultPolicy(), Origin: server.label, QualifiedName: server.label + ":" + server.name}
 		remote.SetSkills(skilltest.Skill{Summary: sum, Loaded: &skill.Definition{Summary: sum, Content: "Review it.", Directives: &claims}})
 		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Label: server.label, TrustDirectives: server.trust})

@@ -27,6 +27,6 @@ type DiscoveryServer = contract.DiscoveryServer
 // hostsdk/inprocess (LoadOptions.InProcess runs the engine alone, which
 // refuses the mount). A d the plugin refuses is a *ConfigError naming the
 // option and its bound.
-func (p *Plugin) MountDiscovering(ctx context.Context, scope string, cfg *MountConfig, d Discovery) (*Mount, error) {
-	return p.mount(ctx, scope, mountJSON(cfg), d.JSON())
+func (p *Plugin) MountDiscovering(ctx context.Context, scope string, opts *MountOptions, d Discovery) (*Mount, error) {
+	return p.mount(ctx, scope, mountJSON(opts), d.JSON())
 }

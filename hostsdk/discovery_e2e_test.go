@@ -31,6 +31,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -161,7 +162,7 @@ type comparedHost struct {
 }
 
 // mountConfig is every host's mount: the resource tool and `/name` on.
-var mountConfig = hostsdk.MountConfig{ResourceTool: true, UserInvocation: true}
+var mountConfig = hostsdk.MountOptions{ResourceTool: true, UserInvocation: true}
 
 func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *tokenLog) *comparedHost {
 	t.Helper()
@@ -175,7 +176,7 @@ func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *to
 	}
 	h := &comparedHost{name: name, store: sessionlog.NewMemoryStore(), reg: reg, tokens: tokens}
 	var err error
-	h.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: h.store, Logger: logger})
+	h.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: h.store, Logger: logger})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +192,8 @@ func newComparedHost(t *testing.T, name string, reg *skills.Registry, tokens *to
 // registry by hand, as a Go host does, and the plugin binary mounted.
 func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 	t.Helper()
-	reg := skills.NewRegistry()
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{w.root}, Presets: []agentskills.Preset{agentskills.PresetClaudeCode},
+	reg := skilltest.NewRegistry(t)
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{w.root}, Presets: []agentskills.Preset{agentskills.PresetClaudeCode},
 		HomeDir: w.home, Watch: true, TrustProject: func(string) bool { return true }})
 	if err != nil {
 		t.Fatal(err)
@@ -200,7 +201,7 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 	t.Cleanup(func() { disk.Close() })
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{Label: "agentskills"})
 	for _, s := range w.discovery.MCPServers {
-		remote, err := mcpskills.New(mcpskills.Config{URL: s.URL, Label: s.Label, RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: s.URL, Label: s.Label, RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +223,7 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 // plugin, launched by launcher, discovers w itself.
 func discoveringHost(t *testing.T, name string, w *discoveryWorld, launcher hostsdk.Launcher) *comparedHost {
 	t.Helper()
-	h := newComparedHost(t, name, skills.NewRegistry(), &tokenLog{})
+	h := newComparedHost(t, name, skilltest.NewRegistry(t), &tokenLog{})
 	p, err := h.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: launcher})
 	if err != nil {
 		t.Fatal(err)
@@ -486,7 +487,7 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 		{"in-process", hostsdk.LoadOptions{Launcher: inprocess.Launcher{}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newComparedHost(t, tc.name, skills.NewRegistry(), nil)
+			h := newComparedHost(t, tc.name, skilltest.NewRegistry(t), nil)
 			p, err := h.host.Load(ctx, tc.opts)
 			if err != nil {
 				t.Fatal(err)
@@ -509,7 +510,7 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 			}
 		})
 	}
-	h := newComparedHost(t, "engine", skills.NewRegistry(), nil)
+	h := newComparedHost(t, "engine", skilltest.NewRegistry(t), nil)
 	p, err := h.host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
@@ -547,7 +548,7 @@ func TestPluginDiscoveryUnmountClosesWatchers(t *testing.T) {
 		t.Skip("counts inotify descriptors under /proc")
 	}
 	ctx := context.Background()
-	h := newComparedHost(t, "plugin-process", skills.NewRegistry(), nil)
+	h := newComparedHost(t, "plugin-process", skilltest.NewRegistry(t), nil)
 	p, err := h.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)

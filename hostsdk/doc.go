@@ -185,7 +185,7 @@
 // host-side dependency that failed or was still working when the host's
 // deadline passed (a skill provider, the session store) is a *HostError, and
 // the plugin keeps running. Anything else — the plugin process died, hung
-// past [Config.PreStepTimeout], or answered with an error — is a [*PluginError],
+// past [Options.PreStepTimeout], or answered with an error — is a [*PluginError],
 // whose Stopped field says whether the host stopped the process (the next
 // call starts a new one). A *Plugin or *Mount left nil by a failed Load or
 // Mount answers every method with [ErrNotLoaded] (or its zero value).
@@ -205,8 +205,8 @@
 // messages (a full disk, a lost database connection, the step's deadline
 // passing on a locked row) is a *HostError, and the stores promise that a
 // failed append wrote nothing ([sessionlog.Log.Append]), short of an error
-// wrapping [sessionlog.ErrOutcomeUnknown]. [Config.PreStepTimeout] bounds every
-// store call of a step. With [Config.FailClosed] the step's decision is the
+// wrapping [sessionlog.ErrOutcomeUnknown]. [Options.PreStepTimeout] bounds every
+// store call of a step. With [Options.FailClosed] the step's decision is the
 // error alone. A plugin process that died, or that ran past the deadline and
 // then failed a Ping, is killed; the next call restarts it and replays every
 // mount's configuration and tool bindings, and the definition identities
@@ -214,7 +214,7 @@
 // republishing. A call that failed because the host itself was slow or
 // failing (a provider past the deadline, a storage error) leaves a plugin
 // that still answers Ping running. Tool calls are bounded by
-// [Config.ToolCallTimeout] the same way.
+// [Options.ToolCallTimeout] the same way.
 //
 // A plugin never outlives its host: a plugin process whose host died without
 // closing it (SIGKILL, an OOM kill, a panic that skipped Close) notices that
@@ -227,7 +227,7 @@
 //
 // # Tracing and metrics
 //
-// [Config.TracerProvider] and [Config.MeterProvider] take OpenTelemetry
+// [Options.TracerProvider] and [Options.MeterProvider] take OpenTelemetry
 // providers; nil (the default) records nothing and adds no work. The SDK
 // depends only on the OpenTelemetry API: the host chooses the SDK, the
 // sampler and the exporters. Give [skills.RegistryOptions] the same

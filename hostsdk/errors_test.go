@@ -16,7 +16,7 @@ import (
 // passes while a provider hangs fails with an error that satisfies
 // errors.Is(err, context.DeadlineExceeded) and blames neither side.
 func TestCallerDeadlineIsTheCallersError(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), skills.ProviderOptions{})
 	e.mount(tools.GlobalScope)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
@@ -35,7 +35,7 @@ func TestCallerDeadlineIsTheCallersError(t *testing.T) {
 // TestSlowProviderIsAHostError: a provider still working when the host's
 // own step deadline passes is the host's side; the plugin keeps running.
 func TestSlowProviderIsAHostError(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{PreStepTimeout: 300 * time.Millisecond})
+	e := newEnv(t, hostsdk.Options{PreStepTimeout: 300 * time.Millisecond})
 	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), skills.ProviderOptions{})
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
@@ -53,7 +53,7 @@ func TestSlowProviderIsAHostError(t *testing.T) {
 // TestFailedLoadLeavesNoPanic: the nil *Plugin of a failed Load answers
 // every method with an error (or its zero value), never a nil-pointer panic.
 func TestFailedLoadLeavesNoPanic(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/nonexistent/skillcatalog-plugin"}})
 	if err == nil {
 		t.Fatal("Load of a missing binary succeeded")

@@ -28,7 +28,10 @@ func Example() {
 	if err := tree.AddScope("agent:reviewer", tools.GlobalScope); err != nil {
 		log.Fatal(err)
 	}
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
 		Name:        "code-review",
 		Description: "Review a change for correctness and style.",
@@ -36,12 +39,12 @@ func Example() {
 	}); err != nil {
 		log.Fatal(err)
 	}
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: registry, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
-// Default deadlines, used when the Config leaves them zero.
+// Default deadlines, used when [Options] leaves them zero.
 const (
 	// DefaultPreStepTimeout bounds one PreStep round trip, host callbacks
 	// and the step's session-store calls included.
@@ -28,8 +28,10 @@ const (
 	DefaultToolCallTimeout = 60 * time.Second
 )
 
-// Config wires a Host to the runtime's scopes, skills and session logs.
-type Config struct {
+// Options wires a Host ([New]) to the runtime's scopes, skills and session
+// logs. Tools, Skills and Sessions are required; every other field is
+// optional, its zero value meaning the default.
+type Options struct {
 	// Tools is the scope tree with tool definitions. Required.
 	Tools *tools.Tree
 	// Skills is the skill registry. Required.
@@ -64,8 +66,8 @@ type Listener func(ctx context.Context, step Step, decision Decision) (Decision,
 
 // Host is the runtime side of the plugin. It is safe for concurrent use.
 type Host struct {
-	cfg Config
-	log *slog.Logger
+	opts Options
+	log  *slog.Logger
 
 	// sent holds the complete snapshots recently sent to plugins, by token,
 	// so the next one can be sent as a delta.
@@ -75,7 +77,7 @@ type Host struct {
 	callbacks contract.Host
 	// sessions are the sessions the host has met, until EndSession.
 	sessions sessionTable
-	// tel records spans and metrics, when Config asks for them.
+	// tel records spans and metrics, when the Options ask for them.
 	tel *hostTelemetry
 	// directives is the directive handler (HandleDirectives); nil acts on
 	// none.
@@ -89,19 +91,26 @@ type Host struct {
 	closers []func() error
 }
 
-// New returns a Host. It fails when a required part of cfg is missing.
-func New(cfg Config) (*Host, error) {
+// New returns a Host wired as opts says (see [Options]). Tools, Skills and
+// Sessions are required, so nil options are an error naming
+// Options.Tools; a negative timeout is an error naming the option and its
+// bound. For the common case, [Open] builds the parts itself.
+func New(opts *Options) (*Host, error) {
+	var cfg Options
+	if opts != nil {
+		cfg = *opts
+	}
 	switch {
 	case cfg.Tools == nil:
-		return nil, errors.New("hostsdk: Config.Tools is required")
+		return nil, errors.New("hostsdk: Options.Tools is required")
 	case cfg.Skills == nil:
-		return nil, errors.New("hostsdk: Config.Skills is required")
+		return nil, errors.New("hostsdk: Options.Skills is required")
 	case cfg.Sessions == nil:
-		return nil, errors.New("hostsdk: Config.Sessions is required")
+		return nil, errors.New("hostsdk: Options.Sessions is required")
 	case cfg.PreStepTimeout < 0:
-		return nil, fmt.Errorf("hostsdk: Config.PreStepTimeout must be >= 0, got %s", cfg.PreStepTimeout)
+		return nil, fmt.Errorf("hostsdk: Options.PreStepTimeout must be >= 0, got %s", cfg.PreStepTimeout)
 	case cfg.ToolCallTimeout < 0:
-		return nil, fmt.Errorf("hostsdk: Config.ToolCallTimeout must be >= 0, got %s", cfg.ToolCallTimeout)
+		return nil, fmt.Errorf("hostsdk: Options.ToolCallTimeout must be >= 0, got %s", cfg.ToolCallTimeout)
 	}
 	if cfg.PreStepTimeout == 0 {
 		cfg.PreStepTimeout = DefaultPreStepTimeout
@@ -117,7 +126,7 @@ func New(cfg Config) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{cfg: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), tel: tel}
+	h := &Host{opts: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), tel: tel}
 	h.callbacks = tel.callbacks(hostCallbacks{h})
 	return h, nil
 }
@@ -134,7 +143,7 @@ func (h *Host) openLog(ctx context.Context, sessionID string, s *session) (sessi
 		return l, nil
 	}
 	// Opening may scan a whole file: not under the sessions' lock.
-	l, err := h.cfg.Sessions.Open(ctx, sessionID)
+	l, err := h.opts.Sessions.Open(ctx, sessionID)
 	if err != nil {
 		return nil, fmt.Errorf("open session %q: %w", sessionID, err)
 	}
@@ -186,7 +195,7 @@ func (h *Host) Close() error {
 // per-session caches are released, and closes the host's handle on the
 // session's log. The log's contents are kept; a later step reopens it.
 func (h *Host) EndSession(ctx context.Context, sessionID string) error {
-	h.cfg.Skills.EndSession(sessionID)
+	h.opts.Skills.EndSession(sessionID)
 	var errs []error
 	if l := h.sessions.end(sessionID); l != nil {
 		errs = append(errs, l.Close())
@@ -206,7 +215,7 @@ func (h *Host) loaded() []*Plugin {
 // mountFor returns the mount in effect for an agent scope: the mount in the
 // nearest scope of the agent's chain.
 func (h *Host) mountFor(scope string) (*Mount, []string, error) {
-	chain, err := h.cfg.Tools.Chain(scope)
+	chain, err := h.opts.Tools.Chain(scope)
 	if err != nil {
 		return nil, nil, err
 	}

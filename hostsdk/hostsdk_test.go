@@ -46,13 +46,13 @@ type env struct {
 	plugin *hostsdk.Plugin
 }
 
-func newEnv(t *testing.T, cfg hostsdk.Config) *env {
+func newEnv(t *testing.T, cfg hostsdk.Options) *env {
 	t.Helper()
-	store, err := sessionlog.NewFileStore(t.TempDir())
+	store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := &env{t: t, tree: tools.NewTree(), reg: skills.NewRegistry(), store: store}
+	e := &env{t: t, tree: tools.NewTree(), reg: skilltest.NewRegistry(t), store: store}
 	for _, agent := range []string{"agent:a", "agent:b"} {
 		if err := e.tree.AddScope(agent, tools.GlobalScope); err != nil {
 			t.Fatal(err)
@@ -60,7 +60,7 @@ func newEnv(t *testing.T, cfg hostsdk.Config) *env {
 	}
 	cfg.Tools, cfg.Skills, cfg.Sessions = e.tree, e.reg, e.store
 	cfg.Logger = slog.New(slog.DiscardHandler)
-	e.host, err = hostsdk.New(cfg)
+	e.host, err = hostsdk.New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func expect(t *testing.T, res hostsdk.StepResult, outcome hostsdk.Outcome, names
 }
 
 func TestGlobalMountPublishesAndLoads(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "beta", "Second skill.")
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
@@ -186,7 +186,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 }
 
 func TestCloseStopsEveryPluginProcess(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func TestCloseStopsEveryPluginProcess(t *testing.T) {
 }
 
 func TestAgentMountIsScopedToItsAgent(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "shared", "For everyone.")
 	e.register("agent:a", "only-a", "Only for agent a.")
 	m := e.mount("agent:a")
@@ -226,7 +226,7 @@ func TestAgentMountIsScopedToItsAgent(t *testing.T) {
 }
 
 func TestSeveralMountsOfOneBinary(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "shared", "For everyone.")
 	e.register("agent:b", "only-b", "Only for agent b.")
 	global := e.mount(tools.GlobalScope)
@@ -260,7 +260,7 @@ func TestSeveralMountsOfOneBinary(t *testing.T) {
 }
 
 func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 
@@ -299,13 +299,13 @@ func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
 // newBlockingProvider returns a fake whose List blocks until its context
 // is cancelled, reporting the start and the cancellation it observed.
 func newBlockingProvider() *skilltest.Provider {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	p.SetHang(skilltest.OpList, true)
 	return p
 }
 
 func TestAbortReachesProvider(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	p := newBlockingProvider()
 	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
 	e.mount(tools.GlobalScope)
@@ -336,7 +336,7 @@ func TestAbortReachesProvider(t *testing.T) {
 }
 
 func TestChecksumMismatchIsRefused(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	bad := sha256.Sum256([]byte("not the plugin"))
 	_, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: bad[:]}})
 	if !errors.Is(err, pluginproc.ErrChecksumMismatch) {
@@ -358,7 +358,7 @@ func TestChecksumMismatchIsRefused(t *testing.T) {
 }
 
 func TestConfigErrorReachesCaller(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, tc := range []struct{ config, want string }{
 		{`{"catalogDescriptionMaxLength": 2}`, "plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got 2"},
 		{`{"catalogDescriptionMaxLength": 12.5}`, "plugin configuration: catalogDescriptionMaxLength must be an integer >= 3, got 12.5"},
@@ -376,7 +376,7 @@ func TestConfigErrorReachesCaller(t *testing.T) {
 }
 
 func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	p := newBlockingProvider()
 	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
@@ -432,7 +432,7 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 // A provider slower than the deadline fails the step (closed, by policy)
 // but does not condemn the plugin process, which answered its Ping.
 func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{PreStepTimeout: 200 * time.Millisecond, FailClosed: true})
+	e := newEnv(t, hostsdk.Options{PreStepTimeout: 200 * time.Millisecond, FailClosed: true})
 	p := newBlockingProvider()
 	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
 	e.register(tools.GlobalScope, "alpha", "A.")
@@ -453,14 +453,14 @@ func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 // newHangingLoader returns a fake that lists one skill and never finishes
 // loading it.
 func newHangingLoader() *skilltest.Provider {
-	p := skilltest.New(skilltest.Options{Label: "slow"})
+	p := skilltest.New(&skilltest.Options{Label: "slow"})
 	p.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "slow", Description: "Slow.", Invocation: skill.DefaultPolicy()}})
 	p.SetHang(skilltest.OpLoad, true)
 	return p
 }
 
 func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{ToolCallTimeout: 300 * time.Millisecond})
+	e := newEnv(t, hostsdk.Options{ToolCallTimeout: 300 * time.Millisecond})
 	p := newHangingLoader()
 	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
 	e.mount(tools.GlobalScope)
@@ -483,7 +483,7 @@ func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 }
 
 func TestEndSessionReleasesTheLog(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
@@ -515,8 +515,8 @@ func (s *syncBuffer) String() string {
 
 func TestPluginLogsReachTheHostLogger(t *testing.T) {
 	var buf syncBuffer
-	tree, reg := tools.NewTree(), skills.NewRegistry()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -538,7 +538,7 @@ func TestPluginLogsReachTheHostLogger(t *testing.T) {
 }
 
 func TestListenersRunBeforeThePlugin(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 	var seen []string
@@ -581,7 +581,7 @@ func TestListenersRunBeforeThePlugin(t *testing.T) {
 // A plugin that stops answering (SIGSTOP) past the deadline is replaced:
 // the step fails open, and the next step runs on a fresh process.
 func TestGenuinelyHungPluginIsReplaced(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{PreStepTimeout: 500 * time.Millisecond})
+	e := newEnv(t, hostsdk.Options{PreStepTimeout: 500 * time.Millisecond})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
@@ -615,8 +615,8 @@ func (failingLog) ReadBackward(context.Context, uint64, uint64, int) (sessionlog
 }
 
 func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
-	broken, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: failingStore{sessionlog.NewMemoryStore()}})
+	e := newEnv(t, hostsdk.Options{})
+	broken, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: failingStore{sessionlog.NewMemoryStore()}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -645,7 +645,7 @@ func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 }
 
 func TestCloseEndsAStoppedPlugin(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	pid := e.plugin.PID()
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
@@ -663,8 +663,8 @@ func TestCloseEndsAStoppedPlugin(t *testing.T) {
 // the catalog, and in the host's log; the steps after it report nothing.
 func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 	var buf syncBuffer
-	tree, reg := tools.NewTree(), skills.NewRegistry()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.NewTextHandler(&buf, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,20 +15,21 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
 // modeEnv is a host on a memory store with the plugin loaded as opts say.
-func modeEnv(t *testing.T, opts hostsdk.LoadOptions, cfg hostsdk.Config) (*hostsdk.Host, *skills.Registry, sessionlog.Store) {
+func modeEnv(t *testing.T, opts hostsdk.LoadOptions, cfg hostsdk.Options) (*hostsdk.Host, *skills.Registry, sessionlog.Store) {
 	t.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	store := sessionlog.NewMemoryStore()
 	cfg.Tools, cfg.Skills, cfg.Sessions, cfg.Logger = tree, reg, store, slog.New(slog.DiscardHandler)
-	host, err := hostsdk.New(cfg)
+	host, err := hostsdk.New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +54,7 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 		events   []sessionlog.Event
 	}
 	session := func(opts hostsdk.LoadOptions) run {
-		host, reg, store := modeEnv(t, opts, hostsdk.Config{})
+		host, reg, store := modeEnv(t, opts, hostsdk.Options{})
 		ctx := context.Background()
 		var r run
 		step := func() {
@@ -112,7 +113,7 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 // provider on the host and keeps the caller's cancellation as it is, like
 // the binary.
 func TestInProcessErrorsSayWhomToBlame(t *testing.T) {
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Config{PreStepTimeout: 200 * time.Millisecond})
+	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{PreStepTimeout: 200 * time.Millisecond})
 	remove := reg.AddProvider(tools.GlobalScope, newBlockingProvider(), skills.ProviderOptions{})
 	_, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
 	var herr *hostsdk.HostError
@@ -130,7 +131,7 @@ func TestInProcessErrorsSayWhomToBlame(t *testing.T) {
 }
 
 func TestInProcessOptionsAreChecked(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	if _, err := e.host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true, Launcher: pluginproc.Binary{Path: pluginPath}}); err == nil {
 		t.Error("Load with InProcess and a Path succeeded")
 	}
@@ -149,7 +150,7 @@ func BenchmarkHostingModes(b *testing.B) {
 			opts hostsdk.LoadOptions
 		}{{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}}, {"in-process", hostsdk.LoadOptions{InProcess: true}}} {
 			b.Run(fmt.Sprintf("skills=%d/%s", n, mode.name), func(b *testing.B) {
-				store, err := sessionlog.NewFileStore(b.TempDir())
+				store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -200,7 +201,7 @@ func loopMessages() []hostsdk.Message {
 // form does, and one the plugin refuses is the same *ConfigError.
 func TestMountTypedAndJSONAgree(t *testing.T) {
 	tree := tools.NewTree()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: skills.NewRegistry(), Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: skilltest.NewRegistry(t), Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,14 +210,14 @@ func TestMountTypedAndJSONAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true})
+	m, err := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.ToolIdentity("skill") == "" || m.ToolIdentity("skill_resource") == "" {
 		t.Errorf("a typed mount with the resource tool registered skill %q and skill_resource %q", m.ToolIdentity("skill"), m.ToolIdentity("skill_resource"))
 	}
-	_, typed := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountConfig{DescriptionMaxLength: 2})
+	_, typed := p.Mount(context.Background(), tools.GlobalScope, &hostsdk.MountOptions{DescriptionMaxLength: 2})
 	_, raw := p.MountJSON(context.Background(), tools.GlobalScope, `{"catalogDescriptionMaxLength": 2}`)
 	var cerr *hostsdk.ConfigError
 	if !errors.As(typed, &cerr) || raw == nil || typed.Error() != raw.Error() {

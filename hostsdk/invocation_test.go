@@ -35,9 +35,9 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 	}
 	session := func(opts hostsdk.LoadOptions) run {
 		tree := tools.NewTree()
-		reg := skills.NewRegistry()
+		reg := skilltest.NewRegistry(t)
 		store := sessionlog.NewMemoryStore()
-		host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+		host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "deploy", Description: "Deploys.", Invocation: &userOnly, Content: "Deploy body.",
 			ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/skills/deploy"}})
 		reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "lint", Description: "Lints.", Invocation: &modelOnly, Content: "Lint body."})
-		remote := skilltest.New(skilltest.Options{Label: "mcp"})
+		remote := skilltest.New(&skilltest.Options{Label: "mcp"})
 		remote.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "broken", Description: "Fails to load.", Invocation: skill.DefaultPolicy()},
 			LoadErr: errors.New("remote server unreachable")})
 		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})

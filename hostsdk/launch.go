@@ -99,7 +99,7 @@ func launcherName(opts LoadOptions) string {
 type inProcess struct{}
 
 func (inProcess) Launch(_ context.Context, logger *slog.Logger) (Instance, error) {
-	return engineInstance{plugin.New(plugin.Options{Logger: logger})}, nil
+	return engineInstance{plugin.New(&plugin.Options{Logger: logger})}, nil
 }
 
 // engineInstance is the engine as an Instance: the service is the engine

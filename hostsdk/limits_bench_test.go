@@ -10,6 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -28,12 +29,12 @@ func BenchmarkPluginMemory(b *testing.B) {
 		{"cap=65536", `{"catalogDescriptionMaxLength": 65536}`},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
-			store, err := sessionlog.NewFileStore(b.TempDir())
+			store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 			if err != nil {
 				b.Fatal(err)
 			}
-			reg, tree := skills.NewRegistry(), tools.NewTree()
-			h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+			reg, tree := skilltest.NewRegistry(b), tools.NewTree()
+			h, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -48,7 +48,7 @@ func checkTooLarge(t *testing.T, e *env, err error, pid int) {
 // 4 MiB default and well under hostsdk.MaxMessageBytes: the plugin
 // receives it and publishes the catalog beside it.
 func TestStepCarriesAFiveMiBDownstreamMessage(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	res, err := e.host.PreStep(context.Background(), hostsdk.Step{
@@ -68,7 +68,7 @@ func TestStepCarriesAFiveMiBDownstreamMessage(t *testing.T) {
 // than hostsdk.MaxMessageBytes is not sent; the step fails with an error
 // that names the limit, the plugin keeps running, and the next step works.
 func TestStepOverTheMessageLimitIsAClearError(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
@@ -91,7 +91,7 @@ func TestStepOverTheMessageLimitIsAClearError(t *testing.T) {
 // answers them with a tool error repeating at most 200 bytes of them, not
 // with a plugin fault.
 func TestFiveMiBToolArgumentsAreAToolError(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	tests := []struct{ name, args, want string }{
@@ -116,7 +116,7 @@ func TestFiveMiBToolArgumentsAreAToolError(t *testing.T) {
 // fit one message are not sent; CallTool fails with an error naming the
 // limit, and the plugin keeps serving.
 func TestToolArgumentsOverTheMessageLimitAreAClearError(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
@@ -137,7 +137,7 @@ func TestToolArgumentsOverTheMessageLimitAreAClearError(t *testing.T) {
 // hostsdk.MaxMessageBytes.
 func TestLargestBodyPassesBothWays(t *testing.T) {
 	const body = 8 << 20
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	if err := e.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "big", Description: "A big skill.", Content: strings.Repeat("b", body)}); err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestLargestBodyPassesBothWays(t *testing.T) {
 // the step fails with an error that names the limit and the callback,
 // instead of the plugin holding it, and the plugin keeps running.
 func TestCallbackOverTheMessageLimitIsAClearError(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	const n = 100
 	desc := strings.Repeat("d", hostsdk.MaxMessageBytes/n+1024) // n of them exceed the limit
 	for i := 0; i < n; i++ {

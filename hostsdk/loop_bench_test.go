@@ -59,7 +59,7 @@ func loopStep(b *testing.B, kind string, n, events int) {
 	var store sessionlog.Store = sessionlog.NewMemoryStore()
 	if kind == "file" {
 		var err error
-		if store, err = sessionlog.NewFileStore(b.TempDir()); err != nil {
+		if store, err = sessionlog.NewFileStore(b.TempDir(), nil); err != nil {
 			b.Fatal(err)
 		}
 	}

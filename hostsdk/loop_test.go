@@ -42,7 +42,7 @@ func loopReplica(t *testing.T, store sessionlog.Store, names ...string) (*hostsd
 // decision, with the callbacks counted here.
 func TestLoopStepCallbacks(t *testing.T) {
 	t.Run("file", func(t *testing.T) {
-		store, err := sessionlog.NewFileStore(t.TempDir())
+		store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -168,7 +168,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 // TestInProcessLoopStepCallbacks: the plugin in the host's process makes
 // the same callbacks as the binary, and StepResult counts them alike.
 func TestInProcessLoopStepCallbacks(t *testing.T) {
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Config{})
+	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Skill alpha.", Content: "Instructions."}); err != nil {
 		t.Fatal(err)
 	}

@@ -48,8 +48,8 @@ func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability
 	}
 	t.Cleanup(func() { httpSrv.Stop() })
 
-	e := newEnv(t, hostsdk.Config{})
-	remote, err := mcpskills.New(mcpskills.Config{
+	e := newEnv(t, hostsdk.Options{})
+	remote, err := mcpskills.New(&mcpskills.Options{
 		URL:            httpSrv.URL(),
 		Headers:        map[string]string{"Authorization": "Bearer s3cret-token"},
 		RequestTimeout: 5 * time.Second,

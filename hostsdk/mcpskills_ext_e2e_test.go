@@ -22,6 +22,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
@@ -42,7 +43,7 @@ func newExtHost(t *testing.T, remote *mcpskills.Provider, locals ...skills.Runti
 func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, locals ...skills.RuntimeSkill) *extHost {
 	t.Helper()
 	ctx := context.Background()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, 
 			t.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +158,7 @@ func startTypeScriptSkillsServer(t *testing.T) (url, skillsDir string) {
 // verified against its entry.
 func TestTypeScriptSkillsServerThroughThePlugin(t *testing.T) {
 	url, dir := startTypeScriptSkillsServer(t)
-	remote, err := mcpskills.New(mcpskills.Config{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +208,7 @@ func TestTamperedRemoteSkillThroughThePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { httpSrv.Stop() })
-	remote, err := mcpskills.New(mcpskills.Config{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -244,7 +245,7 @@ func TestTamperedRemoteSkillThroughThePlugin(t *testing.T) {
 // loaded under its qualified name, from its own server, marked as its.
 func TestRemoteSkillNamedLikeALocalOne(t *testing.T) {
 	url, _ := startTypeScriptSkillsServer(t)
-	remote, err := mcpskills.New(mcpskills.Config{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: url, Label: "docs", RequestTimeout: 20 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

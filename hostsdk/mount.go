@@ -30,12 +30,12 @@ type Mount struct {
 }
 
 // Mount configures the plugin in scope ([tools.GlobalScope] or an agent's
-// composition scope) with cfg (nil for the defaults), and registers the
-// plugin's tools into that scope. cfg is sent in its JSON form
-// ([MountConfig.JSON]); a value the plugin refuses is returned as a
+// composition scope) with opts (nil for the defaults), and registers the
+// plugin's tools into that scope. opts is sent in its JSON form
+// ([MountOptions.JSON]); a value the plugin refuses is returned as a
 // [*ConfigError] naming the option and its bound.
-func (p *Plugin) Mount(ctx context.Context, scope string, cfg *MountConfig) (*Mount, error) {
-	return p.mount(ctx, scope, mountJSON(cfg), "")
+func (p *Plugin) Mount(ctx context.Context, scope string, opts *MountOptions) (*Mount, error) {
+	return p.mount(ctx, scope, mountJSON(opts), "")
 }
 
 // MountJSON is Mount with the configuration as a JSON object of plugin
@@ -45,12 +45,12 @@ func (p *Plugin) MountJSON(ctx context.Context, scope, configJSON string) (*Moun
 	return p.mount(ctx, scope, configJSON, "")
 }
 
-// mountJSON is cfg's JSON form, "" for nil.
-func mountJSON(cfg *MountConfig) string {
-	if cfg == nil {
+// mountJSON is opts' JSON form, "" for nil.
+func mountJSON(opts *MountOptions) string {
+	if opts == nil {
 		return ""
 	}
-	return cfg.JSON()
+	return opts.JSON()
 }
 
 // mount configures the plugin in scope and adds the mount to the plugin's
@@ -60,7 +60,7 @@ func (p *Plugin) mount(ctx context.Context, scope, configJSON, discovery string)
 	if p == nil {
 		return nil, ErrNotLoaded
 	}
-	if _, err := p.host.cfg.Tools.Chain(scope); err != nil {
+	if _, err := p.host.opts.Tools.Chain(scope); err != nil {
 		return nil, fmt.Errorf("mount: %w", err)
 	}
 	p.mu.Lock()
@@ -83,9 +83,9 @@ func (p *Plugin) mount(ctx context.Context, scope, configJSON, discovery string)
 	return m, nil
 }
 
-// MountConfig is a mount's configuration as Go; its JSON form is what
-// MountJSON takes.
-type MountConfig = contract.MountConfig
+// MountOptions configure a mount ([Plugin.Mount]; nil for the defaults);
+// their JSON form is what [Plugin.MountJSON] takes.
+type MountOptions = contract.MountOptions
 
 // configureLocked sends the mount's configuration to inst, registers its
 // tools on first use (later replays keep the identities) and binds them.
@@ -133,7 +133,7 @@ func (m *Mount) bindLocked(ctx context.Context, inst Instance, resp contract.Con
 	if m.identities == nil {
 		m.identities = make(map[string]string)
 		for _, t := range resp.Tools {
-			id, err := m.plugin.host.cfg.Tools.Register(m.scope, tools.Definition{
+			id, err := m.plugin.host.opts.Tools.Register(m.scope, tools.Definition{
 				Name:         t.Name,
 				Description:  t.Description,
 				InputSchema:  t.InputSchema,
@@ -157,7 +157,7 @@ func (m *Mount) bindLocked(ctx context.Context, inst Instance, resp contract.Con
 
 func (m *Mount) unregisterTools() {
 	for _, id := range m.identities {
-		m.plugin.host.cfg.Tools.Unregister(id)
+		m.plugin.host.opts.Tools.Unregister(id)
 	}
 }
 

@@ -40,9 +40,10 @@ type OpenOptions struct {
 	// ...}); nil runs its rules in the host's process
 	// (LoadOptions.InProcess).
 	Launcher Launcher
-	// Mount is the plugin's configuration; nil means the defaults with the
-	// skill_resource tool on and `/name` user invocation.
-	Mount *MountConfig
+	// Mount holds the options the plugin is mounted with; nil means the
+	// defaults with the skill_resource tool on and `/name` user
+	// invocation.
+	Mount *MountOptions
 	// Logger receives the SDK's, the providers' and the plugin's log
 	// output; nil discards it.
 	Logger *slog.Logger
@@ -71,7 +72,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		}
 		roots[i] = abs
 	}
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
 		TrustProject: trustAll(o.TrustProjects), Logger: o.Logger})
 	if err != nil {
 		return nil, fmt.Errorf("hostsdk: open the skill directories: %w", err)
@@ -81,9 +82,13 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		disk.Close()
 		return nil, err
 	}
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		disk.Close()
+		return nil, err
+	}
 	registry.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
-	h, err := New(Config{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
 	if err != nil {
 		disk.Close()
 		return nil, err
@@ -102,7 +107,7 @@ func (h *Host) loadAndMount(ctx context.Context, o OpenOptions) error {
 	if err != nil {
 		return err
 	}
-	cfg := MountConfig{ResourceTool: true, UserInvocation: true}
+	cfg := MountOptions{ResourceTool: true, UserInvocation: true}
 	if o.Mount != nil {
 		cfg = *o.Mount
 	}
@@ -116,7 +121,7 @@ func openStore(o OpenOptions) (sessionlog.Store, error) {
 	case o.Store != nil:
 		return o.Store, nil
 	case o.SessionDir != "":
-		store, err := sessionlog.NewFileStore(o.SessionDir)
+		store, err := sessionlog.NewFileStore(o.SessionDir, nil)
 		if err != nil {
 			return nil, fmt.Errorf("hostsdk: OpenOptions.SessionDir: %w", err)
 		}

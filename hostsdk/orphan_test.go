@@ -39,13 +39,17 @@ func runTestHost(mode string) int {
 		return runReplicaProcess()
 	}
 	ctx := context.Background()
-	reg := skills.NewRegistry()
-	hang := skilltest.New(skilltest.Options{})
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	hang := skilltest.New(nil)
 	if mode == "mid-prestep" {
 		hang.SetHang(skilltest.OpList, true)
 	}
 	reg.AddProvider(tools.GlobalScope, hang, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

@@ -23,7 +23,7 @@ import (
 // publishes its own copy of the catalog.
 func TestConcurrentStepsPublishEachChangeOnce(t *testing.T) {
 	const racers, rounds = 8, 5
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.mount(tools.GlobalScope)
 	ctx := context.Background()
 	const session = "raced"
@@ -113,8 +113,8 @@ func (l movingLog) AppendIf(ctx context.Context, expect uint64, recs ...sessionl
 // TestStepGivesUpOnAHeadThatKeepsMoving: the retries are bounded, and the
 // error says why and wraps sessionlog.ErrConflict.
 func TestStepGivesUpOnAHeadThatKeepsMoving(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: movingStore{sessionlog.NewMemoryStore()}, Logger: slog.New(slog.DiscardHandler)})
+	e := newEnv(t, hostsdk.Options{})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: movingStore{sessionlog.NewMemoryStore()}, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,12 +31,12 @@ type reasonsHost struct {
 
 func newReasonsHost(t *testing.T) *reasonsHost {
 	t.Helper()
-	r := &reasonsHost{tree: tools.NewTree(), reg: skills.NewRegistry(), store: sessionlog.NewMemoryStore(), log: &syncBuffer{}}
+	r := &reasonsHost{tree: tools.NewTree(), reg: skilltest.NewRegistry(t), store: sessionlog.NewMemoryStore(), log: &syncBuffer{}}
 	if err := r.tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
 	var err error
-	r.host, err = hostsdk.New(hostsdk.Config{Tools: r.tree, Skills: r.reg, Sessions: r.store,
+	r.host, err = hostsdk.New(&hostsdk.Options{Tools: r.tree, Skills: r.reg, Sessions: r.store,
 		Logger: slog.New(slog.NewTextHandler(r.log, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	if err != nil {
 		t.Fatal(err)
@@ -73,7 +73,7 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 	if err := r.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "A."}); err != nil {
 		t.Fatal(err)
 	}
-	failing := skilltest.New(skilltest.Options{})
+	failing := skilltest.New(nil)
 	failing.SetListError(errors.New("skills server unreachable: connection refused"))
 	r.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{})
 	step := hostsdk.Step{SessionID: "stuck-1", Cwd: "/work", AgentScope: "agent:a"}
@@ -138,7 +138,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 	r := newReasonsHost(t)
 	root := t.TempDir()
 	writeSkillFile(t, root, "alpha", "A.", "Do alpha.")
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}})
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +185,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 
 // TestEveryOutcomeHasAReason: the host's own outcomes carry reasons too.
 func TestEveryOutcomeHasAReason(t *testing.T) {
-	bare, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: sessionlog.NewMemoryStore()})
+	bare, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		t.Fatal(err)
 	}

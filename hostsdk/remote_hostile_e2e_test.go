@@ -66,7 +66,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { httpSrv.Stop() })
-	remote, err := mcpskills.New(mcpskills.Config{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestRemoteServerErrorTextThroughThePlugin(t *testing.T) {
 	}
 	t.Cleanup(func() { httpSrv.Stop() })
 	var logged lockedBuffer
-	remote, err := mcpskills.New(mcpskills.Config{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second,
+	remote, err := mcpskills.New(&mcpskills.Options{URL: httpSrv.URL(), Label: "docs", RequestTimeout: 10 * time.Second,
 		Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	if err != nil {
 		t.Fatal(err)

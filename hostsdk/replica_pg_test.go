@@ -32,7 +32,7 @@ const (
 // of round N and answers "ok", or "error: ..." on failure.
 func runReplicaProcess() int {
 	ctx := context.Background()
-	store, err := pglog.Open(ctx, os.Getenv(postgresDSNVar), pglog.WithSchema(os.Getenv(replicaSchema)))
+	store, err := pglog.Open(ctx, os.Getenv(postgresDSNVar), &pglog.Options{Schema: os.Getenv(replicaSchema)})
 	if err != nil {
 		fmt.Println("error:", err)
 		return 1
@@ -104,7 +104,7 @@ func postgresStore(t *testing.T, prefix string) (store *pglog.Store, dsn, schema
 		t.Skipf("set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresDSNVar)
 	}
 	schema = fmt.Sprintf("%s_%d_%d", prefix, os.Getpid(), time.Now().UnixNano())
-	store, err := pglog.Open(context.Background(), dsn, pglog.WithSchema(schema))
+	store, err := pglog.Open(context.Background(), dsn, &pglog.Options{Schema: schema})
 	if err != nil {
 		t.Fatal(err)
 	}

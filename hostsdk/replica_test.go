@@ -33,9 +33,12 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		return nil, err
 	}
-	r := &replica{name: name, reg: skills.NewRegistry()}
-	var err error
-	r.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: r.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, err
+	}
+	r := &replica{name: name, reg: reg}
+	r.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: r.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +188,7 @@ func fleetRounds(n int, sessions []string, stepsPerSession int) []replicaRound {
 // own plugin process, step the same sessions concurrently against one file
 // store while the skills change between rounds.
 func TestReplicasShareAFileStore(t *testing.T) {
-	store, err := sessionlog.NewFileStore(t.TempDir())
+	store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -32,11 +33,11 @@ func BenchmarkResourceReadDirectory(b *testing.B) {
 			if err := os.WriteFile(filepath.Join(dir, "big.txt"), []byte(file), 0o644); err != nil {
 				b.Fatal(err)
 			}
-			tree, reg := tools.NewTree(), skills.NewRegistry()
+			tree, reg := tools.NewTree(), skilltest.NewRegistry(b)
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "A.", Content: "Read big.txt.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}); err != nil {
 				b.Fatal(err)
 			}
-			host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+			host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -21,6 +21,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -120,13 +121,13 @@ func TestResourceToolEndToEnd(t *testing.T) {
 
 func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess bool) {
 	ctx := context.Background()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	for _, agent := range []string{"agent:a", "agent:restricted", "agent:shadow"} {
 		if err := tree.AddScope(agent, tools.GlobalScope); err != nil {
 			t.Fatal(err)
 		}
 	}
-	remote, err := mcpskills.New(mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", fx.remoteRoot}, RequestTimeout: 10 * time.Second})
+	remote, err := mcpskills.New(&mcpskills.Options{Command: []string{bin, "serve-mcp", "-skills", fx.remoteRoot}, RequestTimeout: 10 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "brand-voice", Description: "Brand voice.", Content: "Use assets/voice.md.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "Ask the brand_asset tool."}}); err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 func BenchmarkSelectionStep(b *testing.B) {
 	for _, mode := range []string{"none", "exclude-one"} {
 		b.Run("selection="+mode, func(b *testing.B) {
-			store, err := sessionlog.NewFileStore(b.TempDir())
+			store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -17,7 +17,10 @@ import (
 // keep every skill.
 func ExampleHost_SelectSkills() {
 	ctx := context.Background()
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
 	for _, s := range []skills.RuntimeSkill{
 		{Name: "code-review", Description: "Review a change.", Content: "Read the diff twice."},
 		{Name: "deploy-prod", Description: "Deploy to production.", Content: "Ask first."},
@@ -26,7 +29,7 @@ func ExampleHost_SelectSkills() {
 			log.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: registry, Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: registry, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func expectLoaded(t *testing.T, out hostsdk.ToolResult, name string) {
 // without it and the tool answers it unknown; clearing the selection
 // publishes a replacement with it back.
 func TestSelectionExcludeAndClear(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		e.register(tools.GlobalScope, n, "Skill "+n+".")
 	}
@@ -109,7 +109,7 @@ func TestSelectionExcludeAndClear(t *testing.T) {
 // TestSelectionIncludeOnly: with inclusions, only the included skills are
 // listed and loadable; exclusion wins over inclusion.
 func TestSelectionIncludeOnly(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		e.register(tools.GlobalScope, n, "Skill "+n+".")
 	}
@@ -134,9 +134,9 @@ func TestSelectionIncludeOnly(t *testing.T) {
 // and the provider is never asked to load one; including a provider adds
 // its skills to the included names.
 func TestSelectionByProvider(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "local", "A runtime skill.")
-	remote := skilltest.New(skilltest.Options{Label: "remote"})
+	remote := skilltest.New(&skilltest.Options{Label: "remote"})
 	remote.SetSkills(
 		skilltest.Skill{Summary: skill.Summary{Name: "fetch", Description: "A remote skill.", Invocation: skill.DefaultPolicy()}, Content: "Fetch."},
 		skilltest.Skill{Summary: skill.Summary{Name: "push", Description: "Another remote skill.", Invocation: skill.DefaultPolicy()}, Content: "Push."},
@@ -173,15 +173,15 @@ func TestSelectionSurvivesResume(t *testing.T) {
 	dir := t.TempDir()
 	ctx := context.Background()
 	open := func() *env {
-		store, err := sessionlog.NewFileStore(dir)
+		store, err := sessionlog.NewFileStore(dir, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := &env{t: t, tree: tools.NewTree(), reg: skills.NewRegistry(), store: store}
+		e := &env{t: t, tree: tools.NewTree(), reg: skilltest.NewRegistry(t), store: store}
 		if err := e.tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 			t.Fatal(err)
 		}
-		if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)}); err != nil {
+		if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)}); err != nil {
 			t.Fatal(err)
 		}
 		if e.plugin, err = e.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
@@ -233,7 +233,7 @@ func TestSelectionWrittenByAnotherHost(t *testing.T) {
 				return
 			}
 			var store sessionlog.Store
-			store, err := sessionlog.NewFileStore(t.TempDir())
+			store, err := sessionlog.NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -274,7 +274,7 @@ func pgStores(t *testing.T, n int) []sessionlog.Store {
 		}
 	})
 	for i := 0; i < n; i++ {
-		s, err := pglog.Open(ctx, dsn, pglog.WithSchema(schema))
+		s, err := pglog.Open(ctx, dsn, &pglog.Options{Schema: schema})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,12 +365,12 @@ func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) 
 // no source and a canonical JSON body, which the plugin neither reads as a
 // catalog nor lets hide anything; a malformed newer record is skipped.
 func TestSelectionRecordInTheLog(t *testing.T) {
-	t.Run("file", func(t *testing.T) { testSelectionRecordInTheLog(t, newEnv(t, hostsdk.Config{})) })
+	t.Run("file", func(t *testing.T) { testSelectionRecordInTheLog(t, newEnv(t, hostsdk.Options{})) })
 	t.Run("without-seeker", func(t *testing.T) {
-		e := newEnv(t, hostsdk.Config{})
+		e := newEnv(t, hostsdk.Options{})
 		// A second host on the same files, seeing them without the seeker.
 		store := plainStore{e.store}
-		host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store})
+		host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: store})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -425,7 +425,7 @@ func testSelectionRecordInTheLog(t *testing.T, e *env) {
 }
 
 func TestSelectSkillsRefusesInvalidSelections(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	many := make([]string, hostsdk.MaxSelectionEntries+1)
 	for i := range many {
 		many[i] = "a"
@@ -456,13 +456,13 @@ func TestSelectSkillsRefusesInvalidSelections(t *testing.T) {
 // selection.
 func TestSelectionInProcess(t *testing.T) {
 	store := sessionlog.NewMemoryStore()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	for _, n := range []string{"alpha", "beta"} {
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: n, Description: "Skill " + n + "."}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store})
+	h, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -571,7 +571,7 @@ func (l countingLog) NewestOfType(ctx context.Context, typ string) (uint64, sess
 // since the previous step) read the session log once, with a selection or
 // without: the selection costs no read of its own.
 func TestSelectionCostsNoExtraReads(t *testing.T) {
-	files, err := sessionlog.NewFileStore(t.TempDir())
+	files, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -638,7 +638,7 @@ func TestSelectionCostsNoExtraReads(t *testing.T) {
 // session race; afterwards the session's next step publishes the catalog
 // of the selection recorded last.
 func TestSelectionUnderConcurrentSteps(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	for _, n := range []string{"alpha", "beta", "gamma"} {
 		e.register(tools.GlobalScope, n, "Skill "+n+".")
 	}

@@ -17,7 +17,7 @@ import (
 // model's context, hiding the catalog message, and records it with
 // RecordCompaction; the next step publishes the catalog again.
 func TestCompactionRecordedThroughTheHostRepublishes(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	ctx := context.Background()
@@ -75,7 +75,7 @@ func TestCompactionRecordedThroughTheHostRepublishes(t *testing.T) {
 // shows the catalog as visible, so the plugin adds nothing, and the model
 // goes without a catalog until the skills change.
 func TestCompactionNotRecordedIsNotSeen(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
@@ -92,7 +92,7 @@ func TestCompactionNotRecordedIsNotSeen(t *testing.T) {
 // so when asked.
 func TestHostReportsATornSessionFile(t *testing.T) {
 	dir := t.TempDir()
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +101,8 @@ func TestHostReportsATornSessionFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs bytes.Buffer
-	e := newEnv(t, hostsdk.Config{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: store,
+	e := newEnv(t, hostsdk.Options{})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: store,
 		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	if err != nil {
 		t.Fatal(err)

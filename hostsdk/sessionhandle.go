@@ -60,7 +60,7 @@ func (s *Session) AgentScope() string { return s.agentScope }
 // Step runs one model step of the session, as Host.PreStep does, with
 // downstream as the messages the runtime proposes (Step.Downstream). One
 // difference: when the plugin fails and the host fails open (a
-// *PluginError or *HostError, Config.FailClosed unset), Step appends the
+// *PluginError or *HostError, Options.FailClosed unset), Step appends the
 // downstream messages itself, so the session log keeps up with what the
 // model is sent; StepResult.Appended then holds their sequence numbers. If
 // that append fails too, the error joins both failures.
@@ -76,7 +76,7 @@ func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, er
 // step is Step for a session whose turn the caller holds.
 func (s *Session) step(ctx context.Context, st *session, downstream Decision) (StepResult, error) {
 	res, err := s.h.preStep(ctx, st, s.stepOf(downstream))
-	if err == nil || !failedOpen(err) || s.h.cfg.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
+	if err == nil || !failedOpen(err) || s.h.opts.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
 		return res, err
 	}
 	log, lerr := s.h.openLog(ctx, s.id, st)
@@ -127,7 +127,7 @@ func (h *Host) Tools(agentScope string) []ToolDefinition {
 		return nil
 	}
 	var out []ToolDefinition
-	for _, t := range h.cfg.Tools.Visible(agentScope) {
+	for _, t := range h.opts.Tools.Visible(agentScope) {
 		if m.ToolIdentity(t.Definition.Name) == t.Identity {
 			out = append(out, t.Definition)
 		}

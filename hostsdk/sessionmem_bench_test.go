@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -75,13 +76,13 @@ func BenchmarkLiveSessionHeap(b *testing.B) {
 func benchLiveSessions(b *testing.B, n int) {
 	// Every session's file stays open, as it does under the default
 	// descriptor budget where the process may open 24,000 files or more.
-	store, err := sessionlog.NewFileStore(b.TempDir(), sessionlog.WithMaxOpenFiles(2*n))
+	store, err := sessionlog.NewFileStore(b.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: 2 * n})
 	if err != nil {
 		b.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(b)
 	reg.AddProvider(tools.GlobalScope, newSessionSkills(), skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -189,11 +189,11 @@ func (c Callbacks) plus(d Callbacks) Callbacks {
 // failure of the host's side (a provider, the session store opening the
 // log or appending the step's messages, or a step.Cwd that is not absolute:
 // ErrRelativeCwd) a *HostError; unless
-// Config.FailClosed is set, the StepResult then carries the downstream
+// Options.FailClosed is set, the StepResult then carries the downstream
 // decision unchanged, with OutcomePluginError, and nothing of the step is in
 // the log.
 //
-// Config.PreStepTimeout bounds each attempt: the plugin's round trip with
+// Options.PreStepTimeout bounds each attempt: the plugin's round trip with
 // its callbacks and every session-store call of the step (opening the log,
 // the append). (Re)starting the plugin process is not part of it.
 //
@@ -260,11 +260,11 @@ func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepR
 
 // failStep ends a step that failed: the downstream decision with
 // OutcomePluginError and the failure as its reason, or, with
-// Config.FailClosed, the error alone. Either way the reason is reported.
+// Options.FailClosed, the error alone. Either way the reason is reported.
 func (h *Host) failStep(ctx context.Context, s *session, step Step, decision Decision, callbacks Callbacks, err error) (StepResult, error) {
 	reasons := []Reason{failureReason(err)}
 	h.reportReasons(ctx, s, step, OutcomePluginError, reasons)
-	if h.cfg.FailClosed {
+	if h.opts.FailClosed {
 		return StepResult{}, err
 	}
 	return StepResult{Decision: decision, Outcome: OutcomePluginError, Reasons: reasons, Callbacks: callbacks}, err

@@ -26,7 +26,7 @@ type stepRun struct {
 	// Set when the attempt starts.
 	callerCtx   context.Context // the caller's own
 	callerFirst bool            // the caller's deadline comes before the attempt's
-	ctx         context.Context // the attempt's, bounded by Config.PreStepTimeout
+	ctx         context.Context // the attempt's, bounded by Options.PreStepTimeout
 	log         sessionlog.Log
 }
 
@@ -48,7 +48,7 @@ const maxStepAttempts = 16
 const maxRebases = 8
 
 // attempt runs the plugin's decision on the session's head and appends its
-// messages, under one Config.PreStepTimeout. A failed attempt's result
+// messages, under one Options.PreStepTimeout. A failed attempt's result
 // carries only the callbacks it counted.
 func (r *stepRun) attempt(ctx context.Context, attempt int) (StepResult, error) {
 	h := r.h
@@ -62,8 +62,8 @@ func (r *stepRun) attempt(ctx context.Context, attempt int) (StepResult, error) 
 			return StepResult{}, &PluginError{Err: err}
 		}
 	}
-	r.callerCtx, r.callerFirst = ctx, callerDeadlineFirst(ctx, h.cfg.PreStepTimeout)
-	stepCtx, cancel := context.WithTimeout(ctx, h.cfg.PreStepTimeout)
+	r.callerCtx, r.callerFirst = ctx, callerDeadlineFirst(ctx, h.opts.PreStepTimeout)
+	stepCtx, cancel := context.WithTimeout(ctx, h.opts.PreStepTimeout)
 	defer cancel()
 	r.ctx = stepCtx
 
@@ -211,7 +211,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 		Step:       uint32(step.Step),
 		Downstream: r.decision,
 	}
-	if id, _, ok := h.cfg.Tools.Resolve(step.AgentScope, contract.SkillToolName); ok {
+	if id, _, ok := h.opts.Tools.Resolve(step.AgentScope, contract.SkillToolName); ok {
 		req.SkillToolIdentity = id
 	}
 	var err error
@@ -227,7 +227,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 	if err != nil {
 		return StepResult{}, nil, storeError(r.callerCtx, r.callerFirst, err)
 	}
-	if tok, ok := h.cfg.Skills.CachedToken(skillsQuery(step, r.chain)); ok {
+	if tok, ok := h.opts.Skills.CachedToken(skillsQuery(step, r.chain)); ok {
 		req.SnapshotToken = sel.token(tok)
 	}
 

@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -49,25 +50,25 @@ func (failedOpenStore) Open(context.Context, string) (sessionlog.Log, error) {
 
 // storeHost is a host on store with one skill and the plugin mounted in
 // process.
-func storeHost(t *testing.T, store sessionlog.Store, cfg hostsdk.Config) *hostsdk.Host {
+func storeHost(t *testing.T, store sessionlog.Store, cfg hostsdk.Options) *hostsdk.Host {
 	t.Helper()
 	h, _ := storeHostWithRegistry(t, store, cfg)
 	return h
 }
 
 // storeHostWithRegistry is storeHost, with the registry it made.
-func storeHostWithRegistry(t *testing.T, store sessionlog.Store, cfg hostsdk.Config) (*hostsdk.Host, *skills.Registry) {
+func storeHostWithRegistry(t *testing.T, store sessionlog.Store, cfg hostsdk.Options) (*hostsdk.Host, *skills.Registry) {
 	t.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "Do alpha."}); err != nil {
 		t.Fatal(err)
 	}
 	cfg.Tools, cfg.Skills, cfg.Sessions, cfg.Logger = tree, reg, store, slog.New(slog.DiscardHandler)
-	host, err := hostsdk.New(cfg)
+	host, err := hostsdk.New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +100,7 @@ func TestStoreFailureIsAHostErrorAndFailsOpen(t *testing.T) {
 		{"open", failedOpenStore{sessionlog.NewMemoryStore()}, syscall.EMFILE},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			host := storeHost(t, tc.store, hostsdk.Config{})
+			host := storeHost(t, tc.store, hostsdk.Options{})
 			res, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a",
 				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
 			var herr *hostsdk.HostError
@@ -121,7 +122,7 @@ func TestStoreFailureIsAHostErrorAndFailsOpen(t *testing.T) {
 				t.Errorf("Appended = %v, want nothing", res.Appended)
 			}
 
-			closed := storeHost(t, tc.store, hostsdk.Config{FailClosed: true})
+			closed := storeHost(t, tc.store, hostsdk.Options{FailClosed: true})
 			res, err = closed.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a",
 				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
 			if !errors.As(err, &herr) || len(res.Decision.Messages) != 0 || res.Outcome != "" {
@@ -184,7 +185,7 @@ func TestStoreStallAfterASkillChangeIsTheHosts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			store := stallingStore{Store: sessionlog.NewMemoryStore(), stallHead: new(atomic.Bool), stallReads: new(atomic.Bool)}
-			h, reg := storeHostWithRegistry(t, store, hostsdk.Config{PreStepTimeout: 500 * time.Millisecond})
+			h, reg := storeHostWithRegistry(t, store, hostsdk.Options{PreStepTimeout: 500 * time.Millisecond})
 			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}
 			if res, err := h.PreStep(context.Background(), step); err != nil || res.Outcome != hostsdk.OutcomeInitial {
 				t.Fatalf("first step: %s, %v", res.Outcome, err)

@@ -272,7 +272,7 @@ func TestSyncUsesTheFrameworksIDs(t *testing.T) {
 // TestSyncKeepsTheHistoryWhenThePluginFails: a step that fails open still
 // appends the framework's messages, and the next call goes on from them.
 func TestSyncKeepsTheHistoryWhenThePluginFails(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{PreStepTimeout: 300 * time.Millisecond})
+	e := newEnv(t, hostsdk.Options{PreStepTimeout: 300 * time.Millisecond})
 	e.mount(tools.GlobalScope)
 	blocking := newBlockingProvider()
 	e.reg.AddProvider(tools.GlobalScope, blocking, skills.ProviderOptions{})
@@ -325,7 +325,7 @@ func TestSessionToolsAreTheMountsOwn(t *testing.T) {
 // one host never fail, however they interleave (a step that kept losing
 // the append to faster ones used to give up after 16 attempts).
 func TestStepsOfOneSessionTakeTurns(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.mount(tools.GlobalScope)
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	const workers, steps = 4, 150
@@ -371,14 +371,14 @@ func TestStepsOfTwoHostsOnOneStoreDoNotStarve(t *testing.T) {
 	store := sessionlog.NewMemoryStore()
 	var hosts []*hostsdk.Host
 	for range 2 {
-		tree, reg := tools.NewTree(), skills.NewRegistry()
+		tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 		if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 			t.Fatal(err)
 		}
 		if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "x"}); err != nil {
 			t.Fatal(err)
 		}
-		h, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
+		h, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)})
 		if err != nil {
 			t.Fatal(err)
 		}

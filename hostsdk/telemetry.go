@@ -39,7 +39,7 @@ const (
 const outcomeError Outcome = "error"
 
 // hostTelemetry is the host's tracer and instruments, from
-// Config.TracerProvider and Config.MeterProvider. With neither, it records
+// Options.TracerProvider and Options.MeterProvider. With neither, it records
 // nothing, and the step and callback paths skip it entirely.
 type hostTelemetry struct {
 	tracer trace.Tracer // nil: no spans

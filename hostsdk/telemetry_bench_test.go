@@ -142,7 +142,7 @@ func BenchmarkTelemetryPaired(b *testing.B) {
 // the step's time is returned and its allocations counted in allocs. The
 // plugin's process id comes with it, 0 in process.
 func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllocs) time.Duration, int) {
-	var cfg hostsdk.Config
+	var cfg hostsdk.Options
 	var ro skills.RegistryOptions
 	if otel != "off" {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithBatcher(discardSpans{}))
@@ -154,7 +154,7 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 		b.Cleanup(func() { mp.Shutdown(context.Background()) })
 		cfg.MeterProvider, ro.MeterProvider = mp, mp
 	}
-	reg, err := skills.NewRegistryWith(ro)
+	reg, err := skills.NewRegistry(&ro)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -173,7 +173,7 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 	}
 	store := sessionlog.NewMemoryStore()
 	cfg.Tools, cfg.Skills, cfg.Sessions = tree, reg, store
-	host, err := hostsdk.New(cfg)
+	host, err := hostsdk.New(&cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

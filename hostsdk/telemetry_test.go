@@ -30,7 +30,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// telemetryEnv is a host whose Config and registry record into an
+// telemetryEnv is a host whose Options and registry record into an
 // in-memory span exporter and a manual metric reader, with one provider
 // (labelled "fake", listed on every snapshot: it announces no changes) and
 // the plugin loaded as opts say and mounted globally.
@@ -60,11 +60,11 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg, err := skills.NewRegistryWith(skills.RegistryOptions{TracerProvider: tp, MeterProvider: mp})
+	reg, err := skills.NewRegistry(&skills.RegistryOptions{TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.provider = skilltest.New(skilltest.Options{Label: "fake"})
+	e.provider = skilltest.New(&skilltest.Options{Label: "fake"})
 	e.provider.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "alpha", Description: "Does alpha.", Invocation: skill.DefaultPolicy()}, Content: "Alpha body."})
 	reg.AddProvider(tools.GlobalScope, e.provider, skills.ProviderOptions{Label: "fake"})
 	for _, rs := range runtime {
@@ -72,7 +72,7 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 			t.Fatal(err)
 		}
 	}
-	e.host, err = hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(),
+	e.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(),
 		Logger: slog.New(slog.DiscardHandler), TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
 		t.Fatal(err)
@@ -410,14 +410,14 @@ func TestResourceReadsAreTracedAndCounted(t *testing.T) {
 // counts its steps, and one given only a tracer provider traces them.
 func TestTracerAndMeterAreIndependent(t *testing.T) {
 	tree := tools.NewTree()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
 		t.Fatal(err)
 	}
-	run := func(cfg hostsdk.Config) {
+	run := func(cfg hostsdk.Options) {
 		t.Helper()
 		cfg.Tools, cfg.Skills, cfg.Sessions = tree, reg, sessionlog.NewMemoryStore()
-		host, err := hostsdk.New(cfg)
+		host, err := hostsdk.New(&cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -438,7 +438,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 	}
 
 	reader := sdkmetric.NewManualReader()
-	run(hostsdk.Config{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
+	run(hostsdk.Options{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))})
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil {
 		t.Fatal(err)
@@ -448,7 +448,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 	}
 
 	spans := tracetest.NewInMemoryExporter()
-	run(hostsdk.Config{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
+	run(hostsdk.Options{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))})
 	tree2, _ := spanTree(t, spans.GetSpans())
 	if want := "skillcatalog.PreStep\n  skillcatalog.plugin.PreStep\n    skillcatalog.callback.Snapshot\n    skillcatalog.callback.ReadEvents\n"; tree2 != want {
 		t.Errorf("tracer only:\n%s\nwant:\n%s", tree2, want)
@@ -462,7 +462,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 func TestNoProvidersRecordNothing(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Config{})
+	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Options{})
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
 		t.Fatal(err)
 	}

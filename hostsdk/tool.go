@@ -48,7 +48,7 @@ func (e *ToolNotFoundError) Error() string {
 func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, err error) {
 	ctx, span := h.tel.startToolCall(ctx, call)
 	defer func() { h.tel.endToolCall(span, result, err) }()
-	id, _, ok := h.cfg.Tools.Resolve(call.AgentScope, call.Name)
+	id, _, ok := h.opts.Tools.Resolve(call.AgentScope, call.Name)
 	if !ok {
 		return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}
 	}
@@ -58,10 +58,10 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				if err := checkCwd(call.Cwd); err != nil {
 					return ToolResult{}, &HostError{Err: err}
 				}
-				callerFirst := callerDeadlineFirst(ctx, h.cfg.ToolCallTimeout)
-				callCtx, cancel := context.WithTimeout(ctx, h.cfg.ToolCallTimeout)
+				callerFirst := callerDeadlineFirst(ctx, h.opts.ToolCallTimeout)
+				callCtx, cancel := context.WithTimeout(ctx, h.opts.ToolCallTimeout)
 				defer cancel()
-				skillID, _, _ := h.cfg.Tools.Resolve(call.AgentScope, contract.SkillToolName)
+				skillID, _, _ := h.opts.Tools.Resolve(call.AgentScope, contract.SkillToolName)
 				res, err := m.executeSkillTool(callCtx, call, skillID)
 				if err != nil {
 					return ToolResult{}, blame(ctx, callerFirst, err)

@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/internal/golden"
 )
@@ -64,7 +65,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 	stores := map[string]func(t *testing.T) sessionlog.Store{
 		"memory": func(t *testing.T) sessionlog.Store { return sessionlog.NewMemoryStore() },
 		"file": func(t *testing.T) sessionlog.Store {
-			s, err := sessionlog.NewFileStore(t.TempDir())
+			s, err := sessionlog.NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,11 +80,11 @@ func TestTranscriptRoundTrips(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
 			store := stores[name](t)
-			reg := skills.NewRegistry()
+			reg := skilltest.NewRegistry(t)
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "pdf-forms", Description: "Fill in PDF forms.", Content: "Use the field names."}); err != nil {
 				t.Fatal(err)
 			}
-			host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: store})
+			host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -183,11 +184,11 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "old.jsonl"), old, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,7 +242,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 func TestTranscriptSkipsARecordThatDoesNotDecode(t *testing.T) {
 	ctx := context.Background()
 	store := sessionlog.NewMemoryStore()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: skilltest.NewRegistry(t), Sessions: store})
 	if err != nil {
 		t.Fatal(err)
 	}

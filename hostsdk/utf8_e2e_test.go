@@ -22,7 +22,7 @@ import (
 // description is not UTF-8 is refused by Register, naming the field, so
 // every session of the host keeps stepping through the real plugin.
 func TestInvalidUTF8DescriptionIsRefusedAtRegister(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	err := e.reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "broken", Description: "caf\xe9 latin-1", Content: "Body."})
 	if !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), `register "broken"`) || !strings.Contains(err.Error(), "description is not valid UTF-8 (byte 3") {
@@ -48,7 +48,7 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 		"in process": {InProcess: true},
 	} {
 		t.Run(name, func(t *testing.T) {
-			host, reg, _ := modeEnv(t, opts, hostsdk.Config{})
+			host, reg, _ := modeEnv(t, opts, hostsdk.Options{})
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "First skill.", Content: "Do alpha."}); err != nil {
 				t.Fatal(err)
 			}
@@ -79,7 +79,7 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 // that is not UTF-8, naming it, instead of storing its bytes turned into
 // U+FFFD; nothing of the call is appended.
 func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
-	host, _, store := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Config{})
+	host, _, store := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
 	good := hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "fine"}}}
 	bad := hostsdk.Message{ID: "t1", Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{{Type: "text", Text: "ok"}, {Type: "text", Text: "\xff\xfe"}}}
 	_, err := host.AppendMessages(context.Background(), "s1", good, bad)
@@ -112,7 +112,7 @@ func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
 // naming the file and the byte, as `validate` calls such a file invalid;
 // the session's steps go on.
 func TestInvalidUTF8SkillFileBody(t *testing.T) {
-	e := newEnv(t, hostsdk.Config{})
+	e := newEnv(t, hostsdk.Options{})
 	root := t.TempDir()
 	dir := filepath.Join(root, "latin")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -122,7 +122,7 @@ func TestInvalidUTF8SkillFileBody(t *testing.T) {
 	if err := os.WriteFile(file, []byte("---\nname: latin\ndescription: Fine.\n---\nCaf\xe9.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	p, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(root, "home")})
+	p, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, HomeDir: filepath.Join(root, "home")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,15 +21,15 @@ func knownOptions() []string {
 
 // defaultConfig returns the configuration used when the host passes none,
 // with every default written out.
-func defaultConfig() contract.MountConfig {
-	return contract.MountConfig{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
+func defaultConfig() contract.MountOptions {
+	return contract.MountOptions{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
 }
 
 // ParseConfig validates a JSON object of plugin options (the form of
-// contract.MountConfig.JSON, or a non-Go host's own) and returns it with
+// contract.MountOptions.JSON, or a non-Go host's own) and returns it with
 // every default written out. An empty string means all defaults. Errors
 // name the option and its bound.
-func ParseConfig(raw string) (contract.MountConfig, error) {
+func ParseConfig(raw string) (contract.MountOptions, error) {
 	cfg := defaultConfig()
 	if strings.TrimSpace(raw) == "" {
 		return cfg, nil

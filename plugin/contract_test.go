@@ -13,5 +13,5 @@ import (
 // hostsdk.LoadOptions{InProcess: true}.
 func TestEngineKeepsTheContract(t *testing.T) {
 	t.Parallel()
-	contracttest.RunService(t, func(*testing.T) contract.Service { return plugin.New(plugin.Options{}) })
+	contracttest.RunService(t, func(*testing.T) contract.Service { return plugin.New(nil) })
 }

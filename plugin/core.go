@@ -12,7 +12,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/render"
 )
 
-// Options configures a Core.
+// Options configures a Core ([New]). Every field is optional: the zero
+// value, like a nil *Options, means the defaults.
 type Options struct {
 	// Logger receives the plugin's log output; nil discards it.
 	Logger *slog.Logger
@@ -40,9 +41,13 @@ type mountState struct {
 
 var _ contract.Service = (*Core)(nil)
 
-// New returns a Core with no mounts and empty caches.
-func New(opts Options) *Core {
-	logger := opts.Logger
+// New returns a Core with no mounts and empty caches, configured by opts
+// (see [Options]); nil means every default (no log output).
+func New(opts *Options) *Core {
+	var logger *slog.Logger
+	if opts != nil {
+		logger = opts.Logger
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}

@@ -16,7 +16,7 @@ func TestCoreMounts(t *testing.T) {
 	ctx := context.Background()
 	h := newMemHost(summary("alpha", "Does alpha."))
 	h.defs["alpha"] = testDefinition("alpha", "Do alpha.")
-	c := New(Options{})
+	c := New(nil)
 
 	if _, err := c.Configure(ctx, nil, contract.ConfigureRequest{}); err == nil {
 		t.Error("a mount without a host to call back was accepted")
@@ -78,7 +78,7 @@ func TestCoreMounts(t *testing.T) {
 func TestCoreIsSafeForConcurrentUse(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	c := New(Options{})
+	c := New(nil)
 	var mounts []string
 	for _, cfg := range []string{"", `{"catalogDescriptionMaxLength": 5}`} {
 		m, err := c.Configure(ctx, &lockedHost{h: newMemHost(summary("alpha", "Does alpha."))}, contract.ConfigureRequest{Config: cfg})

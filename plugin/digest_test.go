@@ -31,7 +31,7 @@ func TestRecentSourcesByDigest(t *testing.T) {
 			for i := range 20 {
 				host.SetSkill(skill.Definition{Summary: skill.Summary{Name: fmt.Sprintf("s-%02d", i), Description: strings.Repeat("d", 60), Invocation: skill.DefaultPolicy(), Provider: "runtime"}, Content: "x"})
 			}
-			svc := plugin.New(plugin.Options{})
+			svc := plugin.New(nil)
 			resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Config: "{}", Scope: "global"})
 			if err != nil || !resp.AcceptsSourceDigests {
 				t.Fatalf("Configure: %+v, %v; want a mount that accepts source digests", resp, err)

@@ -61,7 +61,7 @@ func TestParseConfigEdges(t *testing.T) {
 			}
 			continue
 		}
-		want := contract.MountConfig{DescriptionMaxLength: tc.maxLen, CatalogBudget: tc.budget, UserInvocation: tc.userInv, ResourceTool: tc.resources}
+		want := contract.MountOptions{DescriptionMaxLength: tc.maxLen, CatalogBudget: tc.budget, UserInvocation: tc.userInv, ResourceTool: tc.resources}
 		if err != nil || cfg != want {
 			t.Errorf("ParseConfig(%s) = %+v, %v; want %+v", tc.raw, cfg, err, want)
 		}
@@ -73,7 +73,7 @@ func TestParseConfigEdges(t *testing.T) {
 func TestCoreMountIDsAndLog(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	c := New(Options{Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	c := New(&Options{Logger: slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
 	h := newMemHost()
 	var ids []string
 	for range 2 {
@@ -104,7 +104,7 @@ func TestResourceToolOfAnUnboundMount(t *testing.T) {
 	ctx := context.Background()
 	h := newResHost(summary("alpha", "A."))
 	h.files["alpha/a.md"] = "text"
-	c := New(Options{})
+	c := New(nil)
 	m, err := c.Configure(ctx, h, contract.ConfigureRequest{Config: `{"resourceTool": true}`})
 	if err != nil {
 		t.Fatal(err)

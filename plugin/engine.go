@@ -58,7 +58,7 @@ type parsedSource struct {
 // mount is the per-mount input to the rules: its configuration and the
 // identity the host minted for its `skill` tool.
 type mount struct {
-	cfg           contract.MountConfig
+	cfg           contract.MountOptions
 	skillIdentity string
 }
 
@@ -161,7 +161,7 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
-func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig) contract.StepResponse {
+func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountOptions) contract.StepResponse {
 	catalogs, keep := e.proposedCatalogs(req.Downstream.Messages, cur.digest)
 	unchanged := func(except int, why contract.Reason) contract.StepResponse {
 		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: removeCatalogs(catalogs, except), Reasons: []contract.Reason{why}}
@@ -215,7 +215,7 @@ func removeCatalogs(catalogs []int, except int) []contract.Edit {
 // publish is rule 8: the initial catalog, a replacement or the tombstone,
 // in place of the first proposed catalog (the others removed), or
 // appended.
-func (e *engine) publish(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountConfig, catalogs []int) contract.StepResponse {
+func (e *engine) publish(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountOptions, catalogs []int) contract.StepResponse {
 	update := base.EverPublished
 	outcome := contract.OutcomeInitial
 	switch {
@@ -268,7 +268,7 @@ func catalogMessageID(session string, head contract.SessionHead, d digest.Digest
 // sent with the step (contract.StepRequest.Snapshot), if any: taken in
 // place of the callback when it is incomplete, or a delta against the
 // snapshot the plugin holds for the place.
-func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountConfig, req contract.SnapshotRequest, hint string, ahead *contract.Snapshot) (*view, bool, error) {
+func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountOptions, req contract.SnapshotRequest, hint string, ahead *contract.Snapshot) (*view, bool, error) {
 	// Views are kept per projection: the description cap and the budget.
 	// The key is built on the stack: the steady-state step only looks it up.
 	var keyBuf [2 * 20]byte

@@ -278,7 +278,7 @@ func TestResourceToolOption(t *testing.T) {
 	h.defs["alpha"] = skill.Definition{Summary: summary("alpha", "A."), ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://alpha/"}, Content: "Run scripts/x.py."}
 	h.files["alpha/scripts/x.py"] = "print(1)\n"
 	for _, on := range []bool{false, true} {
-		c := New(Options{})
+		c := New(nil)
 		cfg := `{"resourceTool": ` + strconv.FormatBool(on) + `}`
 		resp, err := c.Configure(ctx, h, contract.ConfigureRequest{Config: cfg})
 		if err != nil {

@@ -57,7 +57,10 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	}
 
 	// Skills: one the runtime defines itself, and Agent Skills on disk.
-	registry := skills.NewRegistry()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		return err
+	}
 	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
 		Name: "code-review", Description: "Review a change for correctness.", Content: "Read the diff twice.",
 		// It asks that these tools run without approval while it is active.
@@ -69,7 +72,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	if err != nil {
 		return err
 	}
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}, Watch: true})
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, Watch: true})
 	if err != nil {
 		return err
 	}
@@ -83,12 +86,12 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		}
 		defer os.RemoveAll(sessionDir)
 	}
-	store, err := sessionlog.NewFileStore(sessionDir)
+	store, err := sessionlog.NewFileStore(sessionDir, nil)
 	if err != nil {
 		return err
 	}
 
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: registry, Sessions: store})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store})
 	if err != nil {
 		return err
 	}
@@ -104,7 +107,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{DescriptionMaxLength: 300}); err != nil {
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{DescriptionMaxLength: 300}); err != nil {
 		return err
 	}
 	// The session's handle: its steps, tool calls and transcript go through

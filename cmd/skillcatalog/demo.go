@@ -147,7 +147,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return err
 	}
-	store, err := sessionlog.NewFileStore(ws.sessionDir)
+	store, err := sessionlog.NewFileStore(ws.sessionDir, nil)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 	if err != nil {
 		return fmt.Errorf("find the plugin binary: %w", err)
 	}
-	fsys, err := agentskills.New(agentskills.Options{ExtraRoots: []string{ws.root}, HomeDir: ws.home, Watch: true})
+	fsys, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{ws.root}, HomeDir: ws.home, Watch: true})
 	if err != nil {
 		return err
 	}
@@ -182,11 +182,11 @@ func runDemo(ctx context.Context, o demoOptions, out *reporter) (err error) {
 		defer d.web.Close()
 	}
 
-	cfg := hostsdk.Config{Tools: tree, Skills: reg, Sessions: store}
+	cfg := hostsdk.Options{Tools: tree, Skills: reg, Sessions: store}
 	if tp != nil {
 		cfg.TracerProvider = tp
 	}
-	if d.host, err = hostsdk.New(cfg); err != nil {
+	if d.host, err = hostsdk.New(&cfg); err != nil {
 		return err
 	}
 	defer func() {
@@ -272,14 +272,14 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 	if tp != nil {
 		ro.TracerProvider = tp
 	}
-	reg, err := skills.NewRegistryWith(ro)
+	reg, err := skills.NewRegistry(&ro)
 	if err != nil {
 		return nil, nil, err
 	}
 	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{Label: "agentskills"})
 	d.removeRemote = func() {}
 	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
-		remote, err := mcpskills.New(mcpskills.Config{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
 		if err != nil {
 			return nil, nil, fmt.Errorf("remote skills: %w", err)
 		}
@@ -309,7 +309,7 @@ func (d *demo) mountPlugin(ctx context.Context, exe string) error {
 	if err != nil {
 		return err
 	}
-	_, err = plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true})
+	_, err = plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true})
 	return err
 }
 

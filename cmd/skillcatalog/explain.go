@@ -207,23 +207,26 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	opts := agentskills.Options{ExtraRoots: roots, HomeDir: o.home, Presets: o.presets,
 		TrustProject: func(string) bool { return o.trustProject }}
-	fsys, err := agentskills.New(opts)
+	fsys, err := agentskills.New(&opts)
 	if err != nil {
 		return explanation{}, err
 	}
 	defer fsys.Close()
 	// The same roots with every project trusted: what trust keeps out.
 	opts.TrustProject = func(string) bool { return true }
-	everything, err := agentskills.New(opts)
+	everything, err := agentskills.New(&opts)
 	if err != nil {
 		return explanation{}, err
 	}
 	defer everything.Close()
 
-	reg := skills.NewRegistry()
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return explanation{}, err
+	}
 	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
 	if o.mcpURL != "" || o.mcpCommand != "" {
-		remote, err := mcpskills.New(mcpskills.Config{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
 		if err != nil {
 			return explanation{}, fmt.Errorf("remote skills: %w", err)
 		}
@@ -289,7 +292,7 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 	if err := tree.AddScope(o.agent, tools.GlobalScope); err != nil {
 		return hostsdk.StepResult{}, err
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		return hostsdk.StepResult{}, err
 	}
@@ -298,7 +301,7 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 	if err != nil {
 		return hostsdk.StepResult{}, err
 	}
-	mount := hostsdk.MountConfig{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
+	mount := hostsdk.MountOptions{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
 		ResourceTool: o.resourceTool, UserInvocation: o.userInvocation}
 	if _, err := plugin.Mount(ctx, tools.GlobalScope, &mount); err != nil {
 		return hostsdk.StepResult{}, err

@@ -70,7 +70,7 @@ func TestDemoJSONShowsTheWholeLifecycle(t *testing.T) {
 // session from an earlier run is refused, naming the file, not resumed.
 func TestDemoRefusesToResumeASession(t *testing.T) {
 	dir := t.TempDir()
-	store, err := sessionlog.NewFileStore(dir)
+	store, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -91,7 +91,7 @@ func TestPublishReadBack(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
-	p, err := webskills.New(webskills.Config{URL: srv.URL, Label: "site", AllowHTTP: true})
+	p, err := webskills.New(&webskills.Options{URL: srv.URL, Label: "site", AllowHTTP: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,5 +21,5 @@ func (o *webOptions) flags(fl *flag.FlagSet) {
 
 // provider is the web provider the flags describe.
 func (o *webOptions) provider() (*webskills.Provider, error) {
-	return webskills.New(webskills.Config{URL: o.url, Label: o.label, AllowHTTP: o.allowHTTP})
+	return webskills.New(&webskills.Options{URL: o.url, Label: o.label, AllowHTTP: o.allowHTTP})
 }

@@ -38,7 +38,7 @@ func BenchmarkDiscovery(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			p, err := New(opts)
+			p, err := New(&opts)
 			if err != nil {
 				b.Fatal(err)
 			}

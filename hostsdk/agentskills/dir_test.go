@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 )
 
 // TestHostReadsThroughTheSkillDirectory: the host reads a skill's files
@@ -28,12 +29,12 @@ func TestHostReadsThroughTheSkillDirectory(t *testing.T) {
 	symlink(t, filepath.Join(external, skillFileName), filepath.Join(root, "file-linked", skillFileName))
 	writeFile(t, filepath.Join(root, "file-linked", "notes.txt"), "file-linked notes\n")
 
-	p, err := New(Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
+	p, err := New(&Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	for name, want := range map[string]string{"plain": "plain notes\n", "linked": "linked notes\n", "file-linked": "file-linked notes\n"} {

@@ -50,7 +50,7 @@ func copyTree(t testing.TB, src, dst string) {
 
 func mustNew(t testing.TB, opts Options) *Provider {
 	t.Helper()
-	p, err := New(opts)
+	p, err := New(&opts)
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}

@@ -239,7 +239,7 @@ func TestPresetCodex(t *testing.T) {
 			t.Errorf("%q not listed: %v", n, got)
 		}
 	}
-	if _, err := New(Options{Presets: []Preset{"cursor"}}); err == nil || !strings.Contains(err.Error(), `"cursor"`) {
+	if _, err := New(&Options{Presets: []Preset{"cursor"}}); err == nil || !strings.Contains(err.Error(), `"cursor"`) {
 		t.Errorf("an unknown preset: %v", err)
 	}
 }

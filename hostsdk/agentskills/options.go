@@ -23,8 +23,9 @@ const (
 // DefaultClientDir is always scanned: <root>/.agents/skills.
 const DefaultClientDir = ".agents"
 
-// Options configures a Provider. The zero value is usable: user-level
-// skills from ~/.agents/skills, no trusted projects, no live refresh.
+// Options configures a Provider ([New]). Every field is optional: the zero
+// value, like a nil *Options, gives user-level skills from
+// ~/.agents/skills, no trusted projects, no live refresh.
 type Options struct {
 	// ClientDirs are client directory names scanned besides ".agents", in
 	// precedence order; ".claude" adds <root>/.claude/skills at every

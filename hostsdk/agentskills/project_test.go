@@ -620,7 +620,7 @@ func TestNewValidatesOptions(t *testing.T) {
 		{Options{ExtraRoots: []string{"rel"}}, "Options.ExtraRoots[0] must be an absolute path"},
 		{Options{HomeDir: "rel"}, "Options.HomeDir must be an absolute path"},
 	} {
-		if _, err := New(tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := New(&tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v) error = %v, want %q", tc.opts, err, tc.want)
 		}
 	}
@@ -634,6 +634,15 @@ func TestNewValidatesOptions(t *testing.T) {
 	}
 	if p.cfg.maxDepth != DefaultMaxDepth || p.cfg.maxDirs != DefaultMaxDirs || p.cfg.debounce != DefaultDebounce {
 		t.Errorf("defaults: %+v", p.cfg)
+	}
+	// nil options are the zero value: every default.
+	p, err := New(nil)
+	if err != nil {
+		t.Fatalf("New(nil): %v", err)
+	}
+	defer p.Close()
+	if p.cfg.maxDepth != DefaultMaxDepth || p.cfg.maxDirs != DefaultMaxDirs || p.cfg.debounce != DefaultDebounce || p.cfg.watch {
+		t.Errorf("New(nil) defaults: %+v", p.cfg)
 	}
 }
 

@@ -139,10 +139,15 @@ type resolution struct {
 	why []string
 }
 
-// New validates opts and returns a provider. With opts.Watch it starts a
-// file watcher; call Close to stop it.
-func New(opts Options) (*Provider, error) {
-	cfg, err := opts.config()
+// New validates opts and returns a provider; nil means every default (see
+// [Options]). With opts.Watch it starts a file watcher; call Close to stop
+// it.
+func New(opts *Options) (*Provider, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	cfg, err := o.config()
 	if err != nil {
 		return nil, err
 	}

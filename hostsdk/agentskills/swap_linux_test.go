@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/internal/swaptest"
 )
 
@@ -33,12 +34,12 @@ func TestSwappedSkillDirectoryServesNoPrivateFile(t *testing.T) {
 	if err := os.Symlink(private, link); err != nil {
 		t.Fatal(err)
 	}
-	p, err := New(Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
+	p, err := New(&Options{HomeDir: filepath.Join(base, "home"), ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	stop := swaptest.Exchange(t, filepath.Join(root, "pdf"), link, 10*time.Microsecond)

@@ -97,20 +97,24 @@ type pluginHost struct {
 
 func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
 	quiet := slog.New(slog.DiscardHandler)
-	disk, err := agentskills.New(agentskills.Options{HomeDir: filepath.Join(dir, "home"), ExtraRoots: []string{filepath.Join(dir, "skills")}, Logger: quiet})
+	disk, err := agentskills.New(&agentskills.Options{HomeDir: filepath.Join(dir, "home"), ExtraRoots: []string{filepath.Join(dir, "skills")}, Logger: quiet})
 	if err != nil {
 		return nil, err
 	}
-	reg := skills.NewRegistry()
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		disk.Close()
+		return nil, err
+	}
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: quiet})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: quiet})
 	if err != nil {
 		disk.Close()
 		return nil, err
 	}
 	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
 	if err == nil {
-		_, err = p.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true})
+		_, err = p.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true})
 	}
 	if err != nil {
 		host.Close()

@@ -34,7 +34,7 @@ type scriptedProvider struct {
 // announced on started, which a scenario's providers share.
 func newScriptedProvider(spec providerSpec, started chan skilltest.Call) *scriptedProvider {
 	p := &scriptedProvider{
-		fake:    skilltest.New(skilltest.Options{Label: spec.Label, Started: started}),
+		fake:    skilltest.New(&skilltest.Options{Label: spec.Label, Started: started}),
 		id:      spec.ID,
 		label:   spec.Label,
 		origin:  spec.Origin,

@@ -147,6 +147,10 @@ func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 // newEnv builds a scenario's world in dir: scopes, skills, providers,
 // seeded session logs and the Host, with the plugin not yet loaded.
 func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, error) {
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, err
+	}
 	e := &env{
 		ctx:         ctx,
 		r:           r,
@@ -154,7 +158,7 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 		wait:        r.Wait,
 		stepTimeout: r.StepTimeout,
 		tree:        tools.NewTree(),
-		reg:         skills.NewRegistry(),
+		reg:         reg,
 		providers:   make(map[string]*scriptedProvider),
 		runtime:     make(map[string]skillSpec),
 		shadows:     make(map[string]string),
@@ -168,15 +172,14 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 	if e.stepTimeout <= 0 {
 		e.stepTimeout = DefaultStepTimeout
 	}
-	var err error
-	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions")); err != nil {
+	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions"), nil); err != nil {
 		return nil, err
 	}
 	if err := e.setup(); err != nil {
 		e.closeSites()
 		return nil, err
 	}
-	if e.host, err = hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
+	if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -521,7 +524,7 @@ func (e *env) restartHost() error {
 	if err := e.host.Close(); err != nil {
 		return fmt.Errorf("close host: %w", err)
 	}
-	host, err := hostsdk.New(hostsdk.Config{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
 	if err != nil {
 		return err
 	}

@@ -84,7 +84,7 @@ func (e *env) startSite(spec siteSpec) error {
 		}
 		files.ServeHTTP(w, r)
 	}))
-	p, err := webskills.New(webskills.Config{URL: srv.URL, Label: spec.Label, AllowHTTP: true})
+	p, err := webskills.New(&webskills.Options{URL: srv.URL, Label: spec.Label, AllowHTTP: true})
 	if err != nil {
 		srv.Close()
 		return fmt.Errorf("site %q: %w", spec.ID, err)

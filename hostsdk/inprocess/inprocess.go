@@ -31,7 +31,7 @@ var _ hostsdk.Launcher = Launcher{}
 // Launch returns an instance of the engine served through discovery;
 // logger receives the plugin's and the providers' log output.
 func (Launcher) Launch(_ context.Context, logger *slog.Logger) (hostsdk.Instance, error) {
-	return instance{discovery.New(plugin.New(plugin.Options{Logger: logger}), logger), logger}, nil
+	return instance{discovery.New(plugin.New(&plugin.Options{Logger: logger}), logger), logger}, nil
 }
 
 // String names the launcher in the host's log.

@@ -38,7 +38,7 @@ func TestCacheTotalBytesAcrossSessions(t *testing.T) {
 	const sessions = 16 // 3.2 MiB of bodies; 5 fit with the index copies
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", strings.Repeat("d", bodySize))
-	p := newMemProvider(t, m, Config{CacheTotalBytes: total, IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{CacheTotalBytes: total, IndexMaxAge: time.Hour})
 	body := mcpfake.SkillURI("deploy")
 
 	for i := range sessions {
@@ -80,7 +80,7 @@ func TestCacheTotalBytesIndexCopies(t *testing.T) {
 	m := newMemServer()
 	// A 300 KiB index: three copies fit, four do not.
 	m.SetSkill("deploy", strings.Repeat("Deploy. ", 300<<10/8), "body")
-	p := newMemProvider(t, m, Config{CacheTotalBytes: total, IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{CacheTotalBytes: total, IndexMaxAge: time.Hour})
 	for _, s := range []string{"s0", "s1", "s2", "s3"} {
 		listSkills(t, p, s)
 		if got := cachedBytes(t, p); got > total {

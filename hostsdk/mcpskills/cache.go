@@ -54,7 +54,7 @@ type cacheEntry struct {
 }
 
 // budget bounds the bytes that all the views of a provider cache together
-// (Config.CacheTotalBytes). When an entry takes the total past the bound,
+// (Options.CacheTotalBytes). When an entry takes the total past the bound,
 // least recently used entries of any session are dropped: bodies and other
 // resources first, index copies only when no other entry is left, since a
 // dropped index copy can change a session's catalog. Callers hold the

@@ -14,7 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// Defaults for the zero values of Config's bounds.
+// Defaults for the zero values of the bounds in Options.
 const (
 	DefaultLabel               = "mcp"
 	DefaultRequestTimeout      = 30 * time.Second
@@ -28,15 +28,16 @@ const (
 	DefaultMaxListingBytes     = 64 << 20
 )
 
-// Config configures a Provider. Exactly one of Command (stdio) or URL
-// (streamable HTTP) must be set. A zero bound selects its default; a negative
-// or out-of-range bound is a configuration error that names the option.
+// Options configures a Provider ([New]). Exactly one of Command (stdio) or
+// URL (streamable HTTP) must be set. A zero bound selects its default; a
+// negative or out-of-range bound is a configuration error that names the
+// option.
 //
 // A Provider's configuration is fixed: to rotate a credential or point at
 // another server, create a new Provider. Cached views are keyed by a hash of
 // the whole connection configuration, so nothing read under the old
 // configuration is served under the new one.
-type Config struct {
+type Options struct {
 	// Command is the server program and its arguments, started by the host
 	// and spoken to over stdin/stdout. The server's stderr is discarded.
 	Command []string
@@ -175,7 +176,7 @@ func durationOption(name string, v *time.Duration, def, hi time.Duration) error 
 }
 
 // normalize validates cfg and fills defaults. It returns a copy.
-func (cfg Config) normalize() (Config, error) {
+func (cfg Options) normalize() (Options, error) {
 	cfg.Command = slices.Clone(cfg.Command)
 	cfg.Env = slices.Clone(cfg.Env)
 	hdrs := make(map[string]string, len(cfg.Headers))
@@ -232,7 +233,7 @@ func (cfg Config) normalize() (Config, error) {
 }
 
 // checkEndpoint validates Command and its Env, or URL and its Headers.
-func (cfg Config) checkEndpoint() error {
+func (cfg Options) checkEndpoint() error {
 	switch {
 	case len(cfg.Command) > 0 && cfg.URL != "":
 		return errors.New("mcpskills: set exactly one of Command and URL, not both")
@@ -275,7 +276,7 @@ func (cfg Config) checkEndpoint() error {
 	return nil
 }
 
-// checkSkillURIs validates Config.SkillURIs.
+// checkSkillURIs validates Options.SkillURIs.
 func checkSkillURIs(uris []string) error {
 	if len(uris) > maxSkillURIs {
 		return fmt.Errorf("mcpskills: SkillURIs holds %d URIs, more than %d", len(uris), maxSkillURIs)
@@ -295,7 +296,7 @@ func checkSkillURIs(uris []string) error {
 
 // connectionHash identifies the whole connection configuration (endpoint,
 // command, environment, headers). It keys cached reads.
-func (cfg Config) connectionHash() string {
+func (cfg Options) connectionHash() string {
 	h := sha256.New()
 	field := func(s string) {
 		// Length-prefixed so that field boundaries cannot be forged.
@@ -327,7 +328,7 @@ func (cfg Config) connectionHash() string {
 // secrets returns the strings that must never appear in an error: header
 // values (and their words, so "Bearer x" also hides x), environment values,
 // and the URL's userinfo and query values.
-func (cfg Config) secrets() []string {
+func (cfg Options) secrets() []string {
 	var out []string
 	add := func(s string) {
 		if len(s) < 4 {
@@ -370,7 +371,7 @@ func (cfg Config) secrets() []string {
 }
 
 // endpointLabel is the URL without userinfo, query or fragment: safe to show.
-func (cfg Config) endpointLabel() string {
+func (cfg Options) endpointLabel() string {
 	if cfg.URL == "" {
 		return cfg.Command[0]
 	}

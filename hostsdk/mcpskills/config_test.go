@@ -6,50 +6,50 @@ import (
 	"time"
 )
 
-func TestConfigValidation(t *testing.T) {
+func TestOptionsValidation(t *testing.T) {
 	url := "http://127.0.0.1:1/mcp"
 	for _, tc := range []struct {
 		name string
-		cfg  Config
+		cfg  Options
 		want string // substring of the error
 	}{
-		{"nothing", Config{}, "exactly one of Command and URL"},
-		{"both", Config{URL: url, Command: []string{"x"}}, "not both"},
-		{"empty program", Config{Command: []string{""}}, "Command[0]"},
-		{"headers with command", Config{Command: []string{"x"}, Headers: map[string]string{"A": "b"}}, "Headers apply only to URL"},
-		{"env with url", Config{URL: url, Env: []string{"A=b"}}, "Env applies only to Command"},
-		{"bad env", Config{Command: []string{"x"}, Env: []string{"novalue"}}, "Env[0]"},
-		{"relative url", Config{URL: "/mcp"}, "URL must be"},
-		{"ftp url", Config{URL: "ftp://host/mcp"}, "URL must be"},
-		{"fragment", Config{URL: url + "#x"}, "URL must be"},
-		{"bad header name", Config{URL: url, Headers: map[string]string{"Bad Name": "v"}}, "invalid header name"},
-		{"reserved header", Config{URL: url, Headers: map[string]string{"mcp-session-id": "v"}}, "set by the transport"},
-		{"header value newline", Config{URL: url, Headers: map[string]string{"Authorization": "Bearer x\r\nInjected: y"}}, "control character"},
-		{"negative timeout", Config{URL: url, RequestTimeout: -time.Second}, "RequestTimeout"},
-		{"huge timeout", Config{URL: url, RequestTimeout: 2 * time.Hour}, "RequestTimeout"},
-		{"negative entries", Config{URL: url, MaxEntries: -1}, "MaxEntries must be between 1 and 100000"},
-		{"too many entries", Config{URL: url, MaxEntries: 100001}, "MaxEntries"},
-		{"tiny description", Config{URL: url, MaxDescriptionBytes: 3}, "MaxDescriptionBytes must be between 16 and 65536"},
-		{"tiny index", Config{URL: url, MaxIndexBytes: 10}, "MaxIndexBytes must be between 1024"},
-		{"huge index", Config{URL: url, MaxIndexBytes: 17 << 20}, "MaxIndexBytes"},
-		{"negative age", Config{URL: url, IndexMaxAge: -1}, "IndexMaxAge"},
-		{"negative resources", Config{URL: url, CacheMaxResources: -5}, "CacheMaxResources"},
-		{"negative bytes", Config{URL: url, CacheMaxBytes: -5}, "CacheMaxBytes"},
-		{"huge bytes", Config{URL: url, CacheMaxBytes: 2 << 30}, "CacheMaxBytes"},
-		{"negative total", Config{URL: url, CacheTotalBytes: -1}, "CacheTotalBytes must be between 1048576 and 68719476736 (0 selects 134217728), got -1"},
-		{"tiny total", Config{URL: url, CacheTotalBytes: 1<<20 - 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
-		{"huge total", Config{URL: url, CacheTotalBytes: 64<<30 + 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
-		{"label with a colon", Config{URL: url, Label: "docs:x"}, `Label must be a server label the host assigns: lower-case letters, digits and single hyphens, at most 64 bytes (skill.ValidLabel), got "docs:x"`},
-		{"upper-case label", Config{URL: url, Label: "Docs"}, `(skill.ValidLabel), got "Docs"`},
-		{"label with a slash", Config{URL: url, Label: "a/b"}, `(skill.ValidLabel), got "a/b"`},
-		{"long label", Config{URL: url, Label: strings.Repeat("a", 65)}, "Label must be a server label"},
-		{"tiny listing", Config{URL: url, MaxListingBytes: 10}, "MaxListingBytes must be between 1024 and 1073741824 (0 selects 67108864), got 10"},
-		{"skill URI without SKILL.md", Config{URL: url, SkillURIs: []string{"skill://x/README.md"}}, `SkillURIs[0] must be the URI of a SKILL.md ("<scheme>://<skill-path>/SKILL.md", without query or fragment, at most 2048 bytes): uri "skill://x/README.md" is not the URI of a SKILL.md: it does not end in /SKILL.md`},
-		{"skill URI with a query", Config{URL: url, SkillURIs: []string{"skill://a/SKILL.md", "skill://x/SKILL.md?x"}}, "SkillURIs[1] must be the URI of a SKILL.md"},
-		{"repeated skill URI", Config{URL: url, SkillURIs: []string{"skill://x/SKILL.md", "skill://x/SKILL.md"}}, `SkillURIs[1] repeats "skill://x/SKILL.md"`},
-		{"too many skill URIs", Config{URL: url, SkillURIs: make([]string, 1001)}, "SkillURIs holds 1001 URIs, more than 1000"},
+		{"nothing", Options{}, "exactly one of Command and URL"},
+		{"both", Options{URL: url, Command: []string{"x"}}, "not both"},
+		{"empty program", Options{Command: []string{""}}, "Command[0]"},
+		{"headers with command", Options{Command: []string{"x"}, Headers: map[string]string{"A": "b"}}, "Headers apply only to URL"},
+		{"env with url", Options{URL: url, Env: []string{"A=b"}}, "Env applies only to Command"},
+		{"bad env", Options{Command: []string{"x"}, Env: []string{"novalue"}}, "Env[0]"},
+		{"relative url", Options{URL: "/mcp"}, "URL must be"},
+		{"ftp url", Options{URL: "ftp://host/mcp"}, "URL must be"},
+		{"fragment", Options{URL: url + "#x"}, "URL must be"},
+		{"bad header name", Options{URL: url, Headers: map[string]string{"Bad Name": "v"}}, "invalid header name"},
+		{"reserved header", Options{URL: url, Headers: map[string]string{"mcp-session-id": "v"}}, "set by the transport"},
+		{"header value newline", Options{URL: url, Headers: map[string]string{"Authorization": "Bearer x\r\nInjected: y"}}, "control character"},
+		{"negative timeout", Options{URL: url, RequestTimeout: -time.Second}, "RequestTimeout"},
+		{"huge timeout", Options{URL: url, RequestTimeout: 2 * time.Hour}, "RequestTimeout"},
+		{"negative entries", Options{URL: url, MaxEntries: -1}, "MaxEntries must be between 1 and 100000"},
+		{"too many entries", Options{URL: url, MaxEntries: 100001}, "MaxEntries"},
+		{"tiny description", Options{URL: url, MaxDescriptionBytes: 3}, "MaxDescriptionBytes must be between 16 and 65536"},
+		{"tiny index", Options{URL: url, MaxIndexBytes: 10}, "MaxIndexBytes must be between 1024"},
+		{"huge index", Options{URL: url, MaxIndexBytes: 17 << 20}, "MaxIndexBytes"},
+		{"negative age", Options{URL: url, IndexMaxAge: -1}, "IndexMaxAge"},
+		{"negative resources", Options{URL: url, CacheMaxResources: -5}, "CacheMaxResources"},
+		{"negative bytes", Options{URL: url, CacheMaxBytes: -5}, "CacheMaxBytes"},
+		{"huge bytes", Options{URL: url, CacheMaxBytes: 2 << 30}, "CacheMaxBytes"},
+		{"negative total", Options{URL: url, CacheTotalBytes: -1}, "CacheTotalBytes must be between 1048576 and 68719476736 (0 selects 134217728), got -1"},
+		{"tiny total", Options{URL: url, CacheTotalBytes: 1<<20 - 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
+		{"huge total", Options{URL: url, CacheTotalBytes: 64<<30 + 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
+		{"label with a colon", Options{URL: url, Label: "docs:x"}, `Label must be a server label the host assigns: lower-case letters, digits and single hyphens, at most 64 bytes (skill.ValidLabel), got "docs:x"`},
+		{"upper-case label", Options{URL: url, Label: "Docs"}, `(skill.ValidLabel), got "Docs"`},
+		{"label with a slash", Options{URL: url, Label: "a/b"}, `(skill.ValidLabel), got "a/b"`},
+		{"long label", Options{URL: url, Label: strings.Repeat("a", 65)}, "Label must be a server label"},
+		{"tiny listing", Options{URL: url, MaxListingBytes: 10}, "MaxListingBytes must be between 1024 and 1073741824 (0 selects 67108864), got 10"},
+		{"skill URI without SKILL.md", Options{URL: url, SkillURIs: []string{"skill://x/README.md"}}, `SkillURIs[0] must be the URI of a SKILL.md ("<scheme>://<skill-path>/SKILL.md", without query or fragment, at most 2048 bytes): uri "skill://x/README.md" is not the URI of a SKILL.md: it does not end in /SKILL.md`},
+		{"skill URI with a query", Options{URL: url, SkillURIs: []string{"skill://a/SKILL.md", "skill://x/SKILL.md?x"}}, "SkillURIs[1] must be the URI of a SKILL.md"},
+		{"repeated skill URI", Options{URL: url, SkillURIs: []string{"skill://x/SKILL.md", "skill://x/SKILL.md"}}, `SkillURIs[1] repeats "skill://x/SKILL.md"`},
+		{"too many skill URIs", Options{URL: url, SkillURIs: make([]string, 1001)}, "SkillURIs holds 1001 URIs, more than 1000"},
 	} {
-		_, err := New(tc.cfg)
+		_, err := New(&tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: New = %v, want an error containing %q", tc.name, err, tc.want)
 		}
@@ -57,14 +57,18 @@ func TestConfigValidation(t *testing.T) {
 			t.Errorf("%s: error quotes a header value: %v", tc.name, err)
 		}
 	}
+	// The server is required: nil options are refused, naming Command and URL.
+	if _, err := New(nil); err == nil || !strings.Contains(err.Error(), "exactly one of Command and URL") {
+		t.Errorf("New(nil) = %v, want an error naming Command and URL", err)
+	}
 }
 
-func TestConfigDefaults(t *testing.T) {
-	cfg, err := Config{URL: "http://127.0.0.1:1/mcp"}.normalize()
+func TestOptionsDefaults(t *testing.T) {
+	cfg, err := Options{URL: "http://127.0.0.1:1/mcp"}.normalize()
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{
+	want := Options{
 		URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{}, Label: "mcp",
 		RequestTimeout: 30 * time.Second, MaxEntries: 1000, MaxDescriptionBytes: 1024,
 		MaxIndexBytes: 1 << 20, IndexMaxAge: 30 * time.Second, CacheMaxResources: 100, CacheMaxBytes: 8 << 20,
@@ -79,15 +83,15 @@ func TestConfigDefaults(t *testing.T) {
 }
 
 func TestConnectionHash(t *testing.T) {
-	base := Config{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer one"}}
-	rotated := Config{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer two"}}
-	other := Config{URL: "http://127.0.0.1:2/mcp", Headers: map[string]string{"Authorization": "Bearer one"}}
-	cmdA := Config{Command: []string{"a", "b c"}}
-	cmdB := Config{Command: []string{"a b", "c"}}
+	base := Options{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer one"}}
+	rotated := Options{URL: "http://127.0.0.1:1/mcp", Headers: map[string]string{"Authorization": "Bearer two"}}
+	other := Options{URL: "http://127.0.0.1:2/mcp", Headers: map[string]string{"Authorization": "Bearer one"}}
+	cmdA := Options{Command: []string{"a", "b c"}}
+	cmdB := Options{Command: []string{"a b", "c"}}
 	if base.connectionHash() != base.connectionHash() {
 		t.Error("hash is not deterministic")
 	}
-	for _, c := range []Config{rotated, other} {
+	for _, c := range []Options{rotated, other} {
 		if c.connectionHash() == base.connectionHash() {
 			t.Errorf("config %+v hashes like %+v", c, base)
 		}
@@ -98,7 +102,7 @@ func TestConnectionHash(t *testing.T) {
 }
 
 func TestSanitizer(t *testing.T) {
-	cfg := Config{
+	cfg := Options{
 		URL:     "http://user:pw-secret-1@127.0.0.1:1/mcp?token=query-secret-2",
 		Headers: map[string]string{"Authorization": "Bearer header-secret-3", "X-Api-Key": "key-secret-4"},
 	}

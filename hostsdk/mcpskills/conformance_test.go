@@ -25,7 +25,7 @@ func TestProviderConformance(t *testing.T) {
 		open func(t *testing.T, s *mcpfake.Server) *Provider
 	}{
 		{"InMemory", func(t *testing.T, s *mcpfake.Server) *Provider {
-			return newMemProvider(t, &memServer{Server: s}, Config{Label: "remote"})
+			return newMemProvider(t, &memServer{Server: s}, Options{Label: "remote"})
 		}},
 		{"HTTP", func(t *testing.T, s *mcpfake.Server) *Provider {
 			s.RequireHeader("Authorization", testToken)
@@ -34,10 +34,10 @@ func TestProviderConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { _ = h.Stop() })
-			return newHTTPProvider(t, Config{Label: "remote", URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
+			return newHTTPProvider(t, Options{Label: "remote", URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
 		}},
 		{"Stdio", func(t *testing.T, s *mcpfake.Server) *Provider {
-			return newRelayProvider(t, s, Config{Label: "remote"})
+			return newRelayProvider(t, s, Options{Label: "remote"})
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -105,7 +105,7 @@ func runStdioRelay(sock string) int {
 
 // newRelayProvider returns a stdio provider whose server process relays to
 // s, served in this process.
-func newRelayProvider(t *testing.T, s *mcpfake.Server, cfg Config) *Provider {
+func newRelayProvider(t *testing.T, s *mcpfake.Server, cfg Options) *Provider {
 	t.Helper()
 	// Socket paths are short-lived and must stay under the platform's
 	// length limit, which test-named temporary directories can exceed.
@@ -153,7 +153,7 @@ func newRelayProvider(t *testing.T, s *mcpfake.Server, cfg Config) *Provider {
 
 	cfg.Command = []string{os.Args[0], "-test.run=^$"}
 	cfg.Env = []string{stdioRelayEnv + "=" + sock}
-	p, err := New(cfg)
+	p, err := New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ const terminateWait = 2 * time.Second
 
 // newTransportFunc builds transports for cfg. httpClient is shared by all
 // HTTP connections of the provider.
-func newTransportFunc(cfg Config, httpClient *http.Client) transportFunc {
+func newTransportFunc(cfg Options, httpClient *http.Client) transportFunc {
 	if len(cfg.Command) > 0 {
 		return func() (mcp.Transport, error) {
 			cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
@@ -67,7 +67,7 @@ func newTransportFunc(cfg Config, httpClient *http.Client) transportFunc {
 // for the endpoint's origin only, follows no redirects (a redirect could
 // otherwise carry the session to another host), and bounds every message it
 // receives at MaxMessageBytes.
-func newHTTPClient(cfg Config) (*http.Client, *http.Transport) {
+func newHTTPClient(cfg Options) (*http.Client, *http.Transport) {
 	if cfg.URL == "" {
 		return nil, nil
 	}

@@ -16,7 +16,7 @@ func TestIndexedSkillDirectives(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "---\nname: deploy\ndescription: x\ncontext: fork\nagent: Explore\nmodel: 7\nallowed-tools: Bash(kubectl apply *), Read\n---\nDeploy it.\n")
 	m.SetSkill("audit", "Audit logs.", "# Audit\n")
-	p := newMemProvider(t, m, Config{Label: "remote"})
+	p := newMemProvider(t, m, Options{Label: "remote"})
 	listSkills(t, p, "s1")
 	want := &skill.Directives{Context: skill.ContextFork, Agent: "Explore", AllowedTools: []string{"Bash(kubectl apply *)", "Read"},
 		Diagnostics: []string{"model is a number, not a string; ignored"}}

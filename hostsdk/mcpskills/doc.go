@@ -4,8 +4,8 @@
 // # Protocol
 //
 // The provider is an MCP client (the official Go SDK) that reaches the
-// server either over stdio, starting Config.Command, or over streamable HTTP
-// at Config.URL, sending Config.Headers (typically an Authorization header)
+// server either over stdio, starting Options.Command, or over streamable HTTP
+// at Options.URL, sending Options.Headers (typically an Authorization header)
 // with every request to that origin. It connects on first use, and
 // reconnects on the next call when the connection breaks (a stdio server
 // exited, an HTTP server restarted, a request timed out). A call that finds
@@ -19,11 +19,11 @@
 // # The MCP Skills extension
 //
 // Discovery walks skills/list page by page, following nextCursor. The walk
-// is bounded: at most Config.MaxEntries entries and Config.MaxListingBytes
+// is bounded: at most Options.MaxEntries entries and Options.MaxListingBytes
 // bytes of entries (their JSON as received), at most 1024 pages, and it
 // stops at a cursor the server already sent; each bound that cuts the walk
 // leaves a diagnostic and keeps what came before. A listing may be partial,
-// so a skill the host knows by URI alone is named in Config.SkillURIs: each
+// so a skill the host knows by URI alone is named in Options.SkillURIs: each
 // one the listing lacks is fetched with skills/get at every listing and
 // offered like a listed skill (a URI the server does not serve, -32602,
 // leaves a diagnostic). Listing fetches no file. A failed request, a result
@@ -55,7 +55,7 @@
 // unverified reaches the model.
 //
 // Names. Each skill is listed with Name its plain name (frontmatter.name),
-// Provider and Origin the server's label (Config.Label, assigned by the
+// Provider and Origin the server's label (Options.Label, assigned by the
 // host, never the server's serverInfo.name), and QualifiedName
 // "<label>:<skill path>" (skill.QualifiedName). The skill path of a skill://
 // URI is what lies between "skill://" and "/SKILL.md"
@@ -144,7 +144,7 @@
 //	  "description": "...", "url": "skill://a-skill/SKILL.md", ...}]}
 //
 // The document is validated and bounded before anything reaches a catalog
-// (see Config for the bounds): a document that is too large, not JSON, or
+// (see Options for the bounds): a document that is too large, not JSON, or
 // without a "skills" array is malformed; entries with another type, a name
 // outside the kebab-case grammar, a url other than skill://<name>/SKILL.md,
 // an empty description or a repeated name are dropped with a diagnostic;
@@ -188,11 +188,11 @@
 // releases the view.
 //
 // The views live in memory, bounded twice. Each view holds at most
-// Config.CacheMaxResources resources and Config.CacheMaxBytes bytes (100 and
+// Options.CacheMaxResources resources and Options.CacheMaxBytes bytes (100 and
 // 8 MiB by default), least recently used first out; the session's index copy
 // counts against these bounds but is never dropped for the session's other
 // reads. All views of a Provider together hold at most
-// Config.CacheTotalBytes (128 MiB by default): when a read would pass it,
+// Options.CacheTotalBytes (128 MiB by default): when a read would pass it,
 // the least recently used copies of any session are dropped, bodies and
 // other resources first, index copies only when no other copy is left. A
 // resource larger than a bound is served but not cached.
@@ -209,7 +209,7 @@
 //
 // Dropped copies aside, the index is the one resource a session reads again:
 // List re-reads it when
-// the session's copy is older than Config.IndexMaxAge, or when the server
+// the session's copy is older than Options.IndexMaxAge, or when the server
 // sent notifications/resources/list_changed, or notifications/resources/updated
 // for the index, after that copy was read. Loads use the session's copy
 // whatever its age, so a skill loads as it was listed. Registries cache the
@@ -242,7 +242,7 @@
 // reaches the model as the `skill` or skill_resource tool's error text, so
 // it holds none of the server's own words: a JSON-RPC error the server
 // answered with is named by its code, and its message is logged to
-// Config.Logger (warn, "mcpskills: the server answered with an error", with
+// Options.Logger (warn, "mcpskills: the server answered with an error", with
 // the endpoint, what was being done, the code and the message, cleaned as
 // errors are):
 //

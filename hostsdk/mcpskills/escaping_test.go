@@ -13,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
@@ -51,14 +52,14 @@ const slowReads = 10 * time.Minute
 // readThroughRegistry reads each file as the model's skill_resource does,
 // and fails unless it gets the file's bytes or, unless whole, the
 // documented too-large error.
-func readThroughRegistry(t *testing.T, cfg mcpskills.Config, files map[string][]byte, whole bool) {
+func readThroughRegistry(t *testing.T, cfg mcpskills.Options, files map[string][]byte, whole bool) {
 	t.Helper()
-	p, err := mcpskills.New(cfg)
+	p, err := mcpskills.New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer p.Close()
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
 	if _, err := r.Snapshot(t.Context(), q); err != nil {
@@ -86,14 +87,14 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 	t.Run("http", func(t *testing.T) {
 		srv := httptest.NewServer(skillserver.NewDir(dir).HTTPHandler())
 		defer srv.Close()
-		readThroughRegistry(t, mcpskills.Config{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files, true)
+		readThroughRegistry(t, mcpskills.Options{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 	t.Run("stdio", func(t *testing.T) {
 		bin := filepath.Join(t.TempDir(), "skillcatalog")
 		if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/skillcatalog").CombinedOutput(); err != nil {
 			t.Fatalf("go build: %v\n%s", err, out)
 		}
-		readThroughRegistry(t, mcpskills.Config{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files, true)
+		readThroughRegistry(t, mcpskills.Options{Command: []string{bin, "serve-mcp", "-skills", dir}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 	t.Run("typescript server over stdio", func(t *testing.T) {
 		// The official TypeScript SDK's skills server (JSON.stringify
@@ -106,7 +107,7 @@ func TestEscapedResourceReadsWhole(t *testing.T) {
 		if err != nil {
 			testneeds.Skip(t, "Node.js and `npm ci --prefix testdata/mcpserver` (the TypeScript MCP SDK skills server)", err)
 		}
-		readThroughRegistry(t, mcpskills.Config{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files, true)
+		readThroughRegistry(t, mcpskills.Options{Command: []string{node, filepath.Join(server, "server.mjs"), "-skills", dir, "-stdio"}, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})
 }
 
@@ -125,5 +126,5 @@ func TestEscapedResourceOverIndex(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Stop()
-	readThroughRegistry(t, mcpskills.Config{URL: h.URL(), Label: "docs", RequestTimeout: slowReads}, files, false)
+	readThroughRegistry(t, mcpskills.Options{URL: h.URL(), Label: "docs", RequestTimeout: slowReads}, files, false)
 }

@@ -110,12 +110,12 @@ func startBenchServer(b *testing.B) string {
 	return strings.TrimSpace(addr)
 }
 
-func newBenchProvider(b *testing.B, url string, cfg Config) *Provider {
+func newBenchProvider(b *testing.B, url string, cfg Options) *Provider {
 	b.Helper()
 	cfg.URL = url
 	cfg.Label = "bench"
 	cfg.RequestTimeout = time.Minute
-	p, err := New(cfg)
+	p, err := New(&cfg)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func BenchmarkExtList(b *testing.B) {
 	b.Run("first", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			p, err := New(Config{URL: url, Label: "bench", RequestTimeout: time.Minute})
+			p, err := New(&Options{URL: url, Label: "bench", RequestTimeout: time.Minute})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -152,7 +152,7 @@ func BenchmarkExtList(b *testing.B) {
 		}
 	})
 	b.Run("relist", func(b *testing.B) {
-		p := newBenchProvider(b, url, Config{IndexMaxAge: time.Nanosecond})
+		p := newBenchProvider(b, url, Options{IndexMaxAge: time.Nanosecond})
 		obs, err := p.List(context.Background(), skills.ListRequest{SessionID: "s1"})
 		check(b, obs, err)
 		b.ReportAllocs()
@@ -193,10 +193,10 @@ func BenchmarkRead8MiB(b *testing.B) {
 		}
 	}
 	b.Run("verified", func(b *testing.B) {
-		read(b, newBenchProvider(b, "http://"+addr+"/ext", Config{IndexMaxAge: time.Hour, CacheMaxBytes: 16 << 20}))
+		read(b, newBenchProvider(b, "http://"+addr+"/ext", Options{IndexMaxAge: time.Hour, CacheMaxBytes: 16 << 20}))
 	})
 	b.Run("unverified", func(b *testing.B) {
-		read(b, newBenchProvider(b, "http://"+addr+"/index", Config{IndexMaxAge: time.Hour, CacheMaxBytes: 16 << 20}))
+		read(b, newBenchProvider(b, "http://"+addr+"/index", Options{IndexMaxAge: time.Hour, CacheMaxBytes: 16 << 20}))
 	})
 	b.Run("digest", func(b *testing.B) {
 		c := &Content{Text: benchText()}

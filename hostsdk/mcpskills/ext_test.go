@@ -55,7 +55,7 @@ func newExtServer() *mcpfake.ExtServer {
 // newExtProvider returns a provider labelled "docs" (unless cfg says
 // otherwise) for s, served over streamable HTTP on loopback, and counts
 // the provider's invalidations.
-func newExtProvider(t *testing.T, s *mcpfake.ExtServer, cfg Config) (*Provider, *atomic.Int32) {
+func newExtProvider(t *testing.T, s *mcpfake.ExtServer, cfg Options) (*Provider, *atomic.Int32) {
 	t.Helper()
 	h, err := s.ListenHTTP("127.0.0.1:0")
 	if err != nil {
@@ -69,7 +69,7 @@ func newExtProvider(t *testing.T, s *mcpfake.ExtServer, cfg Config) (*Provider, 
 	if cfg.RequestTimeout == 0 {
 		cfg.RequestTimeout = 10 * time.Second
 	}
-	p, err := New(cfg)
+	p, err := New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func wantRefused(t *testing.T, what string, got any, err error, want string, kin
 // session.
 func TestExtListLoadRead(t *testing.T) {
 	s := newExtServer()
-	p, _ := newExtProvider(t, s, Config{})
+	p, _ := newExtProvider(t, s, Options{})
 
 	obs := listSkills(t, p, "s1")
 	want := []skill.Summary{
@@ -306,7 +306,7 @@ func TestExtHostile(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := newExtServer()
-			p, inv := newExtProvider(t, s, Config{})
+			p, inv := newExtProvider(t, s, Options{})
 			if tc.setup != nil {
 				tc.setup(s)
 			}
@@ -340,7 +340,7 @@ func loadRefunds(t *testing.T, p *Provider) (any, error) {
 // the next load and read verify against it and succeed.
 func TestExtRefreshRecovers(t *testing.T) {
 	s := newExtServer()
-	p, _ := newExtProvider(t, s, Config{IndexMaxAge: time.Hour})
+	p, _ := newExtProvider(t, s, Options{IndexMaxAge: time.Hour})
 	listSkills(t, p, "s1")
 	load(t, p, "s1", "refunds")
 
@@ -386,7 +386,7 @@ func TestExtRefreshRecovers(t *testing.T) {
 // matches the held entry and read again once the entry lists other bytes.
 func TestExtCachedCopyReverified(t *testing.T) {
 	s := newExtServer()
-	p, _ := newExtProvider(t, s, Config{IndexMaxAge: time.Nanosecond})
+	p, _ := newExtProvider(t, s, Options{IndexMaxAge: time.Nanosecond})
 	listSkills(t, p, "s1")
 	for range 3 {
 		load(t, p, "s1", "refunds")
@@ -429,7 +429,7 @@ func TestExtDeclinedAndMalformed(t *testing.T) {
 	} {
 		s.AddRawListing(raw)
 	}
-	p, _ := newExtProvider(t, s, Config{})
+	p, _ := newExtProvider(t, s, Options{})
 	obs := listSkills(t, p, "s1")
 	if len(obs.Skills) != 2 || obs.Skills[0].Name != "git-workflow" || obs.Skills[1].Name != "refunds" {
 		t.Fatalf("List = %+v, want git-workflow and refunds only", obs.Skills)
@@ -473,7 +473,7 @@ func TestExtDuplicateNames(t *testing.T) {
 	support.URI = "skill://acme/support/refunds/SKILL.md"
 	support.Body = "# Support refunds\n"
 	s.SetSkill(support)
-	p, _ := newExtProvider(t, s, Config{})
+	p, _ := newExtProvider(t, s, Options{})
 	obs := listSkills(t, p, "s1")
 	var qns []string
 	for _, sum := range obs.Skills {
@@ -514,7 +514,7 @@ func TestExtDuplicateNames(t *testing.T) {
 func TestExtSkillURIs(t *testing.T) {
 	s := newExtServer()
 	s.Unlist(refundsURI)
-	p, _ := newExtProvider(t, s, Config{SkillURIs: []string{refundsURI, "skill://acme/billing/chargebacks/SKILL.md", gitURI}})
+	p, _ := newExtProvider(t, s, Options{SkillURIs: []string{refundsURI, "skill://acme/billing/chargebacks/SKILL.md", gitURI}})
 	obs := listSkills(t, p, "s1")
 	if len(obs.Skills) != 2 || obs.Skills[1].QualifiedName != "docs:acme/billing/refunds" {
 		t.Fatalf("List = %+v", obs.Skills)
@@ -538,7 +538,7 @@ func TestExtListingBounds(t *testing.T) {
 		s.SetSkill(mcpfake.ExtSkill{URI: "skill://" + name + "/SKILL.md", Frontmatter: map[string]any{"name": name, "description": "D."}})
 	}
 	s.SetPageSize(2)
-	p, _ := newExtProvider(t, s, Config{IndexMaxAge: time.Nanosecond})
+	p, _ := newExtProvider(t, s, Options{IndexMaxAge: time.Nanosecond})
 	if obs := listSkills(t, p, "s1"); len(obs.Skills) != 7 || s.Lists() != 4 {
 		t.Errorf("paged listing: %d skills in %d pages, want 7 in 4", len(obs.Skills), s.Lists())
 	}
@@ -553,7 +553,7 @@ func TestExtListingBounds(t *testing.T) {
 	}
 
 	s.SetCursorLoop(false)
-	p2, _ := newExtProvider(t, s, Config{MaxEntries: 3})
+	p2, _ := newExtProvider(t, s, Options{MaxEntries: 3})
 	if obs := listSkills(t, p2, "s1"); len(obs.Skills) != 3 {
 		t.Errorf("MaxEntries 3 offered %d skills", len(obs.Skills))
 	}
@@ -567,7 +567,7 @@ func TestExtListingBounds(t *testing.T) {
 // directives, untrusted.
 func TestExtHeldEntryRequestsNoGrant(t *testing.T) {
 	s := newExtServer()
-	p, _ := newExtProvider(t, s, Config{})
+	p, _ := newExtProvider(t, s, Options{})
 	listSkills(t, p, "s1")
 	if _, ok := p.HeldEntry("s1", "git-workflow"); ok {
 		t.Error("an entry is held before the skill was loaded")
@@ -602,8 +602,8 @@ func TestExtReadsStayWithTheirServer(t *testing.T) {
 	other := refundsSkill()
 	other.Files = map[string]string{"examples/email.md": "Other server.\n"}
 	b.SetSkill(other)
-	pa, _ := newExtProvider(t, a, Config{Label: "docs"})
-	pb, _ := newExtProvider(t, b, Config{Label: "billing"})
+	pa, _ := newExtProvider(t, a, Options{Label: "docs"})
+	pb, _ := newExtProvider(t, b, Options{Label: "billing"})
 	for _, p := range []*Provider{pa, pb} {
 		listSkills(t, p, "s1")
 		load(t, p, "s1", "refunds")
@@ -635,7 +635,7 @@ func TestExtReadsStayWithTheirServer(t *testing.T) {
 func TestExtListingFailures(t *testing.T) {
 	s := newExtServer()
 	s.FailList("catalog unavailable")
-	p, _ := newExtProvider(t, s, Config{})
+	p, _ := newExtProvider(t, s, Options{})
 	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || obs.Complete || !strings.Contains(err.Error(), "mcpskills: listing skills: skills/list: ") || !strings.Contains(err.Error(), "catalog unavailable") {
 		t.Fatalf("List of a failing server = %+v, %v", obs, err)
@@ -654,7 +654,7 @@ func TestExtListingFailures(t *testing.T) {
 // skills/list again; until then List answers from the listing it has.
 func TestExtListChanged(t *testing.T) {
 	s := newExtServer()
-	p, _ := newExtProvider(t, s, Config{IndexMaxAge: time.Hour})
+	p, _ := newExtProvider(t, s, Options{IndexMaxAge: time.Hour})
 	invalidated := make(chan struct{}, 16)
 	p.SetInvalidate(func() { invalidated <- struct{}{} })
 	listSkills(t, p, "s1")
@@ -678,7 +678,7 @@ func TestExtListChanged(t *testing.T) {
 // dropped and read (and verified) again when next needed.
 func TestExtViewBounds(t *testing.T) {
 	s := newExtServer()
-	p, _ := newExtProvider(t, s, Config{CacheMaxResources: 2})
+	p, _ := newExtProvider(t, s, Options{CacheMaxResources: 2})
 	listSkills(t, p, "s1")
 	load(t, p, "s1", "refunds")
 	if _, err := readFile(t, p, "s1", "refunds", "examples/email.md"); err != nil {

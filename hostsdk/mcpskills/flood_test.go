@@ -42,7 +42,7 @@ func TestChangeNotificationsCoalesce(t *testing.T) {
 	// nothing else notifies.
 	m := newMemServer()
 	m.SetIndex(floodIndex("deploy"))
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	var invalidations atomic.Int64
 	p.SetInvalidate(func() { invalidations.Add(1) })
 	listSkills(t, p, "s1")

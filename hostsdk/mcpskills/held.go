@@ -13,7 +13,7 @@ import (
 // from. Everything in it comes from the server and is untrusted; it grants
 // nothing.
 type Entry struct {
-	// Server is the label the host assigned to the server (Config.Label).
+	// Server is the label the host assigned to the server (Options.Label).
 	Server string
 	// URI is the skill's SKILL.md URI; the pair (Server, URI) identifies
 	// the skill.

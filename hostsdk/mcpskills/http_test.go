@@ -30,9 +30,9 @@ func newHTTPServer(t *testing.T) (*mcpfake.Server, *mcpfake.HTTPServer) {
 	return s, h
 }
 
-func newHTTPProvider(t *testing.T, cfg Config) *Provider {
+func newHTTPProvider(t *testing.T, cfg Options) *Provider {
 	t.Helper()
-	p, err := New(cfg)
+	p, err := New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +55,7 @@ func checkNoSecrets(t *testing.T, msg string, secrets ...string) {
 
 func TestHTTPOneReadPerResourcePerSession(t *testing.T) {
 	s, h := newHTTPServer(t)
-	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
+	p := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
 	body := mcpfake.SkillURI("deploy")
 
 	if obs := listSkills(t, p, "s1"); len(obs.Skills) != 2 {
@@ -83,7 +83,7 @@ func TestHTTPWrongCredentialIsIncompleteAndRedacted(t *testing.T) {
 	u.RawQuery = "access_token=qt-71c3aa09d5"
 	var logged bytes.Buffer
 	logger := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	p := newHTTPProvider(t, Config{URL: u.String(), Headers: map[string]string{"Authorization": "Bearer " + secret, "X-Api-Key": "key-4412ab90ff"}, Logger: logger})
+	p := newHTTPProvider(t, Options{URL: u.String(), Headers: map[string]string{"Authorization": "Bearer " + secret, "X-Api-Key": "key-4412ab90ff"}, Logger: logger})
 	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || obs.Complete || len(obs.Skills) != 0 {
 		t.Fatalf("List with a wrong credential = %+v, %v; want incomplete with an error", obs, err)
@@ -106,7 +106,7 @@ func TestHTTPWrongCredentialIsIncompleteAndRedacted(t *testing.T) {
 
 func TestHTTPServerEchoingCredentialIsRedacted(t *testing.T) {
 	s, h := newHTTPServer(t)
-	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
+	p := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
 	// A server that quotes the credential back in its error message, with
 	// padding that would push the message past the bound.
 	s.SetFailure(IndexURI, "token "+testToken+" rejected; raw tok-3f9c2a7e51d84b06\n"+strings.Repeat("detail ", 100))
@@ -122,7 +122,7 @@ func TestHTTPServerEchoingCredentialIsRedacted(t *testing.T) {
 
 func TestHTTPServerDownThenRestarted(t *testing.T) {
 	s, h := newHTTPServer(t)
-	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Nanosecond})
+	p := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Nanosecond})
 	if obs := listSkills(t, p, "s1"); len(obs.Skills) != 2 {
 		t.Fatalf("List = %+v", obs)
 	}
@@ -151,7 +151,7 @@ func TestHTTPServerDownThenRestarted(t *testing.T) {
 
 func TestHTTPRestartBetweenCalls(t *testing.T) {
 	_, h := newHTTPServer(t)
-	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
+	p := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
 	listSkills(t, p, "s1")
 	// The server restarts between two calls and forgets its sessions: the
 	// next call reconnects and succeeds.
@@ -166,14 +166,14 @@ func TestHTTPRestartBetweenCalls(t *testing.T) {
 
 func TestHTTPCancellation(t *testing.T) {
 	s, h := newHTTPServer(t)
-	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
+	p := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}})
 	listSkills(t, p, "s1")
 	testCancellation(t, p, s)
 }
 
 func TestHTTPListChangedInvalidates(t *testing.T) {
 	s, h := newHTTPServer(t)
-	p := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
+	p := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
 	invalidated := make(chan struct{}, 16)
 	p.SetInvalidate(func() { invalidated <- struct{}{} })
 	listSkills(t, p, "s1")

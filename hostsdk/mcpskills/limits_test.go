@@ -57,7 +57,7 @@ func TestHTTPOversizedMessageIsCutOff(t *testing.T) {
 			}
 			srv := httptest.NewServer(o)
 			defer srv.Close()
-			p, err := New(Config{URL: srv.URL})
+			p, err := New(&Options{URL: srv.URL})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +113,7 @@ func TestSkillBodyBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Stop()
-			p := newHTTPProvider(t, Config{URL: h.URL(), CacheMaxBytes: 64 << 20})
+			p := newHTTPProvider(t, Options{URL: h.URL(), CacheMaxBytes: 64 << 20})
 
 			def, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: "deploy"})
 			if tc.ok {
@@ -144,7 +144,7 @@ func TestSkillBodyBound(t *testing.T) {
 func TestHTTPOversizedInitializeIsCutOff(t *testing.T) {
 	srv := httptest.NewServer(&mcpfake.Oversized{InitializeBytes: 2 * MaxMessageBytes})
 	defer srv.Close()
-	p := newHTTPProvider(t, Config{URL: srv.URL})
+	p := newHTTPProvider(t, Options{URL: srv.URL})
 	_, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	wantMessageLimitError(t, err)
 }

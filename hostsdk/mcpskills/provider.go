@@ -26,7 +26,7 @@ var ErrUnknownSkill = errors.New("mcpskills: skill not offered by the server")
 // skills.AvailabilityDeclarer (it is best-effort unless attached otherwise).
 // It is safe for concurrent use.
 type Provider struct {
-	cfg           Config
+	cfg           Options
 	connHash      string
 	san           sanitizer
 	client        *mcp.Client
@@ -74,13 +74,17 @@ var (
 	_ skills.AvailabilityDeclarer = (*Provider)(nil)
 )
 
-// New returns a provider for the server cfg describes. It does not connect:
-// the first List or Load does.
-func New(cfg Config) (*Provider, error) {
-	return newProvider(cfg, nil)
+// New returns a provider for the server opts describes (see [Options]). It
+// does not connect: the first List or Load does. The server is required:
+// opts must set Command or URL, so nil is an error naming them.
+func New(opts *Options) (*Provider, error) {
+	if opts == nil {
+		return newProvider(Options{}, nil)
+	}
+	return newProvider(*opts, nil)
 }
 
-func newProvider(cfg Config, t transportFunc) (*Provider, error) {
+func newProvider(cfg Options, t transportFunc) (*Provider, error) {
 	cfg, err := cfg.normalize()
 	if err != nil {
 		return nil, err

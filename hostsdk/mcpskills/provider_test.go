@@ -51,7 +51,7 @@ func (m *memServer) transport() (mcp.Transport, error) {
 }
 
 // newMemProvider returns a provider connected to m over in-memory pipes.
-func newMemProvider(t *testing.T, m *memServer, cfg Config) *Provider {
+func newMemProvider(t *testing.T, m *memServer, cfg Options) *Provider {
 	t.Helper()
 	// URL only satisfies validation; the transport below replaces it.
 	cfg.URL = "http://in-memory.invalid/mcp"
@@ -95,7 +95,7 @@ func TestListAndLoad(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy   the\tservice.", "---\nname: deploy\ndescription: x\n---\n\n# Deploy\nRun it.\n")
 	m.SetSkill("audit", "Audit logs.", "# Audit\n")
-	p := newMemProvider(t, m, Config{Label: "remote"})
+	p := newMemProvider(t, m, Options{Label: "remote"})
 
 	obs := listSkills(t, p, "s1")
 	want := []skill.Summary{
@@ -137,7 +137,7 @@ func TestListAndLoad(t *testing.T) {
 func TestLoadBeforeListReadsIndex(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "body")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	if def := load(t, p, "s1", "deploy"); def.Content != "body" {
 		t.Fatalf("content %q", def.Content)
 	}
@@ -148,7 +148,7 @@ func TestLoadBeforeListReadsIndex(t *testing.T) {
 func TestOneReadPerResourcePerSession(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	uri := mcpfake.SkillURI("deploy")
 
 	listSkills(t, p, "s1")
@@ -169,7 +169,7 @@ func TestOneReadPerResourcePerSession(t *testing.T) {
 func TestSessionViewIsStable(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "old body")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	listSkills(t, p, "s1")
 	load(t, p, "s1", "deploy")
 
@@ -185,7 +185,7 @@ func TestSessionViewIsStable(t *testing.T) {
 func TestConcurrentLoadsShareOneRead(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	var wg sync.WaitGroup
 	for range 8 {
 		wg.Go(func() {
@@ -243,7 +243,7 @@ func TestConcurrentReadersShareOneServerRead(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	uri := mcpfake.SkillURI("deploy")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	listSkills(t, p, "s1")
 	reading, release := holdReads(t, m.Server, uri)
 
@@ -277,7 +277,7 @@ func TestSharedReadCancelledByItsStarterIsReadAgain(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	uri := mcpfake.SkillURI("deploy")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	listSkills(t, p, "s1")
 	reading, release := holdReads(t, m.Server, uri)
 
@@ -325,7 +325,7 @@ func TestFailedReadIsRetriedAndNotCached(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	var logged bytes.Buffer
-	p := newMemProvider(t, m, Config{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	p := newMemProvider(t, m, Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
 	uri := mcpfake.SkillURI("deploy")
 	listSkills(t, p, "s1")
 
@@ -359,7 +359,7 @@ func TestFailedReadIsRetriedAndNotCached(t *testing.T) {
 func TestFailingIndexIsIncompleteAndRetried(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	m.SetFailure(IndexURI, "index unavailable")
 	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || obs.Complete || len(obs.Skills) != 0 {
@@ -388,7 +388,7 @@ func TestMalformedIndexIsIncomplete(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := newMemServer()
 			m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-			p := newMemProvider(t, m, Config{MaxIndexBytes: 2048, IndexMaxAge: time.Hour})
+			p := newMemProvider(t, m, Options{MaxIndexBytes: 2048, IndexMaxAge: time.Hour})
 			listSkills(t, p, "s1")
 
 			m.SetIndex(doc)
@@ -416,7 +416,7 @@ func TestInvalidEntriesDroppedWithDiagnostics(t *testing.T) {
 		{"name": "evil", "type": "skill-md", "description": "x", "url": "skill://deploy/SKILL.md"},
 		{"name": "Bad", "type": "skill-md", "description": "x", "url": "skill://Bad/SKILL.md"}
 	]}`)
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	obs := listSkills(t, p, "s1")
 	if len(obs.Skills) != 1 || obs.Skills[0].Name != "deploy" {
 		t.Fatalf("List = %+v", obs)
@@ -437,7 +437,7 @@ func TestEvictionLeastRecentlyUsed(t *testing.T) {
 	for i := range 100 {
 		m.SetSkill(fmt.Sprintf("s%03d", i), "Skill.", fmt.Sprintf("body %d", i))
 	}
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	listSkills(t, p, "s1")
 	for i := range 100 {
 		load(t, p, "s1", fmt.Sprintf("s%03d", i))
@@ -467,7 +467,7 @@ func TestEvictionByBytes(t *testing.T) {
 		m.SetSkill(n, "Skill.", strings.Repeat(n, 1000))
 	}
 	// Room for the index and two bodies, not three.
-	p := newMemProvider(t, m, Config{CacheMaxBytes: 2600, IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{CacheMaxBytes: 2600, IndexMaxAge: time.Hour})
 	listSkills(t, p, "s1")
 	load(t, p, "s1", "a")
 	load(t, p, "s1", "b")
@@ -487,7 +487,7 @@ func TestLargeBodyServedNotCached(t *testing.T) {
 	big := strings.Repeat("0123456789abcdef", 2<<20/16) // 2 MiB
 	m.SetSkill("big", "Big.", big)
 	m.SetSkill("small", "Small.", "small body")
-	p := newMemProvider(t, m, Config{CacheMaxBytes: 1 << 20})
+	p := newMemProvider(t, m, Options{CacheMaxBytes: 1 << 20})
 	load(t, p, "s1", "small")
 	for i := 1; i <= 2; i++ {
 		def := load(t, p, "s1", "big")
@@ -505,7 +505,7 @@ func TestLargeBodyServedNotCached(t *testing.T) {
 func TestEndSessionReleasesView(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	for i := range 50 {
 		s := fmt.Sprintf("s%d", i)
 		load(t, p, s, "deploy")
@@ -525,7 +525,7 @@ func TestEndSessionDuringRead(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	uri := mcpfake.SkillURI("deploy")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	listSkills(t, p, "s1")
 	m.SetBlocking(uri, true)
 	ctx, cancel := context.WithCancel(t.Context())
@@ -552,7 +552,7 @@ func TestEndSessionDuringRead(t *testing.T) {
 func TestCancellationAbortsRequest(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	listSkills(t, p, "s1")
 	testCancellation(t, p, m.Server)
 }
@@ -587,7 +587,7 @@ func testCancellation(t *testing.T, p *Provider, s *mcpfake.Server) {
 func TestRequestTimeout(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{RequestTimeout: 50 * time.Millisecond})
+	p := newMemProvider(t, m, Options{RequestTimeout: 50 * time.Millisecond})
 	m.SetBlocking(IndexURI, true)
 	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || obs.Complete || !errors.Is(err, context.DeadlineExceeded) {
@@ -607,7 +607,7 @@ func TestServerDownIsIncompleteThenRecovers(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	m.SetSkill("audit", "Audit.", "# Audit\n")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Nanosecond})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Nanosecond})
 	listSkills(t, p, "s1")
 
 	m.crash()
@@ -628,7 +628,7 @@ func TestServerDownIsIncompleteThenRecovers(t *testing.T) {
 func TestReconnectAfterBrokenConnection(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	listSkills(t, p, "s1")
 	// The server drops the connection between calls; the next call
 	// reconnects without failing.
@@ -643,7 +643,7 @@ func TestListChangedInvalidatesAndRereadsIndex(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	m.SetSkill("audit", "Audit.", "# Audit\n")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	invalidated := make(chan struct{}, 16)
 	p.SetInvalidate(func() { invalidated <- struct{}{} })
 	listSkills(t, p, "s1")
@@ -684,7 +684,7 @@ func awaitInvalidation(t *testing.T, invalidated <-chan struct{}, nudge func()) 
 func TestIndexUpdatedNotification(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	invalidated := make(chan struct{}, 16)
 	p.SetInvalidate(func() { invalidated <- struct{}{} })
 	listSkills(t, p, "s1")
@@ -700,7 +700,7 @@ func TestIndexUpdatedNotification(t *testing.T) {
 func TestIndexMaxAge(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Millisecond})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Millisecond})
 	invalidated := make(chan struct{}, 16)
 	p.SetInvalidate(func() { invalidated <- struct{}{} })
 	listSkills(t, p, "s1")
@@ -723,7 +723,7 @@ func TestReadResource(t *testing.T) {
 	m.SetSkill("deploy", "Deploy.", "# Deploy\nSee references/guide.md\n")
 	m.SetResource("skill://deploy/references/guide.md", "guide")
 	m.SetResource("skill://other/secret.md", "secret")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 
 	for range 2 {
 		c, err := p.ReadResource(t.Context(), "s1", "deploy", "skill://deploy/references/guide.md")
@@ -747,7 +747,7 @@ func TestReadResource(t *testing.T) {
 func TestClose(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
-	p := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
+	p := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
 	invalidated := atomic.Int32{}
 	p.SetInvalidate(func() { invalidated.Add(1) })
 	listSkills(t, p, "s1")
@@ -780,9 +780,9 @@ func TestCloseLeavesNoGoroutines(t *testing.T) {
 	m := newMemServer()
 	m.SetSkill("deploy", "Deploy.", "# Deploy\n")
 	_, h := newHTTPServer(t)
-	hp := newHTTPProvider(t, Config{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
-	mp := newMemProvider(t, m, Config{IndexMaxAge: time.Hour})
-	sp, _ := newStdioProvider(t, stdioSpec{}, Config{IndexMaxAge: time.Hour})
+	hp := newHTTPProvider(t, Options{URL: h.URL(), Headers: map[string]string{"Authorization": testToken}, IndexMaxAge: time.Hour})
+	mp := newMemProvider(t, m, Options{IndexMaxAge: time.Hour})
+	sp, _ := newStdioProvider(t, stdioSpec{}, Options{IndexMaxAge: time.Hour})
 	for _, p := range []*Provider{hp, mp, sp} {
 		listSkills(t, p, "s1")
 		load(t, p, "s1", "deploy")

@@ -18,7 +18,7 @@ func TestReadSkillResource(t *testing.T) {
 	m.SetSkill("deploy", "Deploy.", "# Deploy\nRun scripts/run sh.py\n")
 	m.SetResource("skill://deploy/scripts/run%20sh.py", "echo hi\n")
 	m.SetResource("skill://other/secret.md", "secret")
-	p := newMemProvider(t, m, Config{})
+	p := newMemProvider(t, m, Options{})
 	ctx := t.Context()
 
 	data, err := p.ReadSkillResource(ctx, skills.ResourceRequest{SessionID: "s1", Name: "deploy", Path: "scripts/run sh.py"})

@@ -120,7 +120,7 @@ func runStdioServer(specJSON string) int {
 }
 
 // newStdioProvider starts the test binary as a stdio server per spec.
-func newStdioProvider(t *testing.T, spec stdioSpec, cfg Config) (*Provider, string) {
+func newStdioProvider(t *testing.T, spec stdioSpec, cfg Options) (*Provider, string) {
 	t.Helper()
 	spec.Log = filepath.Join(t.TempDir(), "server.log")
 	if spec.Skills == nil {
@@ -135,7 +135,7 @@ func newStdioProvider(t *testing.T, spec stdioSpec, cfg Config) (*Provider, stri
 	}
 	cfg.Command = []string{os.Args[0], "-test.run=^$"}
 	cfg.Env = []string{stdioServerEnv + "=" + string(data)}
-	p, err := New(cfg)
+	p, err := New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func newStdioProvider(t *testing.T, spec stdioSpec, cfg Config) (*Provider, stri
 }
 
 func TestStdioOneReadPerResourcePerSession(t *testing.T) {
-	p, log := newStdioProvider(t, stdioSpec{}, Config{IndexMaxAge: time.Hour})
+	p, log := newStdioProvider(t, stdioSpec{}, Options{IndexMaxAge: time.Hour})
 	body := "read " + mcpfake.SkillURI("deploy")
 
 	obs := listSkills(t, p, "s1")
@@ -180,7 +180,7 @@ func TestStdioOneReadPerResourcePerSession(t *testing.T) {
 }
 
 func TestStdioServerCrashIsIncompleteThenReconnects(t *testing.T) {
-	p, log := newStdioProvider(t, stdioSpec{CrashOnFirst: IndexURI}, Config{})
+	p, log := newStdioProvider(t, stdioSpec{CrashOnFirst: IndexURI}, Options{})
 	obs, err := p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || obs.Complete {
 		t.Fatalf("List while the server crashes = %+v, %v; want incomplete with an error", obs, err)
@@ -196,7 +196,7 @@ func TestStdioServerCrashIsIncompleteThenReconnects(t *testing.T) {
 
 func TestStdioBrokenConnectionRetriedOnce(t *testing.T) {
 	body := mcpfake.SkillURI("deploy")
-	p, log := newStdioProvider(t, stdioSpec{CrashOnFirst: body}, Config{})
+	p, log := newStdioProvider(t, stdioSpec{CrashOnFirst: body}, Options{})
 	listSkills(t, p, "s1")
 	// The process that served the index dies reading the body; the call
 	// reconnects and succeeds, and the session keeps its index.
@@ -213,7 +213,7 @@ func TestStdioBrokenConnectionRetriedOnce(t *testing.T) {
 
 func TestStdioCancellation(t *testing.T) {
 	body := mcpfake.SkillURI("deploy")
-	p, log := newStdioProvider(t, stdioSpec{Block: body}, Config{})
+	p, log := newStdioProvider(t, stdioSpec{Block: body}, Options{})
 	listSkills(t, p, "s1")
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -243,7 +243,7 @@ func waitForLog(t *testing.T, log, line string) {
 }
 
 func TestStdioCommandNotFound(t *testing.T) {
-	p, err := New(Config{Command: []string{filepath.Join(t.TempDir(), "no-such-server")}, Env: []string{"TOKEN=env-secret-value"}})
+	p, err := New(&Options{Command: []string{filepath.Join(t.TempDir(), "no-such-server")}, Env: []string{"TOKEN=env-secret-value"}})
 	if err != nil {
 		t.Fatal(err)
 	}

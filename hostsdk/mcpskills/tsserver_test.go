@@ -83,14 +83,14 @@ func startTSHTTP(t *testing.T) string {
 func TestTypeScriptSkillsServer(t *testing.T) {
 	for _, transport := range []string{"http", "stdio"} {
 		t.Run(transport, func(t *testing.T) {
-			cfg := Config{Label: "docs", RequestTimeout: 20 * time.Second}
+			cfg := Options{Label: "docs", RequestTimeout: 20 * time.Second}
 			if transport == "http" {
 				cfg.URL = startTSHTTP(t)
 			} else {
 				node, script, dir := tsServer(t)
 				cfg.Command = []string{node, script, "-skills", dir, "-stdio"}
 			}
-			p, err := New(cfg)
+			p, err := New(&cfg)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -137,14 +137,14 @@ func TestMemoryStoreConformance(t *testing.T) {
 }
 
 func TestFileStoreConformance(t *testing.T) {
-	logtest.RunStore(t, fileStores())
+	logtest.RunStore(t, fileStores(nil))
 }
 
 // TestFileStoreConformanceOneOpenSession runs the store suite with room for
 // one open session, so that sessions are closed and reopened between and
 // under the suite's calls.
 func TestFileStoreConformanceOneOpenSession(t *testing.T) {
-	logtest.RunStore(t, fileStores(sessionlog.WithMaxOpenFiles(2)))
+	logtest.RunStore(t, fileStores(&sessionlog.FileStoreOptions{MaxOpenFiles: 2}))
 }
 
 // TestFileStoreLogConformanceOneOpenSession runs the log suite on handles
@@ -152,7 +152,7 @@ func TestFileStoreConformanceOneOpenSession(t *testing.T) {
 // that push it out.
 func TestFileStoreLogConformanceOneOpenSession(t *testing.T) {
 	logtest.Run(t, func(t *testing.T) sessionlog.Log {
-		s, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithMaxOpenFiles(2))
+		s, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: 2})
 		if err != nil {
 			t.Fatalf("NewFileStore: %v", err)
 		}
@@ -211,17 +211,17 @@ func (c churn) NewestOfType(ctx context.Context, typ string) (uint64, sessionlog
 	return c.Log.(sessionlog.TypeSeeker).NewestOfType(ctx, typ)
 }
 
-// TestFileStoreConformanceNoTail runs the store suite with a tail budget
-// of 0: every read goes to the file.
+// TestFileStoreConformanceNoTail runs the store suite with no tail budget
+// (NoTailBudget): every read goes to the file.
 func TestFileStoreConformanceNoTail(t *testing.T) {
-	logtest.RunStore(t, fileStores(sessionlog.WithTailBudget(0)))
+	logtest.RunStore(t, fileStores(&sessionlog.FileStoreOptions{TailBudget: sessionlog.NoTailBudget}))
 }
 
 // TestFileStoreLogConformanceNoTail runs the log suite on a handle of a
-// store with a tail budget of 0.
+// store with no tail budget.
 func TestFileStoreLogConformanceNoTail(t *testing.T) {
 	logtest.Run(t, func(t *testing.T) sessionlog.Log {
-		s, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithTailBudget(0))
+		s, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{TailBudget: sessionlog.NoTailBudget})
 		if err != nil {
 			t.Fatalf("NewFileStore: %v", err)
 		}
@@ -239,7 +239,7 @@ func TestFileStoreLogConformanceNoTail(t *testing.T) {
 // the log's tail out, unless the log was read from since.
 func TestFileStoreLogConformanceTailEvicted(t *testing.T) {
 	logtest.Run(t, func(t *testing.T) sessionlog.Log {
-		s, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithTailBudget(4<<10))
+		s, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{TailBudget: 4 << 10})
 		if err != nil {
 			t.Fatalf("NewFileStore: %v", err)
 		}
@@ -259,9 +259,9 @@ func TestFileStoreLogConformanceTailEvicted(t *testing.T) {
 
 // fileStores makes each store test a file store of its own, with opts, in
 // a directory that does not exist yet.
-func fileStores(opts ...sessionlog.FileStoreOption) func(*testing.T) sessionlog.Store {
+func fileStores(opts *sessionlog.FileStoreOptions) func(*testing.T) sessionlog.Store {
 	return func(t *testing.T) sessionlog.Store {
-		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), opts...)
+		s, err := sessionlog.NewFileStore(filepath.Join(t.TempDir(), "sessions"), opts)
 		if err != nil {
 			t.Fatalf("NewFileStore: %v", err)
 		}

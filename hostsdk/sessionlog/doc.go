@@ -87,12 +87,13 @@
 // append alone up to an eighth of the tail budget, until the next append),
 // so reading back what was just appended costs no read at all. What a
 // [FileStore]'s logs keep so is bounded by one budget for all of them
-// ([WithTailBudget], by default [DefaultTailBudget], 64 MiB), each charged the
-// bytes of every append it keeps an event of: beyond it the least recently
-// used logs drop theirs, and read the file again when they are next read,
-// with the same results; a log opened with OpenFile has that default
-// budget to itself. The buffers that appends encode into and reads scan
-// with are shared by the logs of a store, so an idle session holds none.
+// ([FileStoreOptions.TailBudget], by default [DefaultTailBudget], 64 MiB),
+// each charged the bytes of every append it keeps an event of: beyond it the
+// least recently used logs drop theirs, and read the file again when they
+// are next read, with the same results; a log opened with OpenFile has that
+// default budget to itself. The buffers that appends encode into and reads
+// scan with are shared by the logs of a store, so an idle session holds
+// none.
 //
 // # Conditional append
 //
@@ -109,16 +110,16 @@
 // A [Store] opens per-session logs. Opening a session that is already open
 // returns another handle on the same log; every handle must be closed, and
 // the file is closed with the last one. NewFileStore escapes session ids
-// ([SessionFileName]) so that any string is safe; [FileStore.OpenHandle] returns
-// a *[FileHandle], which also reports the file's Path and what opening it
-// repaired ([Recovery]). Each session whose file is open holds two file
-// descriptors (the log and its lock), so a FileStore keeps only the most
-// recently used within a budget ([WithMaxOpenFiles]; by default half the
-// soft RLIMIT_NOFILE, at most 32,768) and closes idle ones beyond it: any
-// number of sessions can be open at once, and a closed one's file is
-// reopened, and read again if another writer changed it, when it is used.
-// [NewMemoryStore] and [NewMemory]
-// keep events in memory, for tests and for hosts without durable history.
+// ([SessionFileName]) so that any string is safe; [FileStore.OpenHandle]
+// returns a *[FileHandle], which also reports the file's Path and what
+// opening it repaired ([Recovery]). Each session whose file is open holds
+// two file descriptors (the log and its lock), so a FileStore keeps only the
+// most recently used within a budget ([FileStoreOptions.MaxOpenFiles]; by
+// default half the soft RLIMIT_NOFILE, at most 32,768) and closes idle ones
+// beyond it: any number of sessions can be open at once, and a closed one's
+// file is reopened, and read again if another writer changed it, when it is
+// used. [NewMemoryStore] and [NewMemory] keep events in memory, for tests
+// and for hosts without durable history.
 //
 // # Other stores
 //

@@ -40,7 +40,7 @@ func runManySessions(dir string) error {
 		return fmt.Errorf("setrlimit: %w", err)
 	}
 	ctx := context.Background()
-	st, err := sessionlog.NewFileStore(dir)
+	st, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		return err
 	}
@@ -100,7 +100,7 @@ func TestFileStoreManySessionsUnderALowDescriptorLimit(t *testing.T) {
 		t.Fatalf("%d sessions under a limit of %d descriptors: %v\n%s", manySessions, manyLimit, err, strings.TrimSpace(string(out)))
 	}
 	// What the child wrote is on disk, readable by a new store.
-	st, err := sessionlog.NewFileStore(dir)
+	st, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

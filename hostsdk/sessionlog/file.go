@@ -98,11 +98,11 @@ type FileLog struct {
 }
 
 // Bounds of a FileLog's in-memory tail, within the budget of its store's
-// tails (see tailCache and WithTailBudget; a log opened with OpenFile has
-// DefaultTailBudget to itself). Beyond the bound on bytes the tail keeps
-// only the events of the newest append, up to their share of the budget
-// (1/tailShare), because the next read almost always wants them (a host
-// reads back the catalog it just appended), and only until the next
+// tails (see tailCache and FileStoreOptions.TailBudget; a log opened with
+// OpenFile has DefaultTailBudget to itself). Beyond the bound on bytes the
+// tail keeps only the events of the newest append, up to their share of the
+// budget (1/tailShare), because the next read almost always wants them (a
+// host reads back the catalog it just appended), and only until the next
 // append. A suspended log (see FileStore) keeps none beyond the bounds.
 const (
 	tailEvents   = 16

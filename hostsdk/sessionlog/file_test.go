@@ -293,7 +293,7 @@ func TestOpenFileErrors(t *testing.T) {
 func TestFileStoreLayout(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "sessions")
-	s, err := sessionlog.NewFileStore(dir)
+	s, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestFileStoreLayout(t *testing.T) {
 // where the session's file is, whichever handle opened it.
 func TestFileStoreRecovery(t *testing.T) {
 	dir := t.TempDir()
-	st, err := sessionlog.NewFileStore(dir)
+	st, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -371,7 +371,7 @@ func TestFileStoreRecovery(t *testing.T) {
 // TestFileStoreOpenFailsWithNilLog: a failed Open returns a nil Log, not a
 // nil handle wrapped in one.
 func TestFileStoreOpenFailsWithNilLog(t *testing.T) {
-	st, err := sessionlog.NewFileStore(t.TempDir())
+	st, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -383,7 +383,7 @@ func TestFileStoreOpenFailsWithNilLog(t *testing.T) {
 // TestFileStoreSharedClose: the file stays open until the last handle closes.
 func TestFileStoreSharedClose(t *testing.T) {
 	dir := t.TempDir()
-	st, err := sessionlog.NewFileStore(dir)
+	st, err := sessionlog.NewFileStore(dir, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -410,7 +410,7 @@ func TestFileStoreSharedClose(t *testing.T) {
 
 // TestFileStoreConcurrentOpen: handles opened concurrently share one file.
 func TestFileStoreConcurrentOpen(t *testing.T) {
-	st, err := sessionlog.NewFileStore(t.TempDir())
+	st, err := sessionlog.NewFileStore(t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

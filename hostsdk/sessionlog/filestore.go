@@ -11,8 +11,9 @@ import (
 )
 
 // FileStore keeps one FileLog per session in a directory, at most a
-// budget of them open at once (see WithMaxOpenFiles), and their newest
-// events in memory within a byte budget (see WithTailBudget).
+// budget of them open at once ([FileStoreOptions.MaxOpenFiles]), and their
+// newest events in memory within a byte budget
+// ([FileStoreOptions.TailBudget]).
 type FileStore struct {
 	dir      string
 	maxFiles int // descriptor budget: two per open session
@@ -40,69 +41,77 @@ type sharedFile struct {
 	elem   *list.Element // in the lru while open
 }
 
-// FileStoreOption configures NewFileStore.
-type FileStoreOption func(*fileStoreConfig)
-
-type fileStoreConfig struct {
-	maxFiles   int
-	tailBudget int
+// FileStoreOptions configures [NewFileStore]. Every field is optional:
+// the zero value, like a nil *FileStoreOptions, means the defaults.
+type FileStoreOptions struct {
+	// MaxOpenFiles bounds the file descriptors the store keeps open for
+	// session logs: each open session holds two (its log and its lock
+	// file), so MaxOpenFiles/2 sessions stay open; at least 2. A session
+	// whose file was closed keeps its handles, and its file is reopened
+	// when it is used again. 0 means the default: half the process's soft
+	// RLIMIT_NOFILE, at most 32,768 (16,384 open sessions); where the limit
+	// cannot be read, 4,096.
+	MaxOpenFiles int
+	// TailBudget bounds the bytes of the newest events that the store's
+	// sessions keep in memory, all together: a session's log keeps its
+	// newest few events (up to 16 and 64 KiB, or the events of its newest
+	// append alone up to an eighth of the budget), so that reading back
+	// what was just appended, as a host does at every step, costs no read
+	// of the file. A log is charged the bytes of every append it keeps an
+	// event of, since the records of one append may share memory. Beyond
+	// the budget the least recently used sessions' events are dropped from
+	// memory, and their next read reads the file; reads return the same
+	// events either way. 0 means [DefaultTailBudget] (64 MiB);
+	// [NoTailBudget] keeps no events in memory; any other value must be
+	// positive.
+	TailBudget int
 }
 
-// WithMaxOpenFiles bounds the file descriptors the store keeps open for
-// session logs: each open session holds two (its log and its lock file), so
-// n/2 sessions stay open; n must be at least 2. A session whose file was
-// closed keeps its handles, and its file is reopened when it is used again.
-// The default is half the process's soft RLIMIT_NOFILE, at most 32,768
-// (16,384 open sessions); where the limit cannot be read, 4,096.
-func WithMaxOpenFiles(n int) FileStoreOption {
-	return func(c *fileStoreConfig) { c.maxFiles = n }
-}
-
-// WithTailBudget bounds the bytes of the newest events that the store's
-// sessions keep in memory, all together: a session's log keeps its newest
-// few events (up to 16 and 64 KiB, or the events of its newest append
-// alone up to an eighth of the budget), so that reading back what was
-// just appended, as a host does at every step, costs no read of the file.
-// A log is charged the bytes of every append it keeps an event of, since
-// the records of one append may share memory. Beyond the budget the least
-// recently used sessions' events are dropped from memory, and their next
-// read reads the file; reads return the same events either way. n must be
-// at least 0 (0 keeps no events in memory); the default is
-// DefaultTailBudget (64 MiB).
-func WithTailBudget(n int) FileStoreOption {
-	return func(c *fileStoreConfig) { c.tailBudget = n }
-}
+// NoTailBudget, as [FileStoreOptions.TailBudget], keeps no events in
+// memory: every read of a log reads its file.
+const NoTailBudget = -1
 
 // NewFileStore returns a store that keeps session logs in dir, creating it
-// if needed. Each session is the file <dir>/<escaped id>.jsonl (see
-// SessionFileName). A store's handles for a session share one FileLog, which
-// is closed when the last handle is closed.
+// if needed, configured by opts; nil means every default (see
+// [FileStoreOptions]). An option out of range is an error naming it and
+// its bound. Each session is the file <dir>/<escaped id>.jsonl (see
+// [SessionFileName]). A store's handles for a session share one FileLog,
+// which is closed when the last handle is closed.
 //
 // Any number of sessions may be open, whatever the process's descriptor
 // limit: the store keeps the files of the most recently used ones open,
-// within WithMaxOpenFiles, and closes the least recently used idle ones
-// beyond it (a session with a call in progress is never closed, so while
-// more calls than that are in flight, more files are open). A closed
-// session's file is not locked: another process may open it and append
-// meanwhile. Reopening takes the lock again (a session that another
-// process holds fails with ErrLocked until it lets go) and reads again a
-// file that changed, so the log goes on from what the file holds and a
-// conditional append on a head read before fails with ErrConflict.
-func NewFileStore(dir string, opts ...FileStoreOption) (*FileStore, error) {
-	cfg := fileStoreConfig{maxFiles: defaultMaxFiles(), tailBudget: DefaultTailBudget}
-	for _, o := range opts {
-		o(&cfg)
+// within [FileStoreOptions.MaxOpenFiles], and closes the least recently
+// used idle ones beyond it (a session with a call in progress is never
+// closed, so while more calls than that are in flight, more files are
+// open). A closed session's file is not locked: another process may open
+// it and append meanwhile. Reopening takes the lock again (a session that
+// another process holds fails with ErrLocked until it lets go) and reads
+// again a file that changed, so the log goes on from what the file holds
+// and a conditional append on a head read before fails with ErrConflict.
+func NewFileStore(dir string, opts *FileStoreOptions) (*FileStore, error) {
+	var o FileStoreOptions
+	if opts != nil {
+		o = *opts
 	}
-	if cfg.maxFiles < 2 {
-		return nil, fmt.Errorf("sessionlog: option WithMaxOpenFiles: %d: want at least 2 (an open session holds 2 descriptors, its log and its lock)", cfg.maxFiles)
+	maxFiles, tailBudget := o.MaxOpenFiles, o.TailBudget
+	switch {
+	case maxFiles == 0:
+		maxFiles = defaultMaxFiles()
+	case maxFiles < 2:
+		return nil, fmt.Errorf("sessionlog: FileStoreOptions.MaxOpenFiles %d: want at least 2 (an open session holds 2 descriptors, its log and its lock), or 0 for the default", maxFiles)
 	}
-	if cfg.tailBudget < 0 {
-		return nil, fmt.Errorf("sessionlog: option WithTailBudget: %d bytes: want at least 0 (0 keeps no events in memory)", cfg.tailBudget)
+	switch {
+	case tailBudget == 0:
+		tailBudget = DefaultTailBudget
+	case tailBudget == NoTailBudget:
+		tailBudget = 0
+	case tailBudget < 0:
+		return nil, fmt.Errorf("sessionlog: FileStoreOptions.TailBudget %d bytes: want at least 1, 0 for DefaultTailBudget, or NoTailBudget (%d) to keep no events in memory", tailBudget, NoTailBudget)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("sessionlog: file store: %w", err)
 	}
-	return &FileStore{dir: dir, maxFiles: cfg.maxFiles, shared: newLogShared(cfg.tailBudget), sessions: make(map[string]*sharedFile)}, nil
+	return &FileStore{dir: dir, maxFiles: maxFiles, shared: newLogShared(tailBudget), sessions: make(map[string]*sharedFile)}, nil
 }
 
 // Bounds of the default descriptor budget.

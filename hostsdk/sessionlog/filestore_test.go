@@ -10,13 +10,16 @@ import (
 )
 
 // TestFileStoreMaxOpenFilesIsChecked: a budget that cannot hold one open
-// session is refused, naming the option and its bound.
+// session is refused, naming the option and its bound; 0 is the default.
 func TestFileStoreMaxOpenFilesIsChecked(t *testing.T) {
-	for _, n := range []int{-1, 0, 1} {
-		if _, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithMaxOpenFiles(n)); err == nil ||
-			!strings.Contains(err.Error(), "WithMaxOpenFiles") || !strings.Contains(err.Error(), "at least 2") {
-			t.Errorf("WithMaxOpenFiles(%d): error %v, want one naming the option and its bound", n, err)
+	for _, n := range []int{-1, 1} {
+		if _, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: n}); err == nil ||
+			!strings.Contains(err.Error(), "FileStoreOptions.MaxOpenFiles") || !strings.Contains(err.Error(), "at least 2") {
+			t.Errorf("MaxOpenFiles %d: error %v, want one naming the option and its bound", n, err)
 		}
+	}
+	if _, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: 0}); err != nil {
+		t.Errorf("MaxOpenFiles 0 (the default): %v", err)
 	}
 }
 
@@ -27,7 +30,7 @@ func TestFileStoreMaxOpenFilesIsChecked(t *testing.T) {
 // it read before fails. While it is open again, other writers are locked
 // out.
 func TestFileStoreClosedSessionSeesAForeignAppend(t *testing.T) {
-	st, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithMaxOpenFiles(2))
+	st, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +91,7 @@ func TestFileStoreClosedSessionSeesAForeignAppend(t *testing.T) {
 // handles, so sessions are closed and reopened under one another's calls;
 // every append lands once, in order.
 func TestFileStoreBudgetUnderConcurrentUse(t *testing.T) {
-	st, err := sessionlog.NewFileStore(t.TempDir(), sessionlog.WithMaxOpenFiles(6))
+	st, err := sessionlog.NewFileStore(t.TempDir(), &sessionlog.FileStoreOptions{MaxOpenFiles: 6})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestNewestOfType(t *testing.T) {
 			}
 		},
 		"file store handle": func(t *testing.T) (Log, func() Log) {
-			s, err := NewFileStore(t.TempDir())
+			s, err := NewFileStore(t.TempDir(), nil)
 			if err != nil {
 				t.Fatal(err)
 			}

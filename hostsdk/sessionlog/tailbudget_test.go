@@ -127,7 +127,7 @@ func TestFileStoreTailsStayWithinBudget(t *testing.T) {
 // the file.
 func TestTailKeepsNoEventBeyondItsShare(t *testing.T) {
 	const budget = 1 << 20
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
+	s, err := NewFileStore(t.TempDir(), &FileStoreOptions{TailBudget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,18 +159,19 @@ func checkTailCount(t *testing.T, s *FileStore, held int) {
 	}
 }
 
-// TestWithTailBudgetIsChecked: a negative budget is refused, naming the
-// option and its bound; 0 is a budget that keeps no events in memory.
-func TestWithTailBudgetIsChecked(t *testing.T) {
-	for _, n := range []int{-1, -1 << 20} {
-		if _, err := NewFileStore(t.TempDir(), WithTailBudget(n)); err == nil ||
-			!strings.Contains(err.Error(), "WithTailBudget") || !strings.Contains(err.Error(), "at least 0") {
-			t.Errorf("WithTailBudget(%d): error %v, want one naming the option and its bound", n, err)
+// TestTailBudgetIsChecked: a negative budget other than NoTailBudget is
+// refused, naming the option and its bound; NoTailBudget keeps no events
+// in memory.
+func TestTailBudgetIsChecked(t *testing.T) {
+	for _, n := range []int{-2, -1 << 20} {
+		if _, err := NewFileStore(t.TempDir(), &FileStoreOptions{TailBudget: n}); err == nil ||
+			!strings.Contains(err.Error(), "FileStoreOptions.TailBudget") || !strings.Contains(err.Error(), "at least 1") {
+			t.Errorf("TailBudget %d: error %v, want one naming the option and its bound", n, err)
 		}
 	}
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(0))
+	s, err := NewFileStore(t.TempDir(), &FileStoreOptions{TailBudget: NoTailBudget})
 	if err != nil {
-		t.Fatalf("WithTailBudget(0): %v", err)
+		t.Fatalf("TailBudget NoTailBudget: %v", err)
 	}
 	l, err := s.Open(context.Background(), "s")
 	if err != nil {
@@ -181,7 +182,7 @@ func TestWithTailBudgetIsChecked(t *testing.T) {
 		t.Fatal(err)
 	}
 	if held := tailsHeld(t, s); held != 0 {
-		t.Errorf("with a budget of 0 the tails hold %d bytes", held)
+		t.Errorf("with NoTailBudget the tails hold %d bytes", held)
 	}
 }
 
@@ -193,21 +194,21 @@ type tailRead struct {
 }
 
 // TestTailEvictionReadsMatch runs the same appends on stores whose tails
-// are never dropped, always dropped (a budget of 0), dropped by a small
+// are never dropped, always dropped (NoTailBudget), dropped by a small
 // budget, and dropped by a small budget while sessions' files are closed
 // and reopened: every read of every session after every append returns
 // the same page from each.
 func TestTailEvictionReadsMatch(t *testing.T) {
 	const sessions, rounds = 5, 24
-	stores := map[string][]FileStoreOption{
-		"never":           {WithTailBudget(1 << 30)},
-		"none":            {WithTailBudget(0)},
-		"small":           {WithTailBudget(12 << 10)},
-		"small,reopening": {WithTailBudget(12 << 10), WithMaxOpenFiles(4)},
+	stores := map[string]*FileStoreOptions{
+		"never":           {TailBudget: 1 << 30},
+		"none":            {TailBudget: NoTailBudget},
+		"small":           {TailBudget: 12 << 10},
+		"small,reopening": {TailBudget: 12 << 10, MaxOpenFiles: 4},
 	}
 	logs, opened := make(map[string][]Log), make(map[string]*FileStore)
 	for name, opts := range stores {
-		s, err := NewFileStore(t.TempDir(), opts...)
+		s, err := NewFileStore(t.TempDir(), opts)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -318,7 +319,7 @@ func bytesString(b []byte) *string {
 // the budget, and nothing once every session is closed.
 func TestTailBudgetUnderConcurrency(t *testing.T) {
 	const budget, writers, sessionsEach, appends = 48 << 10, 6, 2, 30
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget), WithMaxOpenFiles(6))
+	s, err := NewFileStore(t.TempDir(), &FileStoreOptions{TailBudget: budget, MaxOpenFiles: 6})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -466,7 +467,7 @@ func TestTailPinsNoDroppedEvent(t *testing.T) {
 // tail budget of budget bytes; they are closed when the test ends.
 func budgetSessions(t *testing.T, budget, n int) (*FileStore, []Log) {
 	t.Helper()
-	s, err := NewFileStore(t.TempDir(), WithTailBudget(budget))
+	s, err := NewFileStore(t.TempDir(), &FileStoreOptions{TailBudget: budget})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,8 +6,8 @@ import (
 )
 
 // DefaultTailBudget is the byte budget a FileStore gives, unless
-// WithTailBudget says otherwise, to the newest events that all its
-// sessions' logs keep in memory together.
+// [FileStoreOptions.TailBudget] says otherwise, to the newest events that
+// all its sessions' logs keep in memory together.
 const DefaultTailBudget = 64 << 20
 
 // tailShare is the fraction of the budget (1/tailShare) that one event

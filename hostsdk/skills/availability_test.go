@@ -161,7 +161,7 @@ func TestAvailability(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			if err := r.Register("global", rt("local", "A local skill.")); err != nil {
 				t.Fatal(err)
 			}
@@ -255,7 +255,7 @@ func names(ss []skill.Summary) []string {
 // best-effort provider is not cached, so the next one lists the provider
 // again; once it lists, the snapshot is cached as usual.
 func TestDegradedSnapshotIsNotCached(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	p := newFake(true, sum("remote-a", "A remote skill.", "remote"))
 	r.AddProvider("global", p.As(skilltest.Invalidator), skills.ProviderOptions{Availability: skills.BestEffort})
 	p.SetListError(errors.New("server unreachable"))
@@ -282,7 +282,7 @@ func TestDegradedSnapshotIsNotCached(t *testing.T) {
 // pairs, the least recently listed forgotten first, and none of a session
 // that ended.
 func TestLastGoodListingsAreBounded(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	p := newFake(true, sum("remote-a", "A remote skill.", "remote"))
 	r.AddProvider("global", p, skills.ProviderOptions{Availability: skills.BestEffort})
 	query := func(i int) skills.Query {
@@ -310,7 +310,7 @@ func TestLastGoodListingsAreBounded(t *testing.T) {
 // returned; a name the (complete) snapshot does not list is not found, and
 // the failed provider is not asked for it.
 func TestLastGoodSkillLoadsFromItsProvider(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	p := newFake(true, sum("remote-a", "A remote skill.", "remote"))
 	r.AddProvider("global", p, skills.ProviderOptions{Availability: skills.BestEffort})
 	mustSnapshot(t, r, globalQ)
@@ -337,5 +337,5 @@ func TestUnknownAvailabilityPanics(t *testing.T) {
 			t.Error("AddProvider accepted Availability(7)")
 		}
 	}()
-	skills.NewRegistry().AddProvider("global", newFake(true), skills.ProviderOptions{Availability: 7})
+	skilltest.NewRegistry(t).AddProvider("global", newFake(true), skills.ProviderOptions{Availability: 7})
 }

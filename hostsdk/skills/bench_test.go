@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -20,7 +21,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		return s
 	}
 	runtimeRegistry := func(b *testing.B) *skills.Registry {
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(b)
 		for _, s := range skillsFor("skill") {
 			if err := r.Register("global", skills.RuntimeSkill{Name: s.Name, Description: s.Description}); err != nil {
 				b.Fatal(err)
@@ -53,7 +54,7 @@ func BenchmarkSnapshot(b *testing.B) {
 		}
 	})
 	b.Run("uncached-provider", func(b *testing.B) {
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(b)
 		r.AddProvider("global", newFake(true, skillsFor("skill")...), skills.ProviderOptions{})
 		b.ReportAllocs()
 		for b.Loop() {
@@ -85,7 +86,7 @@ func BenchmarkChangeOneSkill(b *testing.B) {
 	for _, n := range []int{100, 1000, 10000} {
 		for _, how := range []string{"changes", "snapshot"} {
 			b.Run(fmt.Sprintf("skills=%d/%s", n, how), func(b *testing.B) {
-				r := skills.NewRegistry()
+				r := skilltest.NewRegistry(b)
 				register := func(k, rev int) {
 					if err := r.Register("global", skills.RuntimeSkill{
 						Name:        fmt.Sprintf("skill-%05d", k),

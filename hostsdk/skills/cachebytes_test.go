@@ -59,7 +59,7 @@ func (p *perSession) listed(session string) int {
 // again, rebuilt from the provider.
 func TestSnapshotCacheIsBoundedByBytes(t *testing.T) {
 	const budget = 1 << 20
-	r, err := skills.NewRegistryWith(skills.RegistryOptions{SnapshotCacheBytes: budget})
+	r, err := skills.NewRegistry(&skills.RegistryOptions{SnapshotCacheBytes: budget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +103,8 @@ func TestSnapshotCacheIsBoundedByBytes(t *testing.T) {
 
 // A budget below zero is refused, naming the option.
 func TestRegistryRefusesANegativeCacheBudget(t *testing.T) {
-	_, err := skills.NewRegistryWith(skills.RegistryOptions{SnapshotCacheBytes: -1})
+	_, err := skills.NewRegistry(&skills.RegistryOptions{SnapshotCacheBytes: -1})
 	if err == nil || !strings.Contains(err.Error(), "SnapshotCacheBytes") {
-		t.Errorf("NewRegistryWith(-1) = %v, want an error naming SnapshotCacheBytes", err)
+		t.Errorf("NewRegistry(&RegistryOptions{SnapshotCacheBytes: -1}) = %v, want an error naming SnapshotCacheBytes", err)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -168,7 +169,7 @@ func TestRemoteNameCollisions(t *testing.T) {
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			if tc.sharedTwice {
 				r.AddProvider("agent", shared, skills.ProviderOptions{})
 				r.AddProvider("global", shared, skills.ProviderOptions{Rank: 5})
@@ -203,7 +204,7 @@ func TestRemoteNameCollisions(t *testing.T) {
 // own provider, asked by that name; the plain name loads the local one.
 func TestGetResolvesPerOrigin(t *testing.T) {
 	ctx := context.Background()
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", skills.RuntimeSkill{Name: "refunds", Description: "local", Content: "local body"})
 	remote := newFake(true, remoteSum("refunds", "remote", "docs", "acme/refunds"))
 	r.AddProvider("global", remote, skills.ProviderOptions{Rank: 10})
@@ -234,7 +235,7 @@ func TestGetResolvesPerOrigin(t *testing.T) {
 // listing gave it, whatever its provider's definition says.
 func TestGetKeepsTheListedKind(t *testing.T) {
 	ctx := context.Background()
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", newFake(true, webSum("wrangler", "deploy", "web", "wrangler")), skills.ProviderOptions{})
 	def, found, err := r.Get(ctx, globalQ, "wrangler")
 	if err != nil || !found || def.Origin != "web" || def.OriginKind != skill.OriginWebsite {
@@ -246,7 +247,7 @@ func TestGetKeepsTheListedKind(t *testing.T) {
 // is another snapshot.
 func TestTokenNamesOrigin(t *testing.T) {
 	token := func(s skill.Summary) string {
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(t)
 		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
 		return mustSnapshot(t, r, globalQ).Token
 	}
@@ -264,7 +265,7 @@ func TestTokenNamesOrigin(t *testing.T) {
 // servers' skills keeps the token it had before kinds existed (pinned).
 func TestTokenNamesOriginKind(t *testing.T) {
 	token := func(s skill.Summary) string {
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(t)
 		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
 		return mustSnapshot(t, r, globalQ).Token
 	}
@@ -283,7 +284,7 @@ func TestTokenNamesOriginKind(t *testing.T) {
 // (pinned: the token the registry gave this list before).
 func TestTokenNamesArgumentHint(t *testing.T) {
 	token := func(s skill.Summary) string {
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(t)
 		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
 		return mustSnapshot(t, r, globalQ).Token
 	}

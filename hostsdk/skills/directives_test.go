@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -38,7 +39,7 @@ func TestDirectivesTrust(t *testing.T) {
 			p := newFake(true, sum)
 			own := asks(tc.provider)
 			setLoaded(t, p, "deploy", skill.Definition{Summary: sum, Content: "Do it.", Directives: own})
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			r.AddProvider("global", p, skills.ProviderOptions{TrustDirectives: tc.optIn})
 			def, found, err := r.Get(t.Context(), skills.Query{Chain: []string{"global"}}, "deploy")
 			if err != nil || !found {
@@ -54,7 +55,7 @@ func TestDirectivesTrust(t *testing.T) {
 // TestRuntimeSkillDirectives: a runtime skill's directives are the host's
 // own, Trusted; an unknown execution context is refused.
 func TestRuntimeSkillDirectives(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	d := &skill.Directives{Context: skill.ContextFork, Agent: "Explore", AllowedTools: []string{"Read"}}
 	if err := r.Register("global", skills.RuntimeSkill{Name: "explore", Description: "Explore.", Content: "Look.", Directives: d}); err != nil {
 		t.Fatal(err)

@@ -8,13 +8,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 )
 
 // TestSnapshotSaysWhyItIsIncomplete: an incomplete snapshot names each
 // provider that made it so, with its scope and what it said; a complete
 // one says nothing.
 func TestSnapshotSaysWhyItIsIncomplete(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", newFake(true, sum("alpha", "A.", "fake")), skills.ProviderOptions{})
 	r.AddProvider("global", failingFake(errors.New("disk on fire")), skills.ProviderOptions{})
 	r.AddProvider("agent:a", newFake(false), skills.ProviderOptions{})
@@ -34,7 +35,7 @@ func TestSnapshotSaysWhyItIsIncomplete(t *testing.T) {
 		t.Errorf("Incomplete (-want +got):\n%s", diff)
 	}
 	q.Chain = []string{"global"}
-	r2 := skills.NewRegistry()
+	r2 := skilltest.NewRegistry(t)
 	r2.AddProvider("global", newFake(true, sum("alpha", "A.", "fake")), skills.ProviderOptions{})
 	if snap, err := r2.Snapshot(context.Background(), q); err != nil || !snap.Complete || snap.Incomplete != nil {
 		t.Errorf("complete snapshot: complete %v, Incomplete %q, %v", snap.Complete, snap.Incomplete, err)
@@ -51,7 +52,7 @@ func (p saysWhy) List(ctx context.Context, req skills.ListRequest) (skills.Obser
 // TestSnapshotRepeatsWhatTheProviderSaid: a provider's own account of an
 // incomplete observation reaches the snapshot's reasons.
 func TestSnapshotRepeatsWhatTheProviderSaid(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", saysWhy{newFake(true)}, skills.ProviderOptions{})
 	snap, err := r.Snapshot(context.Background(), skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"global"}})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 // was handed out, and no more than a delta could use once one was.
 func TestJournalIsBounded(t *testing.T) {
 	ctx := context.Background()
-	r := NewRegistry()
+	r := newRegistry(t)
 	const size = 100
 	for i := range size {
 		if err := r.Register("g", RuntimeSkill{Name: fmt.Sprintf("s%03d", i), Description: "d"}); err != nil {
@@ -38,4 +38,16 @@ func TestJournalIsBounded(t *testing.T) {
 			t.Fatalf("round %d: %d changes kept for %d skills, want at most %d", round, n, size, size/2+1)
 		}
 	}
+}
+
+// newRegistry is NewRegistry with the defaults, failing t if it fails:
+// skilltest.NewRegistry for this package's own tests, which cannot import
+// skilltest (it imports this package).
+func newRegistry(t testing.TB) *Registry {
+	t.Helper()
+	r, err := NewRegistry(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -41,7 +42,7 @@ func applyChanges(base []skill.Summary, ch skills.SnapshotChanges) []skill.Summa
 func TestSnapshotChangesRandomEdits(t *testing.T) {
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 2))
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	const names = 60
 	name := func(i int) string { return fmt.Sprintf("skill-%02d", i) }
 	for i := 0; i < names; i += 2 {
@@ -105,7 +106,7 @@ func TestSnapshotChangesCases(t *testing.T) {
 	ctx := context.Background()
 	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "g"}}
 	setup := func(t *testing.T) (*skills.Registry, skills.Snapshot) {
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(t)
 		for i := range 10 {
 			mustRegister(t, r, "g", rt(fmt.Sprintf("s%d", i), "d"))
 		}
@@ -193,7 +194,7 @@ func rt2sum(name, desc string) skill.Summary {
 // TestSnapshotChangesConcurrentUse: changes, snapshots and questions about
 // what changed, from many goroutines on one scope (run with -race).
 func TestSnapshotChangesConcurrentUse(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "g"}}
 	mustRegister(t, r, "g", rt("base", "d"))
 	var wg sync.WaitGroup

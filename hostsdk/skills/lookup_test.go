@@ -8,13 +8,14 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // TestLookup: Lookup returns the winning summary of a name, its provider
 // label included, without loading anything.
 func TestLookup(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", skills.RuntimeSkill{Name: "shared", Description: "runtime copy", Provider: "team"})
 	p := newFake(true, sum("shared", "provider copy", "mcp"), sum("remote", "remote skill", "mcp"))
 	r.AddProvider("agent", p, skills.ProviderOptions{})

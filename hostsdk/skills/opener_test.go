@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -52,7 +53,7 @@ func TestReadResourceThroughDirectoryOpener(t *testing.T) {
 		}
 	}
 	p := &openerProvider{base: base, opened: opened}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	if data, err := reg.ReadResource(t.Context(), q, "tools", "notes.txt"); err != nil || string(data) != "opened\n" {

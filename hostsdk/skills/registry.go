@@ -148,7 +148,7 @@ func (e *LoadError) Unwrap() error { return e.Err }
 
 // Registry holds runtime skill registrations and providers, grouped by scope,
 // and answers snapshot and load queries over them. It is safe for concurrent
-// use. The zero value is not usable; call NewRegistry.
+// use. The zero value is not usable; call [NewRegistry].
 type Registry struct {
 	mu     sync.Mutex
 	rev    uint64 // bumped on every change that can alter a snapshot
@@ -258,7 +258,8 @@ func (e *providerEntry) invalidate() {
 	}
 }
 
-// RegistryOptions configures NewRegistryWith.
+// RegistryOptions configures [NewRegistry]. Every field is optional: the
+// zero value, like a nil *RegistryOptions, means the defaults.
 type RegistryOptions struct {
 	// SnapshotCacheBytes bounds the bytes the cache of complete snapshots
 	// keeps alive: each distinct view's summaries (names, descriptions,
@@ -277,15 +278,15 @@ type RegistryOptions struct {
 	MeterProvider metric.MeterProvider
 }
 
-// NewRegistry returns an empty registry with the default options.
-func NewRegistry() *Registry {
-	r, _ := NewRegistryWith(RegistryOptions{}) // the defaults are valid
-	return r
-}
-
-// NewRegistryWith returns an empty registry configured by o. A negative
-// option is an error naming it.
-func NewRegistryWith(o RegistryOptions) (*Registry, error) {
+// NewRegistry returns an empty registry configured by opts; nil means every
+// default ([DefaultSnapshotCacheBytes], no spans, no metrics). It fails
+// when SnapshotCacheBytes is negative, with an error naming the option and
+// its bound, and when the telemetry's instruments cannot be created.
+func NewRegistry(opts *RegistryOptions) (*Registry, error) {
+	var o RegistryOptions
+	if opts != nil {
+		o = *opts
+	}
 	if o.SnapshotCacheBytes < 0 {
 		return nil, fmt.Errorf("skills: RegistryOptions.SnapshotCacheBytes %d is negative; want 0 (the default, %d) or more", o.SnapshotCacheBytes, DefaultSnapshotCacheBytes)
 	}

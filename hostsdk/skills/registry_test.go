@@ -21,7 +21,7 @@ import (
 // newFake returns a fake listing sums. Attached as is, it implements
 // neither Invalidator nor SessionEnder.
 func newFake(complete bool, sums ...skill.Summary) *skilltest.Provider {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	ss := make([]skilltest.Skill, len(sums))
 	for i, s := range sums {
 		ss[i] = skilltest.Skill{Summary: s}
@@ -143,7 +143,7 @@ func TestRegisterValidation(t *testing.T) {
 		{"multi-byte description", "global", rt("pdf", "Lit les PDF — vite ✓."), ""},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			err := r.Register(tc.scope, tc.skill)
 			if tc.wantErr == "" {
 				if err != nil {
@@ -162,7 +162,7 @@ func TestRegisterValidation(t *testing.T) {
 }
 
 func TestRegisterDefaults(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", rt("plain", "d"))
 	mustRegister(t, r, "global", skills.RuntimeSkill{
 		Name: "custom", Description: "d", Provider: "embedded",
@@ -303,7 +303,7 @@ func TestPrecedence(t *testing.T) {
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			for _, a := range tc.actions {
 				if a.runtime != nil {
 					mustRegister(t, r, a.scope, *a.runtime)
@@ -330,7 +330,7 @@ func TestPrecedence(t *testing.T) {
 }
 
 func TestUnregister(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", rt("a", "d"))
 	mustRegister(t, r, "global", rt("b", "d"))
 	rev := r.Revision()
@@ -357,7 +357,7 @@ func TestUnregister(t *testing.T) {
 }
 
 func TestSortOrder(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	names := []string{"z", "a-b", "ab", "a", "a1", "a-a", "9", "b"}
 	for _, n := range names[:4] {
 		mustRegister(t, r, "global", rt(n, "d"))
@@ -404,7 +404,7 @@ func TestIncompleteSnapshots(t *testing.T) {
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			mustRegister(t, r, "global", rt("rt", "d"))
 			for _, p := range tc.providers {
 				r.AddProvider("global", watched(p), skills.ProviderOptions{}) // cacheable if complete
@@ -466,7 +466,7 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			mustRegister(t, r, "global", rt("rt", "d"))
 			w := newWatched(sum("watched", "d", "w"))
 			remove := r.AddProvider("global", watched(w), skills.ProviderOptions{})
@@ -505,7 +505,7 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 }
 
 func TestCacheKeyedByQuery(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	queries := []skills.Query{
@@ -532,7 +532,7 @@ func TestCacheKeyedByQuery(t *testing.T) {
 }
 
 func TestCacheIsBounded(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	skills.SetCacheCapacity(r, 2)
 	// A provider's listing, not a runtime skill: the token of runtime
 	// skills alone is known without the cache.
@@ -555,7 +555,7 @@ func TestCacheIsBounded(t *testing.T) {
 }
 
 func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	f := newFake(true, sum("a", "d", "f"))
 	r.AddProvider("global", f, skills.ProviderOptions{})
 	var tokens []string
@@ -595,7 +595,7 @@ func TestNoCacheWhenRevisionChangesMidFlight(t *testing.T) {
 		{"own invalidation", func(_ *skills.Registry, w *skilltest.Provider) { w.Invalidate() }},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			w := newWatched(sum("a", "d", "w"))
 			var once sync.Once
 			onList(w, func() { once.Do(func() { tc.change(r, w) }) })
@@ -634,7 +634,7 @@ func TestCancellationReachesProvider(t *testing.T) {
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			defer goleak.VerifyNone(t)
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			mustRegister(t, r, "global", rt("a", "d"))
 			blocker := newFake(true)
 			blocker.SetHang(skilltest.OpList, true)
@@ -659,7 +659,7 @@ func TestCancellationReachesProvider(t *testing.T) {
 }
 
 func TestAlreadyCancelledContextCallsNoProvider(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	mustSnapshot(t, r, globalQ) // cached now
@@ -682,7 +682,7 @@ func TestProvidersListedConcurrently(t *testing.T) {
 	const n = 4
 	var barrier sync.WaitGroup
 	barrier.Add(n)
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	scopes := []string{"a", "b", "c", "global"}
 	for i := range n {
 		p := newFake(true, sum(fmt.Sprintf("s%d", i), "d", "p"))
@@ -755,7 +755,7 @@ func TestGet(t *testing.T) {
 		{
 			desc: "provider no longer offers it",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
-				p := skilltest.New(skilltest.Options{})
+				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("gone", "d", "p"), Vanished: true})
 				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
@@ -766,7 +766,7 @@ func TestGet(t *testing.T) {
 		{
 			desc: "provider load error",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
-				p := skilltest.New(skilltest.Options{})
+				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("flaky", "d", "p"), LoadErr: loadErr})
 				r.AddProvider("global", p, skills.ProviderOptions{})
 				return p
@@ -800,7 +800,7 @@ func TestGet(t *testing.T) {
 		{
 			desc: "listing fails: the provider is asked and its load error returned",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
-				p := skilltest.New(skilltest.Options{})
+				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("remote", "d", "mcp"), LoadErr: loadErr})
 				p.SetListError(errors.New("index unreachable"))
 				r.AddProvider("global", p, skills.ProviderOptions{})
@@ -813,7 +813,7 @@ func TestGet(t *testing.T) {
 		{
 			desc: "listing fails: the provider still loads the skill",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
-				p := skilltest.New(skilltest.Options{})
+				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("remote", "d", "mcp"), Content: "remote body"})
 				p.SetListError(errors.New("index unreachable"))
 				r.AddProvider("global", p, skills.ProviderOptions{})
@@ -842,7 +842,7 @@ func TestGet(t *testing.T) {
 		{
 			desc: "incomplete listing: the provider is asked for an unlisted name",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
-				p := skilltest.New(skilltest.Options{})
+				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("late", "d", "mcp"), Vanished: true})
 				p.SetComplete(false)
 				r.AddProvider("global", p, skills.ProviderOptions{})
@@ -878,7 +878,7 @@ func TestGet(t *testing.T) {
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			p := tc.setup(t, r)
 			q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
 			def, found, err := r.Get(t.Context(), q, tc.name)
@@ -907,7 +907,7 @@ func TestGet(t *testing.T) {
 }
 
 func TestGetUsesCachedSnapshot(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	setLoaded(t, w, "a", skill.Definition{Content: "body"})
 	r.AddProvider("global", watched(w), skills.ProviderOptions{})
@@ -924,7 +924,7 @@ func TestGetUsesCachedSnapshot(t *testing.T) {
 }
 
 func TestGetReturnsACopy(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", skills.RuntimeSkill{Name: "a", Description: "d", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/p"}})
 	def, _, _ := r.Get(t.Context(), globalQ, "a")
 	def.ResourceBase.Path = "/mutated"
@@ -940,7 +940,7 @@ func TestGetReturnsACopy(t *testing.T) {
 }
 
 func TestEndSession(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	plain := newFake(true)
@@ -970,7 +970,7 @@ func TestEndSession(t *testing.T) {
 }
 
 func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	var once sync.Once
 	onList(w, func() { once.Do(func() { r.EndSession(globalQ.SessionID) }) })
@@ -982,7 +982,7 @@ func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
 }
 
 func TestInvalidatorLifecycle(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	remove := r.AddProvider("global", watched(w), skills.ProviderOptions{})
 	if n := w.SetInvalidateCalls(); n != 1 {
@@ -1012,7 +1012,7 @@ type synchronousInvalidator struct{ *skilltest.Provider }
 func (s synchronousInvalidator) SetInvalidate(fn func()) { fn() }
 
 func TestSetInvalidateMayInvalidateImmediately(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", synchronousInvalidator{newFake(true, sum("a", "d", "p"))}, skills.ProviderOptions{})
 	if s := mustSnapshot(t, r, globalQ); len(s.Skills) != 1 {
 		t.Errorf("skills = %v", s.Skills)
@@ -1022,7 +1022,7 @@ func TestSetInvalidateMayInvalidateImmediately(t *testing.T) {
 func TestToken(t *testing.T) {
 	build := func(t *testing.T, rs ...skills.RuntimeSkill) string {
 		t.Helper()
-		r := skills.NewRegistry()
+		r := skilltest.NewRegistry(t)
 		for _, s := range rs {
 			mustRegister(t, r, "global", s)
 		}
@@ -1054,7 +1054,7 @@ func TestToken(t *testing.T) {
 	}{
 		{"same content, other registration order", build(t, rt("b", "beta"), rt("a", "alpha")), true},
 		{"same content, provider source", func() string {
-			r := skills.NewRegistry()
+			r := skilltest.NewRegistry(t)
 			r.AddProvider("agent", newFake(true, sum("b", "beta", skills.RuntimeProvider), sum("a", "alpha", skills.RuntimeProvider)), skills.ProviderOptions{})
 			return mustSnapshot(t, r, skills.Query{Chain: []string{"agent"}}).Token
 		}(), true},
@@ -1075,7 +1075,7 @@ func TestToken(t *testing.T) {
 }
 
 func TestConcurrentUse(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("w", "d", "w"))
 	setLoaded(t, w, "w", skill.Definition{Content: "b"})
 	r.AddProvider("global", watched(w), skills.ProviderOptions{})
@@ -1113,10 +1113,10 @@ func TestConcurrentUse(t *testing.T) {
 // could not list are asked nearest scope first, then by rank, and the first
 // that offers the name wins.
 func TestGetUnlistedFollowsPrecedence(t *testing.T) {
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	outage := errors.New("index unreachable")
 	mk := func(body string) *skilltest.Provider {
-		p := skilltest.New(skilltest.Options{})
+		p := skilltest.New(nil)
 		p.SetSkills(skilltest.Skill{Summary: sum("x", "d", body), Content: body})
 		p.SetListError(outage)
 		return p
@@ -1145,7 +1145,7 @@ func TestGetUnlistedFollowsPrecedence(t *testing.T) {
 // slices a caller holds.
 func TestSharedSnapshotIsNeverChanged(t *testing.T) {
 	ctx := context.Background()
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	for _, name := range []string{"alpha", "delta", "gamma"} {
 		if err := r.Register("g", skills.RuntimeSkill{Name: name, Description: "About " + name + ".", Content: "Body."}); err != nil {
 			t.Fatal(err)
@@ -1204,7 +1204,7 @@ func TestProviderTextThatIsNotUTF8(t *testing.T) {
 	badHint := skill.Summary{Name: "hint", Description: "Hint.", ArgumentHint: "\xff", Invocation: skill.DefaultPolicy()}
 	p := newFake(true, ok, badDesc, badHint)
 	setLoaded(t, p, "fine", skill.Definition{Summary: ok, Content: "Body \xfe."})
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", p, skills.ProviderOptions{})
 	q := skills.Query{SessionID: "s", Chain: []string{"global"}}
 	snap, err := r.Snapshot(context.Background(), q)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -40,7 +41,7 @@ func TestReadResourceStaysInTheSkillDirectory(t *testing.T) {
 	must(syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644))
 	must(os.WriteFile(filepath.Join(dir, "big.txt"), make([]byte, skill.MaxResourceBytes+1), 0o644))
 
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	must(reg.Register("global", skills.RuntimeSkill{Name: "pdf-tools", Description: "PDF.", Content: "Body.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}))
 	must(reg.Register("global", skills.RuntimeSkill{Name: "opaque", Description: "O.", Content: "Body.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "Ask."}}))
 	must(reg.Register("global", skills.RuntimeSkill{Name: "managed", Description: "M.", Content: "Body."}))
@@ -112,7 +113,7 @@ func TestReadResourceWindow(t *testing.T) {
 		}
 	}
 	write("hello, world")
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	if err := reg.Register("global", skills.RuntimeSkill{Name: "notes", Description: "N.", Content: "Body.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +188,7 @@ func (p readerProvider) ReadSkillResource(_ context.Context, req skills.Resource
 func TestReadResourceThroughAProvider(t *testing.T) {
 	t.Parallel()
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", readerProvider{}, skills.ProviderOptions{})
 	data, err := reg.ReadResource(context.Background(), q, "runtime-one", "refs/a.md")
 	if err != nil || string(data) != "runtime-one:refs/a.md" {
@@ -197,13 +198,13 @@ func TestReadResourceThroughAProvider(t *testing.T) {
 	if err != nil || string(w.Data) != "refs" || w.Total != 21 || w.Binary {
 		t.Errorf("window = %+v, %v; want \"refs\" of 21 bytes of text", w, err)
 	}
-	failing := skills.NewRegistry()
+	failing := skilltest.NewRegistry(t)
 	failing.AddProvider("global", readerProvider{err: errors.New("backend down")}, skills.ProviderOptions{})
 	var le *skills.LoadError
 	if _, err := failing.ReadResource(context.Background(), q, "runtime-one", "refs/a.md"); !errors.As(err, &le) || le.Err.Error() != "backend down" {
 		t.Errorf("failing provider = %v, want a *LoadError", err)
 	}
-	refusing := skills.NewRegistry()
+	refusing := skilltest.NewRegistry(t)
 	refusing.AddProvider("global", readerProvider{err: skills.ErrResourceNotFound}, skills.ProviderOptions{})
 	if _, err := refusing.ReadResource(context.Background(), q, "runtime-one", "refs/a.md"); !errors.Is(err, skills.ErrResourceNotFound) {
 		t.Errorf("refusing provider = %v", err)

@@ -20,7 +20,7 @@ import (
 // the entries the registry keeps in name order, is the one the general
 // merge computes from the same entries in any order, token included.
 func TestSortedViewMatchesTheMerge(t *testing.T) {
-	r := NewRegistry()
+	r := newRegistry(t)
 	if err := r.Register("g", RuntimeSkill{Name: "first", Description: "First.", Content: "Body."}); err != nil {
 		t.Fatal(err)
 	}

@@ -52,11 +52,11 @@ func TestProviderCallsAreTracedAndMeasured(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(spans))
 	reader := sdkmetric.NewManualReader()
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	reg, err := skills.NewRegistryWith(skills.RegistryOptions{TracerProvider: tp, MeterProvider: mp})
+	reg, err := skills.NewRegistry(&skills.RegistryOptions{TracerProvider: tp, MeterProvider: mp})
 	if err != nil {
 		t.Fatal(err)
 	}
-	fake := skilltest.New(skilltest.Options{})
+	fake := skilltest.New(nil)
 	fake.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "local", Description: "L.", Invocation: skill.DefaultPolicy()}, LoadErr: errors.New("disk gone")})
 	reg.AddProvider("global", fake, skills.ProviderOptions{})
 	reg.AddProvider("global", remoteFiles{}, skills.ProviderOptions{Label: "remote"})
@@ -154,7 +154,7 @@ func TestProviderCallsAreTracedAndMeasured(t *testing.T) {
 func TestProviderCallsUntracedByDefault(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	reg := skills.NewRegistry()
+	reg := skilltest.NewRegistry(t)
 	reg.AddProvider("global", remoteFiles{}, skills.ProviderOptions{Label: "remote"})
 	ctx, parent := tp.Tracer("test").Start(context.Background(), "caller")
 	if _, err := reg.Snapshot(ctx, skills.Query{SessionID: "s1", Chain: []string{"global"}}); err != nil {

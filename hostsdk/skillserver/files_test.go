@@ -123,7 +123,7 @@ func TestIrregularSkillFilesAreLeftOff(t *testing.T) {
 	// not found when asked for by name.
 	srv := httptest.NewServer(s.HTTPHandler())
 	defer srv.Close()
-	p, err := mcpskills.New(mcpskills.Config{URL: srv.URL})
+	p, err := mcpskills.New(&mcpskills.Options{URL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

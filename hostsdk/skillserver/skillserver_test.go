@@ -19,7 +19,7 @@ import (
 func TestServesExamplesToTheProvider(t *testing.T) {
 	srv := httptest.NewServer(skillserver.New(skillcatalog.ExampleSkills()).HTTPHandler())
 	defer srv.Close()
-	p, err := mcpskills.New(mcpskills.Config{URL: srv.URL})
+	p, err := mcpskills.New(&mcpskills.Options{URL: srv.URL})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// Defaults for the zero values of Config.
+// Defaults for the zero values of Options.
 const (
 	DefaultLabel               = "web"
 	DefaultRequestTimeout      = 30 * time.Second
@@ -62,9 +62,10 @@ const (
 	maxCacheMaxBytes       = 16 << 30
 )
 
-// Config configures a Provider for one website. A zero bound selects its
-// default; an out-of-range bound is an error naming the option.
-type Config struct {
+// Options configures a Provider for one website ([New]). URL is required.
+// A zero bound selects its default; an out-of-range bound is an error
+// naming the option.
+type Options struct {
 	// URL is the site ("https://example.com", or a site below a path,
 	// "https://example.com/docs"), whose index is looked for at
 	// <URL>/.well-known/agent-skills/index.json and then at the v0.1.0
@@ -136,7 +137,7 @@ func rangeOption[T int | int64 | time.Duration](name string, v *T, def, lo, hi T
 }
 
 // normalize validates cfg and fills defaults.
-func (cfg Config) normalize() (Config, *url.URL, error) {
+func (cfg Options) normalize() (Options, *url.URL, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -167,7 +168,7 @@ func (cfg Config) normalize() (Config, *url.URL, error) {
 	return cfg, site, nil
 }
 
-// parseSiteURL checks Config.URL. The error never quotes the URL whole.
+// parseSiteURL checks Options.URL. The error never quotes the URL whole.
 func parseSiteURL(raw string, allowHTTP bool) (*url.URL, error) {
 	u, err := url.Parse(raw)
 	switch {

@@ -4,7 +4,7 @@
 //
 // # The index
 //
-// One Provider reads one site (Config.URL): its v0.2.0 index at
+// One Provider reads one site (Options.URL): its v0.2.0 index at
 // <site>/.well-known/agent-skills/index.json, or, when that answers 404 or
 // 410, the v0.1.0 index at <site>/.well-known/skills/index.json; a URL
 // whose path ends in /index.json is read as it is. A v0.2.0 index has
@@ -15,7 +15,7 @@
 // bytes. An index with another $schema is not read (ErrUnknownSchema); one
 // without is v0.1.0: per skill a name, a description and "files", paths
 // relative to <index directory>/<name>/, SKILL.md among them, and no
-// digests. Config.RequireDigests refuses v0.1.0 indexes. An entry that
+// digests. Options.RequireDigests refuses v0.1.0 indexes. An entry that
 // breaks a rule (a name outside the grammar, an unknown type, a malformed
 // digest, a url that is not http or https, an unsafe file path) is
 // dropped with a diagnostic (Diagnostics); unknown members are ignored;
@@ -48,7 +48,7 @@
 // # Names and what the model sees
 //
 // Each skill is listed with its plain name, Provider and Origin the site's
-// label (Config.Label, assigned by the host, never taken from the site),
+// label (Options.Label, assigned by the host, never taken from the site),
 // OriginKind skill.OriginWebsite and QualifiedName "<label>:<name>". As for
 // any skill with an origin, the plugin names the origin, as a website, on
 // the skill's catalog line (-`wrangler` (website `docs`): ...) and in its
@@ -64,18 +64,18 @@
 //
 // Requests are GETs with a User-Agent of their own and Accept-Encoding:
 // identity (the transport decodes nothing, so the bytes hashed are the
-// bytes served). Each is bounded by Config.RequestTimeout, from connecting
-// to its body's last byte, so a slow body fails it; by Config.MaxRedirects
+// bytes served). Each is bounded by Options.RequestTimeout, from connecting
+// to its body's last byte, so a slow body fails it; by Options.MaxRedirects
 // redirects, never to another scheme; and in size (the index by
 // MaxIndexBytes, a SKILL.md by skill.MaxSkillFileBytes, an archive by
 // MaxArtifactBytes), by Content-Length and while reading. Only https is
 // spoken, except plain http to the configured site's own origin with
-// Config.AllowHTTP. A status other than 200 is an error naming the status;
+// Options.AllowHTTP. A status other than 200 is an error naming the status;
 // a site's own words never reach an error text.
 //
 // The index is read again once it is no longer fresh: after its
 // Cache-Control max-age (less Age), at once under no-cache or no-store,
-// else after Config.DefaultMaxAge; never more often than MinRefresh (1 s)
+// else after Options.DefaultMaxAge; never more often than MinRefresh (1 s)
 // nor less often than MaxRefresh (24 h). The read is conditional
 // (If-None-Match, If-Modified-Since), and a 304 keeps the listing. When the
 // index it listed from stops being fresh, the provider invalidates, so a
@@ -87,7 +87,7 @@
 // catalog came from until it lists again or ends (EndSession), so a skill
 // loads as it was listed. Verified artifacts (a SKILL.md, or an archive's
 // unpacked files) are cached per provider, that is per site, keyed by
-// their digest, at most Config.CacheMaxBytes (64 MiB by default) and 4096
+// their digest, at most Options.CacheMaxBytes (64 MiB by default) and 4096
 // artifacts, least recently used dropped first; an artifact larger than
 // the bound is used but not cached.
 //

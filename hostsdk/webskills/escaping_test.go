@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/internal/modeltext"
@@ -51,7 +52,7 @@ func TestHostileSiteThroughThePlugin(t *testing.T) {
 	}
 	srv := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer srv.Close()
-	p, err := webskills.New(webskills.Config{URL: srv.URL, Label: "docs", AllowHTTP: true})
+	p, err := webskills.New(&webskills.Options{URL: srv.URL, Label: "docs", AllowHTTP: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,12 +94,12 @@ func TestHostileSiteThroughThePlugin(t *testing.T) {
 // resource tool, whose one source is p.
 func mountedHost(t *testing.T, p skills.Provider) *hostsdk.Host {
 	t.Helper()
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
 	reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func TestHostileRedirectsAndSchemes(t *testing.T) {
 		http.Redirect(w, r, plain.URL+r.URL.Path, http.StatusMovedPermanently)
 	}))
 	defer tls.Close()
-	p = newTestProvider(t, tls.URL, func(c *Config) { c.AllowHTTP = false })
+	p = newTestProvider(t, tls.URL, func(c *Options) { c.AllowHTTP = false })
 	p.f.transport.TLSClientConfig = tls.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
 	_, err = p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || !strings.Contains(err.Error(), "redirect refused: from https to http, another scheme") {
@@ -167,7 +167,7 @@ func TestHostileResponses(t *testing.T) {
 		{"/schema", `webskills: unrecognized $schema "https://schemas.agentskills.io/discovery/9.0.0/schema.json": the index is not read`},
 		{"/error", "HTTP status 500"},
 	} {
-		p := newTestProvider(t, srv.URL+tc.path, func(c *Config) {
+		p := newTestProvider(t, srv.URL+tc.path, func(c *Options) {
 			c.RequestTimeout, c.MaxIndexBytes = 300*time.Millisecond, 1024
 		})
 		start := time.Now()

@@ -27,7 +27,7 @@ type fetcher struct {
 	httpOrigin string
 }
 
-func newFetcher(cfg Config, site *url.URL) *fetcher {
+func newFetcher(cfg Options, site *url.URL) *fetcher {
 	dialer := &net.Dialer{Timeout: cfg.RequestTimeout, KeepAlive: 30 * time.Second}
 	t := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,

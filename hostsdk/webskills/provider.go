@@ -18,7 +18,7 @@ import (
 )
 
 // maxCachedArtifacts bounds the number of artifacts a provider keeps,
-// besides their bytes (Config.CacheMaxBytes).
+// besides their bytes (Options.CacheMaxBytes).
 const maxCachedArtifacts = 4096
 
 // Provider offers the skills of one website. It implements
@@ -26,7 +26,7 @@ const maxCachedArtifacts = 4096
 // skills.ResourceReader and skills.AvailabilityDeclarer (it is
 // best-effort unless attached otherwise). It is safe for concurrent use.
 type Provider struct {
-	cfg  Config
+	cfg  Options
 	site *url.URL
 	f    *fetcher
 	// ctx ends when the provider closes; shared fetches run under it, so
@@ -75,9 +75,14 @@ type artifact struct {
 	files   map[string][]byte // nil for a skill-md artifact
 }
 
-// New returns a provider for the site cfg names. It reads nothing: the
-// first List does.
-func New(cfg Config) (*Provider, error) {
+// New returns a provider for the site opts names (see [Options]). It reads
+// nothing: the first List does. The site is required: opts must set URL,
+// so nil is an error naming it.
+func New(opts *Options) (*Provider, error) {
+	var cfg Options
+	if opts != nil {
+		cfg = *opts
+	}
 	cfg, site, err := cfg.normalize()
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -86,7 +87,7 @@ func TestLegacyIndex(t *testing.T) {
 		t.Errorf("a file the entry does not list: %v", err)
 	}
 	// Under RequireDigests the same site lists nothing, and says why.
-	strict := newTestProvider(t, serveDir(t, out).URL, func(c *Config) { c.RequireDigests = true })
+	strict := newTestProvider(t, serveDir(t, out).URL, func(c *Options) { c.RequireDigests = true })
 	_, err = strict.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	if err == nil || !strings.Contains(err.Error(), "RequireDigests") {
 		t.Errorf("RequireDigests: %v", err)
@@ -180,24 +181,28 @@ func TestFreshness(t *testing.T) {
 	}
 }
 
-func TestConfigErrors(t *testing.T) {
+func TestOptionsErrors(t *testing.T) {
 	for _, tc := range []struct {
-		cfg  Config
+		cfg  Options
 		want string
 	}{
-		{Config{}, "URL is required"},
-		{Config{URL: "http://example.com"}, "URL must be https (plain http only with AllowHTTP)"},
-		{Config{URL: "ftp://example.com"}, `URL must be https, not "ftp"`},
-		{Config{URL: "https://user:pw@example.com"}, "no userinfo, query or fragment"},
-		{Config{URL: "https://example.com/?a=b"}, "no userinfo, query or fragment"},
-		{Config{URL: "/relative"}, "absolute URL with a host"},
-		{Config{URL: "https://example.com", Label: "Docs"}, "Label must be a site label"},
-		{Config{URL: "https://example.com", MaxRedirects: 50}, "MaxRedirects must be between 1 and 20"},
+		{Options{}, "URL is required"},
+		{Options{URL: "http://example.com"}, "URL must be https (plain http only with AllowHTTP)"},
+		{Options{URL: "ftp://example.com"}, `URL must be https, not "ftp"`},
+		{Options{URL: "https://user:pw@example.com"}, "no userinfo, query or fragment"},
+		{Options{URL: "https://example.com/?a=b"}, "no userinfo, query or fragment"},
+		{Options{URL: "/relative"}, "absolute URL with a host"},
+		{Options{URL: "https://example.com", Label: "Docs"}, "Label must be a site label"},
+		{Options{URL: "https://example.com", MaxRedirects: 50}, "MaxRedirects must be between 1 and 20"},
 	} {
-		_, err := New(tc.cfg)
+		_, err := New(&tc.cfg)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("New(%+v) = %v, want an error containing %q", tc.cfg, err, tc.want)
 		}
+	}
+	// The site is required: nil options are refused, naming it.
+	if _, err := New(nil); err == nil || !strings.Contains(err.Error(), "URL is required") {
+		t.Errorf("New(nil) = %v, want an error naming URL", err)
 	}
 }
 
@@ -233,7 +238,7 @@ func TestUnreachableSiteIsBestEffort(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	p := newTestProvider(t, url)
-	r := skills.NewRegistry()
+	r := skilltest.NewRegistry(t)
 	r.AddProvider("global", p, skills.ProviderOptions{})
 	if err := r.Register("global", skills.RuntimeSkill{Name: "local", Description: "A local skill.", Content: "x"}); err != nil {
 		t.Fatal(err)

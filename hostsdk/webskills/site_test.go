@@ -43,13 +43,13 @@ func serveDir(t *testing.T, dir string) *httptest.Server {
 
 // newTestProvider reads the site at url, labelled docs, with plain http
 // allowed for it.
-func newTestProvider(t *testing.T, url string, mods ...func(*Config)) *Provider {
+func newTestProvider(t *testing.T, url string, mods ...func(*Options)) *Provider {
 	t.Helper()
-	cfg := Config{URL: url, Label: "docs", AllowHTTP: true}
+	cfg := Options{URL: url, Label: "docs", AllowHTTP: true}
 	for _, m := range mods {
 		m(&cfg)
 	}
-	p, err := New(cfg)
+	p, err := New(&cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

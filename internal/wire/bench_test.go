@@ -27,7 +27,7 @@ func BenchmarkChangeStepGRPC(b *testing.B) {
 					Invocation:  skill.DefaultPolicy(), Provider: "runtime",
 				})
 			}
-			c, served := connect(b, plugin.New(plugin.Options{}), h)
+			c, served := connect(b, plugin.New(nil), h)
 			m := mountBound(b, c, served, "", "tooldef-1")
 			ctx := context.Background()
 			step := func(i int, want contract.Outcome) {

@@ -23,7 +23,7 @@ import (
 func TestDeadlineDuringACallbackIsTheHosts(t *testing.T) {
 	host := newTestHost()
 	host.block = make(chan struct{})
-	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	c, served := connect(t, plugin.New(nil), host)
 	m := mountBound(t, c, served, "", "tooldef-1")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
@@ -51,7 +51,7 @@ func (slowService) PreStep(ctx context.Context, _ contract.StepRequest) (contrac
 // TestDeadlineWithoutCallbacksIsNotTheHosts: a step that runs out of time
 // while no host callback ran is not the host's failure.
 func TestDeadlineWithoutCallbacksIsNotTheHosts(t *testing.T) {
-	c, _ := connect(t, slowService{plugin.New(plugin.Options{})}, newTestHost())
+	c, _ := connect(t, slowService{plugin.New(nil)}, newTestHost())
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
 	_, err := c.PreStep(ctx, contract.StepRequest{MountID: "mount-1", SessionID: "s1"})

@@ -15,7 +15,7 @@ import (
 // hostClient.
 func TestContractOverGRPC(t *testing.T) {
 	contracttest.RunService(t, func(t *testing.T) contract.Service {
-		svc, _ := connect(t, plugin.New(plugin.Options{}), nil)
+		svc, _ := connect(t, plugin.New(nil), nil)
 		return svc
 	})
 }

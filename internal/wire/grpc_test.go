@@ -122,7 +122,7 @@ func mountBound(t testing.TB, c contract.Service, host contract.Host, config, id
 
 func TestGRPCMountsBindingAndSteps(t *testing.T) {
 	host := newTestHost()
-	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	c, served := connect(t, plugin.New(nil), host)
 	ctx := context.Background()
 
 	first := mountBound(t, c, served, "", "tooldef-1")
@@ -194,7 +194,7 @@ func TestGRPCErrors(t *testing.T) {
 	ctx := context.Background()
 
 	t.Run("refused configuration", func(t *testing.T) {
-		c, served := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		c, served := connect(t, plugin.New(nil), newTestHost())
 		_, err := c.Configure(ctx, served, contract.ConfigureRequest{Config: `{"catalogDescriptionMaxLength": 2}`})
 		var cfg *contract.ConfigError
 		if !errors.As(err, &cfg) || cfg.Message != "catalogDescriptionMaxLength must be an integer >= 3, got 2" {
@@ -202,14 +202,14 @@ func TestGRPCErrors(t *testing.T) {
 		}
 	})
 	t.Run("unknown mount", func(t *testing.T) {
-		c, _ := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		c, _ := connect(t, plugin.New(nil), newTestHost())
 		err := c.BindTools(ctx, "mount-404", nil)
 		if !errors.Is(err, contract.ErrUnknownMount) || status.Code(err) != codes.NotFound {
 			t.Fatalf("err = %v, want ErrUnknownMount (NotFound)", err)
 		}
 	})
 	t.Run("unbound mount", func(t *testing.T) {
-		c, served := connect(t, plugin.New(plugin.Options{}), newTestHost())
+		c, served := connect(t, plugin.New(nil), newTestHost())
 		resp, err := c.Configure(ctx, served, contract.ConfigureRequest{})
 		if err != nil {
 			t.Fatal(err)
@@ -222,7 +222,7 @@ func TestGRPCErrors(t *testing.T) {
 	t.Run("host callback failed", func(t *testing.T) {
 		host := newTestHost()
 		host.failWith = errors.New("provider index corrupt")
-		c, served := connect(t, plugin.New(plugin.Options{}), host)
+		c, served := connect(t, plugin.New(nil), host)
 		m := mountBound(t, c, served, "", "tooldef-1")
 		_, err := c.PreStep(ctx, contract.StepRequest{MountID: m.MountID, SkillToolIdentity: "tooldef-1"})
 		// The host answered Unavailable; the plugin must not relay that
@@ -234,7 +234,7 @@ func TestGRPCErrors(t *testing.T) {
 	t.Run("caller cancelled during a callback", func(t *testing.T) {
 		host := newTestHost()
 		host.block = make(chan struct{})
-		c, served := connect(t, plugin.New(plugin.Options{}), host)
+		c, served := connect(t, plugin.New(nil), host)
 		m := mountBound(t, c, served, "", "tooldef-1")
 		stepCtx, cancel := context.WithCancel(ctx)
 		go func() {
@@ -252,7 +252,7 @@ func TestGRPCErrors(t *testing.T) {
 // since the previous one, on the same surface, is one round trip.
 func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
 	host := newTestHost()
-	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	c, served := connect(t, plugin.New(nil), host)
 	m := mountBound(t, c, served, "", "tooldef-1")
 	ctx := context.Background()
 	var sent uint64
@@ -305,7 +305,7 @@ func TestGRPCLoopStepMakesNoCallback(t *testing.T) {
 // the plugin answers ABORTED (never UNAVAILABLE, which says the plugin is
 // unreachable) and names the id and what the host must send.
 func TestUnannouncedBrokerIDIsTheHosts(t *testing.T) {
-	c, _ := connect(t, plugin.New(plugin.Options{}), newTestHost())
+	c, _ := connect(t, plugin.New(nil), newTestHost())
 	_, err := c.c.Configure(context.Background(), &pb.ConfigureRequest{ConfigJson: "{}", Scope: "global", HostServiceBrokerId: 4242})
 	if got := status.Code(err); got != codes.Aborted {
 		t.Fatalf("Configure with an unannounced broker id: code %v (%v), want Aborted", got, err)

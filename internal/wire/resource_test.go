@@ -34,7 +34,7 @@ func (h *resourceTestHost) ReadResource(_ context.Context, req contract.Resource
 func TestGRPCResourceTool(t *testing.T) {
 	ctx := context.Background()
 	host := &resourceTestHost{testHost: newTestHost()}
-	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	c, served := connect(t, plugin.New(nil), host)
 	m := mountBound(t, c, served, `{"resourceTool": true}`, "tooldef-1")
 	if len(m.Tools) != 2 || m.Tools[1].Name != "skill_resource" || !json.Valid(m.Tools[1].InputSchema) || !json.Valid(m.Tools[1].OutputSchema) {
 		t.Fatalf("tools = %+v", m.Tools)
@@ -72,7 +72,7 @@ func TestGRPCResourceTool(t *testing.T) {
 
 	// A host that does not serve ReadResource.
 	plain := newTestHost()
-	c2, served2 := connect(t, plugin.New(plugin.Options{}), plain)
+	c2, served2 := connect(t, plugin.New(nil), plain)
 	m2 := mountBound(t, c2, served2, `{"resourceTool": true}`, "tooldef-1")
 	res, err = c2.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m2.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-1", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
 	if err != nil || res.Text != "Error: the resources of skill \"alpha\" are not readable through the skill_resource tool; load them as the skill's resource guidance describes" {

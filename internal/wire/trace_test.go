@@ -80,7 +80,7 @@ func (s traceService) ExecuteSkillTool(ctx context.Context, call contract.ToolCa
 // without a span context sends none.
 func TestTraceContextCrossesBothWays(t *testing.T) {
 	host := &traceHost{testHost: newTestHost()}
-	c, served := connect(t, traceService{plugin.New(plugin.Options{}), host}, host)
+	c, served := connect(t, traceService{plugin.New(nil), host}, host)
 	m := mountBound(t, c, served, "", "tooldef-1")
 
 	sent := trace.NewSpanContext(trace.SpanContextConfig{
@@ -150,7 +150,7 @@ func TestIncomingTraceIgnoresMalformedHeaders(t *testing.T) {
 // span; a call under a span that does not record asks for nothing.
 func TestThePluginReportsItsTime(t *testing.T) {
 	host := &traceHost{testHost: newTestHost()}
-	c, served := connect(t, plugin.New(plugin.Options{}), host)
+	c, served := connect(t, plugin.New(nil), host)
 	m := mountBound(t, c, served, "", "tooldef-1")
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(spans))

@@ -93,7 +93,7 @@ func requireTrace(t *testing.T, seen map[string][]trace.SpanContext, keep bool, 
 // traceparent, on its own and on every callback.
 func TestMalformedTraceMetadataToThePlugin(t *testing.T) {
 	host := &traceHost{testHost: newTestHost()}
-	c, served := connect(t, traceService{plugin.New(plugin.Options{}), host}, host)
+	c, served := connect(t, traceService{plugin.New(nil), host}, host)
 	m := mountBound(t, c, served, "", "tooldef-1")
 	ctx := context.Background()
 	step := func(ctx context.Context, session string) (string, string) {
@@ -144,7 +144,7 @@ func TestMalformedTraceMetadataToTheHost(t *testing.T) {
 	for i, tt := range badTraces() {
 		t.Run(tt.name, func(t *testing.T) {
 			host := &traceHost{testHost: newTestHost()}
-			svc := &traceOnCallbacks{Service: plugin.New(plugin.Options{}), pairs: tt.pairs}
+			svc := &traceOnCallbacks{Service: plugin.New(nil), pairs: tt.pairs}
 			c, served := connect(t, svc, host)
 			m := mountBound(t, c, served, "", "tooldef-1")
 			resp, err := c.PreStep(context.Background(), contract.StepRequest{MountID: m.MountID, SessionID: fmt.Sprintf("s%d", i), SkillToolIdentity: "tooldef-1", Head: &contract.SessionHead{}})
@@ -165,7 +165,7 @@ func TestMalformedTraceMetadataToTheHost(t *testing.T) {
 // is served.
 func TestOversizedTraceMetadataToTheHost(t *testing.T) {
 	host := &traceHost{testHost: newTestHost()}
-	svc := &traceOnCallbacks{Service: plugin.New(plugin.Options{}), pairs: []string{"traceparent", goodTraceparent, "tracestate", "k=" + strings.Repeat("v", 2*maxHeaderListBytes)}}
+	svc := &traceOnCallbacks{Service: plugin.New(nil), pairs: []string{"traceparent", goodTraceparent, "tracestate", "k=" + strings.Repeat("v", 2*maxHeaderListBytes)}}
 	c, served := connect(t, svc, host)
 	m := mountBound(t, c, served, "", "tooldef-1")
 	_, err := c.PreStep(context.Background(), contract.StepRequest{MountID: m.MountID, SessionID: "s1", SkillToolIdentity: "tooldef-1", Head: &contract.SessionHead{}})

@@ -3,7 +3,7 @@ package contract
 import "encoding/json"
 
 // The mount options: the keys of the JSON object of options a
-// ConfigureRequest carries, and of MountConfig's JSON form.
+// ConfigureRequest carries, and of the JSON form of [MountOptions].
 const (
 	// OptionDescriptionMaxLength caps catalog descriptions.
 	OptionDescriptionMaxLength = "catalogDescriptionMaxLength"
@@ -32,13 +32,12 @@ const (
 	InvocationBoth = "both"
 )
 
-// MountConfig is a mount's configuration as Go: what the JSON object of
-// options in a ConfigureRequest says. A Go host builds one and sends its
-// JSON form; a host in another language writes the object itself. The
-// service validates either (plugin.ParseConfig), and refuses a bad one
-// with a *ConfigError naming the option and its bound. A zero field means
-// the option's default.
-type MountConfig struct {
+// MountOptions configure a mount, as Go: what the JSON object of options in
+// a ConfigureRequest says. A Go host builds one and sends its JSON form; a
+// host in another language writes the object itself. The service validates
+// either (plugin.ParseConfig), and refuses a bad one with a *ConfigError
+// naming the option and its bound. A zero field means the option's default.
+type MountOptions struct {
 	// DescriptionMaxLength caps normalized catalog descriptions, in
 	// characters, including the "..." of a truncated one: at least 3; 0
 	// means the default, 500.
@@ -66,7 +65,7 @@ type MountConfig struct {
 
 // JSON returns the configuration's JSON form, the object of options a
 // ConfigureRequest carries: the options that are not zero ("{}" for none).
-func (c MountConfig) JSON() string {
+func (c MountOptions) JSON() string {
 	b, err := json.Marshal(c)
 	if err != nil {
 		// Integers and booleans always encode.

@@ -7,11 +7,11 @@ import (
 	"testing"
 )
 
-// TestMountConfigJSON: the JSON form names every option by its constant,
+// TestMountOptionsJSON: the JSON form names every option by its constant,
 // and leaves out what is zero.
-func TestMountConfigJSON(t *testing.T) {
+func TestMountOptionsJSON(t *testing.T) {
 	t.Parallel()
-	full := MountConfig{DescriptionMaxLength: 40, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}
+	full := MountOptions{DescriptionMaxLength: 40, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}
 	var obj map[string]any
 	if err := json.Unmarshal([]byte(full.JSON()), &obj); err != nil {
 		t.Fatal(err)
@@ -20,10 +20,10 @@ func TestMountConfigJSON(t *testing.T) {
 	if got := slices.Sorted(maps.Keys(obj)); !slices.Equal(got, want) {
 		t.Errorf("options %v, want %v", got, want)
 	}
-	if got := (MountConfig{}).JSON(); got != "{}" {
+	if got := (MountOptions{}).JSON(); got != "{}" {
 		t.Errorf("the zero configuration is %s, want {}", got)
 	}
-	if got := (MountConfig{DescriptionMaxLength: 300}).JSON(); got != `{"catalogDescriptionMaxLength":300}` {
+	if got := (MountOptions{DescriptionMaxLength: 300}).JSON(); got != `{"catalogDescriptionMaxLength":300}` {
 		t.Errorf("one option: %s", got)
 	}
 }

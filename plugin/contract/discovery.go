@@ -69,7 +69,7 @@ type DiscoveryServer struct {
 	// address.
 	AllowHTTP bool `json:"allowHttp,omitempty"`
 	// SkillURIs are SKILL.md URIs fetched even when the server's listing
-	// leaves them out (mcpskills.Config.SkillURIs).
+	// leaves them out (mcpskills.Options.SkillURIs).
 	SkillURIs []string `json:"skillUris,omitempty"`
 	// RequestTimeoutMs bounds each request, in milliseconds; 0 means 30 s.
 	RequestTimeoutMs int `json:"requestTimeoutMs,omitempty"`

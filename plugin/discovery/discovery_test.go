@@ -98,7 +98,7 @@ func TestParseReadsWhatAGoHostWrites(t *testing.T) {
 // test.
 func newService(t *testing.T) *discovery.Service {
 	t.Helper()
-	svc := discovery.New(plugin.New(plugin.Options{}), nil)
+	svc := discovery.New(plugin.New(nil), nil)
 	t.Cleanup(func() {
 		if err := svc.Close(); err != nil {
 			t.Errorf("Close: %v", err)
@@ -249,7 +249,7 @@ func TestDiscoveryConfigurationsAreSharedAndReleased(t *testing.T) {
 
 func TestTheEngineAloneRefusesADiscovery(t *testing.T) {
 	t.Parallel()
-	_, err := plugin.New(plugin.Options{}).Configure(context.Background(), contracttest.NewHost(), contract.ConfigureRequest{Discovery: `{}`})
+	_, err := plugin.New(nil).Configure(context.Background(), contracttest.NewHost(), contract.ConfigureRequest{Discovery: `{}`})
 	var cerr *contract.ConfigError
 	if !errors.As(err, &cerr) || !strings.Contains(err.Error(), "runs the engine alone and discovers no skills") {
 		t.Errorf("Configure = %v, want a *ConfigError saying the engine alone discovers nothing", err)

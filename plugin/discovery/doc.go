@@ -15,7 +15,7 @@
 // host whose registry holds, in its global scope:
 //
 //	agentskills.New(DiskOptions(d, logger)), attached with Label DiskLabel
-//	mcpskills.New(ServerConfig(s, logger)) for each server s, attached with
+//	mcpskills.New(ServerOptions(s, logger)) for each server s, attached with
 //	Label s.Label ("mcp" when empty), Rank s.Rank and Availability
 //	best-effort (or strict)
 //

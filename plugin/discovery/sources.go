@@ -39,7 +39,10 @@ type sources struct {
 // agentskills provider labelled DiskLabel, then each MCP server as an
 // mcpskills provider labelled with its label, in Scope.
 func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
-	reg := skills.NewRegistry()
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, err
+	}
 	src := &sources{key: d.JSON(), registry: reg}
 	disk, err := agentskills.New(DiskOptions(d, logger))
 	if err != nil {
@@ -48,7 +51,7 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 	src.closers = append(src.closers, disk.Close)
 	reg.AddProvider(Scope, disk, skills.ProviderOptions{Label: DiskLabel})
 	for i, s := range d.MCPServers {
-		remote, err := mcpskills.New(ServerConfig(s, logger))
+		remote, err := mcpskills.New(ServerOptions(s, logger))
 		if err != nil {
 			// A bound mcpskills holds that Parse does not check twice.
 			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option mcpServers[%d]: %v", i, err)}, src.close())
@@ -62,15 +65,15 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 // DiskOptions are the agentskills options of a discovery configuration:
 // its roots and presets, its home directory, its project trust, and live
 // refresh.
-func DiskOptions(d contract.Discovery, logger *slog.Logger) agentskills.Options {
+func DiskOptions(d contract.Discovery, logger *slog.Logger) *agentskills.Options {
 	ps, _ := presets(d.Presets) // checked by Parse
-	return agentskills.Options{ExtraRoots: cleaned(d.SkillRoots), Presets: ps, HomeDir: d.HomeDir, Watch: true,
+	return &agentskills.Options{ExtraRoots: cleaned(d.SkillRoots), Presets: ps, HomeDir: d.HomeDir, Watch: true,
 		TrustProject: trust(d), Logger: logger}
 }
 
-// ServerConfig is the mcpskills configuration of one server.
-func ServerConfig(s contract.DiscoveryServer, logger *slog.Logger) mcpskills.Config {
-	return mcpskills.Config{URL: s.URL, Headers: s.Headers, Label: s.Label, SkillURIs: s.SkillURIs,
+// ServerOptions are the mcpskills options of one server.
+func ServerOptions(s contract.DiscoveryServer, logger *slog.Logger) *mcpskills.Options {
+	return &mcpskills.Options{URL: s.URL, Headers: s.Headers, Label: s.Label, SkillURIs: s.SkillURIs,
 		RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond,
 		IndexMaxAge:    time.Duration(s.IndexMaxAgeMs) * time.Millisecond, Logger: logger}
 }

@@ -40,7 +40,7 @@ func (d *driver) run(t *testing.T) hostcheck.Report {
 	t.Helper()
 	ctx := context.Background()
 	checker := hostcheck.New(nil)
-	svc := checker.Service(plugin.New(plugin.Options{}))
+	svc := checker.Service(plugin.New(nil))
 	resp, err := svc.Configure(ctx, d.host, contract.ConfigureRequest{Config: `{"resourceTool": true}`, Scope: "global"})
 	if err != nil {
 		t.Fatal(err)
@@ -411,7 +411,7 @@ func TestAStepAskedAgainIsNotHeldToItsFirstAnswer(t *testing.T) {
 	ctx := context.Background()
 	fake := newDriver().fake
 	checker := hostcheck.New(nil)
-	svc := checker.Service(plugin.New(plugin.Options{}))
+	svc := checker.Service(plugin.New(nil))
 	resp, err := svc.Configure(ctx, fake, contract.ConfigureRequest{Config: "{}", Scope: "global"})
 	if err != nil {
 		t.Fatal(err)

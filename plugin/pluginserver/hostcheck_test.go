@@ -39,7 +39,7 @@ func TestTheReportGoesToTheCheckersDescriptor(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(hostcheck.ReportFDEnv, strconv.Itoa(fd))
-	svc := checkedIfAsked(plugin.New(plugin.Options{}), logger)
+	svc := checkedIfAsked(plugin.New(nil), logger)
 	// The report is written before the call returns: next reads what the
 	// pipe holds already, without waiting for more.
 	raw, err := r.SyscallConn()
@@ -98,7 +98,7 @@ func TestTheReportGoesToTheCheckersDescriptor(t *testing.T) {
 
 	for _, v := range []string{"1", "2", "-4", "three"} {
 		t.Setenv(hostcheck.ReportFDEnv, v)
-		engine := plugin.New(plugin.Options{})
+		engine := plugin.New(nil)
 		if got := checkedIfAsked(engine, logger); got != contract.Service(engine) {
 			t.Errorf("%s=%s: served %T, want the engine unchecked", hostcheck.ReportFDEnv, v, got)
 		}

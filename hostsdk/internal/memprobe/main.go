@@ -30,7 +30,7 @@ func main() {
 	sse := flag.Bool("sse", false, "answer reads as event streams")
 	url := flag.String("url", "", "the streamable HTTP endpoint of a skills server")
 	sessions := flag.Int("sessions", 300, "sessions for -url")
-	total := flag.Int64("cache-total", 0, "Config.CacheTotalBytes (0: the default)")
+	total := flag.Int64("cache-total", 0, "mcpskills.Options.CacheTotalBytes (0: the default)")
 	flag.Parse()
 	if err := run(context.Background(), *index, *body, *sse, *url, *sessions, *total); err != nil {
 		fmt.Fprintln(os.Stderr, "memprobe:", err)
@@ -47,7 +47,7 @@ func run(ctx context.Context, index, body int64, sse bool, url string, sessions 
 		url = srv.URL
 		sessions = 1
 	}
-	p, err := mcpskills.New(mcpskills.Config{URL: url, CacheTotalBytes: total})
+	p, err := mcpskills.New(&mcpskills.Options{URL: url, CacheTotalBytes: total})
 	if err != nil {
 		return err
 	}

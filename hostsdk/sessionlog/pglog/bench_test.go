@@ -27,7 +27,7 @@ func benchStore(b *testing.B, conns int32) *Store {
 		b.Fatal(err)
 	}
 	cfg.MaxConns = max(cfg.MaxConns, conns)
-	s, err := openConfig(context.Background(), cfg, []Option{WithSchema(schema)})
+	s, err := openConfig(context.Background(), cfg, &Options{Schema: schema})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func BenchmarkAppend(b *testing.B) {
 				if kind == "postgres" {
 					store = benchStore(b, int32(sessions))
 				} else {
-					fs, err := sessionlog.NewFileStore(b.TempDir())
+					fs, err := sessionlog.NewFileStore(b.TempDir(), nil)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -253,7 +253,7 @@ func BenchmarkPreStep(b *testing.B) {
 			if kind == "postgres" {
 				store = benchStore(b, 4)
 			} else {
-				fs, err := sessionlog.NewFileStore(b.TempDir())
+				fs, err := sessionlog.NewFileStore(b.TempDir(), nil)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -310,7 +310,7 @@ func TestPageKeepsGenericPlan(t *testing.T) {
 	}
 	cfg.MaxConns = 1 // every read on the connection inspected below
 	ctx := context.Background()
-	s, err := openConfig(ctx, cfg, []Option{WithSchema(freshSchema(t, dsn))})
+	s, err := openConfig(ctx, cfg, &Options{Schema: freshSchema(t, dsn)})
 	if err != nil {
 		t.Fatal(err)
 	}

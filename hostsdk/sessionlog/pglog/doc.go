@@ -1,9 +1,9 @@
 // Package pglog is a sessionlog.Store on PostgreSQL (12 or later), for
 // runtimes whose host replicas share their session history in a database.
 //
-//	store, err := pglog.Open(ctx, "postgres://app@db:5432/app?sslmode=verify-full", pglog.WithSchema("agents"))
+//	store, err := pglog.Open(ctx, "postgres://app@db:5432/app?sslmode=verify-full", &pglog.Options{Schema: "agents"})
 //	...
-//	host, err := hostsdk.New(hostsdk.Config{Sessions: store, ...})
+//	host, err := hostsdk.New(&hostsdk.Options{Sessions: store, ...})
 //
 // [Open] takes a DSN (a URL or key=value string, as pgxpool.ParseConfig reads
 // it, including pool_max_conns and the other pool settings); [New] takes a
@@ -12,8 +12,9 @@
 //
 // # Schema
 //
-// The store keeps its tables in one schema ([DefaultSchema] unless [WithSchema]
-// names another), which it creates and migrates itself when it opens.
+// The store keeps its tables in one schema ([DefaultSchema] unless
+// [Options.Schema] names another), which it creates and migrates itself
+// when it opens.
 // Migrations are versioned in schema_version; opening a schema that is
 // current takes no lock and runs no DDL, and processes that start at once
 // serialize on a transaction-scoped advisory lock, so each step runs once.
@@ -104,8 +105,8 @@
 // not found, it failed and wrote nothing. Both waits, the server's answer
 // and the check (retried while the server is unreachable), last at most
 // the settle timeout past the context's end ([DefaultSettleTimeout], or
-// [WithSettleTimeout]); an append that cannot learn its outcome in that time
-// fails with an error wrapping sessionlog.ErrOutcomeUnknown, the only
+// [Options.SettleTimeout]); an append that cannot learn its outcome in that
+// time fails with an error wrapping sessionlog.ErrOutcomeUnknown, the only
 // failure after which its records may be in the log. Migrating a schema to
 // version 3 builds the token index, which reads the events table once.
 //

@@ -14,12 +14,16 @@ import (
 // DSN and schema.
 func Example() {
 	ctx := context.Background()
-	store, err := pglog.Open(ctx, "postgres://agent@127.0.0.1:5432/agents?sslmode=disable&pool_max_conns=16", pglog.WithSchema("skillcatalog"))
+	store, err := pglog.Open(ctx, "postgres://agent@127.0.0.1:5432/agents?sslmode=disable&pool_max_conns=16", &pglog.Options{Schema: "skillcatalog"})
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer store.Close()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tools.NewTree(), Skills: skills.NewRegistry(), Sessions: store})
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: registry, Sessions: store})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -146,8 +147,8 @@ func timedHost(t *testing.T, store sessionlog.Store, timeout time.Duration) (*ho
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg := skills.NewRegistry()
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: store,
+	reg := skilltest.NewRegistry(t)
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: store,
 		Logger: slog.New(slog.DiscardHandler), PreStepTimeout: timeout})
 	if err != nil {
 		t.Fatal(err)
@@ -247,7 +248,7 @@ func TestAppendOnALockedSessionHonoursTheDeadline(t *testing.T) {
 // TestStepOnALockedSessionHonoursTheDeadline: a step whose append waits for
 // a session row that another transaction holds locked returns a
 // *hostsdk.HostError wrapping context.DeadlineExceeded once
-// Config.PreStepTimeout passes, fails open, and leaves the log unchanged.
+// Options.PreStepTimeout passes, fails open, and leaves the log unchanged.
 func TestStepOnALockedSessionHonoursTheDeadline(t *testing.T) {
 	dsn := testDSN(t)
 	s := openStore(t, dsn, freshSchema(t, dsn))

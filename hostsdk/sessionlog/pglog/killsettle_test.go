@@ -31,7 +31,7 @@ const settleChildEnv = "PGLOG_TEST_SETTLE_CHILD"
 // the process there.
 func runSettleChild() int {
 	ctx := context.Background()
-	store, err := Open(ctx, os.Getenv(settleChildEnv), WithSchema(os.Getenv(settleChildEnv+"_SCHEMA")))
+	store, err := Open(ctx, os.Getenv(settleChildEnv), &Options{Schema: os.Getenv(settleChildEnv + "_SCHEMA")})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child: open:", err)
 		return 1

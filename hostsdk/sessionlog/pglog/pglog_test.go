@@ -77,7 +77,7 @@ func freshSchema(tb testing.TB, dsn string) string {
 // openStore opens a store on schema, closed when the test ends.
 func openStore(tb testing.TB, dsn, schema string) *Store {
 	tb.Helper()
-	s, err := Open(context.Background(), dsn, WithSchema(schema))
+	s, err := Open(context.Background(), dsn, &Options{Schema: schema})
 	if err != nil {
 		tb.Fatalf("Open: %v", err)
 	}

@@ -193,7 +193,7 @@ func proxiedStore(tb testing.TB, dsn, schema string) (*Store, *cutProxy) {
 		tb.Fatal(err)
 	}
 	p := newCutProxy(tb, net.JoinHostPort(direct.ConnConfig.Host, strconv.Itoa(int(direct.ConnConfig.Port))))
-	s, err := openConfig(context.Background(), p.config(tb, dsn), []Option{WithSchema(schema)})
+	s, err := openConfig(context.Background(), p.config(tb, dsn), &Options{Schema: schema})
 	if err != nil {
 		tb.Fatal(err)
 	}

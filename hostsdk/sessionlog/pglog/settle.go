@@ -15,18 +15,9 @@ import (
 )
 
 // DefaultSettleTimeout is how long past its context's end an append may
-// take to learn its own outcome, unless WithSettleTimeout says otherwise.
+// take to learn its own outcome, unless [Options.SettleTimeout] says
+// otherwise.
 const DefaultSettleTimeout = 5 * time.Second
-
-// WithSettleTimeout bounds how long an append whose context ended, or whose
-// connection was lost, may take past that to learn its outcome: the
-// server's answer to the cancellation of its statement, then, if that
-// never comes, the check on another connection (see the package
-// documentation). An append that cannot learn it in time fails with an
-// error wrapping sessionlog.ErrOutcomeUnknown. It must be positive.
-func WithSettleTimeout(d time.Duration) Option {
-	return func(c *config) { c.settle = d }
-}
 
 // write runs one append on a connection of its own and returns only a
 // known outcome: the head after the records, or an error after which the

@@ -13,40 +13,50 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
 
-// DefaultSchema is the schema a Store uses unless WithSchema names another.
+// DefaultSchema is the schema a Store uses unless [Options.Schema] names
+// another.
 const DefaultSchema = "skillcatalog"
 
-// Option configures Open and New.
-type Option func(*config)
+// Options configures [Open] and [New]. Every field is optional: the zero
+// value, like a nil *Options, means the defaults. An option out of range
+// is an error naming it and its bound.
+type Options struct {
+	// Schema keeps the store's tables in the named schema, created if it
+	// does not exist; "" means DefaultSchema. The name must be 1 to 63
+	// bytes of lower-case ASCII letters, digits and '_', must not start
+	// with a digit, and must not start with "pg_" (PostgreSQL reserves
+	// those). Stores that share a schema share their sessions.
+	Schema string
+	// SettleTimeout bounds how long an append whose context ended, or
+	// whose connection was lost, may take past that to learn its outcome:
+	// the server's answer to the cancellation of its statement, then, if
+	// that never comes, the check on another connection (see the package
+	// documentation). An append that cannot learn it in time fails with an
+	// error wrapping sessionlog.ErrOutcomeUnknown. 0 means
+	// DefaultSettleTimeout; otherwise it must be positive.
+	SettleTimeout time.Duration
+}
 
+// config is Options checked, with the defaults filled in.
 type config struct {
 	schema string
 	settle time.Duration
-}
-
-// WithSchema keeps the store's tables in the named schema, created if it
-// does not exist. The name must be 1 to 63 bytes of lower-case ASCII
-// letters, digits and '_', must not start with a digit, and must not start
-// with "pg_" (PostgreSQL reserves those). Stores that share a schema share
-// their sessions.
-func WithSchema(name string) Option {
-	return func(c *config) { c.schema = name }
 }
 
 // checkSchemaName explains why name cannot be a schema name, or returns nil.
 func checkSchemaName(name string) error {
 	const rule = "1 to 63 bytes of a-z, 0-9 and _, not starting with a digit or pg_"
 	if name == "" || len(name) > 63 {
-		return fmt.Errorf("pglog: option WithSchema: %d-byte name %q: want %s", len(name), name, rule)
+		return fmt.Errorf("pglog: Options.Schema: %d-byte name %q: want %s", len(name), name, rule)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !('a' <= c && c <= 'z' || c == '_' || i > 0 && '0' <= c && c <= '9') {
-			return fmt.Errorf("pglog: option WithSchema: name %q has %q at byte %d: want %s", name, c, i, rule)
+			return fmt.Errorf("pglog: Options.Schema: name %q has %q at byte %d: want %s", name, c, i, rule)
 		}
 	}
 	if len(name) >= 3 && name[:3] == "pg_" {
-		return fmt.Errorf("pglog: option WithSchema: name %q: PostgreSQL reserves the pg_ prefix; want %s", name, rule)
+		return fmt.Errorf("pglog: Options.Schema: name %q: PostgreSQL reserves the pg_ prefix; want %s", name, rule)
 	}
 	return nil
 }
@@ -67,7 +77,8 @@ var _ sessionlog.Store = (*Store)(nil)
 // Open connects to the database that dsn names (a PostgreSQL URL or
 // key=value string, as pgxpool.ParseConfig reads it, including pool
 // settings such as pool_max_conns), creates or migrates the store's schema,
-// and returns the store. Close closes its connections.
+// and returns the store, configured by opts; nil means every default
+// ([DefaultSchema], [DefaultSettleTimeout]). Close closes its connections.
 //
 // Unless the DSN sets plan_cache_mode, the store's connections run with
 // plan_cache_mode=force_generic_plan: every statement of the store reads a
@@ -75,7 +86,7 @@ var _ sessionlog.Store = (*Store)(nil)
 // choice between generic and custom plans, which compares with custom plans
 // made while the tables were small, would otherwise have a connection plan
 // every read once its sessions have grown large.
-func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
+func Open(ctx context.Context, dsn string, opts *Options) (*Store, error) {
 	pcfg, err := pgxpool.ParseConfig(dsn)
 	if err != nil {
 		// pgconn redacts the password from the connection string it quotes.
@@ -85,7 +96,7 @@ func Open(ctx context.Context, dsn string, opts ...Option) (*Store, error) {
 }
 
 // openConfig is Open on a parsed configuration.
-func openConfig(ctx context.Context, pcfg *pgxpool.Config, opts []Option) (*Store, error) {
+func openConfig(ctx context.Context, pcfg *pgxpool.Config, opts *Options) (*Store, error) {
 	cfg, err := newConfig(opts)
 	if err != nil {
 		return nil, err
@@ -106,11 +117,12 @@ func openConfig(ctx context.Context, pcfg *pgxpool.Config, opts []Option) (*Stor
 }
 
 // New returns a store on a pool the caller already has, so that a runtime
-// can share its connections. It creates or migrates the store's schema.
-// Closing the store leaves the pool open. The pool's settings are the
-// caller's: see Open for why its connections may want plan_cache_mode set
-// to force_generic_plan (RuntimeParams).
-func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error) {
+// can share its connections, configured by opts as [Open] is (nil means
+// every default). It creates or migrates the store's schema. Closing the
+// store leaves the pool open. The pool's settings are the caller's: see
+// Open for why its connections may want plan_cache_mode set to
+// force_generic_plan (RuntimeParams).
+func New(ctx context.Context, pool *pgxpool.Pool, opts *Options) (*Store, error) {
 	if pool == nil {
 		return nil, errors.New("pglog: new: nil pool")
 	}
@@ -121,13 +133,21 @@ func New(ctx context.Context, pool *pgxpool.Pool, opts ...Option) (*Store, error
 	return newStore(ctx, pool, false, cfg)
 }
 
-func newConfig(opts []Option) (config, error) {
-	cfg := config{schema: DefaultSchema, settle: DefaultSettleTimeout}
-	for _, o := range opts {
-		o(&cfg)
+// newConfig checks opts (nil for the defaults) and fills in the defaults.
+func newConfig(opts *Options) (config, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
 	}
-	if cfg.settle <= 0 {
-		return config{}, fmt.Errorf("pglog: option WithSettleTimeout: %s: want a positive duration", cfg.settle)
+	cfg := config{schema: o.Schema, settle: o.SettleTimeout}
+	if cfg.schema == "" {
+		cfg.schema = DefaultSchema
+	}
+	switch {
+	case cfg.settle == 0:
+		cfg.settle = DefaultSettleTimeout
+	case cfg.settle < 0:
+		return config{}, fmt.Errorf("pglog: Options.SettleTimeout %s: want a positive duration, or 0 for DefaultSettleTimeout (%s)", cfg.settle, DefaultSettleTimeout)
 	}
 	return cfg, checkSchemaName(cfg.schema)
 }

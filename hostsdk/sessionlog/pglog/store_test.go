@@ -29,7 +29,6 @@ func TestSchemaOption(t *testing.T) {
 		{"_private", true},
 		{"agents_2", true},
 		{strings.Repeat("s", 63), true},
-		{"", false},
 		{strings.Repeat("s", 64), false},
 		{"Agents", false},
 		{"2agents", false},
@@ -40,26 +39,29 @@ func TestSchemaOption(t *testing.T) {
 		{"café", false},
 		{"pg_agents", false},
 	} {
-		_, err := newConfig([]Option{WithSchema(c.name)})
+		_, err := newConfig(&Options{Schema: c.name})
 		if c.ok {
 			if err != nil {
-				t.Errorf("WithSchema(%q): %v", c.name, err)
+				t.Errorf("Schema %q: %v", c.name, err)
 			}
 			continue
 		}
 		if err == nil {
-			t.Errorf("WithSchema(%q) accepted", c.name)
+			t.Errorf("Schema %q accepted", c.name)
 			continue
 		}
 		// The error names the option and the bound.
-		for _, want := range []string{"WithSchema", "63 bytes", "a-z, 0-9 and _"} {
+		for _, want := range []string{"Options.Schema", "63 bytes", "a-z, 0-9 and _"} {
 			if !strings.Contains(err.Error(), want) {
-				t.Errorf("WithSchema(%q): error %q does not mention %q", c.name, err, want)
+				t.Errorf("Schema %q: error %q does not mention %q", c.name, err, want)
 			}
 		}
 	}
-	if cfg, err := newConfig(nil); err != nil || cfg.schema != DefaultSchema {
-		t.Errorf("no options: schema %q, %v; want %q", cfg.schema, err, DefaultSchema)
+	// nil and zero options mean the defaults.
+	for _, opts := range []*Options{nil, {}} {
+		if cfg, err := newConfig(opts); err != nil || cfg.schema != DefaultSchema || cfg.settle != DefaultSettleTimeout {
+			t.Errorf("options %v: schema %q, settle timeout %s, %v; want %q and %s", opts, cfg.schema, cfg.settle, err, DefaultSchema, DefaultSettleTimeout)
+		}
 	}
 }
 
@@ -68,27 +70,27 @@ func TestSchemaOption(t *testing.T) {
 func TestOpenErrors(t *testing.T) {
 	ctx := context.Background()
 	// Port 1 refuses connections: reaching it would fail differently.
-	if _, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db", WithSchema("Bad")); err == nil || !strings.Contains(err.Error(), "WithSchema") {
-		t.Errorf("Open with a bad schema name: error %v, want one naming WithSchema", err)
+	if _, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db", &Options{Schema: "Bad"}); err == nil || !strings.Contains(err.Error(), "Options.Schema") {
+		t.Errorf("Open with a bad schema name: error %v, want one naming Options.Schema", err)
 	}
-	for _, d := range []time.Duration{0, -time.Second} {
-		if _, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db", WithSettleTimeout(d)); err == nil || !strings.Contains(err.Error(), "WithSettleTimeout") {
-			t.Errorf("Open with a settle timeout of %s: error %v, want one naming WithSettleTimeout", d, err)
+	for _, d := range []time.Duration{-time.Nanosecond, -time.Second} {
+		if _, err := Open(ctx, "postgres://u:secret@127.0.0.1:1/db", &Options{SettleTimeout: d}); err == nil || !strings.Contains(err.Error(), "Options.SettleTimeout") || !strings.Contains(err.Error(), "positive") {
+			t.Errorf("Open with a settle timeout of %s: error %v, want one naming Options.SettleTimeout and its bound", d, err)
 		}
 	}
-	_, err := Open(ctx, "postgres://u:s3cr3t-pw@127.0.0.1:notaport/db")
+	_, err := Open(ctx, "postgres://u:s3cr3t-pw@127.0.0.1:notaport/db", nil)
 	if err == nil {
 		t.Fatal("Open with a malformed DSN succeeded")
 	}
 	if strings.Contains(err.Error(), "s3cr3t-pw") {
 		t.Errorf("Open's error shows the password: %v", err)
 	}
-	if _, err := New(ctx, nil); err == nil {
+	if _, err := New(ctx, nil, nil); err == nil {
 		t.Error("New with a nil pool succeeded")
 	}
 	cancelled, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := Open(cancelled, "postgres://u@127.0.0.1:1/db"); !errors.Is(err, context.Canceled) {
+	if _, err := Open(cancelled, "postgres://u@127.0.0.1:1/db", nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("Open with a cancelled context: error %v, want context.Canceled", err)
 	}
 }
@@ -141,7 +143,7 @@ func TestMigrateConcurrently(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			<-start
-			stores[i], errs[i] = Open(context.Background(), dsn, WithSchema(schema))
+			stores[i], errs[i] = Open(context.Background(), dsn, &Options{Schema: schema})
 		}()
 	}
 	close(start)
@@ -209,7 +211,7 @@ func TestNewerSchemaRefused(t *testing.T) {
 	schema := freshSchema(t, dsn)
 	s := openStore(t, dsn, schema)
 	exec(t, s, `INSERT INTO {s}.schema_version (version) VALUES ($1)`, schemaVersion+1)
-	_, err := Open(context.Background(), dsn, WithSchema(schema))
+	_, err := Open(context.Background(), dsn, &Options{Schema: schema})
 	if !errors.Is(err, ErrNewerSchema) {
 		t.Fatalf("Open of a schema at version %d: error %v, want ErrNewerSchema", schemaVersion+1, err)
 	}
@@ -253,7 +255,7 @@ func TestNewSharesPool(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(pool.Close)
-	s, err := New(ctx, pool, WithSchema(schema))
+	s, err := New(ctx, pool, &Options{Schema: schema})
 	if err != nil {
 		t.Fatalf("New: %v", err)
 	}
@@ -268,8 +270,8 @@ func TestNewSharesPool(t *testing.T) {
 	if err := pool.Ping(ctx); err != nil {
 		t.Fatalf("the runtime's pool after the store's Close: %v", err)
 	}
-	if _, err := New(ctx, pool, WithSchema("Bad")); err == nil || !strings.Contains(err.Error(), "WithSchema") {
-		t.Errorf("New with a bad schema name: error %v, want one naming WithSchema", err)
+	if _, err := New(ctx, pool, &Options{Schema: "Bad"}); err == nil || !strings.Contains(err.Error(), "Options.Schema") {
+		t.Errorf("New with a bad schema name: error %v, want one naming Options.Schema", err)
 	}
 }
 

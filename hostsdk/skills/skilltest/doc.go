@@ -62,11 +62,16 @@
 // calls on channels, and its As method chooses whether it is also a
 // skills.Invalidator or a skills.SessionEnder:
 //
-//	p := skilltest.New(skilltest.Options{Label: "remote"})
+//	p := skilltest.New(&skilltest.Options{Label: "remote"})
 //	p.SetSkills(skilltest.Skill{
 //		Summary: skill.Summary{Name: "deploy", Description: "Deploy.", Invocation: skill.DefaultPolicy()},
 //		Content: "# Deploy",
 //	})
 //	reg.AddProvider("global", p.As(skilltest.Invalidator), skills.ProviderOptions{})
 //	p.SetHang(skilltest.OpList, true) // the next snapshot blocks until cancelled
+//
+// # Registries
+//
+// NewRegistry is [skills.NewRegistry] with the defaults for a test: it
+// fails the test instead of returning an error.
 package skilltest

@@ -79,7 +79,8 @@ const (
 	SessionEnder
 )
 
-// Options configures a fake made by New.
+// Options configures a fake made by [New]. Every field is optional: the
+// zero value, like a nil *Options, means the defaults.
 type Options struct {
 	// Label is the provider label of listed skills that carry none.
 	Label string
@@ -123,8 +124,13 @@ type Provider struct {
 
 var _ skills.Provider = (*Provider)(nil)
 
-// New returns a fake with no skills whose List answers completely.
-func New(opts Options) *Provider {
+// New returns a fake with no skills whose List answers completely,
+// configured by opts; nil means every default (no label, channels of its
+// own).
+func New(opts *Options) *Provider {
+	if opts == nil {
+		opts = &Options{}
+	}
 	p := &Provider{
 		label:     opts.Label,
 		started:   opts.Started,

@@ -23,7 +23,7 @@ func summary(name, desc string) skill.Summary {
 
 // fakeHarness drives a fake through its As view with caps.
 func fakeHarness(caps skilltest.Capabilities) (skilltest.Harness, *skilltest.Provider) {
-	p := skilltest.New(skilltest.Options{Label: "fake"})
+	p := skilltest.New(&skilltest.Options{Label: "fake"})
 	return skilltest.Harness{
 		Provider: p.As(caps),
 		Cwd:      "/work",
@@ -71,7 +71,7 @@ func TestFakeConformance(t *testing.T) {
 }
 
 func TestAsImplementsExactlyTheChosenInterfaces(t *testing.T) {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	for _, tc := range []struct {
 		caps               skilltest.Capabilities
 		invalidator, ender bool
@@ -94,7 +94,7 @@ func TestAsImplementsExactlyTheChosenInterfaces(t *testing.T) {
 }
 
 func TestFakeListing(t *testing.T) {
-	p := skilltest.New(skilltest.Options{Label: "fake"})
+	p := skilltest.New(&skilltest.Options{Label: "fake"})
 	labelled := summary("b", "B.")
 	labelled.Provider = "own"
 	p.SetSkills(
@@ -141,7 +141,7 @@ func TestFakeListing(t *testing.T) {
 }
 
 func TestFakeLoad(t *testing.T) {
-	p := skilltest.New(skilltest.Options{Label: "fake"})
+	p := skilltest.New(&skilltest.Options{Label: "fake"})
 	rb := &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: "/skills/ok"}
 	loadErr := errors.New("server said no")
 	override := skill.Definition{Summary: skill.Summary{Description: "fresh"}, Content: "other"}
@@ -188,7 +188,7 @@ func TestFakeLoad(t *testing.T) {
 func TestFakeHang(t *testing.T) {
 	for _, op := range []skilltest.Op{skilltest.OpList, skilltest.OpLoad} {
 		t.Run(op.String(), func(t *testing.T) {
-			p := skilltest.New(skilltest.Options{})
+			p := skilltest.New(nil)
 			p.SetSkills(skilltest.Skill{Summary: summary("a", "A.")})
 			p.SetHang(op, true)
 			call := func(ctx context.Context, op skilltest.Op) error {
@@ -233,7 +233,7 @@ func TestFakeSharedEventChannels(t *testing.T) {
 	started, cancelled := make(chan skilltest.Call, 2), make(chan skilltest.Call, 2)
 	var fakes []*skilltest.Provider
 	for _, label := range []string{"a", "b"} {
-		p := skilltest.New(skilltest.Options{Label: label, Started: started, Cancelled: cancelled})
+		p := skilltest.New(&skilltest.Options{Label: label, Started: started, Cancelled: cancelled})
 		p.SetHang(skilltest.OpList, true)
 		fakes = append(fakes, p)
 	}
@@ -256,7 +256,7 @@ func TestFakeSharedEventChannels(t *testing.T) {
 func TestFakeEventsNeverBlockCalls(t *testing.T) {
 	// Nobody reads Cancelled, and it has no buffer.
 	started := make(chan skilltest.Call, 1)
-	p := skilltest.New(skilltest.Options{Started: started, Cancelled: make(chan skilltest.Call)})
+	p := skilltest.New(&skilltest.Options{Started: started, Cancelled: make(chan skilltest.Call)})
 	p.SetHang(skilltest.OpList, true)
 	ctx, cancel := context.WithCancel(t.Context())
 	done := make(chan error, 1)
@@ -272,7 +272,7 @@ func TestFakeEventsNeverBlockCalls(t *testing.T) {
 }
 
 func TestFakeInvalidation(t *testing.T) {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	var calls int
 	p.As(skilltest.Invalidator).(skills.Invalidator).SetInvalidate(func() { calls++ })
 	steps := []struct {
@@ -302,7 +302,7 @@ func TestFakeInvalidation(t *testing.T) {
 }
 
 func TestFakeSessions(t *testing.T) {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	ender := p.As(skilltest.SessionEnder).(skills.SessionEnder)
 	_, _ = p.List(t.Context(), skills.ListRequest{SessionID: "s1"})
 	_, _, _ = p.Load(t.Context(), skills.LoadRequest{SessionID: "s2", Name: "x"})
@@ -320,7 +320,7 @@ func TestFakeSessions(t *testing.T) {
 }
 
 func TestFakeOnCall(t *testing.T) {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	var got []skilltest.Call
 	p.OnCall(func(c skilltest.Call) {
 		got = append(got, c)
@@ -335,7 +335,7 @@ func TestFakeOnCall(t *testing.T) {
 }
 
 func TestFakeCancelledContext(t *testing.T) {
-	p := skilltest.New(skilltest.Options{})
+	p := skilltest.New(nil)
 	p.SetSkills(skilltest.Skill{Summary: summary("a", "A.")})
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()

@@ -85,11 +85,11 @@ func brokenServices() map[string]struct {
 		service  func() contract.Service
 		catchers []string
 	}{
-		"unmarked":  {func() contract.Service { return unmarked{plugin.New(plugin.Options{})} }, []string{"HostFailures", "Deadline"}},
-		"chatty":    {func() contract.Service { return chatty{plugin.New(plugin.Options{})} }, []string{"OneRoundTrip"}},
-		"immortal":  {func() contract.Service { return immortal{plugin.New(plugin.Options{})} }, []string{"Mounts"}},
-		"silent":    {func() contract.Service { return silent{plugin.New(plugin.Options{})} }, []string{"Reasons"}},
-		"unheeding": {func() contract.Service { return unheeding{plugin.New(plugin.Options{})} }, []string{"StepSnapshot"}},
+		"unmarked":  {func() contract.Service { return unmarked{plugin.New(nil)} }, []string{"HostFailures", "Deadline"}},
+		"chatty":    {func() contract.Service { return chatty{plugin.New(nil)} }, []string{"OneRoundTrip"}},
+		"immortal":  {func() contract.Service { return immortal{plugin.New(nil)} }, []string{"Mounts"}},
+		"silent":    {func() contract.Service { return silent{plugin.New(nil)} }, []string{"Reasons"}},
+		"unheeding": {func() contract.Service { return unheeding{plugin.New(nil)} }, []string{"StepSnapshot"}},
 	}
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -69,17 +70,17 @@ func New(t testing.TB) *Fixture {
 	write("SKILL.md", "---\nname: "+Skill+"\ndescription: Fill in PDF forms with "+ScriptPath+".\n---\nRun "+ScriptPath+" with the form's path.\n")
 	write(ScriptPath, Script)
 
-	tree, reg := tools.NewTree(), skills.NewRegistry()
+	tree, reg := tools.NewTree(), skilltest.NewRegistry(t)
 	if err := tree.AddScope(Agent, tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	disk, err := agentskills.New(agentskills.Options{ExtraRoots: []string{root}})
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { disk.Close() })
 	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
-	host, err := hostsdk.New(hostsdk.Config{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +89,7 @@ func New(t testing.TB) *Fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.Mount(ctx, tools.GlobalScope, &hostsdk.MountConfig{ResourceTool: true, UserInvocation: true}); err != nil {
+	if _, err := p.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true}); err != nil {
 		t.Fatal(err)
 	}
 	return &Fixture{Host: host, Tree: tree, Registry: reg, Root: root}
