@@ -48,7 +48,11 @@ func serveSkillsAt(t *testing.T, addr string) (stop func()) {
 		t.Fatalf("listen on %s: %v", addr, err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", skillserver.NewDir(filepath.Join("..", "testdata", "remote-skills")).HTTPHandler())
+	handler, err := skillserver.NewDir(filepath.Join("..", "testdata", "remote-skills")).HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/mcp", handler)
 	srv := &http.Server{Handler: mux}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

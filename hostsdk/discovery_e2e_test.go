@@ -104,7 +104,11 @@ func serveExtension(t *testing.T) string {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", skillserver.NewDir(filepath.Join("..", "testdata", "remote-skills")).HTTPHandler())
+	handler, err := skillserver.NewDir(filepath.Join("..", "testdata", "remote-skills")).HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux.Handle("/mcp", handler)
 	srv := &http.Server{Handler: mux}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(ln) }()

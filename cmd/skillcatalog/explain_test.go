@@ -62,7 +62,11 @@ func reasonsByName(t *testing.T, ex explanation) map[string][]string {
 // every reason, with an MCP server serving a skill whose name a local
 // skill has, and checks the reason given for each.
 func TestExplainGivesEveryReason(t *testing.T) {
-	srv := httptest.NewServer(skillserver.New(os.DirFS(filepath.Join(explainFixture, "remote"))).HTTPHandler())
+	handler, err := skillserver.New(os.DirFS(filepath.Join(explainFixture, "remote"))).HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(handler)
 	defer srv.Close()
 	ex := runExplain(t,
 		"-home", filepath.Join(explainFixture, "home"),

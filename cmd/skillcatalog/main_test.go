@@ -172,7 +172,11 @@ func TestDemoListsRemoteSkillsFromAnMCPServer(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(skill, "SKILL.md"), []byte("---\nname: incident-response\ndescription: Run the first hour of an incident.\n---\nPage the on-call.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(skillserver.New(os.DirFS(dir)).HTTPHandler())
+	handler, err := skillserver.New(os.DirFS(dir)).HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(handler)
 	defer srv.Close()
 	var stdout, stderr bytes.Buffer
 	if code := run(context.Background(), []string{"demo", "-mcp-url", srv.URL, "-mcp-header", "Authorization: Bearer demo", "-mcp-label", "ops"}, &stdout, &stderr); code != 0 {

@@ -55,7 +55,11 @@ func TestDemoReadsALocalSkillsFile(t *testing.T) {
 // names the server (the demo's default label) and shows the script
 // escaped, which unescapes to the file.
 func TestDemoReadsARemoteSkillsScript(t *testing.T) {
-	srv := httptest.NewServer(skillserver.New(os.DirFS("../../testdata/remote-skills")).HTTPHandler())
+	handler, err := skillserver.New(os.DirFS("../../testdata/remote-skills")).HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(handler)
 	defer srv.Close()
 	reads := demoReads(t, "-mcp-url", srv.URL)
 	if len(reads) != 1 {

@@ -173,7 +173,7 @@ func (l httpLimits) check() error {
 // MCP session at that age. Kept-alive connections between requests are
 // bounded by -idle-timeout.
 func serveMCPHTTP(ctx context.Context, srv *skillserver.Server, addr, token string, lim httpLimits, stdout io.Writer) error {
-	handler, err := srv.HTTPHandlerWith(skillserver.HTTPOptions{SessionIdleTimeout: *lim.sessionIdle, MaxSessions: *lim.maxSessions})
+	handler, err := srv.HTTPHandler(&skillserver.HTTPOptions{SessionIdleTimeout: *lim.sessionIdle, MaxSessions: *lim.maxSessions})
 	if err != nil {
 		return err
 	}

@@ -85,7 +85,11 @@ func readThroughRegistry(t *testing.T, cfg mcpskills.Options, files map[string][
 func TestEscapedResourceReadsWhole(t *testing.T) {
 	dir, files := escapingSkill(t)
 	t.Run("http", func(t *testing.T) {
-		srv := httptest.NewServer(skillserver.NewDir(dir).HTTPHandler())
+		handler, err := skillserver.NewDir(dir).HTTPHandler(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(handler)
 		defer srv.Close()
 		readThroughRegistry(t, mcpskills.Options{URL: srv.URL, Label: "docs", RequestTimeout: slowReads}, files, true)
 	})

@@ -65,7 +65,11 @@ func connectRev(t testing.TB, s *skillserver.Server, transport, rev string, opts
 		t.Cleanup(func() { ss.Close() })
 		ct = mct
 	case "http":
-		srv := httptest.NewServer(s.HTTPHandler())
+		handler, err := s.HTTPHandler(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(handler)
 		t.Cleanup(srv.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: srv.URL}
 	}

@@ -121,7 +121,11 @@ func TestIrregularSkillFilesAreLeftOff(t *testing.T) {
 
 	// Over MCP: the catalog holds the servable skills, and the others are
 	// not found when asked for by name.
-	srv := httptest.NewServer(s.HTTPHandler())
+	handler, err := s.HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(handler)
 	defer srv.Close()
 	p, err := mcpskills.New(&mcpskills.Options{URL: srv.URL})
 	if err != nil {

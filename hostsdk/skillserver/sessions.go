@@ -24,7 +24,7 @@ const (
 	DefaultMaxSessions = 1024
 )
 
-// HTTPOptions bounds the sessions HTTPHandlerWith keeps for clients of
+// HTTPOptions bounds the sessions [Server.HTTPHandler] keeps for clients of
 // revisions before 2026-07-28 (clients of 2026-07-28 hold none).
 type HTTPOptions struct {
 	// SessionIdleTimeout closes a session that has had no request in
@@ -40,14 +40,21 @@ type HTTPOptions struct {
 	MaxSessions int
 }
 
-// HTTPHandlerWith is HTTPHandler with sessions bounded by opts. A negative
-// option is an error naming it.
+// HTTPHandler serves the streamable HTTP transport to clients of base
+// revision 2026-07-28 (statelessly) and of earlier revisions (with
+// sessions) at one endpoint; see the package documentation. opts bounds the
+// sessions; nil means the defaults of [HTTPOptions]. A negative option is
+// an error naming it.
 //
 // The SDK's own StreamableHTTPOptions.SessionTimeout counts only POST
 // requests as use, so it would close the session of a client that is only
 // listening on its event stream for list-changed notifications; and the
 // SDK bounds no count. Sessions are therefore tracked here.
-func (s *Server) HTTPHandlerWith(opts HTTPOptions) (http.Handler, error) {
+func (s *Server) HTTPHandler(options *HTTPOptions) (http.Handler, error) {
+	var opts HTTPOptions
+	if options != nil {
+		opts = *options
+	}
 	if opts.SessionIdleTimeout < 0 {
 		return nil, fmt.Errorf("skillserver: SessionIdleTimeout %v is negative; want 0 (the default, %v) or more", opts.SessionIdleTimeout, DefaultSessionIdleTimeout)
 	}

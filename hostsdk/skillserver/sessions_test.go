@@ -19,7 +19,7 @@ import (
 func sessionServer(t *testing.T, opts skillserver.HTTPOptions) (*skillserver.Server, string) {
 	t.Helper()
 	s := skillserver.New(skillcatalog.ExampleSkills())
-	h, err := s.HTTPHandlerWith(opts)
+	h, err := s.HTTPHandler(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

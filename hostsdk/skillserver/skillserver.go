@@ -154,7 +154,6 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
-	"net/http"
 	"os"
 	"slices"
 	"sort"
@@ -241,15 +240,6 @@ func (s *Server) MCPServer() *mcp.Server { return s.srv }
 // ServeStdio serves one client over stdin and stdout.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	return s.srv.Run(ctx, &mcp.StdioTransport{})
-}
-
-// HTTPHandler serves the streamable HTTP transport to clients of base
-// revision 2026-07-28 (statelessly) and of earlier revisions (with
-// sessions) at one endpoint; see the package documentation. Sessions are
-// bounded by the defaults of HTTPOptions; HTTPHandlerWith sets others.
-func (s *Server) HTTPHandler() http.Handler {
-	h, _ := s.HTTPHandlerWith(HTTPOptions{}) // the defaults are valid
-	return h
 }
 
 // current returns the catalog to answer a listing from: the last scan's for

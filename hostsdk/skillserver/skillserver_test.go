@@ -17,7 +17,11 @@ import (
 // The example skills served over streamable HTTP are what the MCP provider
 // lists and loads.
 func TestServesExamplesToTheProvider(t *testing.T) {
-	srv := httptest.NewServer(skillserver.New(skillcatalog.ExampleSkills()).HTTPHandler())
+	handler, err := skillserver.New(skillcatalog.ExampleSkills()).HTTPHandler(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(handler)
 	defer srv.Close()
 	p, err := mcpskills.New(&mcpskills.Options{URL: srv.URL})
 	if err != nil {
