@@ -183,3 +183,29 @@ func TestDirectivesJSONAndClone(t *testing.T) {
 		t.Errorf("Definition.CheckUTF8 = %v", err)
 	}
 }
+
+// TestQuoteValueCutsOnACharacter: a diagnostic repeats at most
+// maxQuotedValueBytes of a value, cut where a character starts, and repeats
+// a value of exactly that length whole; a value that is not UTF-8 (an
+// allowed-tools entry may not be) is cut without reading before its start.
+func TestQuoteValueCutsOnACharacter(t *testing.T) {
+	exact := strings.Repeat("a", maxQuotedValueBytes)
+	// "é" is two bytes: the one that straddles the cut at
+	// maxQuotedValueBytes-3 is dropped whole.
+	straddling := strings.Repeat("a", maxQuotedValueBytes-4) + "é" + strings.Repeat("b", 10)
+	continuation := strings.Repeat("\x80", maxQuotedValueBytes+6)
+	tests := []struct {
+		name, in, want string
+	}{
+		{"short", "abc", `"abc"`},
+		{"exactly the bound", exact, `"` + exact + `"`},
+		{"one byte over", exact + "z", `"` + exact[:maxQuotedValueBytes-3] + `..."`},
+		{"character across the cut", straddling, `"` + strings.Repeat("a", maxQuotedValueBytes-4) + `..."`},
+		{"no character starts", continuation, `"..."`},
+	}
+	for _, tt := range tests {
+		if got := quoteValue(tt.in); got != tt.want {
+			t.Errorf("%s: quoteValue = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
