@@ -153,21 +153,9 @@ func TestGolden(t *testing.T) {
 			return WithRemoteSkillsNote(InitialCatalog(mixedEntries), RemoteOriginsOf(mixedEntries))
 		}},
 		{"skill_content_website_url", func(t *testing.T) string { return mustSkillContent(t, websiteURLValue) }},
-		{"skill_content_website_url_resource_tool", func(t *testing.T) string {
-			s, err := SkillContent(websiteURLValue, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}},
+		{"skill_content_website_url_resource_tool", func(t *testing.T) string { return mustSkillContentWithResourceTool(t, websiteURLValue) }},
 		{"skill_content_remote_url", func(t *testing.T) string { return mustSkillContent(t, remoteURLValue) }},
-		{"skill_content_remote_url_resource_tool", func(t *testing.T) string {
-			s, err := SkillContent(remoteURLValue, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return s
-		}},
+		{"skill_content_remote_url_resource_tool", func(t *testing.T) string { return mustSkillContentWithResourceTool(t, remoteURLValue) }},
 		{"error_invalid_name", func(*testing.T) string { return string(ErrInvalidName("Bad Name")) }},
 		{"error_unknown_skill", func(*testing.T) string { return string(ErrUnknownSkill("gone-skill")) }},
 		{"error_not_model_invocable", func(*testing.T) string { return string(ErrNotModelInvocable("deploy-prod")) }},
