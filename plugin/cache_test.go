@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 )
 
 // liveHeap returns the bytes of live heap objects after a full collection.
@@ -72,7 +74,7 @@ func TestViewCacheIsBoundedInBytes(t *testing.T) {
 
 	before := liveHeap()
 	e := newEngine()
-	e.views = newCache[string, *view](maxViews, viewBytes)
+	e.views = newCache[string, *view.View](maxViews, viewBytes)
 	stepSnapshots(t, e, m, rounds, skills, ownDescriptions(descBytes), func(r int) {
 		if got := e.views.Bytes(); got > viewBytes {
 			t.Fatalf("after snapshot %d the view cache accounts for %d bytes, over its bound of %d", r+1, got, viewBytes)

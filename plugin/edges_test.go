@@ -5,12 +5,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/internal/bytelru"
 	"github.com/skillcatalog/skillcatalog/internal/modeltext"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -625,71 +624,6 @@ func (h *erringResHost) ReadResource(context.Context, contract.ResourceRequest) 
 	return contract.ResourceRead{}, h.err
 }
 
-// TestViewBytesAccounting: a view is accounted at its struct, its list of
-// blocks and every block: the block's struct, its two tables, its bytes and
-// its names; a fitted view at its own blocks, shared ones included, plus the
-// view it was fitted from.
-func TestViewBytesAccounting(t *testing.T) {
-	t.Parallel()
-	var skills []skill.Summary
-	for _, n := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"} {
-		skills = append(skills, summary(n, strings.Repeat("A long description of "+n+". ", 8)))
-	}
-	hidden := summary("omega", "O.")
-	hidden.Invocation.ModelInvocable = false
-	skills = append(skills, hidden)
-	entrySize, listedSize := int(unsafe.Sizeof(viewEntry{})), int(unsafe.Sizeof(listedSkill{}))
-	own := func(v *view) (n, names int) {
-		n = viewOverhead + cap(v.blocks)*pointerSize
-		for _, b := range v.blocks {
-			n += blockOverhead + cap(b.listed)*listedSize + cap(b.entries)*entrySize + cap(b.lines) + cap(b.records) + cap(b.encoded)
-			for _, l := range b.listed {
-				names += len(l.name)
-			}
-		}
-		return n + names, names
-	}
-	base := buildView(skills, 500, nil)
-	want, names := own(base)
-	if names != len("alphabetagammadeltaepsilonzetaetathetaomega") {
-		t.Fatalf("listed names hold %d bytes", names)
-	}
-	if got := base.bytes(); got != want {
-		t.Errorf("view accounted at %d bytes, want %d", got, want)
-	}
-	fitted := fitView(base, render.MinCatalogBudget)
-	if fitted.base != base {
-		t.Fatal("the view was not fitted")
-	}
-	if got, want := fitted.bytes(), first(own(fitted))+base.bytes(); got != want {
-		t.Errorf("fitted view accounted at %d bytes, want %d", got, want)
-	}
-	if fitted.unfitted() != base || base.unfitted() != base {
-		t.Error("unfitted does not return the view a view was fitted from")
-	}
-}
-
-func first(a, _ int) int { return a }
-
-// TestApplyDeltaGrowsTheListing: a delta that adds more skills than the
-// previous snapshot listed is the view of the whole new snapshot.
-func TestApplyDeltaGrowsTheListing(t *testing.T) {
-	t.Parallel()
-	prev := buildView([]skill.Summary{summary("beta", "B.")}, 50, nil)
-	upserts := []skill.Summary{summary("alpha", "A."), summary("beta", "B2."), summary("delta", "D."), summary("gamma", "G.")}
-	got, err := applyDelta(prev, upserts, nil, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameView(t, got, buildView(upserts, 50, nil))
-	if _, err := applyDelta(prev, []skill.Summary{summary("alpha", "A."), summary("alpha", "A2.")}, nil, 50); err == nil {
-		t.Error("repeated upserts accepted")
-	}
-	if _, err := applyDelta(prev, nil, []string{"b", "a"}, 50); err == nil {
-		t.Error("unsorted removed names accepted")
-	}
-}
-
 // TestInvocationIDOnAnIncompleteSnapshot: a skill the user invokes at a
 // step with an incomplete snapshot is named after the head the step
 // follows, or 0 when the step sent none.
@@ -757,146 +691,6 @@ func TestCharacterBoundaries(t *testing.T) {
 	}
 }
 
-// fitFor returns the smallest budget from 1 up at which entries fit as
-// pred wants, and the fit.
-func fitFor(t *testing.T, v *view, pred func(render.Fit) bool) (int, render.Fit) {
-	t.Helper()
-	for budget := 1; budget < 100000; budget++ {
-		fit, err := render.FitCatalog(v.catalogEntries(), budget)
-		if err == nil && pred(fit) {
-			return budget, fit
-		}
-	}
-	t.Fatal("no budget fits as wanted")
-	return 0, render.Fit{}
-}
-
-// TestFitDiagnostics: the diagnostics of a fitted view say exactly what
-// was shortened or left out.
-func TestFitDiagnostics(t *testing.T) {
-	t.Parallel()
-	var described, bare []skill.Summary
-	for i := range 25 {
-		described = append(described, summary(fmt.Sprintf("skill-%02d", i), strings.Repeat(fmt.Sprintf("Skill %d does things. ", i), 6)))
-		bare = append(bare, summary(fmt.Sprintf("skill-%02d", i), ""))
-	}
-	names := func(from, to int) string {
-		var out []string
-		for i := from; i < to; i++ {
-			out = append(out, fmt.Sprintf("skill-%02d", i))
-		}
-		return strings.Join(out, ", ")
-	}
-	tests := []struct {
-		name   string
-		skills []skill.Summary
-		pred   func(render.Fit) bool
-		want   func(budget int, fit render.Fit) []string
-	}{
-		{"shortened to the least length shown", described, func(f render.Fit) bool {
-			return f.Omitted == 0 && f.DescriptionLength == render.MinDescriptionMaxLength
-		}, func(b int, f render.Fit) []string {
-			return []string{fmt.Sprintf("catalogBudget %d: %d of 25 catalog descriptions shortened to 3 characters", b, f.NumShortened)}
-		}},
-		{"shortened", described, func(f render.Fit) bool {
-			return f.Omitted == 0 && f.DescriptionLength > 20
-		}, func(b int, f render.Fit) []string {
-			return []string{fmt.Sprintf("catalogBudget %d: 25 of 25 catalog descriptions shortened to %d characters", b, f.DescriptionLength)}
-		}},
-		{"descriptions removed", described, func(f render.Fit) bool {
-			return f.Omitted == 0 && f.NumShortened > 0 && f.DescriptionLength < render.MinDescriptionMaxLength
-		}, func(b int, f render.Fit) []string {
-			return []string{fmt.Sprintf("catalogBudget %d: %d of 25 catalog descriptions removed, the names alone fill the budget", b, f.NumShortened)}
-		}},
-		{"one left out, nothing to shorten", bare, func(f render.Fit) bool { return f.Omitted == 1 }, func(b int, f render.Fit) []string {
-			return []string{fmt.Sprintf("catalogBudget %d: 1 of 25 skills left out of the catalog, their names do not fit: skill-24", b)}
-		}},
-		{"ten left out, all named", bare, func(f render.Fit) bool { return f.Omitted == 10 }, func(b int, f render.Fit) []string {
-			return []string{fmt.Sprintf("catalogBudget %d: 10 of 25 skills left out of the catalog, their names do not fit: %s", b, names(15, 25))}
-		}},
-		{"eleven left out, ten named", bare, func(f render.Fit) bool { return f.Omitted == 11 }, func(b int, f render.Fit) []string {
-			return []string{fmt.Sprintf("catalogBudget %d: 11 of 25 skills left out of the catalog, their names do not fit: %s and 1 more", b, names(14, 24))}
-		}},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			base := buildView(tc.skills, 500, nil)
-			budget, fit := fitFor(t, base, tc.pred)
-			v := fitView(base, budget)
-			if diff := cmp.Diff(tc.want(budget, fit), v.diagnostics); diff != "" {
-				t.Errorf("budget %d, fit %+v: diagnostics (-want +got):\n%s", budget, fit, diff)
-			}
-			if v.omitted != fit.Omitted || v.numEntries != len(fit.Entries) || v.digest != digest.OfOmitting(fit.Entries, fit.Omitted) {
-				t.Errorf("fitted view: %d entries, %d left out; want %d and %d", v.numEntries, v.omitted, len(fit.Entries), fit.Omitted)
-			}
-		})
-	}
-}
-
-// TestCatalogEntriesOfLongDescriptions: the entries a view publishes are
-// read back from their encoding whatever the lengths, multi-byte length
-// prefixes included.
-func TestCatalogEntriesOfLongDescriptions(t *testing.T) {
-	t.Parallel()
-	var skills []skill.Summary
-	var want []digest.Entry
-	for i, n := range []int{1, 127, 128, 129, 255, 256, 300, 16384} {
-		d := strings.Repeat("d", n)
-		name := fmt.Sprintf("skill-%d", i)
-		skills = append(skills, summary(name, d))
-		want = append(want, digest.Entry{Name: name, Description: d})
-	}
-	r := remoteSummary("zz-remote", strings.Repeat("r", 128), "srv", "zz-remote")
-	w := websiteSummary("zz-web", strings.Repeat("w", 200), strings.Repeat("s", 64), "zz-web")
-	skills = append(skills, r, w)
-	want = append(want, digest.Entry{Name: "zz-remote", Description: strings.Repeat("r", 128), Origin: "srv"},
-		digest.Entry{Name: "zz-web", Description: strings.Repeat("w", 200), Origin: strings.Repeat("s", 64), OriginKind: digest.OriginWebsite})
-	v := buildView(skills, 20000, nil)
-	if diff := cmp.Diff(want, v.catalogEntries()); diff != "" {
-		t.Errorf("entries (-want +got):\n%s", diff)
-	}
-}
-
-// TestViewSharesUnchangedEntries: a view built on the previous one of its
-// place shares every block whose skills did not change and writes anew only
-// the block of the one that did.
-func TestViewSharesUnchangedEntries(t *testing.T) {
-	t.Parallel()
-	var skills []skill.Summary
-	for i := range 200 {
-		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), fmt.Sprintf("Skill %d.", i)))
-	}
-	skills = append(skills, remoteSummary("skill-remote", "Remote.", "docs", "skill-remote"))
-	prev := buildView(skills, 500, nil)
-	if len(prev.blocks) < 4 {
-		t.Fatalf("%d skills in %d blocks", len(skills), len(prev.blocks))
-	}
-	fresh := func(next *view) (blocks []*block) {
-		for _, b := range next.blocks {
-			if !slices.Contains(prev.blocks, b) {
-				blocks = append(blocks, b)
-			}
-		}
-		return blocks
-	}
-	same := buildView(slices.Clone(skills), 500, prev)
-	if n := len(fresh(same)); n != 0 || len(same.blocks) != len(prev.blocks) {
-		t.Errorf("an unchanged snapshot wrote %d of %d blocks anew", n, len(same.blocks))
-	}
-	changed := slices.Clone(skills)
-	changed[107].Description = "Changed."
-	next := buildView(changed, 500, prev)
-	sameView(t, next, buildView(changed, 500, nil))
-	written := fresh(next)
-	if len(written) != 1 || len(next.blocks) != len(prev.blocks) {
-		t.Fatalf("one changed skill wrote %d of %d blocks anew", len(written), len(next.blocks))
-	}
-	line := render.AppendEntryLine(nil, digest.Entry{Name: "skill-107", Description: "Changed."})
-	if !bytes.Contains(written[0].lines, line) {
-		t.Errorf("the block written anew holds %q, not the changed entry's line", written[0].lines)
-	}
-}
-
 // TestChangedCatalogIsTheFreshOne: the catalog a plugin publishes after a
 // change, built on its previous view, is the one a restarted plugin
 // publishes from the same log: text, record and diagnostics.
@@ -937,35 +731,6 @@ func TestChangedCatalogIsTheFreshOne(t *testing.T) {
 	}
 }
 
-// TestApplyDeltaAfterTheLastEntry: listed skills that are not in the
-// catalog and sort after every entry survive a delta.
-func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
-	t.Parallel()
-	userOnly := func(name string) skill.Summary {
-		s := summary(name, "User only.")
-		s.Invocation.ModelInvocable = false
-		return s
-	}
-	base := []skill.Summary{summary("alpha", "A."), summary("beta", "B."), userOnly("yankee"), userOnly("zulu")}
-	prev := buildView(base, 50, nil)
-	got, err := applyDelta(prev, []skill.Summary{summary("beta", "B2."), summary("gamma", "G.")}, []string{"alpha"}, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameView(t, got, buildView([]skill.Summary{summary("beta", "B2."), summary("gamma", "G."), userOnly("yankee"), userOnly("zulu")}, 50, nil))
-	got, err = applyDelta(prev, nil, []string{"zulu"}, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameView(t, got, buildView(base[:3], 50, nil))
-	// Several removed at once.
-	got, err = applyDelta(prev, nil, []string{"alpha", "yankee", "zulu"}, 50)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sameView(t, got, buildView(base[1:2], 50, nil))
-}
-
 // TestCacheEntriesAreAccounted: each cache entry a step adds costs its
 // key, what its value keeps alive and the cache's bookkeeping.
 func TestCacheEntriesAreAccounted(t *testing.T) {
@@ -984,7 +749,7 @@ func TestCacheEntriesAreAccounted(t *testing.T) {
 	if !ok {
 		t.Fatalf("no view cached under %q", key)
 	}
-	if got, want := e.views.Bytes(), len(key)+v.bytes()+bytelru.Bookkeeping[string, *view](); got != want {
+	if got, want := e.views.Bytes(), len(key)+v.Bytes()+bytelru.Bookkeeping[string, *view.View](); got != want {
 		t.Errorf("view entry accounted at %d bytes, want %d", got, want)
 	}
 	if got, want := e.sessions.Bytes(), len(req.SessionID)+bytelru.Bookkeeping[string, sessionState](); got != want {

@@ -11,11 +11,12 @@ import (
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/internal/bytelru"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 	"github.com/skillcatalog/skillcatalog/render"
 )
 
 // Cache bounds, by entries and by bytes (what the entries keep alive, see
-// bytelru.Bookkeeping and view.bytes). Together the caches hold at most 80.25 MiB
+// bytelru.Bookkeeping and View.Bytes). Together the caches hold at most 80.25 MiB
 // whatever the host sends. Sessions and their last tokens are kept for as
 // many live sessions as the Go host keeps snapshot tokens for (16,384), so
 // a busy host's steps stay one round trip. A view is shared by every session with the same
@@ -66,7 +67,7 @@ type mount struct {
 // caches are bounded and keyed by content or by session head, so an empty
 // engine (a restarted plugin) computes the same decisions.
 type engine struct {
-	views      *bytelru.Cache[string, *view]          // snapshot token + cap → view
+	views      *bytelru.Cache[string, *view.View]     // snapshot token + cap → view
 	lastTokens *bytelru.Cache[string, string]         // cwd + scope + cap → last token seen
 	sessions   *bytelru.Cache[string, sessionState]   // session id → scan state
 	parsed     *bytelru.Cache[[16]byte, parsedSource] // xxh3-128 of a source → parse result
@@ -75,7 +76,7 @@ type engine struct {
 
 func newEngine() *engine {
 	return &engine{
-		views:      newCache[string, *view](maxViews, maxViewBytes),
+		views:      newCache[string, *view.View](maxViews, maxViewBytes),
 		lastTokens: newCache[string, string](maxLastTokens, maxLastTokenBytes),
 		sessions:   newCache[string, sessionState](maxSessions, maxSessionBytes),
 		parsed:     newCache[[16]byte, parsedSource](maxParsedSources, maxParsedBytes),
@@ -105,10 +106,10 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 
 	// Rule 2: the exact registered definition must be what `skill` resolves
 	// to; otherwise the view is complete and empty, without asking.
-	var cur, listed *view // listed: the agent's complete snapshot, when the step read one
+	var cur, listed *view.View // listed: the agent's complete snapshot, when the step read one
 	var hidden []contract.Reason
 	if req.SkillToolIdentity != m.skillIdentity {
-		cur = emptyView()
+		cur = view.Empty()
 		hidden = []contract.Reason{hiddenReason(req)}
 	} else {
 		v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope}, req.SnapshotToken, req.Snapshot)
@@ -146,7 +147,7 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 // user messages invoke, when the mount lets users invoke skills: appended
 // after every other message. A skill that cannot be loaded fails the whole
 // step, so it adds nothing.
-func (e *engine) withInvocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64, resp contract.StepResponse) (contract.StepResponse, error) {
+func (e *engine) withInvocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view.View, seq uint64, resp contract.StepResponse) (contract.StepResponse, error) {
 	if !m.cfg.UserInvocation {
 		return resp, nil
 	}
@@ -161,14 +162,14 @@ func (e *engine) withInvocations(ctx context.Context, host contract.Host, m moun
 }
 
 // decide applies rules 5 to 8 to a complete current view and a baseline.
-func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountOptions) contract.StepResponse {
-	catalogs, keep := e.proposedCatalogs(req.Downstream.Messages, cur.digest)
+func (e *engine) decide(cur *view.View, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountOptions) contract.StepResponse {
+	catalogs, keep := e.proposedCatalogs(req.Downstream.Messages, cur.Digest())
 	unchanged := func(except int, why contract.Reason) contract.StepResponse {
 		return contract.StepResponse{Outcome: contract.OutcomeUnchanged, Edits: removeCatalogs(catalogs, except), Reasons: []contract.Reason{why}}
 	}
 
 	// Rule 5: the model already sees this catalog.
-	if base.Found && base.Catalog.Digest == cur.digest {
+	if base.Found && base.Catalog.Digest == cur.Digest() {
 		return unchanged(-1, reasonCurrent())
 	}
 	// Rule 6: downstream already publishes the current catalog.
@@ -176,7 +177,7 @@ func (e *engine) decide(cur *view, base events.Baseline, head contract.SessionHe
 		return unchanged(keep, reasonProposed())
 	}
 	// Rule 7: nothing to retire and nothing to announce.
-	if !base.EverPublished && cur.empty() {
+	if !base.EverPublished && cur.IsEmpty() {
 		return unchanged(-1, reasonEmpty())
 	}
 	// Rule 8: publish.
@@ -215,33 +216,33 @@ func removeCatalogs(catalogs []int, except int) []contract.Edit {
 // publish is rule 8: the initial catalog, a replacement or the tombstone,
 // in place of the first proposed catalog (the others removed), or
 // appended.
-func (e *engine) publish(cur *view, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountOptions, catalogs []int) contract.StepResponse {
+func (e *engine) publish(cur *view.View, base events.Baseline, head contract.SessionHead, req contract.StepRequest, cfg contract.MountOptions, catalogs []int) contract.StepResponse {
 	update := base.EverPublished
 	outcome := contract.OutcomeInitial
 	switch {
 	case !update:
-	case cur.empty():
+	case cur.IsEmpty():
 		outcome = contract.OutcomeTombstone
 	default:
 		outcome = contract.OutcomeReplacement
 	}
 	// An update with no entries and nothing left out renders the
 	// Tombstone.
-	text := render.AssembleCatalogSeq(cur.pieces(blockLines), update, cur.omitted,
-		render.CatalogNotes{Remote: cur.remoteOrigins(), UserInvocation: cfg.UserInvocation})
-	source := events.AssembleCatalogSeq(cur.pieces(blockRecords), update, cur.omitted)
+	text := render.AssembleCatalogSeq(cur.Lines(), update, cur.Omitted(),
+		render.CatalogNotes{Remote: cur.RemoteOrigins(), UserInvocation: cfg.UserInvocation})
+	source := events.AssembleCatalogSeq(cur.Records(), update, cur.Omitted())
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
-	e.remember(source, cur.digest)
+	e.remember(source, cur.Digest())
 	msg := contract.Message{
-		ID:      catalogMessageID(req.SessionID, head, cur.digest),
+		ID:      catalogMessageID(req.SessionID, head, cur.Digest()),
 		Role:    contract.RoleUser,
 		Content: []contract.ContentBlock{{Type: "text", Text: text}},
 		Source:  source,
 	}
 	// What a budget shortened or left out is reported with the catalog
 	// that shows it.
-	resp := contract.StepResponse{Outcome: outcome, Diagnostics: cur.diagnostics, Reasons: publishReasons(outcome, cur, base)}
+	resp := contract.StepResponse{Outcome: outcome, Diagnostics: cur.Diagnostics(), Reasons: publishReasons(outcome, cur, base)}
 	if len(catalogs) == 0 {
 		resp.Edits = append(resp.Edits, contract.Edit{Op: contract.EditAppend, Message: msg})
 		return resp
@@ -268,7 +269,7 @@ func catalogMessageID(session string, head contract.SessionHead, d digest.Digest
 // sent with the step (contract.StepRequest.Snapshot), if any: taken in
 // place of the callback when it is incomplete, or a delta against the
 // snapshot the plugin holds for the place.
-func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountOptions, req contract.SnapshotRequest, hint string, ahead *contract.Snapshot) (*view, bool, error) {
+func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountOptions, req contract.SnapshotRequest, hint string, ahead *contract.Snapshot) (*view.View, bool, error) {
 	// Views are kept per projection: the description cap and the budget.
 	// The key is built on the stack: the steady-state step only looks it up.
 	var keyBuf [2 * 20]byte
@@ -317,27 +318,27 @@ func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contra
 	// A new view is built on the unfitted one it replaces, and fitted to
 	// the budget once, here: the cached view is the fitted one, so a step
 	// whose snapshot did not change never fits again.
-	var prev *view
+	var prev *view.View
 	if held != nil {
-		prev = held.unfitted()
+		prev = held.Unfitted()
 	}
-	var v *view
+	var v *view.View
 	if snap.DeltaBase == "" {
-		v = buildView(snap.Skills, cfg.DescriptionMaxLength, prev)
+		v = view.Build(snap.Skills, cfg.DescriptionMaxLength, prev)
 	} else {
 		if !req.AcceptDelta || snap.DeltaBase != last {
 			return nil, false, hostFailed("skill snapshot: host sent a delta against %q, the plugin asked for one against %q", snap.DeltaBase, last)
 		}
-		if v, err = applyDelta(prev, snap.Skills, snap.Removed, cfg.DescriptionMaxLength); err != nil {
+		if v, err = view.ApplyDelta(prev, snap.Skills, snap.Removed, cfg.DescriptionMaxLength); err != nil {
 			return nil, false, hostFailed("skill snapshot: %w", err)
 		}
 	}
 	if cfg.CatalogBudget > 0 {
-		v = fitView(v, cfg.CatalogBudget)
+		v = view.Fit(v, cfg.CatalogBudget)
 	}
 	if snap.Token != "" {
 		key := snap.Token + "\x00" + capKey
-		e.views.Add(key, v, len(key)+v.bytes())
+		e.views.Add(key, v, len(key)+v.Bytes())
 		e.lastTokens.Add(placeKey, snap.Token, len(placeKey)+len(snap.Token))
 	}
 	return v, true, nil

@@ -901,7 +901,8 @@ func TestChangeStepWithDeltas(t *testing.T) {
 			case 2:
 				h.skills = slices.Delete(h.skills, 3, 4)
 			case 3:
-				h.skills = sortedUnique(append(h.skills, summary("skill-09a", "Inserted.")))
+				h.skills = append(h.skills, summary("skill-09a", "Inserted."))
+				slices.SortFunc(h.skills, func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) })
 			case 4:
 				h.skills[0].Invocation.ModelInvocable = false
 			case 5: // more than half changes: sent whole

@@ -38,15 +38,15 @@ func (e *engine) listingOf(ctx context.Context, host contract.Host, m mount, cal
 	if err != nil || !complete {
 		return listing{}, err
 	}
-	listed, ok := v.lookup(name)
+	invocable, ok := v.Lookup(name)
 	switch {
 	case !ok:
 		return listing{refusal: render.ErrUnknownSkill(name)}, nil
-	case !listed.modelInvocable:
+	case !invocable:
 		return listing{refusal: render.ErrNotModelInvocable(name)}, nil
 	}
 	l := listing{known: true}
-	l.origin, l.originKind = v.origin(name)
+	l.origin, l.originKind = v.Origin(name)
 	return l, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -55,7 +56,7 @@ func invocationPrefixes(form string) string {
 // complete snapshot, when the step has one) does not list is skipped: a
 // complete snapshot proves the skill absent. At most maxInvocationsPerStep
 // are returned.
-func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []skill.Mention {
+func invokedMentions(msgs []contract.Message, listed *view.View, prefixes string) []skill.Mention {
 	var found []skill.Mention
 	for _, m := range msgs {
 		if !m.UserInput || m.Role != contract.RoleUser {
@@ -67,7 +68,7 @@ func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []s
 			}
 			for mention := range skill.Mentions(c.Text, prefixes) {
 				if listed != nil {
-					if _, ok := listed.lookup(mention.Name); !ok {
+					if _, ok := listed.Lookup(mention.Name); !ok {
 						continue
 					}
 				}
@@ -90,7 +91,7 @@ func invokedMentions(msgs []contract.Message, listed *view, prefixes string) []s
 // of its message). Whether a skill is user-invocable is decided on its
 // loaded definition. seq is the log position the step follows, for the
 // messages' ids.
-func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view, seq uint64) (contract.StepResponse, error) {
+func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, listed *view.View, seq uint64) (contract.StepResponse, error) {
 	mentions := invokedMentions(req.Downstream.Messages, listed, invocationPrefixes(m.cfg.InvocationForm))
 	var out contract.StepResponse
 	for _, mention := range mentions {
@@ -108,7 +109,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		value := got.Skill.ToolValue()
 		value.Name = name
 		if value.Origin == "" && listed != nil {
-			value.Origin, value.OriginKind = listed.origin(name) // a remote skill is shown as one
+			value.Origin, value.OriginKind = listed.Origin(name) // a remote skill is shown as one
 		}
 		directives := directivesOf(got.Skill, value.Origin)
 		if m.cfg.InvocationArguments {

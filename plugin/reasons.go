@@ -5,6 +5,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 )
 
 // The reasons of the steps that publish nothing, the same text every time:
@@ -42,10 +43,10 @@ func hiddenReason(req contract.StepRequest) contract.Reason {
 
 // publishReasons says what a publishing step published and why, then what
 // a catalog budget changed in it.
-func publishReasons(outcome contract.Outcome, cur *view, base events.Baseline) []contract.Reason {
-	reasons := make([]contract.Reason, 0, 1+len(cur.diagnostics))
-	listed := strconv.Itoa(cur.numEntries) + " skills"
-	if cur.numEntries == 1 {
+func publishReasons(outcome contract.Outcome, cur *view.View, base events.Baseline) []contract.Reason {
+	reasons := make([]contract.Reason, 0, 1+len(cur.Diagnostics()))
+	listed := strconv.Itoa(cur.NumEntries()) + " skills"
+	if cur.NumEntries() == 1 {
 		listed = "1 skill"
 	}
 	switch outcome {
@@ -63,7 +64,7 @@ func publishReasons(outcome contract.Outcome, cur *view, base events.Baseline) [
 		reasons = append(reasons, contract.Reason{Code: contract.ReasonPublishedReplacement,
 			Detail: why + ": published a complete replacement listing " + listed})
 	}
-	for _, d := range cur.diagnostics {
+	for _, d := range cur.Diagnostics() {
 		reasons = append(reasons, contract.Reason{Code: contract.ReasonBudget, Detail: d})
 	}
 	return reasons

@@ -34,31 +34,6 @@ func recordedKind(s skill.Summary) digest.OriginKind {
 	return digest.OriginMCPServer
 }
 
-// TestOriginKindConversions: a listed skill's kind is recorded as the
-// catalog's kind of the same name, and read back as it was; the host's own
-// skills record none.
-func TestOriginKindConversions(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		origin string
-		kind   skill.OriginKind
-		want   digest.OriginKind
-	}{
-		{"", skill.OriginMCPServer, digest.OriginMCPServer},
-		{"", skill.OriginWebsite, digest.OriginMCPServer},
-		{"docs", skill.OriginMCPServer, digest.OriginMCPServer},
-		{"docs", skill.OriginWebsite, digest.OriginWebsite},
-	} {
-		s := skill.Summary{Name: "a", Origin: tt.origin, OriginKind: tt.kind}
-		if got := entryKind(s); got != tt.want {
-			t.Errorf("entryKind(%q, %v) = %d, want %d", tt.origin, tt.kind, got, tt.want)
-		}
-		if back := skillKind(entryKind(s)); tt.origin != "" && back != tt.kind {
-			t.Errorf("skillKind(entryKind(%q, %v)) = %v", tt.origin, tt.kind, back)
-		}
-	}
-}
-
 // TestWebsiteSkillsInTheCatalog: a website's skill is named as one on its
 // line, its record entry and digest carry the kind, and the catalog ends
 // with the sentence of the kinds it lists: a website's alone, or the mixed

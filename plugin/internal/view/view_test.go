@@ -1,4 +1,4 @@
-package plugin
+package view
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -32,7 +33,7 @@ type viewContent struct {
 	Base                    *viewContent
 }
 
-func contentOf(v *view) viewContent {
+func contentOf(v *View) viewContent {
 	var c viewContent
 	if v == nil {
 		return c
@@ -65,7 +66,7 @@ func contentOf(v *view) viewContent {
 }
 
 // joined returns one part of every block of v, back to back.
-func joined(v *view, part func(*block) []byte) []byte {
+func joined(v *View, part func(*block) []byte) []byte {
 	n := 0
 	for p := range v.pieces(part) {
 		n += len(p)
@@ -82,7 +83,7 @@ var viewOptions = []cmp.Option{cmp.AllowUnexported(listedSkill{}, viewEntry{}), 
 
 // sameContent is viewOptions' comparison without reflection, for tests
 // that compare many views.
-func sameContent(a, b *view) bool {
+func sameContent(a, b *View) bool {
 	x, y := contentOf(a), contentOf(b)
 	return sameViewContent(&x, &y)
 }
@@ -98,7 +99,7 @@ func sameViewContent(x, y *viewContent) bool {
 }
 
 // sameView compares everything a view publishes and checks.
-func sameView(t *testing.T, got, want *view) {
+func sameView(t *testing.T, got, want *View) {
 	t.Helper()
 	if !sameContent(got, want) {
 		t.Errorf("view built on the previous one differs from a fresh build (-fresh +incremental):\n%s", cmp.Diff(want, got, viewOptions...))
@@ -137,9 +138,9 @@ func TestBuildViewReusesOnlyWhatDidNotChange(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			for _, maxLen := range []int{5, 500} {
-				prev := buildView(slices.Clone(base), maxLen, nil)
+				prev := Build(slices.Clone(base), maxLen, nil)
 				next := tt.change(slices.Clone(base))
-				sameView(t, buildView(next, maxLen, prev), buildView(next, maxLen, nil))
+				sameView(t, Build(next, maxLen, prev), Build(next, maxLen, nil))
 			}
 		})
 	}
@@ -153,9 +154,9 @@ func FuzzBuildViewReuse(f *testing.F) {
 	f.Add([]byte("alpha=~A;beta=^B;gamma=G"), []byte("alpha=^A;beta=^B;gamma=~G"), uint8(40))
 	f.Fuzz(func(t *testing.T, first, second []byte, maxLen uint8) {
 		capLen := int(maxLen%64) + 3
-		prev := buildView(parseListing(first), capLen, nil)
+		prev := Build(parseListing(first), capLen, nil)
 		next := parseListing(second)
-		got, want := buildView(next, capLen, prev), buildView(next, capLen, nil)
+		got, want := Build(next, capLen, prev), Build(next, capLen, nil)
 		if !cmp.Equal(got, want, viewOptions...) {
 			t.Fatalf("incremental view of %q after %q differs from a fresh one", second, first)
 		}
@@ -171,7 +172,7 @@ func TestBuildViewChain(t *testing.T) {
 	for i := 0; i < 200; i++ {
 		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), fmt.Sprintf("Skill %d.", i)))
 	}
-	prev := buildView(skills, 40, nil)
+	prev := Build(skills, 40, nil)
 	for round := 0; round < 100; round++ {
 		next := slices.Clone(skills)
 		for k := 0; k < 5; k++ {
@@ -181,7 +182,7 @@ func TestBuildViewChain(t *testing.T) {
 		if round%10 == 3 {
 			next = slices.Delete(next, round%len(next), round%len(next)+1)
 		}
-		got, want := buildView(next, 40, prev), buildView(next, 40, nil)
+		got, want := Build(next, 40, prev), Build(next, 40, nil)
 		if !sameContent(got, want) {
 			t.Fatalf("round %d: the view built on the previous one differs from a fresh build:\n%s", round, cmp.Diff(want, got, viewOptions...))
 		}
@@ -220,11 +221,11 @@ func FuzzApplyDelta(f *testing.F) {
 		capLen := int(maxLen%64) + 3
 		base, cur := sortedUnique(parseListing(first)), sortedUnique(parseListing(second))
 		upserts, removed := snapshotDelta(base, cur)
-		got, err := applyDelta(buildView(base, capLen, nil), upserts, removed, capLen)
+		got, err := ApplyDelta(Build(base, capLen, nil), upserts, removed, capLen)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := buildView(cur, capLen, nil); !sameContent(got, want) {
+		if want := Build(cur, capLen, nil); !sameContent(got, want) {
 			t.Fatalf("delta %v -%v applied to %q differs from the view of %q:\n%s", upserts, removed, first, second, cmp.Diff(want, got, viewOptions...))
 		}
 	})
@@ -232,11 +233,11 @@ func FuzzApplyDelta(f *testing.F) {
 
 func TestApplyDeltaRejectsUnsortedInput(t *testing.T) {
 	t.Parallel()
-	prev := buildView([]skill.Summary{summary("a", "A.")}, 50, nil)
-	if _, err := applyDelta(prev, []skill.Summary{summary("c", "C."), summary("b", "B.")}, nil, 50); err == nil {
+	prev := Build([]skill.Summary{summary("a", "A.")}, 50, nil)
+	if _, err := ApplyDelta(prev, []skill.Summary{summary("c", "C."), summary("b", "B.")}, nil, 50); err == nil {
 		t.Error("unsorted skills accepted")
 	}
-	if _, err := applyDelta(prev, nil, []string{"a", "a"}, 50); err == nil {
+	if _, err := ApplyDelta(prev, nil, []string{"a", "a"}, 50); err == nil {
 		t.Error("repeated removed names accepted")
 	}
 }
@@ -278,24 +279,29 @@ func parseListing(b []byte) []skill.Summary {
 	return out
 }
 
-// TestViewChainRandomEdits builds a chain of views over a listing of a few
-// hundred skills, many blocks long, through random edits of every kind, by
-// buildView and by applyDelta alike: each is the fresh build of its listing.
+// TestViewChainRandomEdits builds a chain of views over a listing of over a
+// hundred skills, a dozen blocks and more, through random edits of every
+// kind, by Build and by ApplyDelta alike: each is the fresh build of its
+// listing.
 func TestViewChainRandomEdits(t *testing.T) {
 	t.Parallel()
+	const listed, rounds = 120, 80
 	rng := rand.New(rand.NewPCG(1, 2))
 	var skills []skill.Summary
-	for i := 0; i < 300; i++ {
+	for i := 0; i < listed; i++ {
 		skills = append(skills, summary(fmt.Sprintf("skill-%04d", i*3), fmt.Sprintf("Skill %d.", i)))
 	}
 	skills = sortedUnique(skills)
-	prevFull, prevDelta := buildView(skills, 40, nil), buildView(skills, 40, nil)
-	for round := 0; round < 200; round++ {
+	prevFull, prevDelta := Build(skills, 40, nil), Build(skills, 40, nil)
+	if len(prevFull.blocks) < 12 {
+		t.Fatalf("%d skills in %d blocks", len(skills), len(prevFull.blocks))
+	}
+	for round := 0; round < rounds; round++ {
 		next := slices.Clone(skills)
 		for k := rng.IntN(4); k >= 0; k-- {
 			switch i := rng.IntN(len(next) + 1); rng.IntN(5) {
 			case 0:
-				next = append(next, summary(fmt.Sprintf("skill-%04d", rng.IntN(1000)), "Added."))
+				next = append(next, summary(fmt.Sprintf("skill-%04d", rng.IntN(3*listed+30)), "Added."))
 			case 1:
 				if i < len(next) {
 					next = slices.Delete(next, i, i+1)
@@ -318,10 +324,10 @@ func TestViewChainRandomEdits(t *testing.T) {
 			}
 		}
 		next = sortedUnique(next)
-		want := buildView(next, 40, nil)
-		gotFull := buildView(next, 40, prevFull)
+		want := Build(next, 40, nil)
+		gotFull := Build(next, 40, prevFull)
 		upserts, removed := snapshotDelta(skills, next)
-		gotDelta, err := applyDelta(prevDelta, upserts, removed, 40)
+		gotDelta, err := ApplyDelta(prevDelta, upserts, removed, 40)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -331,11 +337,11 @@ func TestViewChainRandomEdits(t *testing.T) {
 				cmp.Diff(want, gotFull, viewOptions...), cmp.Diff(want, gotDelta, viewOptions...))
 		}
 		for _, budget := range []int{render.MinCatalogBudget, 3000, 9000} {
-			if got, want := fitView(gotDelta, budget), fitView(want, budget); !sameContent(got, want) {
+			if got, want := Fit(gotDelta, budget), Fit(want, budget); !sameContent(got, want) {
 				t.Fatalf("round %d: budget %d: the fitted view differs from a fresh one:\n%s", round, budget, cmp.Diff(want, got, viewOptions...))
 			}
 		}
-		for _, v := range []*view{gotFull, gotDelta, fitView(gotDelta, 3000)} {
+		for _, v := range []*View{gotFull, gotDelta, Fit(gotDelta, 3000)} {
 			if lookupAll(v, next) != "" {
 				t.Fatalf("round %d: %s", round, lookupAll(v, next))
 			}
@@ -345,15 +351,198 @@ func TestViewChainRandomEdits(t *testing.T) {
 }
 
 // lookupAll says which skill of a sorted listing v does not find as listed.
-func lookupAll(v *view, skills []skill.Summary) string {
+func lookupAll(v *View, skills []skill.Summary) string {
 	for _, s := range skills {
-		l, ok := v.lookup(s.Name)
+		l, ok := v.find(s.Name)
 		if !ok || l.modelInvocable != s.Invocation.ModelInvocable {
 			return fmt.Sprintf("lookup(%q) = %+v, %v", s.Name, l, ok)
 		}
-		if _, ok := v.lookup(s.Name + "-missing"); ok {
+		if _, ok := v.find(s.Name + "-missing"); ok {
 			return fmt.Sprintf("lookup(%q) finds a skill not listed", s.Name+"-missing")
 		}
 	}
 	return ""
+}
+
+// TestOriginKindConversions: a listed skill's kind is recorded as the
+// catalog's kind of the same name, and read back as it was; the host's own
+// skills record none.
+func TestOriginKindConversions(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		origin string
+		kind   skill.OriginKind
+		want   digest.OriginKind
+	}{
+		{"", skill.OriginMCPServer, digest.OriginMCPServer},
+		{"", skill.OriginWebsite, digest.OriginMCPServer},
+		{"docs", skill.OriginMCPServer, digest.OriginMCPServer},
+		{"docs", skill.OriginWebsite, digest.OriginWebsite},
+	} {
+		s := skill.Summary{Name: "a", Origin: tt.origin, OriginKind: tt.kind}
+		if got := entryKind(s); got != tt.want {
+			t.Errorf("entryKind(%q, %v) = %d, want %d", tt.origin, tt.kind, got, tt.want)
+		}
+		if back := skillKind(entryKind(s)); tt.origin != "" && back != tt.kind {
+			t.Errorf("skillKind(entryKind(%q, %v)) = %v", tt.origin, tt.kind, back)
+		}
+	}
+}
+
+// TestViewBytesAccounting: a view is accounted at its struct, its list of
+// blocks and every block: the block's struct, its two tables, its bytes and
+// its names; a fitted view at its own blocks, shared ones included, plus the
+// view it was fitted from.
+func TestViewBytesAccounting(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for _, n := range []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta", "eta", "theta"} {
+		skills = append(skills, summary(n, strings.Repeat("A long description of "+n+". ", 8)))
+	}
+	hidden := summary("omega", "O.")
+	hidden.Invocation.ModelInvocable = false
+	skills = append(skills, hidden)
+	entrySize, listedSize := int(unsafe.Sizeof(viewEntry{})), int(unsafe.Sizeof(listedSkill{}))
+	own := func(v *View) (n, names int) {
+		n = viewOverhead + cap(v.blocks)*pointerSize
+		for _, b := range v.blocks {
+			n += blockOverhead + cap(b.listed)*listedSize + cap(b.entries)*entrySize + cap(b.lines) + cap(b.records) + cap(b.encoded)
+			for _, l := range b.listed {
+				names += len(l.name)
+			}
+		}
+		return n + names, names
+	}
+	base := Build(skills, 500, nil)
+	want, names := own(base)
+	if names != len("alphabetagammadeltaepsilonzetaetathetaomega") {
+		t.Fatalf("listed names hold %d bytes", names)
+	}
+	if got := base.Bytes(); got != want {
+		t.Errorf("view accounted at %d bytes, want %d", got, want)
+	}
+	fitted := Fit(base, render.MinCatalogBudget)
+	if fitted.base != base {
+		t.Fatal("the view was not fitted")
+	}
+	if got, want := fitted.Bytes(), first(own(fitted))+base.Bytes(); got != want {
+		t.Errorf("fitted view accounted at %d bytes, want %d", got, want)
+	}
+	if fitted.Unfitted() != base || base.Unfitted() != base {
+		t.Error("unfitted does not return the view a view was fitted from")
+	}
+}
+
+func first(a, _ int) int { return a }
+
+// TestApplyDeltaGrowsTheListing: a delta that adds more skills than the
+// previous snapshot listed is the view of the whole new snapshot.
+func TestApplyDeltaGrowsTheListing(t *testing.T) {
+	t.Parallel()
+	prev := Build([]skill.Summary{summary("beta", "B.")}, 50, nil)
+	upserts := []skill.Summary{summary("alpha", "A."), summary("beta", "B2."), summary("delta", "D."), summary("gamma", "G.")}
+	got, err := ApplyDelta(prev, upserts, nil, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, Build(upserts, 50, nil))
+	if _, err := ApplyDelta(prev, []skill.Summary{summary("alpha", "A."), summary("alpha", "A2.")}, nil, 50); err == nil {
+		t.Error("repeated upserts accepted")
+	}
+	if _, err := ApplyDelta(prev, nil, []string{"b", "a"}, 50); err == nil {
+		t.Error("unsorted removed names accepted")
+	}
+}
+
+// TestCatalogEntriesOfLongDescriptions: the entries a view publishes are
+// read back from their encoding whatever the lengths, multi-byte length
+// prefixes included.
+func TestCatalogEntriesOfLongDescriptions(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	var want []digest.Entry
+	for i, n := range []int{1, 127, 128, 129, 255, 256, 300, 16384} {
+		d := strings.Repeat("d", n)
+		name := fmt.Sprintf("skill-%d", i)
+		skills = append(skills, summary(name, d))
+		want = append(want, digest.Entry{Name: name, Description: d})
+	}
+	r := remoteSummary("zz-remote", strings.Repeat("r", 128), "srv", "zz-remote")
+	w := websiteSummary("zz-web", strings.Repeat("w", 200), strings.Repeat("s", 64), "zz-web")
+	skills = append(skills, r, w)
+	want = append(want, digest.Entry{Name: "zz-remote", Description: strings.Repeat("r", 128), Origin: "srv"},
+		digest.Entry{Name: "zz-web", Description: strings.Repeat("w", 200), Origin: strings.Repeat("s", 64), OriginKind: digest.OriginWebsite})
+	v := Build(skills, 20000, nil)
+	if diff := cmp.Diff(want, v.catalogEntries()); diff != "" {
+		t.Errorf("entries (-want +got):\n%s", diff)
+	}
+}
+
+// TestViewSharesUnchangedEntries: a view built on the previous one of its
+// place shares every block whose skills did not change and writes anew only
+// the block of the one that did.
+func TestViewSharesUnchangedEntries(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := range 200 {
+		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), fmt.Sprintf("Skill %d.", i)))
+	}
+	skills = append(skills, remoteSummary("skill-remote", "Remote.", "docs", "skill-remote"))
+	prev := Build(skills, 500, nil)
+	if len(prev.blocks) < 4 {
+		t.Fatalf("%d skills in %d blocks", len(skills), len(prev.blocks))
+	}
+	fresh := func(next *View) (blocks []*block) {
+		for _, b := range next.blocks {
+			if !slices.Contains(prev.blocks, b) {
+				blocks = append(blocks, b)
+			}
+		}
+		return blocks
+	}
+	same := Build(slices.Clone(skills), 500, prev)
+	if n := len(fresh(same)); n != 0 || len(same.blocks) != len(prev.blocks) {
+		t.Errorf("an unchanged snapshot wrote %d of %d blocks anew", n, len(same.blocks))
+	}
+	changed := slices.Clone(skills)
+	changed[107].Description = "Changed."
+	next := Build(changed, 500, prev)
+	sameView(t, next, Build(changed, 500, nil))
+	written := fresh(next)
+	if len(written) != 1 || len(next.blocks) != len(prev.blocks) {
+		t.Fatalf("one changed skill wrote %d of %d blocks anew", len(written), len(next.blocks))
+	}
+	line := render.AppendEntryLine(nil, digest.Entry{Name: "skill-107", Description: "Changed."})
+	if !bytes.Contains(written[0].lines, line) {
+		t.Errorf("the block written anew holds %q, not the changed entry's line", written[0].lines)
+	}
+}
+
+// TestApplyDeltaAfterTheLastEntry: listed skills that are not in the
+// catalog and sort after every entry survive a delta.
+func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
+	t.Parallel()
+	userOnly := func(name string) skill.Summary {
+		s := summary(name, "User only.")
+		s.Invocation.ModelInvocable = false
+		return s
+	}
+	base := []skill.Summary{summary("alpha", "A."), summary("beta", "B."), userOnly("yankee"), userOnly("zulu")}
+	prev := Build(base, 50, nil)
+	got, err := ApplyDelta(prev, []skill.Summary{summary("beta", "B2."), summary("gamma", "G.")}, []string{"alpha"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, Build([]skill.Summary{summary("beta", "B2."), summary("gamma", "G."), userOnly("yankee"), userOnly("zulu")}, 50, nil))
+	got, err = ApplyDelta(prev, nil, []string{"zulu"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, Build(base[:3], 50, nil))
+	// Several removed at once.
+	got, err = ApplyDelta(prev, nil, []string{"alpha", "yankee", "zulu"}, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameView(t, got, Build(base[1:2], 50, nil))
 }

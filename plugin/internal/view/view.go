@@ -1,4 +1,11 @@
-package plugin
+// Package view is the skill-catalog plugin's model-facing projection of a
+// skill snapshot: the catalog entries (rule 4 of plugin's doc: the
+// model-invocable skills with addressable names, descriptions normalized
+// and capped) already rendered, encoded and hashed, the listed names the
+// `skill` tool checks, and the same catalog fitted to a byte budget. A view
+// is built on the previous view of its place, sharing what did not change.
+// It is pure: no I/O, no protocol.
+package view
 
 import (
 	"fmt"
@@ -19,7 +26,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-// view is the model-facing projection of one complete snapshot under one
+// View is the model-facing projection of one complete snapshot under one
 // description cap. Views are shared between sessions and never modified.
 //
 // A view keeps its entries already rendered (the catalog lines), encoded
@@ -42,16 +49,16 @@ import (
 // snapshot it was built from (names are copied, descriptions are written
 // into the view's own blocks), so a snapshot's raw descriptions are garbage
 // once its view is built.
-type view struct {
+type View struct {
 	blocks     []*block // in name order
 	numEntries int      // catalog entries: model-invocable skills with addressable names
 	digest     digest.Digest
 
-	// A view fitted to a catalog budget (fitView) keeps the view it was
+	// A view fitted to a catalog budget (Fit) keeps the view it was
 	// fitted from, which the next view of its place is built on and which
 	// answers lookups, and what fitting changed. Its blocks list only
 	// entries.
-	base        *view
+	base        *View
 	omitted     int      // entries of base left out of the catalog
 	diagnostics []string // what was shortened or left out, for the host
 
@@ -76,7 +83,7 @@ type block struct {
 	encoded []byte // digest.AppendEntry of every entry
 	remote  int    // entries with an origin
 	web     int    // entries with a website's origin
-	size    int    // what the block keeps alive, for view.bytes
+	size    int    // what the block keeps alive, for View.Bytes
 }
 
 // viewEntry is one catalog entry and the lengths of its bytes in its
@@ -117,45 +124,45 @@ func cutsAfter(name string) bool {
 // unusually large block's buffers are left to the collector.
 const maxScratchBytes = 64 << 10
 
-func emptyView() *view {
-	return &view{digest: digest.Of(nil)}
+func Empty() *View {
+	return &View{digest: digest.Of(nil)}
 }
 
-// remoteOrigins says which kinds of remote source the skills of v's catalog
+// RemoteOrigins says which kinds of remote source the skills of v's catalog
 // come from, for the sentence it ends with.
-func (v *view) remoteOrigins() render.RemoteOrigins {
+func (v *View) RemoteOrigins() render.RemoteOrigins {
 	return render.RemoteOrigins{MCPServers: v.remote > v.websites, Websites: v.websites > 0}
 }
 
-// empty reports whether a view announces nothing. A budget may leave every
+// IsEmpty reports whether a view announces nothing. A budget may leave every
 // skill out of the catalog; the catalog then still says how many there
 // are, so it is not empty.
-func (v *view) empty() bool { return v.numEntries == 0 && v.omitted == 0 }
+func (v *View) IsEmpty() bool { return v.numEntries == 0 && v.omitted == 0 }
 
-// Fixed costs, for view.bytes: a view's struct and a block's.
+// Fixed costs, for View.Bytes: a view's struct and a block's.
 const (
-	viewOverhead  = int(unsafe.Sizeof(view{}))
+	viewOverhead  = int(unsafe.Sizeof(View{}))
 	blockOverhead = int(unsafe.Sizeof(block{}))
 	pointerSize   = int(unsafe.Sizeof((*block)(nil)))
 )
 
-// bytes is what v keeps alive, for the view cache's byte bound: its list of
+// Bytes is what v keeps alive, for the view cache's byte bound: its list of
 // blocks and every block in it (a shared block is counted whole in every
 // view that shares it, so the sum over views never falls short), and for a
 // fitted view the view it was fitted from.
-func (v *view) bytes() int {
+func (v *View) Bytes() int {
 	n := viewOverhead + cap(v.blocks)*pointerSize
 	for _, b := range v.blocks {
 		n += b.size
 	}
 	if v.base != nil {
-		n += v.base.bytes()
+		n += v.base.Bytes()
 	}
 	return n
 }
 
-// unfitted returns the view v was fitted from, or v itself.
-func (v *view) unfitted() *view {
+// Unfitted returns the view v was fitted from, or v itself.
+func (v *View) Unfitted() *View {
 	if v.base != nil {
 		return v.base
 	}
@@ -164,7 +171,7 @@ func (v *view) unfitted() *view {
 
 // pieces yields one part of every block, in order: the pieces render,
 // events and digest assemble a catalog's text, record and digest from.
-func (v *view) pieces(part func(*block) []byte) iter.Seq[[]byte] {
+func (v *View) pieces(part func(*block) []byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
 		for _, b := range v.blocks {
 			if !yield(part(b)) {
@@ -178,12 +185,41 @@ func blockLines(b *block) []byte   { return b.lines }
 func blockRecords(b *block) []byte { return b.records }
 func blockEncoded(b *block) []byte { return b.encoded }
 
-// buildView applies rule 4: model-invocable skills with addressable names,
+// Lines yields v's catalog lines (render.AppendEntryLine of every entry),
+// in pieces, for render.AssembleCatalogSeq.
+func (v *View) Lines() iter.Seq[[]byte] { return v.pieces(blockLines) }
+
+// Records yields v's entries as the catalog record's members
+// (events.AppendEntry), in pieces, for events.AssembleCatalogSeq.
+func (v *View) Records() iter.Seq[[]byte] { return v.pieces(blockRecords) }
+
+// Digest is the digest of what v publishes: its entries and, for a fitted
+// view, the count of those the budget left out.
+func (v *View) Digest() digest.Digest { return v.digest }
+
+// NumEntries is the count of v's catalog entries.
+func (v *View) NumEntries() int { return v.numEntries }
+
+// Omitted is the count of entries a budget left out of v's catalog.
+func (v *View) Omitted() int { return v.omitted }
+
+// Diagnostics says what fitting v to its budget shortened or left out, for
+// the host.
+func (v *View) Diagnostics() []string { return v.diagnostics }
+
+// Lookup reports whether v lists a skill named name and whether the model
+// may invoke it.
+func (v *View) Lookup(name string) (modelInvocable, listed bool) {
+	l, ok := v.find(name)
+	return l.modelInvocable, ok
+}
+
+// Build applies rule 4: model-invocable skills with addressable names,
 // one per name, sorted by name, descriptions normalized and capped. Blocks
 // of prev whose skills are listed as they were are shared, and entries of
 // prev whose name and description as listed did not change are copied
 // instead of being normalized, rendered and encoded again; prev may be nil.
-func buildView(skills []skill.Summary, maxLen int, prev *view) *view {
+func Build(skills []skill.Summary, maxLen int, prev *View) *View {
 	byName := func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) }
 	if !slices.IsSortedFunc(skills, byName) {
 		skills = slices.Clone(skills)
@@ -199,11 +235,11 @@ func buildView(skills []skill.Summary, maxLen int, prev *view) *view {
 	return b.finish()
 }
 
-// applyDelta builds the view of the snapshot that a delta against prev's
+// ApplyDelta builds the view of the snapshot that a delta against prev's
 // snapshot describes: prev's skills without removed, with upserts added or
 // replacing those of the same name. upserts and removed must be sorted by
-// name without repeats. It equals buildView of the whole snapshot.
-func applyDelta(prev *view, upserts []skill.Summary, removed []string, maxLen int) (*view, error) {
+// name without repeats. It equals Build of the whole snapshot.
+func ApplyDelta(prev *View, upserts []skill.Summary, removed []string, maxLen int) (*View, error) {
 	if !sortedUniqueNames(upserts) {
 		return nil, fmt.Errorf("snapshot delta: skills not sorted by name without repeats")
 	}
@@ -242,7 +278,7 @@ func applyDelta(prev *view, upserts []skill.Summary, removed []string, maxLen in
 // one of prev's blocks is that block; any other is written anew, from
 // prev's bytes for the skills that did not change.
 type viewBuilder struct {
-	v, prev *view
+	v, prev *View
 	maxLen  int
 
 	// The cursor: prev's next listed skill is prev.blocks[pb].listed[pl];
@@ -273,7 +309,7 @@ type scratch struct {
 
 // scratchesOf is the scratch pool of v's chain of views; a view of no chain
 // (nil) starts one.
-func scratchesOf(v *view) *sync.Pool {
+func scratchesOf(v *View) *sync.Pool {
 	if v != nil && v.scratches != nil {
 		return v.scratches
 	}
@@ -282,8 +318,8 @@ func scratchesOf(v *view) *sync.Pool {
 
 // newViewBuilder starts a view built on prev (nil for none) that takes its
 // scratch from scratches.
-func newViewBuilder(prev *view, scratches *sync.Pool, maxLen int) *viewBuilder {
-	v := &view{scratches: scratches}
+func newViewBuilder(prev *View, scratches *sync.Pool, maxLen int) *viewBuilder {
+	v := &View{scratches: scratches}
 	if prev != nil {
 		// As many blocks as prev is the likely count: a change moves it
 		// by a block or so.
@@ -511,7 +547,7 @@ func (b *viewBuilder) newBlock() *block {
 
 // finish completes the view: the last block is added and the digest is
 // taken.
-func (b *viewBuilder) finish() *view {
+func (b *viewBuilder) finish() *View {
 	b.close()
 	// What a block holds was copied out of the scratch, so nothing refers
 	// to it; one block of ordinary size is all it keeps.
@@ -529,10 +565,10 @@ func (b *viewBuilder) finish() *view {
 	return v
 }
 
-// lookup finds a listed skill by name.
-func (v *view) lookup(name string) (listedSkill, bool) {
+// find finds a listed skill by name.
+func (v *View) find(name string) (listedSkill, bool) {
 	if v.base != nil {
-		return v.base.lookup(name)
+		return v.base.find(name)
 	}
 	i := sort.Search(len(v.blocks), func(i int) bool {
 		l := v.blocks[i].listed
@@ -549,13 +585,13 @@ func (v *view) lookup(name string) (listedSkill, bool) {
 	return listedSkill{}, false
 }
 
-// origin returns the origin of the model-invocable skill listed as name:
+// Origin returns the origin of the model-invocable skill listed as name:
 // the label of the source a remote skill comes from and its kind, "" for
 // the host's own skills and for names the view does not list as
 // model-invocable.
-func (v *view) origin(name string) (string, skill.OriginKind) {
+func (v *View) Origin(name string) (string, skill.OriginKind) {
 	if v.base != nil {
-		return v.base.origin(name)
+		return v.base.Origin(name)
 	}
 	i := sort.Search(len(v.blocks), func(i int) bool {
 		l := v.blocks[i].listed
@@ -589,11 +625,22 @@ func skillKind(k digest.OriginKind) skill.OriginKind {
 	return skill.OriginMCPServer
 }
 
+// sortedUniqueNames reports whether skills are sorted by name without
+// repeats.
+func sortedUniqueNames(skills []skill.Summary) bool {
+	for i := 1; i < len(skills); i++ {
+		if strings.Compare(skills[i-1].Name, skills[i].Name) >= 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // maxOmittedNamesShown bounds the names a diagnostic lists of the skills a
 // budget left out.
 const maxOmittedNamesShown = 10
 
-// fitView fits base to a catalog budget (render.FitCatalog). Blocks whose
+// Fit fits base to a catalog budget (render.FitCatalog). Blocks whose
 // entries are all kept as they are are shared with base; the entries of
 // every run of other blocks (with a shortened entry, or cut by the budget)
 // are written anew into one block, from base's bytes for the entries kept
@@ -601,7 +648,7 @@ const maxOmittedNamesShown = 10
 // dropped from the catalog but stay listed, so the `skill` tool still loads
 // them. It returns base itself when everything fits. The result depends on
 // base's entries and the budget alone.
-func fitView(base *view, budget int) *view {
+func Fit(base *View, budget int) *View {
 	entries := base.catalogEntries()
 	fit, err := render.FitCatalog(entries, budget)
 	if err != nil || (fit.NumShortened == 0 && fit.Omitted == 0) {
@@ -692,7 +739,7 @@ func (b *viewBuilder) flushFitted() {
 
 // catalogEntries returns v's entries as published, decoded from their
 // digest encoding. The strings share one copy of the encoding.
-func (v *view) catalogEntries() []digest.Entry {
+func (v *View) catalogEntries() []digest.Entry {
 	var size int
 	for _, b := range v.blocks {
 		size += len(b.encoded)
