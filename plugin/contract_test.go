@@ -1,9 +1,8 @@
-package plugin_test
+package plugin
 
 import (
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
 )
@@ -13,5 +12,5 @@ import (
 // hostsdk.LoadOptions{InProcess: true}.
 func TestEngineKeepsTheContract(t *testing.T) {
 	t.Parallel()
-	contracttest.RunService(t, func(*testing.T) contract.Service { return plugin.New(nil) })
+	contracttest.RunService(t, func(*testing.T) contract.Service { return New(nil) })
 }

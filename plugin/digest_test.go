@@ -1,4 +1,4 @@
-package plugin_test
+package plugin
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -31,7 +30,7 @@ func TestRecentSourcesByDigest(t *testing.T) {
 			for i := range 20 {
 				host.SetSkill(skill.Definition{Summary: skill.Summary{Name: fmt.Sprintf("s-%02d", i), Description: strings.Repeat("d", 60), Invocation: skill.DefaultPolicy(), Provider: "runtime"}, Content: "x"})
 			}
-			svc := plugin.New(nil)
+			svc := New(nil)
 			resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Config: "{}", Scope: "global"})
 			if err != nil || !resp.AcceptsSourceDigests {
 				t.Fatalf("Configure: %+v, %v; want a mount that accepts source digests", resp, err)

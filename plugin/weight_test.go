@@ -10,6 +10,12 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 )
 
+// The tests of this file weigh the engine's caches: each steps through
+// megabytes of snapshots and reads the live heap, so they run one at a time
+// (another test's allocations would be weighed with them) and are the
+// package's slowest. The file's name sorts after every other test file's,
+// so that a failing behaviour test stops `go test -failfast` before them.
+
 // liveHeap returns the bytes of live heap objects after a full collection.
 func liveHeap() int {
 	runtime.GC()
