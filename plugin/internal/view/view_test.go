@@ -489,8 +489,15 @@ func TestViewSharesUnchangedEntries(t *testing.T) {
 	}
 	skills = append(skills, remoteSummary("skill-remote", "Remote.", "docs", "skill-remote"))
 	prev := Build(skills, 500, nil)
-	if len(prev.blocks) < 4 {
-		t.Fatalf("%d skills in %d blocks", len(skills), len(prev.blocks))
+	// Blocks hold meanBlockLen skills on average: a change costs about
+	// that many entries, and the list of blocks a pointer per that many.
+	if n := len(prev.blocks); n < len(skills)/(2*meanBlockLen) || n > 2*len(skills)/meanBlockLen {
+		t.Fatalf("%d skills in %d blocks, want about %d", len(skills), n, len(skills)/meanBlockLen)
+	}
+	for _, b := range prev.blocks {
+		if len(b.listed) == 0 || len(b.listed) > maxBlockLen {
+			t.Fatalf("a block of %d skills, want 1 to %d", len(b.listed), maxBlockLen)
+		}
 	}
 	fresh := func(next *View) (blocks []*block) {
 		for _, b := range next.blocks {
@@ -545,4 +552,89 @@ func TestApplyDeltaAfterTheLastEntry(t *testing.T) {
 		t.Fatal(err)
 	}
 	sameView(t, got, Build(base[1:2], 50, nil))
+}
+
+// TestRemoteOrigins: a view says which kinds of remote source its catalog
+// lists, for the sentence the catalog ends with: built from nothing, built
+// on another view, after a delta, and fitted to a budget that leaves some
+// skills out.
+func TestRemoteOrigins(t *testing.T) {
+	t.Parallel()
+	local, mcp, web := summary("alpha", "A."), remoteSummary("beta", "B.", "srv", "beta"), websiteSummary("gamma", "G.", "docs", "gamma")
+	hidden := remoteSummary("delta", "D.", "srv", "delta")
+	hidden.Invocation.ModelInvocable = false // listed, not in the catalog
+	tests := []struct {
+		name   string
+		skills []skill.Summary
+		want   render.RemoteOrigins
+	}{
+		{"local only", []skill.Summary{local}, render.RemoteOrigins{}},
+		{"an MCP server's", []skill.Summary{local, mcp}, render.RemoteOrigins{MCPServers: true}},
+		{"a website's", []skill.Summary{local, web}, render.RemoteOrigins{Websites: true}},
+		{"both", []skill.Summary{local, mcp, web}, render.RemoteOrigins{MCPServers: true, Websites: true}},
+		{"a remote skill not in the catalog", []skill.Summary{local, hidden}, render.RemoteOrigins{}},
+	}
+	all := []skill.Summary{local, mcp, hidden, web} // by name
+	everything := Build(all, 50, nil)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Build(tc.skills, 50, nil).RemoteOrigins(); got != tc.want {
+				t.Errorf("built: %+v, want %+v", got, tc.want)
+			}
+			if got := Build(tc.skills, 50, everything).RemoteOrigins(); got != tc.want {
+				t.Errorf("built on a view listing every kind: %+v, want %+v", got, tc.want)
+			}
+			upserts, removed := snapshotDelta(all, sortedUnique(tc.skills))
+			v, err := ApplyDelta(everything, upserts, removed, 50)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := v.RemoteOrigins(); got != tc.want {
+				t.Errorf("after a delta: %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	// A budget that leaves the last skill, the website's, out leaves the
+	// MCP server's.
+	budget, _ := fitFor(t, everything, func(f render.Fit) bool { return f.Omitted == 1 })
+	if got, want := Fit(everything, budget).RemoteOrigins(), (render.RemoteOrigins{MCPServers: true}); got != want {
+		t.Errorf("fitted to %d bytes: %+v, want %+v", budget, got, want)
+	}
+}
+
+// TestFitSharesWhatItKeeps: fitting a view writes anew only the blocks that
+// hold a shortened entry and shares every other block with the view it
+// fits, with no empty block between them.
+func TestFitSharesWhatItKeeps(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := range 200 {
+		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), "Short."))
+	}
+	skills[107].Description = strings.Repeat("A long description. ", 20)
+	base := Build(skills, 500, nil)
+	whole, err := render.FitCatalog(base.catalogEntries(), 1<<30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A budget a little short of the whole catalog shortens the long
+	// description only.
+	fitted := Fit(base, whole.Size-100)
+	if fit, _ := render.FitCatalog(base.catalogEntries(), whole.Size-100); fit.NumShortened != 1 || fit.Omitted != 0 {
+		t.Fatalf("the budget shortens %d descriptions and leaves %d skills out, want 1 and none", fit.NumShortened, fit.Omitted)
+	}
+	shared, written := 0, 0
+	for _, b := range fitted.blocks {
+		switch {
+		case len(b.entries) == 0:
+			t.Fatal("the fitted view holds an empty block")
+		case slices.Contains(base.blocks, b):
+			shared++
+		default:
+			written++
+		}
+	}
+	if written != 1 || shared != len(base.blocks)-1 {
+		t.Errorf("fitting one long description wrote %d blocks anew and shared %d of %d", written, shared, len(base.blocks))
+	}
 }
