@@ -15,7 +15,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/internal/bytelru"
-	"github.com/skillcatalog/skillcatalog/internal/modeltext"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/internal/view"
 	"github.com/skillcatalog/skillcatalog/render"
@@ -508,97 +507,6 @@ func (h *failingEventsHost) ReadEvents(context.Context, contract.EventsRequest) 
 	return contract.EventPage{}, errors.New("gone")
 }
 
-// TestPageEdges: how the plugin cuts a page out of the window the host
-// sent: at most a page, whole characters at both ends, no more than the
-// file holds; a remote skill's page (origin set), at most a page once
-// escaped.
-func TestPageEdges(t *testing.T) {
-	t.Parallel()
-	const n = render.ResourcePageBytes
-	a := func(k int) string { return strings.Repeat("a", k) }
-	type want struct {
-		content string
-		offset  int64
-		next    int64 // -1: none
-		binary  bool
-	}
-	tests := []struct {
-		name   string
-		offset int64
-		total  int64
-		data   string
-		want   want
-		origin string
-	}{
-		{"window ends inside a 3-byte character", 0, 100, "abc\xe2\x82", want{"abc", 0, 3, false}, ""},
-		{"window ends inside a 4-byte character", 0, 100, "a\xf0\x9f\x98", want{"a", 0, 1, false}, ""},
-		{"window ends with a whole character", 0, 100, "ab€", want{"ab€", 0, 5, false}, ""},
-		{"window ends with ASCII", 0, 100, "abcd", want{"abcd", 0, 4, false}, ""},
-		{"window of one partial character", 0, 100, "\xe2\x82", want{binary: true}, ""},
-		{"file ends inside a character", 0, 5, "abc\xe2\x82", want{binary: true}, ""},
-		{"host sent more than the file holds", 2, 5, "cdefgh", want{"cde", 2, -1, false}, ""},
-		{"host sent more than the file holds from 0", 0, 3, "abcdef", want{"abc", 0, -1, false}, ""},
-		{"three continuation bytes skipped", 1, 8, "\x82\x82\x82abcd", want{"abcd", 4, -1, false}, ""},
-		{"no more than three skipped", 0, 7, "\x82\x82\x82\x82abc", want{binary: true}, ""},
-		{"only continuation bytes to the end", 0, 2, "\x82\x82", want{"", 2, -1, false}, ""},
-		{"exactly a page", 0, n, a(n), want{a(n), 0, -1, false}, ""},
-		{"a page and a character", 0, n + 3, a(n-1) + "€", want{a(n - 1), 0, n - 1, false}, ""},
-		{"a page cut after a 4-byte character", 0, n + 10, a(n-4) + "😀" + "bcd", want{a(n-4) + "😀", 0, n, false}, ""},
-		{"no character starts in the last bytes of a page", 0, n + 10, a(n-4) + "\xf0\x82\x82\x82\x82" + "bc", want{binary: true}, ""},
-		{"the largest file", 0, skill.MaxResourceBytes, "abc", want{"abc", 0, 3, false}, ""},
-		{"remote: exactly a page with nothing to escape", 0, n, a(n), want{a(n), 0, -1, false}, "docs"},
-		{"remote: a page of brackets escapes to a quarter", 0, n + 3, strings.Repeat("<", n+3), want{strings.Repeat("<", n/4), 0, n / 4, false}, "docs"},
-		{"remote: the last page fits escaped", 0, 10, "a<b&c>d€", want{"a<b&c>d€", 0, -1, false}, "docs"},
-		{"remote: cut before the character that does not fit", 0, n + 3, a(n-10) + "&&" + "😀" + "bc", want{a(n-10) + "&&", 0, n - 8, false}, "docs"},
-		{"remote: the window ends inside a character", 0, 100, "<\xe2\x82", want{"<", 0, 1, false}, "docs"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			// A remote page is cut alike whatever the kind of its source.
-			kinds := []skill.OriginKind{skill.OriginMCPServer}
-			if tc.origin != "" {
-				kinds = append(kinds, skill.OriginWebsite)
-			}
-			for _, kind := range kinds {
-				args := resourceArgs{name: "alpha", path: "a.md", offset: tc.offset}
-				res := pageResult(args, contract.ResourceRead{Status: contract.ResourceOK, Total: tc.total, Data: []byte(tc.data)}, tc.origin, kind)
-				if tc.want.binary {
-					if want := string(render.ErrResourceBinary("alpha", "a.md")); !res.IsError || res.Text != want {
-						t.Errorf("got %q, want %q", res.Text, want)
-					}
-					return
-				}
-				if res.IsError || res.Resource == nil {
-					t.Fatalf("error %q", res.Text)
-				}
-				p := res.Resource
-				next := int64(-1)
-				if p.NextOffset != nil {
-					next = *p.NextOffset
-				}
-				if p.Content != tc.want.content || p.Offset != tc.want.offset || next != tc.want.next || p.TotalBytes != tc.total {
-					t.Errorf("%v: page of %d bytes at %d, next %d, total %d; want %d bytes at %d, next %d", kind, len(p.Content), p.Offset, next, p.TotalBytes, len(tc.want.content), tc.want.offset, tc.want.next)
-				}
-				if want := render.ResourcePageFrom(*p, tc.origin, kind); res.Text != want {
-					t.Errorf("text %q, want %q", res.Text, want)
-				}
-				if tc.origin != "" {
-					want := modeltext.MCPServer(tc.origin)
-					if kind == skill.OriginWebsite {
-						want = modeltext.Website(tc.origin)
-					}
-					if _, err := modeltext.RemoteResourcePage(res.Text, "alpha", want); err != nil {
-						t.Error(err)
-					}
-					if shown := render.Escape(p.Content); len(shown) > n {
-						t.Errorf("the page shows %d bytes, over %d", len(shown), n)
-					}
-				}
-			}
-		})
-	}
-}
-
 // TestResourceReadFailures: a host that cannot read resources, or fails
 // to, is told apart from one that refuses a path.
 func TestResourceReadFailures(t *testing.T) {
@@ -647,47 +555,6 @@ func TestInvocationIDOnAnIncompleteSnapshot(t *testing.T) {
 	resp = mustPreStep(t, newEngine(), h, invocationMount(), req)
 	if len(resp.Edits) != 1 || resp.Edits[0].Message.ID != "skill-invocation-s1-0-alpha" {
 		t.Errorf("without a head: edits %+v, want one named skill-invocation-s1-0-alpha", resp.Edits)
-	}
-}
-
-// TestCharacterBoundaries: lastRuneStart finds the last character start
-// among the last utf8.UTFMax bytes; cutBefore the largest cut at or before
-// n that splits no character, or n where none is near.
-func TestCharacterBoundaries(t *testing.T) {
-	t.Parallel()
-	for b, want := range map[string]int{
-		"":                   -1,
-		"a":                  0,
-		"\xe2\x82":           0,
-		"a\x82\x82\x82":      0,
-		"ab\x82\x82\x82":     1,
-		"ab\x82\x82\x82\x82": -1,
-		"\x82\x82":           -1,
-		"\x82":               -1,
-		"abc€":               3,
-		"😀":                  0,
-	} {
-		if got := lastRuneStart([]byte(b)); got != want {
-			t.Errorf("lastRuneStart(%q) = %d, want %d", b, got, want)
-		}
-	}
-	for _, tc := range []struct {
-		b    string
-		n    int
-		want int
-	}{
-		{"abcdef", 3, 3},
-		{"ab€cd", 3, 2},
-		{"ab€cd", 4, 2},
-		{"ab€cd", 5, 5},
-		{"a😀b", 4, 1},
-		{"a\x82\x82\x82\x82b", 4, 4},
-		{"a\x82\x82\x82\x82b", 5, 5},
-		{"aa\x82\x82\x82\x82b", 5, 5},
-	} {
-		if got := cutBefore([]byte(tc.b), tc.n); got != tc.want {
-			t.Errorf("cutBefore(%q, %d) = %d, want %d", tc.b, tc.n, got, tc.want)
-		}
 	}
 }
 
