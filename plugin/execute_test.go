@@ -102,3 +102,30 @@ func TestIncompleteSnapshotAsksTheHost(t *testing.T) {
 		t.Errorf("GetSkill called %d times, want 1", h.gets)
 	}
 }
+
+// TestUnrenderableSkillErrors: a loaded skill that cannot be rendered (a
+// resource base of an unknown kind) is refused with the provider's error,
+// verbatim for the host's own skill and as untrusted text (escaped) for a
+// remote one's, whose definition its server wrote.
+func TestUnrenderableSkillErrors(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name    string
+		listing skill.Summary
+		wrap    func(string) render.ToolError
+	}{
+		{"the host's own", summary("alpha", "A."), render.ErrProvider},
+		{"an MCP server's", remoteSummary("alpha", "A.", "docs", "alpha"), render.ErrProviderUntrusted},
+		{"a website's", websiteSummary("alpha", "A.", "docs", "alpha"), render.ErrProviderUntrusted},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newMemHost(tc.listing)
+			h.defs["alpha"] = skill.Definition{Summary: tc.listing, ResourceBase: &skill.ResourceBase{Kind: "<zip>"}, Content: "Do alpha."}
+			resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(`{"name":"alpha"}`)})
+			want := string(tc.wrap(`skill "alpha": unsupported resource base kind "<zip>"`))
+			if err != nil || !resp.IsError || resp.Text != want {
+				t.Errorf("%q, %v; want %q", resp.Text, err, want)
+			}
+		})
+	}
+}
