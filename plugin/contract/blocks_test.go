@@ -52,6 +52,27 @@ func TestBlockConstructorsWriteTheAPIShapes(t *testing.T) {
 	}
 }
 
+// TestRawTextBlockKeepsItsBytes: a plain text block given raw encodes as it
+// came (compacted), its members in its order, where a text block read from
+// JSON is written in the canonical order.
+func TestRawTextBlockKeepsItsBytes(t *testing.T) {
+	raw := json.RawMessage(`{ "text": "hi", "type": "text" }`)
+	b, err := contract.RawBlock(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(b); string(got) != `{"text":"hi","type":"text"}` {
+		t.Errorf("raw text block encodes as %s, want its own bytes", got)
+	}
+	var read contract.ContentBlock
+	if err := json.Unmarshal(raw, &read); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := json.Marshal(read); string(got) != `{"type":"text","text":"hi"}` {
+		t.Errorf("text block read from JSON encodes as %s, want the canonical order", got)
+	}
+}
+
 func TestBlockConstructorsRefuseWhatNoAPIAccepts(t *testing.T) {
 	if _, err := contract.ToolUseBlock("c1", "x", json.RawMessage(`[1]`)); err == nil {
 		t.Error("a tool_use input that is not an object was accepted")
