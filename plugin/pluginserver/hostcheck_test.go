@@ -3,12 +3,14 @@
 package pluginserver
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"io"
 	"log/slog"
 	"os"
+	"os/exec"
 	"strconv"
 	"syscall"
 	"testing"
@@ -102,5 +104,41 @@ func TestTheReportGoesToTheCheckersDescriptor(t *testing.T) {
 		if got := checkedIfAsked(engine, logger); got != contract.Service(engine) {
 			t.Errorf("%s=%s: served %T, want the engine unchecked", hostcheck.ReportFDEnv, v, got)
 		}
+	}
+}
+
+// reportChildEnv marks the process TestTheFirstExtraDescriptorIsChecked
+// starts: the test binary itself, with the report's pipe as its first
+// extra descriptor, as the host checker starts the plugin.
+const reportChildEnv = "SKILLCATALOG_PLUGINSERVER_TEST_REPORT_CHILD"
+
+// TestTheFirstExtraDescriptorIsChecked: descriptor 3, the first a parent
+// hands a child beyond the standard streams, is one above standard error:
+// a plugin started with the report's pipe there checks the host and writes
+// its first report to it.
+func TestTheFirstExtraDescriptorIsChecked(t *testing.T) {
+	if os.Getenv(reportChildEnv) != "" {
+		checkedIfAsked(plugin.New(nil), slog.New(slog.NewTextHandler(io.Discard, nil)))
+		return
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestTheFirstExtraDescriptorIsChecked$")
+	cmd.Env = append(os.Environ(), reportChildEnv+"=1", hostcheck.ReportFDEnv+"=3")
+	cmd.ExtraFiles = []*os.File{w}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close() // the child holds the write end now: EOF when it exits
+	line, err := bufio.NewReader(r).ReadBytes('\n')
+	if waitErr := cmd.Wait(); waitErr != nil {
+		t.Fatalf("the child failed: %v", waitErr)
+	}
+	var rep hostcheck.Report
+	if err != nil || json.Unmarshal(line, &rep) != nil || len(rep.Checks) == 0 {
+		t.Fatalf("read %q from descriptor 3 (%v), want the first report", line, err)
 	}
 }
