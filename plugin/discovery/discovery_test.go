@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
@@ -253,5 +255,219 @@ func TestTheEngineAloneRefusesADiscovery(t *testing.T) {
 	var cerr *contract.ConfigError
 	if !errors.As(err, &cerr) || !strings.Contains(err.Error(), "runs the engine alone and discovers no skills") {
 		t.Errorf("Configure = %v, want a *ConfigError saying the engine alone discovers nothing", err)
+	}
+}
+
+// TestParseAcceptsEachBoundAndRefusesPastIt: every bound of a
+// configuration admits a value exactly at it, and refuses one past it
+// with an error naming the option and the bound.
+func TestParseAcceptsEachBoundAndRefusesPastIt(t *testing.T) {
+	t.Parallel()
+	// list is a JSON array of n items, item(i) the i-th.
+	list := func(n int, item func(i int) string) string {
+		items := make([]string, n)
+		for i := range items {
+			items[i] = item(i)
+		}
+		return "[" + strings.Join(items, ", ") + "]"
+	}
+	root := func(int) string { return `"/a"` }
+	// servers is a configuration of n servers, each with a label of its own.
+	servers := func(n int) string {
+		return `{"mcpServers": ` + list(n, func(i int) string { return fmt.Sprintf(`{"url": "https://a.example/mcp", "label": "s%d"}`, i) }) + `}`
+	}
+	// server is a configuration of one server with more fields.
+	server := func(fields string) string {
+		return `{"mcpServers": [{"url": "https://a.example/mcp", ` + fields + `}]}`
+	}
+	// headers is a configuration of one server with n headers.
+	headers := func(n int) string {
+		pairs := make([]string, n)
+		for i := range pairs {
+			pairs[i] = fmt.Sprintf(`"h%d": "v"`, i)
+		}
+		return server(`"headers": {` + strings.Join(pairs, ", ") + `}`)
+	}
+	// url is a configuration of one server whose URL is n bytes long.
+	url := func(n int) string {
+		const base = "https://a.example/"
+		return `{"mcpServers": [{"url": "` + base + strings.Repeat("a", n-len(base)) + `"}]}`
+	}
+	for _, tt := range []struct {
+		option   string
+		at, past string // a configuration at the bound, and one past it
+		want     string // the refusal of past
+	}{
+		{"the configuration's size",
+			"{" + strings.Repeat(" ", discovery.MaxConfigBytes-2) + "}",
+			"{" + strings.Repeat(" ", discovery.MaxConfigBytes-1) + "}",
+			"the discovery configuration is 65537 bytes, more than the 65536 (64 KiB) it may be"},
+		{"skillRoots",
+			`{"skillRoots": ` + list(discovery.MaxSkillRoots, root) + `}`,
+			`{"skillRoots": ` + list(discovery.MaxSkillRoots+1, root) + `}`,
+			"discovery option skillRoots lists 65 directories, more than the 64 it may"},
+		{"trustedProjects",
+			`{"trustedProjects": ` + list(discovery.MaxTrustedProjects, root) + `}`,
+			`{"trustedProjects": ` + list(discovery.MaxTrustedProjects+1, root) + `}`,
+			"discovery option trustedProjects lists 65 directories, more than the 64 it may"},
+		{"a path's length",
+			`{"homeDir": "/` + strings.Repeat("a", discovery.MaxPathBytes-1) + `"}`,
+			`{"homeDir": "/` + strings.Repeat("a", discovery.MaxPathBytes) + `"}`,
+			"discovery option homeDir is 4097 bytes long, more than the 4096 a path may be"},
+		{"mcpServers",
+			servers(discovery.MaxServers),
+			servers(discovery.MaxServers + 1),
+			"discovery option mcpServers lists 17 servers, more than the 16 it may (MaxServers)"},
+		{"a URL's length",
+			url(discovery.MaxPathBytes),
+			url(discovery.MaxPathBytes + 1),
+			"discovery option mcpServers[0].url is 4097 bytes long, more than the 4096 a URL may be"},
+		{"headers",
+			headers(discovery.MaxHeaders),
+			headers(discovery.MaxHeaders + 1),
+			"discovery option mcpServers[0].headers has 33 headers, more than the 32 it may"},
+		{"a header value's length",
+			server(`"headers": {"Authorization": "` + strings.Repeat("s", discovery.MaxHeaderValueBytes) + `"}`),
+			server(`"headers": {"Authorization": "` + strings.Repeat("s", discovery.MaxHeaderValueBytes+1) + `"}`),
+			"discovery option mcpServers[0].headers: the value of Authorization is 8193 bytes, more than the 8192 a value may be"},
+		{"requestTimeoutMs",
+			server(`"requestTimeoutMs": 3600000`),
+			server(`"requestTimeoutMs": 3600001`),
+			"discovery option mcpServers[0].requestTimeoutMs must be between 1 and 3600000 (0 selects 30000), got 3600001"},
+		{"requestTimeoutMs's floor",
+			server(`"requestTimeoutMs": 0`),
+			server(`"requestTimeoutMs": -1`),
+			"discovery option mcpServers[0].requestTimeoutMs must be between 1 and 3600000 (0 selects 30000), got -1"},
+		{"indexMaxAgeMs",
+			server(`"indexMaxAgeMs": 86400000`),
+			server(`"indexMaxAgeMs": 86400001`),
+			"discovery option mcpServers[0].indexMaxAgeMs must be between 1 and 86400000 (0 selects 30000), got 86400001"},
+		{"indexMaxAgeMs's floor",
+			server(`"indexMaxAgeMs": 0`),
+			server(`"indexMaxAgeMs": -1`),
+			"discovery option mcpServers[0].indexMaxAgeMs must be between 1 and 86400000 (0 selects 30000), got -1"},
+	} {
+		t.Run(tt.option, func(t *testing.T) {
+			t.Parallel()
+			if _, err := discovery.Parse(tt.at); err != nil {
+				t.Errorf("at the bound: %v, want it accepted", err)
+			}
+			if _, err := discovery.Parse(tt.past); err == nil || err.Error() != tt.want {
+				t.Errorf("past the bound: %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestParseTrustsEveryProjectOrSomeNotBoth: trustProjects trusts every
+// project and trustedProjects those at or below its directories; either
+// may be given alone (an empty trustedProjects names none), not both.
+func TestParseTrustsEveryProjectOrSomeNotBoth(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ raw, want string }{
+		{`{"trustProjects": true}`, ""},
+		{`{"trustProjects": true, "trustedProjects": []}`, ""},
+		{`{"trustedProjects": ["/src"]}`, ""},
+		{`{"trustProjects": false, "trustedProjects": ["/src"]}`, ""},
+		{`{"trustProjects": true, "trustedProjects": ["/src"]}`, "discovery options trustProjects and trustedProjects exclude each other: trustProjects trusts every project already"},
+	} {
+		got := ""
+		if _, err := discovery.Parse(tt.raw); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("Parse(%s) = %q, want %q", tt.raw, got, tt.want)
+		}
+	}
+}
+
+// TestParseQuotesAValueWholeUpToItsClip: an error quotes the value it
+// refuses whole when it is no longer than the error's clip, and cut to
+// the clip and marked "..." when it is longer.
+func TestParseQuotesAValueWholeUpToItsClip(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		option string
+		clip   int
+		raw    func(v string) string // a configuration refusing v
+		want   func(q string) string // its error, quoting v as q
+	}{
+		{"presets", 64,
+			func(v string) string { return `{"presets": ["` + v + `"]}` },
+			func(q string) string {
+				return `discovery option presets[0] is "` + q + `"; the presets are "agent-skills", "claude-code" and "codex"`
+			}},
+		{"homeDir", 128,
+			func(v string) string { return `{"homeDir": "` + v + `"}` },
+			func(q string) string { return `discovery option homeDir must be an absolute path, got "` + q + `"` }},
+	} {
+		at := strings.Repeat("x", tt.clip)
+		for v, q := range map[string]string{at: at, at + "x": at + "..."} {
+			if _, err := discovery.Parse(tt.raw(v)); err == nil || err.Error() != tt.want(q) {
+				t.Errorf("%s of %d bytes: %v, want %q", tt.option, len(v), err, tt.want(q))
+			}
+		}
+	}
+}
+
+// publishedNames are the names of the catalog a step publishes, if any.
+func publishedNames(resp contract.StepResponse) []string {
+	var names []string
+	for _, e := range resp.Edits {
+		if c, ok := events.ParseCatalog(e.Message.Source); ok && e.Op != contract.EditRemove {
+			for _, entry := range c.Entries {
+				names = append(names, entry.Name)
+			}
+		}
+	}
+	return names
+}
+
+// TestAMountWithoutDiscoveryIsTheWrappedServices: a mount configured
+// without a discovery steps as the wrapped service does, its skills coming
+// from the host's Snapshot callback.
+func TestAMountWithoutDiscoveryIsTheWrappedServices(t *testing.T) {
+	t.Parallel()
+	svc, host, ctx := newService(t), contracttest.NewHost(), context.Background()
+	host.SetSkill(skill.Definition{Summary: skill.Summary{Name: "pdf-forms", Description: "Fill forms.", Invocation: skill.DefaultPolicy(), Provider: "runtime"}})
+	resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.DiscoversSkills {
+		t.Errorf("Configure = %+v, want a mount that does not discover skills", resp)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	step, err := svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s1", Cwd: "/work", AgentScope: "agent", SkillToolIdentity: "id-1"})
+	if err != nil || step.Outcome != contract.OutcomeInitial || !slices.Equal(publishedNames(step), []string{"pdf-forms"}) {
+		t.Errorf("PreStep = %+v, %v; want the initial catalog of the host's skill", step, err)
+	}
+	if host.Calls(contracttest.CallSnapshot) == 0 {
+		t.Error("the host's Snapshot was never called")
+	}
+}
+
+// TestADiscoveringMountIgnoresASnapshotSentAhead: a host cannot know the
+// snapshots of the skills a mount discovers, so a snapshot it sends with a
+// step (here an incomplete one, which would hold the catalog back) is
+// dropped and the discovered skills are published.
+func TestADiscoveringMountIgnoresASnapshotSentAhead(t *testing.T) {
+	t.Parallel()
+	svc, host, ctx := newService(t), contracttest.NewHost(), context.Background()
+	home := t.TempDir()
+	d := contract.Discovery{SkillRoots: []string{skillRoot(t, "pdf-forms")}, HomeDir: home}
+	resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Discovery: d.JSON()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	step, err := svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s1", Cwd: home, AgentScope: "agent",
+		SkillToolIdentity: "id-1", Snapshot: &contract.Snapshot{Complete: false}})
+	if err != nil || step.Outcome != contract.OutcomeInitial || !slices.Equal(publishedNames(step), []string{"pdf-forms"}) {
+		t.Errorf("PreStep = %+v, %v; want the initial catalog of the discovered skill", step, err)
 	}
 }
