@@ -32,7 +32,7 @@ func TestArgumentsThatAreNotAnObject(t *testing.T) {
 		{`42`, `Error: the arguments are a JSON number, not an object: 42`},
 		{`true`, `Error: the arguments are a JSON boolean, not an object: true`},
 		{`{"name":"alpha"`, notObject + `{"name":"alpha""`},
-		{strings.Repeat("x", 3<<20), notObject + strings.Repeat("x", render.MaxEchoBytes-3) + `..."`},
+		{strings.Repeat("x", 256<<10), notObject + strings.Repeat("x", render.MaxEchoBytes-3) + `..."`},
 	}
 	for _, tc := range tests {
 		h := newResHost(summary("alpha", "A."))

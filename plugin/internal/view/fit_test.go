@@ -67,8 +67,9 @@ func FuzzFitViewReuse(f *testing.F) {
 // pred wants, and the fit.
 func fitFor(t *testing.T, v *View, pred func(render.Fit) bool) (int, render.Fit) {
 	t.Helper()
+	entries := v.catalogEntries()
 	for budget := 1; budget < 100000; budget++ {
-		fit, err := render.FitCatalog(v.catalogEntries(), budget)
+		fit, err := render.FitCatalog(entries, budget)
 		if err == nil && pred(fit) {
 			return budget, fit
 		}

@@ -173,7 +173,7 @@ func TestBuildViewChain(t *testing.T) {
 		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), fmt.Sprintf("Skill %d.", i)))
 	}
 	prev := Build(skills, 40, nil)
-	for round := 0; round < 100; round++ {
+	for round := 0; round < 30; round++ {
 		next := slices.Clone(skills)
 		for k := 0; k < 5; k++ {
 			i := (round*37 + k*53) % len(next)
