@@ -2,6 +2,7 @@ package discovery
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"testing"
 
@@ -77,5 +78,29 @@ func TestSessionNotesAreKeptUntilTaken(t *testing.T) {
 		if got := h.takeNotes("s2"); !cmp.Equal(got, hostanswer.Notes{}) {
 			t.Errorf("notes %+v outlived a snapshot that said nothing: %+v", n, got)
 		}
+	}
+}
+
+// TestNotedSessionsAreBounded: a mount keeps the notes of at most
+// maxNotedSessions sessions; one more session's notes take the place of
+// another's, and a session already noted is noted again in place.
+func TestNotedSessionsAreBounded(t *testing.T) {
+	t.Parallel()
+	h := newLocalHost(nil, nil, nil, 0)
+	n := hostanswer.Notes{Shared: []string{"shared"}}
+	for i := range maxNotedSessions {
+		h.setNotes(fmt.Sprintf("s%d", i), n)
+	}
+	if len(h.notes) != maxNotedSessions {
+		t.Fatalf("%d sessions noted, want %d", len(h.notes), maxNotedSessions)
+	}
+	h.setNotes("s0", n)
+	if len(h.notes) != maxNotedSessions || !cmp.Equal(h.takeNotes("s0"), n) {
+		t.Errorf("noting a session again: %d sessions noted, want %d with its notes kept", len(h.notes), maxNotedSessions)
+	}
+	h.setNotes("s0", n)
+	h.setNotes("one-more", n)
+	if len(h.notes) != maxNotedSessions || !cmp.Equal(h.takeNotes("one-more"), n) {
+		t.Errorf("one more session: %d sessions noted, want %d, the newest among them", len(h.notes), maxNotedSessions)
 	}
 }
