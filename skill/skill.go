@@ -42,6 +42,20 @@ type Summary struct {
 	// `argument-hint` frontmatter field, such as "[issue-number]"), for a
 	// host's completion menu. It never reaches the model.
 	ArgumentHint string
+	// WhenToUse says when the skill applies, beyond its description (the
+	// `when_to_use` frontmatter field Claude Code reads). A skill search
+	// ranks by it; the catalog does not show it.
+	WhenToUse string
+	// Keywords are words a search should find the skill by (the
+	// `keywords` or `tags` frontmatter field, top-level or in metadata),
+	// as CleanKeywords writes them: separated by ", ". One string keeps a
+	// Summary comparable.
+	Keywords string
+	// SearchText is more of the skill's own text for a skill search to
+	// rank by, never shown to the model: the start of its instructions
+	// (SearchTextOf), from a provider that reads them when it lists. At
+	// most MaxSearchTextBytes.
+	SearchText string
 }
 
 // Definition is a loaded skill: its summary, where its resources live and

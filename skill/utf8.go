@@ -50,7 +50,8 @@ func CheckUTF8(field, s string) error {
 func (s Summary) CheckUTF8() error {
 	for _, f := range [...]struct{ name, text string }{
 		{"name", s.Name}, {"description", s.Description}, {"provider", s.Provider}, {"origin", s.Origin},
-		{"qualified name", s.QualifiedName}, {"argument hint", s.ArgumentHint},
+		{"qualified name", s.QualifiedName}, {"argument hint", s.ArgumentHint}, {"when to use", s.WhenToUse},
+		{"keywords", s.Keywords}, {"search text", s.SearchText},
 	} {
 		if err := CheckUTF8(f.name, f.text); err != nil {
 			return err

@@ -44,6 +44,9 @@ type parsed struct {
 	// firstParagraph is the body's first paragraph, as far as the read
 	// prefix holds it, for a layout that describes skills by it.
 	firstParagraph string
+	// searchText is the start of the body's prose, as far as the read
+	// prefix holds it (skill.SearchTextOf), for the plugin's skill search.
+	searchText string
 }
 
 // frontEntry is a cached parse and the file version it was made from.

@@ -50,6 +50,15 @@ type Frontmatter struct {
 	AllowedTools []string
 	// Metadata is the optional `metadata` string map.
 	Metadata map[string]string
+	// WhenToUse is the optional `when_to_use` field (Claude Code's): when
+	// the skill applies, beyond its description. The plugin's skill search
+	// ranks by it.
+	WhenToUse string
+	// Keywords are the optional `keywords` and `tags` fields, top-level (a
+	// list, or one string of comma-separated words) or in metadata (a
+	// string of comma-separated words), in that order: words the plugin's
+	// skill search should find the skill by.
+	Keywords []string
 	// ArgumentHint is the optional `argument-hint` field, which runtimes
 	// show beside `/name` while the user types arguments.
 	ArgumentHint string
@@ -271,6 +280,12 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 			fm.Metadata, warnings = metadataField(key, val, warnings)
 		case "argument-hint":
 			fm.ArgumentHint, warnings = hintField(key, val, warnings)
+		case "when_to_use":
+			fm.WhenToUse, warnings = stringField(key, val, warnings)
+		case "keywords", "tags":
+			var words []string
+			words, warnings = wordsField(key, val, warnings)
+			fm.Keywords = append(fm.Keywords, words...)
 		default:
 			var v any
 			if err := val.Decode(&v); err != nil {
@@ -288,6 +303,11 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 				fm.Extra = make(map[string]any)
 			}
 			fm.Extra[key] = v
+		}
+	}
+	for _, k := range []string{"keywords", "tags"} {
+		if v, ok := fm.Metadata[k]; ok {
+			fm.Keywords = append(fm.Keywords, strings.Split(v, ",")...)
 		}
 	}
 	if fm.Directives = skill.ParseDirectives(directives); fm.Directives != nil {
@@ -364,4 +384,45 @@ func metadataField(key string, n *yaml.Node, warnings []string) (map[string]stri
 		out[k] = v.Value
 	}
 	return out, warnings
+}
+
+// wordsField reads a list of words: a sequence of strings, or one string of
+// words separated by commas. Entries that are not strings are left out
+// with a warning.
+func wordsField(key string, n *yaml.Node, warnings []string) ([]string, []string) {
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+		return nil, warnings
+	case n.Kind == yaml.ScalarNode:
+		return strings.Split(n.Value, ","), warnings
+	case n.Kind != yaml.SequenceNode:
+		return nil, append(warnings, fmt.Sprintf("field %q is neither a list nor a string; ignored", key))
+	}
+	var words []string
+	for _, e := range n.Content {
+		if e.Kind == yaml.AliasNode && e.Alias != nil {
+			e = e.Alias
+		}
+		if e.Kind != yaml.ScalarNode {
+			warnings = append(warnings, fmt.Sprintf("field %q holds an entry that is not a string; it is left out", key))
+			continue
+		}
+		words = append(words, e.Value)
+	}
+	return words, warnings
+}
+
+// summary returns the summary a listing gives for the skill this
+// frontmatter declares, named name, with searchText from its body.
+func (f Frontmatter) summary(name, searchText string) skill.Summary {
+	return skill.Summary{
+		Name:         name,
+		Description:  f.Description,
+		Invocation:   f.Invocation(),
+		Provider:     ProviderLabel,
+		ArgumentHint: f.ArgumentHint,
+		WhenToUse:    skill.CutText(f.WhenToUse, skill.MaxWhenToUseBytes),
+		Keywords:     skill.CleanKeywords(f.Keywords),
+		SearchText:   searchText,
+	}
 }

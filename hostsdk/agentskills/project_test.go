@@ -310,8 +310,18 @@ func TestBodyIsReadAtLoad(t *testing.T) {
 			if got := mustLoad(t, p, "", "edit-me").Content; got != "Second body." {
 				t.Errorf("content after a body edit = %q, want the new body", got)
 			}
-			if diff := cmp.Diff(before, mustList(t, p, "")); diff != "" {
-				t.Errorf("a body-only edit changed the listing (-before +after):\n%s", diff)
+			// The listing carries the body's start for the skill search
+			// (SearchText), and nothing else of it.
+			after := mustList(t, p, "")
+			if len(before.Skills) != 1 || len(after.Skills) != 1 {
+				t.Fatalf("listings hold %d and %d skills, want 1", len(before.Skills), len(after.Skills))
+			}
+			if before.Skills[0].SearchText != "First body." || after.Skills[0].SearchText != "Second body." {
+				t.Errorf("search texts %q then %q, want the body's start each time", before.Skills[0].SearchText, after.Skills[0].SearchText)
+			}
+			after.Skills[0].SearchText = before.Skills[0].SearchText
+			if diff := cmp.Diff(before, after); diff != "" {
+				t.Errorf("a body-only edit changed the listing beyond its search text (-before +after):\n%s", diff)
 			}
 		})
 	}

@@ -88,6 +88,9 @@ type Skill struct {
 	// Frontmatter holds every field, including metadata that never
 	// reaches a catalog.
 	Frontmatter Frontmatter
+	// SearchText is the start of the instructions' prose
+	// (skill.SearchTextOf), which the plugin's skill search ranks by.
+	SearchText string
 }
 
 // Provider is a skills.Provider (and skills.Invalidator) over Agent Skills
@@ -295,13 +298,7 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 		return skill.Definition{}, false, nil
 	}
 	return skill.Definition{
-		Summary: skill.Summary{
-			Name:         fm.Name,
-			Description:  fm.Description,
-			Invocation:   fm.Invocation(),
-			Provider:     ProviderLabel,
-			ArgumentHint: fm.ArgumentHint,
-		},
+		Summary:      fm.summary(fm.Name, skill.SearchTextOf(body)),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: sk.Dir},
 		Content:      body,
 		Directives:   trusted(fm.Directives),
@@ -539,6 +536,7 @@ func (m *merger) addCandidate(spec rootSpec, c candidate) {
 		Root:        spec.path,
 		Scope:       spec.scope,
 		Frontmatter: c.fm,
+		SearchText:  c.searchText,
 	})
 }
 
@@ -551,7 +549,8 @@ func (m *merger) finish() *resolution {
 	for i := range res.skills {
 		s := &res.skills[i]
 		res.byName[s.Name] = i
-		res.summaries[i] = skill.Summary{Name: s.Name, Description: s.Description, Invocation: s.Invocation, Provider: ProviderLabel, ArgumentHint: s.Frontmatter.ArgumentHint}
+		res.summaries[i] = s.Frontmatter.summary(s.Name, s.SearchText)
+		res.summaries[i].Description, res.summaries[i].Invocation = s.Description, s.Invocation
 	}
 	res.diags = sortDiags(m.diags)
 	return res

@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/skillcatalog/skillcatalog/internal/fileid"
 	"io"
 	"io/fs"
 	"os"
@@ -14,6 +13,9 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/skillcatalog/skillcatalog/internal/fileid"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // Scope says where a skill root comes from.
@@ -91,6 +93,8 @@ type candidate struct {
 	file string // dir's SKILL.md
 	real string // resolved directory
 	fm   Frontmatter
+	// searchText is the start of the body's prose (skill.SearchTextOf).
+	searchText string
 }
 
 // rootScan is the result of scanning one root.
@@ -364,7 +368,7 @@ func scanSkill(s *rootScan, dir, real, name string, w *watchBuilder, fc *frontCa
 		s.skip(file, skill, SkipReason(err), "skipped: %v", err)
 		return
 	}
-	s.cands = append(s.cands, candidate{dir: dir, file: file, real: real, fm: fm})
+	s.cands = append(s.cands, candidate{dir: dir, file: file, real: real, fm: fm, searchText: pr.searchText})
 }
 
 var errNotRegular = errors.New("not a regular file")
@@ -404,8 +408,10 @@ func readFrontmatter(file string, fc *frontCache) (*parsed, error) {
 func parsePrefix(data []byte) (pr *parsed, cost int) {
 	front, body, closed, err := splitFrontmatter(data)
 	if errors.Is(err, errNoFrontmatter) {
-		para := firstParagraph(bytes.TrimPrefix(data, utf8BOM))
-		return &parsed{err: err, noFront: true, firstParagraph: para}, len(para)
+		body := bytes.TrimPrefix(data, utf8BOM)
+		para := firstParagraph(body)
+		text := skill.SearchTextOf(string(body))
+		return &parsed{err: err, noFront: true, firstParagraph: para, searchText: text}, len(para) + len(text)
 	}
 	if err == nil && !closed {
 		err = errNotClosed
@@ -417,11 +423,11 @@ func parsePrefix(data []byte) (pr *parsed, cost int) {
 	if err != nil {
 		return &parsed{err: err}, len(front)
 	}
-	pr = &parsed{fm: fm, warnings: warnings}
+	pr = &parsed{fm: fm, warnings: warnings, searchText: skill.SearchTextOf(string(body))}
 	if strings.TrimSpace(fm.Description) == "" {
 		pr.firstParagraph = firstParagraph(body)
 	}
-	return pr, len(front) + len(pr.firstParagraph)
+	return pr, len(front) + len(pr.firstParagraph) + len(pr.searchText)
 }
 
 // openStated opens a file that a stat found regular and returns the

@@ -56,6 +56,14 @@ type RuntimeSkill struct {
 	// ArgumentHint says what a user may write after `/name`, for the
 	// host's completion menu (skill.Summary.ArgumentHint).
 	ArgumentHint string
+	// WhenToUse says when the skill applies, beyond its description, for
+	// the plugin's skill search (skill.Summary.WhenToUse); cut to
+	// skill.MaxWhenToUseBytes.
+	WhenToUse string
+	// Keywords are words the plugin's skill search should find the skill
+	// by (skill.CleanKeywords applies). The search also ranks by the start
+	// of Content (skill.SearchTextOf).
+	Keywords []string
 	// Directives are what the skill asks of the runtime (where it runs,
 	// on which model, which tools it may use without approval); nil asks
 	// for nothing. A runtime skill is the host's own: Get returns them
@@ -337,6 +345,9 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 			Invocation:   policy,
 			Provider:     provider,
 			ArgumentHint: s.ArgumentHint,
+			WhenToUse:    skill.CutText(s.WhenToUse, skill.MaxWhenToUseBytes),
+			Keywords:     skill.CleanKeywords(s.Keywords),
+			SearchText:   skill.SearchTextOf(s.Content),
 		},
 		ResourceBase: s.ResourceBase.Clone(),
 		Content:      s.Content,

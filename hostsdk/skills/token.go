@@ -16,7 +16,9 @@ const tokenDomain = "skillcatalog/skills.snapshot/v1"
 // encoding (count, then per skill: name, description, policy bits,
 // provider, and for a remote skill, flagged by policy bit 4, its origin and
 // qualified name, followed, flagged by bit 16, by its origin's kind when
-// that is not an MCP server, and, flagged by bit 8, its argument hint), so no two
+// that is not an MCP server, and, flagged by bit 8, its argument hint, and,
+// flagged by bit 32, what a search ranks it by: when to use it, its
+// keywords and its search text), so no two
 // different lists encode alike and the token depends on content alone. The
 // encoding is written into a buffer and hashed a few KiB at a time: the
 // hash of the stream is that of the whole encoding, with one call per chunk
@@ -53,6 +55,10 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 		if s.Origin != "" && s.OriginKind != skill.OriginMCPServer {
 			bits |= 16 // its origin's kind follows (so a list of MCP servers' skills hashes as before)
 		}
+		search := s.WhenToUse != "" || s.Keywords != "" || s.SearchText != ""
+		if search {
+			bits |= 32 // its search fields follow (so a list without them hashes as before)
+		}
 		buf = append(buf, bits)
 		buf = appendTokenString(buf, s.Provider)
 		if s.Origin != "" {
@@ -64,6 +70,11 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 		}
 		if s.ArgumentHint != "" {
 			buf = appendTokenString(buf, s.ArgumentHint)
+		}
+		if search {
+			buf = appendTokenString(buf, s.WhenToUse)
+			buf = appendTokenString(buf, s.Keywords)
+			buf = appendTokenString(buf, s.SearchText)
 		}
 		if len(buf) >= chunk {
 			_, _ = h.Write(buf)

@@ -37,12 +37,14 @@ func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary)
 	out.Name, out.Description, out.Invocation, out.Provider = s.Name, s.Description, pol, s.Provider
 	out.Origin, out.QualifiedName, out.ArgumentHint = s.Origin, s.QualifiedName, s.ArgumentHint
 	out.OriginKind = originKindToProto(s.OriginKind)
+	out.WhenToUse, out.Keywords, out.SearchText = s.WhenToUse, s.Keywords, s.SearchText
 }
 
 // summaryFromProto converts a skill summary.
 func summaryFromProto(s *pb.SkillSummary) skill.Summary {
 	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
-		Origin: s.GetOrigin(), OriginKind: originKindFromProto(s.GetOriginKind()), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint()}
+		Origin: s.GetOrigin(), OriginKind: originKindFromProto(s.GetOriginKind()), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint(),
+		WhenToUse: s.GetWhenToUse(), Keywords: s.GetKeywords(), SearchText: s.GetSearchText()}
 }
 
 // originKindToProto converts an origin's kind. An MCP server's is sent as

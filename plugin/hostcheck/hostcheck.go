@@ -551,6 +551,9 @@ func contentDigest(skills []skill.Summary) string {
 		write(s.OriginKind.String())
 		write(s.QualifiedName)
 		write(s.ArgumentHint)
+		write(s.WhenToUse)
+		write(s.Keywords)
+		write(s.SearchText)
 		write(fmt.Sprint(s.Invocation.ModelInvocable, s.Invocation.UserInvocable))
 	}
 	sum := h.Sum128().Bytes()

@@ -407,6 +407,60 @@ func (ResourceStatus) EnumDescriptor() ([]byte, []int) {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{5}
 }
 
+// EmbedKind says what the texts of an EmbedRequest are, for embedders that
+// encode queries and documents differently.
+type EmbedKind int32
+
+const (
+	EmbedKind_EMBED_KIND_UNSPECIFIED EmbedKind = 0
+	// A search query.
+	EmbedKind_EMBED_KIND_QUERY EmbedKind = 1
+	// A skill's search document: its name, description, when to use it and
+	// keywords.
+	EmbedKind_EMBED_KIND_DOCUMENT EmbedKind = 2
+)
+
+// Enum value maps for EmbedKind.
+var (
+	EmbedKind_name = map[int32]string{
+		0: "EMBED_KIND_UNSPECIFIED",
+		1: "EMBED_KIND_QUERY",
+		2: "EMBED_KIND_DOCUMENT",
+	}
+	EmbedKind_value = map[string]int32{
+		"EMBED_KIND_UNSPECIFIED": 0,
+		"EMBED_KIND_QUERY":       1,
+		"EMBED_KIND_DOCUMENT":    2,
+	}
+)
+
+func (x EmbedKind) Enum() *EmbedKind {
+	p := new(EmbedKind)
+	*p = x
+	return p
+}
+
+func (x EmbedKind) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (EmbedKind) Descriptor() protoreflect.EnumDescriptor {
+	return file_skillcatalog_v1_skillcatalog_proto_enumTypes[6].Descriptor()
+}
+
+func (EmbedKind) Type() protoreflect.EnumType {
+	return &file_skillcatalog_v1_skillcatalog_proto_enumTypes[6]
+}
+
+func (x EmbedKind) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use EmbedKind.Descriptor instead.
+func (EmbedKind) EnumDescriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{6}
+}
+
 // ConfigureRequest configures one mount of the plugin.
 type ConfigureRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1993,7 +2047,21 @@ type SkillSummary struct {
 	// What a user may write after `/name` (the `argument-hint` frontmatter
 	// field), for a host's completion menu; never shown to the model. Part of
 	// the summary, so a snapshot's token changes with it.
-	ArgumentHint  string `protobuf:"bytes,7,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
+	ArgumentHint string `protobuf:"bytes,7,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
+	// When the skill applies, beyond its description (the `when_to_use`
+	// frontmatter field); the plugin's skill search ranks by it, the catalog
+	// does not show it. At most 2 KiB. Part of the summary, so a snapshot's
+	// token changes with it.
+	WhenToUse string `protobuf:"bytes,9,opt,name=when_to_use,json=whenToUse,proto3" json:"when_to_use,omitempty"`
+	// Words a skill search should find the skill by (the `keywords` or `tags`
+	// frontmatter field), separated by ", ": at most 32 keywords, each at
+	// most 64 bytes. Part of the summary.
+	Keywords string `protobuf:"bytes,10,opt,name=keywords,proto3" json:"keywords,omitempty"`
+	// More of the skill's own text for the plugin's skill search to rank by,
+	// never shown to the model: the start of its instructions, fenced code
+	// left out, whitespace runs as one space, at most 4 KiB. Empty where the
+	// provider does not read instructions when it lists. Part of the summary.
+	SearchText    string `protobuf:"bytes,11,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2084,6 +2152,27 @@ func (x *SkillSummary) GetArgumentHint() string {
 	return ""
 }
 
+func (x *SkillSummary) GetWhenToUse() string {
+	if x != nil {
+		return x.WhenToUse
+	}
+	return ""
+}
+
+func (x *SkillSummary) GetKeywords() string {
+	if x != nil {
+		return x.Keywords
+	}
+	return ""
+}
+
+func (x *SkillSummary) GetSearchText() string {
+	if x != nil {
+		return x.SearchText
+	}
+	return ""
+}
+
 // SkillDefinition is a loaded skill.
 type SkillDefinition struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -2103,7 +2192,12 @@ type SkillDefinition struct {
 	ArgumentHint  string     `protobuf:"bytes,9,opt,name=argument_hint,json=argumentHint,proto3" json:"argument_hint,omitempty"`
 	// What the skill asks of the runtime beyond its text; unset when it asks
 	// for nothing.
-	Directives    *SkillDirectives `protobuf:"bytes,10,opt,name=directives,proto3" json:"directives,omitempty"`
+	Directives *SkillDirectives `protobuf:"bytes,10,opt,name=directives,proto3" json:"directives,omitempty"`
+	// As in SkillSummary; the plugin does not read them from a loaded skill,
+	// so a host may leave them empty.
+	WhenToUse     string `protobuf:"bytes,12,opt,name=when_to_use,json=whenToUse,proto3" json:"when_to_use,omitempty"`
+	Keywords      string `protobuf:"bytes,13,opt,name=keywords,proto3" json:"keywords,omitempty"`
+	SearchText    string `protobuf:"bytes,14,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2213,6 +2307,27 @@ func (x *SkillDefinition) GetDirectives() *SkillDirectives {
 		return x.Directives
 	}
 	return nil
+}
+
+func (x *SkillDefinition) GetWhenToUse() string {
+	if x != nil {
+		return x.WhenToUse
+	}
+	return ""
+}
+
+func (x *SkillDefinition) GetKeywords() string {
+	if x != nil {
+		return x.Keywords
+	}
+	return ""
+}
+
+func (x *SkillDefinition) GetSearchText() string {
+	if x != nil {
+		return x.SearchText
+	}
+	return ""
 }
 
 // SkillDirectives are what a skill asks of the runtime beyond its text, read
@@ -3087,7 +3202,9 @@ type ExecuteSkillToolResponse struct {
 	ResourceValue *SkillResourceValue `protobuf:"bytes,4,opt,name=resource_value,json=resourceValue,proto3" json:"resource_value,omitempty"`
 	// On a successful call of the `skill` tool, what the loaded skill asks of
 	// the runtime; unset when it asks for nothing.
-	Directives    *SkillDirectives `protobuf:"bytes,5,opt,name=directives,proto3" json:"directives,omitempty"`
+	Directives *SkillDirectives `protobuf:"bytes,5,opt,name=directives,proto3" json:"directives,omitempty"`
+	// Set on a successful call of the skill-search tool, instead of value.
+	SearchValue   *SkillSearchValue `protobuf:"bytes,6,opt,name=search_value,json=searchValue,proto3" json:"search_value,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -3157,6 +3274,149 @@ func (x *ExecuteSkillToolResponse) GetDirectives() *SkillDirectives {
 	return nil
 }
 
+func (x *ExecuteSkillToolResponse) GetSearchValue() *SkillSearchValue {
+	if x != nil {
+		return x.SearchValue
+	}
+	return nil
+}
+
+// SkillSearchValue is the skill-search tool's successful result: the skills
+// that best match the query, best first.
+type SkillSearchValue struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The query, as the model gave it.
+	Query         string            `protobuf:"bytes,1,opt,name=query,proto3" json:"query,omitempty"`
+	Hits          []*SkillSearchHit `protobuf:"bytes,2,rep,name=hits,proto3" json:"hits,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SkillSearchValue) Reset() {
+	*x = SkillSearchValue{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SkillSearchValue) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SkillSearchValue) ProtoMessage() {}
+
+func (x *SkillSearchValue) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SkillSearchValue.ProtoReflect.Descriptor instead.
+func (*SkillSearchValue) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *SkillSearchValue) GetQuery() string {
+	if x != nil {
+		return x.Query
+	}
+	return ""
+}
+
+func (x *SkillSearchValue) GetHits() []*SkillSearchHit {
+	if x != nil {
+		return x.Hits
+	}
+	return nil
+}
+
+// SkillSearchHit is one skill a search found.
+type SkillSearchHit struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// A remote skill's origin label; empty for the host's own.
+	Origin     string     `protobuf:"bytes,2,opt,name=origin,proto3" json:"origin,omitempty"`
+	OriginKind OriginKind `protobuf:"varint,3,opt,name=origin_kind,json=originKind,proto3,enum=skillcatalog.v1.OriginKind" json:"origin_kind,omitempty"`
+	// The normalized description, as the result shows it.
+	Description string `protobuf:"bytes,4,opt,name=description,proto3" json:"description,omitempty"`
+	// The ranking score: higher is better; comparable only within one
+	// search.
+	Score         float64 `protobuf:"fixed64,5,opt,name=score,proto3" json:"score,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SkillSearchHit) Reset() {
+	*x = SkillSearchHit{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SkillSearchHit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SkillSearchHit) ProtoMessage() {}
+
+func (x *SkillSearchHit) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SkillSearchHit.ProtoReflect.Descriptor instead.
+func (*SkillSearchHit) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *SkillSearchHit) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *SkillSearchHit) GetOrigin() string {
+	if x != nil {
+		return x.Origin
+	}
+	return ""
+}
+
+func (x *SkillSearchHit) GetOriginKind() OriginKind {
+	if x != nil {
+		return x.OriginKind
+	}
+	return OriginKind_ORIGIN_KIND_UNSPECIFIED
+}
+
+func (x *SkillSearchHit) GetDescription() string {
+	if x != nil {
+		return x.Description
+	}
+	return ""
+}
+
+func (x *SkillSearchHit) GetScore() float64 {
+	if x != nil {
+		return x.Score
+	}
+	return 0
+}
+
 // SkillResourceValue is the resource-read tool's successful result: one page
 // of a skill resource's text.
 type SkillResourceValue struct {
@@ -3180,7 +3440,7 @@ type SkillResourceValue struct {
 
 func (x *SkillResourceValue) Reset() {
 	*x = SkillResourceValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3192,7 +3452,7 @@ func (x *SkillResourceValue) String() string {
 func (*SkillResourceValue) ProtoMessage() {}
 
 func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3205,7 +3465,7 @@ func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillResourceValue.ProtoReflect.Descriptor instead.
 func (*SkillResourceValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SkillResourceValue) GetName() string {
@@ -3278,7 +3538,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3290,7 +3550,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3303,7 +3563,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *ReadResourceRequest) GetCwd() string {
@@ -3372,7 +3632,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3384,7 +3644,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3397,7 +3657,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ReadResourceResponse) GetStatus() ResourceStatus {
@@ -3428,6 +3688,160 @@ func (x *ReadResourceResponse) GetError() string {
 	return ""
 }
 
+// EmbedRequest asks for the vectors of some texts.
+type EmbedRequest struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Kind  EmbedKind              `protobuf:"varint,1,opt,name=kind,proto3,enum=skillcatalog.v1.EmbedKind" json:"kind,omitempty"`
+	// At most 256 texts, each at most 8 KiB.
+	Texts         []string `protobuf:"bytes,2,rep,name=texts,proto3" json:"texts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EmbedRequest) Reset() {
+	*x = EmbedRequest{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EmbedRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EmbedRequest) ProtoMessage() {}
+
+func (x *EmbedRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EmbedRequest.ProtoReflect.Descriptor instead.
+func (*EmbedRequest) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *EmbedRequest) GetKind() EmbedKind {
+	if x != nil {
+		return x.Kind
+	}
+	return EmbedKind_EMBED_KIND_UNSPECIFIED
+}
+
+func (x *EmbedRequest) GetTexts() []string {
+	if x != nil {
+		return x.Texts
+	}
+	return nil
+}
+
+// EmbedResponse holds one vector per text, in order, all of one dimension.
+type EmbedResponse struct {
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Vectors []*EmbeddingVector     `protobuf:"bytes,1,rep,name=vectors,proto3" json:"vectors,omitempty"`
+	// Names the embedding model; vectors of different models are never
+	// compared (the plugin drops what it cached when it changes).
+	Model         string `protobuf:"bytes,2,opt,name=model,proto3" json:"model,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EmbedResponse) Reset() {
+	*x = EmbedResponse{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EmbedResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EmbedResponse) ProtoMessage() {}
+
+func (x *EmbedResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EmbedResponse.ProtoReflect.Descriptor instead.
+func (*EmbedResponse) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{42}
+}
+
+func (x *EmbedResponse) GetVectors() []*EmbeddingVector {
+	if x != nil {
+		return x.Vectors
+	}
+	return nil
+}
+
+func (x *EmbedResponse) GetModel() string {
+	if x != nil {
+		return x.Model
+	}
+	return ""
+}
+
+// EmbeddingVector is one text's embedding.
+type EmbeddingVector struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Values        []float32              `protobuf:"fixed32,1,rep,packed,name=values,proto3" json:"values,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *EmbeddingVector) Reset() {
+	*x = EmbeddingVector{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[43]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *EmbeddingVector) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*EmbeddingVector) ProtoMessage() {}
+
+func (x *EmbeddingVector) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[43]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use EmbeddingVector.ProtoReflect.Descriptor instead.
+func (*EmbeddingVector) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{43}
+}
+
+func (x *EmbeddingVector) GetValues() []float32 {
+	if x != nil {
+		return x.Values
+	}
+	return nil
+}
+
 // EndSessionRequest releases a session.
 type EndSessionRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -3438,7 +3852,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3450,7 +3864,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3463,7 +3877,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -3482,7 +3896,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3494,7 +3908,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3507,7 +3921,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{45}
 }
 
 // PingRequest is empty.
@@ -3519,7 +3933,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3531,7 +3945,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3544,7 +3958,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{41}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{46}
 }
 
 // PingResponse is empty.
@@ -3556,7 +3970,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3568,7 +3982,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3581,7 +3995,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{42}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{47}
 }
 
 var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
@@ -3692,7 +4106,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xc5\x02\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xa2\x03\n" +
 	"\fSkillSummary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3704,7 +4118,12 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\vorigin_kind\x18\b \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
 	"originKind\x12%\n" +
 	"\x0equalified_name\x18\x06 \x01(\tR\rqualifiedName\x12#\n" +
-	"\rargument_hint\x18\a \x01(\tR\fargumentHint\"\xe8\x03\n" +
+	"\rargument_hint\x18\a \x01(\tR\fargumentHint\x12\x1e\n" +
+	"\vwhen_to_use\x18\t \x01(\tR\twhenToUse\x12\x1a\n" +
+	"\bkeywords\x18\n" +
+	" \x01(\tR\bkeywords\x12\x1f\n" +
+	"\vsearch_text\x18\v \x01(\tR\n" +
+	"searchText\"\xc5\x04\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -3722,7 +4141,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\n" +
 	"directives\x18\n" +
 	" \x01(\v2 .skillcatalog.v1.SkillDirectivesR\n" +
-	"directives\"\x93\x02\n" +
+	"directives\x12\x1e\n" +
+	"\vwhen_to_use\x18\f \x01(\tR\twhenToUse\x12\x1a\n" +
+	"\bkeywords\x18\r \x01(\tR\bkeywords\x12\x1f\n" +
+	"\vsearch_text\x18\x0e \x01(\tR\n" +
+	"searchText\"\x93\x02\n" +
 	"\x0fSkillDirectives\x127\n" +
 	"\acontext\x18\x01 \x01(\x0e2\x1d.skillcatalog.v1.SkillContextR\acontext\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x14\n" +
@@ -3797,7 +4220,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\acontent\x18\x04 \x01(\tR\acontent\x12\x16\n" +
 	"\x06origin\x18\x05 \x01(\tR\x06origin\x12<\n" +
 	"\vorigin_kind\x18\x06 \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
-	"originKind\"\x8e\x02\n" +
+	"originKind\"\xd4\x02\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
@@ -3805,7 +4228,18 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0eresource_value\x18\x04 \x01(\v2#.skillcatalog.v1.SkillResourceValueR\rresourceValue\x12@\n" +
 	"\n" +
 	"directives\x18\x05 \x01(\v2 .skillcatalog.v1.SkillDirectivesR\n" +
-	"directives\"\xc4\x01\n" +
+	"directives\x12D\n" +
+	"\fsearch_value\x18\x06 \x01(\v2!.skillcatalog.v1.SkillSearchValueR\vsearchValue\"]\n" +
+	"\x10SkillSearchValue\x12\x14\n" +
+	"\x05query\x18\x01 \x01(\tR\x05query\x123\n" +
+	"\x04hits\x18\x02 \x03(\v2\x1f.skillcatalog.v1.SkillSearchHitR\x04hits\"\xb2\x01\n" +
+	"\x0eSkillSearchHit\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
+	"\x06origin\x18\x02 \x01(\tR\x06origin\x12<\n" +
+	"\vorigin_kind\x18\x03 \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
+	"originKind\x12 \n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\x12\x14\n" +
+	"\x05score\x18\x05 \x01(\x01R\x05score\"\xc4\x01\n" +
 	"\x12SkillResourceValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x16\n" +
@@ -3831,7 +4265,15 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04data\x18\x02 \x01(\fR\x04data\x12\x1f\n" +
 	"\vtotal_bytes\x18\x03 \x01(\x04R\n" +
 	"totalBytes\x12\x14\n" +
-	"\x05error\x18\x04 \x01(\tR\x05error\"2\n" +
+	"\x05error\x18\x04 \x01(\tR\x05error\"T\n" +
+	"\fEmbedRequest\x12.\n" +
+	"\x04kind\x18\x01 \x01(\x0e2\x1a.skillcatalog.v1.EmbedKindR\x04kind\x12\x14\n" +
+	"\x05texts\x18\x02 \x03(\tR\x05texts\"a\n" +
+	"\rEmbedResponse\x12:\n" +
+	"\avectors\x18\x01 \x03(\v2 .skillcatalog.v1.EmbeddingVectorR\avectors\x12\x14\n" +
+	"\x05model\x18\x02 \x01(\tR\x05model\")\n" +
+	"\x0fEmbeddingVector\x12\x16\n" +
+	"\x06values\x18\x01 \x03(\x02R\x06values\"2\n" +
 	"\x11EndSessionRequest\x12\x1d\n" +
 	"\n" +
 	"session_id\x18\x01 \x01(\tR\tsessionId\"\x14\n" +
@@ -3876,7 +4318,11 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x19RESOURCE_STATUS_NOT_FOUND\x10\x06\x12\x1d\n" +
 	"\x19RESOURCE_STATUS_TOO_LARGE\x10\a\x12\x1a\n" +
 	"\x16RESOURCE_STATUS_BINARY\x10\b\x12\"\n" +
-	"\x1eRESOURCE_STATUS_PROVIDER_ERROR\x10\t2\xd8\x04\n" +
+	"\x1eRESOURCE_STATUS_PROVIDER_ERROR\x10\t*V\n" +
+	"\tEmbedKind\x12\x1a\n" +
+	"\x16EMBED_KIND_UNSPECIFIED\x10\x00\x12\x14\n" +
+	"\x10EMBED_KIND_QUERY\x10\x01\x12\x17\n" +
+	"\x13EMBED_KIND_DOCUMENT\x10\x022\xd8\x04\n" +
 	"\rPluginService\x12R\n" +
 	"\tConfigure\x12!.skillcatalog.v1.ConfigureRequest\x1a\".skillcatalog.v1.ConfigureResponse\x12R\n" +
 	"\tBindTools\x12!.skillcatalog.v1.BindToolsRequest\x1a\".skillcatalog.v1.BindToolsResponse\x12L\n" +
@@ -3885,13 +4331,14 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x10ExecuteSkillTool\x12(.skillcatalog.v1.ExecuteSkillToolRequest\x1a).skillcatalog.v1.ExecuteSkillToolResponse\x12U\n" +
 	"\n" +
 	"EndSession\x12\".skillcatalog.v1.EndSessionRequest\x1a#.skillcatalog.v1.EndSessionResponse\x12C\n" +
-	"\x04Ping\x12\x1c.skillcatalog.v1.PingRequest\x1a\x1d.skillcatalog.v1.PingResponse2\xe3\x02\n" +
+	"\x04Ping\x12\x1c.skillcatalog.v1.PingRequest\x1a\x1d.skillcatalog.v1.PingResponse2\xab\x03\n" +
 	"\vHostService\x12O\n" +
 	"\bSnapshot\x12 .skillcatalog.v1.SnapshotRequest\x1a!.skillcatalog.v1.SnapshotResponse\x12O\n" +
 	"\bGetSkill\x12 .skillcatalog.v1.GetSkillRequest\x1a!.skillcatalog.v1.GetSkillResponse\x12U\n" +
 	"\n" +
 	"ReadEvents\x12\".skillcatalog.v1.ReadEventsRequest\x1a#.skillcatalog.v1.ReadEventsResponse\x12[\n" +
-	"\fReadResource\x12$.skillcatalog.v1.ReadResourceRequest\x1a%.skillcatalog.v1.ReadResourceResponseBKZIgithub.com/skillcatalog/skillcatalog/proto/skillcatalog/v1;skillcatalogv1b\x06proto3"
+	"\fReadResource\x12$.skillcatalog.v1.ReadResourceRequest\x1a%.skillcatalog.v1.ReadResourceResponse\x12F\n" +
+	"\x05Embed\x12\x1d.skillcatalog.v1.EmbedRequest\x1a\x1e.skillcatalog.v1.EmbedResponseBKZIgithub.com/skillcatalog/skillcatalog/proto/skillcatalog/v1;skillcatalogv1b\x06proto3"
 
 var (
 	file_skillcatalog_v1_skillcatalog_proto_rawDescOnce sync.Once
@@ -3905,8 +4352,8 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 	return file_skillcatalog_v1_skillcatalog_proto_rawDescData
 }
 
-var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 6)
-var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 43)
+var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
+var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
@@ -3914,116 +4361,129 @@ var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(SkillContext)(0),                // 3: skillcatalog.v1.SkillContext
 	(DirectiveKind)(0),               // 4: skillcatalog.v1.DirectiveKind
 	(ResourceStatus)(0),              // 5: skillcatalog.v1.ResourceStatus
-	(*ConfigureRequest)(nil),         // 6: skillcatalog.v1.ConfigureRequest
-	(*ConfigureResponse)(nil),        // 7: skillcatalog.v1.ConfigureResponse
-	(*ToolDefinition)(nil),           // 8: skillcatalog.v1.ToolDefinition
-	(*BindToolsRequest)(nil),         // 9: skillcatalog.v1.BindToolsRequest
-	(*ToolBinding)(nil),              // 10: skillcatalog.v1.ToolBinding
-	(*BindToolsResponse)(nil),        // 11: skillcatalog.v1.BindToolsResponse
-	(*UnmountRequest)(nil),           // 12: skillcatalog.v1.UnmountRequest
-	(*UnmountResponse)(nil),          // 13: skillcatalog.v1.UnmountResponse
-	(*ContentBlock)(nil),             // 14: skillcatalog.v1.ContentBlock
-	(*Message)(nil),                  // 15: skillcatalog.v1.Message
-	(*Decision)(nil),                 // 16: skillcatalog.v1.Decision
-	(*RejectDecision)(nil),           // 17: skillcatalog.v1.RejectDecision
-	(*EnterDecision)(nil),            // 18: skillcatalog.v1.EnterDecision
-	(*SessionHead)(nil),              // 19: skillcatalog.v1.SessionHead
-	(*PreStepRequest)(nil),           // 20: skillcatalog.v1.PreStepRequest
-	(*RecentEvents)(nil),             // 21: skillcatalog.v1.RecentEvents
-	(*MessageEdit)(nil),              // 22: skillcatalog.v1.MessageEdit
-	(*ReplaceEdit)(nil),              // 23: skillcatalog.v1.ReplaceEdit
-	(*PreStepResponse)(nil),          // 24: skillcatalog.v1.PreStepResponse
-	(*InvokedSkill)(nil),             // 25: skillcatalog.v1.InvokedSkill
-	(*StepReason)(nil),               // 26: skillcatalog.v1.StepReason
-	(*InvocationPolicy)(nil),         // 27: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 28: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 29: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 30: skillcatalog.v1.SkillDefinition
-	(*SkillDirectives)(nil),          // 31: skillcatalog.v1.SkillDirectives
-	(*SnapshotRequest)(nil),          // 32: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 33: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 34: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 35: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 36: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 37: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 38: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 39: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 40: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 41: skillcatalog.v1.ExecuteSkillToolResponse
-	(*SkillResourceValue)(nil),       // 42: skillcatalog.v1.SkillResourceValue
-	(*ReadResourceRequest)(nil),      // 43: skillcatalog.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil),     // 44: skillcatalog.v1.ReadResourceResponse
-	(*EndSessionRequest)(nil),        // 45: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 46: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 47: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 48: skillcatalog.v1.PingResponse
+	(EmbedKind)(0),                   // 6: skillcatalog.v1.EmbedKind
+	(*ConfigureRequest)(nil),         // 7: skillcatalog.v1.ConfigureRequest
+	(*ConfigureResponse)(nil),        // 8: skillcatalog.v1.ConfigureResponse
+	(*ToolDefinition)(nil),           // 9: skillcatalog.v1.ToolDefinition
+	(*BindToolsRequest)(nil),         // 10: skillcatalog.v1.BindToolsRequest
+	(*ToolBinding)(nil),              // 11: skillcatalog.v1.ToolBinding
+	(*BindToolsResponse)(nil),        // 12: skillcatalog.v1.BindToolsResponse
+	(*UnmountRequest)(nil),           // 13: skillcatalog.v1.UnmountRequest
+	(*UnmountResponse)(nil),          // 14: skillcatalog.v1.UnmountResponse
+	(*ContentBlock)(nil),             // 15: skillcatalog.v1.ContentBlock
+	(*Message)(nil),                  // 16: skillcatalog.v1.Message
+	(*Decision)(nil),                 // 17: skillcatalog.v1.Decision
+	(*RejectDecision)(nil),           // 18: skillcatalog.v1.RejectDecision
+	(*EnterDecision)(nil),            // 19: skillcatalog.v1.EnterDecision
+	(*SessionHead)(nil),              // 20: skillcatalog.v1.SessionHead
+	(*PreStepRequest)(nil),           // 21: skillcatalog.v1.PreStepRequest
+	(*RecentEvents)(nil),             // 22: skillcatalog.v1.RecentEvents
+	(*MessageEdit)(nil),              // 23: skillcatalog.v1.MessageEdit
+	(*ReplaceEdit)(nil),              // 24: skillcatalog.v1.ReplaceEdit
+	(*PreStepResponse)(nil),          // 25: skillcatalog.v1.PreStepResponse
+	(*InvokedSkill)(nil),             // 26: skillcatalog.v1.InvokedSkill
+	(*StepReason)(nil),               // 27: skillcatalog.v1.StepReason
+	(*InvocationPolicy)(nil),         // 28: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 29: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 30: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 31: skillcatalog.v1.SkillDefinition
+	(*SkillDirectives)(nil),          // 32: skillcatalog.v1.SkillDirectives
+	(*SnapshotRequest)(nil),          // 33: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 34: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 35: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 36: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 37: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 38: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 39: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 40: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 41: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 42: skillcatalog.v1.ExecuteSkillToolResponse
+	(*SkillSearchValue)(nil),         // 43: skillcatalog.v1.SkillSearchValue
+	(*SkillSearchHit)(nil),           // 44: skillcatalog.v1.SkillSearchHit
+	(*SkillResourceValue)(nil),       // 45: skillcatalog.v1.SkillResourceValue
+	(*ReadResourceRequest)(nil),      // 46: skillcatalog.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil),     // 47: skillcatalog.v1.ReadResourceResponse
+	(*EmbedRequest)(nil),             // 48: skillcatalog.v1.EmbedRequest
+	(*EmbedResponse)(nil),            // 49: skillcatalog.v1.EmbedResponse
+	(*EmbeddingVector)(nil),          // 50: skillcatalog.v1.EmbeddingVector
+	(*EndSessionRequest)(nil),        // 51: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 52: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 53: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 54: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
-	8,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
-	10, // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
+	9,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
+	11, // 1: skillcatalog.v1.BindToolsRequest.bindings:type_name -> skillcatalog.v1.ToolBinding
 	0,  // 2: skillcatalog.v1.Message.role:type_name -> skillcatalog.v1.Role
-	14, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
-	17, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
-	18, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
-	15, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
-	16, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
-	19, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
-	21, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	33, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
-	37, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
-	23, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
-	15, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
-	15, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
+	15, // 3: skillcatalog.v1.Message.content:type_name -> skillcatalog.v1.ContentBlock
+	18, // 4: skillcatalog.v1.Decision.reject:type_name -> skillcatalog.v1.RejectDecision
+	19, // 5: skillcatalog.v1.Decision.enter:type_name -> skillcatalog.v1.EnterDecision
+	16, // 6: skillcatalog.v1.EnterDecision.messages:type_name -> skillcatalog.v1.Message
+	17, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
+	20, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
+	22, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
+	34, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
+	38, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	24, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
+	16, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
+	16, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
 	1,  // 15: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
-	22, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	26, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
-	25, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
-	31, // 19: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
-	27, // 20: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	23, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
+	27, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
+	26, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
+	32, // 19: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
+	28, // 20: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
 	2,  // 21: skillcatalog.v1.SkillSummary.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	27, // 22: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	28, // 23: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	28, // 22: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	29, // 23: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
 	2,  // 24: skillcatalog.v1.SkillDefinition.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	31, // 25: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
+	32, // 25: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
 	3,  // 26: skillcatalog.v1.SkillDirectives.context:type_name -> skillcatalog.v1.SkillContext
 	4,  // 27: skillcatalog.v1.SkillDirectives.honoured:type_name -> skillcatalog.v1.DirectiveKind
-	29, // 28: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	30, // 29: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	37, // 30: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	19, // 31: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	28, // 32: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	30, // 28: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	31, // 29: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	38, // 30: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	20, // 31: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	29, // 32: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
 	2,  // 33: skillcatalog.v1.SkillToolValue.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	40, // 34: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	42, // 35: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
-	31, // 36: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
-	5,  // 37: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
-	6,  // 38: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	9,  // 39: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	12, // 40: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	20, // 41: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	39, // 42: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	45, // 43: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	47, // 44: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	32, // 45: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	34, // 46: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	36, // 47: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	43, // 48: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
-	7,  // 49: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	11, // 50: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	13, // 51: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	24, // 52: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	41, // 53: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	46, // 54: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	48, // 55: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	33, // 56: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	35, // 57: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	38, // 58: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	44, // 59: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
-	49, // [49:60] is the sub-list for method output_type
-	38, // [38:49] is the sub-list for method input_type
-	38, // [38:38] is the sub-list for extension type_name
-	38, // [38:38] is the sub-list for extension extendee
-	0,  // [0:38] is the sub-list for field type_name
+	41, // 34: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	45, // 35: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	32, // 36: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
+	43, // 37: skillcatalog.v1.ExecuteSkillToolResponse.search_value:type_name -> skillcatalog.v1.SkillSearchValue
+	44, // 38: skillcatalog.v1.SkillSearchValue.hits:type_name -> skillcatalog.v1.SkillSearchHit
+	2,  // 39: skillcatalog.v1.SkillSearchHit.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	5,  // 40: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	6,  // 41: skillcatalog.v1.EmbedRequest.kind:type_name -> skillcatalog.v1.EmbedKind
+	50, // 42: skillcatalog.v1.EmbedResponse.vectors:type_name -> skillcatalog.v1.EmbeddingVector
+	7,  // 43: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	10, // 44: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	13, // 45: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	21, // 46: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	40, // 47: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	51, // 48: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	53, // 49: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	33, // 50: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	35, // 51: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	37, // 52: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	46, // 53: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	48, // 54: skillcatalog.v1.HostService.Embed:input_type -> skillcatalog.v1.EmbedRequest
+	8,  // 55: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	12, // 56: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	14, // 57: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	25, // 58: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	42, // 59: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	52, // 60: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	54, // 61: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	34, // 62: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	36, // 63: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	39, // 64: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	47, // 65: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	49, // 66: skillcatalog.v1.HostService.Embed:output_type -> skillcatalog.v1.EmbedResponse
+	55, // [55:67] is the sub-list for method output_type
+	43, // [43:55] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -4045,8 +4505,8 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
-			NumEnums:      6,
-			NumMessages:   43,
+			NumEnums:      7,
+			NumMessages:   48,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

@@ -389,6 +389,7 @@ const (
 	HostService_GetSkill_FullMethodName     = "/skillcatalog.v1.HostService/GetSkill"
 	HostService_ReadEvents_FullMethodName   = "/skillcatalog.v1.HostService/ReadEvents"
 	HostService_ReadResource_FullMethodName = "/skillcatalog.v1.HostService/ReadResource"
+	HostService_Embed_FullMethodName        = "/skillcatalog.v1.HostService/Embed"
 )
 
 // HostServiceClient is the client API for HostService service.
@@ -411,6 +412,12 @@ type HostServiceClient interface {
 	// does not implement it answers Unimplemented and the tool reports that
 	// resources cannot be read.
 	ReadResource(ctx context.Context, in *ReadResourceRequest, opts ...grpc.CallOption) (*ReadResourceResponse, error)
+	// Embed turns texts into vectors, for a host that adds semantic ranking
+	// to the plugin's skill search: the plugin embeds each listed skill's
+	// search document once (and again when it changes) and each query, and
+	// fuses the cosine ranking with its lexical one. A host that does not
+	// implement it answers Unimplemented and the search is lexical alone.
+	Embed(ctx context.Context, in *EmbedRequest, opts ...grpc.CallOption) (*EmbedResponse, error)
 }
 
 type hostServiceClient struct {
@@ -461,6 +468,16 @@ func (c *hostServiceClient) ReadResource(ctx context.Context, in *ReadResourceRe
 	return out, nil
 }
 
+func (c *hostServiceClient) Embed(ctx context.Context, in *EmbedRequest, opts ...grpc.CallOption) (*EmbedResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(EmbedResponse)
+	err := c.cc.Invoke(ctx, HostService_Embed_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // HostServiceServer is the server API for HostService service.
 // All implementations must embed UnimplementedHostServiceServer
 // for forward compatibility.
@@ -481,6 +498,12 @@ type HostServiceServer interface {
 	// does not implement it answers Unimplemented and the tool reports that
 	// resources cannot be read.
 	ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error)
+	// Embed turns texts into vectors, for a host that adds semantic ranking
+	// to the plugin's skill search: the plugin embeds each listed skill's
+	// search document once (and again when it changes) and each query, and
+	// fuses the cosine ranking with its lexical one. A host that does not
+	// implement it answers Unimplemented and the search is lexical alone.
+	Embed(context.Context, *EmbedRequest) (*EmbedResponse, error)
 	mustEmbedUnimplementedHostServiceServer()
 }
 
@@ -502,6 +525,9 @@ func (UnimplementedHostServiceServer) ReadEvents(context.Context, *ReadEventsReq
 }
 func (UnimplementedHostServiceServer) ReadResource(context.Context, *ReadResourceRequest) (*ReadResourceResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method ReadResource not implemented")
+}
+func (UnimplementedHostServiceServer) Embed(context.Context, *EmbedRequest) (*EmbedResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Embed not implemented")
 }
 func (UnimplementedHostServiceServer) mustEmbedUnimplementedHostServiceServer() {}
 func (UnimplementedHostServiceServer) testEmbeddedByValue()                     {}
@@ -596,6 +622,24 @@ func _HostService_ReadResource_Handler(srv interface{}, ctx context.Context, dec
 	return interceptor(ctx, in, info, handler)
 }
 
+func _HostService_Embed_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(EmbedRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(HostServiceServer).Embed(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: HostService_Embed_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(HostServiceServer).Embed(ctx, req.(*EmbedRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // HostService_ServiceDesc is the grpc.ServiceDesc for HostService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -618,6 +662,10 @@ var HostService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ReadResource",
 			Handler:    _HostService_ReadResource_Handler,
+		},
+		{
+			MethodName: "Embed",
+			Handler:    _HostService_Embed_Handler,
 		},
 	},
 	Streams:  []grpc.StreamDesc{},
