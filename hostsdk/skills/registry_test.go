@@ -716,7 +716,7 @@ func TestGet(t *testing.T) {
 				return newFake(true)
 			},
 			name:      "rt",
-			want:      skill.Definition{Summary: sum("rt", "d", skills.RuntimeProvider), ResourceBase: rb, Content: "body"},
+			want:      skill.Definition{Summary: withSearchText(sum("rt", "d", skills.RuntimeProvider), "body"), ResourceBase: rb, Content: "body"},
 			wantFound: true,
 		},
 		{
@@ -785,7 +785,7 @@ func TestGet(t *testing.T) {
 				return p
 			},
 			name:      "x",
-			want:      skill.Definition{Summary: sum("x", "agent", skills.RuntimeProvider), Content: "agent body"},
+			want:      skill.Definition{Summary: withSearchText(sum("x", "agent", skills.RuntimeProvider), "agent body"), Content: "agent body"},
 			wantFound: true,
 		},
 		{
@@ -1219,4 +1219,11 @@ func TestProviderTextThatIsNotUTF8(t *testing.T) {
 	if found || !errors.As(err, &loadErr) || !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), "content is not valid UTF-8 (byte 5") {
 		t.Errorf("Get of a skill whose content is not UTF-8: found %v, %v; want a *LoadError naming the content", found, err)
 	}
+}
+
+// withSearchText is s with the search text a runtime skill's content
+// gives it.
+func withSearchText(s skill.Summary, text string) skill.Summary {
+	s.SearchText = text
+	return s
 }
