@@ -1,0 +1,243 @@
+package search
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// MaxQueryBytes bounds the text a search reads of a query: a request
+// longer than that is searched by its start.
+const MaxQueryBytes = 4 << 10
+
+// queryTerm is a distinct term of a query and how much it counts.
+type queryTerm struct {
+	term   string
+	weight float64
+}
+
+// Query is an analyzed query, ready to run against any index.
+type Query struct {
+	terms []queryTerm
+	seq   []string // the query's terms in order, for phrases
+}
+
+// ParseQuery analyzes a query: its terms, each counted once, those that
+// appear only inside a quotation counting quotedWeight. Text past
+// MaxQueryBytes is not read.
+func ParseQuery(text string) Query {
+	if len(text) > MaxQueryBytes {
+		text = text[:MaxQueryBytes]
+	}
+	a := newAnalyzer()
+	var q Query
+	a.terms(text, func(t string) { q.seq = append(q.seq, t) })
+	outside := make(map[string]bool)
+	if quotation.MatchString(text) {
+		a.terms(quotation.ReplaceAllString(text, " "), func(t string) { outside[t] = true })
+	}
+	for _, t := range q.seq {
+		if slices.ContainsFunc(q.terms, func(x queryTerm) bool { return x.term == t }) {
+			continue
+		}
+		w := 1.0
+		if len(outside) > 0 && !outside[t] {
+			w = quotedWeight
+		}
+		q.terms = append(q.terms, queryTerm{term: t, weight: w})
+	}
+	return q
+}
+
+// IsEmpty reports whether q has no terms to search for: every word of it
+// is a stop word, or it has none.
+func (q Query) IsEmpty() bool { return len(q.terms) == 0 }
+
+// scratch is the per-search working memory, pooled: a score per document
+// of the index, the documents with one, and one term's matches.
+type scratch struct {
+	scores  []float32
+	touched []uint32
+	docs    []uint32
+	tfs     []float32
+}
+
+var scratches = sync.Pool{New: func() any { return new(scratch) }}
+
+// Search returns the skills of ix that best match q, best first, at most
+// limit, and only those with a positive score. Ties are broken by name,
+// so the same skills and query always give the same hits, however the
+// index was built. Each hit's Relevance says how much of the query it
+// matches.
+func (ix *Index) Search(q Query, limit int) []Hit {
+	if len(ix.live) == 0 || q.IsEmpty() || limit <= 0 {
+		return nil
+	}
+	sc := scratches.Get().(*scratch)
+	defer scratches.Put(sc)
+	sc.reset(len(ix.norms))
+	bound := ix.score(q, sc)
+	return ix.top(sc, limit, bound)
+}
+
+func (sc *scratch) reset(n int) {
+	if cap(sc.scores) < n {
+		sc.scores = make([]float32, n)
+	}
+	sc.scores = sc.scores[:n]
+	sc.touched = sc.touched[:0]
+}
+
+// score adds q's score to every document of ix in sc, and returns the
+// score a skill would have if it held every term of q without limit (a
+// term the index does not hold counting as the rarest), which Relevance
+// is a share of.
+func (ix *Index) score(q Query, sc *scratch) (bound float64) {
+	n := float64(len(ix.live))
+	idf := make(map[string]float64, len(q.terms))
+	for _, t := range q.terms {
+		df := ix.gather(t.term, sc)
+		v := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
+		idf[t.term] = v
+		bound += t.weight * v
+		w := float32(t.weight * v)
+		for i, g := range sc.docs {
+			x := sc.tfs[i]
+			if sc.scores[g] == 0 {
+				sc.touched = append(sc.touched, g)
+			}
+			sc.scores[g] += w * x / (k1 + x)
+		}
+	}
+	ix.addPhrases(sc, q.seq, idf)
+	return bound
+}
+
+// gather collects in sc the live documents that hold term, by global
+// ordinal, with the term's weighted, length-normalized frequency in each
+// (BM25F), and returns how many there are.
+func (ix *Index) gather(term string, sc *scratch) int {
+	sc.docs, sc.tfs = sc.docs[:0], sc.tfs[:0]
+	for si, s := range ix.segs {
+		p, ok := s.terms[term]
+		if !ok {
+			continue
+		}
+		base, replaced := ix.bases[si], ix.replaced[si]
+		for j, d := range p.docs {
+			if replaced[d/64]&(1<<(d%64)) != 0 {
+				continue
+			}
+			g := base + d
+			tf, n := p.tfs[j], &ix.norms[g]
+			x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
+			sc.docs = append(sc.docs, g)
+			sc.tfs = append(sc.tfs, x)
+		}
+	}
+	return len(sc.docs)
+}
+
+// addPhrases adds to each document the bonus of its best trigger phrase
+// that the query holds in order.
+func (ix *Index) addPhrases(sc *scratch, seq []string, idf map[string]float64) {
+	var bonus map[uint32]float64
+	for start, first := range seq {
+		for si, s := range ix.segs {
+			for _, ref := range s.phrases[first] {
+				if ix.isReplaced(si, ref.doc) {
+					continue
+				}
+				p := s.docs[ref.doc].phrases[ref.phrase]
+				if !holdsInOrder(seq[start:], p) {
+					continue
+				}
+				v := 0.0
+				for _, t := range p {
+					v += idf[t]
+				}
+				if bonus == nil {
+					bonus = make(map[uint32]float64)
+				}
+				g := ix.bases[si] + ref.doc
+				bonus[g] = max(bonus[g], v)
+			}
+		}
+	}
+	for g, v := range bonus {
+		if sc.scores[g] == 0 {
+			sc.touched = append(sc.touched, g)
+		}
+		sc.scores[g] += float32(phraseWeight * v)
+	}
+}
+
+// holdsInOrder reports whether seq, which starts with phrase's first term,
+// holds the phrase's other terms in order, within phraseGap extra terms.
+func holdsInOrder(seq, phrase []string) bool {
+	j := 1
+	for k := 1; k < len(seq) && j < len(phrase) && k < len(phrase)+phraseGap; k++ {
+		if seq[k] == phrase[j] {
+			j++
+		}
+	}
+	return j == len(phrase)
+}
+
+// top returns the best limit documents with a positive score, and clears
+// their scores in sc.
+func (ix *Index) top(sc *scratch, limit int, bound float64) []Hit {
+	better := func(a, b uint32) bool {
+		if sc.scores[a] != sc.scores[b] {
+			return sc.scores[a] > sc.scores[b]
+		}
+		return ix.doc(a).hit.Name < ix.doc(b).hit.Name
+	}
+	best := make([]uint32, 0, limit+1)
+	for _, g := range sc.touched {
+		if sc.scores[g] <= 0 {
+			continue
+		}
+		if len(best) == limit && !better(g, best[limit-1]) {
+			continue
+		}
+		i, _ := slices.BinarySearchFunc(best, g, func(e, t uint32) int {
+			if better(e, t) {
+				return -1
+			}
+			return 1
+		})
+		best = slices.Insert(best, i, g)
+		if len(best) > limit {
+			best = best[:limit]
+		}
+	}
+	if len(best) == 0 {
+		return nil
+	}
+	hits := make([]Hit, len(best))
+	for i, g := range best {
+		hits[i] = ix.doc(g).hit
+		hits[i].Score = float64(sc.scores[g])
+		if bound > 0 {
+			hits[i].Relevance = hits[i].Score / bound
+		}
+	}
+	for _, g := range sc.touched {
+		sc.scores[g] = 0
+	}
+	return hits
+}
+
+// doc returns the document of global ordinal g.
+func (ix *Index) doc(g uint32) *document {
+	si, _ := slices.BinarySearchFunc(ix.bases, g, func(b, t uint32) int {
+		if b <= t {
+			return -1
+		}
+		return 1
+	})
+	si--
+	return &ix.segs[si].docs[g-ix.bases[si]]
+}
+
