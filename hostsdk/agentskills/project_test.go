@@ -302,6 +302,7 @@ func TestBodyIsReadAtLoad(t *testing.T) {
 			dir := filepath.Join(root, "edit-me")
 			writeSkill(t, dir, "edit-me", "Stays the same.", "First body.")
 			p := mustNew(t, Options{HomeDir: t.TempDir(), ExtraRoots: []string{root}, Watch: watch})
+			r := newRecorder(p)
 			before := mustList(t, p, "")
 			if got := mustLoad(t, p, "", "edit-me").Content; got != "First body." {
 				t.Fatalf("content = %q", got)
@@ -312,7 +313,9 @@ func TestBodyIsReadAtLoad(t *testing.T) {
 			}
 			// The listing carries the body's start for the skill search
 			// (SearchText), and nothing else of it.
-			after := mustList(t, p, "")
+			after := waitFor(t, p, r, "", func(o skills.Observation) bool {
+				return len(o.Skills) == 1 && o.Skills[0].SearchText == "Second body."
+			})
 			if len(before.Skills) != 1 || len(after.Skills) != 1 {
 				t.Fatalf("listings hold %d and %d skills, want 1", len(before.Skills), len(after.Skills))
 			}
