@@ -23,6 +23,12 @@ type Baseline struct {
 	// scanned events. It is true whenever Found is. Found false with EverPublished true means
 	// compaction hid every catalog and the current one must be re-established.
 	EverPublished bool
+	// Shown are the skills that the visible relevant-skills messages newer than the newest
+	// visible catalog (all visible ones, without a catalog) described, newest first, at most
+	// MaxShown; Answered the ids of the user messages those messages answered, at most
+	// MaxAnswered.
+	Shown    []string
+	Answered []string
 }
 
 // Over combines b, the result for a range of newer events, with older, the result for the
@@ -34,7 +40,19 @@ func (b Baseline) Over(older Baseline) Baseline {
 		return b
 	}
 	older.EverPublished = older.EverPublished || b.EverPublished
+	older.Shown = newestFirst(b.Shown, older.Shown, MaxShown)
+	older.Answered = newestFirst(b.Answered, older.Answered, MaxAnswered)
 	return older
+}
+
+// newestFirst returns newer followed by older, cut to at most max.
+func newestFirst(newer, older []string, max int) []string {
+	if len(newer) == 0 {
+		return older
+	}
+	out := make([]string, 0, min(len(newer)+len(older), max))
+	out = append(out, newer[:min(len(newer), max)]...)
+	return append(out, older[:min(len(older), max-len(out))]...)
 }
 
 // Scanner derives a Baseline from events fed newest first. The zero value is ready to use
@@ -65,6 +83,11 @@ func (s *Scanner) Feed(ev LogEvent) (done bool) {
 		return false
 	}
 	if !mayBeCatalog(ev.Source) {
+		if ev.Visible {
+			if r, ok := ParseRelevant(ev.Source); ok {
+				s.b.noteRelevant(r)
+			}
+		}
 		return false
 	}
 	parse := s.parse
@@ -91,6 +114,18 @@ func (s *Scanner) FeedParsed(seq uint64, visible bool, catalog Catalog, isCatalo
 	}
 	s.b.Found, s.b.Seq, s.b.Catalog = true, seq, catalog
 	return true
+}
+
+// FeedRelevant is Feed for a relevant-skills record whose source the caller
+// has already parsed.
+func (s *Scanner) FeedRelevant(visible bool, r Relevant) (done bool) {
+	if s.b.Found {
+		return true
+	}
+	if visible {
+		s.b.noteRelevant(r)
+	}
+	return false
 }
 
 // Baseline returns the result for the events fed so far.
