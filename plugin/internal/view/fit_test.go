@@ -139,3 +139,58 @@ func TestFitDiagnostics(t *testing.T) {
 		})
 	}
 }
+
+// TestCatalogDescription: a view says what its catalog shows of each
+// skill, across blocks, capped and fitted, and nothing of a skill it does
+// not show.
+func TestCatalogDescription(t *testing.T) {
+	t.Parallel()
+	var skills []skill.Summary
+	for i := range 120 {
+		d := fmt.Sprintf("Skill %d does things.", i)
+		if i%10 == 0 {
+			d = strings.Repeat(fmt.Sprintf("Long skill %d. ", i), 20)
+		}
+		skills = append(skills, summary(fmt.Sprintf("skill-%03d", i), d))
+	}
+	hidden := summary("skill-050x", "Not for the model.")
+	hidden.Invocation.ModelInvocable = false
+	skills = append(skills, hidden)
+	slices.SortFunc(skills, func(a, b skill.Summary) int { return strings.Compare(a.Name, b.Name) })
+	v := Build(skills, 100, nil)
+	if v.Lossy() {
+		t.Error("an unfitted view is lossy")
+	}
+	for _, s := range skills {
+		got, ok := v.CatalogDescription(s.Name)
+		if !s.Invocation.ModelInvocable {
+			if ok {
+				t.Errorf("%s, not model-invocable, shown as %q", s.Name, got)
+			}
+			continue
+		}
+		if want := render.NormalizeDescription(s.Description, 100); !ok || got != want {
+			t.Errorf("%s: %q, %v; want %q", s.Name, got, ok, want)
+		}
+	}
+	for _, name := range []string{"", "skill-", "skill-999", "zzz"} {
+		if got, ok := v.CatalogDescription(name); ok {
+			t.Errorf("%q shown as %q", name, got)
+		}
+	}
+	budget := 1200 // the names alone take some 1,470 bytes
+	fitted := Fit(v, budget)
+	fit := wantFitted(t, skills, 100, budget)
+	if !fitted.Lossy() || fit.Omitted == 0 {
+		t.Fatalf("the budget left out %d skills; lossy %v", fit.Omitted, fitted.Lossy())
+	}
+	for i, e := range fit.Entries {
+		if got, ok := fitted.CatalogDescription(e.Name); !ok || got != e.Description {
+			t.Errorf("entry %d %s: %q, %v; want %q", i, e.Name, got, ok, e.Description)
+		}
+	}
+	last := skills[len(skills)-1].Name
+	if got, ok := fitted.CatalogDescription(last); ok {
+		t.Errorf("%s, left out by the budget, shown as %q", last, got)
+	}
+}

@@ -750,6 +750,15 @@ func (v *View) catalogEntries() []digest.Entry {
 	}
 	enc := string(buf)
 	entries := make([]digest.Entry, v.numEntries)
+	for i := range entries {
+		entries[i], enc = decodeEntry(enc)
+	}
+	return entries
+}
+
+// decodeEntry decodes the entry at the start of enc (digest.AppendEntry's
+// encoding) and returns it with the rest of enc.
+func decodeEntry(enc string) (digest.Entry, string) {
 	next := func() string {
 		var n, shift uint64
 		k := 0
@@ -764,17 +773,49 @@ func (v *View) catalogEntries() []digest.Entry {
 		enc = enc[k+int(n):]
 		return s
 	}
-	for i := range entries {
-		if enc[0] == 0 { // the marker of an entry with an origin
-			enc = enc[1:]
-			if enc[0] == 0 { // a kind's marker: an origin is never empty
-				entries[i].OriginKind = digest.OriginKind(enc[1])
-				enc = enc[2:]
-			}
-			entries[i].Origin = next()
+	var e digest.Entry
+	if enc[0] == 0 { // the marker of an entry with an origin
+		enc = enc[1:]
+		if enc[0] == 0 { // a kind's marker: an origin is never empty
+			e.OriginKind = digest.OriginKind(enc[1])
+			enc = enc[2:]
 		}
-		entries[i].Name = next()
-		entries[i].Description = next()
+		e.Origin = next()
 	}
-	return entries
+	e.Name = next()
+	e.Description = next()
+	return e, enc
 }
+
+// CatalogDescription returns the description v's catalog shows for the
+// skill named name (capped, and shortened by a budget), and false when
+// the catalog does not list it: not listed, not model-invocable, or left
+// out by a budget.
+func (v *View) CatalogDescription(name string) (string, bool) {
+	// A block of an unfitted view ends with its last listed skill; a
+	// fitted view's blocks list entries only, and never none.
+	last := func(b *block) string {
+		if len(b.listed) > 0 {
+			return b.listed[len(b.listed)-1].name
+		}
+		return b.entries[len(b.entries)-1].name
+	}
+	i := sort.Search(len(v.blocks), func(i int) bool { return last(v.blocks[i]) >= name })
+	if i == len(v.blocks) {
+		return "", false
+	}
+	b := v.blocks[i]
+	off := 0
+	for _, e := range b.entries {
+		if e.name == name {
+			entry, _ := decodeEntry(string(b.encoded[off : off+e.encLen]))
+			return entry.Description, true
+		}
+		off += e.encLen
+	}
+	return "", false
+}
+
+// Lossy reports whether a catalog budget shortened a description of v's
+// catalog or left a skill out of it.
+func (v *View) Lossy() bool { return v.base != nil }
