@@ -240,4 +240,3 @@ func (ix *Index) doc(g uint32) *document {
 	si--
 	return &ix.segs[si].docs[g-ix.bases[si]]
 }
-

@@ -27,7 +27,7 @@ func TestAnalyzer(t *testing.T) {
 		{"", nil},
 		{"Deploying the apps", []string{"deploy", "app"}},
 		{"A/B testing, I/O bound", []string{"ab", "test", "io", "bound"}},
-		{"and/or a/bc", []string{"bc"}}, // "and", "or" and "a" are stop words; "a/bc" is no abbreviation
+		{"and/or a/bc", []string{"bc"}},                                           // "and", "or" and "a" are stop words; "a/bc" is no abbreviation
 		{"Standard_D4s_v5 in East-US", []string{"standard", "d4s", "v5", "east"}}, // "us" is a stop word
 		{"Émigrés’ CAFÉ", []string{"émigré", "café"}},
 		{"how do I use this with you", nil},
@@ -70,9 +70,9 @@ func TestSearchRanks(t *testing.T) {
 		want  []string // the first hits, in order
 	}{
 		{"fill in this PDF form", []string{"pdf-forms"}},
-		{"edit my Word documents", []string{"docx"}},                                        // pdf-forms says not to use it for them
+		{"edit my Word documents", []string{"docx"}},                         // pdf-forms says not to use it for them
 		{"please edit this copy for our homepage", []string{"copy-editing"}}, // a trigger phrase it quotes
-		{"deploying a preview", []string{"deploy-preview"}},                                 // stems meet
+		{"deploying a preview", []string{"deploy-preview"}},                  // stems meet
 		{"set up an A/B test", []string{"ab-testing"}},
 		{"write the changelog", []string{"release-notes"}},                 // keywords
 		{"what to do before tagging a version", []string{"release-notes"}}, // when_to_use
