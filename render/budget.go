@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/digest"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
 // MinCatalogBudget is the smallest catalog budget a configuration may set:
@@ -279,10 +280,22 @@ func prefixBytes(s string, k int) int {
 const listClose = "</available_skills>\n\n"
 
 // omittedSentence is the line a budgeted catalog adds when skills were left
-// out.
-func omittedSentence(omitted int) string {
-	if omitted == 1 {
-		return "1 more skill is available but not listed, to keep this catalog within its size budget.\n"
+// out; with the skill-search tool mounted, it says to search for them.
+func omittedSentence(omitted int, searchTool bool) string {
+	const (
+		oneLeft  = "1 more skill is available but not listed"
+		manyLeft = " more skills are available but not listed"
+		why      = ", to keep this catalog within its size budget"
+		end      = ".\n"
+		search   = "; call `" + contract.SearchToolName + "` with what the task needs to find them.\n"
+	)
+	switch {
+	case omitted == 1 && searchTool:
+		return oneLeft + why + search
+	case omitted == 1:
+		return oneLeft + why + end
+	case searchTool:
+		return strconv.Itoa(omitted) + manyLeft + why + search
 	}
-	return strconv.Itoa(omitted) + " more skills are available but not listed, to keep this catalog within its size budget.\n"
+	return strconv.Itoa(omitted) + manyLeft + why + end
 }

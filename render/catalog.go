@@ -132,7 +132,7 @@ func assembleCatalog(lines [][]byte, update bool, omitted int) string {
 		}
 	}
 	if omitted > 0 {
-		return catalogWith(header, lines, omittedSentence(omitted))
+		return catalogWith(header, lines, omittedSentence(omitted, false))
 	}
 	return catalogWith(header, lines, "")
 }
@@ -166,6 +166,9 @@ func catalogWith(header string, lines [][]byte, sentence string) string {
 type CatalogNotes struct {
 	Remote         RemoteOrigins // Remote.Note(), as WithRemoteSkillsNote adds it
 	UserInvocation bool          // UserInvocationNote, as WithUserInvocationNote adds it
+	// SearchTool says the skill-search tool is mounted: the sentence of a
+	// catalog that left skills out says to search for them.
+	SearchTool bool
 }
 
 // AssembleCatalogSeq is assembleCatalog for lines that lines yields in
@@ -187,7 +190,7 @@ func AssembleCatalogSeq(lines iter.Seq[[]byte], update bool, omitted int, notes 
 	}
 	var sentence string
 	if omitted > 0 {
-		sentence = omittedSentence(omitted)
+		sentence = omittedSentence(omitted, notes.SearchTool)
 	}
 	// The notes go between the footer's instructions and its closing tag.
 	instructions := catalogFooter[len(listClose) : len(catalogFooter)-len(reminderClose)]

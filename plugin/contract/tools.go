@@ -10,4 +10,7 @@ const (
 	// ResourceToolName is the name under which a mount with the
 	// resourceTool option registers the resource-read tool.
 	ResourceToolName = "skill_resource"
+	// SearchToolName is the name under which a mount with the searchTool
+	// option registers the skill-search tool.
+	SearchToolName = "skill_search"
 )
