@@ -16,13 +16,14 @@ import (
 
 // knownOptions lists every option, sorted, for the unknown-option error.
 func knownOptions() []string {
-	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionInvocationArguments, contract.OptionInvocationForm, contract.OptionResourceTool, contract.OptionUserInvocation}
+	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionInvocationArguments, contract.OptionInvocationForm,
+		contract.OptionRelevantSkills, contract.OptionResourceTool, contract.OptionSearchTool, contract.OptionUserInvocation}
 }
 
 // defaultConfig returns the configuration used when the host passes none,
 // with every default written out.
 func defaultConfig() contract.MountOptions {
-	return contract.MountOptions{DescriptionMaxLength: render.DefaultDescriptionMaxLength}
+	return contract.MountOptions{DescriptionMaxLength: render.DefaultDescriptionMaxLength, CatalogBudget: contract.DefaultCatalogBudget}
 }
 
 // ParseConfig validates a JSON object of plugin options (the form of
@@ -74,6 +75,9 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 			return cfg, fmt.Errorf("%s must be 0 (no budget) or an integer from %d to %d, got %s", contract.OptionCatalogBudget, render.MinCatalogBudget, math.MaxInt32, compactJSON(v))
 		}
 		cfg.CatalogBudget = n
+		if n == 0 {
+			cfg.CatalogBudget = contract.NoCatalogBudget
+		}
 	}
 	if v, ok := opts[contract.OptionResourceTool]; ok {
 		if err := json.Unmarshal(v, &cfg.ResourceTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
@@ -86,6 +90,20 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 		}
 		if cfg.InvocationArguments && !cfg.UserInvocation {
 			return cfg, fmt.Errorf("%s needs %s: true (arguments are what the user writes after /name)", contract.OptionInvocationArguments, contract.OptionUserInvocation)
+		}
+	}
+	if v, ok := opts[contract.OptionSearchTool]; ok {
+		if err := json.Unmarshal(v, &cfg.SearchTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionSearchTool, compactJSON(v))
+		}
+	}
+	if v, ok := opts[contract.OptionRelevantSkills]; ok {
+		modes := []string{contract.RelevantAuto, contract.RelevantOn, contract.RelevantOff}
+		if err := json.Unmarshal(v, &cfg.RelevantSkills); err != nil || !slices.Contains(modes, cfg.RelevantSkills) {
+			return cfg, fmt.Errorf("%s must be %q, %q or %q, got %s", contract.OptionRelevantSkills, modes[0], modes[1], modes[2], compactJSON(v))
+		}
+		if cfg.RelevantSkills == contract.RelevantAuto {
+			cfg.RelevantSkills = "" // the default, as a Go host writes it
 		}
 	}
 	if v, ok := opts[contract.OptionInvocationForm]; ok {

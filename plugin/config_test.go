@@ -13,7 +13,10 @@ func TestTypedConfigRoundTrip(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ in, want contract.MountOptions }{
 		{contract.MountOptions{}, defaultConfig()},
-		{contract.MountOptions{DescriptionMaxLength: 40}, contract.MountOptions{DescriptionMaxLength: 40}},
+		{contract.MountOptions{DescriptionMaxLength: 40}, contract.MountOptions{DescriptionMaxLength: 40, CatalogBudget: contract.DefaultCatalogBudget}},
+		{contract.MountOptions{CatalogBudget: contract.NoCatalogBudget, SearchTool: true, RelevantSkills: contract.RelevantOff},
+			contract.MountOptions{DescriptionMaxLength: 500, CatalogBudget: contract.NoCatalogBudget, SearchTool: true, RelevantSkills: contract.RelevantOff}},
+		{contract.MountOptions{RelevantSkills: contract.RelevantAuto}, defaultConfig()},
 		{contract.MountOptions{UserInvocation: true, CatalogBudget: 2000, ResourceTool: true},
 			contract.MountOptions{DescriptionMaxLength: 500, UserInvocation: true, CatalogBudget: 2000, ResourceTool: true}},
 	} {

@@ -36,11 +36,11 @@ func TestParseConfigEdges(t *testing.T) {
 		resources bool
 		wantErr   string
 	}{
-		{raw: " \n\t ", maxLen: 500},
-		{raw: `{"catalogDescriptionMaxLength": 90}`, maxLen: 90},
-		{raw: `{"catalogDescriptionMaxLength": 9}`, maxLen: 9},
+		{raw: " \n\t ", maxLen: 500, budget: contract.DefaultCatalogBudget},
+		{raw: `{"catalogDescriptionMaxLength": 90}`, maxLen: 90, budget: contract.DefaultCatalogBudget},
+		{raw: `{"catalogDescriptionMaxLength": 9}`, maxLen: 9, budget: contract.DefaultCatalogBudget},
 		{raw: `{"catalogDescriptionMaxLength": 0}`, wantErr: "catalogDescriptionMaxLength must be an integer >= 3, got 0"},
-		{raw: `{"catalogBudget": 0, "userInvocation": true, "resourceTool": true}`, maxLen: 500, userInv: true, resources: true},
+		{raw: `{"catalogBudget": 0, "userInvocation": true, "resourceTool": true}`, maxLen: 500, budget: contract.NoCatalogBudget, userInv: true, resources: true},
 		{raw: `{"catalogBudget": 100}`, maxLen: 500, budget: 100},
 		{raw: `{"catalogBudget": 900}`, maxLen: 500, budget: 900},
 		{raw: `{"catalogBudget": [1, 2]}`, wantErr: budgetBound + "[1,2]"},
@@ -49,7 +49,7 @@ func TestParseConfigEdges(t *testing.T) {
 		{raw: `{"catalogBudget": ` + long(65) + `}`, wantErr: budgetBound + long(65)[:61] + "..."},
 		{raw: `{"userInvocation": [ true ]}`, wantErr: "userInvocation must be true or false, got [true]"},
 		{raw: `null`, wantErr: "plugin configuration must be a JSON object of options"},
-		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, resourceTool, userInvocation)`},
+		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, relevantSkills, resourceTool, searchTool, userInvocation)`},
 	}
 	for _, tc := range tests {
 		cfg, err := ParseConfig(tc.raw)

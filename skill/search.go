@@ -94,3 +94,25 @@ func CutText(s string, max int) string {
 	}
 	return s[:i]
 }
+
+// SearchResult is the canonical value of a successful skill-search tool
+// call: the query and the skills that best match it, best first. Its JSON
+// form is the tool's structured result, {query, hits: [{name, description,
+// origin?, origin_kind?, score}]}.
+type SearchResult struct {
+	Query string      `json:"query"`
+	Hits  []SearchHit `json:"hits"`
+}
+
+// SearchHit is one skill a search found.
+type SearchHit struct {
+	Name string `json:"name"`
+	// Description is the normalized description, as the result shows it.
+	Description string `json:"description"`
+	// Origin and OriginKind are a remote skill's source, as in Summary.
+	Origin     string     `json:"origin,omitempty"`
+	OriginKind OriginKind `json:"origin_kind,omitempty"`
+	// Score ranks the hit: higher is better, comparable only within one
+	// search.
+	Score float64 `json:"score"`
+}

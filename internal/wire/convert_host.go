@@ -174,3 +174,32 @@ func resourceReadFromProto(r *pb.ReadResourceResponse) contract.ResourceRead {
 	}
 	return out
 }
+
+// embedRequestToProto converts an embedding request.
+func embedRequestToProto(r contract.EmbedRequest) *pb.EmbedRequest {
+	return &pb.EmbedRequest{Kind: pb.EmbedKind(r.Kind), Texts: r.Texts}
+}
+
+// embedRequestFromProto converts an embedding request; a kind the plugin
+// does not define stays as sent, for the host to refuse.
+func embedRequestFromProto(r *pb.EmbedRequest) contract.EmbedRequest {
+	return contract.EmbedRequest{Kind: contract.EmbedKind(min(max(int32(r.GetKind()), 0), 255)), Texts: r.GetTexts()}
+}
+
+// embeddingsToProto converts embeddings.
+func embeddingsToProto(e contract.Embeddings) *pb.EmbedResponse {
+	out := &pb.EmbedResponse{Model: e.Model, Vectors: make([]*pb.EmbeddingVector, len(e.Vectors))}
+	for i, v := range e.Vectors {
+		out.Vectors[i] = &pb.EmbeddingVector{Values: v}
+	}
+	return out
+}
+
+// embeddingsFromProto converts embeddings.
+func embeddingsFromProto(r *pb.EmbedResponse) contract.Embeddings {
+	out := contract.Embeddings{Model: r.GetModel(), Vectors: make([][]float32, len(r.GetVectors()))}
+	for i, v := range r.GetVectors() {
+		out.Vectors[i] = v.GetValues()
+	}
+	return out
+}

@@ -80,3 +80,13 @@ func TestEvents(t *testing.T) {
 		roundTrip(t, "SessionHead", h, sessionHeadToProto, sessionHeadFromProto)
 	}
 }
+
+func TestEmbeddings(t *testing.T) {
+	t.Parallel()
+	fromNil(t, "EmbedRequest", embedRequestFromProto, contract.EmbedRequest{})
+	roundTrip(t, "EmbedRequest", contract.EmbedRequest{Kind: contract.EmbedDocument, Texts: []string{"a", "b"}}, embedRequestToProto, embedRequestFromProto)
+	roundTrip(t, "Embeddings", contract.Embeddings{Model: "m", Vectors: [][]float32{{1, 2}, {3, 4}}}, embeddingsToProto, embeddingsFromProto)
+	if got := embedRequestFromProto(&pb.EmbedRequest{Kind: pb.EmbedKind(1000)}); got.Kind != 255 {
+		t.Errorf("an unknown kind converts to %d", got.Kind)
+	}
+}

@@ -36,6 +36,10 @@ var (
 		Diagnostics: []string{`context "x" is not "fork"`}}
 	fullInvocation = contract.Invocation{Name: "pdf", MessageID: "skill-invocation-s-3-pdf", Directives: &fullDirectives}
 	fullValue      = skill.ToolValue{Name: "pdf", Provider: "mcp", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}, Content: "body", Origin: "docs", OriginKind: skill.OriginWebsite}
+	fullToolCall   = contract.ToolCall{MountID: "m", ToolName: "skill_search", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`),
+		SkillToolIdentity: "tooldef-1", SnapshotToken: "tok"}
+	fullSearchHit = skill.SearchHit{Name: "pdf", Description: "Fill forms.", Origin: "docs", OriginKind: skill.OriginWebsite, Score: 2.5}
+	fullSearch    = skill.SearchResult{Query: "fill a form", Hits: []skill.SearchHit{fullSearchHit, {Name: "docx", Description: "Word.", Score: 1}}}
 )
 
 // TestFullValuesAreFull keeps the full values above full: a field added to
@@ -43,7 +47,7 @@ var (
 func TestFullValuesAreFull(t *testing.T) {
 	t.Parallel()
 	for name, v := range map[string]any{"Summary": fullDefinition.Summary, "Definition": fullDefinition, "ToolValue": fullValue, "Message": fullMessage,
-		"Directives": fullDirectives, "Invocation": fullInvocation} {
+		"Directives": fullDirectives, "Invocation": fullInvocation, "ToolCall": fullToolCall, "SearchResult": fullSearch, "SearchHit": fullSearchHit} {
 		rv := reflect.ValueOf(v)
 		for i := range rv.NumField() {
 			if rv.Field(i).IsZero() {

@@ -10,12 +10,14 @@ import (
 
 // toolCallToProto converts a `skill` tool call.
 func toolCallToProto(c contract.ToolCall) *pb.ExecuteSkillToolRequest {
-	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName, SkillToolIdentity: c.SkillToolIdentity}
+	return &pb.ExecuteSkillToolRequest{MountId: c.MountID, SessionId: c.SessionID, Cwd: c.Cwd, AgentScope: c.AgentScope, ArgumentsJson: string(c.Arguments), CallId: c.CallID, ToolName: c.ToolName, SkillToolIdentity: c.SkillToolIdentity,
+		SnapshotToken: c.SnapshotToken}
 }
 
 // toolCallFromProto converts a `skill` tool call.
 func toolCallFromProto(r *pb.ExecuteSkillToolRequest) contract.ToolCall {
-	c := contract.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName(), SkillToolIdentity: r.GetSkillToolIdentity()}
+	c := contract.ToolCall{MountID: r.GetMountId(), SessionID: r.GetSessionId(), Cwd: r.GetCwd(), AgentScope: r.GetAgentScope(), CallID: r.GetCallId(), ToolName: r.GetToolName(), SkillToolIdentity: r.GetSkillToolIdentity(),
+		SnapshotToken: r.GetSnapshotToken()}
 	if args := r.GetArgumentsJson(); args != "" {
 		c.Arguments = []byte(args)
 	}
@@ -43,7 +45,7 @@ func toolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 // toolResultToProto converts a tool result.
 func toolResultToProto(r contract.ToolResult) *pb.ExecuteSkillToolResponse {
 	return &pb.ExecuteSkillToolResponse{Value: toolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: resourcePageToProto(r.Resource),
-		Directives: directivesToProto(r.Directives)}
+		Directives: directivesToProto(r.Directives), SearchValue: searchResultToProto(r.Search)}
 }
 
 // toolResultFromProto converts a tool result; an error result never
@@ -54,6 +56,33 @@ func toolResultFromProto(r *pb.ExecuteSkillToolResponse) contract.ToolResult {
 		out.Value = toolValueFromProto(r.GetValue())
 		out.Resource = resourcePageFromProto(r.GetResourceValue())
 		out.Directives = directivesFromProto(r.GetDirectives())
+		out.Search = searchResultFromProto(r.GetSearchValue())
+	}
+	return out
+}
+
+// searchResultToProto converts the skill-search tool's value; nil stays
+// nil.
+func searchResultToProto(v *skill.SearchResult) *pb.SkillSearchValue {
+	if v == nil {
+		return nil
+	}
+	out := &pb.SkillSearchValue{Query: v.Query, Hits: make([]*pb.SkillSearchHit, len(v.Hits))}
+	for i, h := range v.Hits {
+		out.Hits[i] = &pb.SkillSearchHit{Name: h.Name, Description: h.Description, Origin: h.Origin, OriginKind: originKindToProto(h.OriginKind), Score: h.Score}
+	}
+	return out
+}
+
+// searchResultFromProto converts the skill-search tool's value; nil stays
+// nil.
+func searchResultFromProto(v *pb.SkillSearchValue) *skill.SearchResult {
+	if v == nil {
+		return nil
+	}
+	out := &skill.SearchResult{Query: v.GetQuery(), Hits: make([]skill.SearchHit, len(v.GetHits()))}
+	for i, h := range v.GetHits() {
+		out.Hits[i] = skill.SearchHit{Name: h.GetName(), Description: h.GetDescription(), Origin: h.GetOrigin(), OriginKind: originKindFromProto(h.GetOriginKind()), Score: h.GetScore()}
 	}
 	return out
 }

@@ -1,7 +1,6 @@
 package wire
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/plugin"
@@ -17,16 +16,19 @@ func TestTools(t *testing.T) {
 	fromNil(t, "ToolValue", toolValueFromProto, (*skill.ToolValue)(nil))
 	fromNil(t, "ToolDefinition", toolDefinitionFromProto, contract.ToolDefinition{})
 	roundTrip(t, "ToolCall/zero", contract.ToolCall{}, toolCallToProto, toolCallFromProto)
-	roundTrip(t, "ToolCall/full", contract.ToolCall{MountID: "m", SessionID: "s", Cwd: "/w", AgentScope: "a", CallID: "c1", Arguments: json.RawMessage(`{"name":"pdf"}`)}, toolCallToProto, toolCallFromProto)
+	roundTrip(t, "ToolCall/full", fullToolCall, toolCallToProto, toolCallFromProto)
 	for name, r := range map[string]contract.ToolResult{
 		"zero":    {},
 		"success": {Value: &fullValue, Text: "<skill_content>", Directives: &fullDirectives},
 		"error":   {Text: "Error: x", IsError: true},
+		"search":  {Search: &fullSearch, Text: "<skill_search_results>"},
+		"no hits": {Search: &skill.SearchResult{Query: "q", Hits: []skill.SearchHit{}}, Text: "<skill_search_results>"},
 	} {
 		roundTrip(t, "ToolResult/"+name, r, toolResultToProto, toolResultFromProto)
 	}
-	if got := toolResultFromProto(&pb.ExecuteSkillToolResponse{IsError: true, Value: toolValueToProto(&fullValue), Directives: directivesToProto(&fullDirectives)}); got.Value != nil || got.Directives != nil {
-		t.Error("an error result carried a value or directives")
+	if got := toolResultFromProto(&pb.ExecuteSkillToolResponse{IsError: true, Value: toolValueToProto(&fullValue), Directives: directivesToProto(&fullDirectives),
+		SearchValue: searchResultToProto(&fullSearch)}); got.Value != nil || got.Directives != nil || got.Search != nil {
+		t.Error("an error result carried a value, directives or search hits")
 	}
 	for _, v := range []*skill.ToolValue{nil, {}, &fullValue} {
 		roundTrip(t, "ToolValue", v, toolValueToProto, toolValueFromProto)

@@ -76,6 +76,26 @@ func (s *hostServer) ReadResource(ctx context.Context, req *pb.ReadResourceReque
 	return resourceReadToProto(got), nil
 }
 
+// Embed serves the host's contract.Embedder when it has one, and answers
+// Unimplemented otherwise.
+func (s *hostServer) Embed(ctx context.Context, req *pb.EmbedRequest) (*pb.EmbedResponse, error) {
+	ctx = incomingTrace(ctx)
+	em, ok := s.host.(contract.Embedder)
+	if !ok {
+		return nil, status.Error(codes.Unimplemented, contract.ErrNoEmbeddings.Error())
+	}
+	call := s.calls.begin("")
+	got, err := em.Embed(ctx, embedRequestFromProto(req))
+	s.calls.end(ctx, call, err)
+	if errors.Is(err, contract.ErrNoEmbeddings) {
+		return nil, status.Error(codes.Unimplemented, err.Error())
+	}
+	if err != nil {
+		return nil, toStatus(ctx, err, codes.Unavailable)
+	}
+	return embeddingsToProto(got), nil
+}
+
 // hostClient is contract.Host over a connection to the host's
 // HostService: the plugin's end of the callbacks. A message over
 // contract.MaxMessageBytes either way fails the call with a
@@ -87,7 +107,21 @@ type hostClient struct {
 var (
 	_ contract.Host           = hostClient{}
 	_ contract.ResourceReader = hostClient{}
+	_ contract.Embedder       = hostClient{}
 )
+
+// Embed calls the host's Embed. A host that does not serve it fails the
+// call with contract.ErrNoEmbeddings.
+func (h hostClient) Embed(ctx context.Context, req contract.EmbedRequest) (contract.Embeddings, error) {
+	resp, err := h.c.Embed(outgoingTrace(ctx), embedRequestToProto(req))
+	if status.Code(err) == codes.Unimplemented {
+		return contract.Embeddings{}, contract.ErrNoEmbeddings
+	}
+	if err != nil {
+		return contract.Embeddings{}, tooLarge("Embed callback", err)
+	}
+	return embeddingsFromProto(resp), nil
+}
 
 func (h hostClient) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
 	resp, err := h.c.Snapshot(outgoingTrace(ctx), snapshotRequestToProto(req))

@@ -19,6 +19,35 @@ const (
 	// OptionInvocationForm says which tokens invoke a skill: `/name`,
 	// `$name` or both.
 	OptionInvocationForm = "invocationForm"
+	// OptionSearchTool registers the skill-search tool.
+	OptionSearchTool = "searchTool"
+	// OptionRelevantSkills says when a user's turn gets the
+	// relevant-skills message.
+	OptionRelevantSkills = "relevantSkills"
+)
+
+// DefaultCatalogBudget is the catalog budget of a mount that sets none:
+// 8,000 characters, what Claude Code allows its skill listing (1% of a
+// 200,000-token context window, some 8,000 characters) and Codex by
+// default (8,000 characters, or 2% of the context). A catalog of a few
+// dozen skills fits whole; a larger library keeps every name, with
+// descriptions shortened and, past some 300 skills, names left out, and the
+// relevant-skills message and the skill-search tool show the rest.
+const DefaultCatalogBudget = 8000
+
+// NoCatalogBudget is the MountOptions.CatalogBudget of a mount that bounds
+// no catalog (the option's JSON value 0).
+const NoCatalogBudget = -1
+
+// The values of OptionRelevantSkills.
+const (
+	// RelevantAuto: a user's turn gets the relevant-skills message while
+	// the catalog is over its budget (the default).
+	RelevantAuto = "auto"
+	// RelevantOn: every user's turn may get it.
+	RelevantOn = "on"
+	// RelevantOff: no turn gets it.
+	RelevantOff = "off"
 )
 
 // The forms of OptionInvocationForm.
@@ -46,7 +75,8 @@ type MountOptions struct {
 	// `/name` token in a direct user message.
 	UserInvocation bool `json:"userInvocation,omitempty"`
 	// CatalogBudget bounds the characters of a catalog's rendered entries:
-	// at least 100; 0 means no budget.
+	// at least 100; 0 means DefaultCatalogBudget, and NoCatalogBudget no
+	// budget.
 	CatalogBudget int `json:"catalogBudget,omitempty"`
 	// ResourceTool registers the resource-read tool next to `skill`.
 	ResourceTool bool `json:"resourceTool,omitempty"`
@@ -61,12 +91,33 @@ type MountOptions struct {
 	// skill: InvocationSlash (`/name`; empty means it), InvocationDollar
 	// (`$name`) or InvocationBoth.
 	InvocationForm string `json:"invocationForm,omitempty"`
+	// SearchTool registers the skill-search tool (SearchToolName) next to
+	// `skill`.
+	SearchTool bool `json:"searchTool,omitempty"`
+	// RelevantSkills says when a step whose newest message is the user's
+	// own gets a message naming the skills that best match it, with their
+	// full descriptions: RelevantAuto (empty means it), RelevantOn or
+	// RelevantOff.
+	RelevantSkills string `json:"relevantSkills,omitempty"`
 }
 
 // JSON returns the configuration's JSON form, the object of options a
 // ConfigureRequest carries: the options that are not zero ("{}" for none).
 func (c MountOptions) JSON() string {
-	b, err := json.Marshal(c)
+	type plain MountOptions // without this method
+	var wire struct {
+		plain
+		// The JSON option's 0 is no budget; absent is the default.
+		CatalogBudget *int `json:"catalogBudget,omitempty"`
+	}
+	wire.plain = plain(c)
+	switch {
+	case c.CatalogBudget == NoCatalogBudget:
+		wire.CatalogBudget = new(int)
+	case c.CatalogBudget != 0:
+		wire.CatalogBudget = &c.CatalogBudget
+	}
+	b, err := json.Marshal(wire)
 	if err != nil {
 		// Integers and booleans always encode.
 		panic("contract: encode mount configuration: " + err.Error())

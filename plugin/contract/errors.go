@@ -48,6 +48,11 @@ func (e *ConfigError) Error() string { return "plugin configuration: " + e.Messa
 // resource-read tool then says the resources are not readable.
 var ErrNoResourceReads = errors.New("the host does not read skill resources")
 
+// ErrNoEmbeddings is returned by Embed of a Host that does not embed texts
+// (over gRPC: a host that answers UNIMPLEMENTED). The skill search is then
+// lexical alone.
+var ErrNoEmbeddings = errors.New("the host does not embed texts")
+
 // MaxMessageBytes is the largest protocol message either end sends or
 // accepts, in both directions of both services: 64 MiB.
 //

@@ -35,6 +35,47 @@ type ResourceReader interface {
 	ReadResource(ctx context.Context, req ResourceRequest) (ResourceRead, error)
 }
 
+// Embedder is the optional part of a Host that embeds texts, for a host
+// that adds semantic ranking to the skill search. A service finds it by a
+// type assertion; a Host without it (or one whose Embed returns
+// ErrNoEmbeddings) leaves the search lexical.
+type Embedder interface {
+	// Embed returns one vector per text, in order, all of one dimension,
+	// and the name of the model that made them.
+	Embed(ctx context.Context, req EmbedRequest) (Embeddings, error)
+}
+
+// EmbedKind says what the texts of an EmbedRequest are.
+type EmbedKind uint8
+
+const (
+	// EmbedQuery: the texts are search queries.
+	EmbedQuery EmbedKind = iota + 1
+	// EmbedDocument: the texts are skills' search documents.
+	EmbedDocument
+)
+
+// Bounds of an EmbedRequest: the plugin sends at most MaxEmbedTexts texts
+// of at most MaxEmbedTextBytes each.
+const (
+	MaxEmbedTexts     = 256
+	MaxEmbedTextBytes = 8 << 10
+)
+
+// EmbedRequest asks for the embeddings of texts.
+type EmbedRequest struct {
+	Kind  EmbedKind
+	Texts []string
+}
+
+// Embeddings are the vectors of an EmbedRequest's texts, in order.
+type Embeddings struct {
+	Vectors [][]float32
+	// Model names the embedding model; vectors of different models are
+	// never compared.
+	Model string
+}
+
 // SnapshotRequest asks for the skills visible to an agent scope.
 type SnapshotRequest struct {
 	SessionID  string

@@ -291,8 +291,14 @@ type ToolCall struct {
 	Arguments json.RawMessage
 	// SkillToolIdentity is the definition identity the name `skill`
 	// resolves to for the calling agent, empty when nothing resolves. The
-	// resource-read tool answers only when it is the mount's own.
+	// resource-read and skill-search tools answer only when it is the
+	// mount's own.
 	SkillToolIdentity string
+	// SnapshotToken is the revision token of the host's cached skill
+	// snapshot for (Cwd, AgentScope), as in StepRequest, when the host
+	// holds a complete one: it lets the plugin answer from its caches
+	// without calling Snapshot.
+	SnapshotToken string
 }
 
 // ToolResult is a tool call's result: the text the model sees and, on
@@ -302,6 +308,8 @@ type ToolResult struct {
 	Value *skill.ToolValue
 	// Resource is set on a successful resource-read call.
 	Resource *skill.ResourcePage
+	// Search is set on a successful skill-search call.
+	Search *skill.SearchResult
 	// Directives, on a successful `skill` call, are what the loaded skill
 	// asks of the runtime, with the kinds the host said it acts on
 	// (skill.Directives.Honoured); nil when it asks for nothing. Text ends

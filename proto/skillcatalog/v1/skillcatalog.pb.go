@@ -3006,10 +3006,14 @@ type ExecuteSkillToolRequest struct {
 	// resource-read tool reads the resources of skills the agent loads with
 	// this mount's `skill` tool, so the plugin answers its calls only when
 	// this is the mount's own `skill` definition (bound with BindTools), and
-	// with an error result otherwise.
+	// with an error result otherwise. So does the skill-search tool.
 	SkillToolIdentity string `protobuf:"bytes,8,opt,name=skill_tool_identity,json=skillToolIdentity,proto3" json:"skill_tool_identity,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// Revision token of the host's cached skill snapshot for (cwd,
+	// agent_scope), as in PreStepRequest, if the host holds a complete one:
+	// lets the plugin skip the Snapshot call.
+	SnapshotToken string `protobuf:"bytes,9,opt,name=snapshot_token,json=snapshotToken,proto3" json:"snapshot_token,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExecuteSkillToolRequest) Reset() {
@@ -3094,6 +3098,13 @@ func (x *ExecuteSkillToolRequest) GetToolName() string {
 func (x *ExecuteSkillToolRequest) GetSkillToolIdentity() string {
 	if x != nil {
 		return x.SkillToolIdentity
+	}
+	return ""
+}
+
+func (x *ExecuteSkillToolRequest) GetSnapshotToken() string {
+	if x != nil {
+		return x.SnapshotToken
 	}
 	return ""
 }
@@ -4201,7 +4212,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x12ReadEventsResponse\x125\n" +
 	"\x06events\x18\x01 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\x120\n" +
 	"\x04head\x18\x02 \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\x04head\x12\x12\n" +
-	"\x04more\x18\x03 \x01(\bR\x04more\"\x93\x02\n" +
+	"\x04more\x18\x03 \x01(\bR\x04more\"\xba\x02\n" +
 	"\x17ExecuteSkillToolRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -4212,7 +4223,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x0earguments_json\x18\x05 \x01(\tR\rargumentsJson\x12\x17\n" +
 	"\acall_id\x18\x06 \x01(\tR\x06callId\x12\x1b\n" +
 	"\ttool_name\x18\a \x01(\tR\btoolName\x12.\n" +
-	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\"\xf4\x01\n" +
+	"\x13skill_tool_identity\x18\b \x01(\tR\x11skillToolIdentity\x12%\n" +
+	"\x0esnapshot_token\x18\t \x01(\tR\rsnapshotToken\"\xf4\x01\n" +
 	"\x0eSkillToolValue\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1a\n" +
 	"\bprovider\x18\x02 \x01(\tR\bprovider\x12B\n" +
