@@ -18,6 +18,7 @@ const (
 	ReasonPublishedTombstone   = contract.ReasonPublishedTombstone
 	ReasonBudget               = contract.ReasonBudget
 	ReasonInvoked              = contract.ReasonInvoked
+	ReasonRelevant             = contract.ReasonRelevant
 	ReasonNoMount              = contract.ReasonNoMount
 	ReasonProviderIncomplete   = contract.ReasonProviderIncomplete
 	ReasonProviderDegraded     = contract.ReasonProviderDegraded

@@ -179,9 +179,10 @@ func (r *stepRun) neutralSince(on contract.SessionHead) (contract.SessionHead, b
 }
 
 // isPluginSource reports whether a message source is one the plugin writes:
-// a catalog record (readable or not) or a user invocation.
+// a catalog record (readable or not), a user invocation or a
+// relevant-skills message.
 func isPluginSource(src []byte) bool {
-	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src))
+	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src))
 }
 
 // appendMessages appends messages outside a step, unconditionally. runtime

@@ -200,7 +200,7 @@ func TestFittedViewIsCachedAndBuiltOn(t *testing.T) {
 	e := newEngine()
 	m := budgetMount(2000)
 	mustPreStep(t, e, h, m, step(h, enter()))
-	key := h.token + "\x00500/2000"
+	key := h.token + "\x00500/2000/s"
 	first, ok := e.views.Get(key)
 	if !ok || first.Unfitted() == first {
 		t.Fatalf("no fitted view cached under %q", key)
@@ -221,7 +221,7 @@ func TestFittedViewIsCachedAndBuiltOn(t *testing.T) {
 		h.skills = change(slices.Clone(h.skills))
 		h.token += "+"
 		mustPreStep(t, e, h, m, step(h, enter()))
-		got, ok := e.views.Get(h.token + "\x00500/2000")
+		got, ok := e.views.Get(h.token + "\x00500/2000/s")
 		if !ok {
 			t.Fatal("no view cached for the new snapshot")
 		}

@@ -87,10 +87,13 @@ func (c *Core) Configure(_ context.Context, host contract.Host, req contract.Con
 	id := "mount-" + strconv.Itoa(c.nextID)
 	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
 	c.mu.Unlock()
-	c.log.Debug("mounted", "mount", id, "scope", req.Scope, contract.OptionDescriptionMaxLength, cfg.DescriptionMaxLength, contract.OptionCatalogBudget, cfg.CatalogBudget, contract.OptionResourceTool, cfg.ResourceTool)
+	c.log.Debug("mounted", "mount", id, "scope", req.Scope, contract.OptionDescriptionMaxLength, cfg.DescriptionMaxLength, contract.OptionCatalogBudget, cfg.CatalogBudget, contract.OptionResourceTool, cfg.ResourceTool, contract.OptionSearchTool, cfg.SearchTool, contract.OptionRelevantSkills, cfg.RelevantSkills)
 	tools := []contract.ToolDefinition{SkillTool()}
 	if cfg.ResourceTool {
 		tools = append(tools, resourceToolDefinition())
+	}
+	if cfg.SearchTool {
+		tools = append(tools, searchToolDefinition())
 	}
 	return contract.ConfigureResponse{MountID: id, Tools: tools, AcceptsSourceDigests: true, AcceptsStepSnapshots: true}, nil
 }
@@ -130,9 +133,10 @@ func (c *Core) PreStep(ctx context.Context, req contract.StepRequest) (contract.
 
 // ExecuteSkillTool runs one call of call.MountID's tools: the `skill`
 // tool (call.ToolName empty or contract.SkillToolName), or the resource-read
-// tool (contract.ResourceToolName) of a mount that registered it, for an
-// agent whose `skill` is the mount's own (call.SkillToolIdentity). A name
-// the mount did not register is answered with an error result.
+// tool (contract.ResourceToolName) or the skill-search tool
+// (contract.SearchToolName) of a mount that registered it, for an agent
+// whose `skill` is the mount's own (call.SkillToolIdentity). A name the
+// mount did not register is answered with an error result.
 func (c *Core) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (contract.ToolResult, error) {
 	ms, err := c.mount(call.MountID)
 	if err != nil {
@@ -148,6 +152,13 @@ func (c *Core) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (co
 			return errorResult(render.ErrResourceToolWithoutSkill()), nil
 		}
 		return c.engine.executeResourceTool(ctx, ms.host, ms.mount, call)
+	case call.ToolName == contract.SearchToolName && ms.mount.cfg.SearchTool:
+		if call.SkillToolIdentity != ms.mount.skillIdentity || ms.mount.skillIdentity == "" {
+			// What a search finds is loaded with this mount's `skill`; an
+			// agent without it can load none of it.
+			return errorResult(render.ErrSearchWithoutSkill()), nil
+		}
+		return c.engine.executeSearchTool(ctx, ms.host, ms.mount, call)
 	}
 	return errorResult(render.ErrUnknownTool(call.ToolName)), nil
 }

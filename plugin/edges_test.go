@@ -607,11 +607,11 @@ func TestCacheEntriesAreAccounted(t *testing.T) {
 	e := newEngine()
 	req := step(h, enter())
 	mustPreStep(t, e, h, testMount(), req)
-	placeKey := req.Cwd + "\x00" + req.AgentScope + "\x00" + "500"
+	placeKey := req.Cwd + "\x00" + req.AgentScope + "\x00" + "500/8000/s" // the default cap and budget; it searches
 	if got, want := e.lastTokens.Bytes(), len(placeKey)+len(h.token)+bytelru.Bookkeeping[string, string](); got != want {
 		t.Errorf("place entry accounted at %d bytes, want %d", got, want)
 	}
-	key := h.token + "\x00" + "500"
+	key := h.token + "\x00" + "500/8000/s"
 	v, ok := e.views.Get(key)
 	if !ok {
 		t.Fatalf("no view cached under %q", key)

@@ -54,6 +54,9 @@ type sessionState struct {
 type parsedSource struct {
 	digest digest.Digest
 	ok     bool
+	// relevant is the record of a relevant-skills source the plugin
+	// wrote, which the host may send back by its digest.
+	relevant *events.Relevant
 }
 
 // mount is the per-mount input to the rules: its configuration and the
@@ -140,6 +143,7 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 		// not the plugin's to add, by the model or by the user.
 		return resp, nil
 	}
+	resp = e.withRelevant(m, req, listed, base, head, resp)
 	return e.withInvocations(ctx, host, m, req, listed, head.Seq, resp)
 }
 
@@ -229,7 +233,7 @@ func (e *engine) publish(cur *view.View, base events.Baseline, head contract.Ses
 	// An update with no entries and nothing left out renders the
 	// Tombstone.
 	text := render.AssembleCatalogSeq(cur.Lines(), update, cur.Omitted(),
-		render.CatalogNotes{Remote: cur.RemoteOrigins(), UserInvocation: cfg.UserInvocation})
+		render.CatalogNotes{Remote: cur.RemoteOrigins(), UserInvocation: cfg.UserInvocation, SearchTool: cfg.SearchTool})
 	source := events.AssembleCatalogSeq(cur.Records(), update, cur.Omitted())
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
@@ -272,10 +276,13 @@ func catalogMessageID(session string, head contract.SessionHead, d digest.Digest
 func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contract.MountOptions, req contract.SnapshotRequest, hint string, ahead *contract.Snapshot) (*view.View, bool, error) {
 	// Views are kept per projection: the description cap and the budget.
 	// The key is built on the stack: the steady-state step only looks it up.
-	var keyBuf [2 * 20]byte
+	var keyBuf [2*20 + 2]byte
 	proj := strconv.AppendInt(keyBuf[:0], int64(cfg.DescriptionMaxLength), 10)
 	if cfg.CatalogBudget > 0 {
 		proj = strconv.AppendInt(append(proj, '/'), int64(cfg.CatalogBudget), 10)
+	}
+	if searches(cfg) {
+		proj = append(proj, "/s"...) // its views carry a search index
 	}
 	if hint != "" {
 		if v, ok := e.views.Get(hint + "\x00" + string(proj)); ok {
@@ -289,7 +296,7 @@ func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contra
 	// before the host answers "not modified". It is also the base the next
 	// view of this place is built on.
 	held, ok := e.views.Get(last + "\x00" + capKey)
-	if !ok {
+	if !ok || (searches(cfg) && held.Index() == nil) {
 		last = "" // only ask conditionally for what we still hold
 	}
 	req.IfNoneMatch = last
@@ -333,6 +340,9 @@ func (e *engine) currentView(ctx context.Context, host contract.Host, cfg contra
 			return nil, false, hostFailed("skill snapshot: %w", err)
 		}
 	}
+	if searches(cfg) {
+		v.SetIndex(indexOf(prev, snap))
+	}
 	if cfg.CatalogBudget > 0 {
 		v = view.Fit(v, cfg.CatalogBudget)
 	}
@@ -372,6 +382,17 @@ func (e *engine) remember(source []byte, d digest.Digest) {
 	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{digest: d, ok: true}, 0)
 }
 
+// rememberRelevant records a relevant-skills record the plugin encoded
+// itself, so the host may send it back by its digest.
+func (e *engine) rememberRelevant(source []byte, names []string, forID string) {
+	r := &events.Relevant{Names: names, For: forID}
+	size := len(forID)
+	for _, n := range names {
+		size += len(n) + 16
+	}
+	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{relevant: r}, size)
+}
+
 // baseline returns what the session's durable events say the model has
 // seen. With a head hint equal to the remembered head it costs nothing; with
 // a newer head on the same surface it reads only the new events, from those
@@ -390,7 +411,7 @@ func (e *engine) baseline(ctx context.Context, host contract.Host, session strin
 			ok = false // the log went backwards: trust nothing remembered
 		default:
 			if base, used := e.continueWith(st, *hint, recent); used {
-				e.sessions.Add(session, sessionState{head: *hint, baseline: base}, len(session))
+				e.sessions.Add(session, sessionState{head: *hint, baseline: base}, len(session)+baselineBytes(base))
 				return base, *hint, nil
 			}
 		}
@@ -415,7 +436,7 @@ func (e *engine) baseline(ctx context.Context, host contract.Host, session strin
 			}
 			newer = newer.Over(st.baseline)
 		}
-		e.sessions.Add(session, sessionState{head: head, baseline: newer}, len(session))
+		e.sessions.Add(session, sessionState{head: head, baseline: newer}, len(session)+baselineBytes(newer))
 		return newer, head, nil
 	}
 	return events.Baseline{}, contract.SessionHead{}, hostFailed("session %q: durable events kept changing visibility during %d scans", session, maxRescanAttempts)
@@ -443,10 +464,14 @@ func (e *engine) continueWith(st sessionState, head contract.SessionHead, recent
 			// A source the plugin produced, sent by its digest: known
 			// only while the parse cache still holds it.
 			p, ok := e.parsedByDigest(ev.SourceDigest)
-			if !ok {
+			switch {
+			case !ok:
 				return events.Baseline{}, false
+			case p.relevant != nil:
+				done = sc.FeedRelevant(ev.Visible, *p.relevant)
+			default:
+				done = sc.FeedParsed(ev.Seq, ev.Visible, events.Catalog{Digest: p.digest}, p.ok)
 			}
-			done = sc.FeedParsed(ev.Seq, ev.Visible, events.Catalog{Digest: p.digest}, p.ok)
 		} else {
 			done = sc.Feed(events.LogEvent{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible})
 		}
@@ -521,6 +546,19 @@ func (e *engine) scan(ctx context.Context, host contract.Host, session string, a
 			size *= 2
 		}
 	}
+}
+
+// baselineBytes is what a baseline keeps alive beyond its fixed size: the
+// names and ids it remembers of relevant-skills messages.
+func baselineBytes(b events.Baseline) int {
+	n := 0
+	for _, s := range b.Shown {
+		n += len(s) + 16
+	}
+	for _, s := range b.Answered {
+		n += len(s) + 16
+	}
+	return n
 }
 
 // endSession forgets what the engine remembered about a session.

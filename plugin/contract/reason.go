@@ -62,6 +62,9 @@ const (
 	// ReasonInvoked: a skill the user invoked by name was added to the
 	// step; Detail names it.
 	ReasonInvoked ReasonCode = "invoked"
+	// ReasonRelevant: the relevant-skills message was added at the user's
+	// turn; Detail names the skills it describes.
+	ReasonRelevant ReasonCode = "relevant"
 )
 
 // The host's reasons, which a host adds to the plugin's (package hostsdk
@@ -101,7 +104,7 @@ func ReasonCodes() []ReasonCode {
 		ReasonRejectPassthrough, ReasonToolRestricted, ReasonToolShadowed, ReasonSnapshotIncomplete,
 		ReasonCurrent, ReasonProposed, ReasonEmpty,
 		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
-		ReasonBudget, ReasonInvoked,
+		ReasonBudget, ReasonInvoked, ReasonRelevant,
 		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
 	}
 }

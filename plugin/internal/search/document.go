@@ -56,6 +56,10 @@ const (
 // description, so a valid one is shown whole.
 const MaxDescriptionLength = 1024
 
+// maxIndexedDescription bounds the bytes of a description the index
+// analyzes: four times what a valid one holds.
+const maxIndexedDescription = 4 * MaxDescriptionLength
+
 var (
 	// notForClause is a clause of a description that says when not to use
 	// the skill ("DO NOT USE FOR: ...", "Do not trigger when ..."): its
@@ -111,12 +115,16 @@ type fieldTerms map[string]*[numFields]uint16
 
 // analyzeSkill builds a skill's document and its terms.
 func analyzeSkill(a *analyzer, s *skill.Summary) (document, fieldTerms) {
+	// The document's own copies, so that it never pins the snapshot's
+	// memory.
 	doc := document{
-		hit: Hit{Name: s.Name, Origin: s.Origin, OriginKind: s.OriginKind,
-			Description: render.NormalizeDescription(s.Description, MaxDescriptionLength)},
+		hit: Hit{Name: strings.Clone(s.Name), Origin: strings.Clone(s.Origin), OriginKind: s.OriginKind,
+			Description: strings.Clone(render.NormalizeDescription(s.Description, MaxDescriptionLength))},
 		key: keyOf(s),
 	}
-	described := render.NormalizeDescription(s.Description+" "+s.WhenToUse, 1<<30)
+	// What is analyzed is bounded whatever the host sends: as much of each
+	// field as a provider's summary holds, a little more for a description.
+	described := render.NormalizeDescription(skill.CutText(s.Description, maxIndexedDescription)+" "+skill.CutText(s.WhenToUse, skill.MaxWhenToUseBytes), maxIndexedDescription+skill.MaxWhenToUseBytes)
 	terms := make(fieldTerms)
 	add := func(field int, text string) {
 		n := 0
@@ -134,9 +142,9 @@ func analyzeSkill(a *analyzer, s *skill.Summary) (document, fieldTerms) {
 		doc.lens[field] = uint16(min(n, 1<<16-1))
 	}
 	add(fieldName, s.Name)
-	add(fieldKeywords, s.Keywords)
+	add(fieldKeywords, skill.CutText(s.Keywords, skill.MaxKeywords*(skill.MaxKeywordBytes+len(skill.KeywordSeparator))))
 	add(fieldDescription, notForClause.ReplaceAllString(described, " "))
-	add(fieldText, s.SearchText)
+	add(fieldText, skill.CutText(s.SearchText, skill.MaxSearchTextBytes))
 	doc.phrases = triggerPhrases(a, s.Name, described)
 	return doc, terms
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/internal/search"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -70,6 +71,10 @@ type View struct {
 	// scratches pools the scratch buffers of the builders of this view's
 	// chain: the views of one place, each built on the one before.
 	scratches *sync.Pool
+
+	// index is the search index of the view's catalog entries, on an
+	// unfitted view whose place searches (SetIndex).
+	index *search.Index
 }
 
 // block is a run of consecutive listed skills, sorted by name, with the
@@ -158,7 +163,34 @@ func (v *View) Bytes() int {
 	if v.base != nil {
 		n += v.base.Bytes()
 	}
+	if v.index != nil {
+		n += v.index.Bytes()
+	}
 	return n
+}
+
+// Index returns the search index of v's catalog entries (every one, those
+// a budget left out of the catalog too), or nil when its place does not
+// search.
+func (v *View) Index() *search.Index {
+	if v.base != nil {
+		return v.base.index
+	}
+	return v.index
+}
+
+// SetIndex gives v, a view just built and not yet shared, the search index
+// of its catalog entries.
+func (v *View) SetIndex(ix *search.Index) {
+	v.Unfitted().index = ix
+}
+
+// IsEntry reports whether s has a catalog entry in a view: a
+// model-invocable skill with an addressable name and, for a remote skill,
+// an origin that is a label of a kind the plugin knows.
+func IsEntry(s *skill.Summary) bool {
+	return s.Invocation.ModelInvocable && skill.ValidListedName(s.Name) &&
+		(s.Origin == "" || (skill.ValidLabel(s.Origin) && s.OriginKind.Valid()))
 }
 
 // Unfitted returns the view v was fitted from, or v itself.
