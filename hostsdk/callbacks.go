@@ -23,6 +23,19 @@ type hostCallbacks struct {
 	h *Host
 }
 
+// Embed answers the plugin's Embed callback with Options.Embedder, or with
+// contract.ErrNoEmbeddings when the host has none.
+func (c hostCallbacks) Embed(ctx context.Context, req contract.EmbedRequest) (contract.Embeddings, error) {
+	if c.h.opts.Embedder == nil {
+		return contract.Embeddings{}, contract.ErrNoEmbeddings
+	}
+	got, err := c.h.opts.Embedder.Embed(ctx, req)
+	if err != nil {
+		return contract.Embeddings{}, fmt.Errorf("embed %d texts: %w", len(req.Texts), err)
+	}
+	return got, nil
+}
+
 // Snapshot answers the plugin's Snapshot callback. Its only errors are an
 // unknown agent scope and the caller's own cancellation.
 func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotRequest) (contract.Snapshot, error) {
@@ -193,7 +206,10 @@ func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRe
 }
 
 // The plugin finds resource reads by this interface.
-var _ contract.ResourceReader = hostCallbacks{}
+var (
+	_ contract.ResourceReader = hostCallbacks{}
+	_ contract.Embedder       = hostCallbacks{}
+)
 
 // The counters of each kind of callback, for session.countCallback.
 func snapshotCall(c *Callbacks) *int     { return &c.Snapshot }

@@ -58,7 +58,44 @@ type Options struct {
 	// MeterProvider, when set, records the SDK's metrics (see "Tracing and
 	// metrics"); nil records none.
 	MeterProvider metric.MeterProvider
+	// Embedder, when set, adds semantic ranking to the plugin's skill
+	// search (the skill_search tool and the relevant-skills message): the
+	// plugin embeds each skill's name and description once, and each
+	// query, and fuses the cosine ranking with its lexical one. nil leaves
+	// the search lexical.
+	Embedder Embedder
 }
+
+// Embedder turns texts into vectors for the plugin's skill search: one
+// vector per text, in order, all of one dimension, with the name of the
+// model that made them. The plugin sends at most contract.MaxEmbedTexts
+// texts of at most contract.MaxEmbedTextBytes each, of one kind
+// (EmbedQuery or EmbedDocument), and asks again for a skill only when its
+// text or the model changes.
+type Embedder interface {
+	Embed(ctx context.Context, req EmbedRequest) (Embeddings, error)
+}
+
+// EmbedderFunc is an Embedder made of a function.
+type EmbedderFunc func(ctx context.Context, req EmbedRequest) (Embeddings, error)
+
+// Embed calls f.
+func (f EmbedderFunc) Embed(ctx context.Context, req EmbedRequest) (Embeddings, error) {
+	return f(ctx, req)
+}
+
+// The embedding vocabulary, re-exported from package contract.
+type (
+	EmbedRequest = contract.EmbedRequest
+	Embeddings   = contract.Embeddings
+	EmbedKind    = contract.EmbedKind
+)
+
+// The kinds of text an EmbedRequest carries.
+const (
+	EmbedQuery    = contract.EmbedQuery
+	EmbedDocument = contract.EmbedDocument
+)
 
 // Listener is a downstream pre-step listener. It receives the decision so
 // far and returns the decision to pass on.

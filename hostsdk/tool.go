@@ -62,7 +62,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				callCtx, cancel := context.WithTimeout(ctx, h.opts.ToolCallTimeout)
 				defer cancel()
 				skillID, _, _ := h.opts.Tools.Resolve(call.AgentScope, contract.SkillToolName)
-				res, err := m.executeSkillTool(callCtx, call, skillID)
+				res, err := m.executeSkillTool(callCtx, call, skillID, h.toolCallToken(call))
 				if err != nil {
 					return ToolResult{}, blame(ctx, callerFirst, err)
 				}
@@ -76,7 +76,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 // executeSkillTool forwards a call of one of the mount's tools, named by
 // call.Name, to the plugin, with the identity `skill` resolves to for the
 // calling agent.
-func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID string) (ToolResult, error) {
+func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID, token string) (ToolResult, error) {
 	var res contract.ToolResult
 	err := m.call(ctx, "execute skill tool", func(svc contract.Service, mountID string) (err error) {
 		res, err = svc.ExecuteSkillTool(ctx, contract.ToolCall{
@@ -89,10 +89,32 @@ func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID str
 			Arguments:  call.Arguments,
 
 			SkillToolIdentity: skillID,
+			SnapshotToken:     token,
 		})
 		return err
 	})
 	return res, err
+}
+
+// toolCallToken is the snapshot token a tool call carries, as a step's
+// does: the registry's cached token for the agent, under the skill
+// selection the session's latest step knew (what its catalog showed), or
+// "" when the host holds no token or knows no selection yet, and the
+// plugin asks.
+func (h *Host) toolCallToken(call ToolCall) string {
+	q, err := h.skillsQuery(call.SessionID, call.Cwd, call.AgentScope)
+	if err != nil {
+		return ""
+	}
+	tok, ok := h.opts.Skills.CachedToken(q)
+	if !ok {
+		return ""
+	}
+	sel, known := h.sessions.get(call.SessionID).knownSelection()
+	if !known {
+		return ""
+	}
+	return sel.token(tok)
 }
 
 func skillsQuery(step Step, chain []string) skills.Query {

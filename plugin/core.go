@@ -85,7 +85,7 @@ func (c *Core) Configure(_ context.Context, host contract.Host, req contract.Con
 	c.mu.Lock()
 	c.nextID++
 	id := "mount-" + strconv.Itoa(c.nextID)
-	c.mounts[id] = &mountState{mount: mount{cfg: cfg}, host: host, scope: req.Scope}
+	c.mounts[id] = &mountState{mount: mount{cfg: cfg, embed: new(embedState)}, host: host, scope: req.Scope}
 	c.mu.Unlock()
 	c.log.Debug("mounted", "mount", id, "scope", req.Scope, contract.OptionDescriptionMaxLength, cfg.DescriptionMaxLength, contract.OptionCatalogBudget, cfg.CatalogBudget, contract.OptionResourceTool, cfg.ResourceTool, contract.OptionSearchTool, cfg.SearchTool, contract.OptionRelevantSkills, cfg.RelevantSkills)
 	tools := []contract.ToolDefinition{SkillTool()}

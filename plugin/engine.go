@@ -64,6 +64,7 @@ type parsedSource struct {
 type mount struct {
 	cfg           contract.MountOptions
 	skillIdentity string
+	embed         *embedState
 }
 
 // engine applies the catalog rules. It is safe for concurrent use; its
@@ -74,6 +75,7 @@ type engine struct {
 	lastTokens *bytelru.Cache[string, string]         // cwd + scope + cap → last token seen
 	sessions   *bytelru.Cache[string, sessionState]   // session id → scan state
 	parsed     *bytelru.Cache[[16]byte, parsedSource] // xxh3-128 of a source → parse result
+	vectors    *bytelru.Cache[[16]byte, []float32]    // model + document key → its embedding
 	parses     atomic.Int64                           // catalog-kind sources actually parsed
 }
 
@@ -83,6 +85,7 @@ func newEngine() *engine {
 		lastTokens: newCache[string, string](maxLastTokens, maxLastTokenBytes),
 		sessions:   newCache[string, sessionState](maxSessions, maxSessionBytes),
 		parsed:     newCache[[16]byte, parsedSource](maxParsedSources, maxParsedBytes),
+		vectors:    newCache[[16]byte, []float32](maxVectors, maxVectorBytes),
 	}
 }
 
@@ -143,7 +146,7 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 		// not the plugin's to add, by the model or by the user.
 		return resp, nil
 	}
-	resp = e.withRelevant(m, req, listed, base, head, resp)
+	resp = e.withRelevant(ctx, host, m, req, listed, base, head, resp)
 	return e.withInvocations(ctx, host, m, req, listed, head.Seq, resp)
 }
 

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"context"
 	"slices"
 	"strconv"
 	"strings"
@@ -82,7 +83,7 @@ func userText(m contract.Message) string {
 // when the request was answered before (base.Answered: another replica, a
 // retried step). The message is appended after the step's other messages,
 // so no earlier byte of the request changes.
-func (e *engine) withRelevant(m mount, req contract.StepRequest, v *view.View, base events.Baseline, head contract.SessionHead, resp contract.StepResponse) contract.StepResponse {
+func (e *engine) withRelevant(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, v *view.View, base events.Baseline, head contract.SessionHead, resp contract.StepResponse) contract.StepResponse {
 	if !relevantOn(m.cfg, v) {
 		return resp
 	}
@@ -90,7 +91,8 @@ func (e *engine) withRelevant(m mount, req contract.StepRequest, v *view.View, b
 	if !ok || (user.ID != "" && slices.Contains(base.Answered, user.ID)) {
 		return resp
 	}
-	q := search.ParseQuery(userText(user))
+	text := userText(user)
+	q := search.ParseQuery(text)
 	if q.IsEmpty() {
 		return resp
 	}
@@ -105,7 +107,7 @@ func (e *engine) withRelevant(m mount, req contract.StepRequest, v *view.View, b
 	}
 	var entries []digest.Entry
 	var names []string
-	for _, h := range searchView(v, q, relevantCandidates) {
+	for _, h := range e.rank(ctx, host, m, v, q, text, relevantCandidates) {
 		if h.Relevance < minRelevance || len(entries) == maxRelevant {
 			break
 		}

@@ -119,7 +119,7 @@ func (e *engine) executeSearchTool(ctx context.Context, host contract.Host, m mo
 	if !complete {
 		return errorResult(render.ErrSearchIncomplete()), nil
 	}
-	hits := searchView(v, q, limit)
+	hits := e.rank(ctx, host, m, v, q, query, limit)
 	result := &skill.SearchResult{Query: query, Hits: make([]skill.SearchHit, len(hits))}
 	entries := make([]digest.Entry, len(hits))
 	for i, h := range hits {
@@ -137,7 +137,12 @@ func searchView(v *view.View, q search.Query, limit int) []search.Hit {
 	if ix == nil {
 		return nil
 	}
-	hits := ix.Search(q, limit)
+	return listedOnly(v, ix.Search(q, limit))
+}
+
+// listedOnly removes from hits any skill v does not list as a catalog
+// entry.
+func listedOnly(v *view.View, hits []search.Hit) []search.Hit {
 	return slices.DeleteFunc(hits, func(h search.Hit) bool {
 		invocable, listed := v.Lookup(h.Name)
 		return !invocable || !listed
