@@ -107,8 +107,8 @@ func TestSearchFusesTheHostsEmbeddings(t *testing.T) {
 func TestSearchWithoutEmbeddings(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		name        string
-		err         error
+		name      string
+		err       error
 		wantCalls int // embeddings asked for over two searches
 	}{
 		{"a host without an embedder", contract.ErrNoEmbeddings, 1},
