@@ -56,6 +56,12 @@ type explainOptions struct {
 	catalogBudget        int
 	resourceTool         bool
 	userInvocation       bool
+	searchTool           bool
+	relevantSkills       string
+
+	// request is a user's request for the step, and requests a file of
+	// them: the relevant-skills message the step would add.
+	request, requests string
 
 	include, exclude stringsFlag
 
@@ -82,6 +88,20 @@ type explanation struct {
 	Skills  []explainedSkill   `json:"skills"`
 	Notes   []string           `json:"notes"` // the step's diagnostics
 	Sources []explainedSource  `json:"sourceDiagnostics"`
+	// Relevant is, for a step given a request (-request), what the
+	// relevant-skills message would hold; absent without a request.
+	Relevant *explainedRelevant `json:"relevant,omitempty"`
+}
+
+// explainedRelevant is the relevant-skills message of a request.
+type explainedRelevant struct {
+	Request string `json:"request"`
+	// Skills are the skills the message describes, best first; empty
+	// when the step adds no message (why is in Reason).
+	Skills []string `json:"skills"`
+	// Message is the message's text, "" when there is none.
+	Message string `json:"message,omitempty"`
+	Reason  string `json:"reason,omitempty"`
 }
 
 type explainedSkill struct {
@@ -164,9 +184,13 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fl.BoolVar(&o.trustProject, "trust-project", false, "trust the project of -cwd, so its skills load (a host decides this per project)")
 	fl.BoolVar(&o.json, "json", false, "print the explanation as one JSON object")
 	fl.IntVar(&o.descriptionMaxLength, "description-max-length", 0, "the mount option catalogDescriptionMaxLength (0: the default, 500)")
-	fl.IntVar(&o.catalogBudget, "catalog-budget", 0, "the mount option catalogBudget (0: no budget)")
+	fl.IntVar(&o.catalogBudget, "catalog-budget", contract.DefaultCatalogBudget, "the mount option catalogBudget (0: no budget)")
 	fl.BoolVar(&o.resourceTool, "resource-tool", false, "the mount option resourceTool")
 	fl.BoolVar(&o.userInvocation, "user-invocation", false, "the mount option userInvocation")
+	fl.BoolVar(&o.searchTool, "search-tool", false, "the mount option searchTool")
+	fl.StringVar(&o.relevantSkills, "relevant-skills", contract.RelevantAuto, "the mount option relevantSkills: `MODE` auto, on or off")
+	fl.StringVar(&o.request, "request", "", "the user's request `TEXT` at the step: shows the relevant-skills message it would get")
+	fl.StringVar(&o.requests, "requests", "", "read requests from `FILE` (JSON lines {\"id\", \"query\"}) and print, for each, the skills its relevant-skills message would describe: {\"id\", \"relevant\": [names]}")
 	fl.Var(&o.include, "include", "select only the skill `NAME` (repeatable), as hostsdk.Selection.IncludeNames")
 	fl.Var(&o.exclude, "exclude", "leave the skill `NAME` out (repeatable), as hostsdk.Selection.ExcludeNames")
 	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
@@ -182,6 +206,9 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if fl.NArg() > 0 {
 		return usageError(fl, stderr, "unexpected argument %q", fl.Arg(0))
+	}
+	if o.requests != "" {
+		return explainRequests(ctx, o, stdout, stderr)
 	}
 	ex, err := explain(ctx, o)
 	if err != nil {
@@ -220,21 +247,11 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	defer everything.Close()
 
-	reg, err := skills.NewRegistry(nil)
+	reg, closeRemote, err := o.registry(fsys)
 	if err != nil {
 		return explanation{}, err
 	}
-	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
-	if o.mcpURL != "" || o.mcpCommand != "" {
-		remote, err := mcpskills.New(&mcpskills.Options{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
-		if err != nil {
-			return explanation{}, fmt.Errorf("remote skills: %w", err)
-		}
-		defer remote.Close()
-		// Best-effort, as the provider declares: while the server cannot
-		// be read, the local skills are published without its skills.
-		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
-	}
+	defer closeRemote()
 	res, err := explainStep(ctx, o, reg)
 	if err != nil {
 		return explanation{}, err
@@ -250,6 +267,27 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	}
 	explainDirectives(ctx, reg, q, ex.Skills)
 	return ex, nil
+}
+
+// registry returns a registry of fsys's skills and, when o names an MCP
+// server, the server's, and a function that closes what it opened.
+func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, func(), error) {
+	reg, err := skills.NewRegistry(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	if o.mcpURL == "" && o.mcpCommand == "" {
+		return reg, func() {}, nil
+	}
+	remote, err := mcpskills.New(&mcpskills.Options{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
+	if err != nil {
+		return nil, nil, fmt.Errorf("remote skills: %w", err)
+	}
+	// Best-effort, as the provider declares: while the server cannot be
+	// read, the local skills are published without its skills.
+	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
+	return reg, func() { remote.Close() }, nil
 }
 
 // explainSession is the session explain's one step belongs to.
@@ -301,17 +339,36 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 	if err != nil {
 		return hostsdk.StepResult{}, err
 	}
-	mount := hostsdk.MountOptions{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: o.catalogBudget,
-		ResourceTool: o.resourceTool, UserInvocation: o.userInvocation}
-	if _, err := plugin.Mount(ctx, tools.GlobalScope, &mount); err != nil {
+	if _, err := plugin.Mount(ctx, tools.GlobalScope, o.mountOptions()); err != nil {
 		return hostsdk.StepResult{}, err
 	}
+	return o.step(ctx, host, explainSession, o.request)
+}
+
+// mountOptions are the mount options o names.
+func (o explainOptions) mountOptions() *hostsdk.MountOptions {
+	budget := o.catalogBudget
+	if budget == 0 {
+		budget = contract.NoCatalogBudget
+	}
+	return &hostsdk.MountOptions{DescriptionMaxLength: o.descriptionMaxLength, CatalogBudget: budget,
+		ResourceTool: o.resourceTool, UserInvocation: o.userInvocation, SearchTool: o.searchTool, RelevantSkills: o.relevantSkills}
+}
+
+// step runs a session's first step on host, with o's selection, and the
+// user's request when there is one.
+func (o explainOptions) step(ctx context.Context, host *hostsdk.Host, session, request string) (hostsdk.StepResult, error) {
 	if sel := o.selection(); !sel.IsZero() {
-		if err := host.SelectSkills(ctx, explainSession, sel); err != nil {
+		if err := host.SelectSkills(ctx, session, sel); err != nil {
 			return hostsdk.StepResult{}, err
 		}
 	}
-	return host.PreStep(ctx, hostsdk.Step{SessionID: explainSession, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1})
+	step := hostsdk.Step{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1}
+	if request != "" {
+		step.Downstream.Messages = []hostsdk.Message{{ID: "request", Role: hostsdk.RoleUser, UserInput: true,
+			Content: []hostsdk.ContentBlock{{Type: "text", Text: request}}}}
+	}
+	return host.PreStep(ctx, step)
 }
 
 // selection is the skill selection o names.
@@ -325,6 +382,9 @@ func (o explainOptions) selection() hostsdk.Selection {
 func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult, snap skills.Snapshot, fsys, everything *agentskills.Provider) (explanation, error) {
 	ex := explanation{Cwd: o.cwd, Agent: o.agent, Outcome: string(res.Outcome), Complete: snap.Complete,
 		Notes: append(append([]string{}, res.Diagnostics...), snap.Diagnostics...)}
+	if o.request != "" {
+		ex.Relevant = relevantOf(o.request, res)
+	}
 	var entries []catalogEntry
 	for _, m := range res.Decision.Messages {
 		if es, ok := catalogRecord(m.Source); ok {
@@ -494,6 +554,13 @@ func printExplanation(w io.Writer, ex explanation) {
 		fmt.Fprintln(w, "\nNo catalog is published.")
 	} else {
 		fmt.Fprintf(w, "\nThe catalog the model sees:\n\n%s\n", ex.Catalog)
+	}
+	if r := ex.Relevant; r != nil {
+		if r.Message == "" {
+			fmt.Fprintf(w, "\nThe request adds no relevant-skills message: %s.\n", r.Reason)
+		} else {
+			fmt.Fprintf(w, "\nThe relevant-skills message the request adds:\n\n%s\n", r.Message)
+		}
 	}
 	fmt.Fprintln(w, "\nSkills found:")
 	if len(ex.Skills) == 0 {

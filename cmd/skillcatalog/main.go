@@ -10,6 +10,7 @@
 //	skillcatalog validate [-json] DIR...                skills against the Agent Skills specification
 //	skillcatalog publish [-json] DIR OUT                skills as a static website (/.well-known/agent-skills/)
 //	skillcatalog explain [flags]                        the catalog the model would see, and why
+//	skillcatalog search -skills DIR QUERY               the skills that best match a request
 //	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
 //	skillcatalog version                                build and protocol versions
 package main
@@ -42,6 +43,7 @@ Usage:
   skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
   skillcatalog publish [-json] DIR OUT                write skills as a static website for any web server (/.well-known/agent-skills/)
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
+  skillcatalog search -skills DIR [flags] QUERY       find the skills that best match a request, as the skill_search tool does
   skillcatalog hostcheck [-json] [-timeout D] -- COMMAND [ARG...]
                                                       check a host of the plugin protocol, in any language
   skillcatalog version                                print the build and protocol versions
@@ -54,6 +56,7 @@ Each command's flags:
   skillcatalog validate -h
   skillcatalog publish -h
   skillcatalog explain -h
+  skillcatalog search -h
   skillcatalog hostcheck -h
 `
 
@@ -84,6 +87,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return publishCommand(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explainCommand(ctx, args[1:], stdout, stderr)
+	case "search":
+		return searchCommand(ctx, args[1:], stdout, stderr)
 	case "hostcheck":
 		return hostcheckCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":
