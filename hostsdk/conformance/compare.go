@@ -242,6 +242,8 @@ func viewTool(res hostsdk.ToolResult) toolView {
 		value = res.Value
 	case res.Resource != nil:
 		value = res.Resource
+	case res.Search != nil:
+		value = res.Search
 	}
 	if value != nil {
 		b, err := json.Marshal(value)

@@ -73,6 +73,10 @@ type env struct {
 	tree      *tools.Tree
 	reg       *skills.Registry
 	host      *hostsdk.Host
+	// replica is a second host on the same store and skills, with a scope
+	// tree of its own and its own plugin instance, started by the first
+	// step that asks for it (preStep.replica); nil until then.
+	replica *hostsdk.Host
 	providers map[string]*scriptedProvider
 	sites     []*site              // websites read by real web providers
 	runtime   map[string]skillSpec // scope NUL name → registration
@@ -120,6 +124,11 @@ func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 	defer func() {
 		if err := e.host.Close(); err != nil {
 			fail("close host: %v", err)
+		}
+		if e.replica != nil {
+			if err := e.replica.Close(); err != nil {
+				fail("close the replica: %v", err)
+			}
 		}
 	}()
 	plugin, err := e.host.Load(ctx, r.loadOptions())
@@ -517,6 +526,37 @@ func (e *env) selectSkills(a *selectAction) error {
 	return nil
 }
 
+// replicaHost returns the scenario's replica, starting it the first time:
+// a host on the same session store and skill registry, with the
+// scenario's agents in a scope tree of its own (restrictions and shadows
+// apply to the first host's tree only) and the plugin loaded and mounted
+// as for the first host, as another replica of a fleet would be.
+func (e *env) replicaHost() (*hostsdk.Host, error) {
+	if e.replica != nil {
+		return e.replica, nil
+	}
+	tree := tools.NewTree()
+	for _, a := range e.s.Agents {
+		if err := tree.AddScope(a.Scope, a.Parent); err != nil {
+			return nil, err
+		}
+	}
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
+	if err != nil {
+		return nil, err
+	}
+	plugin, err := host.Load(e.ctx, e.r.loadOptions())
+	if err == nil && e.s.Plugin.ConfigError == nil {
+		_, err = plugin.MountJSON(e.ctx, e.s.Plugin.Scope, e.s.Plugin.Config)
+	}
+	if err != nil {
+		host.Close()
+		return nil, fmt.Errorf("replica: %w", err)
+	}
+	e.replica = host
+	return host, nil
+}
+
 // restartHost closes the host, which stops its plugin process and removes
 // the plugin's tools, and starts a new host on the same store, scopes and
 // skills with the plugin mounted as before.
@@ -573,10 +613,17 @@ func (e *env) preStep(a *preStepAction, exp *expectation, fail func(string, ...a
 	defer cancel()
 	var res hostsdk.StepResult
 	var err error
+	host := e.host
+	if a.Replica {
+		if host, err = e.replicaHost(); err != nil {
+			fail("start the replica: %v", err)
+			return
+		}
+	}
 	if a.Cancel {
 		res, err = e.cancelledPreStep(ctx, step)
 	} else {
-		res, err = e.host.PreStep(ctx, step)
+		res, err = host.PreStep(ctx, step)
 	}
 	if exp == nil {
 		exp = &expectation{}

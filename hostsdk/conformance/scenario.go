@@ -188,7 +188,9 @@ type preStepAction struct {
 	Step       int             `yaml:"step"`
 	Downstream *downstreamSpec `yaml:"downstream"`
 	Cancel     bool            `yaml:"cancel"`
-	Pos        position        `yaml:"-"`
+	// Replica runs the step on the scenario's second host (env.replica).
+	Replica bool     `yaml:"replica"`
+	Pos     position `yaml:"-"`
 }
 
 // downstreamSpec is a preStep's downstream decision.
