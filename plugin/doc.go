@@ -80,6 +80,23 @@
 // step with an error matching contract.ErrHostFailed, so it adds nothing. The catalog texts then end with
 // render.UserInvocationNote; the entries and the digest stay the same.
 //
+// Skill search. A mount with the searchTool option registers the
+// skill-search tool (contract.SearchToolName), which searches the catalog
+// entries of the agent's complete snapshot (those a budget left out of the
+// catalog included, nothing the catalog would not list) and answers with
+// their full descriptions, best first; it serves only an agent whose `skill`
+// is the mount's own, as the resource-read tool does. Unless the
+// relevantSkills option is off, a step whose newest message is direct user
+// input may also append one message naming the skills that best match the
+// request (the relevant-skills message, recorded with an events.Relevant
+// source): by default only while the catalog is over its budget, never for
+// a skill the catalog shows in full or an earlier such message since the
+// newest catalog described, once per user message. Both rank with the
+// search index a searching mount's views carry (package
+// plugin/internal/search), built from each snapshot on the previous one;
+// a host's embeddings (contract.Embedder), when it has them, are fused
+// with the lexical ranking.
+//
 // Directives. A loaded definition's skill.Directives (what the skill asks
 // of the runtime: a fork, a model, tools to pre-approve) come back with the
 // `skill` result (contract.ToolResult.Directives) and with each skill the
@@ -91,7 +108,9 @@
 // untrusted). A skill without directives is rendered as it always was.
 //
 // Caches are bounded, by entries and by the bytes their entries keep alive
-// (80.25 MiB together, 64 MiB of it for views), and keyed by content
+// (144.25 MiB together: 64 MiB for views with their search indexes, 64 MiB
+// for the embeddings of skills' search documents, which a host without an
+// embedder never fills), and keyed by content
 // (snapshot tokens, source hashes) or by session with the log's head and
 // surface revision, so a restarted plugin simply rebuilds them and stays
 // correct. Views hold capped descriptions, never raw ones; a budgeted view

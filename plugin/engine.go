@@ -16,8 +16,9 @@ import (
 )
 
 // Cache bounds, by entries and by bytes (what the entries keep alive, see
-// bytelru.Bookkeeping and View.Bytes). Together the caches hold at most 80.25 MiB
-// whatever the host sends. Sessions and their last tokens are kept for as
+// bytelru.Bookkeeping and View.Bytes). Together the caches hold at most
+// 144.25 MiB whatever the host sends (the vectors' 64 MiB, maxVectorBytes,
+// only with a host that embeds). Sessions and their last tokens are kept for as
 // many live sessions as the Go host keeps snapshot tokens for (16,384), so
 // a busy host's steps stay one round trip. A view is shared by every session with the same
 // skills and costs about three times its capped descriptions; the byte
