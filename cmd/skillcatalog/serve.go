@@ -242,8 +242,9 @@ inside another skill is served on its own and as files of the other. Each
 entry holds the SKILL.md frontmatter as JSON and every file of the skill with
 its sha256 digest and size. A file is served only while its bytes match the
 entry listed: a file that changed is rescanned (and the listing change
-announced) before it is served. A skill of more than 512 files or 16 MiB is
-not served; the messages at start say which skills are not served and why,
+announced) before it is served. A skill of more than 512 files or 16 MiB, or
+of more than 2,048 folders or 4,096 files and folders (a node_modules left
+inside), is not served; the messages at start say which skills are not served and why,
 then one line, as demo, explain and validate say it, how many are served and
 how many skipped, by reason. The MCP Skills extension serves only skills that
 meet the Agent Skills specification, so a skill that skillcatalog loads with
