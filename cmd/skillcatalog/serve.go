@@ -24,7 +24,7 @@ import (
 // MCP Skills extension defines, and as skill://index.json for older clients.
 func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve-mcp", flag.ContinueOnError)
-	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like, or one skill's own folder (DIR/SKILL.md, or a DIR whose SKILL.md has no skill below it; a SKILL.md at the top of a DIR of other skills is not served) (default: the embedded examples)")
+	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like, or one skill's own folder (a DIR whose SKILL.md has no skill below it; a SKILL.md at the top of a DIR of other skills is not served) (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
 	tokenFile := fl.String("token-file", "", "with -http, require \"Authorization: Bearer <token>\", the token being the first line of `FILE` (or set "+tokenEnv+")")
 	lim := httpLimitFlags(fl)
@@ -71,11 +71,10 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 // skillsServer makes the server of -skills dir (the embedded examples if
 // dir is ""), says which skills it will not serve and why, then in one
 // line, as demo, explain and validate say it, how many it serves and
-// skips, and watches dir. A dir that is one skill's own folder serves that
-// skill: a dir/SKILL.md given as such, or a dir that holds a SKILL.md and
-// no skill below it. A SKILL.md at the top of a dir that holds other
-// skills is not served, with a line saying so, and the others keep their
-// paths. A nil server comes with the exit code; done releases what the
+// skips, and watches dir. A dir that is one skill's own folder (it holds a
+// SKILL.md and no skill below it) serves that skill. A SKILL.md at the top
+// of a dir that holds other skills is not served, with a line saying so,
+// and the others keep their paths. A nil server comes with the exit code; done releases what the
 // server needed.
 func skillsServer(ctx context.Context, dir string, stderr io.Writer) (srv *skillserver.Server, done func(), code int) {
 	done = func() {}
@@ -85,23 +84,18 @@ func skillsServer(ctx context.Context, dir string, stderr io.Writer) (srv *skill
 		return srv, done, 0
 	}
 	one := false // dir is one skill's folder
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() && filepath.Base(dir) == "SKILL.md" {
-		dir, one = filepath.Dir(dir), true
-	}
 	if err := checkSkillsDir(dir); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
 		return nil, done, 1
 	}
 	var note string
-	if !one {
-		srv = skillserver.NewDir(dir)
-		if isSkillFolder(dir) {
-			if sv := srv.Survey(); sv.Loaded+len(sv.Skipped) > 0 {
-				top := filepath.Join(dir, "SKILL.md")
-				note = fmt.Sprintf("%s is not served: the folder holds other skills, which are served at their own paths; to serve the folder as one skill, pass -skills %s", top, top)
-			} else {
-				one = true
-			}
+	srv = skillserver.NewDir(dir)
+	if isSkillFolder(dir) {
+		if sv := srv.Survey(); sv.Loaded+len(sv.Skipped) > 0 {
+			note = fmt.Sprintf("%s is not served: the folder holds other skills, which are served at their own paths; to serve the folder as a skill too, pass -skills %s, the folder that holds it",
+				filepath.Join(dir, "SKILL.md"), filepath.Dir(filepath.Clean(dir)))
+		} else {
+			one = true
 		}
 	}
 	if one {

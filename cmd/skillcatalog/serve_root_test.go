@@ -43,9 +43,8 @@ func servedURLs(t *testing.T, arg string) ([]string, string) {
 // A stray SKILL.md at the top of serve-mcp's directory, even one without
 // frontmatter that no host would load, does not make the directory one
 // skill: every other skill keeps its URI, and a line says the top file is
-// not served and how to serve the directory as one skill. A directory
-// whose SKILL.md has no skill below it is one skill's folder, as before,
-// and -skills DIR/SKILL.md names one skill's folder explicitly.
+// not served and how to serve the folder as a skill too. A directory
+// whose SKILL.md has no skill below it is one skill's folder, as before.
 func TestServeMCPIgnoresASkillFileAtTheTop(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "skills")
 	write := func(rel, content string) {
@@ -64,13 +63,10 @@ func TestServeMCPIgnoresASkillFileAtTheTop(t *testing.T) {
 		if !slices.Equal(urls, []string{"skill://other/SKILL.md"}) {
 			t.Errorf("a top SKILL.md %q: served %q, want skill://other/SKILL.md alone", top, urls)
 		}
-		want := "skillcatalog serve-mcp: " + filepath.Join(dir, "SKILL.md") + " is not served: the folder holds other skills, which are served at their own paths; to serve the folder as one skill, pass -skills " + filepath.Join(dir, "SKILL.md")
+		want := "skillcatalog serve-mcp: " + filepath.Join(dir, "SKILL.md") + " is not served: the folder holds other skills, which are served at their own paths; to serve the folder as a skill too, pass -skills " + filepath.Dir(dir) + ", the folder that holds it"
 		if !strings.Contains(stderr, want) {
 			t.Errorf("a top SKILL.md %q: stderr lacks %q:\n%s", top, want, stderr)
 		}
-	}
-	if urls, stderr := servedURLs(t, filepath.Join(dir, "SKILL.md")); !slices.Equal(urls, []string{"skill://skills/SKILL.md"}) {
-		t.Errorf("-skills DIR/SKILL.md: served %q, want the folder as the one skill skills\n%s", urls, stderr)
 	}
 	if err := os.RemoveAll(filepath.Join(dir, "other")); err != nil {
 		t.Fatal(err)
