@@ -184,7 +184,10 @@
 // context.Canceled) or errors.Is(err, context.DeadlineExceeded) holds. A
 // host-side dependency that failed or was still working when the host's
 // deadline passed (a skill provider, the session store) is a *HostError, and
-// the plugin keeps running. Anything else — the plugin process died, hung
+// the plugin keeps running; so is a call whose context carries more gRPC
+// metadata than the plugin accepts (64 KiB as gRPC counts a header list,
+// gRPC's own headers included), which is not sent, with an error naming
+// the bound. Anything else — the plugin process died, hung
 // past [Options.PreStepTimeout], or answered with an error — is a [*PluginError],
 // whose Stopped field says whether the host stopped the process (the next
 // call starts a new one). A *Plugin or *Mount left nil by a failed Load or

@@ -16,12 +16,15 @@ import (
 const ArgumentsNote = "ARGUMENTS: "
 
 // MaxSubstitutedBytes bounds a skill's instructions after the user's
-// arguments are substituted into them: 16 MiB, twice the largest body a
+// arguments are substituted into them, each argument counted at the size
+// it takes escaped (Escape: & < > become entities of 4 or 5 bytes), as a
+// remote skill's block shows it: 16 MiB, twice the largest body a
 // provider loads (skill.MaxSkillFileBytes), so any body within its bound
 // takes arguments as large as a body besides, while the message that
-// carries the result stays well inside the plugin protocol's 64 MiB limit.
-// A body that repeats $ARGUMENTS would otherwise multiply the arguments'
-// size by the number of placeholders.
+// carries the result stays inside the plugin protocol's 64 MiB limit even
+// for a remote skill whose body escapes to five times its size. A body
+// that repeats $ARGUMENTS would otherwise multiply the arguments' size by
+// the number of placeholders, and escaping would multiply it by five.
 const MaxSubstitutedBytes = 2 * skill.MaxSkillFileBytes
 
 // ErrArgumentsTooLarge is matched by every *ArgumentsTooLargeError.
@@ -31,7 +34,8 @@ var ErrArgumentsTooLarge = errors.New("substituted instructions exceed MaxSubsti
 // would be larger than MaxSubstitutedBytes. It is found before any of the
 // result is built.
 type ArgumentsTooLargeError struct {
-	// Size is the result's size in bytes.
+	// Size is the result's size in bytes, each substituted argument
+	// counted at its escaped size.
 	Size int64
 	// Placeholders is how many placeholders the instructions substitute.
 	Placeholders int
@@ -40,7 +44,7 @@ type ArgumentsTooLargeError struct {
 }
 
 func (e *ArgumentsTooLargeError) Error() string {
-	return fmt.Sprintf("substituting %d bytes of arguments into %d placeholders would make the instructions %d bytes, over the limit of %d bytes (MaxSubstitutedBytes, 16 MiB)",
+	return fmt.Sprintf("substituting %d bytes of arguments into %d placeholders would make the instructions %d bytes, the arguments counted escaped (& < > as entities, as a remote skill shows them), over the limit of %d bytes (MaxSubstitutedBytes, 16 MiB)",
 		e.ArgumentBytes, e.Placeholders, e.Size, MaxSubstitutedBytes)
 }
 
@@ -62,21 +66,26 @@ func (e *ArgumentsTooLargeError) Is(target error) bool { return target == ErrArg
 //     arguments nothing is appended.
 //
 // Substituted text is not scanned again. The result's size is computed
-// before it is built: a result over MaxSubstitutedBytes is refused with an
-// *ArgumentsTooLargeError, having allocated nothing near its size.
+// before it is built, each argument counted at the size it takes escaped
+// (the escaped size of each distinct value is measured once): a result
+// over MaxSubstitutedBytes so counted is refused with an
+// *ArgumentsTooLargeError, having allocated nothing near its size. The
+// same arguments are so refused for every skill, escaped or not, and a
+// remote skill's escaped block, whose instructions escape to at most five
+// times their size, stays inside the plugin protocol's message limit.
 func SubstituteArguments(instructions, args string) (string, error) {
 	sc := argumentScanner{instructions: instructions, args: args}
 	size, substituted, found := int64(len(instructions)), 0, false
 	for p := sc.next(0); p.start >= 0; p = sc.next(p.end) {
 		found = true
 		if p.substituted {
-			size += int64(len(p.value)) - int64(p.end-p.start)
+			size += int64(sc.escapedLen(p)) - int64(p.end-p.start)
 			substituted++
 		}
 	}
 	appended := !found && args != ""
 	if appended {
-		size += int64(len("\n\n"+ArgumentsNote) + len(args))
+		size += int64(len("\n\n"+ArgumentsNote) + sc.escapedLen(placeholder{arg: -1, value: args}))
 	}
 	if size > MaxSubstitutedBytes {
 		return "", &ArgumentsTooLargeError{Size: size, Placeholders: substituted, ArgumentBytes: len(args)}
@@ -104,33 +113,58 @@ func SubstituteArguments(instructions, args string) (string, error) {
 // placeholder is one placeholder of the instructions: the bytes
 // [start, end), '$' included, and the value they are replaced by when
 // substituted is true (false: a positional past the last argument, left as
-// written). start is -1 when there is none.
+// written), which is the argument arg (-1: all of them). start is -1 when
+// there is none.
 type placeholder struct {
 	start, end  int
 	value       string
 	substituted bool
+	arg         int
 }
 
 // argumentScanner finds the placeholders of instructions, splitting the
-// arguments once, when a positional first needs them.
+// arguments once, when a positional first needs them, and measuring the
+// escaped size of each argument once.
 type argumentScanner struct {
 	instructions, args string
 	split              []string
 	splitDone          bool
+	// escapedArgs and escapedSplit are the escaped sizes of args and of
+	// each word of split, plus one; 0 until measured.
+	escapedArgs  int
+	escapedSplit []int
 }
 
-func (s *argumentScanner) positional(digits string) (string, bool) {
+// escapedLen returns the escaped size of p's value, measured once per
+// argument: instructions that repeat a placeholder many times cost one
+// pass over its value, not one each.
+func (s *argumentScanner) escapedLen(p placeholder) int {
+	memo := &s.escapedArgs
+	if p.arg >= 0 {
+		if s.escapedSplit == nil {
+			s.escapedSplit = make([]int, len(s.split))
+		}
+		memo = &s.escapedSplit[p.arg]
+	}
+	if *memo == 0 {
+		*memo = escapedLen(p.value, textSpecials) + 1
+	}
+	return *memo - 1
+}
+
+// positional returns the argument digits names and its index.
+func (s *argumentScanner) positional(digits string) (string, int, bool) {
 	n, err := strconv.Atoi(digits)
 	if err != nil {
-		return "", false
+		return "", 0, false
 	}
 	if !s.splitDone {
 		s.split, s.splitDone = SplitArguments(s.args), true
 	}
 	if n < len(s.split) {
-		return s.split[n], true
+		return s.split[n], n, true
 	}
-	return "", false
+	return "", 0, false
 }
 
 // next returns the first placeholder at or after byte i.
@@ -147,17 +181,17 @@ func (s *argumentScanner) next(i int) placeholder {
 			if digits == "" || !strings.HasPrefix(rest[len("ARGUMENTS[")+len(digits):], "]") {
 				continue
 			}
-			v, ok := s.positional(digits)
-			return placeholder{start: i, end: i + 1 + len("ARGUMENTS[") + len(digits) + 1, value: v, substituted: ok}
+			v, n, ok := s.positional(digits)
+			return placeholder{start: i, end: i + 1 + len("ARGUMENTS[") + len(digits) + 1, value: v, substituted: ok, arg: n}
 		case strings.HasPrefix(rest, "ARGUMENTS") && !wordByteAt(rest, len("ARGUMENTS")):
-			return placeholder{start: i, end: i + 1 + len("ARGUMENTS"), value: s.args, substituted: true}
+			return placeholder{start: i, end: i + 1 + len("ARGUMENTS"), value: s.args, substituted: true, arg: -1}
 		default:
 			digits := leadingDigits(rest)
 			if digits == "" || wordByteAt(rest, len(digits)) {
 				continue
 			}
-			v, ok := s.positional(digits)
-			return placeholder{start: i, end: i + 1 + len(digits), value: v, substituted: ok}
+			v, n, ok := s.positional(digits)
+			return placeholder{start: i, end: i + 1 + len(digits), value: v, substituted: ok, arg: n}
 		}
 	}
 	return placeholder{start: -1}

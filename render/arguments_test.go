@@ -5,6 +5,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 func TestSubstituteArguments(t *testing.T) {
@@ -212,4 +215,40 @@ func FuzzSubstituteArguments(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestSubstituteArgumentsCountsTheArgumentsEscaped: a remote skill's
+// instructions are escaped inside its block, where each & < > of the
+// user's arguments grows to 4 or 5 bytes; the bound counts the arguments
+// at that size, so arguments that fit raw but not escaped are refused
+// before anything is built, and the largest block they can make stays
+// inside the protocol's 64 MiB message limit.
+func TestSubstituteArgumentsCountsTheArgumentsEscaped(t *testing.T) {
+	args := strings.Repeat("&", 4<<20) // 4 MiB raw, 20 MiB escaped
+	_, err := SubstituteArguments("Do: $ARGUMENTS", args)
+	var tooLarge *ArgumentsTooLargeError
+	if !errors.As(err, &tooLarge) || tooLarge.Size != int64(len("Do: ")+5*len(args)) {
+		t.Fatalf("4 MiB of & substituted: %v; want an *ArgumentsTooLargeError of %d bytes, the arguments counted escaped", err, len("Do: ")+5*len(args))
+	}
+	if _, err := SubstituteArguments("Do: $ARGUMENTS", strings.Repeat("x", 4<<20)); err != nil {
+		t.Fatalf("4 MiB without a byte to escape: %v", err)
+	}
+	// The worst case that is accepted: a body of the largest size a
+	// provider loads, all '&', and as many '&' in the arguments as fit.
+	body := strings.Repeat("&", skill.MaxSkillFileBytes-len("$ARGUMENTS")) + "$ARGUMENTS"
+	fit := (MaxSubstitutedBytes - len(body) + len("$ARGUMENTS")) / 5
+	content, err := SubstituteArguments(body, strings.Repeat("&", fit))
+	if err != nil {
+		t.Fatalf("%d bytes of & into a body of %d: %v", fit, len(body), err)
+	}
+	if _, err := SubstituteArguments(body, strings.Repeat("&", fit+1)); !errors.Is(err, ErrArgumentsTooLarge) {
+		t.Fatalf("one & more: %v, want ErrArgumentsTooLarge", err)
+	}
+	text, err := SkillContent(skill.ToolValue{Name: "big", Content: content, Origin: "docs", OriginKind: skill.OriginMCPServer}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(text) > contract.MaxMessageBytes {
+		t.Errorf("the escaped block is %d bytes, over the protocol's message limit of %d", len(text), contract.MaxMessageBytes)
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -45,20 +46,32 @@ func directivesLine(d *skill.Directives) string {
 	return line
 }
 
-// explainDirectives loads each skill of list that the registry offers and
-// keeps what it asks of the runtime, as a host would receive it.
-func explainDirectives(ctx context.Context, reg *skills.Registry, q skills.Query, list []explainedSkill) {
+// explainDirectives keeps what each skill of list asks of the runtime, as
+// a host would receive it: a local skill's from its frontmatter, as the
+// provider loads it (trusted: the file is the host's own), when it is the
+// one local lists under its name; a remote skill's loaded through the
+// registry. Reading the local skills' directives from the one listing,
+// not loading each, keeps explain linear in the skills.
+func explainDirectives(ctx context.Context, reg *skills.Registry, q skills.Query, list []explainedSkill, local []agentskills.Skill) {
+	byDir := make(map[string]*skill.Directives, len(local))
+	for _, s := range local {
+		byDir[s.Dir] = s.Frontmatter.Directives
+	}
 	for i, e := range list {
-		if e.Name == "" || e.Path == "" && e.Origin == "" {
-			continue
+		switch {
+		case e.Name == "":
+		case e.Origin == "" && e.Path != "":
+			if d := byDir[e.Path]; d != nil {
+				d = d.Clone()
+				d.Trusted = true
+				list[i].Directives = d
+			}
+		case e.Origin != "":
+			def, found, err := reg.Get(ctx, q, e.Name)
+			if err != nil || !found || def.Directives == nil || def.Origin != e.Origin {
+				continue // another skill of that name wins
+			}
+			list[i].Directives = def.Directives
 		}
-		def, found, err := reg.Get(ctx, q, e.Name)
-		if err != nil || !found || def.Directives == nil {
-			continue
-		}
-		if def.Origin != e.Origin || (e.Path != "" && def.ResourceBase != nil && def.ResourceBase.Path != e.Path) {
-			continue // another skill of that name wins
-		}
-		list[i].Directives = def.Directives
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
@@ -69,6 +70,10 @@ type explainOptions struct {
 	mcpCommand string
 	mcpHeaders headerFlags
 	mcpLabel   string
+
+	// wrapLocal, when set, wraps the skill directories' provider where the
+	// registry reaches it: tests count the calls that get through.
+	wrapLocal func(skills.Provider) skills.Provider
 }
 
 // explanation is what explain prints; -json prints it as is.
@@ -261,11 +266,11 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	if err != nil {
 		return explanation{}, err
 	}
-	ex, err := o.explanation(ctx, res, snap, fsys, everything)
+	ex, localSkills, err := o.explanation(ctx, res, snap, fsys, everything)
 	if err != nil {
 		return explanation{}, err
 	}
-	explainDirectives(ctx, reg, q, ex.Skills)
+	explainDirectives(ctx, reg, q, ex.Skills, localSkills)
 	return ex, nil
 }
 
@@ -276,7 +281,11 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 	if err != nil {
 		return nil, nil, err
 	}
-	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	var listed skills.Provider = fsys
+	if o.wrapLocal != nil {
+		listed = o.wrapLocal(fsys)
+	}
+	reg.AddProvider(tools.GlobalScope, &listedOnce{Provider: listed}, skills.ProviderOptions{})
 	if o.mcpURL == "" && o.mcpCommand == "" {
 		return reg, func() {}, nil
 	}
@@ -378,8 +387,9 @@ func (o explainOptions) selection() hostsdk.Selection {
 
 // explanation puts together what the step published and why each skill is
 // in or out: the listing (fsys), what trusting every project would add
-// (everything), the snapshot's outages and the provider's diagnostics.
-func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult, snap skills.Snapshot, fsys, everything *agentskills.Provider) (explanation, error) {
+// (everything), the snapshot's outages and the provider's diagnostics. It
+// returns the local skills too, with their frontmatter.
+func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult, snap skills.Snapshot, fsys, everything *agentskills.Provider) (explanation, []agentskills.Skill, error) {
 	ex := explanation{Cwd: o.cwd, Agent: o.agent, Outcome: string(res.Outcome), Complete: snap.Complete,
 		Notes: append(append([]string{}, res.Diagnostics...), snap.Diagnostics...)}
 	if o.request != "" {
@@ -394,13 +404,13 @@ func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult,
 	maxLen := cmp.Or(o.descriptionMaxLength, render.DefaultDescriptionMaxLength)
 	local, _, err := fsys.Skills(ctx, o.cwd)
 	if err != nil {
-		return explanation{}, err
+		return explanation{}, nil, err
 	}
 	ex.Skills = explainSnapshot(snap, entries, local, o.selection(), maxLen)
 	ex.Skills = append(ex.Skills, explainDiagnostics(fsys.Diagnostics())...)
 	all, _, err := everything.Skills(ctx, o.cwd)
 	if err != nil {
-		return explanation{}, err
+		return explanation{}, nil, err
 	}
 	ex.Skills = append(ex.Skills, explainUntrusted(local, all)...)
 	ex.Skills = append(ex.Skills, explainOutages(snap)...)
@@ -409,14 +419,14 @@ func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult,
 	})
 	sv, err := fsys.Survey(ctx, o.cwd)
 	if err != nil {
-		return explanation{}, err
+		return explanation{}, nil, err
 	}
 	ex.Scan = withFlags(sv)
 	ex.Sources = []explainedSource{}
 	for _, d := range fsys.Diagnostics() {
 		ex.Sources = append(ex.Sources, explainedSource{Severity: string(d.Severity), Path: d.Path, Skill: d.Skill, Message: d.Message})
 	}
-	return ex, nil
+	return ex, local, nil
 }
 
 // catalogEntry is one entry of a published catalog record.
@@ -439,12 +449,21 @@ func catalogRecord(source json.RawMessage) ([]catalogEntry, bool) {
 	return rec.Entries, true
 }
 
+// catalogKey is what tells one catalog entry from another.
+type catalogKey struct{ name, origin, originKind string }
+
 // explainSnapshot explains every skill the registry offers: in the
 // catalog, shortened, or out by policy, selection or budget.
 func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agentskills.Skill, sel hostsdk.Selection, maxLen int) []explainedSkill {
 	paths := make(map[string]string, len(local))
 	for _, s := range local {
 		paths[s.Name] = s.Dir
+	}
+	listedAt := make(map[catalogKey]int, len(entries))
+	for i, c := range entries {
+		if _, ok := listedAt[catalogKey{c.Name, c.Origin, c.OriginKind}]; !ok {
+			listedAt[catalogKey{c.Name, c.Origin, c.OriginKind}] = i
+		}
 	}
 	var out []explainedSkill
 	for _, s := range snap.Skills {
@@ -462,11 +481,9 @@ func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agent
 		if s.Origin != "" && strings.HasPrefix(s.Name, s.Origin+":") {
 			e.Reasons = append(e.Reasons, explainReason{reasonCollision, fmt.Sprintf("another skill has its name, so this remote skill is listed and loaded under its qualified name %q", s.Name)})
 		}
-		i := slices.IndexFunc(entries, func(c catalogEntry) bool {
-			return c.Name == s.Name && c.Origin == s.Origin && c.OriginKind == recordedKind
-		})
+		i, listed := listedAt[catalogKey{s.Name, s.Origin, recordedKind}]
 		switch {
-		case i >= 0:
+		case listed:
 			e.Listed = true
 			e.Reasons = append(e.Reasons, explainReason{reasonListed, "in the catalog"})
 			full := render.NormalizeDescription(s.Description, render.DefaultDescriptionMaxLength*1000)
@@ -532,9 +549,13 @@ func explainDiagnostics(ds []agentskills.Diagnostic) []explainedSkill {
 // explainUntrusted explains the project skills a trusted project would
 // add: those in all, read with every project trusted, that local lacks.
 func explainUntrusted(local, all []agentskills.Skill) []explainedSkill {
+	offered := make(map[string]bool, len(local))
+	for _, l := range local {
+		offered[l.Dir] = true
+	}
 	var out []explainedSkill
 	for _, s := range all {
-		if s.Scope != agentskills.ScopeProject || slices.ContainsFunc(local, func(l agentskills.Skill) bool { return l.Dir == s.Dir }) {
+		if s.Scope != agentskills.ScopeProject || offered[s.Dir] {
 			continue
 		}
 		out = append(out, explainedSkill{Name: s.Name, Provider: agentskills.ProviderLabel, Path: s.Dir,
@@ -608,4 +629,42 @@ func printExplanation(w io.Writer, ex explanation) {
 			fmt.Fprintf(w, "  %s\n", agentskills.Diagnostic{Path: d.Path, Skill: d.Skill, Severity: agentskills.Severity(d.Severity), Message: d.Message})
 		}
 	}
+}
+
+// listedOnce lists the provider it wraps once per working directory and
+// answers every later listing from that first one, as an Invalidator
+// that never invalidates, so the registry keeps its snapshot. explain
+// asks one question of directories that do not change meanwhile; without
+// it, every load through the registry would list (read) every skill again,
+// which made explaining n skills cost n² reads. Loads go to the provider.
+type listedOnce struct {
+	skills.Provider
+	mu    sync.Mutex
+	lists map[string]skills.Observation
+}
+
+func (p *listedOnce) List(ctx context.Context, req skills.ListRequest) (skills.Observation, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if obs, ok := p.lists[req.Cwd]; ok {
+		return cloneObservation(obs), nil
+	}
+	obs, err := p.Provider.List(ctx, req)
+	if err != nil {
+		return obs, err
+	}
+	if p.lists == nil {
+		p.lists = make(map[string]skills.Observation)
+	}
+	p.lists[req.Cwd] = cloneObservation(obs)
+	return obs, nil
+}
+
+// SetInvalidate implements skills.Invalidator: nothing changes while
+// explain runs.
+func (p *listedOnce) SetInvalidate(func()) {}
+
+func cloneObservation(obs skills.Observation) skills.Observation {
+	obs.Skills, obs.Incomplete = slices.Clone(obs.Skills), slices.Clone(obs.Incomplete)
+	return obs
 }

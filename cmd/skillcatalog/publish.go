@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -28,10 +32,15 @@ reproducible: the same skills give the same bytes. Both directories under
 OUT/.well-known are replaced whole; nothing else under OUT is touched.
 
 Every skill is validated first, as validate checks it; if any does not meet
-the specification, nothing is written and the command fails. A skill's
-hidden files are left out; a link or any other file that is not regular is
-refused, as is a skill the web provider would refuse to unpack (more than
-512 files, 16 MiB, or a compression ratio over 100).
+the specification, nothing is written and the command fails. A skill folder
+that is a symbolic link is published from where it leads, as validate reads
+it. A skill's hidden files are left out; a link or any other file that is
+not regular is refused, as is a file or folder whose name the v0.1.0 index
+cannot list (the RFC allows printable ASCII other than \ ? # [ ] in paths:
+rename it, or hide it), and a skill the web provider would refuse to unpack
+(more than 512 files, 16 MiB, or a compression ratio over 100). Files are
+written 0644 (0755 when executable) and every directory publish creates
+0755, whatever the umask.
 
 Exit status: 0 when every skill was published, 1 when any skill is invalid
 or cannot be published, 2 for a usage error. With -json it prints
@@ -70,11 +79,16 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "skillcatalog publish: nothing written: every skill must meet the specification (skillcatalog validate %s says the same)\n", skill.QuoteUnsafe(dir))
 		return 1
 	}
-	list := make([]webskills.PublishSkill, 0, len(rep.Skills))
-	for _, s := range rep.Skills {
-		list = append(list, webskills.PublishSkill{Name: s.Name, Dir: s.Path})
+	list, err := publishList(rep.Skills)
+	if err != nil {
+		fmt.Fprintf(stderr, "skillcatalog publish: %v; nothing written\n", err)
+		return 1
 	}
+	created := missingDirs(out)
 	published, err := webskills.Publish(out, list)
+	if err == nil {
+		err = openDirs(out, created)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog %v\n", err)
 		return 1
@@ -95,4 +109,92 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	fmt.Fprintf(stdout, "%d %s published: %s (v0.2.0) and %s (v0.1.0)\n", len(published), noun,
 		skill.QuoteUnsafe(webskills.IndexPath(out)), skill.QuoteUnsafe(filepath.Join(out, ".well-known", "skills", "index.json")))
 	return 0
+}
+
+// publishList returns the skills to publish, each from its folder with
+// links resolved, as validate reads it through them (a skill folder linked
+// into DIR, or a DIR that is a link to one skill's folder), after checking
+// that the v0.1.0 index can list every file publish copies.
+func publishList(skills []validatedSkill) ([]webskills.PublishSkill, error) {
+	list := make([]webskills.PublishSkill, 0, len(skills))
+	for _, s := range skills {
+		dir, err := filepath.EvalSymlinks(s.Path)
+		if err != nil {
+			return nil, fmt.Errorf("skill %q: %w", s.Name, err)
+		}
+		if err := checkPublishedNames(dir); err != nil {
+			return nil, fmt.Errorf("skill %q: %w", s.Name, err)
+		}
+		list = append(list, webskills.PublishSkill{Name: s.Name, Dir: dir})
+	}
+	return list, nil
+}
+
+// checkPublishedNames refuses a name below the skill folder dir that a
+// v0.1.0 index cannot list: the Agent Skills Discovery RFC allows only
+// printable ASCII other than \ ? # [ ] in the paths of a skill's files,
+// and a client (the web provider among them) refuses the whole entry of a
+// skill that lists another. Hidden names are left out, as publish leaves
+// them out.
+func checkPublishedNames(dir string) error {
+	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		name := d.Name()
+		if strings.HasPrefix(name, ".") {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		for i := 0; i < len(name); i++ {
+			if c := name[i]; c < 0x20 || c > 0x7e || strings.IndexByte(`\?#[]`, c) >= 0 {
+				rel, _ := filepath.Rel(dir, p)
+				return fmt.Errorf("%q: a name the v0.1.0 index cannot list (the Agent Skills Discovery RFC allows printable ASCII other than \\ ? # [ ] in file paths); rename it, or hide it (a name starting with \".\")", filepath.ToSlash(rel))
+			}
+		}
+		return nil
+	})
+}
+
+// missingDirs returns the directories publishing to out creates, those
+// not there yet: out and the ancestors it lacks, and out/.well-known.
+func missingDirs(out string) []string {
+	var dirs []string
+	if _, err := os.Lstat(filepath.Join(out, ".well-known")); errors.Is(err, fs.ErrNotExist) {
+		dirs = append(dirs, filepath.Join(out, ".well-known"))
+	}
+	for dir := filepath.Clean(out); ; dir = filepath.Dir(dir) {
+		if _, err := os.Lstat(dir); !errors.Is(err, fs.ErrNotExist) || filepath.Dir(dir) == dir {
+			break
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// openDirs gives every directory publish created the mode 0755, whatever
+// the umask, as its files are 0644 whatever the umask: a site is served,
+// often by a web server of another user. Those are the directories of the
+// two trees publish replaced whole, and created, the ones it made above
+// them; no other directory under out is touched.
+func openDirs(out string, created []string) error {
+	for _, tree := range []string{filepath.Dir(webskills.IndexPath(out)), filepath.Join(out, ".well-known", "skills")} {
+		err := filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || !d.IsDir() {
+				return err
+			}
+			return os.Chmod(p, 0o755)
+		})
+		if err != nil {
+			return fmt.Errorf("publish: %w", err)
+		}
+	}
+	for _, dir := range created {
+		if err := os.Chmod(dir, 0o755); err != nil {
+			return fmt.Errorf("publish: %w", err)
+		}
+	}
+	return nil
 }

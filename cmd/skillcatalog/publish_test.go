@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -174,5 +175,72 @@ func TestDemoListsSkillsFromAWebsite(t *testing.T) {
 	code := run(context.Background(), []string{"demo", "-web-url", strings.Replace(srv.URL, "http:", "https:", 1) + "/x?y"}, &stdout, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "webskills: URL must have no userinfo, query or fragment") {
 		t.Errorf("a bad -web-url: exit %d: %s", code, stderr.String())
+	}
+}
+
+// publish refuses, naming the skill and the file, a file whose name the
+// v0.1.0 index cannot list: the RFC allows printable ASCII but \ ? # [ ]
+// in its paths, and the web provider refuses an entry that lists another.
+// Nothing is written.
+func TestPublishRefusesNamesTheIndexCannotList(t *testing.T) {
+	for _, name := range []string{"what?.md", "a[1].md", "b]", "c#d", `back\slash`, "café.md", "tab\there", "dir?/x.md"} {
+		dir, out := t.TempDir(), t.TempDir()
+		writeTestSkill(t, filepath.Join(dir, "odd"), "odd", "A skill with an odd file.")
+		p := filepath.Join(dir, "odd", filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("odd\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, code := runPublish(t, dir, out)
+		first, _, _ := strings.Cut(name, "/")
+		want := fmt.Sprintf(`skill "odd": %q: a name the v0.1.0 index cannot list`, first)
+		if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "nothing written") {
+			t.Errorf("a file %q: exit %d, want 1 and %q\n%s", name, code, want, stderr)
+		}
+		if entries, _ := os.ReadDir(out); len(entries) != 0 {
+			t.Errorf("a file %q: the refused publish wrote %d entries", name, len(entries))
+		}
+	}
+	// A hidden file is left out whatever its name, and a space is allowed.
+	dir, out := t.TempDir(), t.TempDir()
+	writeTestSkill(t, filepath.Join(dir, "fine"), "fine", "A skill with fine files.")
+	for _, name := range []string{".what?.md", "with space.md"} {
+		if err := os.WriteFile(filepath.Join(dir, "fine", name), []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, stderr, code := runPublish(t, dir, out); code != 0 {
+		t.Errorf("a hidden odd name and a space: exit %d\n%s", code, stderr)
+	}
+}
+
+// A skill folder that is a symbolic link, which validate follows and
+// calls valid, is published from where it leads, as is a DIR that is a
+// link to one skill's folder.
+func TestPublishFollowsALinkedSkillFolder(t *testing.T) {
+	dir, elsewhere := t.TempDir(), t.TempDir()
+	writeTestSkill(t, filepath.Join(elsewhere, "linked"), "linked", "A skill linked into the directory.")
+	if err := os.WriteFile(filepath.Join(elsewhere, "linked", "notes.md"), []byte("Notes.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(elsewhere, "linked"), filepath.Join(dir, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if rep, code := runValidate(t, dir); code != 0 || len(rep.Skills) != 1 {
+		t.Fatalf("validate of the linked skill: exit %d, %+v", code, rep)
+	}
+	for _, arg := range []string{dir, filepath.Join(dir, "linked")} {
+		out := t.TempDir()
+		if _, stderr, code := runPublish(t, arg, out); code != 0 {
+			t.Fatalf("publish %s: exit %d\n%s", arg, code, stderr)
+		}
+		files := treeFiles(t, out)
+		for _, name := range []string{".well-known/skills/linked/SKILL.md", ".well-known/skills/linked/notes.md", ".well-known/agent-skills/linked.tar.gz"} {
+			if files[name] == nil {
+				t.Errorf("publish %s wrote no %s (it wrote %d files)", arg, name, len(files))
+			}
+		}
 	}
 }

@@ -10,11 +10,13 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // serveMCPCommand publishes a skills directory over MCP, on stdio or
@@ -22,7 +24,7 @@ import (
 // MCP Skills extension defines, and as skill://index.json for older clients.
 func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("serve-mcp", flag.ContinueOnError)
-	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like, or one skill's own folder (default: the embedded examples)")
+	dir := fl.String("skills", "", "serve the Agent Skills in `DIR`: a folder per skill, in nested folders if you like, or one skill's own folder (a DIR whose SKILL.md has no skill below it; a SKILL.md at the top of a DIR of other skills is not served) (default: the embedded examples)")
 	addr := fl.String("http", "", "serve streamable HTTP on `ADDR` (for example 127.0.0.1:8765) at /mcp instead of stdio")
 	tokenFile := fl.String("token-file", "", "with -http, require \"Authorization: Bearer <token>\", the token being the first line of `FILE` (or set "+tokenEnv+")")
 	lim := httpLimitFlags(fl)
@@ -69,8 +71,10 @@ func serveMCPCommand(ctx context.Context, args []string, stdout, stderr io.Write
 // skillsServer makes the server of -skills dir (the embedded examples if
 // dir is ""), says which skills it will not serve and why, then in one
 // line, as demo, explain and validate say it, how many it serves and
-// skips, and watches dir. A dir that is one skill's own folder serves that
-// skill. A nil server comes with the exit code; done releases what the
+// skips, and watches dir. A dir that is one skill's own folder (it holds a
+// SKILL.md and no skill below it) serves that skill. A SKILL.md at the top
+// of a dir that holds other skills is not served, with a line saying so,
+// and the others keep their paths. A nil server comes with the exit code; done releases what the
 // server needed.
 func skillsServer(ctx context.Context, dir string, stderr io.Writer) (srv *skillserver.Server, done func(), code int) {
 	done = func() {}
@@ -79,24 +83,37 @@ func skillsServer(ctx context.Context, dir string, stderr io.Writer) (srv *skill
 		announceSurvey(srv, "the example skills", stderr)
 		return srv, done, 0
 	}
+	one := false // dir is one skill's folder
 	if err := checkSkillsDir(dir); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %v\n", err)
 		return nil, done, 1
 	}
-	root := dir
+	var note string
+	srv = skillserver.NewDir(dir)
 	if isSkillFolder(dir) {
-		var err error
-		if root, done, err = skillFolderLink(dir); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s is one skill's folder, and serving it alone failed: %v; pass the folder that holds it\n", dir, err)
-			return nil, func() {}, 1
+		if sv := srv.Survey(); sv.Loaded+len(sv.Skipped) > 0 {
+			note = fmt.Sprintf("%s is not served: the folder holds other skills, which are served at their own paths; to serve the folder as a skill too, pass -skills %s, the folder that holds it",
+				filepath.Join(dir, "SKILL.md"), filepath.Dir(filepath.Clean(dir)))
+		} else {
+			one = true
 		}
 	}
-	srv = skillserver.NewDir(root)
+	if one {
+		root, remove, err := skillFolderLink(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s is one skill's folder, and serving it alone failed: %v; pass the folder that holds it\n", dir, err)
+			return nil, done, 1
+		}
+		srv, done = skillserver.NewDir(root), remove
+	}
 	// Say once, up front, which skills will not be served and why.
 	if _, err := srv.Index(); err != nil {
 		fmt.Fprintf(stderr, "skillcatalog serve-mcp: -skills %s: %v\n", dir, err)
 		done()
 		return nil, func() {}, 1
+	}
+	if note != "" {
+		fmt.Fprintf(stderr, "skillcatalog serve-mcp: %s\n", skill.QuoteUnsafe(note))
 	}
 	announceSurvey(srv, dir, stderr)
 	if err := srv.Watch(ctx); err != nil {
@@ -219,8 +236,9 @@ inside another skill is served on its own and as files of the other. Each
 entry holds the SKILL.md frontmatter as JSON and every file of the skill with
 its sha256 digest and size. A file is served only while its bytes match the
 entry listed: a file that changed is rescanned (and the listing change
-announced) before it is served. A skill of more than 512 files or 16 MiB is
-not served; the messages at start say which skills are not served and why,
+announced) before it is served. A skill of more than 512 files or 16 MiB, or
+of more than 2,048 folders or 4,096 files and folders (a node_modules left
+inside), is not served; the messages at start say which skills are not served and why,
 then one line, as demo, explain and validate say it, how many are served and
 how many skipped, by reason. The MCP Skills extension serves only skills that
 meet the Agent Skills specification, so a skill that skillcatalog loads with

@@ -14,17 +14,6 @@ import (
 	"time"
 )
 
-// buildCommand builds this command into a temporary directory, as the
-// README tells a user to before running serve-mcp in the background.
-func buildCommand(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "skillcatalog")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
-
 // waitExit waits for cmd and fails unless it exits with status 0. The
 // bound only keeps a hung server from hanging the test run.
 func waitExit(t *testing.T, cmd *exec.Cmd) {

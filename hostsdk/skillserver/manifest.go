@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
@@ -136,13 +138,41 @@ func (sc *scanner) manifest(tree *skillTree, p string, v *fileVersion) (map[stri
 // errEnough stops a walk that found all it needs.
 var errEnough = errors.New("enough")
 
+// Bounds of the walk of one skill's files. A skill of the extension's
+// MaxSkillResources (512) files needs far fewer folders and entries, even
+// with every file in a folder of its own two levels down; a tree of many
+// more is a package or build tree left inside (a node_modules), and
+// walking it would cost every scan, and every skills/get that judges the
+// skill alone, a read of each of its folders. A skill past either bound
+// is not served, and its walk stops there.
+const (
+	// maxSkillFolders bounds the folders below a skill's directory that
+	// the walk reads (hidden ones, which it does not read, aside).
+	maxSkillFolders = 4 * skillsext.MaxSkillResources
+	// maxSkillEntries bounds the entries, of every kind, of the folders
+	// the walk reads, the skill's directory among them.
+	maxSkillEntries = 8 * skillsext.MaxSkillResources
+)
+
 // walkTree finds the files of a skill directory other than its SKILL.md,
 // stopping past the per-skill file limit. It returns them and why others
-// are left out.
+// are left out. A skill of more than maxSkillFolders folders or
+// maxSkillEntries entries is not served, and its walk stops there.
 func (sc *scanner) walkTree(p string, tree *skillTree) (found []candidate, excluded []string, err error) {
+	folders, entriesLeft := 0, maxSkillEntries
 	var walk func(dir string) error
 	walk = func(dir string) error {
-		entries, err := sc.readDir(tree, p, dir)
+		if dir != "" {
+			if folders++; folders > maxSkillFolders {
+				return overWalkLimit(fmt.Sprintf("more than %d folders", maxSkillFolders))
+			}
+		}
+		entries, err := sc.readDir(tree, p, dir, entriesLeft)
+		var skip *skipError
+		if errors.As(err, &skip) {
+			return err
+		}
+		entriesLeft -= len(entries)
 		if err != nil {
 			if dir == "" {
 				return err // an unreadable skill directory fails the skill
@@ -192,23 +222,65 @@ func (sc *scanner) walkTree(p string, tree *skillTree) (found []candidate, exclu
 		}
 		return nil
 	}
-	if err := walk(""); err != nil && !errors.Is(err, errEnough) {
+	var skip *skipError
+	switch err := walk(""); {
+	case errors.As(err, &skip):
+		return nil, nil, skip
+	case err != nil && !errors.Is(err, errEnough):
 		return nil, nil, fmt.Errorf("cannot read its directory: %s", reason(err))
 	}
 	return found, excluded, nil
 }
 
-// readDir lists the directory dir ("" for the root) of the skill at p: as
-// the discovery walk listed it, when it did (a real directory, so the same
-// entries), or through the skill's tree.
-func (sc *scanner) readDir(tree *skillTree, p, dir string) ([]fs.DirEntry, error) {
+// overWalkLimit is why a skill whose walk went past a bound is not
+// served.
+func overWalkLimit(what string) error {
+	return &skipError{ReasonOverLimits, fmt.Errorf("it has %s (a node_modules or build tree left inside?), more than a skill of at most %d files needs", what, skillsext.MaxSkillResources)}
+}
+
+// readDir lists the directory dir ("" for the root) of the skill at p,
+// sorted by name: as the discovery walk listed it, when it did (a real
+// directory, so the same entries), or through the skill's tree, in
+// batches, so that a directory of more than limit entries is refused
+// (overWalkLimit) without reading it all.
+func (sc *scanner) readDir(tree *skillTree, p, dir string, limit int) ([]fs.DirEntry, error) {
+	tooMany := overWalkLimit(fmt.Sprintf("more than %d files and folders", maxSkillEntries))
 	if entries, ok := sc.listings[path.Join(p, dir)]; ok {
+		if len(entries) > limit {
+			return nil, tooMany
+		}
 		return entries, nil
 	}
 	if dir == "" {
 		dir = "."
 	}
-	return fs.ReadDir(tree.fsys, dir)
+	f, err := tree.open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	rd, ok := f.(fs.ReadDirFile)
+	if !ok {
+		entries, err := fs.ReadDir(tree.fsys, dir)
+		if len(entries) > limit {
+			return nil, tooMany
+		}
+		return entries, err
+	}
+	var entries []fs.DirEntry
+	for {
+		batch, err := rd.ReadDir(256)
+		entries = append(entries, batch...)
+		switch {
+		case len(entries) > limit:
+			return nil, tooMany
+		case errors.Is(err, io.EOF) || err == nil && len(batch) == 0:
+			slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+			return entries, nil
+		case err != nil:
+			return nil, err
+		}
+	}
 }
 
 func linkReason(d fs.DirEntry, err error) string {

@@ -4,6 +4,7 @@ package skillserver
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
@@ -186,5 +188,100 @@ func TestLookupJudgesAsAScanDoes(t *testing.T) {
 		if !s.agrees(c, p) {
 			t.Errorf("lookup(%q) disagrees with the scan", p)
 		}
+	}
+}
+
+// writeFolderHeavySkill writes the skill "heavy" below root with a
+// node_modules of dirs directories (empty, as a package tree left behind
+// may hold little but folders) and the skill "light" beside it.
+func writeFolderHeavySkill(tb testing.TB, root string, dirs int) {
+	tb.Helper()
+	for _, name := range []string{"heavy", "light"} {
+		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		md := "---\nname: " + name + "\ndescription: Skill " + name + ".\n---\nDo it.\n"
+		if err := os.WriteFile(filepath.Join(root, name, "SKILL.md"), []byte(md), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	for i := range dirs {
+		if err := os.MkdirAll(filepath.Join(root, "heavy", "node_modules", fmt.Sprintf("p%05d", i)), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+	}
+}
+
+// openCountingFS counts the opens and directory reads made through it.
+type openCountingFS struct {
+	fs.FS
+	n atomic.Int64
+}
+
+func (c *openCountingFS) Open(name string) (fs.File, error) { c.n.Add(1); return c.FS.Open(name) }
+func (c *openCountingFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	c.n.Add(1)
+	return fs.ReadDir(c.FS, name)
+}
+func (c *openCountingFS) Stat(name string) (fs.FileInfo, error)  { return fs.Stat(c.FS, name) }
+func (c *openCountingFS) Lstat(name string) (fs.FileInfo, error) { return fs.Lstat(c.FS, name) }
+
+// TestASkillOfTooManyFoldersIsNotWalked: a skill whose folder holds more
+// folders, or more files and folders, than a skill of the extension's 512
+// files needs (a node_modules left inside) is not served, with a
+// diagnostic saying why, and a skills/get of it opens and reads about as
+// many of its directories as the bound, where it read every one of them
+// at every get.
+func TestASkillOfTooManyFoldersIsNotWalked(t *testing.T) {
+	for _, tt := range []struct {
+		dirs int
+		why  string
+	}{
+		{maxSkillFolders + 100, fmt.Sprintf("more than %d folders", maxSkillFolders)},
+		{3 * maxSkillEntries, fmt.Sprintf("more than %d files and folders", maxSkillEntries)},
+	} {
+		root := t.TempDir()
+		writeFolderHeavySkill(t, root, tt.dirs)
+		counter := &openCountingFS{FS: os.DirFS(root)}
+		s := New(counter)
+		want := "skill heavy is not served: it has " + tt.why
+		if d := s.Diagnostics(); !slices.ContainsFunc(d, func(l string) bool { return strings.HasPrefix(l, want) }) {
+			t.Errorf("%d folders: diagnostics %q, want one starting %q", tt.dirs, d, want)
+		}
+		ctx := context.Background()
+		if _, err := s.getSkill(ctx, nil, &skillsext.GetParams{URI: "skill://light/SKILL.md"}); err != nil {
+			t.Fatalf("get light: %v", err)
+		}
+		counter.n.Store(0)
+		const gets = 5
+		for range gets {
+			if _, err := s.getSkill(ctx, nil, &skillsext.GetParams{URI: "skill://heavy/SKILL.md"}); err == nil || !strings.Contains(err.Error(), "No skill is served at skill://heavy/SKILL.md") {
+				t.Errorf("%d folders: get heavy: %v, want no skill served", tt.dirs, err)
+			}
+		}
+		if n, limit := counter.n.Load(), int64(gets*(maxSkillFolders+8)); n > limit {
+			t.Errorf("%d gets of a skill of %d folders opened or read %d directories and files, want at most %d", gets, tt.dirs, n, limit)
+		}
+	}
+}
+
+// BenchmarkGetSkillOfManyFolders is skills/get of a skill whose folder
+// holds 30,000 directories, on a watched server that cannot watch them all
+// (more than maxWatchedDirs), so each get judges the skill alone.
+func BenchmarkGetSkillOfManyFolders(b *testing.B) {
+	root := b.TempDir()
+	writeFolderHeavySkill(b, root, 30000)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := NewDir(root)
+	if err := s.Watch(ctx); err != nil {
+		b.Fatal(err)
+	}
+	if s.watching.Load() {
+		b.Fatal("every directory is watched: the benchmark needs more than maxWatchedDirs")
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		_, _ = s.getSkill(ctx, nil, &skillsext.GetParams{URI: "skill://heavy/SKILL.md"})
 	}
 }

@@ -31,7 +31,11 @@
 // requires and hosts check, and does not keep the skill from the model
 // (disable-model-invocation); and when it has at most
 // skillsext.MaxSkillResources (512) files of at most skillsext.MaxSkillBytes
-// (16 MiB) in all. Every other skill is not served, with a diagnostic that
+// (16 MiB) in all, and below its directory at most 2,048 folders and 4,096
+// files and folders in all (hidden folders and what they hold aside): far
+// more than 512 files need, so that a package or build tree left inside
+// (a node_modules) costs a scan, or a skills/get that judges the skill
+// alone, a bounded walk instead of a read of every folder. Every other skill is not served, with a diagnostic that
 // names it and says why (see Diagnostics); Survey counts them by reason,
 // and [CheckSkillFile] judges one SKILL.md alone. The extension requires a
 // served skill to meet the Agent Skills specification, so a skill that

@@ -1,8 +1,12 @@
 package wire
 
 import (
+	"context"
+	"fmt"
+
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/metadata"
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
@@ -20,8 +24,44 @@ import (
 // far below it; without it gRPC's default let a peer make the server hold
 // 16 MiB of headers per call, and a larger header cut off the whole
 // connection, every call on it. A Go peer refuses to send more, and the
-// call fails on its side without reaching the server.
+// call fails on its side without reaching the server; the host's client
+// refuses first (checkMetadata), with an error that is the host's.
 const maxHeaderListBytes = 64 << 10
+
+// grpcHeaderAllowance is the part of maxHeaderListBytes a host's client
+// leaves to the headers gRPC adds to every call (:path, :authority,
+// content-type, user-agent, grpc-timeout and the rest, well under 1 KiB):
+// the call's own metadata may take the remainder, maxMetadataBytes.
+const (
+	grpcHeaderAllowance = 4 << 10
+	maxMetadataBytes    = maxHeaderListBytes - grpcHeaderAllowance
+)
+
+// checkMetadata refuses a call of the host's whose outgoing gRPC metadata
+// (its context's, trace context included) is more than maxMetadataBytes as
+// gRPC counts a header list: each entry's name and value and 32 bytes.
+// gRPC would refuse to send it too, with an Internal status a host takes
+// for the plugin's failure; this error says what is wrong and is the
+// host's (contract.ErrHostFailed): the call was not sent, and the plugin
+// is as healthy as before.
+func checkMetadata(ctx context.Context, what string) error {
+	md, ok := metadata.FromOutgoingContext(ctx)
+	if !ok {
+		return nil
+	}
+	n := 0
+	for k, vs := range md {
+		for _, v := range vs {
+			n += len(k) + len(v) + 32
+		}
+	}
+	if n <= maxMetadataBytes {
+		return nil
+	}
+	return contract.HostFailed(fmt.Errorf("%s not sent: the gRPC metadata of its context is %d bytes as gRPC counts a header list "+
+		"(each entry's name and value and 32 bytes), more than the %d the host may send: a server of the plugin protocol accepts "+
+		"%d bytes (64 KiB) of headers, gRPC's own included; send less metadata with the call", what, n, maxMetadataBytes, maxHeaderListBytes))
+}
 
 // serverOptions are the gRPC server options of every server of the
 // protocol: the plugin's and the host's callback server on the broker.

@@ -56,6 +56,9 @@ func (s *serviceClient) Configure(ctx context.Context, host contract.Host, req c
 	if err := checkSize("Configure request", in); err != nil {
 		return contract.ConfigureResponse{}, err
 	}
+	if err := checkMetadata(ctx, "Configure request"); err != nil {
+		return contract.ConfigureResponse{}, err
+	}
 	resp, err := s.c.Configure(ctx, in)
 	if err != nil {
 		return contract.ConfigureResponse{}, fromStatus(err)
@@ -96,12 +99,18 @@ func (s *serviceClient) BindTools(ctx context.Context, mountID string, bindings 
 	if err := checkSize("BindTools request", in); err != nil {
 		return err
 	}
+	if err := checkMetadata(ctx, "BindTools request"); err != nil {
+		return err
+	}
 	_, err := s.c.BindTools(ctx, in)
 	return fromStatus(err)
 }
 
 // Unmount releases a mount.
 func (s *serviceClient) Unmount(ctx context.Context, mountID string) error {
+	if err := checkMetadata(ctx, "Unmount request"); err != nil {
+		return err
+	}
 	_, err := s.c.Unmount(ctx, &pb.UnmountRequest{MountId: mountID})
 	return fromStatus(err)
 }
@@ -112,9 +121,13 @@ func (s *serviceClient) PreStep(ctx context.Context, req contract.StepRequest) (
 	if err := checkSize("PreStep request", in); err != nil {
 		return contract.StepResponse{}, err
 	}
+	octx := outgoingTrace(ctx)
+	if err := checkMetadata(octx, "PreStep request"); err != nil {
+		return contract.StepResponse{}, err
+	}
 	mark := s.calls.mark(req.SessionID)
 	t := timing(ctx)
-	resp, err := s.c.PreStep(outgoingTrace(ctx), in, t.callOptions()...)
+	resp, err := s.c.PreStep(octx, in, t.callOptions()...)
 	t.record()
 	if err != nil {
 		if bad := invalidText("PreStep request", in, req.Downstream.Messages); bad != nil {
@@ -131,9 +144,13 @@ func (s *serviceClient) ExecuteSkillTool(ctx context.Context, call contract.Tool
 	if err := checkSize("ExecuteSkillTool request", in); err != nil {
 		return contract.ToolResult{}, err
 	}
+	octx := outgoingTrace(ctx)
+	if err := checkMetadata(octx, "ExecuteSkillTool request"); err != nil {
+		return contract.ToolResult{}, err
+	}
 	mark := s.calls.mark(call.SessionID)
 	t := timing(ctx)
-	resp, err := s.c.ExecuteSkillTool(outgoingTrace(ctx), in, t.callOptions()...)
+	resp, err := s.c.ExecuteSkillTool(octx, in, t.callOptions()...)
 	t.record()
 	if err != nil {
 		if bad := invalidText("ExecuteSkillTool request", in, nil); bad != nil {
@@ -148,12 +165,18 @@ func (s *serviceClient) ExecuteSkillTool(ctx context.Context, call contract.Tool
 // client remembers of its callbacks.
 func (s *serviceClient) EndSession(ctx context.Context, sessionID string) error {
 	s.calls.forget(sessionID)
+	if err := checkMetadata(ctx, "EndSession request"); err != nil {
+		return err
+	}
 	_, err := s.c.EndSession(ctx, &pb.EndSessionRequest{SessionId: sessionID})
 	return fromStatus(err)
 }
 
 // Ping makes one empty round trip.
 func (s *serviceClient) Ping(ctx context.Context) error {
+	if err := checkMetadata(ctx, "Ping request"); err != nil {
+		return err
+	}
 	_, err := s.c.Ping(ctx, &pb.PingRequest{})
 	return fromStatus(err)
 }

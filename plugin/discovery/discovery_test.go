@@ -471,3 +471,53 @@ func TestADiscoveringMountIgnoresASnapshotSentAhead(t *testing.T) {
 		t.Errorf("PreStep = %+v, %v; want the initial catalog of the discovered skill", step, err)
 	}
 }
+
+// TestABadSkillRootIsRefusedAtMount: a skill root that is there but
+// cannot be one (a file, a FIFO, a device, a symbolic link loop, a link
+// to nothing) refuses the mount with a *ConfigError naming the option and
+// the path, instead of holding back every root's skills at every step. A
+// root that does not exist yet is no error: the other roots' skills are
+// published.
+func TestABadSkillRootIsRefusedAtMount(t *testing.T) {
+	t.Parallel()
+	svc, host, ctx := newService(t), contracttest.NewHost(), context.Background()
+	good, dir, home := skillRoot(t, "pdf-forms"), t.TempDir(), t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("not a directory\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	loop, dangling := filepath.Join(dir, "loop"), filepath.Join(dir, "dangling")
+	if err := os.Symlink(loop, loop); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "nothing"), dangling); err != nil {
+		t.Fatal(err)
+	}
+	bad := map[string]string{file: "is a regular file", loop: "cannot be read", dangling: "is a symbolic link to nothing"}
+	if fifo := filepath.Join(dir, "fifo"); mkfifo(fifo) == nil {
+		bad[fifo] = "is a named pipe"
+	}
+	if fi, err := os.Stat(os.DevNull); err == nil && fi.Mode()&os.ModeDevice != 0 {
+		bad[os.DevNull] = "is a device"
+	}
+	for root, why := range bad {
+		d := contract.Discovery{SkillRoots: []string{good, root}, HomeDir: home}
+		_, err := svc.Configure(ctx, host, contract.ConfigureRequest{Discovery: d.JSON()})
+		var cerr *contract.ConfigError
+		if want := fmt.Sprintf("discovery option skillRoots[1] %q %s", root, why); !errors.As(err, &cerr) || !strings.Contains(err.Error(), want) {
+			t.Errorf("a root at %s: Configure = %v, want a *ConfigError containing %q", root, err, want)
+		}
+	}
+	d := contract.Discovery{SkillRoots: []string{good, filepath.Join(dir, "not-yet")}, HomeDir: home}
+	resp, err := svc.Configure(ctx, host, contract.ConfigureRequest{Discovery: d.JSON()})
+	if err != nil {
+		t.Fatalf("a root that does not exist yet: %v", err)
+	}
+	if err := svc.BindTools(ctx, resp.MountID, []contract.ToolBinding{{ToolName: "skill", DefinitionIdentity: "id-1"}}); err != nil {
+		t.Fatal(err)
+	}
+	step, err := svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s1", Cwd: home, AgentScope: "agent", SkillToolIdentity: "id-1"})
+	if err != nil || step.Outcome != contract.OutcomeInitial || !slices.Equal(publishedNames(step), []string{"pdf-forms"}) {
+		t.Errorf("PreStep = %+v, %v; want the initial catalog of the good root's skill", step, err)
+	}
+}

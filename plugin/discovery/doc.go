@@ -60,7 +60,19 @@
 // A configuration is at most MaxConfigBytes of JSON, with at most
 // MaxSkillRoots roots, MaxTrustedProjects trusted directories and
 // MaxServers servers of at most MaxHeaders headers each; paths are
-// absolute and at most MaxPathBytes. Unknown options are refused. One
+// absolute and at most MaxPathBytes. Unknown options are refused.
+//
+// Each of SkillRoots must be, when a mount opens the configuration's
+// providers, a directory the plugin can read, or not exist yet (it is
+// then empty until it appears). A root that is a file, a FIFO, a device, a
+// symbolic link loop or a link to nothing, or a directory the plugin may
+// not read, refuses the Configure with a *contract.ConfigError naming
+// skillRoots[i] and the path: the skill directories' provider would find
+// it unlistable at every step, making every listing incomplete, so no
+// root's skills would ever be published. A root that turns into such a
+// thing later makes the listings incomplete (with a reason naming it)
+// until it is repaired, and the mount keeps the catalog it published
+// last, as for any root that cannot be read. One
 // plugin process serves at most MaxConfigurations distinct configurations
 // at a time: mounts whose configurations are the same share one set of
 // providers, which is closed when the last of them is unmounted, and all

@@ -35,12 +35,17 @@ type sources struct {
 }
 
 // openSources builds the providers d names, the way a Go host attaches
-// them (see Registry): the skill directories, watched, as one strict
+// them (see Registry), after checking that each skill root is a directory
+// it can read or is not there yet (checkRoots): the skill directories,
+// watched, as one strict
 // agentskills provider labelled DiskLabel, then each MCP server as an
 // mcpskills provider labelled with its label, in Scope.
 func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 	reg, err := skills.NewRegistry(nil)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkRoots(d.SkillRoots); err != nil {
 		return nil, err
 	}
 	src := &sources{key: d.JSON(), registry: reg}

@@ -29,10 +29,14 @@ import (
 // internal/hostcheckrelay), and Serve exits with that plugin's status.
 func Serve() {
 	// go-plugin relays the plugin's stderr to the host's logger and takes
-	// hclog's JSON lines apart; both loggers write that form, at debug, so
-	// the host's logger decides what is kept. hclog is only go-plugin's own.
+	// hclog's JSON lines apart, logging any other line at debug; both
+	// loggers write that form, from debug (trace) up, so the host's logger
+	// decides what is kept, and the log package's and gRPC's lines go
+	// through the plugin's logger with their levels (routeLibraryLogs).
+	// hclog is only go-plugin's own.
 	goLog := hclog.New(&hclog.LoggerOptions{Name: "skillcatalog", Level: hclog.Debug, JSONFormat: true})
 	logger := slog.New(newLogHandler(os.Stderr))
+	routeLibraryLogs(logger, os.Getenv)
 	if path := os.Getenv(hostcheck.RelayEnv); path != "" {
 		os.Exit(standIn(path, logger))
 	}
