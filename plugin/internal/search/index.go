@@ -12,6 +12,26 @@
 // segments, each an inverted index over some skills, and the set of
 // skills later segments replaced; segments are merged, without analyzing
 // anything again, when they become many or mostly replaced.
+//
+// # How well it finds skills
+//
+// Measured on 1,675 real public skills (12 repositories) with 301 requests
+// written for 45 of them (their repositories' own trigger tests), in
+// libraries holding those 45 and others drawn at random, through
+// `skillcatalog search` and `skillcatalog explain -requests`
+// (`go run ./internal/skillbench -bench DIR -bin bin/skillcatalog`). Hit@k:
+// the requested skill among the first k results. Seen in full: the share of
+// requests whose skill the model sees with its full description at the
+// user's turn, with the default catalog budget (8,000 characters): in the
+// catalog, or in the relevant-skills message. The budgeted catalog alone
+// shows no requested skill in full at any of these sizes (names only, or
+// not listed: 17% at 1,000 skills, 27% at all).
+//
+//	library   Hit@1  Hit@5  Hit@10  MRR   seen in full  (plain BM25 Hit@1/Hit@5)
+//	100       0.91   0.99   0.99    0.94  88%           0.78 / 0.94
+//	300       0.84   0.98   0.99    0.90  88%           0.73 / 0.91
+//	1,000     0.74   0.94   0.97    0.83  85%           0.64 / 0.84
+//	all       0.69   0.92   0.96    0.79  83%           0.58 / 0.80
 package search
 
 import (
