@@ -141,7 +141,8 @@
 // reach the runtime typed whenever the skill is loaded:
 // ToolResult.Directives for the `skill` tool, StepResult.Invocations for a
 // user's `/name`. Host.HandleDirectives sets the function that says, while
-// a trusted skill is loaded, which kinds the runtime acts on; the skill's
+// a trusted skill is loaded, which kinds the runtime acts on
+// (Session.HandleDirectives, one session's own in its place); the skill's
 // text states every other kind it asks for as not acted on. Directives are
 // trusted for the host's own skills, and requests for a remote server's,
 // unless its provider is attached with
