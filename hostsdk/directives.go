@@ -42,7 +42,9 @@ type DirectiveHandler func(ctx context.Context, req DirectiveRequest) skill.Dire
 
 // HandleDirectives sets the host's directive handler; nil, the default,
 // acts on no directive, and the text of every skill that asks for one says
-// so. It takes effect for the loads that start after it returns.
+// so. It takes effect for the loads that start after it returns. A session
+// with a handler of its own (Session.HandleDirectives) is answered by that
+// one instead.
 func (h *Host) HandleDirectives(f DirectiveHandler) {
 	if f == nil {
 		h.directives.Store(nil)
@@ -62,6 +64,11 @@ func (h *Host) honour(ctx context.Context, req contract.SkillRequest, look *cont
 	}
 	d.Honoured = 0
 	f := h.directives.Load()
+	if st := h.sessions.lookup(req.SessionID); st != nil {
+		if own := st.directives.Load(); own != nil {
+			f = own
+		}
+	}
 	if f == nil || !d.Trusted || d.Requested() == 0 {
 		return
 	}

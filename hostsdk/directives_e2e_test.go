@@ -186,3 +186,50 @@ func TestChangedDirectivesReachTheNextLoad(t *testing.T) {
 		t.Errorf("the step after the edit: %v, %v; want the catalog unchanged", res.Outcome, err)
 	}
 }
+
+// TestSessionDirectiveHandler: a session's own handler answers for its
+// loads in place of the host's, until the session ends; other sessions
+// keep the host's.
+func TestSessionDirectiveHandler(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	writeSkill(t, filepath.Join(dir, "review"), "---\nname: review\ndescription: Review a change.\nmodel: opus\ncontext: fork\n---\nReview it.\n")
+	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{dir}, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	host.HandleDirectives(func(context.Context, hostsdk.DirectiveRequest) skill.DirectiveSet { return skill.DirectiveModel })
+	acted := func(s *hostsdk.Session) skill.DirectiveSet {
+		t.Helper()
+		res, err := s.CallTool(t.Context(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"review"}`)})
+		if err != nil || res.IsError || res.Directives == nil {
+			t.Fatalf("skill review: %+v, %v", res, err)
+		}
+		return res.Directives.Acted()
+	}
+	own, other := host.Session("own", nil), host.Session("other", nil)
+	own.HandleDirectives(func(_ context.Context, req hostsdk.DirectiveRequest) skill.DirectiveSet {
+		if req.SessionID != "own" {
+			t.Errorf("the session's handler was asked about session %q", req.SessionID)
+		}
+		return skill.DirectiveContext
+	})
+	if got, want := acted(own), skill.DirectiveContext; got != want {
+		t.Errorf("the session with its own handler: acted on %v, want %v", got, want)
+	}
+	if got, want := acted(other), skill.DirectiveModel; got != want {
+		t.Errorf("another session: acted on %v, want the host's %v", got, want)
+	}
+	if err := own.End(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := acted(own), skill.DirectiveModel; got != want {
+		t.Errorf("the session after it ended: acted on %v, want the host's %v", got, want)
+	}
+	own.HandleDirectives(func(context.Context, hostsdk.DirectiveRequest) skill.DirectiveSet { return 0 })
+	own.HandleDirectives(nil)
+	if got, want := acted(own), skill.DirectiveModel; got != want {
+		t.Errorf("the session's handler set to nil: acted on %v, want the host's %v", got, want)
+	}
+}

@@ -46,9 +46,12 @@
 // are derived when absent), runs the step, and returns the list to send
 // with every plugin message the log holds spliced back at its place. It is
 // idempotent when a history is sent again, and correct across runs and
-// restarts, since it reads everything it knows from the log; a history the
-// framework summarised, truncated or edited is recorded as a compaction of
-// what it no longer holds, so a catalog that went with it is published
+// restarts, since it reads everything it knows from the log. A history
+// that lost messages from its front (a window of the last N messages) has
+// those recorded as compacted and only its new messages appended, and the
+// newest catalog stays before the window, where the model keeps seeing it;
+// a history the framework summarised or edited is recorded as a compaction
+// of what it no longer holds, so a catalog that went with it is published
 // again. The plugin's messages are marked: [ViewMessage.Plugin],
 // [TranscriptEntry.Plugin], [IsPluginMessage]. When the plugin fails and the
 // host fails open, Session.Step and Sync still append the runtime's
@@ -138,7 +141,8 @@
 // reach the runtime typed whenever the skill is loaded:
 // ToolResult.Directives for the `skill` tool, StepResult.Invocations for a
 // user's `/name`. Host.HandleDirectives sets the function that says, while
-// a trusted skill is loaded, which kinds the runtime acts on; the skill's
+// a trusted skill is loaded, which kinds the runtime acts on
+// (Session.HandleDirectives, one session's own in its place); the skill's
 // text states every other kind it asks for as not acted on. Directives are
 // trusted for the host's own skills, and requests for a remote server's,
 // unless its provider is attached with

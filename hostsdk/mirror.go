@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
 
@@ -18,6 +19,8 @@ type mirror struct {
 	entries       []mirrorEntry
 	// runtime counts the visible runtime entries.
 	runtime int
+	// pluginIDs holds the IDs of the plugin's messages, visible or not.
+	pluginIDs map[string]struct{}
 }
 
 type mirrorEntry struct {
@@ -118,6 +121,18 @@ func (m *mirror) push(e mirrorEntry) {
 	if e.visible && !e.plugin {
 		m.runtime++
 	}
+	if e.plugin && e.id != "" {
+		if m.pluginIDs == nil {
+			m.pluginIDs = make(map[string]struct{})
+		}
+		m.pluginIDs[e.id] = struct{}{}
+	}
+}
+
+// holdsPlugin reports whether the log holds a plugin message with the ID.
+func (m *mirror) holdsPlugin(id string) bool {
+	_, ok := m.pluginIDs[id]
+	return ok
 }
 
 // extend adds the messages a step appended at seqs, when they directly
@@ -139,37 +154,216 @@ func (m *mirror) extend(seqs []uint64, msgs []Message) bool {
 	return true
 }
 
-// runtimeCount is the number of visible runtime messages.
-func (m *mirror) runtimeCount() int { return m.runtime }
-
-// commonPrefix returns how many of the visible runtime messages, in order,
-// have the IDs of the history's first runtime messages.
-func (m *mirror) commonPrefix(hist syncedHistory) int {
-	k := 0
-	for _, e := range m.entries {
-		if !e.visible || e.plugin {
-			continue
+// align lines a history up with the log: it finds, in order, the visible
+// runtime entries that are the history's runtime messages, sets their IDs
+// in hist (the log's for those it holds, given or derived for the rest)
+// and how many it holds, and returns the ranges of entries to hide so that
+// the visible runtime entries are exactly those it holds:
+//
+//   - runtime entries the history skipped (it lost messages from its
+//     front, as a framework that keeps the last N messages does, or from
+//     its middle) are hidden, with the plugin's messages among them,
+//     except the newest catalog, which stays visible at its place: before
+//     the history's messages, where the model goes on seeing it;
+//   - from the first runtime entry the history does not go on with (it was
+//     summarised or edited there, or holds none of the log's messages),
+//     every visible entry is hidden, the plugin's too (a catalog among
+//     them is published again), and the history's messages from there
+//     are new.
+//
+// A message with an ID is the entry with that ID. One without is an entry
+// whose ID derives from it after the message before it in the history
+// (as IDs are derived), or, where the history skipped entries, after
+// nothing or one of the runtime entries shortly before that entry (the
+// message its ID was derived after, when it was appended, may since have
+// been hidden). The history's new messages derive theirs after the last
+// message the log holds.
+func (m *mirror) align(history []Message, hist *syncedHistory) []sessionlog.Range {
+	var d deriver
+	var gaps [][2]int // entries [lo, hi) the history skipped
+	k, from, prev := 0, 0, ""
+	for ; k < len(hist.index); k++ {
+		msg := &history[hist.index[k]]
+		j := m.nextRuntime(from)
+		if j == len(m.entries) {
+			break
 		}
-		if k == len(hist.ids) || !hist.matches(k, e.id) {
-			return k
+		if !m.follows(&d, j, prev, msg) {
+			var ok bool
+			if j, ok = m.resume(&d, history, hist, k, from); !ok {
+				break
+			}
+			if lo := m.nextRuntime(from); lo < j {
+				if k == 0 {
+					lo = 0 // the front: superseded catalogs before it go too
+				}
+				gaps = append(gaps, [2]int{lo, j})
+			}
 		}
-		k++
+		hist.ids[k] = m.entries[j].id
+		from, prev = j+1, m.entries[j].id
 	}
-	return k
+	hist.held = k
+	for i := k; i < len(hist.index); i++ {
+		msg := &history[hist.index[i]]
+		hist.ids[i] = msg.ID
+		if msg.ID == "" {
+			hist.ids[i] = derivedIDText(d.sum(prev, msg))
+		}
+		prev = hist.ids[i]
+	}
+	tail := m.nextRuntime(from)
+	if len(gaps) == 0 && tail == len(m.entries) {
+		return nil
+	}
+	return m.hideRanges(append(gaps, [2]int{tail, len(m.entries)}), tail)
 }
 
-// runtimeSeq returns the sequence number of the k-th visible runtime
-// message.
-func (m *mirror) runtimeSeq(k int) uint64 {
-	for _, e := range m.entries {
-		if e.visible && !e.plugin {
-			if k == 0 {
-				return e.seq
+// follows reports whether the entry at j is msg, following the message
+// with the ID prev ("" for none).
+func (m *mirror) follows(d *deriver, j int, prev string, msg *Message) bool {
+	e := &m.entries[j]
+	if msg.ID != "" {
+		return e.id == msg.ID
+	}
+	return looksDerived(e.id) && isDerived(e.id, d.sum(prev, msg))
+}
+
+// maxPredGap bounds how many runtime entries before an entry resume looks
+// at for the message its derived ID was derived after: the messages a
+// framework edited away just before it was appended lie between them.
+const maxPredGap = 16
+
+// resume finds where the history goes on at its k-th runtime message
+// after skipping entries: a visible runtime entry from from on that is
+// the message (derived after nothing or after one of the maxPredGap
+// runtime entries before it), the first from which the history runs on
+// entry by entry to its own end or the log's, else the one from which it
+// runs on longest.
+func (m *mirror) resume(d *deriver, history []Message, hist *syncedHistory, k, from int) (int, bool) {
+	msg := &history[hist.index[k]]
+	// after holds the message's sums derived after the latest runtime
+	// entries, alone its sum as a history's first message.
+	var after [maxPredGap][16]byte
+	var alone [16]byte
+	seen := 0
+	if msg.ID == "" {
+		alone = d.sum("", msg)
+	}
+	best, bestRun := 0, 0
+	for j := m.backRuntime(from, maxPredGap); j < len(m.entries); j++ {
+		e := &m.entries[j]
+		if e.plugin {
+			continue
+		}
+		if j >= from && e.visible && m.isAfterAny(e.id, msg, alone, after[:min(seen, maxPredGap)]) {
+			run, toAnEnd := m.run(d, history, hist, k, j)
+			if toAnEnd {
+				return j, true
 			}
-			k--
+			if run > bestRun {
+				best, bestRun = j, run
+			}
+		}
+		if msg.ID == "" {
+			after[seen%maxPredGap] = d.sum(e.id, msg)
+			seen++
 		}
 	}
-	return m.head
+	return best, bestRun > 0
+}
+
+// isAfterAny reports whether an entry with the ID id is msg: its own ID,
+// or one derived alone or after one of the entries whose sums are after.
+func (m *mirror) isAfterAny(id string, msg *Message, alone [16]byte, after [][16]byte) bool {
+	if msg.ID != "" {
+		return id == msg.ID
+	}
+	if !looksDerived(id) {
+		return false
+	}
+	if isDerived(id, alone) {
+		return true
+	}
+	for _, sum := range after {
+		if isDerived(id, sum) {
+			return true
+		}
+	}
+	return false
+}
+
+// run returns how many of the history's runtime messages from the k-th
+// on are the visible runtime entries from j on, one after the other, and
+// whether they run to the end of the history or of the log.
+func (m *mirror) run(d *deriver, history []Message, hist *syncedHistory, k, j int) (int, bool) {
+	n, prev := 1, m.entries[j].id
+	for i := k + 1; i < len(hist.index); i++ {
+		j = m.nextRuntime(j + 1)
+		if j == len(m.entries) {
+			return n, true
+		}
+		if !m.follows(d, j, prev, &history[hist.index[i]]) {
+			return n, false
+		}
+		n, prev = n+1, m.entries[j].id
+	}
+	return n, true
+}
+
+// backRuntime returns the index of the entry n runtime entries (visible
+// or not) before from, or 0.
+func (m *mirror) backRuntime(from, n int) int {
+	for j := from - 1; j >= 0; j-- {
+		if !m.entries[j].plugin {
+			if n--; n == 0 {
+				return j
+			}
+		}
+	}
+	return 0
+}
+
+// nextRuntime returns the index of the first visible runtime entry from
+// from on, or len(entries).
+func (m *mirror) nextRuntime(from int) int {
+	for j := from; j < len(m.entries); j++ {
+		if e := &m.entries[j]; e.visible && !e.plugin {
+			return j
+		}
+	}
+	return len(m.entries)
+}
+
+// hideRanges returns the ranges of sequence numbers that hide the visible
+// entries of spans (entry indexes [lo, hi)), except the newest catalog
+// before tail, which stays; a visible entry that stays ends a range.
+func (m *mirror) hideRanges(spans [][2]int, tail int) []sessionlog.Range {
+	kept := -1
+	for j := tail - 1; j >= 0; j-- {
+		if e := &m.entries[j]; e.visible && e.plugin && events.IsCatalogKind(e.msg.Source) {
+			kept = j
+			break
+		}
+	}
+	var out []sessionlog.Range
+	for _, sp := range spans {
+		open := false
+		for j := sp[0]; j < sp[1]; j++ {
+			e := &m.entries[j]
+			switch {
+			case !e.visible:
+			case j == kept:
+				open = false
+			case open:
+				out[len(out)-1].To = e.seq
+			default:
+				out = append(out, sessionlog.Range{From: e.seq, To: e.seq})
+				open = true
+			}
+		}
+	}
+	return out
 }
 
 // hide marks the entries from seq from to seq to hidden.

@@ -149,6 +149,22 @@ func (s *Session) CallTool(ctx context.Context, call ToolCall) (ToolResult, erro
 	return s.h.CallTool(ctx, call)
 }
 
+// HandleDirectives sets the directive handler of the session's skill
+// loads (see DirectiveHandler), in place of the host's
+// (Host.HandleDirectives), until the session ends in the Host (End,
+// Host.EndSession, Host.Close); nil goes back to the host's. An agent
+// framework's adapter sets its own on the sessions it runs, before their
+// steps and tool calls, so that two adapters on one host, each able to act
+// on different directives, never answer for each other's sessions.
+func (s *Session) HandleDirectives(f DirectiveHandler) {
+	st := s.h.sessions.get(s.id)
+	if f == nil {
+		st.directives.Store(nil)
+		return
+	}
+	st.directives.Store(&f)
+}
+
 // Append appends messages the runtime adds outside a step (see
 // Host.AppendMessages).
 func (s *Session) Append(ctx context.Context, msgs ...Message) ([]uint64, error) {

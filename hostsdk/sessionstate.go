@@ -3,6 +3,7 @@ package hostsdk
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
@@ -57,6 +58,9 @@ type session struct {
 	// mirror is the session log as a framework's history sees it, kept by
 	// Session.Sync; nil until a Sync reads it.
 	mirror *mirror
+	// directives is the session's own directive handler
+	// (Session.HandleDirectives); nil means the host's.
+	directives atomic.Pointer[DirectiveHandler]
 }
 
 func newSession() *session { return &session{turn: make(chan struct{}, 1)} }
@@ -84,6 +88,13 @@ func (t *sessionTable) get(id string) *session {
 		t.m[id] = s
 	}
 	return s
+}
+
+// lookup returns the session, nil when the host has not met it.
+func (t *sessionTable) lookup(id string) *session {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.m[id]
 }
 
 // end forgets a session and returns its log, nil when none was open.

@@ -52,22 +52,39 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 // How the history is matched against the log:
 //
 //   - Messages are matched by ID. A message without one gets an ID derived
-//     from its content and the messages before it (a chain hash), so the
+//     from its content and the message before it (a chain hash), so the
 //     same history always derives the same IDs, and an edit changes the
 //     IDs of the edited message and everything after it.
-//   - Plugin messages in history (IsPluginMessage: a framework that keeps
-//     what it was sent) are skipped; the log has them.
+//   - Plugin messages in history (a framework that keeps what it was sent)
+//     are skipped; the log has them. They are known by IsPluginMessage, or
+//     by an ID that a plugin message of the log has (a framework that
+//     keeps a message's ID but not its source). A message that claims to
+//     be the plugin's in any other way is the runtime's.
 //   - The history is expected to extend what the log holds. Its new
 //     messages are proposed to the step (user messages that carry no tool
 //     result are marked UserInput, for `/name`) and appended with the
 //     plugin's additions. A history sent again unchanged appends nothing,
 //     and the step runs as any step does.
-//   - A history that no longer holds what the log has (the framework
-//     summarised, truncated or edited it) is taken as a compaction: Sync
-//     records one hiding every logged message from the first that differs
-//     on, so the plugin sees what the model lost (a catalog among them is
-//     published again), and appends the history's messages from there as
-//     new. A runtime that uses Sync need not call RecordCompaction.
+//   - A history that lost messages from its front (a framework that keeps
+//     its last N messages) or its middle (the first message and the last
+//     N) goes on from a message the log holds. Sync records the messages
+//     it lost as compacted and appends only what is new, so a user's
+//     message is proposed once, and a `/name` in it invoked once. The
+//     plugin's messages among the lost are hidden with them, except the
+//     newest catalog: it stays visible at its place, which is now before
+//     the history's first message, so the model always sees the catalog,
+//     at the start of the conversation, where the prompt cache keeps it
+//     (a window changes every later byte at every call). An older catalog
+//     it replaced goes once the window moves.
+//   - A history that no longer goes on with what the log holds (the
+//     framework summarised or edited it, or kept none of the logged
+//     messages) is taken as a compaction: Sync records one hiding every
+//     logged message from the first that differs on, so the plugin sees
+//     what the model lost (a catalog among them is published again), and
+//     appends the history's messages from there as new.
+//
+// A runtime that uses Sync need not call RecordCompaction. The log's
+// visible messages are always what View holds.
 //
 // Everything Sync knows it reads from the log, so it is correct across
 // separate runs of the framework, with any number of Session handles, and
@@ -84,19 +101,18 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 		return SyncResult{}, err
 	}
 	defer st.leave()
-	hist := syncHistory(history)
-	mir, err := s.prepareMirror(ctx, st, hist)
+	mir, hist, err := s.prepareMirror(ctx, st, history)
 	if err != nil {
 		return SyncResult{}, err
 	}
-	res, err := s.step(ctx, st, Decision{Messages: hist.fresh(history, mir.runtimeCount())})
+	res, err := s.step(ctx, st, Decision{Messages: hist.fresh(history)})
 	if res.Decision.Reject != nil {
 		return SyncResult{StepResult: res}, err
 	}
 	if len(res.Appended) > 0 {
 		appended := res.Decision.Messages
 		if err != nil {
-			appended = hist.fresh(history, mir.runtimeCount()) // fail-open: the history's own
+			appended = hist.fresh(history) // fail-open: the history's own
 		}
 		if !mir.extend(res.Appended, appended) {
 			// Another writer appended in between: read the log again.
@@ -118,12 +134,11 @@ func (s *Session) Record(ctx context.Context, history []Message) error {
 		return err
 	}
 	defer st.leave()
-	hist := syncHistory(history)
-	mir, err := s.prepareMirror(ctx, st, hist)
+	mir, hist, err := s.prepareMirror(ctx, st, history)
 	if err != nil {
 		return err
 	}
-	fresh := hist.fresh(history, mir.runtimeCount())
+	fresh := hist.fresh(history)
 	if len(fresh) == 0 {
 		return nil
 	}
@@ -141,94 +156,130 @@ func (s *Session) Record(ctx context.Context, history []Message) error {
 	return nil
 }
 
-// prepareMirror brings the session's mirror up to its log and makes the log
-// hold a prefix of the history: what the history no longer holds is
-// recorded as compacted.
-func (s *Session) prepareMirror(ctx context.Context, st *session, hist syncedHistory) (*mirror, error) {
-	mir, err := s.h.mirrorOf(ctx, st, s.id)
-	if err != nil {
-		return nil, err
+// prepareMirror brings the session's mirror up to its log, lines the
+// history up with it (see mirror.align), and records as compacted what the
+// log shows the model and the history no longer holds, so that the log's
+// visible runtime messages are the history's first ones. It returns the
+// history's runtime messages with their IDs.
+func (s *Session) prepareMirror(ctx context.Context, st *session, history []Message) (*mirror, syncedHistory, error) {
+	for attempt := 1; ; attempt++ {
+		mir, err := s.h.mirrorOf(ctx, st, s.id)
+		if err != nil {
+			return nil, syncedHistory{}, err
+		}
+		hist := syncHistory(history, mir)
+		hides := mir.align(history, &hist)
+		if len(hides) == 0 {
+			return mir, hist, nil
+		}
+		head, err := s.recordHidden(ctx, st, hides)
+		if err != nil {
+			return nil, syncedHistory{}, err
+		}
+		if head.Seq == mir.head+uint64(len(hides)) {
+			for _, r := range hides {
+				mir.hide(r.From, r.To)
+			}
+			mir.head, mir.surface = head.Seq, head.SurfaceRevision
+			return mir, hist, nil
+		}
+		// Another writer appended too: read the log again, and line the
+		// history up with what it holds now.
+		st.mirror = nil
+		if attempt == maxAlignAttempts {
+			// Give up hiding for this call; the next one hides what is left.
+			if mir, err = s.h.mirrorOf(ctx, st, s.id); err != nil {
+				return nil, syncedHistory{}, err
+			}
+			hist = syncHistory(history, mir)
+			mir.align(history, &hist)
+			return mir, hist, nil
+		}
 	}
-	common := mir.commonPrefix(hist)
-	if common == mir.runtimeCount() {
-		return mir, nil
-	}
-	from := mir.runtimeSeq(common)
+}
+
+// maxAlignAttempts bounds how often prepareMirror reads the log again
+// when other writers keep appending to the session.
+const maxAlignAttempts = 3
+
+// recordHidden appends one compaction record for each range.
+func (s *Session) recordHidden(ctx context.Context, st *session, hides []sessionlog.Range) (sessionlog.Head, error) {
 	log, err := s.h.openLog(ctx, s.id, st)
 	if err != nil {
-		return nil, storeError(ctx, false, err)
+		return sessionlog.Head{}, storeError(ctx, false, err)
 	}
-	head, err := log.Append(ctx, sessionlog.Record{Type: sessionlog.TypeCompaction, Hide: &sessionlog.Range{From: from, To: mir.head}})
+	recs := make([]sessionlog.Record, len(hides))
+	for i := range hides {
+		recs[i] = sessionlog.Record{Type: sessionlog.TypeCompaction, Hide: &hides[i]}
+	}
+	head, err := log.Append(ctx, recs...)
 	if err != nil {
-		return nil, storeError(ctx, false, fmt.Errorf("record what the framework's history no longer holds as compacted: %w", err))
+		return sessionlog.Head{}, storeError(ctx, false, fmt.Errorf("record what the framework's history no longer holds as compacted: %w", err))
 	}
-	if head.Seq != mir.head+1 {
-		st.mirror = nil // another writer appended too: read it all again
-		return s.h.mirrorOf(ctx, st, s.id)
-	}
-	mir.hide(from, mir.head)
-	mir.head, mir.surface = head.Seq, head.SurfaceRevision
-	return mir, nil
+	return head, nil
 }
 
 // syncedHistory is a framework's history as Sync matches it: the indexes
-// of its runtime messages and their IDs, each given (ids) or derived
-// (sums, rendered only for a message the log does not hold yet).
+// of its runtime messages, and their IDs once mirror.align has set them
+// (given, the log's for a message it holds, or derived).
 type syncedHistory struct {
 	index []int
 	ids   []string
-	sums  [][16]byte
+	// held counts the runtime messages, from the first, that the log
+	// holds as its visible runtime messages once align's hides are
+	// recorded; the rest are new.
+	held int
 }
 
-// syncHistory finds the runtime messages of history and their IDs.
-func syncHistory(history []Message) syncedHistory {
-	h := syncedHistory{index: make([]int, 0, len(history)), ids: make([]string, 0, len(history)), sums: make([][16]byte, 0, len(history))}
-	var hasher *xxh3.Hasher
-	var prev []byte
+// syncHistory finds the runtime messages of history: all but the
+// plugin's, which are known by their source, or by the ID of a plugin
+// message the log holds (a framework that keeps a message's ID but not
+// its source).
+func syncHistory(history []Message, mir *mirror) syncedHistory {
+	h := syncedHistory{index: make([]int, 0, len(history))}
 	for i := range history {
 		m := &history[i]
-		if IsPluginMessage(*m) {
+		if IsPluginMessage(*m) || (m.ID != "" && mir.holdsPlugin(m.ID)) {
 			continue
 		}
-		var sum [16]byte
-		if m.ID == "" {
-			if hasher == nil {
-				hasher = xxh3.New()
-			}
-			sum = derivedSum(hasher, prev, m)
-			prev = hex.AppendEncode(append(prev[:0], "h-"...), sum[:])
-		} else {
-			prev = append(prev[:0], m.ID...)
-		}
-		h.index, h.ids, h.sums = append(h.index, i), append(h.ids, m.ID), append(h.sums, sum)
+		h.index = append(h.index, i)
 	}
+	h.ids = make([]string, len(h.index))
 	return h
 }
 
-// id returns the ID of the history's k-th runtime message.
-func (h syncedHistory) id(k int) string {
-	if h.ids[k] != "" {
-		return h.ids[k]
-	}
-	return derivedIDText(h.sums[k])
+// deriver derives the IDs of messages that have none (see derivedSum),
+// reusing one hasher.
+type deriver struct {
+	h   *xxh3.Hasher
+	buf []byte
 }
 
-// matches reports whether the history's k-th runtime message has the ID
-// id, without rendering a derived one.
-func (h syncedHistory) matches(k int, id string) bool {
-	if h.ids[k] != "" {
-		return h.ids[k] == id
+// sum is derivedSum after the message with the ID prev.
+func (d *deriver) sum(prev string, m *Message) [16]byte {
+	if d.h == nil {
+		d.h = xxh3.New()
 	}
-	var sum [16]byte
+	d.buf = append(d.buf[:0], prev...)
+	return derivedSum(d.h, d.buf, m)
+}
+
+// looksDerived reports whether id may be a derived ID.
+func looksDerived(id string) bool { return len(id) == len("h-")+2*16 && id[:2] == "h-" }
+
+// isDerived reports whether id is the derived ID of sum, without
+// rendering it.
+func isDerived(id string, sum [16]byte) bool {
+	if !looksDerived(id) {
+		return false
+	}
 	var digits [2 * len(sum)]byte
-	if len(id) != 2+len(digits) || id[:2] != "h-" {
-		return false
-	}
 	copy(digits[:], id[2:])
-	if _, err := hex.Decode(sum[:], digits[:]); err != nil {
+	var got [16]byte
+	if _, err := hex.Decode(got[:], digits[:]); err != nil {
 		return false
 	}
-	return sum == h.sums[k]
+	return got == sum
 }
 
 // derivedSum is the hash behind the ID of a message that has none: of the
@@ -275,17 +326,17 @@ func hashField(h *xxh3.Hasher, s string) {
 	h.WriteString(s)
 }
 
-// fresh returns the history's runtime messages from the n-th on, as the
-// step proposes them: with their IDs, and user messages that carry no tool
-// result marked UserInput.
-func (h syncedHistory) fresh(history []Message, n int) []Message {
-	if n >= len(h.index) {
+// fresh returns the history's runtime messages the log does not hold, as
+// the step proposes them: with their IDs, and user messages that carry no
+// tool result marked UserInput.
+func (h syncedHistory) fresh(history []Message) []Message {
+	if h.held >= len(h.index) {
 		return nil
 	}
-	out := make([]Message, 0, len(h.index)-n)
-	for k := n; k < len(h.index); k++ {
+	out := make([]Message, 0, len(h.index)-h.held)
+	for k := h.held; k < len(h.index); k++ {
 		m := history[h.index[k]]
-		m.ID = h.id(k)
+		m.ID = h.ids[k]
 		if m.Role == RoleUser && !hasToolResult(m) {
 			m.UserInput = true
 		}

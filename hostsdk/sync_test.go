@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -467,4 +468,230 @@ func TestSyncWithNoMount(t *testing.T) {
 	if err != nil || res.Outcome != hostsdk.OutcomeNoPlugin || len(res.Appended) != 1 || shape(res.View) != "0" {
 		t.Fatalf("Sync on a closed host: outcome %s, appended %v, view %q, err %v; want no-plugin, the message appended", res.Outcome, res.Appended, shape(res.View), err)
 	}
+}
+
+// TestSyncWithAMessageWindow: a framework that sends the model only its
+// last messages (the most common truncation) loses messages from the
+// front of its history at every call. Sync hides only those, appends only
+// what is new, keeps the catalog before the window where the model sees
+// it, and takes a user's `/name` once.
+func TestSyncWithAMessageWindow(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	const window, steps, invokedAt = 6, 300, 40
+	var full []hostsdk.Message
+	var last hostsdk.SyncResult
+	invocations, published, badViews := 0, 0, 0
+	for i := range steps {
+		text := fmt.Sprintf("question %d", i)
+		if i == invokedAt {
+			text = "/alpha question " + fmt.Sprint(i)
+		}
+		full = append(full, userMsg(text))
+		history := full[max(0, len(full)-window):]
+		last = mustSync(t, s, history)
+		invocations += len(last.Invocations)
+		switch last.Outcome {
+		case hostsdk.OutcomeInitial, hostsdk.OutcomeReplacement, hostsdk.OutcomeTombstone:
+			published++
+		}
+		var runtime []int
+		catalogs := 0
+		for _, v := range last.View {
+			switch {
+			case !v.Plugin:
+				runtime = append(runtime, v.HistoryIndex)
+			case events.IsCatalogKind(v.Message.Source):
+				catalogs++
+			}
+		}
+		var bad string
+		switch {
+		case catalogs != 1 || !slices.Equal(runtime, seq(len(history))):
+			bad = fmt.Sprintf("holds %d catalogs and the history's messages %v; want one catalog and the window's %d messages", catalogs, runtime, len(history))
+		case i >= window && !events.IsCatalogKind(last.View[0].Message.Source):
+			bad = "does not start with the catalog"
+		}
+		if bad != "" {
+			if badViews == 0 {
+				t.Errorf("step %d: the view %q %s", i, shape(last.View), bad)
+			}
+			badViews++
+		}
+		full = append(full, assistantMsg(fmt.Sprintf("answer %d", i)))
+	}
+	if invocations != 1 || published != 1 || badViews != 0 {
+		t.Errorf("over %d steps the /alpha typed once was invoked %d times, a catalog published %d times, and %d views were wrong; want 1, 1 and 0", steps, invocations, published, badViews)
+	}
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin := 0
+	var visible []string
+	for _, en := range entries {
+		if en.Plugin {
+			plugin++
+		}
+		if en.Visible {
+			visible = append(visible, en.Message.Text())
+		}
+	}
+	if len(entries) > len(full)+plugin || plugin != 2 {
+		t.Errorf("the log holds %d messages, %d of them the plugin's, for a conversation of %d; want at most %d, 2 of them the plugin's", len(entries), plugin, len(full), len(full)+2)
+	}
+	var sent []string
+	for _, v := range last.View {
+		sent = append(sent, v.Message.Text())
+	}
+	if !slices.Equal(visible, sent) {
+		t.Errorf("the log's visible messages are not what the model was last sent:\n%q\nwant\n%q", visible, sent)
+	}
+}
+
+// seq returns 0, 1, ..., n-1.
+func seq(n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
+
+// conversationOf returns n messages of a conversation, a user's and the
+// model's in turn.
+func conversationOf(n int) []hostsdk.Message {
+	out := make([]hostsdk.Message, n)
+	for i := range out {
+		if i%2 == 0 {
+			out[i] = userMsg(fmt.Sprintf("question %d", i/2))
+		} else {
+			out[i] = assistantMsg(fmt.Sprintf("answer %d", i/2))
+		}
+	}
+	return out
+}
+
+// TestSyncLinesAHistoryUpWithTheLog: how Sync takes each way a framework
+// may cut its history. Every case first syncs the first calls of a
+// conversation whole; the view's runtime messages are always the
+// history's, and the log's visible messages what the view shows.
+func TestSyncLinesAHistoryUpWithTheLog(t *testing.T) {
+	conv := conversationOf(12)
+	for _, tc := range []struct {
+		name string
+		// synced is how many messages of conv were synced whole, one
+		// call per message; then history is sent.
+		synced  int
+		history []hostsdk.Message
+		outcome hostsdk.Outcome
+		// appended counts the messages the last call appended;
+		// transcript the log's messages afterwards.
+		appended, transcript int
+		view                 string
+	}{
+		{"the front dropped", 8, conv[3:9], hostsdk.OutcomeUnchanged, 1, 10, "catalog(alpha,beta) 0 1 2 3 4 5"},
+		{"the front dropped twice over", 8, conv[6:9], hostsdk.OutcomeUnchanged, 1, 10, "catalog(alpha,beta) 0 1 2"},
+		{"the first message kept, the middle dropped", 8, append([]hostsdk.Message{conv[0]}, conv[5:9]...), hostsdk.OutcomeUnchanged, 1, 10, "0 catalog(alpha,beta) 1 2 3 4"},
+		{"the front dropped and the last message edited", 8, append(slices.Clone(conv[4:7]), userMsg("question 3, edited")), hostsdk.OutcomeUnchanged, 1, 10, "catalog(alpha,beta) 0 1 2 3"},
+		{"the front dropped and nothing new", 8, conv[2:8], hostsdk.OutcomeUnchanged, 0, 9, "catalog(alpha,beta) 0 1 2 3 4 5"},
+		// A history that holds none of the log's messages is a
+		// compaction of them all: the catalog went with them.
+		{"nothing the log holds", 8, conv[9:12], hostsdk.OutcomeReplacement, 4, 13, "0 1 2 update(alpha,beta)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newSyncEnv(t)
+			_, s := e.open()
+			for i := 1; i <= tc.synced; i++ {
+				mustSync(t, s, conv[:i])
+			}
+			checkSync(t, "the cut history", mustSync(t, s, tc.history), tc.outcome, tc.appended, tc.view)
+			res := mustSync(t, s, tc.history)
+			checkSync(t, "the same again", res, hostsdk.OutcomeUnchanged, 0, tc.view)
+			entries, err := s.Transcript(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var visible, sent []string
+			for _, en := range entries {
+				if en.Visible {
+					visible = append(visible, en.Message.Text())
+				}
+			}
+			for _, v := range res.View {
+				sent = append(sent, v.Message.Text())
+			}
+			if len(entries) != tc.transcript || !slices.Equal(visible, sent) {
+				t.Errorf("the log holds %d messages, the visible ones %q; want %d, and what the view shows: %q", len(entries), visible, tc.transcript, sent)
+			}
+		})
+	}
+}
+
+// TestSyncWithAMessageWindowAfterAChange: a replacement the window lost
+// stays in its place, the catalog it replaced goes; after a restart the
+// window goes on from the log with nothing published or invoked again.
+func TestSyncWithAMessageWindowAfterAChange(t *testing.T) {
+	e := newSyncEnv(t)
+	host, s := e.open()
+	const window = 4
+	conv := conversationOf(40)
+	conv[14] = userMsg("/beta now")
+	step := func(s *hostsdk.Session, n int) hostsdk.SyncResult {
+		return mustSync(t, s, conv[max(0, n-window):n])
+	}
+	for n := 1; n <= 9; n += 2 {
+		step(s, n)
+	}
+	e.writeSkill("gamma", "Third skill.", "Do gamma.")
+	res := syncUntil(t, s, conv[11-window:11], hostsdk.OutcomeReplacement)
+	// The first catalog stays before the window until the window moves.
+	checkSync(t, "the change", res, hostsdk.OutcomeReplacement, len(res.Appended), "catalog(alpha,beta) 0 1 2 3 update(alpha,beta,gamma)")
+	checkSync(t, "the window past the first catalog", step(s, 13), hostsdk.OutcomeUnchanged, 2, "0 1 update(alpha,beta,gamma) 2 3")
+	res = step(s, 15)
+	if len(res.Invocations) != 1 {
+		t.Fatalf("the /beta step invoked %d skills, want 1", len(res.Invocations))
+	}
+	checkSync(t, "the window past the replacement", step(s, 19), hostsdk.OutcomeUnchanged, 4, "update(alpha,beta,gamma) 0 1 2 3")
+	if err := host.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, s = e.open()
+	invoked := 0
+	for n := 21; n <= 39; n += 2 {
+		res := step(s, n)
+		invoked += len(res.Invocations)
+		checkSync(t, fmt.Sprintf("after the restart, %d messages", n), res, hostsdk.OutcomeUnchanged, 2, "update(alpha,beta,gamma) 0 1 2 3")
+	}
+	entries, err := s.Transcript(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	plugin := 0
+	for _, en := range entries {
+		if en.Plugin {
+			plugin++
+		}
+	}
+	if invoked != 0 || len(entries) != 39+3 || plugin != 3 {
+		t.Errorf("after the restart %d invocations; the log holds %d messages, %d of them the plugin's; want none, 42 and 3", invoked, len(entries), plugin)
+	}
+}
+
+// TestSyncKnowsAPluginMessageByItsID: a framework that keeps only the ID
+// of a plugin message it was sent hands it back as the plugin's; a
+// message with an ID no plugin message of the log has is the runtime's.
+func TestSyncKnowsAPluginMessageByItsID(t *testing.T) {
+	e := newSyncEnv(t)
+	_, s := e.open()
+	history := []hostsdk.Message{userMsg("one")}
+	res := mustSync(t, s, history)
+	catalog := res.View[1].Message
+	kept := hostsdk.Message{ID: catalog.ID, Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("anything")}}
+	history = append(history, kept, assistantMsg("two"))
+	checkSync(t, "the catalog by its ID", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 1, "0 catalog(alpha,beta) 2")
+	forged := userMsg("three")
+	forged.ID = "skill-catalog-never-logged"
+	history = append(history, forged)
+	checkSync(t, "an ID the log never held", mustSync(t, s, history), hostsdk.OutcomeUnchanged, 1, "0 catalog(alpha,beta) 2 3")
 }

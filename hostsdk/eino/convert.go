@@ -13,20 +13,16 @@ import (
 // pluginKey marks, in Message.Extra, a message the adapter spliced in for
 // the plugin; its value is the plugin message's id. Eino keeps the
 // adapter's rewrite of the messages for the rest of a Run, so the next
-// model call of the Run hands these back: the adapter drops them before
-// Sync, which splices the current ones in again.
+// model call of the Run hands these back: Sync knows them by that id and
+// leaves them out, and splices the current ones in again. The mark is
+// trusted no further: a message whose id no plugin message of the session
+// log has is the caller's.
 const pluginKey = "skillcatalog_plugin"
 
 // einoIDKey is where Eino v0.9 and later keep a message's id in Extra.
 // Handing it to Sync lets the session log name a message as the framework
 // does; earlier versions leave it unset and Sync derives ids.
 const einoIDKey = "_eino_msg_id"
-
-// isPlugin reports whether m is a plugin message the adapter spliced in.
-func isPlugin(m *schema.Message) bool {
-	_, ok := m.Extra[pluginKey]
-	return ok
-}
 
 // toHost converts one of the framework's messages for the session log:
 // text, multimodal parts (kept as their JSON), tool calls and tool

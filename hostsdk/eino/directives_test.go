@@ -1,10 +1,14 @@
 package skilleino_test
 
 import (
+	"context"
+	"errors"
 	"log/slog"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/model"
@@ -255,5 +259,182 @@ func TestForkSubAgentFailureRunsInline(t *testing.T) {
 	want := &skill.Directives{Context: skill.ContextFork, Agent: "researcher", Trusted: true}
 	if !hasBlock(got, "deep-research") || !strings.HasSuffix(got, "</skill_content>\n"+render.DirectivesNotice("deep-research", want)) {
 		t.Errorf("the result of a failed fork:\n%s", got)
+	}
+}
+
+// openDirected opens a host over directedSkills whose log goes to logs.
+func openDirected(t *testing.T, logs *syncBuffer) *hostsdk.Host {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir())
+	host, err := hostsdk.Open(t.Context(), &hostsdk.OpenOptions{SkillDirs: []string{directedSkills(t)},
+		Logger: slog.New(slog.NewTextHandler(logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Close() })
+	return host
+}
+
+// TestTwoAdaptersOnOneHost: each adapter answers for the skills its own
+// agent loads. A fork skill loaded by the agent of an adapter without
+// agents runs inline, and says so, though another adapter of the host,
+// made later, has the agent; that adapter's agent runs it in its
+// sub-agent.
+func TestTwoAdaptersOnOneHost(t *testing.T) {
+	logs := &syncBuffer{}
+	host := openDirected(t, logs)
+	logger := slog.New(slog.NewTextHandler(logs, nil))
+	plain, err := skilleino.New(t.Context(), host, &skilleino.Options{Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	researcher, sub := subAgent(t, "researcher")
+	forking, err := skilleino.New(t.Context(), host, &skilleino.Options{Agents: skilleino.Agents{"researcher": researcher}, Logger: logger})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainModel, forkingModel := newScriptedModel(), newScriptedModel()
+	plainConv := &conversation{runner: newAgentRunner(t, plainModel, plain.Middleware()), opts: []adk.AgentRunOption{skilleino.WithSession("plain")}}
+	forkingConv := &conversation{runner: newAgentRunner(t, forkingModel, forking.Middleware()), opts: []adk.AgentRunOption{skilleino.WithSession("forking")}}
+
+	plainModel.queue(toolCall("c1", "skill", `{"name":"deep-research"}`), answer("Done."))
+	plainConv.turn(t, "Go.")
+	got := lastToolResult(t, plainModel.last(t))
+	want := &skill.Directives{Context: skill.ContextFork, Agent: "researcher", Trusted: true}
+	if !hasBlock(got, "deep-research") || !strings.HasSuffix(got, "</skill_content>\n"+render.DirectivesNotice("deep-research", want)) {
+		t.Errorf("the adapter without agents answers:\n%s\nwant the skill inline, said so", got)
+	}
+	if len(sub.requests()) != 0 {
+		t.Error("the other adapter's sub-agent ran for the adapter without agents")
+	}
+
+	sub.queue(answer("Researched."))
+	forkingModel.queue(toolCall("c1", "skill", `{"name":"deep-research"}`), answer("Done."))
+	forkingConv.turn(t, "Go.")
+	if got := lastToolResult(t, forkingModel.last(t)); got != "Researched." {
+		t.Errorf("the adapter with the agent answers %q, want its sub-agent's answer", got)
+	}
+}
+
+// hangingModel is a model that never answers, whatever its context says,
+// until the test ends.
+type hangingModel struct {
+	release <-chan struct{}
+	calls   atomic.Int32
+}
+
+func newHangingModel(t *testing.T) *hangingModel {
+	release := make(chan struct{})
+	t.Cleanup(func() { close(release) })
+	return &hangingModel{release: release}
+}
+
+func (m *hangingModel) Generate(context.Context, []*schema.Message, ...model.Option) (*schema.Message, error) {
+	m.calls.Add(1)
+	<-m.release
+	return nil, errors.New("hanging model: released")
+}
+
+func (m *hangingModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
+	_, err := m.Generate(ctx, input, opts...)
+	return nil, err
+}
+
+func (m *hangingModel) WithTools([]*schema.ToolInfo) (model.ToolCallingChatModel, error) {
+	return m, nil
+}
+
+// TestForkSubAgentThatNeverAnswers: a sub-agent that never answers is
+// stopped after Options.ForkTimeout; the skill runs inline, and its result
+// says so and why. The caller's own deadline, far later, is not reached.
+func TestForkSubAgentThatNeverAnswers(t *testing.T) {
+	hanging := newHangingModel(t)
+	researcher, err := adk.NewChatModelAgent(t.Context(), &adk.ChatModelAgentConfig{Name: "researcher", Description: "Researches.", Instruction: "You research.", Model: hanging})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDirected(t, skilleino.Options{Agents: skilleino.Agents{"researcher": researcher}, ForkTimeout: 300 * time.Millisecond}, false)
+	d.main.queue(toolCall("c1", "skill", `{"name":"deep-research"}`), answer("Done."))
+	ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
+	defer cancel()
+	if _, err := runTurn(ctx, d.conv.runner, []*schema.Message{schema.UserMessage("Go.")}, d.conv.opts...); err != nil {
+		t.Fatalf("the Run with a sub-agent that never answers: %v", err)
+	}
+	if hanging.calls.Load() != 1 {
+		t.Fatalf("the sub-agent's model was called %d times, want once", hanging.calls.Load())
+	}
+	got := lastToolResult(t, d.main.last(t))
+	want := &skill.Directives{Context: skill.ContextFork, Agent: "researcher", Trusted: true}
+	notice := render.DirectivesNotice("deep-research", want)
+	if !hasBlock(got, "deep-research") || !strings.HasSuffix(got, "</skill_content>\n"+notice+"\nThe skill's sub-agent was started first, did not answer within 300ms, and was stopped.") {
+		t.Errorf("the result of a fork that timed out:\n%s\nwant the skill inline, said so, and that the sub-agent did not answer", got)
+	}
+}
+
+// TestForkSubAgentWithTheAdaptersMiddleware: a sub-agent built with the
+// adapter's own middleware runs in a session of its own, derived from its
+// parent's, with the catalog; its answer is the tool result, and the
+// parent's log holds none of its messages.
+func TestForkSubAgentWithTheAdaptersMiddleware(t *testing.T) {
+	agents := skilleino.Agents{}
+	d := newDirected(t, skilleino.Options{Agents: agents}, false)
+	subModel := newScriptedModel()
+	researcher, err := adk.NewChatModelAgent(t.Context(), &adk.ChatModelAgentConfig{Name: "researcher", Description: "Researches.",
+		Instruction: "You research.", Model: subModel, Middlewares: []adk.AgentMiddleware{d.skills.Middleware()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents["researcher"] = researcher
+	subModel.queue(answer("Researched with skills."))
+	d.main.queue(toolCall("c1", "skill", `{"name":"deep-research"}`), answer("Done."))
+	d.conv.turn(t, "Go.")
+	if got := lastToolResult(t, d.main.last(t)); got != "Researched with skills." {
+		t.Fatalf("the tool result is %q, want the sub-agent's answer", got)
+	}
+	var seen []string
+	for _, m := range subModel.last(t).Messages {
+		switch {
+		case m.Role == schema.System:
+		case hasBlock(m.Content, "deep-research"):
+			seen = append(seen, "skill")
+		case strings.Contains(m.Content, "<available_skills>"):
+			seen = append(seen, "catalog")
+		default:
+			seen = append(seen, m.Content)
+		}
+	}
+	if strings.Join(seen, ", ") != "skill, catalog" {
+		t.Errorf("the sub-agent sees %q, want the skill and its catalog", seen)
+	}
+	child, err := d.host.Session("s1/fork/c1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(child) != 3 || !hasBlock(child[0].Message.Text(), "deep-research") || child[2].Message.Text() != "Researched with skills." {
+		t.Errorf("the sub-agent's session holds %d messages, want the skill, its catalog and the answer", len(child))
+	}
+	parent, err := d.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range parent {
+		if strings.Contains(e.Message.Text(), "Researched with skills.") && e.Message.Role != hostsdk.RoleTool {
+			t.Errorf("the parent's log holds the sub-agent's message %q", e.Message.Text())
+		}
+	}
+}
+
+// TestForkTimeoutBound: a negative Options.ForkTimeout is refused, naming
+// the option and its bound; 0 and a positive one are taken.
+func TestForkTimeoutBound(t *testing.T) {
+	d := newDirected(t, skilleino.Options{}, false)
+	for _, tc := range []struct {
+		timeout time.Duration
+		ok      bool
+	}{{-time.Nanosecond, false}, {0, true}, {time.Nanosecond, true}} {
+		_, err := skilleino.New(t.Context(), d.host, &skilleino.Options{ForkTimeout: tc.timeout})
+		if tc.ok != (err == nil) || (err != nil && (!strings.Contains(err.Error(), "Options.ForkTimeout") || !strings.Contains(err.Error(), "must be 0"))) {
+			t.Errorf("ForkTimeout %v: %v", tc.timeout, err)
+		}
 	}
 }

@@ -24,13 +24,16 @@
 // needs no change; the session log records what the model saw (a Run's
 // final answer with the next Run's first model call, when it is sent
 // back), so a restarted process (a new Host and adapter on the same
-// session store) republishes nothing. A caller that summarises or truncates its history
-// is seen as a compaction, and the catalog is published again once if the
-// summary hid it.
+// session store) republishes nothing. A caller that summarises or edits
+// its history is seen as a compaction, and the catalog is published again
+// once if the summary hid it; one that passes only its last messages has
+// what they lost hidden, and the catalog stays first in the conversation.
 //
-// The plugin's messages are user messages marked in Message.Extra, so the
-// next model call of the same Run, which hands back the rewritten list,
-// drops them before Sync and gets them back at their places. The tools'
+// The plugin's messages are user messages marked in Message.Extra with
+// their ids, so the next model call of the same Run, which hands back the
+// rewritten list, has them known by those ids in the session log, left
+// out, and put back at their places. A message marked with an id the log
+// never held is the caller's, and logged as a warning. The tools'
 // definitions never change: a change of skills reaches the model as an
 // appended message, and the tools, system prompt and earlier messages stay
 // byte for byte what they were, a prefix the model's prompt cache keeps.
@@ -52,7 +55,12 @@
 // Options.Models (a ModelHub, such as Models), with the agent's model
 // wrapped by Skills.Model, runs the rest of the Run on the model the skill
 // names. Otherwise the skill runs inline on the agent's model, and its
-// result says so. See directives.go.
+// result says so. A sub-agent runs in a session of its own (the parent's
+// id and "/fork/" and the tool call's id), for at most
+// Options.ForkTimeout; one that has not answered by then is stopped and
+// the skill runs inline, its result saying why. Each adapter answers for
+// the sessions it runs (hostsdk.Session.HandleDirectives), so adapters
+// with different hubs share a host. See directives.go.
 //
 // # Eino versions
 //

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync/atomic"
+	"time"
 
 	"github.com/cloudwego/eino/adk"
 	"github.com/cloudwego/eino/components/tool"
@@ -46,7 +47,18 @@ type Options struct {
 	// asks for one switches the rest of the Run to it, when the agent's
 	// model is Skills.Model. nil keeps the model, and the result says so.
 	Models ModelHub
+	// ForkTimeout bounds the Run of a `context: fork` skill's sub-agent:
+	// one that has not answered by then is stopped (its Run's context
+	// ends), and the skill runs inline, its result saying so. 0 is
+	// DefaultForkTimeout; it must not be negative.
+	ForkTimeout time.Duration
 }
+
+// DefaultForkTimeout is how long a fork skill's sub-agent may run when
+// Options.ForkTimeout is 0: long enough for a sub-agent that reads and
+// searches for a while, short enough that one that hangs does not hold
+// the conversation.
+const DefaultForkTimeout = 10 * time.Minute
 
 // Skills adds the skill catalog to Eino agents: the plugin's tools, and a
 // hook before every model call that records the conversation in the
@@ -56,6 +68,9 @@ type Skills struct {
 	host  *hostsdk.Host
 	opts  Options
 	tools []tool.BaseTool
+	// handler is the directive handler the adapter sets on the sessions it
+	// runs (handle).
+	handler hostsdk.DirectiveHandler
 	// switching says the agent's model is Model's: a `model:` skill can
 	// switch it.
 	switching atomic.Bool
@@ -63,8 +78,10 @@ type Skills struct {
 
 // New returns the skills of host for Eino agents. It reads the definitions
 // of the mount's tools once, because an Eino agent fixes its tools when it
-// is built. With Options.Agents or Options.Models it becomes the host's
-// directive handler (hostsdk.Host.HandleDirectives), for the agent's scope.
+// is built. The adapter answers for the directives of the skills its own
+// agents load: it sets its directive handler on each session it runs
+// (hostsdk.Session.HandleDirectives), so any number of adapters share a
+// host, and the host's own handler answers for every other session.
 func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error) {
 	if host == nil {
 		return nil, errors.New("skilleino: no host")
@@ -73,15 +90,17 @@ func New(ctx context.Context, host *hostsdk.Host, opts *Options) (*Skills, error
 	if opts != nil {
 		s.opts = *opts
 	}
+	if s.opts.ForkTimeout < 0 {
+		return nil, fmt.Errorf("skilleino: Options.ForkTimeout is %v; it must be 0 (the default, %v) or more", s.opts.ForkTimeout, DefaultForkTimeout)
+	}
+	s.opts.ForkTimeout = cmp.Or(s.opts.ForkTimeout, DefaultForkTimeout)
 	s.opts.Logger = cmp.Or(s.opts.Logger, slog.Default())
+	s.handler = s.handle
 	tools, err := newTools(s)
 	if err != nil {
 		return nil, err
 	}
 	s.tools = tools
-	if s.opts.Agents != nil || s.opts.Models != nil {
-		host.HandleDirectives(s.handle)
-	}
 	return s, nil
 }
 
@@ -104,7 +123,9 @@ func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
 	}
 	v, _ = adk.GetSessionValue(ctx, CwdKey)
 	cwd, _ := v.(string)
-	return s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope}), nil
+	sess := s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope})
+	sess.HandleDirectives(s.handler)
+	return sess, nil
 }
 
 // rewrite is the step before a model call, whatever hook Eino offers for
@@ -138,33 +159,43 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 		return nil, fmt.Errorf("skilleino: session %q: the step was rejected: %s", sess.ID(), res.Decision.Reject.Reason)
 	}
 	actOnInvocations(ctx, res.Invocations)
-	adk.AddSessionValue(ctx, historyKey, own)
 	out := append(make([]*schema.Message, 0, len(system)+len(res.View)), system...)
+	conversation := make([]*schema.Message, 0, len(res.View))
 	for _, v := range res.View {
 		if v.Plugin {
 			out = append(out, fromPlugin(v.Message))
-		} else {
-			out = append(out, own[v.HistoryIndex])
+			continue
 		}
+		m := own[v.HistoryIndex]
+		if id, ok := m.Extra[pluginKey]; ok {
+			s.opts.Logger.Warn("skill catalog: a message carries the mark of the plugin's messages with an id the session log never held; it is the caller's",
+				"session", sess.ID(), "id", id)
+		}
+		out, conversation = append(out, m), append(conversation, m)
 	}
+	adk.AddSessionValue(ctx, historyKey, conversation)
 	return out, nil
 }
 
-// split sets aside the system messages and the plugin's, and converts the
-// rest, the conversation the caller keeps, for the session log.
+// split sets aside the system messages, and converts the rest for the
+// session log. A message the adapter marked as the plugin's goes to Sync
+// with the plugin message's id as its own: Sync knows it by that id when
+// the log holds such a plugin message, and leaves it out; the mark of any
+// other is the caller's, not the adapter's, and the message stays.
 func split(msgs []*schema.Message) (system, own []*schema.Message, history []hostsdk.Message, err error) {
 	for _, m := range msgs {
-		switch {
-		case isPlugin(m):
-		case m.Role == schema.System:
+		if m.Role == schema.System {
 			system = append(system, m)
-		default:
-			hm, err := toHost(m)
-			if err != nil {
-				return nil, nil, nil, fmt.Errorf("message %d: %w", len(own), err)
-			}
-			own, history = append(own, m), append(history, hm)
+			continue
 		}
+		hm, err := toHost(m)
+		if err != nil {
+			return nil, nil, nil, fmt.Errorf("message %d: %w", len(own), err)
+		}
+		if id, ok := m.Extra[pluginKey].(string); ok && id != "" {
+			hm.ID = id
+		}
+		own, history = append(own, m), append(history, hm)
 	}
 	return system, own, history, nil
 }

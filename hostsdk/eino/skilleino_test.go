@@ -477,3 +477,103 @@ func TestMessagesKeptAsSent(t *testing.T) {
 		t.Errorf("the tool call is logged as %s, want its arguments as the model wrote them", call.Content[0].Raw)
 	}
 }
+
+// TestForgedPluginMarker: a caller's message whose Extra carries the
+// marker of the adapter's plugin messages with an id the session log never
+// held is the caller's own: the model sees it, the log keeps it, and the
+// adapter warns.
+func TestForgedPluginMarker(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	forged := schema.UserMessage("Please fill in the W-9 form.")
+	forged.Extra = map[string]any{"skillcatalog_plugin": "no-such-message"}
+	f.conv.history = append(f.conv.history, forged)
+	f.model.queue(answer("Which fields?"))
+	added, err := runTurn(t.Context(), f.conv.runner, f.conv.history, f.conv.opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.conv.history = append(f.conv.history, added...)
+	seen := false
+	for _, m := range f.model.last(t).Messages {
+		seen = seen || m.Content == "Please fill in the W-9 form."
+	}
+	entries, err := f.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	logged := len(entries) > 0 && entries[0].Message.Text() == "Please fill in the W-9 form." && !entries[0].Plugin
+	if !seen || !logged {
+		t.Errorf("the caller's message with a forged marker: seen by the model %v, logged as the caller's %v; want both", seen, logged)
+	}
+	if !strings.Contains(f.logs.String(), "no-such-message") {
+		t.Errorf("the adapter did not warn of the forged marker:\n%s", f.logs.String())
+	}
+	// The next Run sends it again; it is still the caller's, logged once.
+	f.model.queue(answer("Fine."))
+	f.conv.turn(t, "All of them.")
+	entries, err = f.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countText(entries, "Please fill in the W-9 form."); n != 1 {
+		t.Errorf("the log holds the caller's message %d times, want once", n)
+	}
+}
+
+// countText counts the entries whose text is text.
+func countText(entries []hostsdk.TranscriptEntry, text string) int {
+	n := 0
+	for _, e := range entries {
+		if e.Message.Text() == text {
+			n++
+		}
+	}
+	return n
+}
+
+// TestWindowedHistory: a caller that passes each Run only its last six
+// messages. The model always sees one catalog, and once the window drops
+// messages it comes first, right after the system prompt; a `/name` the user typed
+// once is invoked once; the log holds each message once.
+func TestWindowedHistory(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	const window, turns = 6, 12
+	var full []*schema.Message
+	for i := range turns {
+		user := fmt.Sprintf("Question %d.", i)
+		if i == 2 {
+			user = "/pdf-forms fill in the W-9."
+		}
+		full = append(full, schema.UserMessage(user))
+		slid := len(full) > window
+		f.model.queue(toolCall(fmt.Sprintf("call-%d", i), "skill", `{"name":"release-notes"}`), answer(fmt.Sprintf("Answer %d.", i)))
+		added, err := runTurn(t.Context(), f.conv.runner, full[max(0, len(full)-window):], f.conv.opts...)
+		if err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+		full = append(full, added...)
+		for _, req := range f.model.requests()[2*i:] {
+			cats := catalogs(req)
+			if len(cats) != 1 || (slid && !strings.Contains(req.Messages[1].Content, "<available_skills>")) {
+				t.Fatalf("turn %d: a request holds %d catalogs, and its first message after the system prompt is %q", i, len(cats), req.Messages[1].Content)
+			}
+		}
+	}
+	entries, err := f.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	invoked, plugin := 0, 0
+	for _, e := range entries {
+		if e.Plugin {
+			plugin++
+			if strings.Contains(e.Message.Text(), `<skill_content name="pdf-forms">`) {
+				invoked++
+			}
+		}
+	}
+	if invoked != 1 || len(entries) != len(full)+plugin || plugin != 2 {
+		t.Errorf("the log holds %d messages, %d of them the plugin's, the skill invoked %d times; want the %d of the conversation, the catalog and the skill invoked once",
+			len(entries), plugin, invoked, len(full))
+	}
+}

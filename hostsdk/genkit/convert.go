@@ -12,8 +12,10 @@ import (
 // pluginKey marks, in Message.Metadata, a message the adapter put into a
 // request for the plugin; its value is the plugin message's id. Genkit's
 // ModelResponse.History returns the request the model answered, so a
-// caller that feeds it back hands these messages back: the adapter drops
-// them before Sync, which puts the current ones back at their places.
+// caller that feeds it back hands these messages back: Sync knows them by
+// that id and leaves them out, and puts the current ones back at their
+// places. A message whose id no plugin message of the session log has is
+// the caller's.
 const pluginKey = "skillcatalog_plugin"
 
 // partBlock is the block type of a Genkit part the session log has no

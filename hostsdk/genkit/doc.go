@@ -22,14 +22,18 @@
 // appends what is new to the session's log, runs the plugin's step, and
 // answers the list to send: the history with every plugin message the
 // model has been shown put back in its place. The plugin's messages are
-// user messages marked in Message.Metadata (IsPluginMessage); a history
-// that holds them, as resp.History() does, has them dropped before Sync
-// and put back by it. After the model call, a final answer (a reply that
+// user messages marked in Message.Metadata with their ids
+// (IsPluginMessage); a history that holds them, as resp.History() does,
+// has them known by those ids in the session log, left out, and put back
+// at their places. A message marked with an id the log never held is the
+// caller's, and logged as a warning. After the model call, a final answer (a reply that
 // requests no tool) is logged, so the log holds what the model said even
 // when the conversation ends there. A restarted process (a new Host and
 // adapter on the same session store) republishes nothing; a caller that
-// summarises or truncates its history is seen as a compaction, and the
-// catalog is published again once if the summary hid it.
+// summarises or edits its history is seen as a compaction, and the
+// catalog is published again once if the summary hid it; one that passes
+// only its last messages has what they lost hidden, and the catalog stays
+// first in the conversation.
 //
 // The tools' definitions never change, and the middleware sends a
 // request's tools in the order of their names (Genkit lists them in the

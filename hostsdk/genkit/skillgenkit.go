@@ -69,12 +69,16 @@ func (s *Skills) Tools() []ai.ToolRef {
 	return out
 }
 
-// IsPluginMessage reports whether m is a message the adapter put into a
-// request for the plugin (a catalog, a replacement or tombstone, a skill
-// the user invoked). Genkit's ModelResponse.History holds the request the
-// model answered, these messages included; the adapter drops them from
-// the next request's history and puts the current ones back, so a caller
-// need not remove them, but may, to show the conversation to a person.
+// IsPluginMessage reports whether m carries the mark of a message the
+// adapter put into a request for the plugin (a catalog, a replacement or
+// tombstone, a skill the user invoked). Genkit's ModelResponse.History
+// holds the request the model answered, these messages included; the
+// adapter knows them in the next request's history by the plugin
+// message's id the mark holds, leaves them out and puts the current ones
+// back, so a caller need not remove them, but may, to show the
+// conversation to a person. The adapter trusts the mark no further: a
+// message marked with an id the session log never held is the caller's,
+// sent and logged as such, with a warning.
 func IsPluginMessage(m *ai.Message) bool {
 	if m == nil {
 		return false
@@ -118,9 +122,14 @@ func (s *Skills) prepare(ctx context.Context, b *binding, req *ai.ModelRequest) 
 	for _, v := range res.View {
 		if v.Plugin {
 			out.Messages = append(out.Messages, fromPlugin(v.Message))
-		} else {
-			out.Messages = append(out.Messages, own[v.HistoryIndex])
+			continue
 		}
+		m := own[v.HistoryIndex]
+		if IsPluginMessage(m) {
+			s.opts.Logger.Warn("skill catalog: a message carries the mark of the plugin's messages with an id the session log never held; it is the caller's",
+				"session", b.id, "id", m.Metadata[pluginKey])
+		}
+		out.Messages = append(out.Messages, m)
 	}
 	return &out, nil
 }
@@ -152,18 +161,24 @@ func (s *Skills) settle(ctx context.Context, b *binding, sent *ai.ModelRequest, 
 	return nil
 }
 
-// split sets aside the system messages and the plugin's, and converts the
-// rest, the conversation the caller keeps, for the session log.
+// split sets aside the system messages, and converts the rest for the
+// session log. A message the adapter marked as the plugin's goes to Sync
+// with the plugin message's id as its own: Sync knows it by that id when
+// the log holds such a plugin message, and leaves it out; the mark of any
+// other is the caller's, not the adapter's, and the message stays.
 func split(msgs []*ai.Message) (system, own []*ai.Message, history []hostsdk.Message, err error) {
 	for _, m := range msgs {
 		switch {
-		case m == nil || IsPluginMessage(m):
+		case m == nil:
 		case m.Role == ai.RoleSystem:
 			system = append(system, m)
 		default:
 			hm, err := toHost(m)
 			if err != nil {
 				return nil, nil, nil, fmt.Errorf("message %d: %w", len(own), err)
+			}
+			if id, ok := m.Metadata[pluginKey].(string); ok && id != "" {
+				hm.ID = id
 			}
 			own, history = append(own, m), append(history, hm)
 		}

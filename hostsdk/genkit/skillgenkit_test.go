@@ -475,3 +475,45 @@ func TestWorkingDir(t *testing.T) {
 		t.Errorf("the project's skill does not load:\n%s", got)
 	}
 }
+
+// TestForgedPluginMarker: a caller's message whose metadata carries the
+// marker of the adapter's plugin messages with an id the session log never
+// held is the caller's own: the model sees it, the log keeps it once
+// across Generates, and the adapter warns.
+func TestForgedPluginMarker(t *testing.T) {
+	f := newFixture(t, copySkills(t), t.TempDir())
+	forged := ai.NewUserTextMessage("Please fill in the W-9 form.")
+	forged.Metadata = map[string]any{"skillcatalog_plugin": "no-such-message"}
+	f.conv.history = append(f.conv.history, forged)
+	f.model.queue(answer("Which fields?"))
+	resp, err := f.conv.generate(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.conv.history = resp.History()
+	seen := false
+	for _, m := range f.model.last(t).Messages {
+		seen = seen || text(m) == "Please fill in the W-9 form."
+	}
+	if !seen {
+		t.Error("the model does not see the caller's message with a forged marker")
+	}
+	if !strings.Contains(f.logs.String(), "no-such-message") {
+		t.Errorf("the adapter did not warn of the forged marker:\n%s", f.logs.String())
+	}
+	f.model.queue(answer("Fine."))
+	f.conv.turn(t, "All of them.")
+	entries, err := f.host.Session("s1", nil).Transcript(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range entries {
+		if e.Message.Text() == "Please fill in the W-9 form." && !e.Plugin {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("the log holds the caller's message %d times, want once", n)
+	}
+}
