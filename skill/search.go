@@ -20,23 +20,78 @@ const (
 )
 
 // SearchTextOf returns the start of a skill's instructions as a skill
-// search ranks by it (Summary.SearchText): its prose with fenced code
-// blocks left out (code names identifiers, not tasks) and every run of
-// whitespace written as one space, cut to at most MaxSearchTextBytes on a
-// character boundary. Bytes that are not UTF-8 are left out.
+// search ranks by it (Summary.SearchText): its prose, with what says when
+// to use the skill first (the sections headed "When to use ...", "Use this
+// skill when ..."), and without what says when not to (sections headed
+// "When not to use ...", "Do not use this skill when ...") or code (fenced
+// blocks name identifiers, not tasks); every run of whitespace written as
+// one space, cut to at most MaxSearchTextBytes on a character boundary.
+// Bytes that are not UTF-8 are left out.
 func SearchTextOf(instructions string) string {
-	var b strings.Builder
-	b.Grow(min(len(instructions), MaxSearchTextBytes))
-	space := false
+	var when, rest []string
+	section := &rest
+	level := 0 // of the heading that began a section kept apart, or 0
 	fenced := false
 	for line := range strings.Lines(instructions) {
-		if t := strings.TrimSpace(line); strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			fenced = !fenced
 			continue
 		}
 		if fenced {
 			continue
 		}
+		if n := headingLevel(t); n > 0 {
+			if level > 0 && n <= level {
+				section, level = &rest, 0
+			}
+			switch title := strings.ToLower(t[n:]); {
+			case level > 0:
+			case whenNot(title):
+				section, level = nil, n
+			case whenToUse(title):
+				section, level = &when, n
+			}
+		}
+		if section != nil {
+			*section = append(*section, line)
+		}
+	}
+	return collapse(append(when, rest...))
+}
+
+// headingLevel returns the level of a Markdown heading line (the number of
+// its leading #), or 0 for any other line.
+func headingLevel(line string) int {
+	n := 0
+	for n < len(line) && line[n] == '#' {
+		n++
+	}
+	if n == 0 || n > 6 || (n < len(line) && line[n] != ' ' && line[n] != '\t') {
+		return 0
+	}
+	return n
+}
+
+// whenToUse and whenNot recognize the titles of sections that say when to
+// use a skill and when not to.
+func whenToUse(title string) bool {
+	return strings.Contains(title, "when to use") || strings.Contains(title, "use this skill when") ||
+		strings.Contains(title, "when to apply") || strings.Contains(title, "when to activate") || strings.Contains(title, "triggers")
+}
+
+func whenNot(title string) bool {
+	return strings.Contains(title, "not to use") || strings.Contains(title, "not use") || strings.Contains(title, "when not") ||
+		strings.Contains(title, "don't use") || strings.Contains(title, "do not use")
+}
+
+// collapse joins lines with every run of whitespace and control
+// characters as one space, without bytes that are not UTF-8, cut to at
+// most MaxSearchTextBytes on a character boundary.
+func collapse(lines []string) string {
+	var b strings.Builder
+	space := false
+	for _, line := range lines {
 		for _, r := range strings.ToValidUTF8(line, "") {
 			if unicode.IsSpace(r) || unicode.IsControl(r) {
 				space = b.Len() > 0
