@@ -35,24 +35,9 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 	if strings.TrimSpace(raw) == "" {
 		return cfg, nil
 	}
-	dec := json.NewDecoder(strings.NewReader(raw))
-	dec.UseNumber()
-	var opts map[string]json.RawMessage
-	if err := dec.Decode(&opts); err != nil || opts == nil {
-		return cfg, fmt.Errorf("plugin configuration must be a JSON object of options")
-	}
-	if dec.More() {
-		return cfg, fmt.Errorf("plugin configuration must be a single JSON object")
-	}
-	var unknown []string
-	for k := range opts {
-		if !slices.Contains(knownOptions(), k) {
-			unknown = append(unknown, k)
-		}
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return cfg, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], strings.Join(knownOptions(), ", "))
+	opts, err := decodeOptions(raw)
+	if err != nil {
+		return cfg, err
 	}
 	if v, ok := opts[contract.OptionDescriptionMaxLength]; ok {
 		n, err := parseMinInt(v, render.MinDescriptionMaxLength)
@@ -64,10 +49,8 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 		}
 		cfg.DescriptionMaxLength = n
 	}
-	if v, ok := opts[contract.OptionUserInvocation]; ok {
-		if err := json.Unmarshal(v, &cfg.UserInvocation); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionUserInvocation, compactJSON(v))
-		}
+	if err := boolOption(opts, contract.OptionUserInvocation, &cfg.UserInvocation); err != nil {
+		return cfg, err
 	}
 	if v, ok := opts[contract.OptionCatalogBudget]; ok {
 		n, err := parseMinInt(v, 0)
@@ -79,23 +62,19 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 			cfg.CatalogBudget = contract.NoCatalogBudget
 		}
 	}
-	if v, ok := opts[contract.OptionResourceTool]; ok {
-		if err := json.Unmarshal(v, &cfg.ResourceTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionResourceTool, compactJSON(v))
-		}
+	if err := boolOption(opts, contract.OptionResourceTool, &cfg.ResourceTool); err != nil {
+		return cfg, err
 	}
-	if v, ok := opts[contract.OptionInvocationArguments]; ok {
-		if err := json.Unmarshal(v, &cfg.InvocationArguments); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionInvocationArguments, compactJSON(v))
-		}
+	if err := boolOption(opts, contract.OptionInvocationArguments, &cfg.InvocationArguments); err != nil {
+		return cfg, err
+	}
+	if _, ok := opts[contract.OptionInvocationArguments]; ok {
 		if cfg.InvocationArguments && !cfg.UserInvocation {
 			return cfg, fmt.Errorf("%s needs %s: true (arguments are what the user writes after /name)", contract.OptionInvocationArguments, contract.OptionUserInvocation)
 		}
 	}
-	if v, ok := opts[contract.OptionSearchTool]; ok {
-		if err := json.Unmarshal(v, &cfg.SearchTool); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return cfg, fmt.Errorf("%s must be true or false, got %s", contract.OptionSearchTool, compactJSON(v))
-		}
+	if err := boolOption(opts, contract.OptionSearchTool, &cfg.SearchTool); err != nil {
+		return cfg, err
 	}
 	if v, ok := opts[contract.OptionRelevantSkills]; ok {
 		modes := []string{contract.RelevantAuto, contract.RelevantOn, contract.RelevantOff}
@@ -119,6 +98,44 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// decodeOptions decodes a JSON object of options, refusing anything else
+// and any option it does not know (the first in sorted order).
+func decodeOptions(raw string) (map[string]json.RawMessage, error) {
+	dec := json.NewDecoder(strings.NewReader(raw))
+	dec.UseNumber()
+	var opts map[string]json.RawMessage
+	if err := dec.Decode(&opts); err != nil || opts == nil {
+		return nil, fmt.Errorf("plugin configuration must be a JSON object of options")
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("plugin configuration must be a single JSON object")
+	}
+	var unknown []string
+	for k := range opts {
+		if !slices.Contains(knownOptions(), k) {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, fmt.Errorf("unknown plugin option %q (known options: %s)", unknown[0], strings.Join(knownOptions(), ", "))
+	}
+	return opts, nil
+}
+
+// boolOption sets *dst to the boolean option name of opts, when opts has
+// it, and refuses anything but true or false.
+func boolOption(opts map[string]json.RawMessage, name string, dst *bool) error {
+	v, ok := opts[name]
+	if !ok {
+		return nil
+	}
+	if err := json.Unmarshal(v, dst); err != nil || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+		return fmt.Errorf("%s must be true or false, got %s", name, compactJSON(v))
+	}
+	return nil
 }
 
 // parseMinInt accepts a JSON number with an integral value of at least min

@@ -287,22 +287,7 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 			words, warnings = wordsField(key, val, warnings)
 			fm.Keywords = append(fm.Keywords, words...)
 		default:
-			var v any
-			if err := val.Decode(&v); err != nil {
-				warnings = append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
-				continue
-			}
-			switch key {
-			case skill.FieldAllowedTools:
-				directives[key] = v
-				continue
-			case skill.FieldContext, skill.FieldAgent, skill.FieldModel:
-				directives[key] = v
-			}
-			if fm.Extra == nil {
-				fm.Extra = make(map[string]any)
-			}
-			fm.Extra[key] = v
+			warnings = fm.other(key, val, directives, warnings)
 		}
 	}
 	for _, k := range []string{"keywords", "tags"} {
@@ -384,6 +369,28 @@ func metadataField(key string, n *yaml.Node, warnings []string) (map[string]stri
 		out[k] = v.Value
 	}
 	return out, warnings
+}
+
+// other keeps a field Frontmatter has no place of its own for: a
+// directive's in directives (allowed-tools there only), every other in
+// Extra, decoded generically.
+func (fm *Frontmatter) other(key string, val *yaml.Node, directives map[string]any, warnings []string) []string {
+	var v any
+	if err := val.Decode(&v); err != nil {
+		return append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
+	}
+	switch key {
+	case skill.FieldAllowedTools:
+		directives[key] = v
+		return warnings
+	case skill.FieldContext, skill.FieldAgent, skill.FieldModel:
+		directives[key] = v
+	}
+	if fm.Extra == nil {
+		fm.Extra = make(map[string]any)
+	}
+	fm.Extra[key] = v
+	return warnings
 }
 
 // wordsField reads a list of words: a sequence of strings, or one string of

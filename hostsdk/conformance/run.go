@@ -69,14 +69,14 @@ type env struct {
 	wait        time.Duration
 	stepTimeout time.Duration
 
-	store     sessionlog.Store
-	tree      *tools.Tree
-	reg       *skills.Registry
-	host      *hostsdk.Host
+	store sessionlog.Store
+	tree  *tools.Tree
+	reg   *skills.Registry
+	host  *hostsdk.Host
 	// replica is a second host on the same store and skills, with a scope
 	// tree of its own and its own plugin instance, started by the first
 	// step that asks for it (preStep.replica); nil until then.
-	replica *hostsdk.Host
+	replica   *hostsdk.Host
 	providers map[string]*scriptedProvider
 	sites     []*site              // websites read by real web providers
 	runtime   map[string]skillSpec // scope NUL name → registration
