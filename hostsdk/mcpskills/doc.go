@@ -231,10 +231,14 @@
 // attaches it with the default skills.ProviderOptions keeps publishing the
 // other sources' skills meanwhile, with this server's last-good listing for
 // the session, or without its skills if it was never listed, and says so in
-// skills.Snapshot.Degraded. Attached with Availability skills.Strict, its
+// skills.Snapshot.Degraded. A server that answers slowly or not at all is
+// waited for at most a share of the registry's caller's time
+// (skills.BestEffortShare) and is degraded past it, while its listing goes
+// on in the background. Attached with Availability skills.Strict, its
 // failure holds back the whole snapshot instead.
 // Cancelling the context aborts the in-flight MCP request (the server is sent
-// notifications/cancelled). Errors are *Error values: one line of at most
+// notifications/cancelled); a registry lists a best-effort provider under a
+// context of its own, which the snapshot's cancellation does not end. Errors are *Error values: one line of at most
 // MaxErrorBytes bytes in which header values, environment values and URL
 // credentials are replaced by "[redacted]".
 //

@@ -97,5 +97,9 @@
 // makes List return an incomplete observation and an error. The provider is
 // best-effort (skills.AvailabilityDeclarer): a registry keeps publishing
 // the other sources' skills with this site's last-good listing, or without
-// its skills, and says so in skills.Snapshot.Degraded.
+// its skills, and says so in skills.Snapshot.Degraded. A site that answers
+// slowly (a trickling index) costs a snapshot at most a share of its
+// caller's time (skills.BestEffortShare), whatever RequestTimeout is; the
+// index read goes on under the provider's own context, shared by every
+// caller, and what it reads is listed by a later step.
 package webskills
