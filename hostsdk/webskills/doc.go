@@ -42,8 +42,15 @@
 //	webskills: skill "pdf" from website "docs": the archive holds "../x", a path that leaves the skill's directory; not unpacked
 //
 // A v0.1.0 index has no digests: its skills are read as the RFC documents
-// for compatibility, unverified, each file fetched once while it stays
-// cached.
+// for compatibility, unverified, and their files are cached by URL under
+// HTTP's rules: a file is used without asking the site while its
+// Cache-Control max-age (less Age; Options.DefaultMaxAge when it says
+// nothing) lasts and no newer index was read than the one it was fetched
+// under; then it is asked for again, conditionally (If-None-Match,
+// If-Modified-Since), and a 304 keeps the copy. Under no-cache or no-store
+// every load asks again. A site that changes a file and its index is so
+// loaded anew, in every session that loads it after it listed the new
+// index.
 //
 // # Names and what the model sees
 //
@@ -87,9 +94,10 @@
 // catalog came from until it lists again or ends (EndSession), so a skill
 // loads as it was listed. Verified artifacts (a SKILL.md, or an archive's
 // unpacked files) are cached per provider, that is per site, keyed by
-// their digest, at most Options.CacheMaxBytes (64 MiB by default) and 4096
-// artifacts, least recently used dropped first; an artifact larger than
-// the bound is used but not cached.
+// their digest, and v0.1.0 files by their URL (see above), at most
+// Options.CacheMaxBytes (64 MiB by default) and 4096 artifacts, least
+// recently used dropped first; an artifact larger than the bound is used
+// but not cached.
 //
 // # Failure
 //

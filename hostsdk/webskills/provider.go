@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/singleflight"
@@ -37,6 +38,8 @@ type Provider struct {
 	artifacts   *bytelru.Cache[string, *artifact]
 	indexFlight singleflight.Group
 	fetchFlight singleflight.Group
+	// indexReads numbers the index documents read (index.gen).
+	indexReads atomic.Uint64
 
 	mu       sync.Mutex
 	closed   bool
@@ -69,10 +72,33 @@ type listing struct {
 	freshUntil time.Time
 }
 
-// artifact is verified content: a SKILL.md, with an archive's files.
+// artifact is verified content: a SKILL.md, with an archive's files; or
+// a v0.1.0 file, unverified (skillMD holds its bytes).
 type artifact struct {
 	skillMD []byte
 	files   map[string][]byte // nil for a skill-md artifact
+	// http says, for a file cached by its URL (a v0.1.0 file, which has no
+	// digest), for how long it may be used without asking the site; an
+	// artifact cached by its digest is used as long as it is cached.
+	http httpCaching
+}
+
+// httpCaching is what a response says of its own reuse.
+type httpCaching struct {
+	val        validators
+	freshUntil time.Time
+	// indexGen is the newest index (index.gen) the copy was fetched or
+	// revalidated under.
+	indexGen uint64
+}
+
+// fresh reports whether a copy cached by its URL may be used for a
+// listing of index gen without asking the site: its Cache-Control
+// freshness has not passed, and no newer index than the one it was fetched
+// or revalidated under was read since (a changed index may come with a
+// changed file).
+func (a *artifact) fresh(gen uint64) bool {
+	return a.http.indexGen >= gen && time.Now().Before(a.http.freshUntil)
 }
 
 // New returns a provider for the site opts names (see [Options]). It reads
@@ -286,6 +312,7 @@ func (p *Provider) readIndex(ctx context.Context, u *url.URL, prev *listing, con
 	if err != nil {
 		return nil, err
 	}
+	ix.gen = p.indexReads.Add(1)
 	for _, d := range ix.Diagnostics {
 		p.cfg.Logger.Debug("webskills: index diagnostic", "site", p.site.Redacted(), "diagnostic", d)
 	}
