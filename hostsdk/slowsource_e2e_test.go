@@ -171,6 +171,9 @@ func TestSlowSiteAnswersLater(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 	expect(t, res, hostsdk.OutcomeReplacement, "pdf", "release-notes")
+	// The next step lists the site at once, from what that read returned.
+	res = e.step("s1", "agent:a")
+	expect(t, res, hostsdk.OutcomeUnchanged)
 	if d := reasonsWith(res, contract.ReasonProviderDegraded); d != nil {
 		t.Errorf("the site answered, yet the step reports %q", d)
 	}
