@@ -92,7 +92,16 @@
 //
 // The index is shared by every session; each session pins the listing its
 // catalog came from until it lists again or ends (EndSession), so a skill
-// loads as it was listed. Verified artifacts (a SKILL.md, or an archive's
+// loads as it was listed. What sessions pin is bounded by
+// Options.PinnedMaxBytes (32 MiB by default): a listing pinned by several
+// sessions counts once, the newest not at all (the provider keeps it
+// anyway), and each session its bookkeeping. Past the bound the least
+// recently used sessions lose their pins, as an ended session does (the
+// session that just listed keeps its own): such a session resolves its
+// loads and reads in the newest listing, so a skill the site changed since
+// loads as it is now and one it removed is not found, until the session
+// lists again and pins what it is shown. A host that never ends its
+// sessions is so bounded all the same. Verified artifacts (a SKILL.md, or an archive's
 // unpacked files) are cached per provider, that is per site, keyed by
 // their digest, and v0.1.0 files by their URL (see above), at most
 // Options.CacheMaxBytes (64 MiB by default) and 4096 artifacts, least
