@@ -197,6 +197,18 @@
 // other resources first, index copies only when no other copy is left. A
 // resource larger than a bound is served but not cached.
 //
+// What sessions keep besides their cached copies is bounded too, by
+// Options.PinnedMaxBytes (32 MiB by default): the skills/list listing each
+// session's catalog came from (a listing kept by several sessions counts
+// once, the provider's newest not at all), the entries of the skills it
+// loaded, and its bookkeeping. Past the bound the least recently used
+// sessions are released as EndSession releases one (the session in use
+// keeps its own). A released session resolves its next load or read in
+// the provider's newest listing, as a new session would, so a skill the
+// server changed since loads as it now is and one it removed is not found,
+// until the session lists again. A host that never ends its sessions (the
+// Eino and Genkit adapters do not) stays within the bound.
+//
 // A session's view is therefore stable only while its copies stay cached.
 // A dropped body or other resource is read from the server again when the
 // session next loads or reads it, and shows the server's version at that

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/pinned"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -49,6 +50,9 @@ type Provider struct {
 	// Skills extension; sessions pin the one they listed from.
 	listing    listing
 	budget     *budget // of every view in sessions
+	// pins bounds what the views keep besides their caches
+	// (Options.PinnedMaxBytes); a session it evicts is released.
+	pins *pinned.Sessions[*catalog]
 	invalidate func()
 	// indexGen counts index change notifications; an index read that
 	// started under an older generation is stale.
@@ -98,6 +102,7 @@ func newProvider(cfg Options, t transportFunc) (*Provider, error) {
 		budget:     newBudget(cfg.CacheTotalBytes),
 		transport:  t,
 	}
+	p.pins = pinned.New[*catalog](int(min(cfg.PinnedMaxBytes, int64(^uint(0)>>1))), p.releaseLocked)
 	if p.transport == nil {
 		var httpClient *http.Client
 		httpClient, p.httpTransport = newHTTPClient(cfg)
@@ -140,11 +145,20 @@ func (p *Provider) Availability() skills.Availability { return skills.BestEffort
 // EndSession implements skills.SessionEnder: it releases the session's view.
 func (p *Provider) EndSession(sessionID string) {
 	p.mu.Lock()
+	p.releaseLocked(sessionID)
+	if !p.closed {
+		p.pins.Drop(sessionID)
+	}
+	p.mu.Unlock()
+}
+
+// releaseLocked releases the session's view: its cached reads, its
+// listing and its held entries.
+func (p *Provider) releaseLocked(sessionID string) {
 	if v := p.sessions[sessionID]; v != nil {
 		v.release()
 		delete(p.sessions, sessionID)
 	}
-	p.mu.Unlock()
 }
 
 // Close disconnects from the server (terminating a stdio server), stops the
@@ -167,6 +181,7 @@ func (p *Provider) Close() error {
 		v.release()
 	}
 	p.sessions = nil
+	p.pins.Reset()
 	p.mu.Unlock()
 
 	var err error
@@ -598,14 +613,23 @@ func (p *Provider) usableLocked(e *cacheEntry, mode readMode, want *fileEntry) b
 	}
 }
 
-// viewLocked returns the session's view, creating it.
+// viewLocked returns the session's view, creating it, and marks it the
+// most recently used (which may release the least recently used others:
+// Options.PinnedMaxBytes).
 func (p *Provider) viewLocked(sessionID string) *view {
 	v := p.sessions[sessionID]
 	if v == nil {
 		v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes, p.budget)
 		p.sessions[sessionID] = v
 	}
+	p.pins.Touch(sessionID)
 	return v
+}
+
+// pinLocked makes l the listing the session's catalog came from.
+func (p *Provider) pinLocked(sessionID string, v *view, l listing) {
+	v.listing = l
+	p.pins.Pin(sessionID, l.cat, l.cat.cost)
 }
 
 func (p *Provider) cleanAll(lines []string) []string {
