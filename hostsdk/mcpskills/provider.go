@@ -48,11 +48,11 @@ type Provider struct {
 	sessions map[string]*view
 	// listing is the newest catalog of a server that declares the MCP
 	// Skills extension; sessions pin the one they listed from.
-	listing    listing
-	budget     *budget // of every view in sessions
+	listing listing
+	budget  *budget // of every view in sessions
 	// pins bounds what the views keep besides their caches
 	// (Options.PinnedMaxBytes); a session it evicts is released.
-	pins *pinned.Sessions[*catalog]
+	pins       *pinned.Sessions[*catalog]
 	invalidate func()
 	// indexGen counts index change notifications; an index read that
 	// started under an older generation is stale.
