@@ -361,8 +361,11 @@ func (p *Provider) summary(e indexEntry) skill.Summary {
 // none), and the body is the resource at the entry's url, read through the
 // session's view.
 //
-// Either way YAML frontmatter is stripped from the body, and the resource
-// base is the skill's root directory URL with a trailing slash
+// Either way a body that is not UTF-8 (which only a blob can carry) is
+// refused with an error naming the skill, the server and the first bad
+// byte, matching skill.ErrInvalidUTF8, as the Agent Skills provider
+// refuses such a file on disk; it is never repaired. YAML frontmatter is
+// stripped from the body, and the resource base is the skill's root directory URL with a trailing slash
 // (skill://<path>/): the skill's other files are read through the host
 // (see ReadResource).
 func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
@@ -405,7 +408,10 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 	if err != nil {
 		return skill.Definition{}, false, p.san.wrapForModel("loading skill "+req.Name, err)
 	}
-	text := strings.ToValidUTF8(contentText(body.content), "\uFFFD")
+	text := contentText(body.content)
+	if err := p.checkUTF8(req.Name, text); err != nil {
+		return skill.Definition{}, false, err
+	}
 	fields, _ := frontmatterFields(text) // none: the index names and describes the skill
 	return skill.Definition{
 		Summary:      p.summary(e),
@@ -413,6 +419,18 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 		Content:      stripFrontmatter(text),
 		Directives:   skill.ParseDirectives(fields),
 	}, true, nil
+}
+
+// checkUTF8 refuses a SKILL.md that is not UTF-8, as the Agent Skills
+// provider refuses one on disk, rather than repairing it: the plugin
+// protocol carries UTF-8 only, and a body with bytes replaced is not the
+// skill the server serves. (JSON text is UTF-8, so such a body comes as a
+// blob.)
+func (p *Provider) checkUTF8(name, text string) error {
+	if err := skill.CheckUTF8("SKILL.md", text); err != nil {
+		return p.skillError(name, err, "%v; not loaded", err)
+	}
+	return nil
 }
 
 // contentText returns a resource's bytes as a string.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -238,13 +237,16 @@ func (p *Provider) loadExt(ctx context.Context, req skills.LoadRequest) (skill.D
 		return skill.Definition{}, false, err
 	}
 	text := contentText(c)
+	if err := p.checkUTF8(req.Name, text); err != nil {
+		return skill.Definition{}, false, err
+	}
 	if err := p.checkFrontmatter(ctx, req.SessionID, req.Name, e, text); err != nil {
 		return skill.Definition{}, false, err
 	}
 	return skill.Definition{
 		Summary:      entrySummary(p.cfg.Label, e),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: e.Root + "/"},
-		Content:      stripFrontmatter(strings.ToValidUTF8(text, "\uFFFD")),
+		Content:      stripFrontmatter(text),
 		// The entry's frontmatter, which the file's was checked against:
 		// requests of an untrusted server (see Entry.RequestedTools).
 		Directives: skill.ParseDirectives(e.fields),

@@ -35,8 +35,10 @@
 // MaxCompressionRatio (100) times its own size once past RatioFloorBytes
 // (1 MiB), or no SKILL.md at its root. Its format is chosen by its
 // Content-Type (application/gzip, application/zip and their aliases), else
-// by its URL's extension (.tar.gz, .tgz, .zip). The SKILL.md must then name
-// the skill the index names. The errors name the skill and the site:
+// by its URL's extension (.tar.gz, .tgz, .zip). The SKILL.md must then be
+// UTF-8 (refused otherwise, matching skill.ErrInvalidUTF8, as a file on
+// disk is; never repaired) and name the skill the index names. The errors
+// name the skill and the site:
 //
 //	webskills: skill "pdf" from website "docs": SKILL.md does not match the digest in the index; not used
 //	webskills: skill "pdf" from website "docs": the archive holds "../x", a path that leaves the skill's directory; not unpacked

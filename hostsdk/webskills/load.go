@@ -10,8 +10,8 @@ import (
 	"fmt"
 	"net/url"
 	"strconv"
-	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
@@ -54,14 +54,20 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	return skill.Definition{
 		Summary:      p.summary(e, pol),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: skillsext.BaseURI(e.Name)},
-		Content:      skillsext.StripFrontmatter(strings.ToValidUTF8(string(a.skillMD), "\uFFFD")),
+		Content:      skillsext.StripFrontmatter(string(a.skillMD)),
 	}, true, nil
 }
 
-// checkSkillFile reads the SKILL.md's frontmatter: it must name the skill
-// the index names, and may narrow who invokes it.
+// checkSkillFile reads the SKILL.md: it must be UTF-8 (refused, never
+// repaired, as a SKILL.md on disk is: the plugin protocol carries UTF-8
+// only), and its frontmatter must name the skill the index names; it may
+// narrow who invokes it.
 func (p *Provider) checkSkillFile(e *entry, md []byte, asked string) (skill.InvocationPolicy, error) {
 	pol := skill.DefaultPolicy()
+	if !utf8.Valid(md) {
+		err := skill.CheckUTF8(skillsext.SkillFileName, string(md))
+		return pol, p.skillError(asked, err, "%v; not loaded", err)
+	}
 	obj, _, err := skillsext.FrontmatterJSON(md)
 	if err != nil {
 		return pol, p.skillError(asked, ErrVerification, "its SKILL.md has no readable YAML frontmatter (%v); not loaded", err)
