@@ -34,8 +34,10 @@ const (
 	// descriptions costs some 360 KiB, so it holds about 180 distinct
 	// views, and any number of sessions that share them.
 	DefaultSnapshotCacheBytes = 64 << 20
-	// maxConcurrentLists bounds how many providers are listed at once for
-	// one snapshot, so a long chain cannot fan out without limit.
+	// maxConcurrentLists bounds how many strict providers are listed at
+	// once for one snapshot, so a long chain cannot fan out without limit.
+	// Each best-effort provider runs in a listing of its own (startList):
+	// one per provider and listing request, however many snapshots wait.
 	maxConcurrentLists = 8
 )
 
