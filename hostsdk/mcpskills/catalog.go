@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -37,6 +38,28 @@ type catalog struct {
 	// sum identifies the raw entries the catalog was built from, so that a
 	// listing that did not change shares the catalog already built.
 	sum [32]byte
+	// cost estimates the bytes the catalog keeps alive (estimate).
+	cost int
+}
+
+// mapSlot estimates what a map keeps per key besides the key's bytes.
+const mapSlot = 48
+
+// estimate returns the bytes the catalog keeps alive: its entries, their
+// places in its maps, and its diagnostics.
+func (c *catalog) estimate() int {
+	n := int(unsafe.Sizeof(*c))
+	each := func(e *remoteEntry) int { return 8 + e.estimate() + 2*(mapSlot+len(e.Path)+len(e.Name)) }
+	for _, e := range c.offered {
+		n += each(e)
+	}
+	for _, e := range c.declinedQualified {
+		n += each(e)
+	}
+	for _, d := range c.diagnostics {
+		n += len(d) + 16
+	}
+	return n
 }
 
 // catalogInput is what a catalog is built from.

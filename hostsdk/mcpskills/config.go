@@ -25,6 +25,7 @@ const (
 	DefaultCacheMaxResources   = 100
 	DefaultCacheMaxBytes       = 8 << 20
 	DefaultCacheTotalBytes     = 128 << 20
+	DefaultPinnedMaxBytes      = 32 << 20
 	DefaultMaxListingBytes     = 64 << 20
 )
 
@@ -109,6 +110,14 @@ type Options struct {
 	// session are dropped (see the package documentation for what a
 	// session then reads again). Default 128 MiB, between 1 MiB and 64 GiB.
 	CacheTotalBytes int64
+	// PinnedMaxBytes bounds what sessions keep besides their caches (which
+	// CacheTotalBytes bounds): the skills/list listing each session's
+	// catalog came from (a listing kept by several sessions counts once,
+	// the newest not at all), the entries of the skills it loaded, and its
+	// bookkeeping. Past it, the least recently used sessions are released
+	// as an ended session is (see the package documentation). Default
+	// 32 MiB, between 1 MiB and 16 GiB.
+	PinnedMaxBytes int64
 
 	// Logger receives listing failures (warn, with credentials removed),
 	// the messages of JSON-RPC errors the server answered a load or a read
@@ -131,6 +140,8 @@ const (
 	maxCacheMaxBytes       = 1 << 30
 	minCacheTotalBytes     = 1 << 20
 	maxCacheTotalBytes     = 64 << 30
+	minPinnedMaxBytes      = 1 << 20
+	maxPinnedMaxBytes      = 16 << 30
 	minMaxListingBytes     = 1 << 10
 	maxMaxListingBytes     = 1 << 30
 	maxSkillURIs           = 1000
@@ -227,6 +238,9 @@ func (cfg Options) normalize() (Options, error) {
 		return cfg, err
 	}
 	if err := int64Option("CacheTotalBytes", &cfg.CacheTotalBytes, DefaultCacheTotalBytes, minCacheTotalBytes, maxCacheTotalBytes); err != nil {
+		return cfg, err
+	}
+	if err := int64Option("PinnedMaxBytes", &cfg.PinnedMaxBytes, DefaultPinnedMaxBytes, minPinnedMaxBytes, maxPinnedMaxBytes); err != nil {
 		return cfg, err
 	}
 	return cfg, nil

@@ -39,6 +39,8 @@ func TestOptionsValidation(t *testing.T) {
 		{"negative total", Options{URL: url, CacheTotalBytes: -1}, "CacheTotalBytes must be between 1048576 and 68719476736 (0 selects 134217728), got -1"},
 		{"tiny total", Options{URL: url, CacheTotalBytes: 1<<20 - 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
 		{"huge total", Options{URL: url, CacheTotalBytes: 64<<30 + 1}, "CacheTotalBytes must be between 1048576 and 68719476736"},
+		{"tiny pinned", Options{URL: url, PinnedMaxBytes: 1<<20 - 1}, "PinnedMaxBytes must be between 1048576 and 17179869184 (0 selects 33554432), got 1048575"},
+		{"huge pinned", Options{URL: url, PinnedMaxBytes: 16<<30 + 1}, "PinnedMaxBytes must be between 1048576 and 17179869184"},
 		{"label with a colon", Options{URL: url, Label: "docs:x"}, `Label must be a server label the host assigns: lower-case letters, digits and single hyphens, at most 64 bytes (skill.ValidLabel), got "docs:x"`},
 		{"upper-case label", Options{URL: url, Label: "Docs"}, `(skill.ValidLabel), got "Docs"`},
 		{"label with a slash", Options{URL: url, Label: "a/b"}, `(skill.ValidLabel), got "a/b"`},
@@ -77,7 +79,7 @@ func TestOptionsDefaults(t *testing.T) {
 	if cfg.Label != want.Label || cfg.RequestTimeout != want.RequestTimeout || cfg.MaxEntries != want.MaxEntries ||
 		cfg.MaxDescriptionBytes != want.MaxDescriptionBytes || cfg.MaxIndexBytes != want.MaxIndexBytes ||
 		cfg.IndexMaxAge != want.IndexMaxAge || cfg.CacheMaxResources != want.CacheMaxResources || cfg.CacheMaxBytes != want.CacheMaxBytes ||
-		cfg.CacheTotalBytes != want.CacheTotalBytes || cfg.MaxListingBytes != 64<<20 {
+		cfg.CacheTotalBytes != want.CacheTotalBytes || cfg.MaxListingBytes != 64<<20 || cfg.PinnedMaxBytes != 32<<20 {
 		t.Errorf("defaults = %+v, want %+v", cfg, want)
 	}
 }

@@ -197,6 +197,18 @@
 // other resources first, index copies only when no other copy is left. A
 // resource larger than a bound is served but not cached.
 //
+// What sessions keep besides their cached copies is bounded too, by
+// Options.PinnedMaxBytes (32 MiB by default): the skills/list listing each
+// session's catalog came from (a listing kept by several sessions counts
+// once, the provider's newest not at all), the entries of the skills it
+// loaded, and its bookkeeping. Past the bound the least recently used
+// sessions are released as EndSession releases one (the session in use
+// keeps its own). A released session resolves its next load or read in
+// the provider's newest listing, as a new session would, so a skill the
+// server changed since loads as it now is and one it removed is not found,
+// until the session lists again. A host that never ends its sessions (the
+// Eino and Genkit adapters do not) stays within the bound.
+//
 // A session's view is therefore stable only while its copies stay cached.
 // A dropped body or other resource is read from the server again when the
 // session next loads or reads it, and shows the server's version at that
@@ -231,10 +243,14 @@
 // attaches it with the default skills.ProviderOptions keeps publishing the
 // other sources' skills meanwhile, with this server's last-good listing for
 // the session, or without its skills if it was never listed, and says so in
-// skills.Snapshot.Degraded. Attached with Availability skills.Strict, its
+// skills.Snapshot.Degraded. A server that answers slowly or not at all is
+// waited for at most a share of the registry's caller's time
+// (skills.BestEffortShare) and is degraded past it, while its listing goes
+// on in the background. Attached with Availability skills.Strict, its
 // failure holds back the whole snapshot instead.
 // Cancelling the context aborts the in-flight MCP request (the server is sent
-// notifications/cancelled). Errors are *Error values: one line of at most
+// notifications/cancelled); a registry lists a best-effort provider under a
+// context of its own, which the snapshot's cancellation does not end. Errors are *Error values: one line of at most
 // MaxErrorBytes bytes in which header values, environment values and URL
 // credentials are replaced by "[redacted]".
 //

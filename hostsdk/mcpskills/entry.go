@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"unsafe"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -54,6 +55,19 @@ type remoteEntry struct {
 	// declined says why the skill is listed in no catalog and not loaded
 	// although its entry is well formed (limits, dynamic resources).
 	declined string
+}
+
+// estimate returns the bytes the entry keeps alive: its struct, strings
+// and manifest, its frontmatter as received and decoded (the decoded form
+// counted as twice the bytes received: a map slot and an interface per
+// value besides the text).
+func (e *remoteEntry) estimate() int {
+	n := int(unsafe.Sizeof(*e)) + len(e.URI) + len(e.Root) + len(e.Path) + len(e.Name) + len(e.Description) +
+		len(e.ArgumentHint) + len(e.declined) + 3*len(e.Frontmatter) + len(e.fields)*mapSlot
+	for _, f := range e.Files {
+		n += int(unsafe.Sizeof(f)) + len(f.URI) + len(f.Path) + mapSlot + len(f.Path)
+	}
+	return n
 }
 
 // fileEntry is one file of a skill's manifest.

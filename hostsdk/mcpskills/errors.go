@@ -40,8 +40,9 @@ var ErrDeclined = errors.New("mcpskills: skill declined")
 // message is a single line of at most MaxErrorBytes bytes with every
 // configured credential replaced by "[redacted]". The underlying error is not
 // kept (it may quote credentials); Unwrap reports only context cancellation,
-// deadline expiry, ErrClosed, ErrResourceNotFound, ErrVerification and
-// ErrDeclined (and, for a read the host should report as a missing file,
+// deadline expiry, ErrClosed, ErrResourceNotFound, ErrVerification,
+// ErrDeclined and, for a SKILL.md that is not UTF-8, skill.ErrInvalidUTF8
+// (and, for a read the host should report as a missing file,
 // skills.ErrResourceNotFound, and for one whose answer exceeded
 // MaxMessageBytes, skills.ErrResourceTooLarge), so callers can still tell
 // those apart.

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/pinned"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -47,8 +48,11 @@ type Provider struct {
 	sessions map[string]*view
 	// listing is the newest catalog of a server that declares the MCP
 	// Skills extension; sessions pin the one they listed from.
-	listing    listing
-	budget     *budget // of every view in sessions
+	listing listing
+	budget  *budget // of every view in sessions
+	// pins bounds what the views keep besides their caches
+	// (Options.PinnedMaxBytes); a session it evicts is released.
+	pins       *pinned.Sessions[*catalog]
 	invalidate func()
 	// indexGen counts index change notifications; an index read that
 	// started under an older generation is stale.
@@ -98,6 +102,7 @@ func newProvider(cfg Options, t transportFunc) (*Provider, error) {
 		budget:     newBudget(cfg.CacheTotalBytes),
 		transport:  t,
 	}
+	p.pins = pinned.New[*catalog](int(min(cfg.PinnedMaxBytes, int64(^uint(0)>>1))), p.releaseLocked)
 	if p.transport == nil {
 		var httpClient *http.Client
 		httpClient, p.httpTransport = newHTTPClient(cfg)
@@ -140,11 +145,20 @@ func (p *Provider) Availability() skills.Availability { return skills.BestEffort
 // EndSession implements skills.SessionEnder: it releases the session's view.
 func (p *Provider) EndSession(sessionID string) {
 	p.mu.Lock()
+	p.releaseLocked(sessionID)
+	if !p.closed {
+		p.pins.Drop(sessionID)
+	}
+	p.mu.Unlock()
+}
+
+// releaseLocked releases the session's view: its cached reads, its
+// listing and its held entries.
+func (p *Provider) releaseLocked(sessionID string) {
 	if v := p.sessions[sessionID]; v != nil {
 		v.release()
 		delete(p.sessions, sessionID)
 	}
-	p.mu.Unlock()
 }
 
 // Close disconnects from the server (terminating a stdio server), stops the
@@ -167,6 +181,7 @@ func (p *Provider) Close() error {
 		v.release()
 	}
 	p.sessions = nil
+	p.pins.Reset()
 	p.mu.Unlock()
 
 	var err error
@@ -346,8 +361,11 @@ func (p *Provider) summary(e indexEntry) skill.Summary {
 // none), and the body is the resource at the entry's url, read through the
 // session's view.
 //
-// Either way YAML frontmatter is stripped from the body, and the resource
-// base is the skill's root directory URL with a trailing slash
+// Either way a body that is not UTF-8 (which only a blob can carry) is
+// refused with an error naming the skill, the server and the first bad
+// byte, matching skill.ErrInvalidUTF8, as the Agent Skills provider
+// refuses such a file on disk; it is never repaired. YAML frontmatter is
+// stripped from the body, and the resource base is the skill's root directory URL with a trailing slash
 // (skill://<path>/): the skill's other files are read through the host
 // (see ReadResource).
 func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Definition, bool, error) {
@@ -390,7 +408,10 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 	if err != nil {
 		return skill.Definition{}, false, p.san.wrapForModel("loading skill "+req.Name, err)
 	}
-	text := strings.ToValidUTF8(contentText(body.content), "\uFFFD")
+	text := contentText(body.content)
+	if err := p.checkUTF8(req.Name, text); err != nil {
+		return skill.Definition{}, false, err
+	}
 	fields, _ := frontmatterFields(text) // none: the index names and describes the skill
 	return skill.Definition{
 		Summary:      p.summary(e),
@@ -398,6 +419,18 @@ func (p *Provider) loadIndexed(ctx context.Context, req skills.LoadRequest) (ski
 		Content:      stripFrontmatter(text),
 		Directives:   skill.ParseDirectives(fields),
 	}, true, nil
+}
+
+// checkUTF8 refuses a SKILL.md that is not UTF-8, as the Agent Skills
+// provider refuses one on disk, rather than repairing it: the plugin
+// protocol carries UTF-8 only, and a body with bytes replaced is not the
+// skill the server serves. (JSON text is UTF-8, so such a body comes as a
+// blob.)
+func (p *Provider) checkUTF8(name, text string) error {
+	if err := skill.CheckUTF8("SKILL.md", text); err != nil {
+		return p.skillError(name, err, "%v; not loaded", err)
+	}
+	return nil
 }
 
 // contentText returns a resource's bytes as a string.
@@ -598,14 +631,23 @@ func (p *Provider) usableLocked(e *cacheEntry, mode readMode, want *fileEntry) b
 	}
 }
 
-// viewLocked returns the session's view, creating it.
+// viewLocked returns the session's view, creating it, and marks it the
+// most recently used (which may release the least recently used others:
+// Options.PinnedMaxBytes).
 func (p *Provider) viewLocked(sessionID string) *view {
 	v := p.sessions[sessionID]
 	if v == nil {
 		v = newView(p.cfg.CacheMaxResources, p.cfg.CacheMaxBytes, p.budget)
 		p.sessions[sessionID] = v
 	}
+	p.pins.Touch(sessionID)
 	return v
+}
+
+// pinLocked makes l the listing the session's catalog came from.
+func (p *Provider) pinLocked(sessionID string, v *view, l listing) {
+	v.listing = l
+	p.pins.Pin(sessionID, l.cat, l.cat.cost)
 }
 
 func (p *Provider) cleanAll(lines []string) []string {

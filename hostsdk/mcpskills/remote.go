@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -36,6 +35,30 @@ type heldEntry struct {
 	// compared with entry's frontmatter and agreed, so that a reload of
 	// the same verified bytes is not parsed again.
 	fmChecked bool
+	// cost is what holding it costs the session (Options.PinnedMaxBytes).
+	cost int
+}
+
+// heldOverhead is what a held entry costs besides the entry: its struct
+// and its place in the session's map.
+const heldOverhead = 96
+
+// holdLocked holds h for the session as the entry of the skill at uri, in
+// place of what it held there, and accounts for it.
+func (p *Provider) holdLocked(sessionID string, v *view, uri string, h *heldEntry) {
+	h.cost = heldOverhead + len(uri)
+	if h.entry != nil {
+		h.cost += h.entry.estimate()
+	}
+	if v.held == nil {
+		v.held = make(map[string]*heldEntry)
+	}
+	delta := h.cost
+	if old := v.held[uri]; old != nil {
+		delta -= old.cost
+	}
+	v.held[uri] = h
+	p.pins.Grow(sessionID, delta)
 }
 
 func (p *Provider) freshLocked(l listing) bool {
@@ -55,7 +78,7 @@ func (p *Provider) freshListing(sessionID string) (listing, bool) {
 	case p.freshLocked(v.listing):
 		return v.listing, true
 	case p.freshLocked(p.listing):
-		v.listing = p.listing
+		p.pinLocked(sessionID, v, p.listing)
 		return v.listing, true
 	}
 	return listing{}, false
@@ -103,7 +126,7 @@ func (p *Provider) listExt(ctx context.Context, sessionID string) (listing, erro
 			}
 			p.mu.Lock()
 			if !p.closed {
-				p.viewLocked(sessionID).listing = f.l
+				p.pinLocked(sessionID, p.viewLocked(sessionID), f.l)
 			}
 			p.mu.Unlock()
 			return f.l, nil
@@ -126,6 +149,7 @@ func (p *Provider) walkListing(ctx context.Context, gen uint64) (listing, error)
 	if cat == nil || cat.sum != sum {
 		cat = buildCatalog(in)
 		cat.sum = sum
+		cat.cost = cat.estimate()
 	}
 	l := listing{cat: cat, readAt: time.Now(), gen: gen}
 	p.mu.Lock()
@@ -134,6 +158,7 @@ func (p *Provider) walkListing(ctx context.Context, gen uint64) (listing, error)
 		return listing{}, ErrClosed
 	}
 	p.listing = l
+	p.pins.SetCurrent(cat)
 	p.diags = p.cleanAll(cat.diagnostics)
 	for _, d := range p.diags {
 		p.cfg.Logger.Debug("mcpskills: skills/list diagnostic", "server", p.cfg.endpointLabel(), "diagnostic", d)
@@ -152,7 +177,7 @@ func (p *Provider) sessionListing(ctx context.Context, sessionID string) (listin
 	}
 	v := p.viewLocked(sessionID)
 	if v.listing.cat == nil && p.listing.cat != nil {
-		v.listing = p.listing
+		p.pinLocked(sessionID, v, p.listing)
 	}
 	l := v.listing
 	p.mu.Unlock()
@@ -185,9 +210,6 @@ func (p *Provider) entryFor(ctx context.Context, sessionID, name string) (*remot
 		return nil, false, ErrClosed
 	}
 	v := p.viewLocked(sessionID)
-	if v.held == nil {
-		v.held = make(map[string]*heldEntry)
-	}
 	h := v.held[e.URI]
 	switch {
 	case h != nil && h.at.After(l.readAt):
@@ -199,7 +221,7 @@ func (p *Provider) entryFor(ctx context.Context, sessionID, name string) (*remot
 		}
 		return h.entry, true, nil
 	case h == nil || h.entry != e:
-		v.held[e.URI] = &heldEntry{entry: e, at: l.readAt}
+		p.holdLocked(sessionID, v, e.URI, &heldEntry{entry: e, at: l.readAt})
 	}
 	return e, true, nil
 }
@@ -215,13 +237,16 @@ func (p *Provider) loadExt(ctx context.Context, req skills.LoadRequest) (skill.D
 		return skill.Definition{}, false, err
 	}
 	text := contentText(c)
+	if err := p.checkUTF8(req.Name, text); err != nil {
+		return skill.Definition{}, false, err
+	}
 	if err := p.checkFrontmatter(ctx, req.SessionID, req.Name, e, text); err != nil {
 		return skill.Definition{}, false, err
 	}
 	return skill.Definition{
 		Summary:      entrySummary(p.cfg.Label, e),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: e.Root + "/"},
-		Content:      stripFrontmatter(strings.ToValidUTF8(text, "\uFFFD")),
+		Content:      stripFrontmatter(text),
 		// The entry's frontmatter, which the file's was checked against:
 		// requests of an untrusted server (see Entry.RequestedTools).
 		Directives: skill.ParseDirectives(e.fields),
@@ -320,10 +345,7 @@ func (p *Provider) refresh(ctx context.Context, sessionID string, e *remoteEntry
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if v := p.sessions[sessionID]; v != nil && !p.closed {
-		if v.held == nil {
-			v.held = make(map[string]*heldEntry)
-		}
-		v.held[e.URI] = &heldEntry{entry: fresh, at: time.Now()}
+		p.holdLocked(sessionID, v, e.URI, &heldEntry{entry: fresh, at: time.Now()})
 	}
 }
 

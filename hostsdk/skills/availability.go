@@ -30,7 +30,10 @@ const (
 	// complete with every other source's skills. The provider's own
 	// last-good listing for the same session and working directory stands
 	// in for it; a provider never yet listed there is left out.
-	// Snapshot.Degraded says which providers failed and what was done.
+	// Snapshot.Degraded says which providers failed and what was done. A
+	// listing that takes longer than its share of the snapshot's time
+	// (BestEffortShare) counts as failed (ErrStillListing) and goes on in
+	// the background; its answer is the next last-good listing.
 	BestEffort
 )
 
@@ -74,10 +77,14 @@ func bestEffort(p Provider, a Availability) bool {
 const lastGoodEntries = 256
 
 // lastGood is a best-effort attachment's memory of its last complete
-// listing per listing request. It is safe for concurrent use.
+// listing per listing request, and its listings in flight. It is safe for
+// concurrent use.
 type lastGood struct {
 	mu  sync.Mutex
 	lru *simplelru.LRU[string, goodListing]
+	// flights are the listings in progress, by listing request: at most
+	// one per request, however many snapshots wait for it.
+	flights map[string]*listFlight
 	// recent is the listing stored last, shared by the next key whose
 	// listing equals it, so sessions that see the same skills hold one
 	// copy between them.
@@ -145,9 +152,10 @@ func (g *lastGood) len() int {
 
 // standIn replaces, in results, the failed listing of every best-effort
 // provider by its last-good listing for req, or by an empty listing when
-// it has none, so that the snapshot stays complete, and remembers every
-// best-effort provider's complete listing. It returns one line per
-// provider it stood in for, in the order of p.providers.
+// it has none, so that the snapshot stays complete. (A complete listing
+// was remembered as the last-good one when it came in: startList.) It
+// returns one line per provider it stood in for, in the order of
+// p.providers.
 func standIn(q Query, p plan, req ListRequest, results []listResult) (lines []string) {
 	var scopes []string
 	for i, res := range results {
@@ -156,7 +164,6 @@ func standIn(q Query, p plan, req ListRequest, results []listResult) (lines []st
 			continue
 		}
 		if res.err == nil && res.obs.Complete {
-			e.good.put(req, res.obs.Skills)
 			continue
 		}
 		if scopes == nil {

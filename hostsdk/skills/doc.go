@@ -36,6 +36,21 @@
 // its provider, whose error Get returns; a name the snapshot does not list
 // is not found, as for any complete snapshot.
 //
+// A best-effort provider also cannot hold a snapshot up for long. Its
+// listing runs apart from the snapshot's, which waits for it at most
+// 1/[BestEffortShare] (a quarter) of the time that was left before the
+// snapshot's context deadline when the listing started (7.5 s of a 30 s
+// step), or [DefaultBestEffortWait] (10 s) when the context has none. Past
+// that the provider is degraded with [ErrStillListing] (its last-good
+// listing stands in, or it is left out), and the listing goes on: it is
+// not cancelled with the snapshot's context, keeps that context's deadline
+// (a minute when it had none), and is shared by every snapshot of the same
+// session and working directory while it runs, each waiting only for what
+// is left of its share since the listing started, so a provider that
+// hangs costs one share per listing, not one per step. Its answer, however
+// late, becomes the provider's last-good listing, so a later snapshot
+// shows it even if the provider is slow again.
+//
 // Memory and staleness are bounded per attachment: at most 256 listings,
 // one per (session, working directory), the least recently listed dropped
 // first, and equal listings share one copy. A listing is kept until the

@@ -68,3 +68,31 @@ func CachedSummaryBytes(r *Registry) int {
 	}
 	return n
 }
+
+// WaitListings waits until no best-effort listing of r's providers is in
+// flight any more, and so until every late answer was taken in.
+func WaitListings(r *Registry) {
+	for {
+		var pending []chan struct{}
+		r.mu.Lock()
+		for _, src := range r.scopes {
+			for _, e := range src.providers {
+				if e.good == nil {
+					continue
+				}
+				e.good.mu.Lock()
+				for _, f := range e.good.flights {
+					pending = append(pending, f.done)
+				}
+				e.good.mu.Unlock()
+			}
+		}
+		r.mu.Unlock()
+		if len(pending) == 0 {
+			return
+		}
+		for _, done := range pending {
+			<-done
+		}
+	}
+}

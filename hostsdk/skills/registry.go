@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
@@ -33,8 +34,10 @@ const (
 	// descriptions costs some 360 KiB, so it holds about 180 distinct
 	// views, and any number of sessions that share them.
 	DefaultSnapshotCacheBytes = 64 << 20
-	// maxConcurrentLists bounds how many providers are listed at once for
-	// one snapshot, so a long chain cannot fan out without limit.
+	// maxConcurrentLists bounds how many strict providers are listed at
+	// once for one snapshot, so a long chain cannot fan out without limit.
+	// Each best-effort provider runs in a listing of its own (startList):
+	// one per provider and listing request, however many snapshots wait.
 	maxConcurrentLists = 8
 )
 
@@ -456,7 +459,9 @@ func (r *Registry) Revision() uint64 {
 // Snapshot returns the skills visible to q. Providers of every scope in
 // q.Chain are listed concurrently unless a complete snapshot for q is
 // cached. The only error is ctx's, returned as soon as ctx is done; provider
-// failures yield Complete=false instead.
+// failures yield Complete=false instead. A best-effort provider is waited
+// for at most its share of ctx's time (BestEffortShare) and is degraded
+// past it (see the package documentation).
 //
 // The host's own skills (registered at runtime, or from providers whose
 // summaries have no Origin) resolve a shared name by precedence: nearest
@@ -828,15 +833,54 @@ type listResult struct {
 	err error
 }
 
-// listAll lists every provider with at most maxConcurrentLists in flight. It
-// returns as soon as ctx is done; providers still running then are expected
-// to honour ctx and finish on their own.
+// listAll lists every provider: the strict ones with at most
+// maxConcurrentLists in flight, the best-effort ones each in a listing of
+// its own (startList), waited for at most their share of ctx's time
+// (bestEffortWait) and reported as ErrStillListing past it. It returns as
+// soon as ctx is done; strict providers still running then are expected to
+// honour ctx and finish on their own.
 func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) ([]listResult, error) {
 	if len(providers) == 0 {
 		return nil, nil
 	}
 	results := make([]listResult, len(providers))
-	workers := min(len(providers), maxConcurrentLists)
+	wait := bestEffortWait(ctx, time.Now())
+	var flights []*listFlight
+	var strict []int
+	for i, e := range providers {
+		if e.good == nil {
+			strict = append(strict, i)
+			continue
+		}
+		if flights == nil {
+			flights = make([]*listFlight, len(providers))
+		}
+		flights[i] = e.startList(ctx, req)
+	}
+	if err := listStrict(ctx, req, providers, strict, results); err != nil {
+		return nil, err
+	}
+	for i, f := range flights {
+		if f == nil {
+			continue
+		}
+		res, err := f.wait(ctx, wait)
+		if err != nil {
+			return nil, err
+		}
+		results[i] = res
+	}
+	return results, nil
+}
+
+// listStrict lists the providers at the indexes strict into results, with
+// at most maxConcurrentLists in flight, and returns ctx's error as soon as
+// ctx is done.
+func listStrict(ctx context.Context, req ListRequest, providers []*providerEntry, strict []int, results []listResult) error {
+	if len(strict) == 0 {
+		return nil
+	}
+	workers := min(len(strict), maxConcurrentLists)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	wg.Add(workers)
@@ -844,10 +888,11 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 		go func() {
 			defer wg.Done()
 			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(providers) {
+				k := int(next.Add(1)) - 1
+				if k >= len(strict) {
 					return
 				}
+				i := strict[k]
 				if err := ctx.Err(); err != nil {
 					results[i].err = err
 					continue
@@ -868,10 +913,7 @@ func listAll(ctx context.Context, req ListRequest, providers []*providerEntry) (
 	}
 	// Checked after done too: a provider may have returned early because ctx
 	// ended, and that must not pass for a provider failure.
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	return results, nil
+	return ctx.Err()
 }
 
 func merge(p plan, results []listResult) *view {

@@ -23,6 +23,7 @@ const (
 	DefaultMaxDescriptionBytes = 1024
 	DefaultMaxAge              = 5 * time.Minute
 	DefaultCacheMaxBytes       = 64 << 20
+	DefaultPinnedMaxBytes      = 32 << 20
 )
 
 // Fixed bounds: what an archive may unpack to, and how often and how
@@ -60,6 +61,8 @@ const (
 	maxMaxDescriptionBytes = 65536
 	minCacheMaxBytes       = 1 << 20
 	maxCacheMaxBytes       = 16 << 30
+	minPinnedMaxBytes      = 1 << 20
+	maxPinnedMaxBytes      = 16 << 30
 )
 
 // Options configures a Provider for one website ([New]). URL is required.
@@ -119,6 +122,14 @@ type Options struct {
 	// unpacked archives) the provider keeps for this site, least recently
 	// used dropped first. Default 64 MiB, between 1 MiB and 16 GiB.
 	CacheMaxBytes int64
+	// PinnedMaxBytes bounds what sessions keep of the listings their
+	// catalogs came from: a listing pinned by several sessions counts
+	// once, the newest not at all (the provider keeps it anyway), and each
+	// session its bookkeeping. Past it, the least recently used sessions
+	// lose their pins, as if they had ended: they load by the newest
+	// listing until they list again. Default 32 MiB, between 1 MiB and
+	// 16 GiB.
+	PinnedMaxBytes int64
 
 	// Logger receives listing failures (warn) and index diagnostics
 	// (debug); nil discards.
@@ -160,6 +171,7 @@ func (cfg Options) normalize() (Options, *url.URL, error) {
 		rangeOption("MaxDescriptionBytes", &cfg.MaxDescriptionBytes, DefaultMaxDescriptionBytes, minMaxDescriptionBytes, maxMaxDescriptionBytes),
 		rangeOption("DefaultMaxAge", &cfg.DefaultMaxAge, DefaultMaxAge, MinRefresh, MaxRefresh),
 		rangeOption("CacheMaxBytes", &cfg.CacheMaxBytes, DefaultCacheMaxBytes, minCacheMaxBytes, maxCacheMaxBytes),
+		rangeOption("PinnedMaxBytes", &cfg.PinnedMaxBytes, DefaultPinnedMaxBytes, minPinnedMaxBytes, maxPinnedMaxBytes),
 	} {
 		if err != nil {
 			return cfg, nil, err

@@ -35,15 +35,24 @@
 // MaxCompressionRatio (100) times its own size once past RatioFloorBytes
 // (1 MiB), or no SKILL.md at its root. Its format is chosen by its
 // Content-Type (application/gzip, application/zip and their aliases), else
-// by its URL's extension (.tar.gz, .tgz, .zip). The SKILL.md must then name
-// the skill the index names. The errors name the skill and the site:
+// by its URL's extension (.tar.gz, .tgz, .zip). The SKILL.md must then be
+// UTF-8 (refused otherwise, matching skill.ErrInvalidUTF8, as a file on
+// disk is; never repaired) and name the skill the index names. The errors
+// name the skill and the site:
 //
 //	webskills: skill "pdf" from website "docs": SKILL.md does not match the digest in the index; not used
 //	webskills: skill "pdf" from website "docs": the archive holds "../x", a path that leaves the skill's directory; not unpacked
 //
 // A v0.1.0 index has no digests: its skills are read as the RFC documents
-// for compatibility, unverified, each file fetched once while it stays
-// cached.
+// for compatibility, unverified, and their files are cached by URL under
+// HTTP's rules: a file is used without asking the site while its
+// Cache-Control max-age (less Age; Options.DefaultMaxAge when it says
+// nothing) lasts and no newer index was read than the one it was fetched
+// under; then it is asked for again, conditionally (If-None-Match,
+// If-Modified-Since), and a 304 keeps the copy. Under no-cache or no-store
+// every load asks again. A site that changes a file and its index is so
+// loaded anew, in every session that loads it after it listed the new
+// index.
 //
 // # Names and what the model sees
 //
@@ -85,11 +94,21 @@
 //
 // The index is shared by every session; each session pins the listing its
 // catalog came from until it lists again or ends (EndSession), so a skill
-// loads as it was listed. Verified artifacts (a SKILL.md, or an archive's
+// loads as it was listed. What sessions pin is bounded by
+// Options.PinnedMaxBytes (32 MiB by default): a listing pinned by several
+// sessions counts once, the newest not at all (the provider keeps it
+// anyway), and each session its bookkeeping. Past the bound the least
+// recently used sessions lose their pins, as an ended session does (the
+// session that just listed keeps its own): such a session resolves its
+// loads and reads in the newest listing, so a skill the site changed since
+// loads as it is now and one it removed is not found, until the session
+// lists again and pins what it is shown. A host that never ends its
+// sessions is so bounded all the same. Verified artifacts (a SKILL.md, or an archive's
 // unpacked files) are cached per provider, that is per site, keyed by
-// their digest, at most Options.CacheMaxBytes (64 MiB by default) and 4096
-// artifacts, least recently used dropped first; an artifact larger than
-// the bound is used but not cached.
+// their digest, and v0.1.0 files by their URL (see above), at most
+// Options.CacheMaxBytes (64 MiB by default) and 4096 artifacts, least
+// recently used dropped first; an artifact larger than the bound is used
+// but not cached.
 //
 // # Failure
 //
@@ -97,5 +116,9 @@
 // makes List return an incomplete observation and an error. The provider is
 // best-effort (skills.AvailabilityDeclarer): a registry keeps publishing
 // the other sources' skills with this site's last-good listing, or without
-// its skills, and says so in skills.Snapshot.Degraded.
+// its skills, and says so in skills.Snapshot.Degraded. A site that answers
+// slowly (a trickling index) costs a snapshot at most a share of its
+// caller's time (skills.BestEffortShare), whatever RequestTimeout is; the
+// index read goes on under the provider's own context, shared by every
+// caller, and what it reads is listed by a later step.
 package webskills

@@ -27,7 +27,8 @@ var (
 // the site wrote: an HTTP error is named by its status, never by its page.
 // Unwrap reports what the error is: context cancellation or deadline,
 // ErrClosed, ErrVerification, an archive refusal (ErrArchive and its
-// kind), or one of the skills package's resource errors.
+// kind), a SKILL.md that is not UTF-8 (skill.ErrInvalidUTF8), or one of the
+// skills package's resource errors.
 type Error struct {
 	msg  string
 	kind error

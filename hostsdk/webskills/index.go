@@ -45,6 +45,10 @@ type index struct {
 	Entries     []*entry
 	byName      map[string]*entry
 	Diagnostics []string
+	// gen numbers the provider's reads of the index that returned one (a
+	// 304 keeps the index, and its number): an undigested file fetched
+	// under an older index is asked for again.
+	gen uint64
 }
 
 func (ix *index) lookup(name string) *entry { return ix.byName[name] }

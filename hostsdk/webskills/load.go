@@ -9,7 +9,9 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"strings"
+	"strconv"
+	"time"
+	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
@@ -41,7 +43,7 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	if e == nil {
 		return skill.Definition{}, false, nil
 	}
-	a, err := p.artifact(ctx, e, req.Name)
+	a, err := p.artifact(ctx, l.ix.gen, e, req.Name)
 	if err != nil {
 		return skill.Definition{}, false, err
 	}
@@ -52,14 +54,20 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 	return skill.Definition{
 		Summary:      p.summary(e, pol),
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: skillsext.BaseURI(e.Name)},
-		Content:      skillsext.StripFrontmatter(strings.ToValidUTF8(string(a.skillMD), "\uFFFD")),
+		Content:      skillsext.StripFrontmatter(string(a.skillMD)),
 	}, true, nil
 }
 
-// checkSkillFile reads the SKILL.md's frontmatter: it must name the skill
-// the index names, and may narrow who invokes it.
+// checkSkillFile reads the SKILL.md: it must be UTF-8 (refused, never
+// repaired, as a SKILL.md on disk is: the plugin protocol carries UTF-8
+// only), and its frontmatter must name the skill the index names; it may
+// narrow who invokes it.
 func (p *Provider) checkSkillFile(e *entry, md []byte, asked string) (skill.InvocationPolicy, error) {
 	pol := skill.DefaultPolicy()
+	if !utf8.Valid(md) {
+		err := skill.CheckUTF8(skillsext.SkillFileName, string(md))
+		return pol, p.skillError(asked, err, "%v; not loaded", err)
+	}
 	obj, _, err := skillsext.FrontmatterJSON(md)
 	if err != nil {
 		return pol, p.skillError(asked, ErrVerification, "its SKILL.md has no readable YAML frontmatter (%v); not loaded", err)
@@ -99,14 +107,23 @@ func artifactURL(e *entry) *url.URL {
 }
 
 // artifact returns the entry's verified artifact, fetching it unless it is
-// cached. Concurrent loads of one artifact share a fetch.
-func (p *Provider) artifact(ctx context.Context, e *entry, asked string) (*artifact, error) {
+// cached: by its digest, or, for a v0.1.0 SKILL.md (which has none), by
+// its URL while HTTP caching allows (see artifact.fresh; then the request
+// is conditional). gen is the index the caller's listing came from.
+// Concurrent loads of one artifact share a fetch.
+func (p *Provider) artifact(ctx context.Context, gen uint64, e *entry, asked string) (*artifact, error) {
 	u := artifactURL(e)
 	key := artifactKey(e, u)
-	if a, ok := p.artifacts.Get(key); ok {
-		return a, nil
+	cached, ok := p.artifacts.Get(key)
+	switch {
+	case ok && (e.HasDigest || cached.fresh(gen)):
+		return cached, nil
+	case !ok:
+		cached = nil
 	}
-	ch := p.fetchFlight.DoChan(key, func() (any, error) { return p.fetchArtifact(e, u, key, asked) })
+	ch := p.fetchFlight.DoChan(flightKey(key, e.HasDigest, gen), func() (any, error) {
+		return p.fetchArtifact(e, u, key, asked, cached, gen)
+	})
 	select {
 	case r := <-ch:
 		if r.Err != nil {
@@ -118,17 +135,30 @@ func (p *Provider) artifact(ctx context.Context, e *entry, asked string) (*artif
 	}
 }
 
+// flightKey is the fetch of key for a listing of index gen: callers of
+// one index share a revalidation of a file cached by its URL.
+func flightKey(key string, digested bool, gen uint64) string {
+	if digested {
+		return key
+	}
+	return key + "\x00" + strconv.FormatUint(gen, 10)
+}
+
 // fetchArtifact fetches, verifies and (for an archive) unpacks an
-// artifact, and caches it once verified. A digest mismatch marks the
-// index stale.
-func (p *Provider) fetchArtifact(e *entry, u *url.URL, key, asked string) (*artifact, error) {
+// artifact, and caches it once verified; with prev, the copy of a v0.1.0
+// file cached by its URL, the request is conditional and a 304 keeps prev.
+// A digest mismatch marks the index stale.
+func (p *Provider) fetchArtifact(e *entry, u *url.URL, key, asked string, prev *artifact, gen uint64) (*artifact, error) {
 	limit := int64(skill.MaxSkillFileBytes)
 	if e.Type == skillsext.TypeArchive {
 		limit = p.cfg.MaxArtifactBytes
 	}
-	resp, err := p.f.get(p.ctx, u, limit, nil)
+	resp, err := p.f.get(p.ctx, u, limit, prev.conditions())
 	if err != nil {
 		return nil, p.skillError(asked, kindOf(err), "fetching %s: %v", what(e), err)
+	}
+	if resp.notModified {
+		return p.revalidated(key, prev, resp, gen), nil
 	}
 	if e.HasDigest && sha256.Sum256(resp.body) != e.Digest {
 		p.stale()
@@ -151,8 +181,44 @@ func (p *Provider) fetchArtifact(e *entry, u *url.URL, key, asked string) (*arti
 	if _, err := p.checkSkillFile(e, a.skillMD, asked); err != nil {
 		return nil, err
 	}
+	if !e.HasDigest {
+		a.http = p.caching(resp, gen)
+	}
 	p.artifacts.Add(key, a, artifactCost(a))
 	return a, nil
+}
+
+// conditions are the validators to revalidate a cached copy with, or nil
+// for an unconditional request.
+func (a *artifact) conditions() *validators {
+	if a == nil || a.http.val == (validators{}) {
+		return nil
+	}
+	return &a.http.val
+}
+
+// caching is what resp allows of a copy cached by its URL, fetched for a
+// listing of index gen: its Cache-Control max-age (less Age), none under
+// no-cache or no-store (every use asks again, conditionally), else
+// Options.DefaultMaxAge; never more than MaxRefresh.
+func (p *Provider) caching(resp *response, gen uint64) httpCaching {
+	age := p.cfg.DefaultMaxAge
+	if resp.hasMaxAge {
+		age = resp.maxAge
+	}
+	return httpCaching{val: resp.validators, freshUntil: time.Now().Add(min(age, MaxRefresh)), indexGen: gen}
+}
+
+// revalidated is prev, which the site answered 304 for a listing of index
+// gen, cached again with the response's freshness.
+func (p *Provider) revalidated(key string, prev *artifact, resp *response, gen uint64) *artifact {
+	a := *prev
+	a.http = p.caching(resp, max(gen, prev.http.indexGen))
+	if resp.validators == (validators{}) {
+		a.http.val = prev.http.val
+	}
+	p.artifacts.Add(key, &a, artifactCost(&a))
+	return &a
 }
 
 // what names an entry's artifact in an error.
@@ -199,9 +265,9 @@ func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceReq
 	}
 	var data []byte
 	if e.HasDigest {
-		data, err = p.verifiedFile(ctx, e, req)
+		data, err = p.verifiedFile(ctx, l.ix.gen, e, req)
 	} else {
-		data, err = p.legacyFile(ctx, e, req)
+		data, err = p.legacyFile(ctx, l.ix.gen, e, req)
 	}
 	switch {
 	case err != nil:
@@ -213,8 +279,8 @@ func (p *Provider) ReadSkillResource(ctx context.Context, req skills.ResourceReq
 }
 
 // verifiedFile reads a file out of a v0.2.0 skill's verified artifact.
-func (p *Provider) verifiedFile(ctx context.Context, e *entry, req skills.ResourceRequest) ([]byte, error) {
-	a, err := p.artifact(ctx, e, req.Name)
+func (p *Provider) verifiedFile(ctx context.Context, gen uint64, e *entry, req skills.ResourceRequest) ([]byte, error) {
+	a, err := p.artifact(ctx, gen, e, req.Name)
 	if err != nil {
 		return nil, err
 	}
@@ -232,8 +298,9 @@ func (p *Provider) verifiedFile(ctx context.Context, e *entry, req skills.Resour
 }
 
 // legacyFile reads a file a v0.1.0 entry lists, from the skill's
-// directory.
-func (p *Provider) legacyFile(ctx context.Context, e *entry, req skills.ResourceRequest) ([]byte, error) {
+// directory, for a listing of index gen: cached by its URL while HTTP
+// caching allows, as a v0.1.0 SKILL.md is (see artifact.fresh).
+func (p *Provider) legacyFile(ctx context.Context, gen uint64, e *entry, req skills.ResourceRequest) ([]byte, error) {
 	listed := false
 	for _, f := range e.Files {
 		listed = listed || f == req.Path
@@ -243,11 +310,15 @@ func (p *Provider) legacyFile(ctx context.Context, e *entry, req skills.Resource
 	}
 	u := e.URL.ResolveReference(&url.URL{Path: req.Path})
 	key := "url:" + u.String()
-	if a, ok := p.artifacts.Get(key); ok {
-		return a.skillMD, nil
+	cached, ok := p.artifacts.Get(key)
+	switch {
+	case ok && cached.fresh(gen):
+		return cached.skillMD, nil
+	case !ok:
+		cached = nil
 	}
-	ch := p.fetchFlight.DoChan(key, func() (any, error) {
-		resp, err := p.f.get(p.ctx, u, skill.MaxResourceBytes, nil)
+	ch := p.fetchFlight.DoChan(flightKey(key, false, gen), func() (any, error) {
+		resp, err := p.f.get(p.ctx, u, skill.MaxResourceBytes, cached.conditions())
 		var se *statusError
 		switch {
 		case errors.As(err, &se) && se.code == 404:
@@ -256,8 +327,10 @@ func (p *Provider) legacyFile(ctx context.Context, e *entry, req skills.Resource
 			return nil, skills.ErrResourceTooLarge
 		case err != nil:
 			return nil, p.skillError(req.Name, kindOf(err), "reading %q: %v", req.Path, err)
+		case resp.notModified:
+			return p.revalidated(key, cached, resp, gen), nil
 		}
-		a := &artifact{skillMD: resp.body}
+		a := &artifact{skillMD: resp.body, http: p.caching(resp, gen)}
 		p.artifacts.Add(key, a, artifactCost(a))
 		return a, nil
 	})

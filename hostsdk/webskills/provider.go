@@ -8,10 +8,13 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sync/singleflight"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/internal/pinned"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/internal/bytelru"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -37,11 +40,16 @@ type Provider struct {
 	artifacts   *bytelru.Cache[string, *artifact]
 	indexFlight singleflight.Group
 	fetchFlight singleflight.Group
+	// indexReads numbers the index documents read (index.gen).
+	indexReads atomic.Uint64
 
 	mu       sync.Mutex
 	closed   bool
 	cur      *listing
 	sessions map[string]*listing
+	// pins bounds sessions (Options.PinnedMaxBytes): a session it evicts
+	// leaves sessions.
+	pins *pinned.Sessions[*index]
 	// invalidate tells the registry that the listing may have changed.
 	invalidate func()
 	timer      *time.Timer
@@ -67,12 +75,37 @@ type listing struct {
 	from, base *url.URL
 	val        validators
 	freshUntil time.Time
+	// cost estimates the bytes ix and summaries keep alive.
+	cost int
 }
 
-// artifact is verified content: a SKILL.md, with an archive's files.
+// artifact is verified content: a SKILL.md, with an archive's files; or
+// a v0.1.0 file, unverified (skillMD holds its bytes).
 type artifact struct {
 	skillMD []byte
 	files   map[string][]byte // nil for a skill-md artifact
+	// http says, for a file cached by its URL (a v0.1.0 file, which has no
+	// digest), for how long it may be used without asking the site; an
+	// artifact cached by its digest is used as long as it is cached.
+	http httpCaching
+}
+
+// httpCaching is what a response says of its own reuse.
+type httpCaching struct {
+	val        validators
+	freshUntil time.Time
+	// indexGen is the newest index (index.gen) the copy was fetched or
+	// revalidated under.
+	indexGen uint64
+}
+
+// fresh reports whether a copy cached by its URL may be used for a
+// listing of index gen without asking the site: its Cache-Control
+// freshness has not passed, and no newer index than the one it was fetched
+// or revalidated under was read since (a changed index may come with a
+// changed file).
+func (a *artifact) fresh(gen uint64) bool {
+	return a.http.indexGen >= gen && time.Now().Before(a.http.freshUntil)
 }
 
 // New returns a provider for the site opts names (see [Options]). It reads
@@ -94,6 +127,9 @@ func New(opts *Options) (*Provider, error) {
 		artifacts: bytelru.New[string, *artifact](maxCachedArtifacts, int(min(cfg.CacheMaxBytes, int64(^uint(0)>>1))), 0),
 		sessions:  make(map[string]*listing),
 	}
+	p.pins = pinned.New[*index](int(min(cfg.PinnedMaxBytes, int64(^uint(0)>>1))), func(session string) {
+		delete(p.sessions, session)
+	})
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	return p, nil
 }
@@ -120,6 +156,9 @@ func (p *Provider) Availability() skills.Availability { return skills.BestEffort
 func (p *Provider) EndSession(sessionID string) {
 	p.mu.Lock()
 	delete(p.sessions, sessionID)
+	if !p.closed {
+		p.pins.Drop(sessionID)
+	}
 	p.mu.Unlock()
 }
 
@@ -136,6 +175,7 @@ func (p *Provider) Close() error {
 		p.timer.Stop()
 	}
 	p.sessions = nil
+	p.pins.Reset()
 	p.mu.Unlock()
 	p.cancel()
 	p.f.transport.CloseIdleConnections()
@@ -179,6 +219,7 @@ func (p *Provider) List(ctx context.Context, req skills.ListRequest) (skills.Obs
 		return skills.Observation{}, p.siteError("listing skills", ErrClosed)
 	}
 	p.sessions[req.SessionID] = l
+	p.pins.Pin(req.SessionID, l.ix, l.cost)
 	p.scheduleLocked(l.freshUntil)
 	return skills.Observation{Complete: true, Skills: slices.Clone(l.summaries)}, nil
 }
@@ -215,6 +256,9 @@ func (p *Provider) listing(ctx context.Context) (*listing, error) {
 func (p *Provider) sessionListing(ctx context.Context, sessionID string) (*listing, error) {
 	p.mu.Lock()
 	l, closed := p.sessions[sessionID], p.closed
+	if l != nil && !closed {
+		p.pins.Touch(sessionID)
+	}
 	p.mu.Unlock()
 	switch {
 	case closed:
@@ -253,6 +297,9 @@ func (p *Provider) refresh(ctx context.Context) (*listing, error) {
 		}
 		p.mu.Lock()
 		p.cur = l
+		if !p.closed {
+			p.pins.SetCurrent(l.ix)
+		}
 		p.mu.Unlock()
 		return l, nil
 	}
@@ -286,10 +333,36 @@ func (p *Provider) readIndex(ctx context.Context, u *url.URL, prev *listing, con
 	if err != nil {
 		return nil, err
 	}
+	ix.gen = p.indexReads.Add(1)
 	for _, d := range ix.Diagnostics {
 		p.cfg.Logger.Debug("webskills: index diagnostic", "site", p.site.Redacted(), "diagnostic", d)
 	}
-	return &listing{ix: ix, summaries: p.summaries(ix), from: u, base: resp.url, val: resp.validators, freshUntil: fresh}, nil
+	l := &listing{ix: ix, summaries: p.summaries(ix), from: u, base: resp.url, val: resp.validators, freshUntil: fresh}
+	l.cost = listingCost(l)
+	return l, nil
+}
+
+// listingCost estimates the bytes a listing's index and summaries keep
+// alive: every entry's struct, strings, URL and map slot, and every
+// summary's struct and qualified name (its other strings are the entry's
+// or the label).
+func listingCost(l *listing) int {
+	const mapSlot = 64
+	n := int(unsafe.Sizeof(index{})) + len(l.summaries)*int(unsafe.Sizeof(skill.Summary{}))
+	for _, d := range l.ix.Diagnostics {
+		n += len(d) + 16
+	}
+	for _, e := range l.ix.Entries {
+		n += int(unsafe.Sizeof(entry{})) + 8 + mapSlot + len(e.Name) + len(e.Description)
+		n += int(unsafe.Sizeof(url.URL{})) + len(e.URL.Scheme) + len(e.URL.Host) + len(e.URL.Path) + len(e.URL.RawPath)
+		for _, f := range e.Files {
+			n += len(f) + 16
+		}
+	}
+	for _, s := range l.summaries {
+		n += len(s.QualifiedName)
+	}
+	return n
 }
 
 func (p *Provider) summaries(ix *index) []skill.Summary {

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/skillsext"
@@ -272,7 +273,13 @@ func (s *Server) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.R
 	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, Text: text}}}, nil
+	rc := &mcp.ResourceContents{URI: uri, Text: text}
+	if !utf8.ValidString(text) {
+		// JSON text carries UTF-8 only: other bytes go as a blob, as they
+		// would from a server reading a file.
+		rc.Text, rc.Blob = "", []byte(text)
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{rc}}, nil
 }
 
 // InMemoryTransport connects a new server session over an in-memory pipe and
