@@ -196,6 +196,8 @@ func entrySummary(label string, e *remoteEntry) skill.Summary {
 		Origin:        label,
 		QualifiedName: skill.QualifiedName(label, e.Path),
 		ArgumentHint:  e.ArgumentHint,
+		WhenToUse:     e.WhenToUse,
+		Keywords:      e.Keywords,
 	}
 }
 

@@ -37,6 +37,10 @@ type remoteEntry struct {
 	// ArgumentHint is the frontmatter's argument-hint, bounded
 	// (skill.Summary.ArgumentHint).
 	ArgumentHint string
+	// WhenToUse and Keywords are the frontmatter's when_to_use and its
+	// keywords and tags, bounded (skill.Summary.WhenToUse, Keywords), for
+	// the plugin's skill search.
+	WhenToUse, Keywords string
 	// Frontmatter is the entry's frontmatter, verbatim, and fields its
 	// decoded form (numbers as json.Number), for comparing with a fetched
 	// SKILL.md.
@@ -63,7 +67,7 @@ type remoteEntry struct {
 // value besides the text).
 func (e *remoteEntry) estimate() int {
 	n := int(unsafe.Sizeof(*e)) + len(e.URI) + len(e.Root) + len(e.Path) + len(e.Name) + len(e.Description) +
-		len(e.ArgumentHint) + len(e.declined) + 3*len(e.Frontmatter) + len(e.fields)*mapSlot
+		len(e.ArgumentHint) + len(e.WhenToUse) + len(e.Keywords) + len(e.declined) + 3*len(e.Frontmatter) + len(e.fields)*mapSlot
 	for _, f := range e.Files {
 		n += int(unsafe.Sizeof(f)) + len(f.URI) + len(f.Path) + mapSlot + len(f.Path)
 	}
@@ -202,8 +206,30 @@ func (e *remoteEntry) decodeFrontmatter(obj map[string]json.RawMessage, loc skil
 		e.Invocation.UserInvocable = false
 	}
 	e.ArgumentHint = argumentHint(fields["argument-hint"])
+	if v, ok := fields["when_to_use"].(string); ok {
+		e.WhenToUse = skill.CutText(v, skill.MaxWhenToUseBytes)
+	}
+	e.Keywords = skill.CleanKeywords(append(words(fields["keywords"]), words(fields["tags"])...))
 	e.Frontmatter, e.fields = raw, fields
 	return ""
+}
+
+// words reads a frontmatter list of words: a list of strings, or one
+// string of words separated by commas. Anything else is none.
+func words(v any) []string {
+	switch v := v.(type) {
+	case string:
+		return strings.Split(v, ",")
+	case []any:
+		var out []string
+		for _, w := range v {
+			if s, ok := w.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // maxArgumentHintBytes bounds a remote skill's argument hint: text from an

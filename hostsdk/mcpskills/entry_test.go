@@ -269,3 +269,24 @@ func TestDecodeEntryArgumentHint(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeEntrySearchFields: a remote skill's when_to_use, keywords and
+// tags reach its summary, bounded, for the plugin's skill search; values of
+// another type are none.
+func TestDecodeEntrySearchFields(t *testing.T) {
+	tests := []struct{ fields, when, keywords string }{
+		{`"when_to_use":"After a deploy fails.","keywords":["deploy","rollback"],"tags":"ops, deploy"`, "After a deploy fails.", "deploy, rollback, ops"},
+		{`"when_to_use":3,"keywords":{"a":1}`, "", ""},
+		{`"when_to_use":"` + strings.Repeat("w", 3000) + `"`, strings.Repeat("w", skill.MaxWhenToUseBytes), ""},
+	}
+	for _, tt := range tests {
+		raw := entryOf("skill://fix/SKILL.md", `{"name":"fix","description":"d",`+tt.fields+`}`, `[`+res("skill://fix/SKILL.md", 1)+`]`)
+		e, _, why := decodeEntry(json.RawMessage(raw), testEntryLimits)
+		if why != "" {
+			t.Fatalf("%s: declined: %s", tt.fields, why)
+		}
+		if s := entrySummary("docs", e); s.WhenToUse != tt.when || s.Keywords != tt.keywords {
+			t.Errorf("%s: when_to_use %q, keywords %q; want %q, %q", tt.fields[:min(len(tt.fields), 40)], s.WhenToUse, s.Keywords, tt.when, tt.keywords)
+		}
+	}
+}
