@@ -44,6 +44,9 @@ const (
 	phraseWeight = 0.5
 	phraseGap    = 2
 	quotedWeight = 0.1
+	// coordination is the exponent of the factor a skill's score is
+	// scaled by for the share of the query's terms it holds (coordinate).
+	coordination = 0.2
 	// maxPhraseTerms bounds a trigger phrase; longer quotations are
 	// examples, not triggers.
 	maxPhraseTerms = 6

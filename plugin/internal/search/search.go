@@ -56,6 +56,7 @@ func (q Query) IsEmpty() bool { return len(q.terms) == 0 }
 // scratch is the per-search working memory, pooled: a score per document
 // of the index, the documents with one, and one term's matches.
 type scratch struct {
+	matched []uint8 // distinct full-weight query terms a document holds
 	scores  []float32
 	touched []uint32
 	docs    []uint32
@@ -85,6 +86,10 @@ func (sc *scratch) reset(n int) {
 		sc.scores = make([]float32, n)
 	}
 	sc.scores = sc.scores[:n]
+	if cap(sc.matched) < n {
+		sc.matched = make([]uint8, n)
+	}
+	sc.matched = sc.matched[:n]
 	sc.touched = sc.touched[:0]
 }
 
@@ -107,10 +112,34 @@ func (ix *Index) score(q Query, sc *scratch) (bound float64) {
 				sc.touched = append(sc.touched, g)
 			}
 			sc.scores[g] += w * x / (k1 + x)
+			if t.weight == 1 && sc.matched[g] < 255 {
+				sc.matched[g]++
+			}
 		}
 	}
 	ix.addPhrases(sc, q.seq, idf)
+	ix.coordinate(sc, q)
 	return bound
+}
+
+// coordinate scales each document's score by how many of the query's
+// distinct terms it holds (quoted ones aside): a skill that matches more of
+// what the request asks for ranks above one that matches a single rare
+// word many times. The factor is ((m+1)/(n+1))^coordination for m of n
+// terms, at most 1.
+func (ix *Index) coordinate(sc *scratch, q Query) {
+	n := 0
+	for _, t := range q.terms {
+		if t.weight == 1 {
+			n++
+		}
+	}
+	for _, g := range sc.touched {
+		if n > 0 {
+			sc.scores[g] *= float32(math.Pow(float64(sc.matched[g]+1)/float64(n+1), coordination))
+		}
+		sc.matched[g] = 0
+	}
 }
 
 // gather collects in sc the live documents that hold term, by global

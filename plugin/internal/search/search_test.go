@@ -2,6 +2,7 @@ package search
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -279,4 +280,19 @@ func FuzzParseQuery(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestCoordination: a skill's score is scaled by the share of the query's
+// distinct terms it holds; quoted terms do not count.
+func TestCoordination(t *testing.T) {
+	ix := Build([]skill.Summary{summary("a", "Alpha things."), summary("b", "Other stuff.")})
+	one := ix.Search(ParseQuery("alpha"), 1)[0].Score
+	three := ix.Search(ParseQuery("alpha zeta omega"), 1)[0].Score
+	if want := one * math.Pow(2.0/4, coordination); math.Abs(three-want) > 1e-4*want {
+		t.Errorf("one of three terms scores %v, want %v (%v for one of one)", three, want, one)
+	}
+	quoted := ix.Search(ParseQuery("alpha: 'zeta omega sigma tau upsilon'"), 1)[0].Score
+	if math.Abs(quoted-one) > 1e-4*one {
+		t.Errorf("with quoted terms the score is %v, want %v", quoted, one)
+	}
 }
