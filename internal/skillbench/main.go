@@ -218,7 +218,7 @@ func (m *metrics) add(o metrics) {
 
 func (m metrics) row(size string) string {
 	p := float64(m.positives)
-	return fmt.Sprintf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.0f%% | %.0f%% | %.0f%% | %.0f%% |", size,
+	return fmt.Sprintf("| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.0f%% | %.0f%% | %.0f%% | %.0f%% |", size,
 		float64(m.hit1)/p, float64(m.hit5)/p, float64(m.hit10)/p, m.rr/p, float64(m.negFirst)/max(float64(m.negatives), 1),
 		100*float64(m.full)/p, 100*float64(m.shortened)/p, 100*float64(m.unlisted)/p, 100*float64(m.atTheStep)/p)
 }
