@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
@@ -113,7 +114,10 @@ func TestSkillBodyBound(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Stop()
-			p := newHTTPProvider(t, Options{URL: h.URL(), CacheMaxBytes: 64 << 20})
+			// The bound is what is tested, not the time: under the race
+			// detector moving 8 MiB through JSON takes much of the default
+			// request timeout.
+			p := newHTTPProvider(t, Options{URL: h.URL(), CacheMaxBytes: 64 << 20, RequestTimeout: 5 * time.Minute})
 
 			def, found, err := p.Load(t.Context(), skills.LoadRequest{SessionID: "s1", Name: "deploy"})
 			if tc.ok {
