@@ -57,6 +57,7 @@ func (q Query) IsEmpty() bool { return len(q.terms) == 0 }
 // of the index, the documents with one, and one term's matches.
 type scratch struct {
 	matched []uint8 // distinct full-weight query terms a document holds
+	factors []float32
 	scores  []float32
 	touched []uint32
 	docs    []uint32
@@ -134,10 +135,14 @@ func (ix *Index) coordinate(sc *scratch, q Query) {
 			n++
 		}
 	}
+	n = min(n, 255) // as matched counts
+	factor := sc.factors[:0]
+	for m := 0; m <= n; m++ {
+		factor = append(factor, float32(math.Pow(float64(m+1)/float64(n+1), coordination)))
+	}
+	sc.factors = factor
 	for _, g := range sc.touched {
-		if n > 0 {
-			sc.scores[g] *= float32(math.Pow(float64(sc.matched[g]+1)/float64(n+1), coordination))
-		}
+		sc.scores[g] *= factor[min(int(sc.matched[g]), n)]
 		sc.matched[g] = 0
 	}
 }
