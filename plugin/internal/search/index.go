@@ -110,6 +110,7 @@ type Index struct {
 	// replaced[i] marks the documents of segs[i] that a later update
 	// replaced or removed; shared between indexes until one changes it.
 	replaced [][]uint64
+	dead     []int             // replaced documents per segment
 	live     map[string]docRef // by skill name
 	sumLens  [numFields]uint64 // over live documents
 	size     int
@@ -192,6 +193,7 @@ func (prev *Index) apply(changed []*skill.Summary, removed []string) *Index {
 	ix := &Index{
 		segs:     slices.Clone(prev.segs),
 		replaced: slices.Clone(prev.replaced),
+		dead:     slices.Clone(prev.dead),
 		live:     maps.Clone(prev.live),
 		sumLens:  prev.sumLens,
 	}
@@ -206,6 +208,7 @@ func (prev *Index) apply(changed []*skill.Summary, removed []string) *Index {
 			copied[ref.seg] = true
 		}
 		ix.replaced[ref.seg][ref.doc/64] |= 1 << (ref.doc % 64)
+		ix.dead[ref.seg]++
 		for f, l := range ix.segs[ref.seg].docs[ref.doc].lens {
 			ix.sumLens[f] -= uint64(l)
 		}
@@ -221,6 +224,7 @@ func (prev *Index) apply(changed []*skill.Summary, removed []string) *Index {
 		seg := buildSegment(changed)
 		ix.segs = append(ix.segs, seg)
 		ix.replaced = append(ix.replaced, make([]uint64, (len(seg.docs)+63)/64))
+		ix.dead = append(ix.dead, 0)
 		for i := range seg.docs {
 			d := &seg.docs[i]
 			ix.live[d.hit.Name] = docRef{seg: len(ix.segs) - 1, doc: uint32(i)}
@@ -351,7 +355,7 @@ func (ix *Index) merged() *Index {
 		}
 	}
 	out.measure()
-	m := &Index{segs: []*segment{out}, replaced: [][]uint64{make([]uint64, (len(out.docs)+63)/64)}, live: make(map[string]docRef, len(out.docs))}
+	m := &Index{segs: []*segment{out}, replaced: [][]uint64{make([]uint64, (len(out.docs)+63)/64)}, dead: []int{0}, live: make(map[string]docRef, len(out.docs))}
 	for i := range out.docs {
 		d := &out.docs[i]
 		m.live[d.hit.Name] = docRef{doc: uint32(i)}

@@ -3,6 +3,7 @@ package search
 import (
 	"math"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -33,7 +34,7 @@ func ParseQuery(text string) Query {
 	var q Query
 	a.terms(text, func(t string) { q.seq = append(q.seq, t) })
 	outside := make(map[string]bool)
-	if quotation.MatchString(text) {
+	if strings.ContainsAny(text, `'"“`) && quotation.MatchString(text) {
 		a.terms(quotation.ReplaceAllString(text, " "), func(t string) { outside[t] = true })
 	}
 	for _, t := range q.seq {
@@ -60,8 +61,9 @@ type scratch struct {
 	factors []float32
 	scores  []float32
 	touched []uint32
-	docs    []uint32
-	tfs     []float32
+	// postings are the postings lists of the term being scored, one per
+	// segment.
+	postings []postings
 }
 
 var scratches = sync.Pool{New: func() any { return new(scratch) }}
@@ -102,25 +104,67 @@ func (ix *Index) score(q Query, sc *scratch) (bound float64) {
 	n := float64(len(ix.live))
 	idf := make(map[string]float64, len(q.terms))
 	for _, t := range q.terms {
-		df := ix.gather(t.term, sc)
+		df := ix.df(t.term, sc)
 		v := math.Log(1 + (n-float64(df)+0.5)/(float64(df)+0.5))
 		idf[t.term] = v
 		bound += t.weight * v
-		w := float32(t.weight * v)
-		for i, g := range sc.docs {
-			x := sc.tfs[i]
-			if sc.scores[g] == 0 {
-				sc.touched = append(sc.touched, g)
-			}
-			sc.scores[g] += w * x / (k1 + x)
-			if t.weight == 1 && sc.matched[g] < 255 {
-				sc.matched[g]++
-			}
+		if df > 0 {
+			ix.accumulate(sc, float32(t.weight*v), t.weight == 1)
 		}
 	}
 	ix.addPhrases(sc, q.seq, idf)
 	ix.coordinate(sc, q)
 	return bound
+}
+
+// df returns how many live documents hold term, and leaves in sc.postings
+// the term's postings list of each segment (nil where it has none).
+func (ix *Index) df(term string, sc *scratch) int {
+	sc.postings = sc.postings[:0]
+	df := 0
+	for si, s := range ix.segs {
+		p, ok := s.terms[term]
+		sc.postings = append(sc.postings, p)
+		if !ok {
+			continue
+		}
+		if ix.dead[si] == 0 {
+			df += len(p.docs)
+			continue
+		}
+		replaced := ix.replaced[si]
+		for _, d := range p.docs {
+			if replaced[d/64]&(1<<(d%64)) == 0 {
+				df++
+			}
+		}
+	}
+	return df
+}
+
+// accumulate adds to the score of each live document of sc.postings the
+// term's weighted BM25F contribution, w times its saturated frequency
+// (the frequency of each field weighted and length-normalized), and
+// counts the term among those the document holds when it counts whole.
+func (ix *Index) accumulate(sc *scratch, w float32, whole bool) {
+	for si, p := range sc.postings {
+		base, replaced, dead := ix.bases[si], ix.replaced[si], ix.dead[si] > 0
+		for j, d := range p.docs {
+			if dead && replaced[d/64]&(1<<(d%64)) != 0 {
+				continue
+			}
+			g := base + d
+			tf, n := p.tfs[j], &ix.norms[g]
+			x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
+			if sc.scores[g] == 0 {
+				sc.touched = append(sc.touched, g)
+			}
+			sc.scores[g] += w * x / (k1 + x)
+			if whole && sc.matched[g] < 255 {
+				sc.matched[g]++
+			}
+		}
+	}
 }
 
 // coordinate scales each document's score by how many of the query's
@@ -145,31 +189,6 @@ func (ix *Index) coordinate(sc *scratch, q Query) {
 		sc.scores[g] *= factor[min(int(sc.matched[g]), n)]
 		sc.matched[g] = 0
 	}
-}
-
-// gather collects in sc the live documents that hold term, by global
-// ordinal, with the term's weighted, length-normalized frequency in each
-// (BM25F), and returns how many there are.
-func (ix *Index) gather(term string, sc *scratch) int {
-	sc.docs, sc.tfs = sc.docs[:0], sc.tfs[:0]
-	for si, s := range ix.segs {
-		p, ok := s.terms[term]
-		if !ok {
-			continue
-		}
-		base, replaced := ix.bases[si], ix.replaced[si]
-		for j, d := range p.docs {
-			if replaced[d/64]&(1<<(d%64)) != 0 {
-				continue
-			}
-			g := base + d
-			tf, n := p.tfs[j], &ix.norms[g]
-			x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
-			sc.docs = append(sc.docs, g)
-			sc.tfs = append(sc.tfs, x)
-		}
-	}
-	return len(sc.docs)
 }
 
 // addPhrases adds to each document the bonus of its best trigger phrase
@@ -228,11 +247,10 @@ func (ix *Index) top(sc *scratch, limit int, bound float64) []Hit {
 		return ix.doc(a).hit.Name < ix.doc(b).hit.Name
 	}
 	best := make([]uint32, 0, limit+1)
+	var floor float32 // the score of the last of a full best; below it, nothing enters
 	for _, g := range sc.touched {
-		if sc.scores[g] <= 0 {
-			continue
-		}
-		if len(best) == limit && !better(g, best[limit-1]) {
+		v := sc.scores[g]
+		if v <= 0 || (len(best) == limit && (v < floor || !better(g, best[limit-1]))) {
 			continue
 		}
 		i, _ := slices.BinarySearchFunc(best, g, func(e, t uint32) int {
@@ -245,6 +263,7 @@ func (ix *Index) top(sc *scratch, limit int, bound float64) []Hit {
 		if len(best) > limit {
 			best = best[:limit]
 		}
+		floor = sc.scores[best[len(best)-1]]
 	}
 	if len(best) == 0 {
 		return nil
