@@ -73,27 +73,31 @@ func explainRequests(ctx context.Context, o explainOptions, stdout, stderr io.Wr
 	if _, err := plugin.Mount(ctx, tools.GlobalScope, o.mountOptions()); err != nil {
 		return fail(err)
 	}
-	return forEachRequest(o.requests, stdout, stderr, func(n int, query string) (any, error) {
+	return forEachQuery("explain", o.requests, stdout, stderr, func(n int, id, query string) (any, error) {
 		session := "explain-" + strconv.Itoa(n)
 		res, err := o.step(ctx, host, session, query)
 		if err != nil {
 			return nil, err
 		}
 		host.EndSession(ctx, session)
-		return relevantOf(query, res).Skills, nil
+		return struct {
+			ID       string   `json:"id"`
+			Relevant []string `json:"relevant"`
+		}{id, relevantOf(query, res).Skills}, nil
 	})
 }
 
-// forEachRequest reads file (JSON lines {"id", "query"}; "-" is the
-// standard input) and prints, for each line, {"id", "relevant": v} with
-// the v that do returns for its query. Lines that are not such objects are
-// reported and skipped; a failed request fails the command at the end.
-func forEachRequest(file string, stdout, stderr io.Writer, do func(n int, query string) (any, error)) int {
+// forEachQuery reads file (JSON lines {"id", "query"}; "-" is the standard
+// input), calls do for each query with its line number and id, and prints
+// what do returns as one JSON line. A line that is not such an object is
+// reported on stderr and skipped; a query do fails is reported and
+// printed nothing for, and fails the command (status 1) at the end.
+func forEachQuery(command, file string, stdout, stderr io.Writer, do func(n int, id, query string) (any, error)) int {
 	in := io.Reader(os.Stdin)
 	if file != "-" {
 		f, err := os.Open(file)
 		if err != nil {
-			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+			fmt.Fprintf(stderr, "skillcatalog %s: %v\n", command, err)
 			return 1
 		}
 		defer f.Close()
@@ -114,25 +118,22 @@ func forEachRequest(file string, stdout, stderr io.Writer, do func(n int, query 
 			Query *string `json:"query"`
 		}
 		if err := json.Unmarshal([]byte(line), &q); err != nil || q.Query == nil {
-			fmt.Fprintf(stderr, "skillcatalog explain: %s:%d: not a {\"id\", \"query\"} object; skipped\n", file, n)
+			fmt.Fprintf(stderr, "skillcatalog %s: %s:%d: not a {\"id\", \"query\"} object; skipped\n", command, file, n)
 			continue
 		}
-		v, err := do(n, *q.Query)
+		v, err := do(n, q.ID, *q.Query)
 		if err != nil {
-			fmt.Fprintf(stderr, "skillcatalog explain: %s:%d: %v\n", file, n, err)
+			fmt.Fprintf(stderr, "skillcatalog %s: %s:%d: %v\n", command, file, n, err)
 			code = 1
 			continue
 		}
-		if err := enc.Encode(struct {
-			ID       string `json:"id"`
-			Relevant any    `json:"relevant"`
-		}{q.ID, v}); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+		if err := enc.Encode(v); err != nil {
+			fmt.Fprintf(stderr, "skillcatalog %s: %v\n", command, err)
 			return 1
 		}
 	}
 	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "skillcatalog explain: %s: %v\n", file, err)
+		fmt.Fprintf(stderr, "skillcatalog %s: %s: %v\n", command, file, err)
 		return 1
 	}
 	return code

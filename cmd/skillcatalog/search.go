@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
@@ -38,7 +34,8 @@ full description; with -json, the tool's value {"query", "hits": [{"name",
 With -queries it reads FILE (JSON lines, each {"id": "...", "query": "..."};
 "-" is the standard input) and prints one JSON line per query:
 {"id": "...", "results": [{"name": "...", "score": ...}]}. A line that is not
-such an object is reported on the standard error and skipped.
+such an object, or a query the tool refuses, is reported on the standard
+error and skipped (the second makes the exit status 1).
 
 Skill directories are read as explain reads them (-skills, -home, -cwd,
 -preset, -trust-project).
@@ -140,11 +137,10 @@ func newSearcher(ctx context.Context, o searchOptions) (*searcher, error) {
 
 // start builds the host and mounts the plugin with the search tool.
 func (s *searcher) start(ctx context.Context) error {
-	reg, err := skills.NewRegistry(nil)
+	reg, _, err := explainOptions{}.registry(s.fsys) // no remote source to close
 	if err != nil {
 		return err
 	}
-	reg.AddProvider(tools.GlobalScope, s.fsys, skills.ProviderOptions{})
 	tree := tools.NewTree()
 	if err := tree.AddScope(s.agent, tools.GlobalScope); err != nil {
 		return err
@@ -195,57 +191,17 @@ type batchResult1 struct {
 
 // batch runs every query of o.queries and prints a line for each.
 func (s *searcher) batch(ctx context.Context, o searchOptions, stdout, stderr io.Writer) int {
-	in := io.Reader(os.Stdin)
-	if o.queries != "-" {
-		f, err := os.Open(o.queries)
+	return forEachQuery("search", o.queries, stdout, stderr, func(_ int, id, query string) (any, error) {
+		res, err := s.search(ctx, query, o.k)
 		if err != nil {
-			fmt.Fprintf(stderr, "skillcatalog search: %v\n", err)
-			return 1
+			return nil, err
 		}
-		defer f.Close()
-		in = f
-	}
-	sc := bufio.NewScanner(in)
-	sc.Buffer(nil, 1<<20)
-	enc := json.NewEncoder(stdout)
-	enc.SetEscapeHTML(false)
-	failed := false
-	for n := 1; sc.Scan(); n++ {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" {
-			continue
+		out := batchResult{ID: id, Results: []batchResult1{}}
+		for _, h := range res.Hits {
+			out.Results = append(out.Results, batchResult1{Name: h.Name, Score: h.Score})
 		}
-		var q struct {
-			ID    string  `json:"id"`
-			Query *string `json:"query"`
-		}
-		if err := json.Unmarshal([]byte(line), &q); err != nil || q.Query == nil {
-			fmt.Fprintf(stderr, "skillcatalog search: %s:%d: not a {\"id\", \"query\"} object; skipped\n", o.queries, n)
-			continue
-		}
-		out := batchResult{ID: q.ID, Results: []batchResult1{}}
-		res, err := s.search(ctx, *q.Query, o.k)
-		if err != nil {
-			fmt.Fprintf(stderr, "skillcatalog search: %s:%d: %v\n", o.queries, n, err)
-			failed = true
-		} else {
-			for _, h := range res.Hits {
-				out.Results = append(out.Results, batchResult1{Name: h.Name, Score: h.Score})
-			}
-		}
-		if err := enc.Encode(out); err != nil {
-			fmt.Fprintf(stderr, "skillcatalog search: %v\n", err)
-			return 1
-		}
-	}
-	if err := sc.Err(); err != nil {
-		fmt.Fprintf(stderr, "skillcatalog search: %s: %v\n", o.queries, err)
-		return 1
-	}
-	if failed {
-		return 1
-	}
-	return 0
+		return out, nil
+	})
 }
 
 // printSearch prints a search's hits for people.
