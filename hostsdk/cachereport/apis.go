@@ -30,11 +30,15 @@ type reply struct {
 }
 
 // replies returns the model's replies to the conversation's calls, in
-// order: in each turn it loads the turn's skill, then answers.
+// order: in each turn it loads the turn's skill, if it has one, then
+// answers.
 func replies(turns []turn) []reply {
 	var out []reply
 	for i, t := range turns {
-		out = append(out, reply{callID: fmt.Sprintf("call_%02d", i+1), load: t.load}, reply{answer: t.answer})
+		if t.load != "" {
+			out = append(out, reply{callID: fmt.Sprintf("call_%02d", i+1), load: t.load})
+		}
+		out = append(out, reply{answer: t.answer})
 	}
 	return out
 }
@@ -48,8 +52,10 @@ type sendFunc func(ctx context.Context, session string, conv []hostsdk.Message, 
 // to a scripted reply; how a request body reads as a prompt; the API's
 // cache rule.
 type modelAPI struct {
-	name    string
-	rule    measure.Rule
+	name string
+	rule measure.Rule
+	// prices are the API's published ratios, for the bill.
+	prices  measure.Prices
 	connect func(url string) sendFunc
 	respond func(n int, r reply) string
 	prompt  func(body []byte) (modelapi.Prompt, error)
@@ -67,7 +73,7 @@ func resolved(defs []tools.Definition) []tools.ResolvedTool {
 // anthropicMessages is Anthropic's Messages API through anthropicapi.Request,
 // with its default cache breakpoints.
 func anthropicMessages() modelAPI {
-	return modelAPI{name: "Anthropic Messages", rule: measure.Breakpoints, prompt: anthropicapi.Prompt,
+	return modelAPI{name: "Anthropic Messages", rule: measure.Breakpoints, prices: measure.AnthropicPrices(), prompt: anthropicapi.Prompt,
 		connect: func(url string) sendFunc {
 			client := anthropic.NewClient(anthropicoption.WithBaseURL(url), anthropicoption.WithAPIKey("report"), anthropicoption.WithMaxRetries(0))
 			return func(ctx context.Context, _ string, conv []hostsdk.Message, defs []tools.Definition) (hostsdk.Message, error) {
@@ -98,7 +104,7 @@ func anthropicMessages() modelAPI {
 // chatCompletions is OpenAI's Chat Completions API through
 // openaiapi.ChatRequest, with the session's prompt_cache_key.
 func chatCompletions() modelAPI {
-	return modelAPI{name: "OpenAI Chat Completions", rule: measure.Automatic, prompt: openaiapi.ChatPrompt,
+	return modelAPI{name: "OpenAI Chat Completions", rule: measure.Automatic, prices: measure.OpenAIPrices(), prompt: openaiapi.ChatPrompt,
 		connect: func(url string) sendFunc {
 			client := openai.NewClient(openaioption.WithBaseURL(url+"/v1/"), openaioption.WithAPIKey("report"), openaioption.WithMaxRetries(0))
 			return func(ctx context.Context, session string, conv []hostsdk.Message, defs []tools.Definition) (hostsdk.Message, error) {
@@ -130,7 +136,7 @@ func chatCompletions() modelAPI {
 // responsesAPI is OpenAI's Responses API through openaiapi.ResponsesRequest,
 // with the session's prompt_cache_key.
 func responsesAPI() modelAPI {
-	return modelAPI{name: "OpenAI Responses", rule: measure.Automatic, prompt: openaiapi.ResponsesPrompt,
+	return modelAPI{name: "OpenAI Responses", rule: measure.Automatic, prices: measure.OpenAIPrices(), prompt: openaiapi.ResponsesPrompt,
 		connect: func(url string) sendFunc {
 			client := openai.NewClient(openaioption.WithBaseURL(url+"/v1/"), openaioption.WithAPIKey("report"), openaioption.WithMaxRetries(0))
 			return func(ctx context.Context, session string, conv []hostsdk.Message, defs []tools.Definition) (hostsdk.Message, error) {

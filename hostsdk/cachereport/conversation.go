@@ -65,8 +65,9 @@ func body(title string, steps ...string) string {
 }
 
 // turn is one user turn of the conversation: the skills may change before
-// it; the user asks; the model loads the skill load with the skill tool,
-// then answers. Two model calls.
+// it; the user asks; the model loads the skill load with the skill tool
+// (none when load is empty), then answers. One model call, or two with a
+// load.
 type turn struct {
 	change func(dir string) error
 	user   string
@@ -74,10 +75,22 @@ type turn struct {
 	answer string
 }
 
-// conversation returns the scripted conversation: 15 turns (30 model
-// calls), with a skill added before turn 5, a description edited before
-// turn 9 and a skill removed before turn 13.
-func conversation() []turn {
+// scenario is a conversation and the skills on disk when it starts.
+type scenario struct {
+	// name says what the conversation is, for the report.
+	name   string
+	skills []skillFile
+	turns  []turn
+	// overBudget marks a library whose catalog is over its budget, where
+	// the relevant-skills message is on by default (relevantSkills
+	// "auto"), and the report adds this project's rows without it.
+	overBudget bool
+}
+
+// shortScenario is the short conversation: 15 turns (30 model calls) that
+// each load a skill, with a skill added before turn 5, a description
+// edited before turn 9 and a skill removed before turn 13.
+func shortScenario() *scenario {
 	loads := []string{"pdf-forms", "release-notes", "commit-messages", "code-review", "changelog",
 		"sql-migrations", "pdf-forms", "release-notes", "release-notes", "commit-messages",
 		"code-review", "changelog", "sql-migrations", "pdf-forms", "release-notes"}
@@ -93,14 +106,40 @@ func conversation() []turn {
 		return writeSkill(dir, s)
 	}
 	turns[12].change = func(dir string) error { return os.RemoveAll(filepath.Join(dir, "commit-messages")) }
-	return turns
+	return &scenario{name: "short", skills: initialSkills(), turns: turns}
 }
 
 // changes counts the turns with a change of skills.
-func changes(turns []turn) int {
+func (s *scenario) changes() int {
 	n := 0
-	for _, t := range turns {
+	for _, t := range s.turns {
 		if t.change != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// firstRequests returns, for each turn, the index of its first model
+// call among the conversation's.
+func (s *scenario) firstRequests() []int {
+	out := make([]int, len(s.turns))
+	n := 0
+	for i, t := range s.turns {
+		out[i] = n
+		n++
+		if t.load != "" {
+			n++
+		}
+	}
+	return out
+}
+
+// requests counts the conversation's model calls.
+func (s *scenario) requests() int {
+	n := len(s.turns)
+	for _, t := range s.turns {
+		if t.load != "" {
 			n++
 		}
 	}
@@ -116,9 +155,9 @@ func writeSkill(dir string, s skillFile) error {
 }
 
 // workspace is a new temporary directory for one row: skills/ holds the
-// initial skills, home/ stands for an empty home directory. Its name has
-// a fixed length, so that the paths the requests hold do too.
-func workspace() (dir string, err error) {
+// scenario's initial skills, home/ stands for an empty home directory. Its
+// name has a fixed length, so that the paths the requests hold do too.
+func (s *scenario) workspace() (dir string, err error) {
 	var b [8]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
@@ -127,8 +166,8 @@ func workspace() (dir string, err error) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		return "", err
 	}
-	for _, s := range initialSkills() {
-		if err := writeSkill(filepath.Join(dir, "skills"), s); err != nil {
+	for _, f := range s.skills {
+		if err := writeSkill(filepath.Join(dir, "skills"), f); err != nil {
 			os.RemoveAll(dir)
 			return "", err
 		}

@@ -17,16 +17,24 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// einoConversed runs the conversation through an Eino ADK agent with the
-// skilleino middleware: the caller keeps its history and passes all of it
-// to every Run, one Run a turn. The agent's model is einoModel, which
-// sends what the agent hands it through send.
-func einoConversed(ctx context.Context, dir string, send sendFunc) error {
-	h, err := openPluginHost(ctx, dir)
+// einoConversed returns a row's run through an Eino ADK agent with the
+// skilleino middleware over the plugin mounted with mount (einoRun).
+func einoConversed(mount hostsdk.MountOptions) func(context.Context, *scenario, string, sendFunc) error {
+	return func(ctx context.Context, sc *scenario, dir string, send sendFunc) error {
+		return einoRun(ctx, sc, dir, mount, send)
+	}
+}
+
+// einoRun runs the scenario's conversation through an Eino ADK agent with
+// the skilleino middleware: the caller keeps its history and passes all
+// of it to every Run, one Run a turn. The agent's model is einoModel,
+// which sends what the agent hands it through send.
+func einoRun(ctx context.Context, sc *scenario, dir string, mount hostsdk.MountOptions, send sendFunc) error {
+	h, err := openPluginHost(ctx, dir, mount)
 	if err != nil {
 		return err
 	}
-	defer h.host.Close()
+	defer h.close()
 	skills, err := skilleino.New(ctx, h.host, &skilleino.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err
@@ -40,12 +48,12 @@ func einoConversed(ctx context.Context, dir string, send sendFunc) error {
 	}
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent})
 	var history []*schema.Message
-	for i, t := range conversation() {
+	for i, t := range sc.turns {
 		if t.change != nil {
 			if err := t.change(filepath.Join(dir, "skills")); err != nil {
 				return err
 			}
-			h.registry.Invalidate()
+			h.changed()
 		}
 		history = append(history, schema.UserMessage(t.user))
 		iter := runner.Run(ctx, history, skilleino.WithSession(sessionID))

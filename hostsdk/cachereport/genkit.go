@@ -16,18 +16,27 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// genkitConversed runs the conversation through Genkit's generate loop
-// with the skillgenkit tools and middleware: the caller keeps its history
-// as Genkit's users do (the system prompt first, then resp.History() after
-// every Generate) and passes all of it to every Generate, one Generate a
-// turn. The model is genkitModel's, which sends what Genkit hands it
-// through send.
-func genkitConversed(ctx context.Context, dir string, send sendFunc) error {
-	h, err := openPluginHost(ctx, dir)
+// genkitConversed returns a row's run through Genkit's generate loop with
+// the skillgenkit tools and middleware over the plugin mounted with mount
+// (genkitRun).
+func genkitConversed(mount hostsdk.MountOptions) func(context.Context, *scenario, string, sendFunc) error {
+	return func(ctx context.Context, sc *scenario, dir string, send sendFunc) error {
+		return genkitRun(ctx, sc, dir, mount, send)
+	}
+}
+
+// genkitRun runs the scenario's conversation through Genkit's generate
+// loop with the skillgenkit tools and middleware: the caller keeps its
+// history as Genkit's users do (the system prompt first, then
+// resp.History() after every Generate) and passes all of it to every
+// Generate, one Generate a turn. The model is genkitModel's, which sends
+// what Genkit hands it through send.
+func genkitRun(ctx context.Context, sc *scenario, dir string, mount hostsdk.MountOptions, send sendFunc) error {
+	h, err := openPluginHost(ctx, dir, mount)
 	if err != nil {
 		return err
 	}
-	defer h.host.Close()
+	defer h.close()
 	skills, err := skillgenkit.New(ctx, h.host, &skillgenkit.Options{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		return err
@@ -38,12 +47,12 @@ func genkitConversed(ctx context.Context, dir string, send sendFunc) error {
 		Supports: &ai.ModelSupports{Multiturn: true, Tools: true, SystemRole: true},
 	}, genkitModel(send))
 	history := []*ai.Message{ai.NewSystemTextMessage(systemPrompt)}
-	for i, t := range conversation() {
+	for i, t := range sc.turns {
 		if t.change != nil {
 			if err := t.change(filepath.Join(dir, "skills")); err != nil {
 				return err
 			}
-			h.registry.Invalidate()
+			h.changed()
 		}
 		history = append(history, ai.NewUserTextMessage(t.user))
 		resp, err := genkit.Generate(skillgenkit.WithSession(ctx, sessionID), g, ai.WithModel(model),

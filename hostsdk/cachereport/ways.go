@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
@@ -34,12 +35,12 @@ type way interface {
 	close() error
 }
 
-// conversed runs the conversation over the skills in dir/skills with way,
-// sending every request to api at url, and returns nothing but errors: the
-// recorder keeps the requests.
-func conversed(ctx context.Context, dir string, w way, send sendFunc) error {
+// conversed runs the scenario's conversation over the skills in
+// dir/skills with way, sending every request with send, and returns
+// nothing but errors: the recorder keeps the requests.
+func conversed(ctx context.Context, sc *scenario, dir string, w way, send sendFunc) error {
 	var history []hostsdk.Message
-	for i, t := range conversation() {
+	for i, t := range sc.turns {
 		if t.change != nil {
 			if err := t.change(filepath.Join(dir, "skills")); err != nil {
 				return err
@@ -85,19 +86,20 @@ func systemMessage(text string) hostsdk.Message {
 }
 
 // pluginHost is a host with the plugin in process over the skills in
-// dir/skills, mounted as hostsdk.Open mounts it (skill_resource and `/name`
-// on). The skill directory is scanned again when the host is told it
-// changed (Registry.Invalidate), where hostsdk.Open's watcher would notice
-// by itself a moment later, so that every row sees each change at the same
-// turn.
+// dir/skills, mounted in the global scope with the row's options, the
+// directory watched as hostsdk.Open watches it, so that the provider scans
+// it again only after a change. The host is also told of each change
+// (changed) as soon as it is on disk, where the watcher would notice it a
+// moment later, so that every row sees each change at the same turn.
 type pluginHost struct {
-	host     *hostsdk.Host
-	registry *skills.Registry
+	host *hostsdk.Host
+	disk *agentskills.Provider
 }
 
-func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
+func openPluginHost(ctx context.Context, dir string, mount hostsdk.MountOptions) (*pluginHost, error) {
 	quiet := slog.New(slog.DiscardHandler)
-	disk, err := agentskills.New(&agentskills.Options{HomeDir: filepath.Join(dir, "home"), ExtraRoots: []string{filepath.Join(dir, "skills")}, Logger: quiet})
+	disk, err := agentskills.New(&agentskills.Options{HomeDir: filepath.Join(dir, "home"), ExtraRoots: []string{filepath.Join(dir, "skills")},
+		Watch: true, Logger: quiet})
 	if err != nil {
 		return nil, err
 	}
@@ -114,15 +116,21 @@ func openPluginHost(ctx context.Context, dir string) (*pluginHost, error) {
 	}
 	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
 	if err == nil {
-		_, err = p.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{ResourceTool: true, UserInvocation: true})
+		_, err = p.Mount(ctx, tools.GlobalScope, &mount)
 	}
 	if err != nil {
 		host.Close()
 		disk.Close()
 		return nil, err
 	}
-	return &pluginHost{host: host, registry: reg}, nil
+	return &pluginHost{host: host, disk: disk}, nil
 }
+
+// changed tells the host that the skills on disk changed: the provider
+// drops its scans, and the registry its snapshots.
+func (h *pluginHost) changed() { h.disk.Invalidate() }
+
+func (h *pluginHost) close() error { return errors.Join(h.host.Close(), h.disk.Close()) }
 
 // ours is the plugin through hostsdk.Session.Sync: the runtime's history
 // in, the conversation with the plugin's messages at their places out.
@@ -131,12 +139,14 @@ type ours struct {
 	session *hostsdk.Session
 }
 
-func newOurs(ctx context.Context, dir string) (way, error) {
-	h, err := openPluginHost(ctx, dir)
-	if err != nil {
-		return nil, err
+func newOurs(mount hostsdk.MountOptions) func(context.Context, string) (way, error) {
+	return func(ctx context.Context, dir string) (way, error) {
+		h, err := openPluginHost(ctx, dir, mount)
+		if err != nil {
+			return nil, err
+		}
+		return &ours{pluginHost: h, session: h.host.Session(sessionID, nil)}, nil
 	}
-	return &ours{pluginHost: h, session: h.host.Session(sessionID, nil)}, nil
 }
 
 func (o *ours) request(ctx context.Context, history []hostsdk.Message) ([]hostsdk.Message, []tools.Definition, error) {
@@ -154,10 +164,6 @@ func (o *ours) request(ctx context.Context, history []hostsdk.Message) ([]hostsd
 func (o *ours) call(ctx context.Context, c hostsdk.ToolCall) (hostsdk.ToolResult, error) {
 	return o.session.CallTool(ctx, c)
 }
-
-func (o *ours) changed() { o.registry.Invalidate() }
-
-func (o *ours) close() error { return o.host.Close() }
 
 // Where an alternative puts the catalog.
 const (

@@ -1,6 +1,7 @@
 package modelapi_test
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -53,6 +54,47 @@ func TestPromptOf(t *testing.T) {
 	}
 	if _, err := modelapi.PromptOf([]byte(`[1]`), "messages"); err == nil {
 		t.Error("a body that is not an object reads")
+	}
+}
+
+// TestCommonPrefix: the bytes two prompts share, wherever they first
+// differ: in the first byte, around the blocks CommonPrefix compares at a
+// time, at the end of the shorter one.
+func TestCommonPrefix(t *testing.T) {
+	base := make([]byte, 1000)
+	for i := range base {
+		base[i] = byte('a' + i%26)
+	}
+	for _, at := range []int{0, 1, 255, 256, 257, 511, 512, 999} {
+		other := append([]byte(nil), base...)
+		other[at] = '#'
+		p, q := modelapi.Prompt{Bytes: base}, modelapi.Prompt{Bytes: other}
+		if got := modelapi.CommonPrefix(p, q); got != at {
+			t.Errorf("differing at %d: %d", at, got)
+		}
+		if got := modelapi.CommonPrefix(q, p); got != at {
+			t.Errorf("differing at %d, the other way: %d", at, got)
+		}
+	}
+	for _, n := range []int{0, 1, 256, 300, 1000} {
+		p, q := modelapi.Prompt{Bytes: base[:n]}, modelapi.Prompt{Bytes: base}
+		if got := modelapi.CommonPrefix(p, q); got != n {
+			t.Errorf("a prefix of %d bytes: %d", n, got)
+		}
+		if got := modelapi.CommonPrefix(q, p); got != n {
+			t.Errorf("a prefix of %d bytes, the other way: %d", n, got)
+		}
+	}
+}
+
+// BenchmarkCommonPrefix compares two prompts of 500 KB that differ in their
+// last byte, as a session's consecutive requests do.
+func BenchmarkCommonPrefix(b *testing.B) {
+	p := modelapi.Prompt{Bytes: bytes.Repeat([]byte("0123456789abcdef"), 500<<10/16)}
+	q := modelapi.Prompt{Bytes: append(append([]byte(nil), p.Bytes[:len(p.Bytes)-1]...), '#')}
+	b.SetBytes(int64(len(p.Bytes)))
+	for b.Loop() {
+		modelapi.CommonPrefix(p, q)
 	}
 }
 
