@@ -34,7 +34,7 @@ func (l listing) untrusted() bool { return !l.known || l.origin != "" }
 // refuses nothing and knows nothing, and the caller asks for the skill
 // itself and lets the loaded definition's policy decide.
 func (e *engine) listingOf(ctx context.Context, host contract.Host, m mount, call contract.ToolCall, name string) (listing, error) {
-	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, "", nil)
+	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, call.SnapshotToken, nil)
 	if err != nil || !complete {
 		return listing{}, err
 	}

@@ -217,3 +217,25 @@ func TestSearchToolThroughTheCore(t *testing.T) {
 		t.Errorf("the mount's own agent: %+v, %v", res, err)
 	}
 }
+
+// TestSkillToolAnswersFromTheCache: a `skill` call that names the snapshot
+// the plugin holds checks its listing without a Snapshot callback.
+func TestSkillToolAnswersFromTheCache(t *testing.T) {
+	t.Parallel()
+	h := newMemHost(summary("pdf-forms", "Fill PDF forms."))
+	h.defs["pdf-forms"] = testDefinition("pdf-forms", "Fill them.")
+	e := newEngine()
+	mustPreStep(t, e, h, testMount(), step(h, enter()))
+	before := h.snapshots
+	call := contract.ToolCall{SessionID: "s1", Cwd: "/w", AgentScope: "global", SnapshotToken: h.token, Arguments: json.RawMessage(`{"name":"pdf-forms"}`)}
+	if res, err := e.executeSkillTool(context.Background(), h, testMount(), call); err != nil || res.IsError {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	call.Arguments = json.RawMessage(`{"name":"no-such-skill"}`)
+	if res, _ := e.executeSkillTool(context.Background(), h, testMount(), call); res.Text != string(render.ErrUnknownSkill("no-such-skill")) {
+		t.Errorf("an unlisted name: %+v", res)
+	}
+	if h.snapshots != before {
+		t.Errorf("%d snapshot callbacks for calls naming the snapshot held", h.snapshots-before)
+	}
+}
