@@ -114,6 +114,11 @@ const searchNoHits = "No skill matches the query. Search again with other words 
 // normalized.
 func SearchResults(query string, hits []digest.Entry) string {
 	var b strings.Builder
+	size := len(query) + len(searchFooter) + 256
+	for _, h := range hits {
+		size += len(h.Name) + len(h.Description) + len(h.Origin) + 64
+	}
+	b.Grow(size)
 	b.WriteString(`<skill_search_results query="`)
 	b.WriteString(EscapeAttr(oneLine(echo(query))))
 	b.WriteString("\">\n")

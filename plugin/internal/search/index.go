@@ -64,6 +64,9 @@ type Hit struct {
 type postings struct {
 	docs []uint32
 	tfs  []uint32
+	// off is where the list starts in its segment's flat postings, and
+	// in each index's saturated frequencies of the segment.
+	off uint32
 }
 
 const (
@@ -92,10 +95,13 @@ type phraseRef struct {
 // segment is an inverted index over some skills. It never changes once
 // built.
 type segment struct {
-	docs    []document
-	terms   map[string]postings
-	phrases map[string][]phraseRef // by the phrase's first term
-	size    int                    // bytes kept alive, for Index.Bytes
+	docs  []document
+	terms map[string]postings // views of the flat lists below
+	// postDocs and postTFs are every postings list of the segment, one
+	// after another.
+	postDocs, postTFs []uint32
+	phrases           map[string][]phraseRef // by the phrase's first term
+	size              int                    // bytes kept alive, for Index.Bytes
 }
 
 // docRef locates a document: its segment and its ordinal there.
@@ -114,13 +120,16 @@ type Index struct {
 	live     map[string]docRef // by skill name
 	sumLens  [numFields]uint64 // over live documents
 	size     int
-	// bases[i] is the global ordinal of segs[i]'s first document, and
-	// norms, by global ordinal, what a term's frequency in each field of
-	// the document counts: the field's weight over BM25's length
-	// normalization with this index's average lengths. They change with
-	// every update, so the index, not its shared segments, holds them.
+	// bases[i] is the global ordinal of segs[i]'s first document.
 	bases []uint32
-	norms [][numFields]float32
+	total int // documents of every segment, replaced ones too
+	// sats[i][k] is the saturated BM25F frequency, x/(k1+x), of the k-th
+	// posting of segs[i]'s flat postings: each field's frequency weighted
+	// and length-normalized with this index's average lengths, summed (x),
+	// then saturated. A search only multiplies it by its term's weight.
+	// They change with every update, so the index, not its shared
+	// segments, holds them.
+	sats [][]float32
 }
 
 // Segment bounds: an update that would leave more than maxSegments
@@ -251,13 +260,16 @@ func (ix *Index) needsMerge() bool {
 }
 
 // finish computes what ix derives from its segments and lengths: the
-// segments' bases, every document's field norms and ix.size.
+// segments' bases, every posting's saturated frequency and ix.size. The
+// saturations change with the average lengths, so with every update; one
+// pass over the flat postings computes them, which is what spares a
+// search the arithmetic per posting.
 func (ix *Index) finish() {
 	ix.bases = make([]uint32, len(ix.segs))
-	total := 0
+	ix.total = 0
 	for i, s := range ix.segs {
-		ix.bases[i] = uint32(total)
-		total += len(s.docs)
+		ix.bases[i] = uint32(ix.total)
+		ix.total += len(s.docs)
 	}
 	var avg [numFields]float64
 	if n := float64(len(ix.live)); n > 0 {
@@ -265,19 +277,25 @@ func (ix *Index) finish() {
 			avg[f] = max(float64(ix.sumLens[f])/n, 1)
 		}
 	}
-	ix.norms = make([][numFields]float32, total)
+	ix.size = 64 + len(ix.live)*48 + len(ix.segs)*4
+	ix.sats = make([][]float32, len(ix.segs))
+	var norms [][numFields]float32 // of one segment's documents
 	for si, s := range ix.segs {
+		norms = slices.Grow(norms[:0], len(s.docs))[:len(s.docs)]
 		for d := range s.docs {
 			lens := &s.docs[d].lens
-			n := &ix.norms[int(ix.bases[si])+d]
 			for f := range numFields {
-				n[f] = float32(fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(lens[f])/max(avg[f], 1)))
+				norms[d][f] = float32(fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(lens[f])/max(avg[f], 1)))
 			}
 		}
-	}
-	ix.size = 64 + len(ix.live)*48 + total*(numFields*4) + len(ix.segs)*4
-	for i, s := range ix.segs {
-		ix.size += s.size + 8*len(ix.replaced[i])
+		sat := make([]float32, len(s.postDocs))
+		for k, d := range s.postDocs {
+			tf, n := s.postTFs[k], &norms[d]
+			x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
+			sat[k] = x / (k1 + x)
+		}
+		ix.sats[si] = sat
+		ix.size += s.size + 8*len(ix.replaced[si]) + 4*len(sat)
 	}
 }
 
@@ -298,18 +316,36 @@ func buildSegment(skills []*skill.Summary) *segment {
 		}
 		seg.docs = append(seg.docs, doc)
 	}
+	seg.flatten()
 	seg.measure()
 	return seg
 }
 
+// flatten moves s's postings lists into its flat lists, one after
+// another, and makes each list a view of them.
+func (s *segment) flatten() {
+	n := 0
+	for _, p := range s.terms {
+		n += len(p.docs)
+	}
+	s.postDocs, s.postTFs = make([]uint32, 0, n), make([]uint32, 0, n)
+	for t, p := range s.terms {
+		off := len(s.postDocs)
+		s.postDocs = append(s.postDocs, p.docs...)
+		s.postTFs = append(s.postTFs, p.tfs...)
+		end := len(s.postDocs)
+		s.terms[t] = postings{docs: s.postDocs[off:end:end], tfs: s.postTFs[off:end:end], off: uint32(off)}
+	}
+}
+
 // measure sets s.size.
 func (s *segment) measure() {
-	n := 128
+	n := 128 + 8*len(s.postDocs)
 	for i := range s.docs {
 		n += s.docs[i].bytes()
 	}
-	for t, p := range s.terms {
-		n += 64 + len(t) + 4*cap(p.docs) + 4*cap(p.tfs)
+	for t := range s.terms {
+		n += 64 + len(t)
 	}
 	for t, refs := range s.phrases {
 		n += 64 + len(t) + 16*cap(refs)
@@ -354,6 +390,7 @@ func (ix *Index) merged() *Index {
 			}
 		}
 	}
+	out.flatten()
 	out.measure()
 	m := &Index{segs: []*segment{out}, replaced: [][]uint64{make([]uint64, (len(out.docs)+63)/64)}, dead: []int{0}, live: make(map[string]docRef, len(out.docs))}
 	for i := range out.docs {

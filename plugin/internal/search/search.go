@@ -79,9 +79,9 @@ func (ix *Index) Search(q Query, limit int) []Hit {
 	}
 	sc := scratches.Get().(*scratch)
 	defer scratches.Put(sc)
-	sc.reset(len(ix.norms))
+	sc.reset(ix.total)
 	bound := ix.score(q, sc)
-	return ix.top(sc, limit, bound)
+	return ix.top(sc, sc.coordinationFactors(q), limit, bound)
 }
 
 func (sc *scratch) reset(n int) {
@@ -96,7 +96,8 @@ func (sc *scratch) reset(n int) {
 	sc.touched = sc.touched[:0]
 }
 
-// score adds q's score to every document of ix in sc, and returns the
+// score adds q's score, before coordination, to every document of ix in
+// sc, and returns the
 // score a skill would have if it held every term of q without limit (a
 // term the index does not hold counting as the rarest), which Relevance
 // is a share of.
@@ -113,7 +114,6 @@ func (ix *Index) score(q Query, sc *scratch) (bound float64) {
 		}
 	}
 	ix.addPhrases(sc, q.seq, idf)
-	ix.coordinate(sc, q)
 	return bound
 }
 
@@ -149,17 +149,16 @@ func (ix *Index) df(term string, sc *scratch) int {
 func (ix *Index) accumulate(sc *scratch, w float32, whole bool) {
 	for si, p := range sc.postings {
 		base, replaced, dead := ix.bases[si], ix.replaced[si], ix.dead[si] > 0
+		sat := ix.sats[si][p.off : int(p.off)+len(p.docs)]
 		for j, d := range p.docs {
 			if dead && replaced[d/64]&(1<<(d%64)) != 0 {
 				continue
 			}
 			g := base + d
-			tf, n := p.tfs[j], &ix.norms[g]
-			x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
 			if sc.scores[g] == 0 {
 				sc.touched = append(sc.touched, g)
 			}
-			sc.scores[g] += w * x / (k1 + x)
+			sc.scores[g] += w * sat[j]
 			if whole && sc.matched[g] < 255 {
 				sc.matched[g]++
 			}
@@ -167,12 +166,12 @@ func (ix *Index) accumulate(sc *scratch, w float32, whole bool) {
 	}
 }
 
-// coordinate scales each document's score by how many of the query's
-// distinct terms it holds (quoted ones aside): a skill that matches more of
-// what the request asks for ranks above one that matches a single rare
-// word many times. The factor is ((m+1)/(n+1))^coordination for m of n
-// terms, at most 1.
-func (ix *Index) coordinate(sc *scratch, q Query) {
+// coordinationFactors returns, by the number m of q's distinct
+// full-weight terms (quoted ones aside) a document holds, what its score is
+// scaled by: ((m+1)/(n+1))^coordination for m of n terms, at most 1. A
+// skill that matches more of what the request asks for ranks above one
+// that matches a single rare word many times.
+func (sc *scratch) coordinationFactors(q Query) []float32 {
 	n := 0
 	for _, t := range q.terms {
 		if t.weight == 1 {
@@ -185,10 +184,7 @@ func (ix *Index) coordinate(sc *scratch, q Query) {
 		factor = append(factor, float32(math.Pow(float64(m+1)/float64(n+1), coordination)))
 	}
 	sc.factors = factor
-	for _, g := range sc.touched {
-		sc.scores[g] *= factor[min(int(sc.matched[g]), n)]
-		sc.matched[g] = 0
-	}
+	return factor
 }
 
 // addPhrases adds to each document the bonus of its best trigger phrase
@@ -237,47 +233,50 @@ func holdsInOrder(seq, phrase []string) bool {
 	return j == len(phrase)
 }
 
-// top returns the best limit documents with a positive score, and clears
-// their scores in sc.
-func (ix *Index) top(sc *scratch, limit int, bound float64) []Hit {
-	better := func(a, b uint32) bool {
-		if sc.scores[a] != sc.scores[b] {
-			return sc.scores[a] > sc.scores[b]
-		}
-		return ix.doc(a).hit.Name < ix.doc(b).hit.Name
+// top returns the best limit documents with a positive score, each
+// scaled by its coordination factor, and clears sc's scores and counts.
+func (ix *Index) top(sc *scratch, factor []float32, limit int, bound float64) []Hit {
+	type scored struct {
+		g uint32
+		v float32
 	}
-	best := make([]uint32, 0, limit+1)
+	better := func(a, b scored) bool {
+		if a.v != b.v {
+			return a.v > b.v
+		}
+		return ix.doc(a.g).hit.Name < ix.doc(b.g).hit.Name
+	}
+	n := len(factor) - 1
+	best := make([]scored, 0, limit+1)
 	var floor float32 // the score of the last of a full best; below it, nothing enters
 	for _, g := range sc.touched {
-		v := sc.scores[g]
-		if v <= 0 || (len(best) == limit && (v < floor || !better(g, best[limit-1]))) {
+		c := scored{g: g, v: sc.scores[g] * factor[min(int(sc.matched[g]), n)]}
+		sc.scores[g], sc.matched[g] = 0, 0
+		if c.v <= 0 || (len(best) == limit && (c.v < floor || !better(c, best[limit-1]))) {
 			continue
 		}
-		i, _ := slices.BinarySearchFunc(best, g, func(e, t uint32) int {
+		i, _ := slices.BinarySearchFunc(best, c, func(e, t scored) int {
 			if better(e, t) {
 				return -1
 			}
 			return 1
 		})
-		best = slices.Insert(best, i, g)
+		best = slices.Insert(best, i, c)
 		if len(best) > limit {
 			best = best[:limit]
 		}
-		floor = sc.scores[best[len(best)-1]]
+		floor = best[len(best)-1].v
 	}
 	if len(best) == 0 {
 		return nil
 	}
 	hits := make([]Hit, len(best))
-	for i, g := range best {
-		hits[i] = ix.doc(g).hit
-		hits[i].Score = float64(sc.scores[g])
+	for i, c := range best {
+		hits[i] = ix.doc(c.g).hit
+		hits[i].Score = float64(c.v)
 		if bound > 0 {
 			hits[i].Relevance = hits[i].Score / bound
 		}
-	}
-	for _, g := range sc.touched {
-		sc.scores[g] = 0
 	}
 	return hits
 }
