@@ -2,6 +2,7 @@ package search
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -31,17 +32,31 @@ var stopWords = func() map[string]struct{} {
 // "I/O") is one word. An analyzer remembers the stems it computed; it is
 // not safe for concurrent use.
 type analyzer struct {
-	stems map[string]string
-	env   *snowballstem.Env
-	word  []byte
+	stems    map[string]string
+	maxStems int // bounds stems
+	env      *snowballstem.Env
+	word     []byte
 }
 
-// maxStemCache bounds the stems an analyzer remembers.
-const maxStemCache = 1 << 16
+// Bounds of the stems an analyzer remembers: one that indexes skills
+// meets most words of a language; one that reads queries, kept in a pool
+// between searches, only those of requests.
+const (
+	maxStemCache      = 1 << 16
+	maxQueryStemCache = 1 << 12
+)
 
 func newAnalyzer() *analyzer {
-	return &analyzer{stems: make(map[string]string), env: snowballstem.NewEnv("")}
+	return &analyzer{stems: make(map[string]string), maxStems: maxStemCache, env: snowballstem.NewEnv("")}
 }
+
+// queryAnalyzers are the analyzers of ParseQuery: a query is short, and
+// making an analyzer would cost more than reading it.
+var queryAnalyzers = sync.Pool{New: func() any {
+	a := newAnalyzer()
+	a.maxStems = maxQueryStemCache
+	return a
+}}
 
 // terms calls yield with each term of text, in order.
 func (a *analyzer) terms(text string, yield func(term string)) {
@@ -112,7 +127,7 @@ func (a *analyzer) term(word []byte) (string, bool) {
 }
 
 func (a *analyzer) remember(word, stem string) {
-	if len(a.stems) >= maxStemCache {
+	if len(a.stems) >= a.maxStems {
 		clear(a.stems)
 	}
 	a.stems[word] = stem

@@ -17,8 +17,10 @@ import (
 // description; the start of its instructions counts a tenth, and its
 // length dilutes it almost fully, so that it breaks ties among skills
 // whose descriptions match alike rather than outranking a description.
-// Keywords count as the name does, and when_to_use as the description
-// (it is part of that field): no corpus measured has either.
+// A description's length dilutes it little: a long description mostly
+// names more of the cases it covers, which should not rank it below a
+// terse one. Keywords count as the name does, and when_to_use as the
+// description (it is part of that field): no corpus measured has either.
 const (
 	fieldName = iota
 	fieldKeywords
@@ -29,7 +31,7 @@ const (
 
 var (
 	fieldWeight = [numFields]float64{fieldName: 2, fieldKeywords: 2, fieldDescription: 1, fieldText: 0.1}
-	fieldB      = [numFields]float64{fieldName: 0.5, fieldKeywords: 0.5, fieldDescription: 0.5, fieldText: 0.9}
+	fieldB      = [numFields]float64{fieldName: 0.5, fieldKeywords: 0.5, fieldDescription: 0.3, fieldText: 0.9}
 )
 
 // Ranking constants: k1 is BM25's term-frequency saturation; a phrase the
@@ -38,12 +40,14 @@ var (
 // phraseGap other terms between its terms, adds phraseWeight times the sum
 // of its terms' IDF (the best such phrase of a skill counts); terms that
 // appear only inside a quotation in the query (pasted material, not the
-// request) count quotedWeight.
+// request) count quotedWeight, and those only past its first sentence
+// (context: the audience, the product, figures) contextWeight.
 const (
-	k1           = 1.2
-	phraseWeight = 0.5
-	phraseGap    = 2
-	quotedWeight = 0.1
+	k1            = 1.2
+	phraseWeight  = 0.5
+	phraseGap     = 2
+	quotedWeight  = 0.1
+	contextWeight = 0.5
 	// coordination is the exponent of the factor a skill's score is
 	// scaled by for the share of the query's terms it holds (coordinate).
 	coordination = 0.2
@@ -75,7 +79,10 @@ var (
 	triggerList = regexp.MustCompile(`(?i)(use for|use when|when|triggers?|trigger phrases?)\s*:\s*([^.]*)`)
 	// quotation is text a request quotes: pasted material, at least a
 	// dozen characters, between quotes.
-	quotation = regexp.MustCompile(`(^|[\s:(])'.{12,}?'($|[\s.,;:)!?])|"[^"]{12,}"|“[^”]{12,}”`)
+	// sentenceEnd ends a sentence of a request: a full stop, question or
+	// exclamation mark before a space or the end, or a line break.
+	sentenceEnd = regexp.MustCompile(`[.?!](\s|$)|\n`)
+	quotation   = regexp.MustCompile(`(^|[\s:(])'.{12,}?'($|[\s.,;:)!?])|"[^"]{12,}"|“[^”]{12,}”`)
 )
 
 // document is what the index keeps of one skill: what a result shows, the

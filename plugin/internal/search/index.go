@@ -27,16 +27,17 @@
 // shows no requested skill in full at any of these sizes (names only, or
 // not listed: 17% at 1,000 skills, 27% at all).
 //
-//	library   Hit@1  Hit@5  Hit@10  MRR   seen in full  (plain BM25 Hit@1/Hit@5)
-//	100       0.91   0.99   0.99    0.94  90%           0.78 / 0.94
-//	300       0.85   0.98   0.99    0.91  90%           0.73 / 0.91
-//	1,000     0.75   0.95   0.98    0.83  86%           0.64 / 0.84
-//	all       0.71   0.92   0.96    0.80  84%           0.58 / 0.80
+//	library   Hit@1  Hit@5  Hit@10  MRR    seen in full  (plain BM25 Hit@1/Hit@5)
+//	100       0.919  0.987  0.987   0.949  92%           0.78 / 0.94
+//	300       0.854  0.982  0.984   0.911  92%           0.73 / 0.91
+//	1,000     0.755  0.956  0.980   0.840  88%           0.64 / 0.84
+//	all       0.721  0.924  0.970   0.809  85%           0.58 / 0.80
 package search
 
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -65,8 +66,12 @@ type postings struct {
 	docs []uint32
 	tfs  []uint32
 	// off is where the list starts in its segment's flat postings, and
-	// in each index's saturated frequencies of the segment.
-	off uint32
+	// in each index's saturated frequencies of the segment; list is its
+	// ordinal among the segment's lists.
+	off, list uint32
+	// startsPhrase says a trigger phrase of the segment starts with the
+	// term.
+	startsPhrase bool
 }
 
 const (
@@ -92,16 +97,22 @@ type phraseRef struct {
 	phrase int // index in the document's phrases
 }
 
+// pairKey is the key of a phrase by its first two terms, appended to
+// buf.
+func pairKey(buf []byte, first, second string) []byte {
+	return append(append(append(buf[:0], first...), 0), second...)
+}
+
 // segment is an inverted index over some skills. It never changes once
 // built.
 type segment struct {
 	docs  []document
 	terms map[string]postings // views of the flat lists below
 	// postDocs and postTFs are every postings list of the segment, one
-	// after another.
-	postDocs, postTFs []uint32
-	phrases           map[string][]phraseRef // by the phrase's first term
-	size              int                    // bytes kept alive, for Index.Bytes
+	// after another; listEnds[l] is where the l-th ends.
+	postDocs, postTFs, listEnds []uint32
+	phrases                     map[string][]phraseRef // by pairKey of the phrase's first two terms
+	size                        int                    // bytes kept alive, for Index.Bytes
 }
 
 // docRef locates a document: its segment and its ordinal there.
@@ -128,8 +139,10 @@ type Index struct {
 	// and length-normalized with this index's average lengths, summed (x),
 	// then saturated. A search only multiplies it by its term's weight.
 	// They change with every update, so the index, not its shared
-	// segments, holds them.
-	sats [][]float32
+	// segments, holds them. mostSats[i][l] is the largest of segs[i]'s
+	// l-th list (replaced documents included): the most the term can add
+	// to a document, before its weight.
+	sats, mostSats [][]float32
 }
 
 // Segment bounds: an update that would leave more than maxSegments
@@ -278,7 +291,7 @@ func (ix *Index) finish() {
 		}
 	}
 	ix.size = 64 + len(ix.live)*48 + len(ix.segs)*4
-	ix.sats = make([][]float32, len(ix.segs))
+	ix.sats, ix.mostSats = make([][]float32, len(ix.segs)), make([][]float32, len(ix.segs))
 	var norms [][numFields]float32 // of one segment's documents
 	for si, s := range ix.segs {
 		norms = slices.Grow(norms[:0], len(s.docs))[:len(s.docs)]
@@ -288,14 +301,24 @@ func (ix *Index) finish() {
 				norms[d][f] = float32(fieldWeight[f] / (1 - fieldB[f] + fieldB[f]*float64(lens[f])/max(avg[f], 1)))
 			}
 		}
-		sat := make([]float32, len(s.postDocs))
-		for k, d := range s.postDocs {
-			tf, n := s.postTFs[k], &norms[d]
-			x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
-			sat[k] = x / (k1 + x)
+		sat, most := make([]float32, len(s.postDocs)), make([]float32, len(s.listEnds))
+		start := 0
+		for l, end := range s.listEnds {
+			var m float32
+			docs, tfs := s.postDocs[start:end], s.postTFs[start:end]
+			out := sat[start:end]
+			for k, d := range docs {
+				tf, n := tfs[k], &norms[d]
+				x := float32(tf&tfMax)*n[0] + float32(tf>>tfBits&tfMax)*n[1] + float32(tf>>(2*tfBits)&tfMax)*n[2] + float32(tf>>(3*tfBits))*n[3]
+				v := x / (k1 + x)
+				out[k] = v
+				m = max(m, v)
+			}
+			most[l] = m
+			start = int(end)
 		}
-		ix.sats[si] = sat
-		ix.size += s.size + 8*len(ix.replaced[si]) + 4*len(sat)
+		ix.sats[si], ix.mostSats[si] = sat, most
+		ix.size += s.size + 8*len(ix.replaced[si]) + 4*len(sat) + 4*len(most)
 	}
 }
 
@@ -312,7 +335,8 @@ func buildSegment(skills []*skill.Summary) *segment {
 			seg.terms[t] = p
 		}
 		for j, p := range doc.phrases {
-			seg.phrases[p[0]] = append(seg.phrases[p[0]], phraseRef{doc: uint32(i), phrase: j})
+			k := string(pairKey(nil, p[0], p[1]))
+			seg.phrases[k] = append(seg.phrases[k], phraseRef{doc: uint32(i), phrase: j})
 		}
 		seg.docs = append(seg.docs, doc)
 	}
@@ -322,25 +346,35 @@ func buildSegment(skills []*skill.Summary) *segment {
 }
 
 // flatten moves s's postings lists into its flat lists, one after
-// another, and makes each list a view of them.
+// another, and makes each list a view of them, marking the terms its
+// phrases start with (a term that starts a phrase and is in no list gets
+// an empty one).
 func (s *segment) flatten() {
+	for k := range s.phrases {
+		first := k[:strings.IndexByte(k, 0)]
+		p := s.terms[first]
+		p.startsPhrase = true
+		s.terms[first] = p
+	}
 	n := 0
 	for _, p := range s.terms {
 		n += len(p.docs)
 	}
 	s.postDocs, s.postTFs = make([]uint32, 0, n), make([]uint32, 0, n)
+	s.listEnds = make([]uint32, 0, len(s.terms))
 	for t, p := range s.terms {
 		off := len(s.postDocs)
 		s.postDocs = append(s.postDocs, p.docs...)
 		s.postTFs = append(s.postTFs, p.tfs...)
 		end := len(s.postDocs)
-		s.terms[t] = postings{docs: s.postDocs[off:end:end], tfs: s.postTFs[off:end:end], off: uint32(off)}
+		s.terms[t] = postings{docs: s.postDocs[off:end:end], tfs: s.postTFs[off:end:end], off: uint32(off), list: uint32(len(s.listEnds)), startsPhrase: p.startsPhrase}
+		s.listEnds = append(s.listEnds, uint32(end))
 	}
 }
 
 // measure sets s.size.
 func (s *segment) measure() {
-	n := 128 + 8*len(s.postDocs)
+	n := 128 + 8*len(s.postDocs) + 4*len(s.listEnds)
 	for i := range s.docs {
 		n += s.docs[i].bytes()
 	}

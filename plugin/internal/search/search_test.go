@@ -130,6 +130,49 @@ func TestQuotedMaterialCountsLess(t *testing.T) {
 	}
 }
 
+func TestQueryWeights(t *testing.T) {
+	for _, tc := range []struct {
+		query string
+		want  map[string]float64
+	}{
+		{"Deploy the preview", map[string]float64{"deploy": 1, "preview": 1}},
+		// The first sentence is the ask; what follows is context.
+		{"Deploy the preview. Our audience is developers!", map[string]float64{"deploy": 1, "preview": 1, "audienc": contextWeight, "develop": contextWeight}},
+		{"Deploy it\nwith Docker", map[string]float64{"deploy": 1, "docker": contextWeight}},
+		// A word of the ask counts whole wherever else it appears.
+		{"What is our preview? Deploy the preview.", map[string]float64{"preview": 1, "deploy": contextWeight}},
+		// A first sentence of stop words only is no ask.
+		{"How do I? Deploy the preview. Then rest.", map[string]float64{"deploy": 1, "preview": 1, "rest": contextWeight}},
+		// Not an end of sentence: a decimal point, a domain.
+		{"Ship 2.1 of example.com now", map[string]float64{"ship": 1, "2": 1, "1": 1, "exampl": 1, "com": 1, "now": 1}},
+		// Quoted material counts less than either; a full stop inside a
+		// quotation ends no sentence.
+		{"Edit this copy: 'Our project management tool is great.' Thanks. Be brief", map[string]float64{"edit": 1, "copi": 1, "project": quotedWeight, "manag": quotedWeight, "tool": quotedWeight, "great": quotedWeight, "thank": 1, "brief": contextWeight}},
+	} {
+		got := map[string]float64{}
+		for _, term := range ParseQuery(tc.query).terms {
+			got[term.term] = term.weight
+		}
+		if diff := cmp.Diff(tc.want, got); diff != "" {
+			t.Errorf("ParseQuery(%q) weights (-want +got):\n%s", tc.query, diff)
+		}
+	}
+}
+
+func TestContextCountsLess(t *testing.T) {
+	ix := Build([]skill.Summary{
+		summary("copywriting", "Write marketing copy for any page: homepage, landing or pricing page."),
+		summary("hr-onboarding", "Automate employee onboarding for HR teams and HR directors."),
+		summary("a", "Unrelated thing one."), summary("b", "Another unrelated skill."), summary("c", "Yet another."),
+	})
+	// The second sentence says what the product does: it matches more of
+	// the other skill, but the ask is for copy.
+	q := "Write homepage copy for our product. It automates employee onboarding."
+	if got := names(ix.Search(ParseQuery(q), 2)); len(got) == 0 || got[0] != "copywriting" {
+		t.Errorf("Search(%q) = %q, want copywriting first", q, got)
+	}
+}
+
 func TestHitShowsTheNormalizedDescription(t *testing.T) {
 	long := strings.Repeat("word ", 300)
 	ix := Build([]skill.Summary{{Name: "a", Description: "Line one\n\tline  two " + long, Origin: "docs", OriginKind: skill.OriginWebsite}})
@@ -294,5 +337,82 @@ func TestCoordination(t *testing.T) {
 	quoted := ix.Search(ParseQuery("alpha: 'zeta omega sigma tau upsilon'"), 1)[0].Score
 	if math.Abs(quoted-one) > 1e-4*one {
 		t.Errorf("with quoted terms the score is %v, want %v", quoted, one)
+	}
+}
+
+// TestPruningKeepsTheBest checks that a pruned search finds exactly what
+// scoring every document finds, scores included, on indexes built in
+// pieces (segments with replaced skills) and queries of every length,
+// some quoting, some holding a skill's trigger phrase.
+func TestPruningKeepsTheBest(t *testing.T) {
+	pool := syntheticSkills(5, 600)
+	rnd := rand.New(rand.NewPCG(3, 4))
+	ix := Build(pool[:400])
+	for i := range 5 {
+		changed := slices.Clone(pool[400+40*i : 440+40*i])
+		for range 10 {
+			s := pool[rnd.IntN(400)]
+			s.Description += " revised"
+			changed = append(changed, s)
+		}
+		ix = Update(ix, changed, []string{pool[rnd.IntN(400)].Name})
+	}
+	if len(ix.segs) < 2 || ix.dead[0] == 0 {
+		t.Fatalf("want an index of segments with replaced skills, have %d segments", len(ix.segs))
+	}
+	w := newSyntheticWords(5, 20000) // the skills' own vocabulary
+	pruned := 0
+	for i := range 400 {
+		text := w.text(1 + rnd.IntN(16))
+		switch i % 4 {
+		case 1:
+			text += ` "` + w.text(3) + `"`
+		case 2: // a trigger phrase of some skill
+			d := pool[rnd.IntN(len(pool))].Description
+			text = d[strings.Index(d, "'")+1:] + " " + text
+		}
+		q := ParseQuery(text)
+		limit := 1 + rnd.IntN(20)
+		want := ix.search(q, limit, false)
+		got := ix.search(q, limit, true)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("query %q, limit %d: pruning changed the hits (-every document +pruned):\n%s", text, limit, diff)
+		}
+		sc := new(scratch)
+		sc.reset(ix.total)
+		factor := sc.coordinationFactors(q)
+		ix.score(q, sc, factor, limit, true)
+		if sc.pruning {
+			pruned++
+		}
+	}
+	if pruned < 100 {
+		t.Errorf("%d of 400 searches pruned: the test does not exercise pruning", pruned)
+	}
+}
+
+// TestPruningWaitsForWhatIsLeft checks pruning on libraries built so that
+// the best skill holds no rare word of the query, only several common ones
+// in its name: a search that stopped scoring new skills once the rare
+// word's skills led, before the common words' bounds allowed it, would
+// miss it.
+func TestPruningWaitsForWhatIsLeft(t *testing.T) {
+	for fillers := range 40 {
+		lib := []skill.Summary{
+			summary("alpha", "Handles zeta files."),
+			summary("beta-gamma-delta", "Beta gamma delta work: beta, gamma and delta."),
+		}
+		for i := range fillers {
+			lib = append(lib, summary(fmt.Sprintf("filler-%02d", i), "Some beta, some gamma, some delta and more words besides."))
+		}
+		ix := Build(lib)
+		for _, query := range []string{"zeta delta gamma beta", "delta zeta gamma", "zeta delta"} { // not in the name's order: no phrase bonus
+			q := ParseQuery(query)
+			for limit := 1; limit <= 3; limit++ {
+				if diff := cmp.Diff(ix.search(q, limit, false), ix.search(q, limit, true)); diff != "" {
+					t.Fatalf("%d fillers, query %q, limit %d: pruning changed the hits (-every document +pruned):\n%s", fillers, query, limit, diff)
+				}
+			}
+		}
 	}
 }
