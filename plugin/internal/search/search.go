@@ -164,44 +164,19 @@ func (sc *scratch) reset(n int) {
 // long postings lists of common words are looked up, not walked. Each
 // document's score is the same sum in the same order either way.
 func (ix *Index) score(q Query, sc *scratch, factor []float32, limit int, prune bool) (bound float64) {
-	n := float64(len(ix.live))
-	idf := make(map[string]float64, len(q.terms))
-	runs := sc.runs[:0]
-	sc.lists, sc.starts = sc.lists[:0], sc.starts[:0]
-	for _, t := range q.terms {
-		r := termRun{whole: t.weight > quotedWeight}
-		start := len(sc.lists)
-		r.df, r.bound = ix.df(t.term, sc)
-		r.lists = sc.lists[start:len(sc.lists):len(sc.lists)]
-		v := math.Log(1 + (n-float64(r.df)+0.5)/(float64(r.df)+0.5))
-		idf[t.term] = v
-		bound += t.weight * v
-		r.weight = float32(t.weight * v)
-		r.bound *= float64(r.weight)
-		runs = append(runs, r)
-	}
-	sc.runs = runs
+	runs, idf, bound := ix.runsOf(q, sc)
 	var phrase float64
 	if len(sc.starts) > 0 {
 		phrase = ix.addPhrases(sc, q.seq, idf)
 	}
-	// The order depends on the live skills only (not on how the index was
-	// built, as the bounds do), so that every index of the same skills
-	// adds the same terms in the same order.
-	slices.SortStableFunc(runs, func(a, b termRun) int { return cmp.Compare(b.weight, a.weight) })
-	left := 0.0 // what the terms not scored yet can add at most
+	left, walk := 0.0, 0 // what the terms not scored yet can add at most, and the postings they hold
 	for _, r := range runs {
-		left += r.bound
+		left, walk = left+r.bound, walk+r.df
 	}
 	total := left
-	walk := 0 // the postings the terms not scored yet hold
-	for _, r := range runs {
-		walk += r.df
-	}
 	for i := range runs {
 		r := &runs[i]
-		left = max(left-r.bound, 0)
-		walk -= r.df
+		left, walk = max(left-r.bound, 0), walk-r.df
 		switch {
 		case r.df == 0:
 			continue
@@ -217,38 +192,72 @@ func (ix *Index) score(q Query, sc *scratch, factor []float32, limit int, prune 
 		if !prune || i == len(runs)-1 || (!sc.pruning && (walk < 2*len(sc.touched) || total-left+phrase <= left)) {
 			continue
 		}
-		// A margin keeps float rounding from pruning a document that
-		// could tie the last of the best.
-		floor := sc.floor(factor, limit)
-		if floor <= left*(1+1e-4)+1e-6 {
-			continue
-		}
-		// A document that cannot reach the floor with every term left is
-		// no candidate.
-		out := func(g uint32) bool {
-			if float64(sc.scores[g])+left*(1+1e-4)+1e-6 < floor {
-				sc.candidate[g] = false
-				return true
-			}
-			return false
-		}
-		if sc.pruning {
-			sc.candidates = slices.DeleteFunc(sc.candidates, out)
-			continue
-		}
-		sc.pruning = true
-		sc.candidates = sc.candidates[:0]
-		for _, g := range sc.touched {
-			if !out(g) {
-				sc.candidates = append(sc.candidates, g)
-				sc.candidate[g] = true
-			}
-		}
+		sc.narrow(sc.floor(factor, limit), left)
 	}
 	for _, g := range sc.candidates {
 		sc.candidate[g] = false
 	}
 	return bound
+}
+
+// runsOf returns q's terms as sc scores them, rarest first, their IDFs and
+// the score bound Relevance is a share of, and fills sc.lists and
+// sc.starts.
+func (ix *Index) runsOf(q Query, sc *scratch) ([]termRun, map[string]float64, float64) {
+	n := float64(len(ix.live))
+	idf := make(map[string]float64, len(q.terms))
+	bound := 0.0
+	runs := sc.runs[:0]
+	sc.lists, sc.starts = sc.lists[:0], sc.starts[:0]
+	for _, t := range q.terms {
+		r := termRun{whole: t.weight > quotedWeight}
+		start := len(sc.lists)
+		r.df, r.bound = ix.df(t.term, sc)
+		r.lists = sc.lists[start:len(sc.lists):len(sc.lists)]
+		v := math.Log(1 + (n-float64(r.df)+0.5)/(float64(r.df)+0.5))
+		idf[t.term] = v
+		bound += t.weight * v
+		r.weight = float32(t.weight * v)
+		r.bound *= float64(r.weight)
+		runs = append(runs, r)
+	}
+	// The order depends on the live skills only (not on how the index was
+	// built, as the bounds do), so that every index of the same skills
+	// adds the same terms in the same order.
+	slices.SortStableFunc(runs, func(a, b termRun) int { return cmp.Compare(b.weight, a.weight) })
+	sc.runs = runs
+	return runs, idf, bound
+}
+
+// narrow starts or goes on pruning once floor, the score the best hits are
+// sure of, is above left, what the terms not scored yet can add: the
+// documents that cannot reach the floor with every term left are no
+// candidates. A margin keeps float rounding from pruning a document that
+// could tie the last of the best.
+func (sc *scratch) narrow(floor, left float64) {
+	reach := left*(1+1e-4) + 1e-6
+	if floor <= reach {
+		return
+	}
+	out := func(g uint32) bool {
+		if float64(sc.scores[g])+reach < floor {
+			sc.candidate[g] = false
+			return true
+		}
+		return false
+	}
+	if sc.pruning {
+		sc.candidates = slices.DeleteFunc(sc.candidates, out)
+		return
+	}
+	sc.pruning = true
+	sc.candidates = sc.candidates[:0]
+	for _, g := range sc.touched {
+		if !out(g) {
+			sc.candidates = append(sc.candidates, g)
+			sc.candidate[g] = true
+		}
+	}
 }
 
 // df returns how many live documents hold term and the most it adds to a
