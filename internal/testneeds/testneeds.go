@@ -7,13 +7,14 @@
 //
 // go test ./... drops a passing package's output unless it runs with -v or
 // -json, and a skipped test passes. So the line goes to standard error,
-// which -v, -json and a failing run show, and also, when the go command
-// would drop it, straight to the go command's own output (found through
-// /proc on Linux; elsewhere, the terminal): the line precedes the
-// package's ok line in what a script running go test reads. A package
-// that skipped a test also writes .cache/testneeds-skipped in its module,
-// a file go test sees it open and so does not cache the result: a passing
-// run replayed from the cache would print its ok line alone.
+// which -v, -json and a failing run show, and to the terminal when there is
+// one (/dev/tty), where the developer who ran go test reads it. A runner of
+// many packages (internal/testall, the project's test command) names a
+// file in SummaryVar; Report appends its line there, and testall prints
+// every such line at the end. Only a skip reads SummaryVar, so go test
+// caches a package that skipped nothing as usual, and runs one that
+// skipped a test again whenever the file named changes (testall names a
+// new one each run): its line is never lost to a replayed result.
 package testneeds
 
 import (
@@ -44,6 +45,7 @@ const SummaryVar = "SKILLCATALOG_TESTNEEDS_SUMMARY"
 var (
 	mu      sync.Mutex
 	skipped []skip
+	summary string // the file named in SummaryVar, read at the first skip
 )
 
 type skip struct{ test, needs string }
@@ -61,8 +63,10 @@ func Skip(t testing.TB, needs string, why error) {
 	}
 	mu.Lock()
 	skipped = append(skipped, skip{test: t.Name(), needs: needs})
+	// Read while the test runs, so that go test keys its cached result
+	// on the summary file named (a read after the tests is not recorded).
+	summary = os.Getenv(SummaryVar)
 	mu.Unlock()
-	uncache()
 	t.Skip(msg)
 }
 
@@ -77,21 +81,6 @@ func PostgresDSN(t testing.TB) string {
 	return ""
 }
 
-// uncache writes the stamp file of the module under test. go test records
-// the files a test opens inside its module and does not cache a result
-// that read a file modified a moment before, so the package runs, and
-// prints its line, every time until what it needs is there.
-func uncache() {
-	root, err := moduleRoot()
-	if err != nil {
-		return
-	}
-	dir := filepath.Join(root, ".cache")
-	if os.MkdirAll(dir, 0o777) == nil {
-		os.WriteFile(filepath.Join(dir, "testneeds-skipped"), []byte("written by a test skipped for want of a prerequisite\n"), 0o666)
-	}
-}
-
 // Report prints, when Skip skipped tests, one line naming them and what
 // they need, and returns code: TestMain ends with
 // os.Exit(testneeds.Report(m.Run())).
@@ -102,13 +91,14 @@ func Report(code int) int {
 		return code
 	}
 	os.Stderr.WriteString(line.String())
-	if code == 0 && !verbose() {
-		if w := goOutput(); w != nil {
-			io.WriteString(w, line.String())
-			w.Close()
-		}
+	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil && code == 0 && !verbose() {
+		tty.WriteString(line.String())
+		tty.Close()
 	}
-	if path := os.Getenv(SummaryVar); path != "" {
+	mu.Lock()
+	path := summary
+	mu.Unlock()
+	if path != "" {
 		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o666); err == nil {
 			f.WriteString(line.String())
 			f.Close()
@@ -123,71 +113,6 @@ func Report(code int) int {
 func verbose() bool {
 	f := flag.Lookup("test.v")
 	return f != nil && f.Value.String() != "false"
-}
-
-// goOutput opens where the go command that runs this test binary writes
-// its ok lines, when that is not this binary's standard error already
-// (go test in a package's directory streams the output) and a write there
-// keeps its place: a pipe, a terminal, or a file opened to append (the go
-// command writes a file opened otherwise at its own offset, over the
-// line). Failing that, it opens the terminal, if there is one.
-func goOutput() io.WriteCloser {
-	if w := parentOutput(); w != nil {
-		return w
-	}
-	if tty, err := os.OpenFile("/dev/tty", os.O_WRONLY, 0); err == nil {
-		return tty
-	}
-	return nil
-}
-
-func parentOutput() *os.File {
-	ppid := os.Getppid()
-	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", ppid))
-	if err != nil || strings.TrimSuffix(filepath.Base(exe), ".exe") != "go" {
-		return nil
-	}
-	own, err := os.Stderr.Stat()
-	if err != nil {
-		return nil
-	}
-	for _, fd := range []int{1, 2} {
-		path := fmt.Sprintf("/proc/%d/fd/%d", ppid, fd)
-		info, err := os.Stat(path)
-		if err != nil {
-			continue
-		}
-		if os.SameFile(own, info) {
-			return nil // the go command streams this binary's output
-		}
-		switch mode := info.Mode(); {
-		case mode&(os.ModeNamedPipe|os.ModeSocket|os.ModeCharDevice) != 0:
-		case mode.IsRegular() && appends(ppid, fd):
-		default:
-			continue
-		}
-		if f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0); err == nil {
-			return f
-		}
-	}
-	return nil
-}
-
-// appends reports whether the go command's descriptor fd was opened with
-// O_APPEND (octal 02000 in the flags /proc shows on Linux).
-func appends(pid, fd int) bool {
-	info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%d", pid, fd))
-	if err != nil {
-		return false
-	}
-	for line := range strings.Lines(string(info)) {
-		if flags, ok := strings.CutPrefix(line, "flags:"); ok {
-			var v int
-			_, err := fmt.Sscanf(strings.TrimSpace(flags), "%o", &v)
-			return err == nil && v&0o2000 != 0
-		}
-	}
-	return false
 }
 
 // report writes the line of the skipped tests of pkg to w, if any were
