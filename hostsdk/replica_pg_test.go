@@ -15,12 +15,13 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog/pglog"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 // The replica processes of TestReplicaProcessesSharePostgreSQL are this test
 // binary again, in host mode "replica", driven round by round over stdin.
 const (
-	postgresDSNVar  = "SKILLCATALOG_TEST_POSTGRES_DSN"
+	postgresDSNVar  = testneeds.PostgresDSNVar
 	replicaSchema   = "SKILLCATALOG_TEST_REPLICA_SCHEMA"
 	replicaName     = "SKILLCATALOG_TEST_REPLICA_NAME"
 	replicaSessions = "s1,s2,s3"
@@ -93,16 +94,11 @@ func (p *replicaProcess) do(t *testing.T, line string) {
 // doubled.
 // postgresStore opens a PostgreSQL session store in a schema of its own,
 // named after prefix and dropped when the test ends. Without the DSN the
-// test is skipped, except under CI, where .ci/run sets it.
+// test is skipped (testneeds.PostgresDSN), except under CI, where .ci/run
+// sets it.
 func postgresStore(t *testing.T, prefix string) (store *pglog.Store, dsn, schema string) {
 	t.Helper()
-	dsn = os.Getenv(postgresDSNVar)
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is unset under CI; .ci/run sets it", postgresDSNVar)
-		}
-		t.Skipf("set %s (e.g. postgres://postgres@127.0.0.1:5432/test?sslmode=disable) to run the PostgreSQL tests", postgresDSNVar)
-	}
+	dsn = testneeds.PostgresDSN(t)
 	schema = fmt.Sprintf("%s_%d_%d", prefix, os.Getpid(), time.Now().UnixNano())
 	store, err := pglog.Open(context.Background(), dsn, &pglog.Options{Schema: schema})
 	if err != nil {

@@ -22,6 +22,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -246,16 +247,10 @@ func TestSelectionWrittenByAnotherHost(t *testing.T) {
 }
 
 // pgStores opens n stores on one fresh PostgreSQL schema, dropped when the
-// test ends; it skips the test without a server.
+// test ends; it skips the test without a server (testneeds.PostgresDSN).
 func pgStores(t *testing.T, n int) []sessionlog.Store {
 	t.Helper()
-	dsn := os.Getenv(postgresDSNVar)
-	if dsn == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is unset under CI; .ci/run sets it", postgresDSNVar)
-		}
-		t.Skipf("set %s to run against PostgreSQL", postgresDSNVar)
-	}
+	dsn := testneeds.PostgresDSN(t)
 	ctx := context.Background()
 	schema := fmt.Sprintf("selection_%d_%d", os.Getpid(), time.Now().UnixNano())
 	var stores []sessionlog.Store

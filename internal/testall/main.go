@@ -9,6 +9,11 @@
 // is the whole suite. It stops at nothing: every module is tested, and the
 // exit status is non-zero when any failed. The build tools' module
 // (proto/tools) and anything under testdata are not test modules.
+//
+// A package whose tests were skipped for want of what they need (see
+// internal/testneeds) prints a line saying so among the ok lines; testall
+// repeats those lines at the end, where they are not lost in the output of
+// the modules after it.
 package main
 
 import (
@@ -18,30 +23,49 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
 
 func main() {
+	os.Exit(run())
+}
+
+func run() int {
 	modules, err := findModules(".")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "testall:", err)
-		os.Exit(2)
+		return 2
 	}
+	summary, err := os.CreateTemp("", "testall-skipped")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "testall:", err)
+		return 2
+	}
+	summary.Close()
+	defer os.Remove(summary.Name())
+	env := append(os.Environ(), testneeds.SummaryVar+"="+summary.Name())
+
 	failed := 0
 	for _, dir := range modules {
 		fmt.Printf("== %s\n", dir)
 		for _, args := range [][]string{{"vet", "./..."}, append(append([]string{"test"}, os.Args[1:]...), "./...")} {
 			cmd := exec.Command("go", args...)
-			cmd.Dir, cmd.Stdout, cmd.Stderr = dir, os.Stdout, os.Stderr
+			cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, os.Stdout, os.Stderr, env
 			if err := cmd.Run(); err != nil {
 				fmt.Fprintf(os.Stderr, "testall: go %s in %s: %v\n", strings.Join(args, " "), dir, err)
 				failed++
 			}
 		}
 	}
+	if skipped, err := os.ReadFile(summary.Name()); err == nil && len(skipped) > 0 {
+		fmt.Printf("== tests skipped for want of what they need\n%s", skipped)
+	}
 	if failed > 0 {
 		fmt.Fprintf(os.Stderr, "testall: %d of %d modules' commands failed\n", failed, 2*len(modules))
-		os.Exit(1)
+		return 1
 	}
+	return 0
 }
 
 // findModules returns the directories below root that hold a go.mod, root

@@ -15,13 +15,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog/logtest"
 	"github.com/skillcatalog/skillcatalog/internal/plugintest"
+	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 )
-
-// dsnEnv names the one variable the tests read the database from.
-const dsnEnv = "SKILLCATALOG_TEST_POSTGRES_DSN"
-
-// localDSN is the server this project's machines and CI run.
-const localDSN = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
 // pluginPath is the real plugin binary, built once by TestMain for the
 // host tests and benchmarks.
@@ -38,14 +33,7 @@ func TestMain(m *testing.M) {
 // skipped, except under CI, which must run it.
 func testDSN(tb testing.TB) string {
 	tb.Helper()
-	if dsn := os.Getenv(dsnEnv); dsn != "" {
-		return dsn
-	}
-	if os.Getenv("CI") == "true" {
-		tb.Fatalf("%s is not set: CI runs the PostgreSQL tests (set it, e.g. %s=%q)", dsnEnv, dsnEnv, localDSN)
-	}
-	tb.Skipf("PostgreSQL tests need a server: run them with %s=%q (or your server's DSN)", dsnEnv, localDSN)
-	return ""
+	return testneeds.PostgresDSN(tb)
 }
 
 // freshSchema returns the name of a schema that does not exist yet and is
