@@ -120,6 +120,9 @@ type Host struct {
 	// none.
 	directives atomic.Pointer[DirectiveHandler]
 
+	// closed is set by Close: every later use fails with ErrClosed.
+	closed atomic.Bool
+
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
@@ -176,6 +179,9 @@ func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log
 
 // openLog is sessionLog for a session the caller has looked up.
 func (h *Host) openLog(ctx context.Context, sessionID string, s *session) (sessionlog.Log, error) {
+	if err := h.checkOpen(fmt.Sprintf("open session %q", sessionID)); err != nil {
+		return nil, err
+	}
 	if l, ok := s.openLog(); ok {
 		return l, nil
 	}
@@ -202,8 +208,10 @@ func (h *Host) AddListener(l Listener) {
 }
 
 // Close stops every plugin the host loaded and closes the session logs it
-// opened.
+// opened. From then on the host's steps, tool calls, session reads and
+// writes, Load and Mount fail with ErrClosed; closing again does nothing.
 func (h *Host) Close() error {
+	h.closed.Store(true)
 	h.mu.Lock()
 	plugins := h.plugins
 	h.plugins = nil
@@ -232,6 +240,9 @@ func (h *Host) Close() error {
 // per-session caches are released, and closes the host's handle on the
 // session's log. The log's contents are kept; a later step reopens it.
 func (h *Host) EndSession(ctx context.Context, sessionID string) error {
+	if err := h.checkOpen(fmt.Sprintf("end session %q", sessionID)); err != nil {
+		return err
+	}
 	h.opts.Skills.EndSession(sessionID)
 	var errs []error
 	if l := h.sessions.end(sessionID); l != nil {
@@ -241,6 +252,15 @@ func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 		errs = append(errs, p.endSession(ctx, sessionID))
 	}
 	return errors.Join(errs...)
+}
+
+// checkOpen returns ErrClosed, saying what was called, once Close has
+// begun.
+func (h *Host) checkOpen(what string) error {
+	if h.closed.Load() {
+		return fmt.Errorf("%s: %w", what, ErrClosed)
+	}
+	return nil
 }
 
 func (h *Host) loaded() []*Plugin {
