@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -179,7 +180,7 @@ func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log
 
 // openLog is sessionLog for a session the caller has looked up.
 func (h *Host) openLog(ctx context.Context, sessionID string, s *session) (sessionlog.Log, error) {
-	if err := h.checkOpen(fmt.Sprintf("open session %q", sessionID)); err != nil {
+	if err := h.checkOpen("open session", sessionID); err != nil {
 		return nil, err
 	}
 	if l, ok := s.openLog(); ok {
@@ -240,7 +241,7 @@ func (h *Host) Close() error {
 // per-session caches are released, and closes the host's handle on the
 // session's log. The log's contents are kept; a later step reopens it.
 func (h *Host) EndSession(ctx context.Context, sessionID string) error {
-	if err := h.checkOpen(fmt.Sprintf("end session %q", sessionID)); err != nil {
+	if err := h.checkOpen("end session", sessionID); err != nil {
 		return err
 	}
 	h.opts.Skills.EndSession(sessionID)
@@ -254,13 +255,17 @@ func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 	return errors.Join(errs...)
 }
 
-// checkOpen returns ErrClosed, saying what was called, once Close has
-// begun.
-func (h *Host) checkOpen(what string) error {
-	if h.closed.Load() {
-		return fmt.Errorf("%s: %w", what, ErrClosed)
+// checkOpen returns ErrClosed, saying what was called and on what (name,
+// quoted, when not empty), once Close has begun. It formats nothing while
+// the host is open: it is on every step's path.
+func (h *Host) checkOpen(what, name string) error {
+	if !h.closed.Load() {
+		return nil
 	}
-	return nil
+	if name != "" {
+		what += " " + strconv.Quote(name)
+	}
+	return fmt.Errorf("%s: %w", what, ErrClosed)
 }
 
 func (h *Host) loaded() []*Plugin {

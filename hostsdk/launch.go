@@ -53,7 +53,7 @@ type Instance interface {
 
 // Load starts the plugin as opts say.
 func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
-	if err := h.checkOpen("load the plugin"); err != nil {
+	if err := h.checkOpen("load the plugin", ""); err != nil {
 		return nil, err
 	}
 	switch {

@@ -65,7 +65,7 @@ func (s *Session) AgentScope() string { return s.agentScope }
 // model is sent; StepResult.Appended then holds their sequence numbers. If
 // that append fails too, the error joins both failures.
 func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, error) {
-	if err := s.h.checkOpen(fmt.Sprintf("step session %q", s.id)); err != nil {
+	if err := s.h.checkOpen("step session", s.id); err != nil {
 		return StepResult{}, err
 	}
 	st := s.h.sessions.get(s.id)

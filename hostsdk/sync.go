@@ -96,7 +96,7 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 // them without plugin additions; when the store fails too, View still
 // holds them, and the next Sync appends them.
 func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, error) {
-	if err := s.h.checkOpen(fmt.Sprintf("sync session %q", s.id)); err != nil {
+	if err := s.h.checkOpen("sync session", s.id); err != nil {
 		return SyncResult{}, err
 	}
 	st := s.h.sessions.get(s.id)
@@ -132,7 +132,7 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 // call of a run (the model's final answer), so that the log holds it even
 // when the conversation ends there. The next Sync finds it in the log.
 func (s *Session) Record(ctx context.Context, history []Message) error {
-	if err := s.h.checkOpen(fmt.Sprintf("record session %q", s.id)); err != nil {
+	if err := s.h.checkOpen("record session", s.id); err != nil {
 		return err
 	}
 	st := s.h.sessions.get(s.id)

@@ -46,7 +46,7 @@ func (e *ToolNotFoundError) Error() string {
 // dispatches it itself. A call.Cwd that is not absolute is a *HostError
 // matching ErrRelativeCwd, and the plugin is not called.
 func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, err error) {
-	if err := h.checkOpen(fmt.Sprintf("tool %q of session %q", call.Name, call.SessionID)); err != nil {
+	if err := h.checkOpen("call tool", call.Name); err != nil {
 		return ToolResult{}, err
 	}
 	ctx, span := h.tel.startToolCall(ctx, call)
