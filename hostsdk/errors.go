@@ -37,6 +37,13 @@ func (e *HostError) Unwrap() error { return e.Err }
 // failed Load or Mount left nil.
 var ErrNotLoaded = errors.New("hostsdk: the plugin is not loaded (Load or Mount failed)")
 
+// ErrClosed is returned, wrapped, by a Host's steps, tool calls, session
+// reads and writes, Load and Mount after Host.Close: a closed host has no
+// plugin and no session logs, and answering as if nothing were mounted
+// would leave an agent running without its skills. A host lives as long as
+// the agents that use it.
+var ErrClosed = errors.New("hostsdk: the host was closed (Host.Close); it must live as long as the agents that use it")
+
 // lostError is the error of a call after which the plugin's instance was
 // lost (Instance.Lost) and dropped: the transport's own verdict.
 type lostError struct{ err error }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,6 +121,9 @@ type Host struct {
 	// none.
 	directives atomic.Pointer[DirectiveHandler]
 
+	// closed is set by Close: every later use fails with ErrClosed.
+	closed atomic.Bool
+
 	mu        sync.Mutex
 	plugins   []*Plugin
 	listeners []Listener
@@ -176,6 +180,9 @@ func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log
 
 // openLog is sessionLog for a session the caller has looked up.
 func (h *Host) openLog(ctx context.Context, sessionID string, s *session) (sessionlog.Log, error) {
+	if err := h.checkOpen("open session", sessionID); err != nil {
+		return nil, err
+	}
 	if l, ok := s.openLog(); ok {
 		return l, nil
 	}
@@ -202,8 +209,10 @@ func (h *Host) AddListener(l Listener) {
 }
 
 // Close stops every plugin the host loaded and closes the session logs it
-// opened.
+// opened. From then on the host's steps, tool calls, session reads and
+// writes, Load and Mount fail with ErrClosed; closing again does nothing.
 func (h *Host) Close() error {
+	h.closed.Store(true)
 	h.mu.Lock()
 	plugins := h.plugins
 	h.plugins = nil
@@ -232,6 +241,9 @@ func (h *Host) Close() error {
 // per-session caches are released, and closes the host's handle on the
 // session's log. The log's contents are kept; a later step reopens it.
 func (h *Host) EndSession(ctx context.Context, sessionID string) error {
+	if err := h.checkOpen("end session", sessionID); err != nil {
+		return err
+	}
 	h.opts.Skills.EndSession(sessionID)
 	var errs []error
 	if l := h.sessions.end(sessionID); l != nil {
@@ -241,6 +253,19 @@ func (h *Host) EndSession(ctx context.Context, sessionID string) error {
 		errs = append(errs, p.endSession(ctx, sessionID))
 	}
 	return errors.Join(errs...)
+}
+
+// checkOpen returns ErrClosed, saying what was called and on what (name,
+// quoted, when not empty), once Close has begun. It formats nothing while
+// the host is open: it is on every step's path.
+func (h *Host) checkOpen(what, name string) error {
+	if !h.closed.Load() {
+		return nil
+	}
+	if name != "" {
+		what += " " + strconv.Quote(name)
+	}
+	return fmt.Errorf("%s: %w", what, ErrClosed)
 }
 
 func (h *Host) loaded() []*Plugin {

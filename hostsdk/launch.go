@@ -53,6 +53,9 @@ type Instance interface {
 
 // Load starts the plugin as opts say.
 func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
+	if err := h.checkOpen("load the plugin", ""); err != nil {
+		return nil, err
+	}
 	switch {
 	case opts.InProcess && opts.Launcher != nil:
 		return nil, errors.New("hostsdk: LoadOptions.InProcess runs no binary: leave Launcher nil")

@@ -60,6 +60,9 @@ func (p *Plugin) mount(ctx context.Context, scope, configJSON, discovery string)
 	if p == nil {
 		return nil, ErrNotLoaded
 	}
+	if err := p.host.checkOpen("mount in scope", scope); err != nil {
+		return nil, err
+	}
 	if _, err := p.host.opts.Tools.Chain(scope); err != nil {
 		return nil, fmt.Errorf("mount: %w", err)
 	}

@@ -40,10 +40,23 @@ type OpenOptions struct {
 	// ...}); nil runs its rules in the host's process
 	// (LoadOptions.InProcess).
 	Launcher Launcher
-	// Mount holds the options the plugin is mounted with; nil means the
-	// defaults with the skill_resource tool on and `/name` user
-	// invocation.
+	// Mount holds the options the plugin is mounted with. Open mounts it
+	// with the skill_resource tool (MountOptions.ResourceTool) and `/name`
+	// user invocation (MountOptions.UserInvocation) on, and every other
+	// option at the plugin's default; the options Mount sets change only
+	// what they set, and the rest keeps those defaults, so setting
+	// DescriptionMaxLength alone keeps skill_resource and `/name`. A zero
+	// field is no change: turn a default that is on off with
+	// NoResourceTool or NoUserInvocation, as RelevantSkills' "off" turns
+	// the relevant-skills message off.
 	Mount *MountOptions
+	// NoResourceTool mounts the plugin without the skill_resource tool,
+	// for a runtime that reads a skill's files with its own tools. Mount
+	// must not also ask for it.
+	NoResourceTool bool
+	// NoUserInvocation mounts the plugin without `/name` user invocation,
+	// for a runtime with no such menu. Mount must not also ask for it.
+	NoUserInvocation bool
 	// Logger receives the SDK's, the providers' and the plugin's log
 	// output; nil discards it.
 	Logger *slog.Logger
@@ -60,6 +73,10 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 	var o OpenOptions
 	if opts != nil {
 		o = *opts
+	}
+	mount, err := o.mountOptions()
+	if err != nil {
+		return nil, err
 	}
 	if o.Presets == nil {
 		o.Presets = agentskills.Presets()
@@ -94,22 +111,37 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		return nil, err
 	}
 	h.closers = append(h.closers, disk.Close)
-	if err := h.loadAndMount(ctx, o); err != nil {
+	if err := h.loadAndMount(ctx, o.Launcher, mount); err != nil {
 		return nil, errors.Join(err, h.Close())
 	}
 	return h, nil
 }
 
-// loadAndMount loads the plugin as o says and mounts it in the global
-// scope.
-func (h *Host) loadAndMount(ctx context.Context, o OpenOptions) error {
-	p, err := h.Load(ctx, LoadOptions{Launcher: o.Launcher, InProcess: o.Launcher == nil})
-	if err != nil {
-		return err
-	}
-	cfg := MountOptions{ResourceTool: true, UserInvocation: true}
+// mountOptions returns o.Mount completed with Open's defaults: the
+// skill_resource tool and `/name` user invocation on, unless NoResourceTool
+// or NoUserInvocation turns them off.
+func (o OpenOptions) mountOptions() (MountOptions, error) {
+	var cfg MountOptions
 	if o.Mount != nil {
 		cfg = *o.Mount
+	}
+	switch {
+	case o.NoResourceTool && cfg.ResourceTool:
+		return cfg, errors.New("hostsdk: OpenOptions.NoResourceTool turns off the skill_resource tool that OpenOptions.Mount.ResourceTool asks for: set one")
+	case o.NoUserInvocation && cfg.UserInvocation:
+		return cfg, errors.New("hostsdk: OpenOptions.NoUserInvocation turns off the `/name` invocation that OpenOptions.Mount.UserInvocation asks for: set one")
+	}
+	cfg.ResourceTool = !o.NoResourceTool
+	cfg.UserInvocation = !o.NoUserInvocation
+	return cfg, nil
+}
+
+// loadAndMount loads the plugin with launcher (nil: in process) and mounts
+// it in the global scope with cfg.
+func (h *Host) loadAndMount(ctx context.Context, launcher Launcher, cfg MountOptions) error {
+	p, err := h.Load(ctx, LoadOptions{Launcher: launcher, InProcess: launcher == nil})
+	if err != nil {
+		return err
 	}
 	_, err = p.Mount(ctx, tools.GlobalScope, &cfg)
 	return err

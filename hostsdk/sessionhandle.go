@@ -65,6 +65,9 @@ func (s *Session) AgentScope() string { return s.agentScope }
 // model is sent; StepResult.Appended then holds their sequence numbers. If
 // that append fails too, the error joins both failures.
 func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, error) {
+	if err := s.h.checkOpen("step session", s.id); err != nil {
+		return StepResult{}, err
+	}
 	st := s.h.sessions.get(s.id)
 	if err := st.enter(ctx); err != nil {
 		return s.h.failStep(ctx, st, s.stepOf(downstream), downstream, Callbacks{}, err)

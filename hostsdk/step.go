@@ -205,6 +205,9 @@ func (c Callbacks) plus(d Callbacks) Callbacks {
 // times; so each catalog change is published once per session, whoever
 // races. Listeners run once per PreStep.
 func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err error) {
+	if err := h.checkOpen("step session", step.SessionID); err != nil {
+		return StepResult{}, err
+	}
 	s := h.sessions.get(step.SessionID)
 	if err := s.enter(ctx); err != nil {
 		return h.failStep(ctx, s, step, step.Downstream, Callbacks{}, err)

@@ -96,6 +96,9 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 // them without plugin additions; when the store fails too, View still
 // holds them, and the next Sync appends them.
 func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, error) {
+	if err := s.h.checkOpen("sync session", s.id); err != nil {
+		return SyncResult{}, err
+	}
 	st := s.h.sessions.get(s.id)
 	if err := st.enter(ctx); err != nil {
 		return SyncResult{}, err
@@ -129,6 +132,9 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 // call of a run (the model's final answer), so that the log holds it even
 // when the conversation ends there. The next Sync finds it in the log.
 func (s *Session) Record(ctx context.Context, history []Message) error {
+	if err := s.h.checkOpen("record session", s.id); err != nil {
+		return err
+	}
 	st := s.h.sessions.get(s.id)
 	if err := st.enter(ctx); err != nil {
 		return err

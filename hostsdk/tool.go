@@ -46,6 +46,9 @@ func (e *ToolNotFoundError) Error() string {
 // dispatches it itself. A call.Cwd that is not absolute is a *HostError
 // matching ErrRelativeCwd, and the plugin is not called.
 func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, err error) {
+	if err := h.checkOpen("call tool", call.Name); err != nil {
+		return ToolResult{}, err
+	}
 	ctx, span := h.tel.startToolCall(ctx, call)
 	defer func() { h.tel.endToolCall(span, result, err) }()
 	id, _, ok := h.opts.Tools.Resolve(call.AgentScope, call.Name)

@@ -11,6 +11,10 @@
 //	cfg.Middlewares = append(cfg.Middlewares, skills.Middleware())
 //	events := runner.Run(ctx, history, skilleino.WithSession("conversation-1"))
 //
+// The host lives as long as the agent: a function that builds the agent
+// returns host.Close for its caller rather than deferring it, since a Run
+// on a closed host fails (hostsdk.ErrClosed).
+//
 // # Why it works this way
 //
 // Eino leaves the conversation to its caller, who passes the whole history

@@ -2,6 +2,7 @@ package skilleino_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -16,27 +17,37 @@ import (
 	skilleino "github.com/skillcatalog/skillcatalog/hostsdk/eino"
 )
 
-// runWithSkills is one Run of an existing Eino agent, built from config,
-// with skills added: the lines between the markers are what a user adds,
-// and the Run names its conversation's session.
-func runWithSkills(ctx context.Context, config *adk.ChatModelAgentConfig, skillsDir, sessionDir string, history []adk.Message) ([]adk.Message, error) {
-	// skills: begin
+// skills: begin
+// newAgent builds the agent with skills. The host lives as long as the agent:
+// the caller calls the returned func when it is done with the agent.
+func newAgent(ctx context.Context, config *adk.ChatModelAgentConfig, skillsDir, sessionDir string) (adk.Agent, func() error, error) {
 	host, err := hostsdk.Open(ctx, &hostsdk.OpenOptions{SkillDirs: []string{skillsDir}, SessionDir: sessionDir})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer host.Close()
 	skills, err := skilleino.New(ctx, host, nil)
 	if err != nil {
-		return nil, err
+		return nil, nil, errors.Join(err, host.Close())
 	}
 	config.Middlewares = append(config.Middlewares, skills.Middleware())
-	// skills: end
-
 	agent, err := adk.NewChatModelAgent(ctx, config)
+	if err != nil {
+		return nil, nil, errors.Join(err, host.Close())
+	}
+	return agent, host.Close, nil
+}
+
+// skills: end
+
+// runWithSkills is one Run of an existing Eino agent, built from config
+// with skills added (newAgent, the lines a user writes); the Run names its
+// conversation's session.
+func runWithSkills(ctx context.Context, config *adk.ChatModelAgentConfig, skillsDir, sessionDir string, history []adk.Message) ([]adk.Message, error) {
+	agent, closeAgent, err := newAgent(ctx, config, skillsDir, sessionDir)
 	if err != nil {
 		return nil, err
 	}
+	defer closeAgent()
 	runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent})
 	// run: begin
 	events := runner.Run(ctx, history, skilleino.WithSession("conversation-1"))
@@ -91,24 +102,26 @@ func Example() {
 }
 
 // exampleLines returns the lines of example_test.go between "// name:
-// begin" and "// name: end", without the function body's indentation.
+// begin" and "// name: end", without the markers' indentation.
 func exampleLines(t *testing.T, name string) string {
 	t.Helper()
 	src, err := os.ReadFile("example_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, body, _ := strings.Cut(string(src), "// "+name+": begin\n")
-	body, _, _ = strings.Cut(body, "\t// "+name+": end")
+	before, body, _ := strings.Cut(string(src), "// "+name+": begin\n")
+	indent := before[strings.LastIndex(before, "\n")+1:]
+	body, _, _ = strings.Cut(body, indent+"// "+name+": end")
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
-		lines = append(lines, strings.TrimPrefix(l, "\t"))
+		lines = append(lines, strings.TrimPrefix(l, indent))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // TestREADMEShowsTheExample keeps the README's lines and the example's
-// one text, and the number of lines the README gives for the setup true.
+// one text, and the number of lines the README says the constructor's body
+// has true.
 func TestREADMEShowsTheExample(t *testing.T) {
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
@@ -118,7 +131,12 @@ func TestREADMEShowsTheExample(t *testing.T) {
 	if !strings.Contains(string(readme), "```go\n"+setup+"\n\n// Each Run names its conversation:\n"+run+"\n```\n") {
 		t.Errorf("README.md has no ```go block holding the example's lines exactly:\n%s\n\n%s", setup, run)
 	}
-	n := strings.Count(setup, "\n") + 1
+	n := 0
+	for _, l := range strings.Split(setup, "\n") {
+		if strings.HasPrefix(l, "\t") {
+			n++
+		}
+	}
 	if want := fmt.Sprintf("%d lines", n); !strings.Contains(string(readme), want) {
 		t.Errorf("README.md does not say %q", want)
 	}

@@ -135,7 +135,9 @@ func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
 // messages in their places and every other message the framework's own
 // (the same pointer). A failure of the plugin or the store does not stop
 // the agent: the model is called with what Sync could still give, or with
-// msgs as they were.
+// msgs as they were. A closed host does (hostsdk.ErrClosed): the agent
+// outlived its host, and would run without its skills. A step with no
+// mount in effect publishes nothing, and is logged as a warning.
 func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema.Message, error) {
 	sess, err := s.session(ctx)
 	if err != nil {
@@ -147,7 +149,7 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 	}
 	res, err := sess.Sync(ctx, history)
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case err != nil && (ctx.Err() != nil || errors.Is(err, hostsdk.ErrClosed)):
 		return nil, fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
 	case err != nil:
 		s.opts.Logger.Warn("skill catalog: the step failed; the model is called without the plugin's additions",
@@ -157,6 +159,9 @@ func (s *Skills) rewrite(ctx context.Context, msgs []*schema.Message) ([]*schema
 		}
 	case res.Decision.Reject != nil:
 		return nil, fmt.Errorf("skilleino: session %q: the step was rejected: %s", sess.ID(), res.Decision.Reject.Reason)
+	case res.Outcome == hostsdk.OutcomeNoPlugin:
+		s.opts.Logger.Warn("skill catalog: no plugin mount is in effect for the agent's scope; the step publishes nothing and the model is called without the catalog",
+			"session", sess.ID(), "agent", s.opts.AgentScope, "reasons", res.Reasons)
 	}
 	actOnInvocations(ctx, res.Invocations)
 	out := append(make([]*schema.Message, 0, len(system)+len(res.View)), system...)
@@ -217,7 +222,7 @@ func (s *Skills) record(ctx context.Context, msgs []*schema.Message) error {
 		err = sess.Record(ctx, history)
 	}
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, hostsdk.ErrClosed) {
 			return fmt.Errorf("skilleino: session %q: %w", sess.ID(), err)
 		}
 		s.opts.Logger.Warn("skill catalog: the Run's final answer could not be logged; the next Run logs it",

@@ -3,6 +3,7 @@ package skilleino
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/cloudwego/eino/components/tool"
@@ -47,7 +48,8 @@ func (t *skillTool) Info(context.Context) (*schema.ToolInfo, error) { return t.i
 // InvokableRun runs the call through the plugin. A failure to reach it
 // becomes the tool's text, because an error from an Eino tool ends the
 // whole Run: the model reads what went wrong and can go on without the
-// skill.
+// skill. A closed host (hostsdk.ErrClosed) ends the Run: the agent outlived
+// its host.
 func (t *skillTool) InvokableRun(ctx context.Context, arguments string, _ ...tool.Option) (string, error) {
 	sess, err := t.skills.session(ctx)
 	if err != nil {
@@ -57,7 +59,7 @@ func (t *skillTool) InvokableRun(ctx context.Context, arguments string, _ ...too
 		CallID: compose.GetToolCallID(ctx), Name: t.info.Name, Arguments: json.RawMessage(arguments),
 	})
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case err != nil && (ctx.Err() != nil || errors.Is(err, hostsdk.ErrClosed)):
 		return "", fmt.Errorf("skilleino: tool %q: %w", t.info.Name, err)
 	case err != nil:
 		t.skills.opts.Logger.Warn("skill catalog: a tool call failed", "session", sess.ID(), "tool", t.info.Name, "err", err)

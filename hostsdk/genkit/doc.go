@@ -11,6 +11,10 @@
 //	resp, err := genkit.Generate(skillgenkit.WithSession(ctx, "conversation-1"), g,
 //		ai.WithMessages(history...), ai.WithTools(skills.Tools()...), ai.WithMiddleware(skills.Middleware()))
 //
+// The host lives as long as the skills: a function that sets them up
+// returns host.Close for its caller rather than deferring it, since a
+// Generate on a closed host fails (hostsdk.ErrClosed).
+//
 // # Why it works this way
 //
 // Genkit leaves the conversation to its caller, who passes the history to

@@ -3,6 +3,7 @@ package skillgenkit_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -17,22 +18,33 @@ import (
 	skillgenkit "github.com/skillcatalog/skillcatalog/hostsdk/genkit"
 )
 
-// generateWithSkills is one Generate of an existing Genkit application,
-// with skills added: the lines between the "skills" markers are what a
-// user adds, and the application's own Generate (between the "generate"
-// markers) names its conversation's session and offers the skills.
-func generateWithSkills(ctx context.Context, g *genkit.Genkit, skillsDir, sessionDir string, history []*ai.Message) (*ai.ModelResponse, error) {
-	// skills: begin
+// skills: begin
+// newSkills opens the host and its skills. The host lives as long as the skills:
+// the caller calls the returned func when it is done with them.
+func newSkills(ctx context.Context, skillsDir, sessionDir string) (*skillgenkit.Skills, func() error, error) {
 	host, err := hostsdk.Open(ctx, &hostsdk.OpenOptions{SkillDirs: []string{skillsDir}, SessionDir: sessionDir})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	defer host.Close()
 	skills, err := skillgenkit.New(ctx, host, nil)
+	if err != nil {
+		return nil, nil, errors.Join(err, host.Close())
+	}
+	return skills, host.Close, nil
+}
+
+// skills: end
+
+// generateWithSkills is one Generate of an existing Genkit application,
+// with skills added: newSkills is what a user writes, and the
+// application's own Generate (between the "generate" markers) names its
+// conversation's session and offers the skills.
+func generateWithSkills(ctx context.Context, g *genkit.Genkit, skillsDir, sessionDir string, history []*ai.Message) (*ai.ModelResponse, error) {
+	skills, closeSkills, err := newSkills(ctx, skillsDir, sessionDir)
 	if err != nil {
 		return nil, err
 	}
-	// skills: end
+	defer closeSkills()
 	// generate: begin
 	resp, err := genkit.Generate(skillgenkit.WithSession(ctx, "conversation-1"), g, ai.WithMessages(history...),
 		ai.WithTools(skills.Tools()...), ai.WithMiddleware(skills.Middleware()))
@@ -84,33 +96,40 @@ func Example() {
 }
 
 // exampleLines returns the lines of example_test.go between "// name:
-// begin" and "// name: end", without the function body's indentation.
+// begin" and "// name: end", without the markers' indentation.
 func exampleLines(t *testing.T, name string) string {
 	t.Helper()
 	src, err := os.ReadFile("example_test.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, body, _ := strings.Cut(string(src), "// "+name+": begin\n")
-	body, _, _ = strings.Cut(body, "\t// "+name+": end")
+	before, body, _ := strings.Cut(string(src), "// "+name+": begin\n")
+	indent := before[strings.LastIndex(before, "\n")+1:]
+	body, _, _ = strings.Cut(body, indent+"// "+name+": end")
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(body, "\n"), "\n") {
-		lines = append(lines, strings.TrimPrefix(l, "\t"))
+		lines = append(lines, strings.TrimPrefix(l, indent))
 	}
 	return strings.Join(lines, "\n")
 }
 
 // readmeBlock is the block the READMEs show: the example's lines.
 func readmeBlock(t *testing.T) string {
-	return "```go\n" + exampleLines(t, "skills") + "\n" + exampleLines(t, "generate") + "\n```\n"
+	return "```go\n" + exampleLines(t, "skills") + "\n\n// Each Generate names its conversation and offers the skills:\n" +
+		exampleLines(t, "generate") + "\n```\n"
 }
 
 // The root README and this module's README show the example's lines
-// exactly, and say how many lines a user adds before the Generate: ten at
-// most.
+// exactly, and say how many lines the function that sets the skills up
+// holds: ten at most.
 func TestREADMEShowsTheExample(t *testing.T) {
 	block := readmeBlock(t)
-	n := strings.Count(exampleLines(t, "skills"), "\n") + 1
+	n := 0
+	for _, l := range strings.Split(exampleLines(t, "skills"), "\n") {
+		if strings.HasPrefix(l, "\t") {
+			n++
+		}
+	}
 	for _, path := range []string{filepath.Join("..", "..", "README.md"), "README.md"} {
 		readme, err := os.ReadFile(path)
 		if err != nil {

@@ -94,7 +94,9 @@ func IsPluginMessage(m *ai.Message) bool {
 // framework's own pointer) and the tools as the model is offered them.
 // A failure of the plugin or the store does not stop the generation: the
 // model is called with what Sync could still give, or with req's
-// messages.
+// messages. A closed host does (hostsdk.ErrClosed): the application
+// outlived its host, and would run without its skills. A step with no
+// mount in effect publishes nothing, and is logged as a warning.
 func (s *Skills) prepare(ctx context.Context, b *binding, req *ai.ModelRequest) (*ai.ModelRequest, error) {
 	out := *req
 	var err error
@@ -107,7 +109,7 @@ func (s *Skills) prepare(ctx context.Context, b *binding, req *ai.ModelRequest) 
 	}
 	res, err := s.session(ctx, b).Sync(ctx, history)
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case err != nil && (ctx.Err() != nil || errors.Is(err, hostsdk.ErrClosed)):
 		return nil, fmt.Errorf("skillgenkit: session %q: %w", b.id, err)
 	case err != nil:
 		s.opts.Logger.Warn("skill catalog: the step failed; the model is called without the plugin's additions",
@@ -117,6 +119,9 @@ func (s *Skills) prepare(ctx context.Context, b *binding, req *ai.ModelRequest) 
 		}
 	case res.Decision.Reject != nil:
 		return nil, fmt.Errorf("skillgenkit: session %q: the step was rejected: %s", b.id, res.Decision.Reject.Reason)
+	case res.Outcome == hostsdk.OutcomeNoPlugin:
+		s.opts.Logger.Warn("skill catalog: no plugin mount is in effect for the agent's scope; the step publishes nothing and the model is called without the catalog",
+			"session", b.id, "agent", s.opts.AgentScope, "reasons", res.Reasons)
 	}
 	out.Messages = append(make([]*ai.Message, 0, len(system)+len(res.View)), system...)
 	for _, v := range res.View {
@@ -152,7 +157,7 @@ func (s *Skills) settle(ctx context.Context, b *binding, sent *ai.ModelRequest, 
 		err = s.session(ctx, b).Record(ctx, history)
 	}
 	if err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || errors.Is(err, hostsdk.ErrClosed) {
 			return fmt.Errorf("skillgenkit: session %q: %w", b.id, err)
 		}
 		s.opts.Logger.Warn("skill catalog: the final answer could not be logged; the next Generate logs it",

@@ -3,6 +3,7 @@ package skillgenkit
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -82,7 +83,9 @@ func (s *Skills) offered(tools []*ai.ToolDefinition) ([]*ai.ToolDefinition, erro
 // certainly this call's, the input as the model sent it (see calls.go). A
 // failure to reach the plugin becomes the tool's text, because an error
 // from a Genkit tool ends the whole Generate: the model reads what went
-// wrong and can go on without the skill.
+// wrong and can go on without the skill. A closed host
+// (hostsdk.ErrClosed) ends the Generate: the application outlived its
+// host.
 func (t *skillTool) run(tc *ai.ToolContext, input any) (string, error) {
 	b, err := bindingOf(tc)
 	if err != nil {
@@ -97,7 +100,7 @@ func (t *skillTool) run(tc *ai.ToolContext, input any) (string, error) {
 	sess := t.skills.session(tc, b)
 	res, err := sess.CallTool(tc, hostsdk.ToolCall{CallID: ref, Name: t.name, Arguments: args})
 	switch {
-	case err != nil && tc.Err() != nil:
+	case err != nil && (tc.Err() != nil || errors.Is(err, hostsdk.ErrClosed)):
 		return "", fmt.Errorf("skillgenkit: tool %q: %w", t.name, err)
 	case err != nil:
 		t.skills.opts.Logger.Warn("skill catalog: a tool call failed", "session", b.id, "tool", t.name, "err", err)

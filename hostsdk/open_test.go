@@ -1,0 +1,89 @@
+package hostsdk_test
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/hostsdk"
+)
+
+// openMounted opens a host over the test skills with mount as
+// OpenOptions.Mount and the given defaults turned off, and reports what the
+// mount does: the tools the agent is offered, whether a user's `/name`
+// invokes a skill, and the catalog's description of pdf-forms.
+func openMounted(t *testing.T, o hostsdk.OpenOptions) (tools []string, invoked bool, catalog string) {
+	t.Helper()
+	t.Setenv("HOME", t.TempDir()) // no user-level skills of the machine's
+	o.SkillDirs, o.Logger = []string{"../testdata/skills"}, slog.New(slog.DiscardHandler)
+	host, err := hostsdk.Open(context.Background(), &o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Close() })
+	s := host.Session("s1", &hostsdk.SessionOptions{Cwd: t.TempDir()})
+	for _, d := range s.Tools() {
+		tools = append(tools, d.Name)
+	}
+	res, err := s.Sync(context.Background(), []hostsdk.Message{userMsg("/pdf-forms fill in the W-9")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range res.View {
+		if v.Plugin && strings.Contains(v.Message.Text(), "pdf-forms") && catalog == "" {
+			catalog = v.Message.Text()
+		}
+	}
+	return tools, len(res.Invocations) > 0, catalog
+}
+
+// TestOpenMountCompletesTheDefaults: the mount options a user sets change
+// only what they set; the rest keeps Open's defaults (skill_resource, and
+// `/name` invocation).
+func TestOpenMountCompletesTheDefaults(t *testing.T) {
+	tools, invoked, _ := openMounted(t, hostsdk.OpenOptions{})
+	if !slices.Contains(tools, "skill_resource") || !invoked {
+		t.Fatalf("Open's defaults: tools %v, /name invoked %v; want skill_resource and /name", tools, invoked)
+	}
+	tools, invoked, catalog := openMounted(t, hostsdk.OpenOptions{Mount: &hostsdk.MountOptions{DescriptionMaxLength: 12}})
+	if !slices.Contains(tools, "skill_resource") || !invoked {
+		t.Errorf("with only DescriptionMaxLength set: tools %v, /name invoked %v; want skill_resource and /name kept", tools, invoked)
+	}
+	if strings.Contains(catalog, "flatten and validate") || !strings.Contains(catalog, "...") {
+		t.Errorf("with DescriptionMaxLength 12 the catalog still holds the long description:\n%s", catalog)
+	}
+}
+
+// TestOpenMountTurnsDefaultsOff: each of Open's defaults can still be
+// turned off, one at a time.
+func TestOpenMountTurnsDefaultsOff(t *testing.T) {
+	tools, invoked, _ := openMounted(t, hostsdk.OpenOptions{NoResourceTool: true})
+	if slices.Contains(tools, "skill_resource") || !invoked {
+		t.Errorf("NoResourceTool: tools %v, /name invoked %v; want no skill_resource, /name kept", tools, invoked)
+	}
+	tools, invoked, _ = openMounted(t, hostsdk.OpenOptions{NoUserInvocation: true, Mount: &hostsdk.MountOptions{SearchTool: true}})
+	if !slices.Contains(tools, "skill_resource") || !slices.Contains(tools, "skill_search") || invoked {
+		t.Errorf("NoUserInvocation with SearchTool: tools %v, /name invoked %v; want skill_resource and skill_search, no /name", tools, invoked)
+	}
+}
+
+// TestOpenRefusesContradictoryMountOptions: a default both turned off and
+// asked for is a mistake, said by name, not a silent choice of one.
+func TestOpenRefusesContradictoryMountOptions(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	for i, o := range []hostsdk.OpenOptions{
+		{NoResourceTool: true, Mount: &hostsdk.MountOptions{ResourceTool: true}},
+		{NoUserInvocation: true, Mount: &hostsdk.MountOptions{UserInvocation: true}},
+	} {
+		o.Logger = slog.New(slog.DiscardHandler)
+		host, err := hostsdk.Open(context.Background(), &o)
+		if err == nil {
+			host.Close()
+			t.Errorf("case %d: Open succeeded; want an error naming both options", i)
+		} else if !strings.Contains(err.Error(), "OpenOptions.No") {
+			t.Errorf("case %d: %v; want an error naming the options", i, err)
+		}
+	}
+}
