@@ -8,7 +8,7 @@
 //	skillcatalog conform (-plugin PATH | -in-process)   the contract suite
 //	skillcatalog serve-mcp [-skills DIR] [-http ADDR]   skills over MCP (the MCP Skills extension)
 //	skillcatalog validate [-json] DIR...                skills against the Agent Skills specification
-//	skillcatalog publish [-json] DIR OUT                skills as a static website (/.well-known/agent-skills/)
+//	skillcatalog publish [-json] [-strict] DIR OUT      skills as a static website (/.well-known/agent-skills/)
 //	skillcatalog explain [flags]                        the catalog the model would see, and why
 //	skillcatalog search -skills DIR QUERY               the skills that best match a request
 //	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
@@ -41,7 +41,7 @@ Usage:
                                                       run conformance scenarios
   skillcatalog serve-mcp [-skills DIR] [-http ADDR]   serve skills over MCP, the MCP Skills extension (stdio or HTTP)
   skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
-  skillcatalog publish [-json] DIR OUT                write skills as a static website for any web server (/.well-known/agent-skills/)
+  skillcatalog publish [-json] [-strict] DIR OUT      write skills as a static website for any web server (/.well-known/agent-skills/)
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
   skillcatalog search -skills DIR [flags] QUERY       find the skills that best match a request, as the skill_search tool does
   skillcatalog hostcheck [-json] [-timeout D] -- COMMAND [ARG...]

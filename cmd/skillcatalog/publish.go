@@ -9,13 +9,15 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
-const publishUsage = `Usage: skillcatalog publish [-json] DIR OUT
+const publishUsage = `Usage: skillcatalog publish [-json] [-strict] DIR OUT
 
 Writes the skills in DIR (one skill's folder, or a directory of skills, as
 validate takes it) as a static tree under OUT that any web server can serve,
@@ -31,20 +33,32 @@ Each digest is the SHA-256 of the exact bytes written, and the output is
 reproducible: the same skills give the same bytes. Both directories under
 OUT/.well-known are replaced whole; nothing else under OUT is touched.
 
-Every skill is validated first, as validate checks it; if any does not meet
-the specification, nothing is written and the command fails. A skill folder
-that is a symbolic link is published from where it leads, as validate reads
-it. A skill's hidden files are left out; a link or any other file that is
-not regular is refused, as is a file or folder whose name the v0.1.0 index
-cannot list (the RFC allows printable ASCII other than \ ? # [ ] in paths:
-rename it, or hide it), and a skill the web provider would refuse to unpack
-(more than 512 files, 16 MiB, or a compression ratio over 100). Files are
-written 0644 (0755 when executable) and every directory publish creates
-0755, whatever the umask.
+Every skill is checked first as the major clients read it (the errors
+validate -preset claude-code -preset codex reports): a field outside the
+specification, Claude Code's among them, is published as written, since
+clients read the fields they know and pass over the rest; a skill they
+would refuse (an error in a field the specification defines, such as a
+description over 1,024 characters or a name that is not its folder's, or
+a file the provider cannot read) is left out with a line on stderr
+naming it and why, and the others are written. With -strict every skill
+must meet the specification alone, Claude Code's fields being errors, and
+if any does not, nothing is written. A skill folder that is a symbolic
+link is published from where it leads, as validate reads it. A skill's
+hidden files are left out; a skill with a file or folder whose name the
+v0.1.0 index cannot list (the RFC allows printable ASCII other than
+\ ? # [ ] in paths: rename it, or hide it) is left out too (with -strict,
+nothing is written). A link or any other file that is not regular is
+refused, and a skill the web provider would refuse to unpack (more than
+512 files, 16 MiB, or a compression ratio over 100): nothing is written
+then. Files are written 0644 (0755 when executable) and every directory
+publish creates 0755, whatever the umask.
 
-Exit status: 0 when every skill was published, 1 when any skill is invalid
-or cannot be published, 2 for a usage error. With -json it prints
-{"out", "skills": [{"name", "type", "url", "digest", "files", "bytes"}]}.
+Exit status: 0 when every skill was published, 3 when the others were
+published and some skill was left out, 1 when nothing was written (a
+skill is invalid under -strict, every skill was left out, or one cannot
+be published), 2 for a usage error. With -json it prints
+{"out", "skills": [{"name", "type", "url", "digest", "files", "bytes"}],
+"leftOut": [{"name", "path", "reason"}]}.
 
 Flags:
 `
@@ -53,11 +67,36 @@ Flags:
 type publishReport struct {
 	Out    string                `json:"out"`
 	Skills []webskills.Published `json:"skills"`
+	// LeftOut are the skills not published, each with why.
+	LeftOut []leftOutSkill `json:"leftOut"`
 }
+
+// leftOutSkill is a skill publish left out: its folder's name and why.
+type leftOutSkill struct {
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
+}
+
+// clientPresets are the clients publish writes for by default: it
+// publishes a skill as Claude Code and Codex read it, their own fields
+// and all, since a site of spec-only skills would leave out most real
+// ones.
+var clientPresets = []agentskills.Preset{agentskills.PresetClaudeCode, agentskills.PresetCodex}
+
+// specFields are the frontmatter fields the Agent Skills specification
+// defines. An error about any other field does not leave a skill out:
+// clients read the fields they know and pass over the rest.
+var specFields = []string{"allowed-tools", "compatibility", "description", "license", "metadata", "name"}
+
+// exitLeftOut is publish's exit status when it wrote the site but left
+// out some skill: a script can tell a partial site from a failure (1).
+const exitLeftOut = 3
 
 func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fl := flag.NewFlagSet("publish", flag.ContinueOnError)
 	asJSON := fl.Bool("json", false, "print what was published as one JSON object")
+	strict := fl.Bool("strict", false, "publish only if every skill meets the Agent Skills specification alone (no client's fields), else write nothing")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), publishUsage)
 		fl.PrintDefaults()
@@ -69,19 +108,30 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return usageError(fl, stderr, "want DIR and OUT, got %d arguments", fl.NArg())
 	}
 	dir, out := fl.Arg(0), fl.Arg(1)
-	rep, err := validateAll(ctx, []string{dir}, func(d string) validatedSkill { return validateDir(d, nil) })
+	presets := clientPresets
+	if *strict {
+		presets = nil
+	}
+	rep, err := validateAll(ctx, []string{dir}, func(d string) validatedSkill { return validateDir(d, presets) })
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog publish: %v\n", err)
 		return 1
 	}
-	if !rep.Valid {
+	if *strict && !rep.Valid || len(rep.Errors) > 0 {
 		printValidation(stderr, rep)
 		fmt.Fprintf(stderr, "skillcatalog publish: nothing written: every skill must meet the specification (skillcatalog validate %s says the same)\n", skill.QuoteUnsafe(dir))
 		return 1
 	}
-	list, err := publishList(rep.Skills)
+	list, leftOut, err := publishList(rep.Skills, *strict)
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog publish: %v; nothing written\n", err)
+		return 1
+	}
+	for _, l := range leftOut {
+		fmt.Fprintf(stderr, "skillcatalog publish: left out %s: %s\n", skill.QuoteUnsafe(l.Name), l.Reason)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(stderr, "skillcatalog publish: nothing written: every skill was left out")
 		return 1
 	}
 	created := missingDirs(out)
@@ -93,11 +143,15 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		fmt.Fprintf(stderr, "skillcatalog %v\n", err)
 		return 1
 	}
+	code := 0
+	if len(leftOut) > 0 {
+		code = exitLeftOut
+	}
 	if *asJSON {
-		if !printJSON(stdout, stderr, "publish", publishReport{Out: out, Skills: published}) {
+		if !printJSON(stdout, stderr, "publish", publishReport{Out: out, Skills: published, LeftOut: leftOut}) {
 			return 1
 		}
-		return 0
+		return code
 	}
 	for _, p := range published {
 		fmt.Fprintf(stdout, "%-8s %s  %s (%d files, %d bytes)  %s\n", p.Type, p.Name, p.URL, p.Files, p.Bytes, p.Digest)
@@ -106,28 +160,63 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	if len(published) == 1 {
 		noun = "skill"
 	}
-	fmt.Fprintf(stdout, "%d %s published: %s (v0.2.0) and %s (v0.1.0)\n", len(published), noun,
+	left := ""
+	if len(leftOut) > 0 {
+		left = fmt.Sprintf(", %d left out (named on stderr)", len(leftOut))
+	}
+	fmt.Fprintf(stdout, "%d %s published%s: %s (v0.2.0) and %s (v0.1.0)\n", len(published), noun, left,
 		skill.QuoteUnsafe(webskills.IndexPath(out)), skill.QuoteUnsafe(filepath.Join(out, ".well-known", "skills", "index.json")))
-	return 0
+	return code
 }
 
 // publishList returns the skills to publish, each from its folder with
 // links resolved, as validate reads it through them (a skill folder linked
 // into DIR, or a DIR that is a link to one skill's folder), after checking
-// that the v0.1.0 index can list every file publish copies.
-func publishList(skills []validatedSkill) ([]webskills.PublishSkill, error) {
+// that the v0.1.0 index can list every file publish copies. A skill the
+// clients would refuse is left out, with why; with strict the first such
+// skill is an error instead.
+func publishList(skills []validatedSkill, strict bool) ([]webskills.PublishSkill, []leftOutSkill, error) {
 	list := make([]webskills.PublishSkill, 0, len(skills))
+	leftOut := []leftOutSkill{}
 	for _, s := range skills {
-		dir, err := filepath.EvalSymlinks(s.Path)
-		if err != nil {
-			return nil, fmt.Errorf("skill %q: %w", s.Name, err)
+		why := refusal(s)
+		var dir string
+		if why == "" {
+			var err error
+			if dir, err = filepath.EvalSymlinks(s.Path); err == nil {
+				err = checkPublishedNames(dir)
+			}
+			if err != nil && strict {
+				return nil, nil, fmt.Errorf("skill %q: %w", s.Name, err)
+			}
+			if err != nil {
+				why = err.Error()
+			}
 		}
-		if err := checkPublishedNames(dir); err != nil {
-			return nil, fmt.Errorf("skill %q: %w", s.Name, err)
+		if why != "" {
+			leftOut = append(leftOut, leftOutSkill{Name: filepath.Base(s.Path), Path: s.Path, Reason: why})
+			continue
 		}
 		list = append(list, webskills.PublishSkill{Name: s.Name, Dir: dir})
 	}
-	return list, nil
+	return list, leftOut, nil
+}
+
+// refusal says why clients would refuse the checked skill s, or returns
+// "": an error in a field the specification defines (a description over
+// 1,024 characters, a name that is not its folder's) or in the file as a
+// whole, or a file the provider does not load.
+func refusal(s validatedSkill) string {
+	var whys []string
+	for _, f := range s.Errors {
+		if f.Field == "" || slices.Contains(specFields, f.Field) {
+			whys = append(whys, findingText(f))
+		}
+	}
+	if len(whys) == 0 && !s.Loads {
+		whys = append(whys, skill.QuoteUnsafe(s.NotLoaded))
+	}
+	return strings.Join(whys, "; ")
 }
 
 // checkPublishedNames refuses a name below the skill folder dir that a

@@ -113,17 +113,23 @@ func TestPublishReadBack(t *testing.T) {
 	}
 }
 
-// publish refuses what validate refuses, and a link, writing nothing.
+// With -strict publish refuses what validate refuses, writing nothing;
+// without it, it leaves such a skill out, and with no other skill writes
+// nothing either. A link is refused either way.
 func TestPublishRefuses(t *testing.T) {
 	out := t.TempDir()
-	_, stderr, code := runPublish(t, filepath.Join(validateFixture, "broken", "name-mismatch"), out)
+	_, stderr, code := runPublish(t, "-strict", filepath.Join(validateFixture, "broken", "name-mismatch"), out)
 	if code != 1 || !strings.Contains(stderr, "nothing written: every skill must meet the specification") || !strings.Contains(stderr, "error: name:") {
-		t.Errorf("an invalid skill: exit %d\n%s", code, stderr)
+		t.Errorf("-strict, an invalid skill: exit %d\n%s", code, stderr)
 	}
 	dir := t.TempDir()
 	writeTestSkill(t, filepath.Join(dir, "linked"), "linked", "A skill with a link.")
 	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "linked", "notes.md")); err != nil {
 		t.Fatal(err)
+	}
+	_, stderr, code = runPublish(t, "-strict", dir, out)
+	if code != 1 || !strings.Contains(stderr, `publish: skill "linked": notes.md is a symbolic link, not a regular file; publish copies regular files only`) {
+		t.Errorf("-strict, a link: exit %d\n%s", code, stderr)
 	}
 	_, stderr, code = runPublish(t, dir, out)
 	if code != 1 || !strings.Contains(stderr, `publish: skill "linked": notes.md is a symbolic link, not a regular file; publish copies regular files only`) {
@@ -178,14 +184,15 @@ func TestDemoListsSkillsFromAWebsite(t *testing.T) {
 	}
 }
 
-// publish refuses, naming the skill and the file, a file whose name the
-// v0.1.0 index cannot list: the RFC allows printable ASCII but \ ? # [ ]
-// in its paths, and the web provider refuses an entry that lists another.
-// Nothing is written.
+// publish leaves out, naming the skill and the file, a skill with a file
+// whose name the v0.1.0 index cannot list: the RFC allows printable ASCII
+// but \ ? # [ ] in its paths, and the web provider refuses an entry that
+// lists another. The other skills are written; with -strict nothing is.
 func TestPublishRefusesNamesTheIndexCannotList(t *testing.T) {
 	for _, name := range []string{"what?.md", "a[1].md", "b]", "c#d", `back\slash`, "café.md", "tab\there", "dir?/x.md"} {
 		dir, out := t.TempDir(), t.TempDir()
 		writeTestSkill(t, filepath.Join(dir, "odd"), "odd", "A skill with an odd file.")
+		writeTestSkill(t, filepath.Join(dir, "plain"), "plain", "A skill of SKILL.md alone.")
 		p := filepath.Join(dir, "odd", filepath.FromSlash(name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -193,14 +200,22 @@ func TestPublishRefusesNamesTheIndexCannotList(t *testing.T) {
 		if err := os.WriteFile(p, []byte("odd\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		_, stderr, code := runPublish(t, dir, out)
 		first, _, _ := strings.Cut(name, "/")
+		_, stderr, code := runPublish(t, "-strict", dir, out)
 		want := fmt.Sprintf(`skill "odd": %q: a name the v0.1.0 index cannot list`, first)
 		if code != 1 || !strings.Contains(stderr, want) || !strings.Contains(stderr, "nothing written") {
-			t.Errorf("a file %q: exit %d, want 1 and %q\n%s", name, code, want, stderr)
+			t.Errorf("-strict, a file %q: exit %d, want 1 and %q\n%s", name, code, want, stderr)
 		}
 		if entries, _ := os.ReadDir(out); len(entries) != 0 {
-			t.Errorf("a file %q: the refused publish wrote %d entries", name, len(entries))
+			t.Errorf("-strict, a file %q: the refused publish wrote %d entries", name, len(entries))
+		}
+		_, stderr, code = runPublish(t, dir, out)
+		want = fmt.Sprintf(`skillcatalog publish: left out odd: %q: a name the v0.1.0 index cannot list`, first)
+		if code != 3 || !strings.Contains(stderr, want) {
+			t.Errorf("a file %q: exit %d, want 3 and %q\n%s", name, code, want, stderr)
+		}
+		if files := treeFiles(t, out); files[".well-known/agent-skills/plain/SKILL.md"] == nil || len(files) != 4 {
+			t.Errorf("a file %q: wrote %d files, want plain's 4 alone", name, len(files))
 		}
 	}
 	// A hidden file is left out whatever its name, and a space is allowed.
@@ -242,5 +257,102 @@ func TestPublishFollowsALinkedSkillFolder(t *testing.T) {
 				t.Errorf("publish %s wrote no %s (it wrote %d files)", arg, name, len(files))
 			}
 		}
+	}
+}
+
+// clientSkills is a directory of skills as real repositories hold them:
+// two that meet the specification, one with Claude Code's fields, and
+// claude-api, whose description (as in the anthropics/skills repository)
+// is 1,068 characters, over the specification's 1,024.
+func clientSkills(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	writeSkillFile(t, dir, "docx", "---\nname: docx\ndescription: \"Use this skill whenever the user wants to create or edit Word documents.\"\nlicense: Proprietary. LICENSE.txt has complete terms\n---\nBody.\n")
+	if err := os.WriteFile(filepath.Join(dir, "docx", "LICENSE.txt"), []byte("Terms.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeSkillFile(t, dir, "pdf", "---\nname: pdf\ndescription: Use this skill whenever the user wants to do anything with PDF files.\n---\nBody.\n")
+	writeSkillFile(t, dir, "deploy", "---\nname: deploy\ndescription: Deploy the application.\nwhen_to_use: After the release branch is tagged.\nallowed-tools: Bash(git push *), Read\ndisable-model-invocation: true\nargument-hint: \"[environment]\"\n---\nBody.\n")
+	long := "Reference for the Claude API.\n" + strings.Repeat("x", 1068-len("Reference for the Claude API.\n"))
+	writeSkillFile(t, dir, "claude-api", "---\nname: claude-api\ndescription: |-\n  "+strings.ReplaceAll(long, "\n", "\n  ")+"\nlicense: Complete terms in LICENSE.txt\n---\nBody.\n")
+	return dir
+}
+
+// By default publish writes the skills Claude Code and Codex read, Claude
+// Code's fields and all, leaves out the one they refuse with a line naming
+// it and why, and exits with status 3 to say something was left out.
+func TestPublishLeavesOutWhatClientsRefuse(t *testing.T) {
+	dir, out := clientSkills(t), t.TempDir()
+	stdout, stderr, code := runPublish(t, dir, out)
+	if code != 3 {
+		t.Errorf("exit %d, want 3\n%s", code, stderr)
+	}
+	if want := "skillcatalog publish: left out claude-api: description: is 1068 characters long; the limit is 1024\n"; stderr != want {
+		t.Errorf("stderr:\n%s\nwant:\n%s", stderr, want)
+	}
+	if !strings.Contains(stdout, "3 skills published, 1 left out (named on stderr): ") {
+		t.Errorf("stdout:\n%s", stdout)
+	}
+	files := treeFiles(t, out)
+	for _, name := range []string{"docx.tar.gz", "pdf/SKILL.md", "deploy/SKILL.md"} {
+		if files[".well-known/agent-skills/"+name] == nil {
+			t.Errorf("%s not written", name)
+		}
+	}
+	for name := range files {
+		if strings.Contains(name, "claude-api") {
+			t.Errorf("the left-out skill was written: %s", name)
+		}
+	}
+	want, _ := os.ReadFile(filepath.Join(dir, "deploy", "SKILL.md"))
+	if got := files[".well-known/agent-skills/deploy/SKILL.md"]; !bytes.Equal(got, want) {
+		t.Errorf("deploy/SKILL.md published as\n%s\nwant it as written, Claude Code fields and all:\n%s", got, want)
+	}
+
+	stdout, _, code = runPublish(t, "-json", dir, t.TempDir())
+	var rep publishReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || code != 3 {
+		t.Fatalf("publish -json: exit %d, %v\n%s", code, err, stdout)
+	}
+	if len(rep.Skills) != 3 || len(rep.LeftOut) != 1 || rep.LeftOut[0].Name != "claude-api" ||
+		rep.LeftOut[0].Reason != "description: is 1068 characters long; the limit is 1024" {
+		t.Errorf("publish -json: %+v", rep)
+	}
+}
+
+// With -strict publish keeps to the specification alone: one skill that
+// breaks it, or that uses Claude Code's fields, and nothing is written.
+func TestPublishStrict(t *testing.T) {
+	dir, out := clientSkills(t), t.TempDir()
+	_, stderr, code := runPublish(t, "-strict", dir, out)
+	for _, want := range []string{
+		"  error: description: is 1068 characters long; the limit is 1024\n",
+		`  error: disable-model-invocation: field "disable-model-invocation" is not in the specification`,
+		"skillcatalog publish: nothing written: every skill must meet the specification",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if code != 1 {
+		t.Errorf("exit %d, want 1", code)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("a refused publish wrote %d entries", len(entries))
+	}
+}
+
+// When every skill is left out nothing is written (a site published
+// earlier stays as it was) and the command fails.
+func TestPublishNothingLeft(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeSkillFile(t, dir, "template", "---\nname: template-skill\ndescription: Replace me.\n---\nBody.\n")
+	_, stderr, code := runPublish(t, dir, out)
+	if code != 1 || !strings.Contains(stderr, `skillcatalog publish: left out template: name: "template-skill" does not match the directory name "template"`) ||
+		!strings.Contains(stderr, "skillcatalog publish: nothing written: every skill was left out\n") {
+		t.Errorf("exit %d\n%s", code, stderr)
+	}
+	if entries, _ := os.ReadDir(out); len(entries) != 0 {
+		t.Errorf("wrote %d entries", len(entries))
 	}
 }
