@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -13,6 +14,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
@@ -49,6 +51,7 @@ description: Write reversible SQL migrations with an explicit down step and a da
 type demoOptions struct {
 	mcpURL      string
 	mcpCommand  string
+	mcpStderr   io.Writer // the -mcp-command server's stderr, prefixed
 	mcpHeaders  headerFlags
 	mcpLabel    string
 	web         webOptions
@@ -70,7 +73,7 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fl.BoolVar(&o.diagnostics, "diagnostics", false, "print the skill providers' diagnostics after discovery")
 	fl.BoolVar(&o.trace, "trace", false, "print the OpenTelemetry spans of every step and tool call as a tree with durations")
 	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
-	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
+	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces; its stderr goes to the demo's, each line prefixed \"mcp-command: \")")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server, for example an Authorization header (repeatable)")
 	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server: its skills' catalog lines name it, and colliding names are qualified as LABEL:path")
 	o.web.flags(fl)
@@ -92,6 +95,9 @@ func demoCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if o.sessionDir != "" {
 		o.keepSession = true
+	}
+	if o.mcpCommand != "" {
+		o.mcpStderr = &prefixWriter{w: stderr, prefix: "mcp-command: "}
 	}
 	out := newReporter(stdout, o.json)
 	if err := runDemo(ctx, o, out); err != nil {
@@ -279,7 +285,7 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{Label: "agentskills"})
 	d.removeRemote = func() {}
 	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
-		remote, err := mcpskills.New(&mcpskills.Options{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
+		remote, err := mcpskills.New(&mcpskills.Options{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Stderr: d.opts.mcpStderr, Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
 		if err != nil {
 			return nil, nil, fmt.Errorf("remote skills: %w", err)
 		}
@@ -863,4 +869,36 @@ func (h *headerFlags) Set(v string) error {
 	}
 	h.m[strings.TrimSpace(name)] = strings.TrimSpace(value)
 	return nil
+}
+
+// prefixWriter writes to w with prefix at the start of every line, so that
+// the lines of a server's stderr stand apart from the demo's own. Writes
+// are serialized.
+type prefixWriter struct {
+	mu     sync.Mutex
+	w      io.Writer
+	prefix string
+	mid    bool // the last write ended inside a line
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var buf []byte
+	for rest := b; len(rest) > 0; {
+		if !p.mid {
+			buf = append(buf, p.prefix...)
+		}
+		line := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			line = rest[:i+1]
+		}
+		buf = append(buf, line...)
+		rest = rest[len(line):]
+		p.mid = line[len(line)-1] != '\n'
+	}
+	if _, err := p.w.Write(buf); err != nil {
+		return 0, err
+	}
+	return len(b), nil
 }

@@ -44,7 +44,7 @@ func pythonHost(t *testing.T) (string, string) {
 func TestHostcheckPassesThePythonHost(t *testing.T) {
 	python, script := pythonHost(t)
 	bin := buildCommand(t)
-	code, res, stderr := runHostcheck(t, bin, nil, python, script, "{plugin}")
+	code, res, stderr := runHostcheck(t, bin, []string{"PYHOST_SESSION=checked-session"}, python, script, "{plugin}")
 	if code != 0 || res.Report.Failed() || len(res.Problems) > 0 {
 		t.Fatalf("hostcheck exited %d: failed %v, problems %v, violations %+v\n%s", code, failedChecks(res.Report), res.Problems, res.Report.Violations, stderr)
 	}
@@ -57,28 +57,36 @@ func TestHostcheckPassesThePythonHost(t *testing.T) {
 }
 
 // TestPythonHostSession runs the Python host's scripted session against
-// the plugin: it prints each step's outcome and checks every answer,
-// exiting with status 1 on the first that is not what it expects.
+// the plugin, in the session named on its command line: it prints each
+// step's outcome and checks every answer, exiting with status 1 on the
+// first that is not what it expects. The model's final answer of a turn,
+// which no step carries, is in the transcript the host keeps.
 func TestPythonHostSession(t *testing.T) {
 	python, script := pythonHost(t)
 	bin := buildCommand(t)
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(python, script, bin)
+	cmd := exec.Command(python, script, bin, "review-7")
+	cmd.Env = append(os.Environ(), "PYHOST_SESSION=not-this-one")
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("python host: %v\nstdout:\n%s\nstderr:\n%s", err, stdout.String(), stderr.String())
 	}
 	for _, want := range []string{
-		"s1 step 1: OUTCOME_INITIAL, 2 messages appended\n",
+		"review-7 turn 1 step 1: OUTCOME_INITIAL, 2 messages appended\n",
 		"skill pdf-forms: <skill_content name=\"pdf-forms\">\n",
 		"skill_resource fields.md: 22 bytes\n",
-		"s1 step 2: OUTCOME_UNCHANGED, 2 messages appended\n",
+		"review-7 turn 1 step 2: OUTCOME_UNCHANGED, 2 messages appended\n",
 		"OUTCOME_REPLACEMENT, 1 messages appended\n",
-		"s2 step 1: OUTCOME_INITIAL, 2 messages appended\n",
+		"review-7 turn 2 step 1: OUTCOME_UNCHANGED, 1 messages appended\n",
+		"review-7-2 turn 1 step 1: OUTCOME_INITIAL, 2 messages appended\n",
+		"review-7 transcript: ",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("the session printed no %q:\n%s", want, stdout.String())
 		}
+	}
+	if strings.Contains(stdout.String(), "not-this-one") {
+		t.Errorf("the session named on the command line did not take precedence over PYHOST_SESSION:\n%s", stdout.String())
 	}
 	// A plugin that never answers the handshake: the host says so and fails.
 	out, err := exec.Command(python, script, "/bin/true").CombinedOutput()

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/url"
 	"slices"
@@ -40,8 +41,12 @@ const (
 // configuration is served under the new one.
 type Options struct {
 	// Command is the server program and its arguments, started by the host
-	// and spoken to over stdin/stdout. The server's stderr is discarded.
+	// and spoken to over stdin/stdout. The server's stderr goes to Stderr.
 	Command []string
+	// Stderr receives the standard error of the Command server, as the
+	// server writes it; nil discards it. It is the host's to route: a
+	// server may write credentials there. Only with Command.
+	Stderr io.Writer
 	// Env is added to the host's environment for Command ("KEY=value").
 	// Values are treated as secrets: they never appear in errors.
 	Env []string
@@ -268,6 +273,9 @@ func (cfg Options) checkEndpoint() error {
 	default:
 		if len(cfg.Env) > 0 {
 			return errors.New("mcpskills: Env applies only to Command, not URL")
+		}
+		if cfg.Stderr != nil {
+			return errors.New("mcpskills: Stderr applies only to Command, not URL")
 		}
 		u, err := url.Parse(cfg.URL)
 		// The parse error would quote the URL, which may hold credentials.

@@ -1,6 +1,7 @@
 package mcpskills
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ func TestOptionsValidation(t *testing.T) {
 		{"empty program", Options{Command: []string{""}}, "Command[0]"},
 		{"headers with command", Options{Command: []string{"x"}, Headers: map[string]string{"A": "b"}}, "Headers apply only to URL"},
 		{"env with url", Options{URL: url, Env: []string{"A=b"}}, "Env applies only to Command"},
+		{"stderr with url", Options{URL: url, Stderr: io.Discard}, "Stderr applies only to Command"},
 		{"bad env", Options{Command: []string{"x"}, Env: []string{"novalue"}}, "Env[0]"},
 		{"relative url", Options{URL: "/mcp"}, "URL must be"},
 		{"ftp url", Options{URL: "ftp://host/mcp"}, "URL must be"},

@@ -50,7 +50,13 @@ func newTransportFunc(cfg Options, httpClient *http.Client) transportFunc {
 		return func() (mcp.Transport, error) {
 			cmd := exec.Command(cfg.Command[0], cfg.Command[1:]...)
 			cmd.Env = append(os.Environ(), cfg.Env...)
-			// Stderr stays nil (discarded): it may carry credentials.
+			// Discarded unless the host routes it (Options.Stderr): it may
+			// carry credentials.
+			cmd.Stderr = cfg.Stderr
+			// A writer that is not a file is copied to by a goroutine that
+			// Wait waits for; a child of the server holding stderr open
+			// must not hold Wait too.
+			cmd.WaitDelay = terminateWait
 			return &commandTransport{cmd: cmd}, nil
 		}
 	}
