@@ -8,9 +8,11 @@ import (
 	"path/filepath"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 )
 
 // OpenOptions configures Open; nil means every default: the user's Agent
@@ -29,6 +31,23 @@ type OpenOptions struct {
 	// a runtime whose user owns the directories it works in would. Off,
 	// only user-level skills and SkillDirs load.
 	TrustProjects bool
+	// Websites are sites whose published skills (the Agent Skills
+	// Discovery RFC) join the catalog, one webskills provider each, and
+	// MCPServers are MCP servers whose skills do, one mcpskills provider
+	// each. Open makes the providers and Close closes them. Each is
+	// best-effort, as a remote source is (a site or server that is down
+	// degrades alone), and needs a label no other one has, since its
+	// skills are named by it; a nil Logger in its options is Logger.
+	Websites   []webskills.Options
+	MCPServers []mcpskills.Options
+	// Providers are further skill sources of the host's own, attached
+	// after the skill directories, Websites and MCPServers, with
+	// skills.ProviderOptions{} (each decides its availability,
+	// skills.AvailabilityDeclarer). The host keeps owning them: Close does
+	// not close them, so close each after the Host. A source that needs a
+	// rank, another scope or trusted directives is attached by a host
+	// built from parts (New).
+	Providers []skills.Provider
 	// Store keeps the session logs: any sessionlog.Store, such as
 	// PostgreSQL's (package pglog). nil uses SessionDir.
 	Store sessionlog.Store
@@ -64,11 +83,12 @@ type OpenOptions struct {
 
 // Open sets up a Host for the common case in one call: a global scope, a
 // skill registry with Agent Skills on disk (watched for changes), a session
-// store, the plugin loaded and mounted in the global scope. Sessions are
+// store, the plugin loaded and mounted in the global scope. Websites, MCP
+// servers and a host's own providers join the same registry. Sessions are
 // then opened with Host.Session. Close releases everything Open made.
 //
-// A runtime with several agents, its own skills or another provider builds
-// the parts itself (New, Load, Mount).
+// A runtime with several agents, or with sources attached other than in
+// the global scope, builds the parts itself (New, Load, Mount).
 func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 	var o OpenOptions
 	if opts != nil {
@@ -89,32 +109,132 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		}
 		roots[i] = abs
 	}
-	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
-		TrustProject: trustAll(o.TrustProjects), Logger: o.Logger})
+	if err := o.checkLabels(); err != nil {
+		return nil, err
+	}
+	providers, closers, err := o.openProviders(roots)
 	if err != nil {
-		return nil, fmt.Errorf("hostsdk: open the skill directories: %w", err)
+		return nil, err
+	}
+	closeAll := func() {
+		for _, c := range closers {
+			c()
+		}
 	}
 	store, err := openStore(o)
 	if err != nil {
-		disk.Close()
+		closeAll()
 		return nil, err
 	}
 	registry, err := skills.NewRegistry(nil)
 	if err != nil {
-		disk.Close()
+		closeAll()
 		return nil, err
 	}
-	registry.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
+	for _, p := range providers {
+		registry.AddProvider(tools.GlobalScope, p.provider, skills.ProviderOptions{Label: p.label})
+	}
 	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
 	if err != nil {
-		disk.Close()
+		closeAll()
 		return nil, err
 	}
-	h.closers = append(h.closers, disk.Close)
+	h.closers = append(h.closers, closers...)
 	if err := h.loadAndMount(ctx, o.Launcher, mount); err != nil {
 		return nil, errors.Join(err, h.Close())
 	}
 	return h, nil
+}
+
+// openProvider is a provider Open attaches, with its label ("" for the
+// provider's Go type).
+type openProvider struct {
+	provider skills.Provider
+	label    string
+}
+
+// openProviders makes the providers o names, in the order they are
+// attached: the skill directories (roots, made absolute), the websites,
+// the MCP servers, then o.Providers. It returns the closers of those it
+// made; on an error it has closed them.
+func (o OpenOptions) openProviders(roots []string) (ps []openProvider, closers []func() error, err error) {
+	defer func() {
+		if err != nil {
+			for _, c := range closers {
+				c()
+			}
+			closers = nil
+		}
+	}()
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
+		TrustProject: trustAll(o.TrustProjects), Logger: o.Logger})
+	if err != nil {
+		return nil, nil, fmt.Errorf("hostsdk: open the skill directories: %w", err)
+	}
+	closers = append(closers, disk.Close)
+	ps = append(ps, openProvider{provider: disk})
+	for i, w := range o.Websites {
+		if w.Logger == nil {
+			w.Logger = o.Logger
+		}
+		web, err := webskills.New(&w)
+		if err != nil {
+			return nil, closers, fmt.Errorf("hostsdk: OpenOptions.Websites[%d]: %w", i, err)
+		}
+		closers = append(closers, web.Close)
+		ps = append(ps, openProvider{provider: web, label: web.Label()})
+	}
+	for i, m := range o.MCPServers {
+		if m.Logger == nil {
+			m.Logger = o.Logger
+		}
+		mcp, err := mcpskills.New(&m)
+		if err != nil {
+			return nil, closers, fmt.Errorf("hostsdk: OpenOptions.MCPServers[%d]: %w", i, err)
+		}
+		closers = append(closers, mcp.Close)
+		ps = append(ps, openProvider{provider: mcp, label: labelOr(m.Label, mcpskills.DefaultLabel)})
+	}
+	for i, p := range o.Providers {
+		if p == nil {
+			return nil, closers, fmt.Errorf("hostsdk: OpenOptions.Providers[%d] is nil", i)
+		}
+		ps = append(ps, openProvider{provider: p})
+	}
+	return ps, closers, nil
+}
+
+// checkLabels refuses two remote sources under one label: their skills
+// would be named alike (`label:name`, "website `label`").
+func (o OpenOptions) checkLabels() error {
+	seen := map[string]string{}
+	check := func(field string, i int, label string) error {
+		name := fmt.Sprintf("OpenOptions.%s[%d]", field, i)
+		if first, ok := seen[label]; ok {
+			return fmt.Errorf("hostsdk: %s.Label %q is %s's already: each remote source needs a label of its own", name, label, first)
+		}
+		seen[label] = name
+		return nil
+	}
+	for i, w := range o.Websites {
+		if err := check("Websites", i, labelOr(w.Label, webskills.DefaultLabel)); err != nil {
+			return err
+		}
+	}
+	for i, m := range o.MCPServers {
+		if err := check("MCPServers", i, labelOr(m.Label, mcpskills.DefaultLabel)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// labelOr returns label, or def when it is empty.
+func labelOr(label, def string) string {
+	if label == "" {
+		return def
+	}
+	return label
 }
 
 // mountOptions returns o.Mount completed with Open's defaults: the

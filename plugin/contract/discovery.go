@@ -36,6 +36,10 @@ type Discovery struct {
 	TrustedProjects []string `json:"trustedProjects,omitempty"`
 	// MCPServers are MCP skill servers reached over streamable HTTP.
 	MCPServers []DiscoveryServer `json:"mcpServers,omitempty"`
+	// Websites are sites that publish skills under the Agent Skills
+	// Discovery RFC (/.well-known/agent-skills/), as package webskills
+	// reads them.
+	Websites []DiscoveryWebsite `json:"websites,omitempty"`
 	// HonourDirectives names the kinds of directive the host acts on when
 	// a trusted skill asks for them: "context" (a fork), "model",
 	// "allowed-tools" (skill.DirectiveSet's names). The plugin marks them
@@ -79,6 +83,34 @@ type DiscoveryServer struct {
 	// TrustDirectives is the host's opt-in to act on the directives of
 	// this server's skills (skills.ProviderOptions.TrustDirectives):
 	// without it, they are requests the host never acts on.
+	TrustDirectives bool `json:"trustDirectives,omitempty"`
+}
+
+// DiscoveryWebsite is one website of a Discovery, read as
+// webskills.Options says: its label names it as an MCP server's does, and
+// the two share one set of labels.
+type DiscoveryWebsite struct {
+	// URL is the site (or the URL of its index): https, or http to a
+	// loopback address (or with AllowHTTP).
+	URL string `json:"url"`
+	// Label is the name the host gives the site (skill.ValidLabel). Empty
+	// means "web"; no two websites or MCP servers may share one.
+	Label string `json:"label,omitempty"`
+	// Rank orders same-name skills of the host's own: higher wins.
+	Rank int `json:"rank,omitempty"`
+	// Availability is "best-effort" (empty means it) or "strict", as a
+	// server's.
+	Availability string `json:"availability,omitempty"`
+	// AllowHTTP permits plain http to the site's own origin when it is
+	// not a loopback address.
+	AllowHTTP bool `json:"allowHttp,omitempty"`
+	// RequireDigests refuses a v0.1.0 index, whose skills carry no
+	// digests to verify them by.
+	RequireDigests bool `json:"requireDigests,omitempty"`
+	// RequestTimeoutMs bounds each request, in milliseconds; 0 means 30 s.
+	RequestTimeoutMs int `json:"requestTimeoutMs,omitempty"`
+	// TrustDirectives is the host's opt-in to act on the directives of
+	// this site's skills, as a server's.
 	TrustDirectives bool `json:"trustDirectives,omitempty"`
 }
 

@@ -27,6 +27,8 @@ const (
 	MaxTrustedProjects = 64
 	// MaxServers bounds Discovery.MCPServers.
 	MaxServers = 16
+	// MaxWebsites bounds Discovery.Websites.
+	MaxWebsites = 16
 	// MaxHeaders bounds the headers of one server.
 	MaxHeaders = 32
 	// MaxHeaderValueBytes bounds one header value.
@@ -50,8 +52,9 @@ const PresetAgentSkills = "agent-skills"
 
 // The keys of a discovery configuration and of one of its servers.
 var (
-	configKeys = []string{"homeDir", "honourDirectives", "mcpServers", "presets", "skillRoots", "trustProjects", "trustedProjects"}
-	serverKeys = []string{"allowHttp", "availability", "headers", "indexMaxAgeMs", "label", "rank", "requestTimeoutMs", "skillUris", "trustDirectives", "url"}
+	configKeys  = []string{"homeDir", "honourDirectives", "mcpServers", "presets", "skillRoots", "trustProjects", "trustedProjects", "websites"}
+	serverKeys  = []string{"allowHttp", "availability", "headers", "indexMaxAgeMs", "label", "rank", "requestTimeoutMs", "skillUris", "trustDirectives", "url"}
+	websiteKeys = []string{"allowHttp", "availability", "label", "rank", "requestTimeoutMs", "requireDigests", "trustDirectives", "url"}
 	// processKeys would start a program: refused, not unknown.
 	processKeys = []string{"args", "command", "env"}
 )
@@ -83,6 +86,11 @@ func Parse(raw string) (contract.Discovery, error) {
 	}
 	if v, ok := obj["mcpServers"]; ok {
 		if d.MCPServers, err = parseServers(v); err != nil {
+			return d, err
+		}
+	}
+	if v, ok := obj["websites"]; ok {
+		if d.Websites, err = parseWebsites(v); err != nil {
 			return d, err
 		}
 	}
@@ -164,6 +172,39 @@ func parseServers(v json.RawMessage) ([]contract.DiscoveryServer, error) {
 	return out, nil
 }
 
+// parseWebsites reads the websites array.
+func parseWebsites(v json.RawMessage) ([]contract.DiscoveryWebsite, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(v, &items); err != nil {
+		return nil, fmt.Errorf("discovery option websites must be an array of objects, got %s", clip(string(bytes.TrimSpace(v)), 64))
+	}
+	if len(items) > MaxWebsites {
+		return nil, fmt.Errorf("discovery option websites lists %d websites, more than the %d it may (MaxWebsites)", len(items), MaxWebsites)
+	}
+	out := make([]contract.DiscoveryWebsite, len(items))
+	for i, item := range items {
+		name := fmt.Sprintf("websites[%d]", i)
+		obj, err := object(name, item, websiteKeys, nil)
+		if err != nil {
+			return nil, err
+		}
+		w := &out[i]
+		fields := []struct {
+			key string
+			dst any
+		}{
+			{"url", &w.URL}, {"label", &w.Label}, {"rank", &w.Rank}, {"availability", &w.Availability}, {"allowHttp", &w.AllowHTTP},
+			{"requireDigests", &w.RequireDigests}, {"requestTimeoutMs", &w.RequestTimeoutMs}, {"trustDirectives", &w.TrustDirectives},
+		}
+		for _, f := range fields {
+			if err := decode(name+"."+f.key, obj[f.key], f.dst); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return out, nil
+}
+
 // check holds a configuration to its bounds.
 func check(d contract.Discovery) error {
 	if err := checkPaths("skillRoots", d.SkillRoots, MaxSkillRoots); err != nil {
@@ -186,16 +227,29 @@ func check(d contract.Discovery) error {
 	if _, err := skill.ParseDirectiveSet(d.HonourDirectives); err != nil {
 		return fmt.Errorf("discovery option honourDirectives: %w", err)
 	}
-	labels := map[string]int{}
+	labels := map[string]string{} // the option that has each label
 	for i, s := range d.MCPServers {
 		if err := checkServer(fmt.Sprintf("mcpServers[%d]", i), s); err != nil {
 			return err
 		}
 		label := serverLabel(s)
-		if j, ok := labels[label]; ok {
-			return fmt.Errorf("discovery option mcpServers[%d].label %q is mcpServers[%d]'s already: each server needs a label of its own", i, label, j)
+		if first, ok := labels[label]; ok {
+			return fmt.Errorf("discovery option mcpServers[%d].label %q is %s's already: each server needs a label of its own", i, label, first)
 		}
-		labels[label] = i
+		labels[label] = fmt.Sprintf("mcpServers[%d]", i)
+	}
+	for i, w := range d.Websites {
+		name := fmt.Sprintf("websites[%d]", i)
+		// A website is checked as a server without headers is.
+		if err := checkServer(name, contract.DiscoveryServer{URL: w.URL, Label: w.Label, Availability: w.Availability,
+			AllowHTTP: w.AllowHTTP, RequestTimeoutMs: w.RequestTimeoutMs}); err != nil {
+			return err
+		}
+		label := websiteLabel(w)
+		if first, ok := labels[label]; ok {
+			return fmt.Errorf("discovery option %s.label %q is %s's already: each server and website needs a label of its own", name, label, first)
+		}
+		labels[label] = name
 	}
 	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/events"
+	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
@@ -30,7 +31,7 @@ func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
 	for _, tt := range []struct{ raw, want string }{
 		{`[]`, "discovery must be a single JSON object"},
 		{`{} {}`, "discovery must be a single JSON object"},
-		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, honourDirectives, mcpServers, presets, skillRoots, trustProjects, trustedProjects)`},
+		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, honourDirectives, mcpServers, presets, skillRoots, trustProjects, trustedProjects, websites)`},
 		{`{"skillRoots": "/a"}`, `discovery option skillRoots must be an array of strings, got "/a"`},
 		{`{"skillRoots": ["skills"]}`, `discovery option skillRoots[0] must be an absolute path, got "skills"`},
 		{`{"skillRoots": ` + many(65, `"/a"`) + `}`, "skillRoots lists 65 directories, more than the 64 it may"},
@@ -55,6 +56,16 @@ func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
 		{`{"honourDirectives": ["fork"]}`, `discovery option honourDirectives: unknown directive "fork"; the directives are context, model, allowed-tools`},
 		{`{"honourDirectives": "model"}`, `discovery option honourDirectives must be an array of strings, got "model"`},
 		{`{"mcpServers": [{"url": "https://a.example/mcp", "trustDirectives": "yes"}]}`, `discovery option mcpServers[0].trustDirectives must be true or false, got "yes"`},
+		{`{"websites": {}}`, "discovery option websites must be an array of objects"},
+		{`{"websites": ` + many(17, `{"url": "https://a.example"}`) + `}`, "websites lists 17 websites, more than the 16 it may (MaxWebsites)"},
+		{`{"websites": [{"url": "https://a.example", "headers": {}}]}`, `websites[0] has an unknown option "headers"`},
+		{`{"websites": [{"url": "ftp://a.example"}]}`, "websites[0].url must be an absolute https URL (or http to a loopback address)"},
+		{`{"websites": [{"url": "http://docs.example"}]}`, "websites[0].url is plain http to docs.example, which is not a loopback address: use https, or set websites[0].allowHttp"},
+		{`{"websites": [{"url": "https://a.example", "label": "Docs"}]}`, "websites[0].label must be lower-case letters"},
+		{`{"websites": [{"url": "https://a.example"}, {"url": "https://b.example"}]}`, `websites[1].label "web" is websites[0]'s already`},
+		{`{"mcpServers": [{"url": "https://a.example/mcp", "label": "docs"}], "websites": [{"url": "https://b.example", "label": "docs"}]}`, `websites[0].label "docs" is mcpServers[0]'s already`},
+		{`{"websites": [{"url": "https://a.example", "availability": "sometimes"}]}`, `websites[0].availability must be "best-effort" or "strict"`},
+		{`{"websites": [{"url": "https://a.example", "requireDigests": 1}]}`, "discovery option websites[0].requireDigests must be true or false, got 1"},
 	} {
 		if _, err := discovery.Parse(tt.raw); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("Parse(%.80s) = %v, want an error containing %q", tt.raw, err, tt.want)
@@ -83,6 +94,10 @@ func TestParseReadsWhatAGoHostWrites(t *testing.T) {
 			{URL: "http://[::1]:8080/mcp", Label: "local6"},
 			{URL: "http://skills.lan/mcp", Label: "lan", AllowHTTP: true},
 		},
+		Websites: []contract.DiscoveryWebsite{
+			{URL: "https://docs.example.com", Label: "site", Rank: 1, Availability: "strict", RequireDigests: true, RequestTimeoutMs: 5000, TrustDirectives: true},
+			{URL: "http://127.0.0.1:8766"},
+		},
 	}
 	got, err := discovery.Parse(d.JSON())
 	if err != nil {
@@ -94,6 +109,22 @@ func TestParseReadsWhatAGoHostWrites(t *testing.T) {
 	if _, err := discovery.Parse(`{}`); err != nil {
 		t.Errorf("Parse({}) = %v, want no error: discovery of the home directory's skills alone", err)
 	}
+}
+
+// TestWebsiteOptionsAllowLoopbackHTTP: a website on loopback over plain
+// http is accepted by Parse without allowHttp, as a server is, and its
+// provider is then made, not refused.
+func TestWebsiteOptionsAllowLoopbackHTTP(t *testing.T) {
+	t.Parallel()
+	d, err := discovery.Parse(`{"websites": [{"url": "http://127.0.0.1:8766", "label": "docs"}]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	web, err := webskills.New(discovery.WebsiteOptions(d.Websites[0], nil))
+	if err != nil {
+		t.Fatalf("webskills.New(WebsiteOptions(%+v)): %v", d.Websites[0], err)
+	}
+	web.Close()
 }
 
 // newService is a discovering service over the engine, closed with the
@@ -318,6 +349,18 @@ func TestParseAcceptsEachBoundAndRefusesPastIt(t *testing.T) {
 			servers(discovery.MaxServers),
 			servers(discovery.MaxServers + 1),
 			"discovery option mcpServers lists 17 servers, more than the 16 it may (MaxServers)"},
+		{"websites",
+			`{"websites": ` + list(discovery.MaxWebsites, func(i int) string { return fmt.Sprintf(`{"url": "https://a.example", "label": "w%d"}`, i) }) + `}`,
+			`{"websites": ` + list(discovery.MaxWebsites+1, func(i int) string { return fmt.Sprintf(`{"url": "https://a.example", "label": "w%d"}`, i) }) + `}`,
+			"discovery option websites lists 17 websites, more than the 16 it may (MaxWebsites)"},
+		{"a website's URL length",
+			`{"websites": [{"url": "https://a.example/` + strings.Repeat("a", discovery.MaxPathBytes-len("https://a.example/")) + `"}]}`,
+			`{"websites": [{"url": "https://a.example/` + strings.Repeat("a", discovery.MaxPathBytes+1-len("https://a.example/")) + `"}]}`,
+			"discovery option websites[0].url is 4097 bytes long, more than the 4096 a URL may be"},
+		{"a website's requestTimeoutMs",
+			`{"websites": [{"url": "https://a.example", "requestTimeoutMs": 3600000}]}`,
+			`{"websites": [{"url": "https://a.example", "requestTimeoutMs": 3600001}]}`,
+			"discovery option websites[0].requestTimeoutMs must be between 1 and 3600000 (0 selects 30000), got 3600001"},
 		{"a URL's length",
 			url(discovery.MaxPathBytes),
 			url(discovery.MaxPathBytes + 1),

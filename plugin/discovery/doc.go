@@ -18,6 +18,9 @@
 //	mcpskills.New(ServerOptions(s, logger)) for each server s, attached with
 //	Label s.Label ("mcp" when empty), Rank s.Rank and Availability
 //	best-effort (or strict)
+//	webskills.New(WebsiteOptions(w, logger)) for each website w, attached
+//	with Label w.Label ("web" when empty), Rank w.Rank and Availability
+//	best-effort (or strict)
 //
 // Skill directories are watched (live refresh), so a skill added, changed
 // or removed on disk is published at the next step; a server's skills are

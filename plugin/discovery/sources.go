@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
@@ -39,7 +41,8 @@ type sources struct {
 // it can read or is not there yet (checkRoots): the skill directories,
 // watched, as one strict
 // agentskills provider labelled DiskLabel, then each MCP server as an
-// mcpskills provider labelled with its label, in Scope.
+// mcpskills provider and each website as a webskills provider, labelled
+// with its label, in Scope.
 func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 	reg, err := skills.NewRegistry(nil)
 	if err != nil {
@@ -64,7 +67,36 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 		src.closers = append(src.closers, remote.Close)
 		reg.AddProvider(Scope, remote, skills.ProviderOptions{Label: serverLabel(s), Rank: s.Rank, Availability: availability(s), TrustDirectives: s.TrustDirectives})
 	}
+	for i, w := range d.Websites {
+		web, err := webskills.New(WebsiteOptions(w, logger))
+		if err != nil {
+			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option websites[%d]: %v", i, err)}, src.close())
+		}
+		src.closers = append(src.closers, web.Close)
+		reg.AddProvider(Scope, web, skills.ProviderOptions{Label: websiteLabel(w), Rank: w.Rank,
+			Availability: availability(contract.DiscoveryServer{Availability: w.Availability}), TrustDirectives: w.TrustDirectives})
+	}
 	return src, nil
+}
+
+// WebsiteOptions are the webskills options of one website. Plain http to
+// a loopback address is allowed without allowHttp, as for a server, so
+// webskills is told to allow it.
+func WebsiteOptions(w contract.DiscoveryWebsite, logger *slog.Logger) *webskills.Options {
+	allowHTTP := w.AllowHTTP
+	if u, err := url.Parse(w.URL); err == nil && u.Scheme == "http" && loopback(u.Hostname()) {
+		allowHTTP = true
+	}
+	return &webskills.Options{URL: w.URL, Label: w.Label, AllowHTTP: allowHTTP, RequireDigests: w.RequireDigests,
+		RequestTimeout: time.Duration(w.RequestTimeoutMs) * time.Millisecond, Logger: logger}
+}
+
+// websiteLabel is the label a website's skills carry.
+func websiteLabel(w contract.DiscoveryWebsite) string {
+	if w.Label == "" {
+		return webskills.DefaultLabel
+	}
+	return w.Label
 }
 
 // DiskOptions are the agentskills options of a discovery configuration:
