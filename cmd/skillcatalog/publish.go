@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -75,7 +76,7 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 1
 	}
 	if !rep.Valid {
-		printValidation(stderr, rep)
+		printValidation(stderr, rep, hostsdk.OpenDescriptionMaxLength)
 		fmt.Fprintf(stderr, "skillcatalog publish: nothing written: every skill must meet the specification (skillcatalog validate %s says the same)\n", skill.QuoteUnsafe(dir))
 		return 1
 	}
