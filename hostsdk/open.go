@@ -61,7 +61,8 @@ type OpenOptions struct {
 	Launcher Launcher
 	// Mount holds the options the plugin is mounted with. Open mounts it
 	// with the skill_resource tool (MountOptions.ResourceTool) and `/name`
-	// user invocation (MountOptions.UserInvocation) on, and every other
+	// user invocation (MountOptions.UserInvocation) on,
+	// DescriptionMaxLength at OpenDescriptionMaxLength, and every other
 	// option at the plugin's default; the options Mount sets change only
 	// what they set, and the rest keeps those defaults, so setting
 	// DescriptionMaxLength alone keeps skill_resource and `/name`. A zero
@@ -237,9 +238,19 @@ func labelOr(label, def string) string {
 	return label
 }
 
+// OpenDescriptionMaxLength is the catalogDescriptionMaxLength Open mounts
+// with unless OpenOptions.Mount sets one: the Agent Skills limit on a
+// description, so that every spec-valid description reaches the catalog
+// whole. The plugin's own default (500) cuts real skills, such as the
+// official docx and xlsx, whose "Do NOT trigger when ..." clauses come
+// last; the catalog budget, not a cap on each entry, bounds a large
+// catalog.
+const OpenDescriptionMaxLength = agentskills.MaxDescriptionLength
+
 // mountOptions returns o.Mount completed with Open's defaults: the
 // skill_resource tool and `/name` user invocation on, unless NoResourceTool
-// or NoUserInvocation turns them off.
+// or NoUserInvocation turns them off, and OpenDescriptionMaxLength unless
+// Mount sets DescriptionMaxLength.
 func (o OpenOptions) mountOptions() (MountOptions, error) {
 	var cfg MountOptions
 	if o.Mount != nil {
@@ -253,6 +264,9 @@ func (o OpenOptions) mountOptions() (MountOptions, error) {
 	}
 	cfg.ResourceTool = !o.NoResourceTool
 	cfg.UserInvocation = !o.NoUserInvocation
+	if cfg.DescriptionMaxLength == 0 {
+		cfg.DescriptionMaxLength = OpenDescriptionMaxLength
+	}
 	return cfg, nil
 }
 

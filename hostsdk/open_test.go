@@ -3,11 +3,14 @@ package hostsdk_test
 import (
 	"context"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 )
 
 // openMounted opens a host over the test skills with mount as
@@ -85,5 +88,50 @@ func TestOpenRefusesContradictoryMountOptions(t *testing.T) {
 		} else if !strings.Contains(err.Error(), "OpenOptions.No") {
 			t.Errorf("case %d: %v; want an error naming the options", i, err)
 		}
+	}
+}
+
+// TestOpenShowsSpecValidDescriptionsWhole: Open mounts with the Agent
+// Skills limit (1,024 characters) as catalogDescriptionMaxLength, so a
+// spec-valid description longer than the plugin's default of 500, such as
+// the 787 characters of the official docx skill, reaches the catalog
+// whole; a DescriptionMaxLength the user sets still wins.
+func TestOpenShowsSpecValidDescriptionsWhole(t *testing.T) {
+	desc := strings.TrimSpace(strings.Repeat("Edits Word documents with tracked changes. ", 18)) + " Do NOT trigger when the file is a PDF."
+	if n := len(desc); n <= 500 || n > agentskills.MaxDescriptionLength {
+		t.Fatalf("the description is %d characters; want between 500 and the limit", n)
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "docx"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "docx", "SKILL.md"), []byte("---\nname: docx\ndescription: "+desc+"\n---\nBody.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	catalog := func(mount *hostsdk.MountOptions) string {
+		t.Helper()
+		t.Setenv("HOME", t.TempDir())
+		host, err := hostsdk.Open(context.Background(), &hostsdk.OpenOptions{SkillDirs: []string{dir}, Mount: mount, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer host.Close()
+		res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: t.TempDir()}).Sync(context.Background(), []hostsdk.Message{userMsg("hello")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range res.View {
+			if v.Plugin && strings.Contains(v.Message.Text(), "docx") {
+				return v.Message.Text()
+			}
+		}
+		t.Fatal("no catalog lists docx")
+		return ""
+	}
+	if got := catalog(nil); !strings.Contains(got, desc) {
+		t.Errorf("Open's default cuts the %d-character description:\n%s", len(desc), got)
+	}
+	if got := catalog(&hostsdk.MountOptions{DescriptionMaxLength: 500}); strings.Contains(got, "Do NOT trigger") {
+		t.Errorf("with DescriptionMaxLength 500 the catalog still holds the whole description:\n%s", got)
 	}
 }

@@ -157,8 +157,11 @@ catalog:
 
 Skill directories are those of the Agent Skills provider: <project>/.agents/skills
 from -cwd up to the repository root (only with -trust-project), -home's
-.agents/skills, the -preset layouts' directories, then every -skills DIR (a
-DIR that holds SKILL.md is that one skill). One line says which of them were
+.agents/skills, the -preset layouts' directories (every preset unless -preset
+names some, as hostsdk.Open; -preset none for none), then every -skills DIR
+(a DIR that holds SKILL.md is that one skill). The mount options default to
+what hostsdk.Open mounts: resourceTool and userInvocation on,
+catalogDescriptionMaxLength 1024. One line says which of them were
 scanned (and which are absent), how many skills loaded, how many were
 skipped and why, and which directories of skills were not scanned: a
 project's when it is not trusted, .claude/skills or .codex/skills without
@@ -179,33 +182,8 @@ Flags:
 `
 
 func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fl := flag.NewFlagSet("explain", flag.ContinueOnError)
 	var o explainOptions
-	fl.Var(&o.skillsDirs, "skills", "a skill root `DIR` (one subdirectory per skill, or one skill's own folder), user-level and trusted (repeatable)")
-	fl.StringVar(&o.home, "home", "", "the home `DIR` whose .agents/skills (and preset directories) are user-level roots (default: your home directory)")
-	fl.StringVar(&o.cwd, "cwd", "", "the session's working `DIR`, where project skills are looked for (default: the current directory)")
-	fl.StringVar(&o.agent, "agent", "agent:explain", "the calling agent's `SCOPE`")
-	fl.Var(&o.presets, "preset", "also scan and load as the `LAYOUT` does ("+presetNames()+"; repeatable)")
-	fl.BoolVar(&o.trustProject, "trust-project", false, "trust the project of -cwd, so its skills load (a host decides this per project)")
-	fl.BoolVar(&o.json, "json", false, "print the explanation as one JSON object")
-	fl.IntVar(&o.descriptionMaxLength, "description-max-length", 0, "the mount option catalogDescriptionMaxLength (0: the default, 500)")
-	fl.IntVar(&o.catalogBudget, "catalog-budget", contract.DefaultCatalogBudget, "the mount option catalogBudget (0: no budget)")
-	fl.BoolVar(&o.resourceTool, "resource-tool", false, "the mount option resourceTool")
-	fl.BoolVar(&o.userInvocation, "user-invocation", false, "the mount option userInvocation")
-	fl.BoolVar(&o.searchTool, "search-tool", false, "the mount option searchTool")
-	fl.StringVar(&o.relevantSkills, "relevant-skills", contract.RelevantAuto, "the mount option relevantSkills: `MODE` auto, on or off")
-	fl.StringVar(&o.request, "request", "", "the user's request `TEXT` at the step: shows the relevant-skills message it would get")
-	fl.StringVar(&o.requests, "requests", "", "read requests from `FILE` (JSON lines {\"id\", \"query\"}) and print, for each, the skills its relevant-skills message would describe: {\"id\", \"relevant\": [names]}")
-	fl.Var(&o.include, "include", "select only the skill `NAME` (repeatable), as hostsdk.Selection.IncludeNames")
-	fl.Var(&o.exclude, "exclude", "leave the skill `NAME` out (repeatable), as hostsdk.Selection.ExcludeNames")
-	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
-	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
-	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server (repeatable)")
-	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server")
-	fl.Usage = func() {
-		fmt.Fprint(fl.Output(), explainUsage)
-		fl.PrintDefaults()
-	}
+	fl := explainFlags(&o)
 	if code, ok := parseFlags(fl, args, stdout, stderr); !ok {
 		return code
 	}
@@ -230,6 +208,49 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	return 0
 }
 
+// explainFlags is explain's flag set, which fills o. Its defaults are
+// hostsdk.Open's (every preset, skill_resource and `/name` on,
+// OpenDescriptionMaxLength), so explain shows what a host that opens with
+// Open shows.
+func explainFlags(o *explainOptions) *flag.FlagSet {
+	fl := flag.NewFlagSet("explain", flag.ContinueOnError)
+	fl.Var(&o.skillsDirs, "skills", "a skill root `DIR` (one subdirectory per skill, or one skill's own folder), user-level and trusted (repeatable)")
+	fl.StringVar(&o.home, "home", "", "the home `DIR` whose .agents/skills (and preset directories) are user-level roots (default: your home directory)")
+	fl.StringVar(&o.cwd, "cwd", "", "the session's working `DIR`, where project skills are looked for (default: the current directory)")
+	fl.StringVar(&o.agent, "agent", "agent:explain", "the calling agent's `SCOPE`")
+	fl.Var(&o.presets, "preset", "scan and load as the `LAYOUT` does ("+presetNames()+"; repeatable; none: no preset); by default every preset, as hostsdk.Open")
+	fl.BoolVar(&o.trustProject, "trust-project", false, "trust the project of -cwd, so its skills load (a host decides this per project)")
+	fl.BoolVar(&o.json, "json", false, "print the explanation as one JSON object")
+	fl.IntVar(&o.descriptionMaxLength, "description-max-length", hostsdk.OpenDescriptionMaxLength, "the mount option catalogDescriptionMaxLength: by default hostsdk.Open's, the Agent Skills limit (0: the plugin's default, 500)")
+	fl.IntVar(&o.catalogBudget, "catalog-budget", contract.DefaultCatalogBudget, "the mount option catalogBudget (0: no budget)")
+	fl.BoolVar(&o.resourceTool, "resource-tool", true, "the mount option resourceTool, on as hostsdk.Open mounts it (-resource-tool=false: off)")
+	fl.BoolVar(&o.userInvocation, "user-invocation", true, "the mount option userInvocation, on as hostsdk.Open mounts it (-user-invocation=false: off)")
+	fl.BoolVar(&o.searchTool, "search-tool", false, "the mount option searchTool")
+	fl.StringVar(&o.relevantSkills, "relevant-skills", contract.RelevantAuto, "the mount option relevantSkills: `MODE` auto, on or off")
+	fl.StringVar(&o.request, "request", "", "the user's request `TEXT` at the step: shows the relevant-skills message it would get")
+	fl.StringVar(&o.requests, "requests", "", "read requests from `FILE` (JSON lines {\"id\", \"query\"}) and print, for each, the skills its relevant-skills message would describe: {\"id\", \"relevant\": [names]}")
+	fl.Var(&o.include, "include", "select only the skill `NAME` (repeatable), as hostsdk.Selection.IncludeNames")
+	fl.Var(&o.exclude, "exclude", "leave the skill `NAME` out (repeatable), as hostsdk.Selection.ExcludeNames")
+	fl.StringVar(&o.mcpURL, "mcp-url", "", "also list remote skills from the MCP server at `URL` (streamable HTTP)")
+	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
+	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server (repeatable)")
+	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server")
+	fl.Usage = func() {
+		fmt.Fprint(fl.Output(), explainUsage)
+		fl.PrintDefaults()
+	}
+	return fl
+}
+
+// scannedPresets are the presets explain scans with: those -preset names,
+// or, with none named, every preset, as hostsdk.Open does.
+func (o explainOptions) scannedPresets() []agentskills.Preset {
+	if o.presets == nil {
+		return agentskills.Presets()
+	}
+	return o.presets
+}
+
 // explain builds a host with the sources o names, runs one step of a
 // fresh session through the engine in process, and explains the result.
 func explain(ctx context.Context, o explainOptions) (explanation, error) {
@@ -237,7 +258,7 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 	if err != nil {
 		return explanation{}, err
 	}
-	opts := agentskills.Options{ExtraRoots: roots, HomeDir: o.home, Presets: o.presets,
+	opts := agentskills.Options{ExtraRoots: roots, HomeDir: o.home, Presets: o.scannedPresets(),
 		TrustProject: func(string) bool { return o.trustProject }}
 	fsys, err := agentskills.New(&opts)
 	if err != nil {

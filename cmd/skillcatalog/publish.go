@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -118,7 +119,7 @@ func publishCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 		return 1
 	}
 	if *strict && !rep.Valid || len(rep.Errors) > 0 {
-		printValidation(stderr, rep)
+		printValidation(stderr, rep, hostsdk.OpenDescriptionMaxLength)
 		fmt.Fprintf(stderr, "skillcatalog publish: nothing written: every skill must meet the specification (skillcatalog validate %s says the same)\n", skill.QuoteUnsafe(dir))
 		return 1
 	}

@@ -73,7 +73,7 @@ func TestEveryCommandTellsTheSameScan(t *testing.T) {
 	dir := halfBrokenSkills(t)
 	home := t.TempDir()
 	_, demoOut, _ := runCLI(t, "demo", "-skills", dir)
-	_, explainOut, _ := runCLI(t, "explain", "-skills", dir, "-home", home, "-cwd", home)
+	_, explainOut, _ := runCLI(t, "explain", "-skills", dir, "-home", home, "-cwd", home, "-preset", "none")
 	_, validateOut, _ := runCLI(t, "validate", dir)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -81,7 +81,7 @@ func TestEveryCommandTellsTheSameScan(t *testing.T) {
 	run(ctx, []string{"serve-mcp", "-skills", dir, "-http", "127.0.0.1:0"}, &stdout, &stderr)
 	for cmd, tc := range map[string]struct{ out, want string }{
 		"demo":      {demoOut, halfBrokenLine(dir, "loaded", 3)},
-		"explain":   {explainOut, "scanned 2 directories (" + dir + "; absent: " + filepath.Join(home, ".agents", "skills") + "): 3 skills loaded, 3 skipped (1 invalid YAML, 1 missing description, 1 no frontmatter)"},
+		"explain":   {explainOut, "scanned 1 directory (" + dir + "), 1 absent (" + filepath.Join(home, ".agents", "skills") + "): 3 skills loaded, 3 skipped (1 invalid YAML, 1 missing description, 1 no frontmatter)"},
 		"validate":  {validateOut, halfBrokenLine(dir, "loaded", 3)},
 		"serve-mcp": {stderr.String(), halfBrokenLine(dir, "served", 3)},
 	} {
@@ -89,8 +89,8 @@ func TestEveryCommandTellsTheSameScan(t *testing.T) {
 			t.Errorf("%s output lacks %q:\n%.3000s", cmd, tc.want, tc.out)
 		}
 	}
-	ex := runExplain(t, "-skills", dir, "-home", home, "-cwd", home)
-	if ex.Scan.Loaded != 3 || len(ex.Scan.Skipped) != 3 || !strings.HasPrefix(ex.Scan.Summary(), "scanned 2 directories") {
+	ex := runExplain(t, "-skills", dir, "-home", home, "-cwd", home, "-preset", "none")
+	if ex.Scan.Loaded != 3 || len(ex.Scan.Skipped) != 3 || !strings.HasPrefix(ex.Scan.Summary(), "scanned 1 directory") {
 		t.Errorf("explain -json scan = %+v", ex.Scan)
 	}
 }
@@ -149,9 +149,9 @@ func TestExplainSaysWhichDirectoriesItScanned(t *testing.T) {
 		args          []string
 		scanned, skip string
 	}{
-		{nil, "scanned 1 directory (absent: " + homeRoot + ")", claude + " (only -preset claude-code scans it)"},
-		{[]string{"-trust-project"}, "scanned 2 directories (absent: " + projectRoot + ", " + homeRoot + ")", claude + " (only -preset claude-code scans it)"},
-		{[]string{"-preset", "claude-code"}, "scanned 2 directories (absent: " + homeRoot + ", " + homeClaude + ")", claude + " (the project is not trusted: -trust-project)"},
+		{[]string{"-preset", "none"}, "scanned no directory, 1 absent (" + homeRoot + ")", claude + " (only -preset claude-code scans it)"},
+		{[]string{"-preset", "none", "-trust-project"}, "scanned no directory, 2 absent (" + projectRoot + ", " + homeRoot + ")", claude + " (only -preset claude-code scans it)"},
+		{[]string{"-preset", "claude-code"}, "scanned no directory, 2 absent (" + homeRoot + ", " + homeClaude + ")", claude + " (the project is not trusted: -trust-project)"},
 	} {
 		args := append([]string{"explain", "-cwd", project, "-home", home}, tc.args...)
 		code, out, stderr := runCLI(t, args...)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -11,8 +12,10 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -27,7 +30,15 @@ func (p *presetFlags) String() string {
 	return strings.Join(s, ",")
 }
 
+// Set adds the preset v; "none" asks for no preset, which a command whose
+// default is every preset (explain) tells from no -preset flag.
 func (p *presetFlags) Set(v string) error {
+	if v == "none" {
+		if *p == nil {
+			*p = presetFlags{}
+		}
+		return nil
+	}
 	if !slices.Contains(agentskills.Presets(), agentskills.Preset(v)) {
 		return fmt.Errorf("unknown preset %q; the presets are %s", v, presetNames())
 	}
@@ -64,6 +75,28 @@ type validatedSkill struct {
 	// not.
 	Served    bool   `json:"served"`
 	NotServed string `json:"notServed,omitempty"`
+	// Catalog says, for a skill skillcatalog loads, what a catalog
+	// mounted with -description-max-length shows of its description.
+	Catalog *catalogShown `json:"catalog,omitempty"`
+}
+
+// catalogShown is what a catalog shows of a skill's description.
+type catalogShown struct {
+	// DescriptionLength is the description's length in characters, as
+	// the catalog normalizes it (whitespace collapsed).
+	DescriptionLength int `json:"descriptionLength"`
+	// Shown is how many of them the catalog shows; Cut says it shows
+	// fewer, ending in "...".
+	Shown int  `json:"shown"`
+	Cut   bool `json:"cut"`
+}
+
+// describeCatalog says what a catalog with catalogDescriptionMaxLength
+// maxLen shows of description.
+func describeCatalog(description string, maxLen int) *catalogShown {
+	whole := []rune(render.NormalizeDescription(description, len(description)+render.MinDescriptionMaxLength))
+	shown := []rune(render.NormalizeDescription(description, maxLen))
+	return &catalogShown{DescriptionLength: len(whole), Shown: len(shown), Cut: len(shown) < len(whole)}
 }
 
 type validateProblem struct {
@@ -89,16 +122,28 @@ extension serves only skills that meet the specification. One line then
 says, as demo, explain and serve-mcp say it, which directories were
 scanned, how many skills load, how many are skipped and why.
 
+A skill whose description is longer than the plugin's default
+catalogDescriptionMaxLength (500) says what the catalog shows of it at
+-description-max-length (by default 1024, the Agent Skills limit, which
+hostsdk.Open and explain mount with): "the catalog shows its description
+whole: N characters", or "the catalog cuts its description at N of M
+characters".
+
+Each DIR is reported as valid, invalid, or "no skill in DIR" (it holds no
+SKILL.md, or is a file other than SKILL.md); the last line counts the three.
+A DIR that does not exist is an error: nothing is checked.
+
 Exit status: 0 when every skill is valid, 1 when any is not, a DIR holds
-no skill or the command was interrupted (SIGINT, SIGTERM) before it
-finished, 2 for a usage error. SKILL.md is read as skillcatalog's Agent
+no skill or does not exist, or the command was interrupted (SIGINT,
+SIGTERM) before it finished, 2 for a usage error. SKILL.md is read as skillcatalog's Agent
 Skills provider reads it: anything but a regular file (a FIFO, a device)
 is reported, never opened for reading.
 
 With -json it prints one object:
   {"valid": bool, "skills": [{"path", "valid", "errors": [{"field", "message"}],
    "warnings": [...], "loads": bool, "name", "notLoaded", "skipReason", "directives":
-   {"context", "agent", "model", "allowedTools", "trusted"}, "served": bool, "notServed"}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
+   {"context", "agent", "model", "allowedTools", "trusted"}, "served": bool, "notServed",
+   "catalog": {"descriptionLength", "shown", "cut": bool}}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
    "skipped": [{"path", "skill", "reason", "detail"}], "notScanned", "summary"}}
 
 Flags:
@@ -109,6 +154,7 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	asJSON := fl.Bool("json", false, "print the result as one JSON object")
 	var presets presetFlags
 	fl.Var(&presets, "preset", "load as the `LAYOUT` does too ("+presetNames()+"; repeatable): its leniencies are reported as warnings")
+	maxLen := fl.Int("description-max-length", hostsdk.OpenDescriptionMaxLength, "say what a catalog mounted with catalogDescriptionMaxLength `N` shows of each long description (the default is what hostsdk.Open mounts)")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), validateUsage)
 		fl.PrintDefaults()
@@ -119,7 +165,22 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	if fl.NArg() == 0 {
 		return usageError(fl, stderr, "no DIR given")
 	}
-	rep, err := validateAll(ctx, fl.Args(), func(dir string) validatedSkill { return validateDir(dir, presets) })
+	if *maxLen < render.MinDescriptionMaxLength {
+		return usageError(fl, stderr, "-description-max-length %d: it must be at least %d", *maxLen, render.MinDescriptionMaxLength)
+	}
+	for _, arg := range fl.Args() {
+		if _, err := os.Stat(arg); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(stderr, "skillcatalog validate: %s: no such directory\n", skill.QuoteUnsafe(arg))
+			return 1
+		}
+	}
+	rep, err := validateAll(ctx, fl.Args(), func(dir string) validatedSkill {
+		v := validateDir(dir, presets)
+		if v.Loads {
+			v.Catalog = describeCatalog(v.Description, *maxLen)
+		}
+		return v
+	})
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog validate: %v\n", err)
 		return 1
@@ -129,7 +190,7 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 			return 1
 		}
 	} else {
-		printValidation(stdout, rep)
+		printValidation(stdout, rep, *maxLen)
 	}
 	if !rep.Valid {
 		return 1
@@ -293,7 +354,7 @@ func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
 	return v
 }
 
-func printValidation(w io.Writer, rep validateReport) {
+func printValidation(w io.Writer, rep validateReport, maxLen int) {
 	valid := 0
 	for _, s := range rep.Skills {
 		status := "invalid"
@@ -319,9 +380,12 @@ func printValidation(w io.Writer, rep validateReport) {
 		if s.Loads && !s.Served {
 			fmt.Fprintf(w, "  serve-mcp does not serve it: %s\n", skill.QuoteUnsafe(s.NotServed))
 		}
+		if line := catalogLine(s.Catalog, maxLen); line != "" {
+			fmt.Fprintf(w, "  %s\n", line)
+		}
 	}
 	for _, p := range rep.Errors {
-		fmt.Fprintf(w, "error   %s: %s\n", skill.QuoteUnsafe(p.Path), skill.QuoteUnsafe(p.Message))
+		fmt.Fprintf(w, "no skill in %s: %s\n", skill.QuoteUnsafe(p.Path), skill.QuoteUnsafe(p.Message))
 	}
 	if len(rep.Scan.Dirs) > 0 {
 		fmt.Fprintln(w, surveyLine(rep.Scan, ""))
@@ -330,7 +394,30 @@ func printValidation(w io.Writer, rep validateReport) {
 	if len(rep.Skills) == 1 {
 		noun = "skill"
 	}
-	fmt.Fprintf(w, "%d %s checked: %d valid, %d invalid\n", len(rep.Skills), noun, valid, len(rep.Skills)-valid)
+	fmt.Fprintf(w, "%d %s checked: %d valid, %d invalid", len(rep.Skills), noun, valid, len(rep.Skills)-valid)
+	if n := len(rep.Errors); n > 0 {
+		verb := "hold"
+		if n == 1 {
+			verb = "holds"
+		}
+		fmt.Fprintf(w, "; %d DIR %s no skill", n, verb)
+	}
+	fmt.Fprintln(w)
+}
+
+// catalogLine says what the catalog shows of a description the catalog
+// cuts at maxLen, or that the plugin's default would cut: "" for one
+// short enough for either.
+func catalogLine(c *catalogShown, maxLen int) string {
+	switch {
+	case c == nil:
+		return ""
+	case c.Cut:
+		return fmt.Sprintf("the catalog cuts its description at %d of %d characters (-description-max-length %d)", c.Shown, c.DescriptionLength, maxLen)
+	case c.DescriptionLength > render.DefaultDescriptionMaxLength:
+		return fmt.Sprintf("the catalog shows its description whole: %d characters (the plugin's default catalogDescriptionMaxLength, %d, would cut it)", c.DescriptionLength, render.DefaultDescriptionMaxLength)
+	}
+	return ""
 }
 
 func findingText(f agentskills.Finding) string {

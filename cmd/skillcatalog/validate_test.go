@@ -131,7 +131,7 @@ func TestValidateText(t *testing.T) {
 		"  error: name: \"under_score\" may hold only lowercase letters a-z, digits and hyphens\n",
 		"  skillcatalog does not load it: name \"under_score\" is not kebab-case",
 		"holds no SKILL.md, and none of its subdirectories does\n",
-		"3 skills checked: 1 valid, 2 invalid\n",
+		"3 skills checked: 1 valid, 2 invalid; 1 DIR holds no skill\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -62,6 +62,9 @@ type SpecCheck struct {
 	// runtime (Frontmatter.Directives), as a host receives them: trusted,
 	// and honoured by no host yet. Their diagnostics are among Warnings.
 	Directives *skill.Directives `json:"directives,omitempty"`
+	// Description is, for a skill the provider loads, the description it
+	// offers it with, so a tool can say what a catalog will show of it.
+	Description string `json:"-"`
 }
 
 // Valid reports whether the file meets the specification.
@@ -96,7 +99,7 @@ func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, 
 	if lerr != nil {
 		c.NotLoaded, c.SkipReason = lerr.Error(), SkipReason(lerr)
 	} else {
-		c.Loads, c.Name, c.Directives = true, fm.Name, trusted(fm.Directives)
+		c.Loads, c.Name, c.Directives, c.Description = true, fm.Name, trusted(fm.Directives), fm.Description
 	}
 	// The checks Validate repeats are errors above already.
 	repeated, _ := fm.Validate(dirName)

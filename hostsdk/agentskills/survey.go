@@ -93,20 +93,22 @@ func nonNil(s []string) []string {
 // skills loaded, how many were skipped and why (counted by reason), and
 // which directories of skills were not scanned:
 //
-//	scanned 2 directories (testdata/skills; absent: /home/u/.agents/skills): 4 skills loaded, 2 skipped (1 invalid YAML, 1 missing description)
+//	scanned 1 directory (testdata/skills), 1 absent (/home/u/.agents/skills): 4 skills loaded, 2 skipped (1 invalid YAML, 1 missing description)
+//
+// A directory looked for that does not exist is counted absent, never
+// scanned: "scanned no directory, 1 absent (...)".
 func (s Survey) Summary() string {
 	var b strings.Builder
-	n := len(s.Dirs) + len(s.Absent)
-	fmt.Fprintf(&b, "scanned %d %s (", n, plural(n, "directory", "directories"))
-	b.WriteString(strings.Join(quoteAll(s.Dirs), ", "))
-	if len(s.Absent) > 0 {
-		if len(s.Dirs) > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString("absent: " + strings.Join(quoteAll(s.Absent), ", "))
+	if n := len(s.Dirs); n == 0 {
+		b.WriteString("scanned no directory")
+	} else {
+		fmt.Fprintf(&b, "scanned %d %s (%s)", n, plural(n, "directory", "directories"), strings.Join(quoteAll(s.Dirs), ", "))
+	}
+	if n := len(s.Absent); n > 0 {
+		fmt.Fprintf(&b, ", %d absent (%s)", n, strings.Join(quoteAll(s.Absent), ", "))
 	}
 	verb := cmp.Or(s.Verb, "loaded")
-	fmt.Fprintf(&b, "): %d %s %s, ", s.Loaded, plural(s.Loaded, "skill", "skills"), verb)
+	fmt.Fprintf(&b, ": %d %s %s, ", s.Loaded, plural(s.Loaded, "skill", "skills"), verb)
 	if len(s.Skipped) == 0 {
 		b.WriteString("none skipped")
 	} else {

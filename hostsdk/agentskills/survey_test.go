@@ -48,13 +48,13 @@ func TestSurveyCountsSkippedSkillsByReason(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("skip reasons (-want +got):\n%s", diff)
 	}
-	line := "scanned 2 directories (" + root + "; absent: " + filepath.Join(home, ".agents", "skills") + "): 1 skill loaded, 6 skipped " +
+	line := "scanned 1 directory (" + root + "), 1 absent (" + filepath.Join(home, ".agents", "skills") + "): 1 skill loaded, 6 skipped " +
 		"(1 frontmatter not a mapping, 1 invalid YAML, 1 invalid name, 1 missing description, 1 no frontmatter, 1 unclosed frontmatter)"
 	if sv.Summary() != line {
 		t.Errorf("Summary() =\n%s\nwant\n%s", sv.Summary(), line)
 	}
 	b, err := json.Marshal(sv)
-	if err != nil || !strings.Contains(string(b), `"summary":"scanned 2 directories`) || !strings.Contains(string(b), `"notScanned":[]`) {
+	if err != nil || !strings.Contains(string(b), `"summary":"scanned 1 directory`) || !strings.Contains(string(b), `"notScanned":[]`) {
 		t.Errorf("JSON %s, %v", b, err)
 	}
 }
