@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
@@ -31,6 +32,12 @@ type OpenOptions struct {
 	// a runtime whose user owns the directories it works in would. Off,
 	// only user-level skills and SkillDirs load.
 	TrustProjects bool
+	// Debounce is how long the skill directories stay quiet before a
+	// change on disk (a SKILL.md written, a skill added or removed)
+	// reaches the catalog: a burst of file events, as an editor or a git
+	// checkout makes, is one change. 0 means agentskills.DefaultDebounce
+	// (50 ms); at most agentskills.MaxDebounce.
+	Debounce time.Duration
 	// Websites are sites whose published skills (the Agent Skills
 	// Discovery RFC) join the catalog, one webskills provider each, and
 	// MCPServers are MCP servers whose skills do, one mcpskills provider
@@ -167,8 +174,11 @@ func (o OpenOptions) openProviders(roots []string) (ps []openProvider, closers [
 			closers = nil
 		}
 	}()
+	if o.Debounce < 0 || o.Debounce > agentskills.MaxDebounce {
+		return nil, nil, fmt.Errorf("hostsdk: OpenOptions.Debounce is %v; it must be from 0 (the default, %v) to %v", o.Debounce, agentskills.DefaultDebounce, agentskills.MaxDebounce)
+	}
 	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: roots, Presets: o.Presets, Watch: true,
-		TrustProject: trustAll(o.TrustProjects), Logger: o.Logger})
+		TrustProject: trustAll(o.TrustProjects), Debounce: o.Debounce, Logger: o.Logger})
 	if err != nil {
 		return nil, nil, fmt.Errorf("hostsdk: open the skill directories: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
@@ -133,5 +134,63 @@ func TestOpenShowsSpecValidDescriptionsWhole(t *testing.T) {
 	}
 	if got := catalog(&hostsdk.MountOptions{DescriptionMaxLength: 500}); strings.Contains(got, "Do NOT trigger") {
 		t.Errorf("with DescriptionMaxLength 500 the catalog still holds the whole description:\n%s", got)
+	}
+}
+
+// TestOpenDebounce: a skill written into a skill directory reaches the
+// catalog of a later step, after the quiet period OpenOptions.Debounce
+// sets; a period out of bounds is refused, naming the option and the bound.
+func TestOpenDebounce(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	writeSkill := func(name string) {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Join(dir, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		body := "---\nname: " + name + "\ndescription: The " + name + " skill.\n---\nDo it.\n"
+		if err := os.WriteFile(filepath.Join(dir, name, "SKILL.md"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writeSkill("alpha")
+	for _, bad := range []time.Duration{-time.Millisecond, agentskills.MaxDebounce + time.Second} {
+		_, err := hostsdk.Open(context.Background(), &hostsdk.OpenOptions{SkillDirs: []string{dir}, Debounce: bad, Logger: slog.New(slog.DiscardHandler)})
+		if err == nil || !strings.Contains(err.Error(), "OpenOptions.Debounce") || !strings.Contains(err.Error(), agentskills.MaxDebounce.String()) {
+			t.Errorf("Debounce %v: %v; want an error naming OpenOptions.Debounce and its bound", bad, err)
+		}
+	}
+	host, err := hostsdk.Open(context.Background(), &hostsdk.OpenOptions{SkillDirs: []string{dir}, Debounce: 5 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { host.Close() })
+	s := host.Session("s1", &hostsdk.SessionOptions{Cwd: t.TempDir()})
+	history := []hostsdk.Message{userMsg("hello")}
+	catalog := func() string {
+		res, err := s.Sync(context.Background(), history)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text string
+		for _, v := range res.View {
+			if v.Plugin {
+				text = v.Message.Text() // the newest catalog
+			}
+		}
+		return text
+	}
+	if c := catalog(); !strings.Contains(c, "alpha") || strings.Contains(c, "beta") {
+		t.Fatalf("first catalog:\n%s", c)
+	}
+	writeSkill("beta")
+	// The watcher's events arrive when the file system delivers them: wait
+	// for the change, within a generous deadline, without timing it.
+	deadline := time.Now().Add(30 * time.Second)
+	for !strings.Contains(catalog(), "beta") {
+		if time.Now().After(deadline) {
+			t.Fatal("a skill written on disk never reached the catalog")
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
