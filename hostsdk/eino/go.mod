@@ -11,7 +11,7 @@ require github.com/bytedance/sonic v1.15.5 // indirect
 require (
 	github.com/cloudwego/eino v0.7.36
 	github.com/eino-contrib/jsonschema v1.0.3
-	github.com/skillcatalog/skillcatalog v0.0.0-00010101000000-000000000000
+	github.com/skillcatalog/skillcatalog v0.5.0
 )
 
 require (

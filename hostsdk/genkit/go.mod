@@ -6,7 +6,7 @@ replace github.com/skillcatalog/skillcatalog => ../..
 
 require (
 	github.com/firebase/genkit/go v1.4.0
-	github.com/skillcatalog/skillcatalog v0.0.0-00010101000000-000000000000
+	github.com/skillcatalog/skillcatalog v0.5.0
 )
 
 require (

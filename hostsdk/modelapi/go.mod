@@ -7,7 +7,7 @@ replace github.com/skillcatalog/skillcatalog => ../..
 require (
 	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
 	github.com/openai/openai-go/v3 v3.98.0
-	github.com/skillcatalog/skillcatalog v0.0.0-00010101000000-000000000000
+	github.com/skillcatalog/skillcatalog v0.5.0
 )
 
 require (
