@@ -212,6 +212,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 		Step:       uint32(step.Step),
 		Downstream: r.decision,
 	}
+	req.TouchedPaths = lastTouched(step.TouchedPaths)
 	if id, _, ok := h.opts.Tools.Resolve(step.AgentScope, contract.SkillToolName); ok {
 		req.SkillToolIdentity = id
 	}
