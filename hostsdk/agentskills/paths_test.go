@@ -1,6 +1,7 @@
 package agentskills
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -41,5 +42,26 @@ func TestParsePathsField(t *testing.T) {
 				t.Errorf("summary Paths = %q", got)
 			}
 		})
+	}
+}
+
+// TestWatchFollowsTheWorkingDirectory: with live refresh, each working
+// directory a session moves to has its own listing (nested skill folders
+// of its levels), and the watcher follows the roots of every one: a skill
+// added to a package's folder while the session works there reaches that
+// listing, not the repository root's.
+func TestWatchFollowsTheWorkingDirectory(t *testing.T) {
+	pt := setupProject(t)
+	p, rec := newWatched(t, Options{HomeDir: pt.home, Presets: []Preset{PresetClaudeCode}, TrustProject: func(string) bool { return true }})
+	rootNames := names(mustList(t, p, pt.repo))
+	appNames := names(mustList(t, p, pt.app))
+	if !slices.Contains(rootNames, "repo-level") || !slices.Contains(appNames, "repo-level") {
+		t.Fatalf("root lists %q, app lists %q", rootNames, appNames)
+	}
+	writeSkill(t, filepath.Join(pt.app, ".claude", "skills", "app-build"), "app-build", "Build the app.", "")
+	waitFor(t, p, rec, pt.app, has("app-build"))
+	waitFor(t, p, rec, pt.appSrc, has("app-build"))
+	if got := names(mustList(t, p, pt.repo)); slices.Contains(got, "app-build") {
+		t.Errorf("the repository root lists a package's nested skill: %q", got)
 	}
 }
