@@ -61,10 +61,8 @@ func (e *engine) gate(cur, listed *view.View, base events.Baseline, req contract
 			}
 		}
 	}
-	v := view.Gate(full, activated, cfg.DescriptionMaxLength)
-	if cfg.CatalogBudget > 0 && v != full {
-		v = view.Fit(v, cfg.CatalogBudget)
-	} else if v == full {
+	v := view.GateFit(full, activated, cfg.DescriptionMaxLength, cfg.CatalogBudget)
+	if v == full {
 		v = cur
 	}
 	return v, act

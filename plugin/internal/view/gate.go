@@ -2,7 +2,9 @@ package view
 
 import (
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/skillcatalog/skillcatalog/digest"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -28,6 +30,14 @@ func (v *View) Gated() []Gated {
 // Activated returns the skills v's session activated, which v's catalog
 // record names and its digest covers; nil on a view Gate did not derive.
 func (v *View) Activated() []string { return v.activated }
+
+// setGated sets the gated entries of v, a view just built.
+func (v *View) setGated(gated []Gated) {
+	v.gated = gated
+	if len(gated) > 0 {
+		v.gates = &gateMemo{}
+	}
+}
 
 // appendGated appends s to gated when it has a catalog entry scoped by
 // patterns.
@@ -104,4 +114,57 @@ func Gate(v *View, activated []string, maxLen int) *View {
 	c.activated = activated
 	c.digest = digest.WithActivated(w.digest, activated)
 	return &c
+}
+
+// gateMemo keeps the last few catalogs Gate and Fit derived from one view,
+// keyed by the budget and the activated skills: the sessions of a place
+// step with the same activations again and again, and a steady step then
+// derives nothing.
+type gateMemo struct {
+	mu    sync.Mutex
+	keys  [gateMemoSize]string
+	views [gateMemoSize]*View
+	next  int
+}
+
+// gateMemoSize bounds the catalogs a view keeps derived.
+const gateMemoSize = 4
+
+func (m *gateMemo) get(key string) *View {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i, k := range m.keys {
+		if m.views[i] != nil && k == key {
+			return m.views[i]
+		}
+	}
+	return nil
+}
+
+func (m *gateMemo) put(key string, v *View) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.keys[m.next], m.views[m.next] = key, v
+	m.next = (m.next + 1) % gateMemoSize
+}
+
+// GateFit is Gate followed, with a budget, by Fit: the catalog of v, an
+// unfitted view, for a session that activated activated, fitted to
+// budget (0 for none). It returns v itself when Gate does. The result is
+// remembered on v for the next step with the same budget and activations.
+func GateFit(v *View, activated []string, maxLen, budget int) *View {
+	key := strconv.Itoa(budget) + "\x00" + strings.Join(activated, "\x00")
+	if v.gates != nil {
+		if w := v.gates.get(key); w != nil {
+			return w
+		}
+	}
+	w := Gate(v, activated, maxLen)
+	if budget > 0 && w != v {
+		w = Fit(w, budget)
+	}
+	if v.gates != nil {
+		v.gates.put(key, w)
+	}
+	return w
 }

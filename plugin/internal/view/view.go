@@ -81,6 +81,7 @@ type View struct {
 	// derived, the skills its session activated, which its digest covers.
 	gated     []Gated
 	activated []string
+	gates     *gateMemo // on a view with gated entries
 }
 
 // block is a run of consecutive listed skills, sorted by name, with the
@@ -273,7 +274,7 @@ func Build(skills []skill.Summary, maxLen int, prev *View) *View {
 		gated = appendGated(gated, &skills[i])
 	}
 	v := b.finish()
-	v.gated = gated
+	v.setGated(gated)
 	return v
 }
 
@@ -312,7 +313,7 @@ func ApplyDelta(prev *View, upserts []skill.Summary, removed []string, maxLen in
 		b.keep()
 	}
 	v := b.finish()
-	v.gated = mergeGated(prev, upserts, removed)
+	v.setGated(mergeGated(prev, upserts, removed))
 	return v, nil
 }
 
