@@ -1856,7 +1856,9 @@ type StepReason struct {
 	// "empty" (nothing to list, nothing to retire), "published-initial",
 	// "published-replacement", "published-tombstone", "budget" (what a
 	// catalog budget changed), "invoked" (a skill the user invoked was
-	// added), "relevant" (the relevant-skills message was added). A host adds its own: "no-mount", "provider-incomplete",
+	// added), "relevant" (the relevant-skills message was added),
+	// "paths-activated" (a touched file activated a skill scoped by paths,
+	// which enters the catalog). A host adds its own: "no-mount", "provider-incomplete",
 	// "provider-degraded",
 	// "name-collision", "host-error", "plugin-error", "canceled".
 	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
