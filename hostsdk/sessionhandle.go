@@ -79,7 +79,7 @@ func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, er
 // step is Step for a session whose turn the caller holds.
 func (s *Session) step(ctx context.Context, st *session, downstream Decision) (StepResult, error) {
 	step := s.stepOf(downstream)
-	step.TouchedPaths = append(st.takeTouched(), TouchedPathsOfMessages(downstream.Messages)...)
+	step.TouchedPaths = st.takeTouched()
 	res, err := s.h.preStep(ctx, st, step)
 	if err == nil || !failedOpen(err) || s.h.opts.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
 		return res, err

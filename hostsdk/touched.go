@@ -3,6 +3,7 @@ package hostsdk
 import (
 	"encoding/json"
 	"path/filepath"
+	"slices"
 
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
@@ -59,8 +60,9 @@ func TouchedPathsOf(arguments json.RawMessage) []string {
 
 // TouchedPathsOfMessages returns the files the tool calls (tool_use
 // blocks) of msgs name, as TouchedPathsOf reads each call's input: what
-// Session.Step and Session.Sync send as the step's touched paths, with
-// those Session.Touch reported.
+// every step (Host.PreStep, Session.Step, Session.Sync) sends as touched
+// paths beside Step.TouchedPaths and those Session.Touch reported, for
+// the tool calls of the messages it proposes.
 func TouchedPathsOfMessages(msgs []Message) []string {
 	var out []string
 	for _, m := range msgs {
@@ -97,6 +99,17 @@ func (st *session) takeTouched() []string {
 	t := st.touched
 	st.touched = nil
 	return t
+}
+
+// touchedOf is what a step sends as its touched paths: the step's own,
+// then those the tool calls of its downstream messages name, the last
+// contract.MaxTouchedPaths of them.
+func touchedOf(step Step, downstream Decision) []string {
+	derived := TouchedPathsOfMessages(downstream.Messages)
+	if len(derived) == 0 {
+		return lastTouched(step.TouchedPaths)
+	}
+	return lastTouched(append(slices.Clone(step.TouchedPaths), derived...))
 }
 
 // lastTouched returns the last contract.MaxTouchedPaths of paths.
