@@ -29,6 +29,9 @@ type record struct {
 	update  bool // "update" is true
 	entries bool // "entries" is an array of well-formed entries (only when wantEntries)
 	omitted int  // "omitted" is a plain non-negative integer: this one, else 0
+	// activated is the raw JSON of the last "activated" member, nil when
+	// there is none (see ParseCatalog).
+	activated []byte
 }
 
 type parser struct {
@@ -182,6 +185,11 @@ func (p *parser) topObject() (record, bool) {
 			start := p.pos
 			ok := p.skipValue()
 			rec.omitted = plainCount(p.src[start:p.pos])
+			return ok
+		case "activated":
+			start := p.pos
+			ok := p.skipValue()
+			rec.activated = p.src[start:p.pos]
 			return ok
 		case "entries":
 			if !p.wantEntries {

@@ -36,8 +36,11 @@ type Catalog struct {
 	// Omitted is the number of skills the catalog said were left out of it (a catalog
 	// budget); 0 for every other catalog.
 	Omitted int
-	// Digest is digest.OfOmitting(Entries, Omitted): digest.Of(Entries) unless skills were
-	// left out.
+	// Activated are the skills scoped by `paths` that files the session touched have
+	// activated, sorted without repeats (see ParseActivated); nil when none have.
+	Activated []string
+	// Digest is digest.WithActivated(digest.OfOmitting(Entries, Omitted), Activated):
+	// digest.Of(Entries) unless skills were left out or activated.
 	Digest digest.Digest
 }
 
@@ -50,7 +53,8 @@ type Catalog struct {
 // skill, "origin_kind": "website" (absent for an MCP server's; any other value, or one beside
 // no origin, makes the record unreadable, so a kind this reader does not know is never shown
 // as another). Other members are ignored. "update" counts only when it is the boolean true; "omitted" only when
-// it is an integer written with digits alone, at most 2^31-1.
+// it is an integer written with digits alone, at most 2^31-1. "activated", when present, must be
+// what ParseActivated reads, or the record is unreadable.
 //
 // Keys are matched exactly (case-sensitively), and a repeated key takes its last value, as in
 // JavaScript's JSON.parse. Strings are decoded like encoding/json: invalid UTF-8 and unpaired
@@ -83,7 +87,14 @@ func ParseCatalog(source []byte) (Catalog, bool) {
 			OriginKind:  s.originKind,
 		}
 	}
-	return Catalog{Entries: entries, Update: rec.update, Omitted: rec.omitted, Digest: digest.OfOmitting(entries, rec.omitted)}, true
+	var activated []string
+	if rec.activated != nil {
+		if activated, ok = ParseActivated(rec.activated); !ok {
+			return Catalog{}, false
+		}
+	}
+	d := digest.WithActivated(digest.OfOmitting(entries, rec.omitted), activated)
+	return Catalog{Entries: entries, Update: rec.update, Omitted: rec.omitted, Activated: activated, Digest: d}, true
 }
 
 // IsCatalogKind reports whether source is a valid JSON object whose "kind" is

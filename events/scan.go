@@ -23,6 +23,10 @@ type Baseline struct {
 	// scanned events. It is true whenever Found is. Found false with EverPublished true means
 	// compaction hid every catalog and the current one must be re-established.
 	EverPublished bool
+	// Activated are the skills the newest readable catalog, visible or hidden, names as
+	// activated by the files the session touched (Catalog.Activated): a compaction hides
+	// the catalog, never the activation.
+	Activated []string
 	// Shown are the skills that the visible relevant-skills messages newer than the newest
 	// visible catalog (all visible ones, without a catalog) described, newest first, at most
 	// MaxShown; Answered the ids of the user messages those messages answered, at most
@@ -38,6 +42,9 @@ type Baseline struct {
 func (b Baseline) Over(older Baseline) Baseline {
 	if b.Found {
 		return b
+	}
+	if b.EverPublished {
+		older.Activated = b.Activated
 	}
 	older.EverPublished = older.EverPublished || b.EverPublished
 	older.Shown = newestFirst(b.Shown, older.Shown, MaxShown)
@@ -107,6 +114,9 @@ func (s *Scanner) FeedParsed(seq uint64, visible bool, catalog Catalog, isCatalo
 	}
 	if !isCatalog || !visible && s.b.EverPublished {
 		return false
+	}
+	if !s.b.EverPublished {
+		s.b.Activated = catalog.Activated // the newest record's
 	}
 	s.b.EverPublished = true
 	if !visible {

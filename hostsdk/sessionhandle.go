@@ -78,7 +78,9 @@ func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, er
 
 // step is Step for a session whose turn the caller holds.
 func (s *Session) step(ctx context.Context, st *session, downstream Decision) (StepResult, error) {
-	res, err := s.h.preStep(ctx, st, s.stepOf(downstream))
+	step := s.stepOf(downstream)
+	step.TouchedPaths = st.takeTouched()
+	res, err := s.h.preStep(ctx, st, step)
 	if err == nil || !failedOpen(err) || s.h.opts.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
 		return res, err
 	}

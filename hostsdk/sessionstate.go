@@ -25,6 +25,10 @@ type session struct {
 
 	mu  sync.Mutex
 	log sessionlog.Log // nil until opened
+	// touched are the paths Session.Touch reported since the session's
+	// last step, which the next step takes (at most
+	// contract.MaxTouchedPaths, the last ones).
+	touched []string
 	// sent is the head the session's last step sent the plugin; valid when
 	// headSent.
 	sent     contract.SessionHead

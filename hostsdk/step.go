@@ -63,6 +63,17 @@ type Step struct {
 	// (it is in the log), so the skill is added once. A message appended
 	// earlier with AppendMessages is never scanned.
 	Downstream Decision
+	// TouchedPaths are the files the session worked with since its
+	// previous step: the paths its tool calls read, wrote or edited,
+	// absolute or relative to Cwd, slash-separated. The files the tool
+	// calls (tool_use blocks) of Downstream's messages name are added
+	// (TouchedPathsOfMessages): a runtime that proposes its tool calls
+	// with the step need not list them. A skill scoped by `paths` enters
+	// the catalog at the first step whose touched paths its patterns
+	// match, and stays; the plugin records it in the session log, so
+	// nothing here needs to be sent twice. At most
+	// contract.MaxTouchedPaths (256) are sent, the last ones.
+	TouchedPaths []string
 }
 
 // Outcome says what the plugin did in a step.

@@ -212,6 +212,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 		Step:       uint32(step.Step),
 		Downstream: r.decision,
 	}
+	req.TouchedPaths = touchedOf(step, r.decision)
 	if id, _, ok := h.opts.Tools.Resolve(step.AgentScope, contract.SkillToolName); ok {
 		req.SkillToolIdentity = id
 	}

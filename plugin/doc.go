@@ -97,6 +97,20 @@
 // a host's embeddings (contract.Embedder), when it has them, are fused
 // with the lexical ranking.
 //
+// Skills scoped by `paths`. A listed skill with patterns
+// (skill.Summary.Paths) is left out of the catalog, the skill search and
+// the relevant-skills message until a step's touched paths
+// (contract.StepRequest.TouchedPaths) match them relative to the step's
+// working directory (skill.TouchedRelative, skill.MatchPaths); it then
+// enters by the usual replacement (reason contract.ReasonPathsActivated)
+// and stays. The skills activated so far are named in every catalog record
+// the plugin publishes (events.Catalog.Activated) and covered by its
+// digest (digest.WithActivated), so activating one always publishes and
+// the newest record, visible or hidden, tells a resumed session, a
+// replica, or the step after a compaction which are. The `skill` tool and
+// `/name` load a scoped skill before that, as they load one a budget left
+// out.
+//
 // Directives. A loaded definition's skill.Directives (what the skill asks
 // of the runtime: a fork, a model, tools to pre-approve) come back with the
 // `skill` result (contract.ToolResult.Directives) and with each skill the

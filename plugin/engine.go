@@ -55,6 +55,9 @@ type sessionState struct {
 type parsedSource struct {
 	digest digest.Digest
 	ok     bool
+	// activated are the skills the record names as activated by touched
+	// files (events.Catalog.Activated).
+	activated []string
 	// relevant is the record of a relevant-skills source the plugin
 	// wrote, which the host may send back by its digest.
 	relevant *events.Relevant
@@ -138,7 +141,9 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 	if err != nil {
 		return contract.StepResponse{}, err
 	}
+	cur, activation := e.gate(cur, listed, base, req, m.cfg)
 	resp := e.decide(cur, base, head, req, m.cfg)
+	resp = withActivation(resp, activation)
 	if hidden != nil {
 		resp.Reasons = append(hidden, resp.Reasons...)
 	}
@@ -238,10 +243,10 @@ func (e *engine) publish(cur *view.View, base events.Baseline, head contract.Ses
 	// Tombstone.
 	text := render.AssembleCatalogSeq(cur.Lines(), update, cur.Omitted(),
 		render.CatalogNotes{Remote: cur.RemoteOrigins(), UserInvocation: cfg.UserInvocation, SearchTool: cfg.SearchTool})
-	source := events.AssembleCatalogSeq(cur.Records(), update, cur.Omitted())
+	source := events.WithActivated(events.AssembleCatalogSeq(cur.Records(), update, cur.Omitted()), cur.Activated())
 	// The host will hand this record back at a later step: remember it as
 	// parsed, so the plugin never decodes its own publication.
-	e.remember(source, cur.Digest())
+	e.remember(source, cur.Digest(), cur.Activated())
 	msg := contract.Message{
 		ID:      catalogMessageID(req.SessionID, head, cur.Digest()),
 		Role:    contract.RoleUser,
@@ -368,22 +373,22 @@ func (e *engine) parse(source []byte) (events.Catalog, bool) {
 	}
 	key := xxh3.Hash128(source).Bytes()
 	if p, hit := e.parsed.Get(key); hit {
-		return events.Catalog{Digest: p.digest}, p.ok
+		return events.Catalog{Digest: p.digest, Activated: p.activated}, p.ok
 	}
 	c, ok := events.ParseCatalog(source)
 	if ok || events.IsCatalogKind(source) {
 		// Foreign sources are rejected by a cheap scan and need no cache
 		// slot; catalog-kind ones are worth remembering.
 		e.parses.Add(1)
-		e.parsed.Add(key, parsedSource{digest: c.Digest, ok: ok}, 0)
+		e.parsed.Add(key, parsedSource{digest: c.Digest, ok: ok, activated: c.Activated}, namesBytes(c.Activated))
 	}
-	return events.Catalog{Digest: c.Digest}, ok
+	return events.Catalog{Digest: c.Digest, Activated: c.Activated}, ok
 }
 
 // remember records the digest of a catalog record the plugin encoded
-// itself.
-func (e *engine) remember(source []byte, d digest.Digest) {
-	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{digest: d, ok: true}, 0)
+// itself, and the skills it names as activated.
+func (e *engine) remember(source []byte, d digest.Digest, activated []string) {
+	e.parsed.Add(xxh3.Hash128(source).Bytes(), parsedSource{digest: d, ok: true, activated: activated}, namesBytes(activated))
 }
 
 // rememberRelevant records a relevant-skills record the plugin encoded
@@ -474,7 +479,7 @@ func (e *engine) continueWith(st sessionState, head contract.SessionHead, recent
 			case p.relevant != nil:
 				done = sc.FeedRelevant(ev.Visible, *p.relevant)
 			default:
-				done = sc.FeedParsed(ev.Seq, ev.Visible, events.Catalog{Digest: p.digest}, p.ok)
+				done = sc.FeedParsed(ev.Seq, ev.Visible, events.Catalog{Digest: p.digest, Activated: p.activated}, p.ok)
 			}
 		} else {
 			done = sc.Feed(events.LogEvent{Seq: ev.Seq, Source: ev.Source, Visible: ev.Visible})
@@ -562,7 +567,7 @@ func baselineBytes(b events.Baseline) int {
 	for _, s := range b.Answered {
 		n += len(s) + 16
 	}
-	return n
+	return n + namesBytes(b.Activated)
 }
 
 // endSession forgets what the engine remembered about a session.

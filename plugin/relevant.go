@@ -102,6 +102,18 @@ func (e *engine) withRelevant(ctx context.Context, host contract.Host, m mount, 
 	for _, n := range base.Shown {
 		skip[n] = true
 	}
+	// A skill scoped by `paths` is not offered before the session's
+	// touched files activate it; one activated at this very step enters
+	// the catalog instead.
+	for _, g := range v.Unfitted().Gated() {
+		skip[g.Name] = true
+	}
+	for _, n := range base.Activated {
+		delete(skip, n)
+	}
+	for _, n := range base.Shown {
+		skip[n] = true
+	}
 	if m.cfg.UserInvocation {
 		for _, mention := range invokedMentions(req.Downstream.Messages, v, invocationPrefixes(m.cfg.InvocationForm)) {
 			skip[mention.Name] = true

@@ -119,7 +119,13 @@ func (e *engine) executeSearchTool(ctx context.Context, host contract.Host, m mo
 	if !complete {
 		return errorResult(render.ErrSearchIncomplete()), nil
 	}
-	hits := e.rank(ctx, host, m, v, q, query, limit)
+	hidden, err := e.scopedOut(ctx, host, v, call.SessionID)
+	if err != nil {
+		return contract.ToolResult{}, err
+	}
+	hits := e.rank(ctx, host, m, v, q, query, limit+len(hidden))
+	hits = slices.DeleteFunc(hits, func(h search.Hit) bool { return hidden[h.Name] })
+	hits = hits[:min(len(hits), limit)]
 	result := &skill.SearchResult{Query: query, Hits: make([]skill.SearchHit, len(hits))}
 	entries := make([]digest.Entry, len(hits))
 	for i, h := range hits {

@@ -56,6 +56,13 @@ type Summary struct {
 	// (SearchTextOf), from a provider that reads them when it lists. At
 	// most MaxSearchTextBytes.
 	SearchText string
+	// Paths scopes the skill to the files a session works with (the
+	// `paths` frontmatter field Claude Code reads): glob patterns, one per
+	// line (JoinPaths, PathPatterns), as ParsePaths keeps them. A skill
+	// with patterns enters a session's catalog only once the session has
+	// touched a file they match (MatchPaths); empty: always. One string
+	// keeps a Summary comparable.
+	Paths string
 }
 
 // Definition is a loaded skill: its summary, where its resources live and

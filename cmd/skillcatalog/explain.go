@@ -37,6 +37,7 @@ const (
 	reasonUntrusted  = "outside-trust"
 	reasonIncomplete = "incomplete" // discovery could not read everything
 	reasonDegraded   = "degraded"   // a best-effort source could not be read: its last-good skills kept, or it left out
+	reasonPaths      = "paths"      // scoped by paths: in the catalog once a touched file matches
 )
 
 type stringsFlag []string
@@ -52,6 +53,7 @@ type explainOptions struct {
 	presets      presetFlags
 	trustProject bool
 	json         bool
+	touched      stringsFlag
 
 	descriptionMaxLength int
 	catalogBudget        int
@@ -154,6 +156,8 @@ catalog:
   incomplete      a source could not be read; a host keeps its last catalog
   degraded        a best-effort source (the MCP server) could not be read; the
                   other skills are published, with its last-good listing or without it
+  paths           scoped by its paths: in the catalog once the session touches a
+                  matching file (-touched FILE reports one)
 
 Skill directories are those of the Agent Skills provider: <project>/.agents/skills
 from -cwd up to the repository root (only with -trust-project), -home's
@@ -219,6 +223,7 @@ func explainFlags(o *explainOptions) *flag.FlagSet {
 	fl.StringVar(&o.cwd, "cwd", "", "the session's working `DIR`, where project skills are looked for (default: the current directory)")
 	fl.StringVar(&o.agent, "agent", "agent:explain", "the calling agent's `SCOPE`")
 	fl.Var(&o.presets, "preset", "scan and load as the `LAYOUT` does ("+presetNames()+"; repeatable; none: no preset); by default every preset, as hostsdk.Open")
+	fl.Var(&o.touched, "touched", "a `FILE` the session touched, as a host reports the files of its tool calls: skills whose paths match it are activated (repeatable)")
 	fl.BoolVar(&o.trustProject, "trust-project", false, "trust the project of -cwd, so its skills load (a host decides this per project)")
 	fl.BoolVar(&o.json, "json", false, "print the explanation as one JSON object")
 	fl.IntVar(&o.descriptionMaxLength, "description-max-length", hostsdk.OpenDescriptionMaxLength, "the mount option catalogDescriptionMaxLength: by default hostsdk.Open's, the Agent Skills limit (0: the plugin's default, 500)")
@@ -393,7 +398,7 @@ func (o explainOptions) step(ctx context.Context, host *hostsdk.Host, session, r
 			return hostsdk.StepResult{}, err
 		}
 	}
-	step := hostsdk.Step{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1}
+	step := hostsdk.Step{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1, TouchedPaths: o.touched}
 	if request != "" {
 		step.Downstream.Messages = []hostsdk.Message{{ID: "request", Role: hostsdk.RoleUser, UserInput: true,
 			Content: []hostsdk.ContentBlock{{Type: "text", Text: request}}}}
@@ -507,6 +512,9 @@ func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agent
 		case listed:
 			e.Listed = true
 			e.Reasons = append(e.Reasons, explainReason{reasonListed, "in the catalog"})
+			if s.Paths != "" {
+				e.Reasons = append(e.Reasons, explainReason{reasonPaths, "scoped by paths " + strings.Join(skill.PathPatterns(s.Paths), ", ") + ": activated by a touched file"})
+			}
 			full := render.NormalizeDescription(s.Description, render.DefaultDescriptionMaxLength*1000)
 			switch got := entries[i].Description; {
 			case got == full:
@@ -525,6 +533,9 @@ func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agent
 			e.Reasons = append(e.Reasons, explainReason{reasonPolicy, detail})
 		case !sel.Allows(s.Name, s.Provider):
 			e.Reasons = append(e.Reasons, explainReason{reasonSelection, "the session's selection leaves it out"})
+		case s.Paths != "":
+			e.Reasons = append(e.Reasons, explainReason{reasonPaths, "scoped by paths " + strings.Join(skill.PathPatterns(s.Paths), ", ") +
+				": enters the catalog at the first step whose touched files match (-touched FILE); the skill tool and /" + s.Name + " load it before that"})
 		case len(entries) > 0:
 			e.Reasons = append(e.Reasons, explainReason{reasonBudget, "left out of the catalog: the names do not fit " + contract.OptionCatalogBudget})
 		default:

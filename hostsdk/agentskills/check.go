@@ -21,6 +21,7 @@ var specFields = []string{"allowed-tools", "compatibility", "description", "lice
 var claudeCodeFields = map[string]fieldUse{
 	"agent": usedAsDirective, "argument-hint": honoured, "context": usedAsDirective, "disable-model-invocation": honoured,
 	"hooks": ignored, "model": usedAsDirective, "user-invocable": honoured,
+	"paths": honoured,
 }
 
 // fieldUse is what the provider does with a Claude Code field.

@@ -15,6 +15,12 @@
 //     repository root it reads <level>/.agents/skills and then
 //     <level>/<client>/skills for each of Options.ClientDirs in order.
 //     Without a repository root within reach the project is cwd alone.
+//     So skill folders nested below the repository root (a monorepo's
+//     packages/web/.claude/skills) are found while the session works in
+//     that directory or below it, and not elsewhere: a listing is per
+//     working directory, and a session whose working directory moves
+//     asks for the listing of the new one (its snapshot is per cwd and
+//     agent scope), each level under the repository root's trust.
 //  2. User roots: <home>/.agents/skills, <home>/<client>/skills for each
 //     client directory, then Options.ExtraRoots in order, then the roots
 //     a preset adds (PresetCodex: /etc/codex/skills). An extra root that
@@ -53,6 +59,12 @@
 // and Load does not find them.
 //
 // # Parsing
+//
+// The `paths` field (Claude Code's: glob patterns, a list or one
+// comma-separated string) is read by skill.ParsePaths into
+// Frontmatter.Paths and skill.Summary.Paths; a malformed pattern is left
+// out with a warning. The plugin offers such a skill once the session
+// touched a matching file (see package plugin).
 //
 // See ParseSkillFile and Frontmatter.Validate. Loading is lenient, as in
 // other hosts: a name that differs from the directory name or is longer

@@ -59,6 +59,12 @@ type Frontmatter struct {
 	// string of comma-separated words), in that order: words the plugin's
 	// skill search should find the skill by.
 	Keywords []string
+	// Paths is the optional `paths` field (Claude Code's): glob patterns,
+	// a list or one comma-separated string, as skill.ParsePaths keeps them
+	// (braces expanded; malformed patterns left out with a warning). A
+	// skill with patterns enters a session's catalog once the session
+	// touched a file they match.
+	Paths []string
 	// ArgumentHint is the optional `argument-hint` field, which runtimes
 	// show beside `/name` while the user types arguments.
 	ArgumentHint string
@@ -282,6 +288,8 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 			fm.ArgumentHint, warnings = hintField(key, val, warnings)
 		case "when_to_use":
 			fm.WhenToUse, warnings = stringField(key, val, warnings)
+		case "paths":
+			fm.Paths, warnings = pathsField(key, val, warnings)
 		case "keywords", "tags":
 			var words []string
 			words, warnings = wordsField(key, val, warnings)
@@ -431,5 +439,34 @@ func (f Frontmatter) summary(name, searchText string) skill.Summary {
 		WhenToUse:    skill.CutText(f.WhenToUse, skill.MaxWhenToUseBytes),
 		Keywords:     skill.CleanKeywords(f.Keywords),
 		SearchText:   searchText,
+		Paths:        skill.JoinPaths(f.Paths),
 	}
+}
+
+// pathsField reads `paths`: one string or a list of strings, each a
+// comma-separated list of glob patterns (skill.ParsePaths). Entries that
+// are not strings, and patterns ParsePaths leaves out, are warnings.
+func pathsField(key string, n *yaml.Node, warnings []string) ([]string, []string) {
+	var values []string
+	switch {
+	case n.Kind == yaml.ScalarNode && n.Tag == "!!null":
+		return nil, warnings
+	case n.Kind == yaml.ScalarNode:
+		values = []string{n.Value}
+	case n.Kind == yaml.SequenceNode:
+		for _, e := range n.Content {
+			if e.Kind == yaml.AliasNode && e.Alias != nil {
+				e = e.Alias
+			}
+			if e.Kind != yaml.ScalarNode {
+				warnings = append(warnings, fmt.Sprintf("field %q holds an entry that is not a string; it is left out", key))
+				continue
+			}
+			values = append(values, e.Value)
+		}
+	default:
+		return nil, append(warnings, fmt.Sprintf("field %q is neither a list nor a string; ignored", key))
+	}
+	patterns, diags := skill.ParsePaths(values)
+	return patterns, append(warnings, diags...)
 }

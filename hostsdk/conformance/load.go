@@ -164,6 +164,9 @@ func (c *checker) check() error {
 	if err := c.sites(); err != nil {
 		return err
 	}
+	if err := c.project(); err != nil {
+		return err
+	}
 	for i := range s.Skills {
 		if err := c.skill(&s.Skills[i]); err != nil {
 			return err

@@ -107,7 +107,7 @@ func (p *scriptedProvider) publishLocked() {
 
 func (p *scriptedProvider) fakeSkill(sk skillSpec) skilltest.Skill {
 	fs := skilltest.Skill{
-		Summary:  skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label},
+		Summary:  skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label, Paths: scenarioPaths(sk.Paths)},
 		Content:  sk.Body,
 		Cwd:      sk.Cwd,
 		Vanished: sk.Vanished,
@@ -267,4 +267,10 @@ func applyChange(sk *skillSpec, ch *skillChange) {
 	if ch.Vanished != nil {
 		sk.Vanished = *ch.Vanished
 	}
+}
+
+// scenarioPaths is the skill.Summary.Paths of a scenario skill's paths.
+func scenarioPaths(values []string) string {
+	patterns, _ := skill.ParsePaths(values)
+	return skill.JoinPaths(patterns)
 }

@@ -63,6 +63,9 @@ func (r Result) Passed() bool { return len(r.Failures) == 0 }
 
 // env is the host-side world of one running scenario.
 type env struct {
+	// projectDir is where the scenario's project was copied ("" without
+	// one).
+	projectDir  string
 	ctx         context.Context
 	r           *Runner
 	s           *scenario
@@ -183,6 +186,9 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 	}
 	if e.store, err = sessionlog.NewFileStore(filepath.Join(dir, "sessions"), nil); err != nil {
 		return nil, err
+	}
+	if err := e.startProject(dir); err != nil {
+		return nil, fmt.Errorf("project: %w", err)
 	}
 	if err := e.setup(); err != nil {
 		e.closeSites()
@@ -314,6 +320,7 @@ func runtimeSkill(sk skillSpec) skills.RuntimeSkill {
 		Provider:    sk.Label,
 		Content:     sk.Body,
 		Rank:        sk.Rank,
+		Paths:       sk.Paths,
 	}
 	if rb := sk.ResourceBase; rb != nil {
 		rs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
@@ -652,7 +659,7 @@ func (e *env) preStep(a *preStepAction, exp *expectation, fail func(string, ...a
 
 // hostStep is the Host.PreStep a preStep action runs, defaults applied.
 func (e *env) hostStep(a *preStepAction) hostsdk.Step {
-	step := hostsdk.Step{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, Turn: a.Turn, Step: a.Step}
+	step := hostsdk.Step{SessionID: a.Session, Cwd: e.inProject(a.Cwd), AgentScope: a.Agent, Turn: a.Turn, Step: a.Step, TouchedPaths: e.inProjectAll(a.Touched)}
 	if step.Turn == 0 {
 		step.Turn = 1
 	}
@@ -776,7 +783,7 @@ func (e *env) toolCall(a *toolCallAction, exp *expectation, fail func(string, ..
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
 	defer cancel()
-	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: a.Cwd, AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: json.RawMessage(args)})
+	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: e.inProject(a.Cwd), AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: json.RawMessage(args)})
 	if exp == nil {
 		exp = &expectation{}
 	}

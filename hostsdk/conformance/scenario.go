@@ -26,6 +26,7 @@ type scenario struct {
 	Skills      []skillSpec    `yaml:"skills"`
 	Providers   []providerSpec `yaml:"providers"`
 	Sites       []siteSpec     `yaml:"sites"`
+	Project     *projectSpec   `yaml:"project"`
 	Sessions    []sessionSpec  `yaml:"sessions"`
 	Steps       []stepSpec     `yaml:"steps"`
 	Pos         position       `yaml:"-"`
@@ -80,6 +81,7 @@ type skillSpec struct {
 	LoadPolicy     *policySpec       `yaml:"loadPolicy"`
 	Path           string            `yaml:"path"`
 	Resources      map[string]string `yaml:"resources"`
+	Paths          []string          `yaml:"paths"`
 	Pos            position          `yaml:"-"`
 }
 
@@ -189,7 +191,9 @@ type preStepAction struct {
 	Downstream *downstreamSpec `yaml:"downstream"`
 	Cancel     bool            `yaml:"cancel"`
 	// Replica runs the step on the scenario's second host (env.replica).
-	Replica bool     `yaml:"replica"`
+	Replica bool `yaml:"replica"`
+	// Touched are the step's touched paths (hostsdk.Step.TouchedPaths).
+	Touched []string `yaml:"touched"`
 	Pos     position `yaml:"-"`
 }
 

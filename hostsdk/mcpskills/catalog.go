@@ -198,6 +198,7 @@ func entrySummary(label string, e *remoteEntry) skill.Summary {
 		ArgumentHint:  e.ArgumentHint,
 		WhenToUse:     e.WhenToUse,
 		Keywords:      e.Keywords,
+		Paths:         e.Paths,
 	}
 }
 

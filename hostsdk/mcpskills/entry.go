@@ -41,6 +41,10 @@ type remoteEntry struct {
 	// keywords and tags, bounded (skill.Summary.WhenToUse, Keywords), for
 	// the plugin's skill search.
 	WhenToUse, Keywords string
+	// Paths are the frontmatter's `paths` patterns (skill.ParsePaths, as
+	// skill.Summary.Paths): the skill enters a session's catalog once the
+	// session touched a file they match.
+	Paths string
 	// Frontmatter is the entry's frontmatter, verbatim, and fields its
 	// decoded form (numbers as json.Number), for comparing with a fetched
 	// SKILL.md.
@@ -67,7 +71,7 @@ type remoteEntry struct {
 // value besides the text).
 func (e *remoteEntry) estimate() int {
 	n := int(unsafe.Sizeof(*e)) + len(e.URI) + len(e.Root) + len(e.Path) + len(e.Name) + len(e.Description) +
-		len(e.ArgumentHint) + len(e.WhenToUse) + len(e.Keywords) + len(e.declined) + 3*len(e.Frontmatter) + len(e.fields)*mapSlot
+		len(e.ArgumentHint) + len(e.WhenToUse) + len(e.Keywords) + len(e.Paths) + len(e.declined) + 3*len(e.Frontmatter) + len(e.fields)*mapSlot
 	for _, f := range e.Files {
 		n += int(unsafe.Sizeof(f)) + len(f.URI) + len(f.Path) + mapSlot + len(f.Path)
 	}
@@ -210,8 +214,31 @@ func (e *remoteEntry) decodeFrontmatter(obj map[string]json.RawMessage, loc skil
 		e.WhenToUse = skill.CutText(v, skill.MaxWhenToUseBytes)
 	}
 	e.Keywords = skill.CleanKeywords(append(words(fields["keywords"]), words(fields["tags"])...))
+	if v, ok := fields["paths"]; ok {
+		var diags []string
+		e.Paths, diags = entryPaths(v)
+		*notes = append(*notes, diags...)
+	}
 	e.Frontmatter, e.fields = raw, fields
 	return ""
+}
+
+// entryPaths reads a frontmatter `paths` value (one string or a list of
+// strings) as skill.Summary.Paths, with what skill.ParsePaths left out.
+func entryPaths(v any) (string, []string) {
+	var values []string
+	switch v := v.(type) {
+	case string:
+		values = []string{v}
+	case []any:
+		for _, w := range v {
+			if s, ok := w.(string); ok {
+				values = append(values, s)
+			}
+		}
+	}
+	patterns, diags := skill.ParsePaths(values)
+	return skill.JoinPaths(patterns), diags
 }
 
 // words reads a frontmatter list of words: a list of strings, or one

@@ -290,3 +290,26 @@ func TestDecodeEntrySearchFields(t *testing.T) {
 		}
 	}
 }
+
+// TestDecodeEntryPaths: a remote skill's paths reach its summary as the
+// disk provider reads them; what the parser leaves out is a note.
+func TestDecodeEntryPaths(t *testing.T) {
+	tests := []struct {
+		fields, paths string
+		notes         int
+	}{
+		{`"paths":"src/**/*.{ts,tsx}, docs/**"`, "src/**/*.ts\nsrc/**/*.tsx\ndocs/**", 0},
+		{`"paths":["*.go",3,"[bad"]`, "*.go", 1},
+		{`"paths":{"a":1}`, "", 0},
+	}
+	for _, tt := range tests {
+		raw := entryOf("skill://fix/SKILL.md", `{"name":"fix","description":"d",`+tt.fields+`}`, `[`+res("skill://fix/SKILL.md", 1)+`]`)
+		e, notes, why := decodeEntry(json.RawMessage(raw), testEntryLimits)
+		if why != "" {
+			t.Fatalf("%s: declined: %s", tt.fields, why)
+		}
+		if s := entrySummary("docs", e); s.Paths != tt.paths || len(notes) != tt.notes {
+			t.Errorf("%s: paths %q, notes %q; want %q and %d notes", tt.fields, s.Paths, notes, tt.paths, tt.notes)
+		}
+	}
+}

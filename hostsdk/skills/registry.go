@@ -63,6 +63,11 @@ type RuntimeSkill struct {
 	// the plugin's skill search (skill.Summary.WhenToUse); cut to
 	// skill.MaxWhenToUseBytes.
 	WhenToUse string
+	// Paths scopes the skill to the files a session works with: glob
+	// patterns, as a SKILL.md's `paths` (skill.ParsePaths reads them;
+	// patterns it leaves out are dropped). The skill enters a session's
+	// catalog once the session touched a matching file.
+	Paths []string
 	// Keywords are words the plugin's skill search should find the skill
 	// by (skill.CleanKeywords applies). The search also ranks by the start
 	// of Content (skill.SearchTextOf).
@@ -351,6 +356,7 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 			WhenToUse:    skill.CutText(s.WhenToUse, skill.MaxWhenToUseBytes),
 			Keywords:     skill.CleanKeywords(s.Keywords),
 			SearchText:   skill.SearchTextOf(s.Content),
+			Paths:        runtimePaths(s.Paths),
 		},
 		ResourceBase: s.ResourceBase.Clone(),
 		Content:      s.Content,
@@ -1200,4 +1206,10 @@ func cacheKey(q Query) string {
 func appendString(b []byte, s string) []byte {
 	b = binary.AppendUvarint(b, uint64(len(s)))
 	return append(b, s...)
+}
+
+// runtimePaths is the skill.Summary.Paths of a runtime skill's patterns.
+func runtimePaths(values []string) string {
+	patterns, _ := skill.ParsePaths(values)
+	return skill.JoinPaths(patterns)
 }

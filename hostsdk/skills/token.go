@@ -59,6 +59,9 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 		if search {
 			bits |= 32 // its search fields follow (so a list without them hashes as before)
 		}
+		if s.Paths != "" {
+			bits |= 64 // its paths follow (so a list without them hashes as before)
+		}
 		buf = append(buf, bits)
 		buf = appendTokenString(buf, s.Provider)
 		if s.Origin != "" {
@@ -75,6 +78,9 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 			buf = appendTokenString(buf, s.WhenToUse)
 			buf = appendTokenString(buf, s.Keywords)
 			buf = appendTokenString(buf, s.SearchText)
+		}
+		if s.Paths != "" {
+			buf = appendTokenString(buf, s.Paths)
 		}
 		if len(buf) >= chunk {
 			_, _ = h.Write(buf)

@@ -38,13 +38,31 @@ func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary)
 	out.Origin, out.QualifiedName, out.ArgumentHint = s.Origin, s.QualifiedName, s.ArgumentHint
 	out.OriginKind = originKindToProto(s.OriginKind)
 	out.WhenToUse, out.Keywords, out.SearchText = s.WhenToUse, s.Keywords, s.SearchText
+	out.Paths = skill.PathPatterns(s.Paths)
 }
 
 // summaryFromProto converts a skill summary.
 func summaryFromProto(s *pb.SkillSummary) skill.Summary {
 	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
 		Origin: s.GetOrigin(), OriginKind: originKindFromProto(s.GetOriginKind()), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint(),
-		WhenToUse: s.GetWhenToUse(), Keywords: s.GetKeywords(), SearchText: s.GetSearchText()}
+		WhenToUse: s.GetWhenToUse(), Keywords: s.GetKeywords(), SearchText: s.GetSearchText(), Paths: pathsFromProto(s.GetPaths())}
+}
+
+// pathsFromProto is the skill.Summary.Paths of a summary's patterns: those
+// skill.ValidPathPattern accepts, at most skill.MaxPathPatterns, so that a
+// pattern holding a line break cannot split into others. A pattern a
+// foreign host sends that the parser would have left out is dropped.
+func pathsFromProto(patterns []string) string {
+	if len(patterns) == 0 {
+		return ""
+	}
+	kept := make([]string, 0, min(len(patterns), skill.MaxPathPatterns))
+	for _, p := range patterns {
+		if len(kept) < skill.MaxPathPatterns && skill.ValidPathPattern(p) == nil {
+			kept = append(kept, p)
+		}
+	}
+	return skill.JoinPaths(kept)
 }
 
 // originKindToProto converts an origin's kind. An MCP server's is sent as

@@ -26,3 +26,13 @@ func TestSkills(t *testing.T) {
 		}, policyFromProto)
 	}
 }
+
+// TestPathsFromProto: a foreign host's patterns cross as the parser would
+// keep them; one that would split into others, or is malformed, is dropped.
+func TestPathsFromProto(t *testing.T) {
+	t.Parallel()
+	got := summaryFromProto(&pb.SkillSummary{Name: "x", Paths: []string{"src/**/*.go", "a\nb", "[bad", "", "*.md"}}).Paths
+	if want := "src/**/*.go\n*.md"; got != want {
+		t.Errorf("Paths = %q, want %q", got, want)
+	}
+}

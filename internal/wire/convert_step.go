@@ -40,6 +40,7 @@ func stepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
 		SessionHead:       sessionHeadToProto(r.Head),
 		RecentEvents:      recentEventsToProto(r.Recent),
 		Snapshot:          stepSnapshotToProto(r.Snapshot),
+		TouchedPaths:      r.TouchedPaths,
 	}
 }
 
@@ -91,6 +92,7 @@ func stepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
 		Head:              sessionHeadFromProto(r.GetSessionHead()),
 		Recent:            recentEventsFromProto(r.GetRecentEvents()),
 		Snapshot:          stepSnapshotFromProto(r.GetSnapshot()),
+		TouchedPaths:      r.GetTouchedPaths(),
 	}
 }
 

@@ -16,6 +16,7 @@ func TestStepRequests(t *testing.T) {
 		MountID: "mount-1", SessionID: "s", Cwd: "/w", AgentScope: "agent:a", Turn: 3, Step: 4,
 		Downstream:        contract.Decision{Messages: []contract.Message{fullMessage}},
 		SkillToolIdentity: "tooldef-1", SnapshotToken: "tok", Head: &contract.SessionHead{Seq: 9, SurfaceRevision: 2},
+		TouchedPaths: []string{"/w/src/app.go", "docs/intro.md"},
 	}
 	withRecent := full
 	withRecent.Recent = &contract.RecentEvents{AfterSeq: 7, Events: []contract.SessionEvent{{Seq: 9, Type: "message", Source: []byte(`{"kind":"x"}`), Visible: true}, {Seq: 8, Type: "message", SourceDigest: contract.SourceDigestOf([]byte(`{"kind":"skill-catalog"}`)), Visible: true}}}

@@ -65,6 +65,11 @@ const (
 	// ReasonRelevant: the relevant-skills message was added at the user's
 	// turn; Detail names the skills it describes.
 	ReasonRelevant ReasonCode = "relevant"
+	// ReasonPathsActivated: a file the session touched (StepRequest.
+	// TouchedPaths) matched the `paths` of a skill scoped by them, which
+	// enters the catalog at this step; Detail names the skill and the
+	// file.
+	ReasonPathsActivated ReasonCode = "paths-activated"
 )
 
 // The host's reasons, which a host adds to the plugin's (package hostsdk
@@ -104,7 +109,7 @@ func ReasonCodes() []ReasonCode {
 		ReasonRejectPassthrough, ReasonToolRestricted, ReasonToolShadowed, ReasonSnapshotIncomplete,
 		ReasonCurrent, ReasonProposed, ReasonEmpty,
 		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
-		ReasonBudget, ReasonInvoked, ReasonRelevant,
+		ReasonBudget, ReasonInvoked, ReasonRelevant, ReasonPathsActivated,
 		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
 	}
 }

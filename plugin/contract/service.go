@@ -182,7 +182,19 @@ type StepRequest struct {
 	// incomplete snapshot (Complete false, no Skills). A service that does
 	// not hold DeltaBase's snapshot calls Snapshot as it would without it.
 	Snapshot *Snapshot
+	// TouchedPaths are the files the session worked with since its
+	// previous step (paths from its tool calls: read, written, edited),
+	// absolute or relative to Cwd, slash-separated. A skill scoped by
+	// `paths` (skill.Summary.Paths) enters the catalog at the first step
+	// whose touched paths its patterns match, relative to Cwd, and stays
+	// for the rest of the session (the catalog record names it). At most
+	// MaxTouchedPaths are read.
+	TouchedPaths []string
 }
+
+// MaxTouchedPaths bounds the touched paths one step's request carries; a
+// host sends the most recent ones.
+const MaxTouchedPaths = 256
 
 // RecentEvents are the newest events of a session, sent with a step. They
 // are every event with AfterSeq < Seq <= Head.Seq, newest first, as

@@ -75,6 +75,13 @@ type View struct {
 	// index is the search index of the view's catalog entries, on an
 	// unfitted view whose place searches (SetIndex).
 	index *search.Index
+
+	// gated are the catalog entries scoped by `paths`, sorted by name, on
+	// a view built from a snapshot (see Gate); activated, on a view Gate
+	// derived, the skills its session activated, which its digest covers.
+	gated     []Gated
+	activated []string
+	gates     *gateMemo // on a view with gated entries
 }
 
 // block is a run of consecutive listed skills, sorted by name, with the
@@ -258,13 +265,17 @@ func Build(skills []skill.Summary, maxLen int, prev *View) *View {
 		slices.SortStableFunc(skills, byName)
 	}
 	b := newViewBuilder(prev, scratchesOf(prev), maxLen)
+	var gated []Gated
 	for i, s := range skills {
 		if i > 0 && skills[i-1].Name == s.Name {
 			continue // the host resolves duplicates; the first one listed wins
 		}
 		b.list(s)
+		gated = appendGated(gated, &skills[i])
 	}
-	return b.finish()
+	v := b.finish()
+	v.setGated(gated)
+	return v
 }
 
 // ApplyDelta builds the view of the snapshot that a delta against prev's
@@ -301,7 +312,9 @@ func ApplyDelta(prev *View, upserts []skill.Summary, removed []string, maxLen in
 		}
 		b.keep()
 	}
-	return b.finish(), nil
+	v := b.finish()
+	v.setGated(mergeGated(prev, upserts, removed))
+	return v, nil
 }
 
 // viewBuilder assembles a view in name order, block by block, from the
@@ -732,10 +745,10 @@ func Fit(base *View, budget int) *View {
 	}
 	b.flushFitted()
 	v := b.finish()
-	v.base, v.omitted = base, fit.Omitted
+	v.base, v.omitted, v.activated = base, fit.Omitted, base.activated
 	// The count of skills left out is published too, so it is part of
-	// what the digest compares.
-	v.digest = digest.OfEncodedSeq(v.numEntries, v.pieces(blockEncoded), v.omitted)
+	// what the digest compares, as are the skills activated.
+	v.digest = digest.WithActivated(digest.OfEncodedSeq(v.numEntries, v.pieces(blockEncoded), v.omitted), v.activated)
 
 	prefix := contract.OptionCatalogBudget + " " + strconv.Itoa(budget) + ": "
 	if fit.NumShortened > 0 {

@@ -1346,7 +1346,14 @@ type PreStepRequest struct {
 	// agent_scope), or an incomplete snapshot (complete false, no skills).
 	// snapshot_token is then the delta's token. A plugin that does not hold
 	// the snapshot named delta_base calls Snapshot as it would without it.
-	Snapshot      *SnapshotResponse `protobuf:"bytes,12,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	Snapshot *SnapshotResponse `protobuf:"bytes,12,opt,name=snapshot,proto3" json:"snapshot,omitempty"`
+	// The files the session worked with since its previous step: the paths
+	// its tool calls read, wrote or edited, absolute or relative to cwd,
+	// slash-separated, at most 256 (the most recent). A skill whose summary
+	// has paths enters the catalog at the first step whose touched_paths its
+	// patterns match, relative to cwd, and stays (the catalog record names
+	// it: see proto/HOSTS.md). Empty when the host does not track files.
+	TouchedPaths  []string `protobuf:"bytes,13,rep,name=touched_paths,json=touchedPaths,proto3" json:"touched_paths,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1461,6 +1468,13 @@ func (x *PreStepRequest) GetRecentEvents() *RecentEvents {
 func (x *PreStepRequest) GetSnapshot() *SnapshotResponse {
 	if x != nil {
 		return x.Snapshot
+	}
+	return nil
+}
+
+func (x *PreStepRequest) GetTouchedPaths() []string {
+	if x != nil {
+		return x.TouchedPaths
 	}
 	return nil
 }
@@ -1842,7 +1856,9 @@ type StepReason struct {
 	// "empty" (nothing to list, nothing to retire), "published-initial",
 	// "published-replacement", "published-tombstone", "budget" (what a
 	// catalog budget changed), "invoked" (a skill the user invoked was
-	// added), "relevant" (the relevant-skills message was added). A host adds its own: "no-mount", "provider-incomplete",
+	// added), "relevant" (the relevant-skills message was added),
+	// "paths-activated" (a touched file activated a skill scoped by paths,
+	// which enters the catalog). A host adds its own: "no-mount", "provider-incomplete",
 	// "provider-degraded",
 	// "name-collision", "host-error", "plugin-error", "canceled".
 	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
@@ -2061,7 +2077,14 @@ type SkillSummary struct {
 	// never shown to the model: the start of its instructions, fenced code
 	// left out, whitespace runs as one space, at most 4 KiB. Empty where the
 	// provider does not read instructions when it lists. Part of the summary.
-	SearchText    string `protobuf:"bytes,11,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
+	SearchText string `protobuf:"bytes,11,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
+	// Glob patterns that scope the skill to the files a session works with
+	// (the `paths` frontmatter field), braces already expanded: the plugin
+	// leaves the skill out of the catalog, skill search and the
+	// relevant-skills message until a step's touched_paths match one,
+	// gitignore-style, relative to the step's cwd. Empty: not scoped. At
+	// most 64 patterns of at most 1 KiB. Part of the summary.
+	Paths         []string `protobuf:"bytes,12,rep,name=paths,proto3" json:"paths,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2173,6 +2196,13 @@ func (x *SkillSummary) GetSearchText() string {
 	return ""
 }
 
+func (x *SkillSummary) GetPaths() []string {
+	if x != nil {
+		return x.Paths
+	}
+	return nil
+}
+
 // SkillDefinition is a loaded skill.
 type SkillDefinition struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -2195,9 +2225,11 @@ type SkillDefinition struct {
 	Directives *SkillDirectives `protobuf:"bytes,10,opt,name=directives,proto3" json:"directives,omitempty"`
 	// As in SkillSummary; the plugin does not read them from a loaded skill,
 	// so a host may leave them empty.
-	WhenToUse     string `protobuf:"bytes,12,opt,name=when_to_use,json=whenToUse,proto3" json:"when_to_use,omitempty"`
-	Keywords      string `protobuf:"bytes,13,opt,name=keywords,proto3" json:"keywords,omitempty"`
-	SearchText    string `protobuf:"bytes,14,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
+	WhenToUse  string `protobuf:"bytes,12,opt,name=when_to_use,json=whenToUse,proto3" json:"when_to_use,omitempty"`
+	Keywords   string `protobuf:"bytes,13,opt,name=keywords,proto3" json:"keywords,omitempty"`
+	SearchText string `protobuf:"bytes,14,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
+	// As in SkillSummary; the plugin does not read it from a loaded skill.
+	Paths         []string `protobuf:"bytes,15,rep,name=paths,proto3" json:"paths,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2328,6 +2360,13 @@ func (x *SkillDefinition) GetSearchText() string {
 		return x.SearchText
 	}
 	return ""
+}
+
+func (x *SkillDefinition) GetPaths() []string {
+	if x != nil {
+		return x.Paths
+	}
+	return nil
 }
 
 // SkillDirectives are what a skill asks of the runtime beyond its text, read
@@ -4063,7 +4102,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bmessages\x18\x01 \x03(\v2\x18.skillcatalog.v1.MessageR\bmessages\"S\n" +
 	"\vSessionHead\x12\x19\n" +
 	"\bhead_seq\x18\x01 \x01(\x04R\aheadSeq\x12)\n" +
-	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xfb\x03\n" +
+	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xa0\x04\n" +
 	"\x0ePreStepRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -4081,7 +4120,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\fsession_head\x18\n" +
 	" \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\vsessionHead\x12B\n" +
 	"\rrecent_events\x18\v \x01(\v2\x1d.skillcatalog.v1.RecentEventsR\frecentEvents\x12=\n" +
-	"\bsnapshot\x18\f \x01(\v2!.skillcatalog.v1.SnapshotResponseR\bsnapshot\"b\n" +
+	"\bsnapshot\x18\f \x01(\v2!.skillcatalog.v1.SnapshotResponseR\bsnapshot\x12#\n" +
+	"\rtouched_paths\x18\r \x03(\tR\ftouchedPaths\"b\n" +
 	"\fRecentEvents\x12\x1b\n" +
 	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x125\n" +
 	"\x06events\x18\x02 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\"\x9d\x01\n" +
@@ -4117,7 +4157,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xa2\x03\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xb8\x03\n" +
 	"\fSkillSummary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -4134,7 +4174,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bkeywords\x18\n" +
 	" \x01(\tR\bkeywords\x12\x1f\n" +
 	"\vsearch_text\x18\v \x01(\tR\n" +
-	"searchText\"\xc5\x04\n" +
+	"searchText\x12\x14\n" +
+	"\x05paths\x18\f \x03(\tR\x05paths\"\xdb\x04\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -4156,7 +4197,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\vwhen_to_use\x18\f \x01(\tR\twhenToUse\x12\x1a\n" +
 	"\bkeywords\x18\r \x01(\tR\bkeywords\x12\x1f\n" +
 	"\vsearch_text\x18\x0e \x01(\tR\n" +
-	"searchText\"\x93\x02\n" +
+	"searchText\x12\x14\n" +
+	"\x05paths\x18\x0f \x03(\tR\x05paths\"\x93\x02\n" +
 	"\x0fSkillDirectives\x127\n" +
 	"\acontext\x18\x01 \x01(\x0e2\x1d.skillcatalog.v1.SkillContextR\acontext\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x14\n" +
