@@ -23,10 +23,10 @@ require (
 	github.com/cloudwego/eino v0.7.36
 	github.com/firebase/genkit/go v1.4.0
 	github.com/openai/openai-go/v3 v3.98.0
-	github.com/skillcatalog/skillcatalog v0.0.0-00010101000000-000000000000
-	github.com/skillcatalog/skillcatalog/hostsdk/eino v0.0.0-00010101000000-000000000000
-	github.com/skillcatalog/skillcatalog/hostsdk/genkit v0.0.0-00010101000000-000000000000
-	github.com/skillcatalog/skillcatalog/hostsdk/modelapi v0.0.0-00010101000000-000000000000
+	github.com/skillcatalog/skillcatalog v0.5.0
+	github.com/skillcatalog/skillcatalog/hostsdk/eino v0.5.0
+	github.com/skillcatalog/skillcatalog/hostsdk/genkit v0.5.0
+	github.com/skillcatalog/skillcatalog/hostsdk/modelapi v0.5.0
 )
 
 require (
