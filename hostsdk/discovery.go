@@ -7,13 +7,17 @@ import (
 )
 
 // Discovery asks the plugin to discover a mount's skills itself: skill
-// directories with presets, project trust and MCP skill servers (see
+// directories with presets, project trust, MCP skill servers and websites (see
 // package plugin/discovery for what the plugin then reads and connects to,
 // and its bounds).
 type Discovery = contract.Discovery
 
 // DiscoveryServer is one MCP skill server of a Discovery.
 type DiscoveryServer = contract.DiscoveryServer
+
+// DiscoveryWebsite is one website of a Discovery: a site that publishes
+// skills under the Agent Skills discovery index.
+type DiscoveryWebsite = contract.DiscoveryWebsite
 
 // MountDiscovering is Mount for a mount whose skills the plugin
 // discovers itself, as d says, rather than asking the Host's registry:
