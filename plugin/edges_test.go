@@ -49,7 +49,7 @@ func TestParseConfigEdges(t *testing.T) {
 		{raw: `{"catalogBudget": ` + long(65) + `}`, wantErr: budgetBound + long(65)[:61] + "..."},
 		{raw: `{"userInvocation": [ true ]}`, wantErr: "userInvocation must be true or false, got [true]"},
 		{raw: `null`, wantErr: "plugin configuration must be a JSON object of options"},
-		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, relevantSkills, resourceTool, searchTool, userInvocation)`},
+		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, reattachBudget, reattachSkillMaxLength, relevantSkills, resourceTool, searchTool, userInvocation)`},
 	}
 	for _, tc := range tests {
 		cfg, err := ParseConfig(tc.raw)

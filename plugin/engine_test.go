@@ -640,7 +640,7 @@ func TestParseConfig(t *testing.T) {
 		{raw: `{"catalogDescriptionMaxLength": 3000000000}`, wantErr: "catalogDescriptionMaxLength must be an integer from 3 to 2147483647, got 3000000000"},
 		{raw: `{"catalogDescriptionMaxLength": 2147483647}`, want: 2147483647},
 		{raw: `{"catalogDescriptionMaxLength": 1e-300}`, wantErr: "catalogDescriptionMaxLength must be an integer >= 3, got 1e-300"},
-		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, relevantSkills, resourceTool, searchTool, userInvocation)`},
+		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, reattachBudget, reattachSkillMaxLength, relevantSkills, resourceTool, searchTool, userInvocation)`},
 		{raw: `[1]`, wantErr: "plugin configuration must be a JSON object of options"},
 		{raw: `{} {}`, wantErr: "plugin configuration must be a single JSON object"},
 	}

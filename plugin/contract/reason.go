@@ -65,6 +65,14 @@ const (
 	// ReasonRelevant: the relevant-skills message was added at the user's
 	// turn; Detail names the skills it describes.
 	ReasonRelevant ReasonCode = "relevant"
+	// ReasonReattached: a compaction hid the instructions of skills the
+	// model or the user loaded (or the host preloaded), and the step
+	// attached them again; Detail names them (StepResponse.Reattached).
+	ReasonReattached ReasonCode = "reattached"
+	// ReasonPreloaded: the session's first step added the skills the host
+	// preloads, or said why one could not be; Detail names them
+	// (StepResponse.Preloaded).
+	ReasonPreloaded ReasonCode = "preloaded"
 )
 
 // The host's reasons, which a host adds to the plugin's (package hostsdk
@@ -104,7 +112,7 @@ func ReasonCodes() []ReasonCode {
 		ReasonRejectPassthrough, ReasonToolRestricted, ReasonToolShadowed, ReasonSnapshotIncomplete,
 		ReasonCurrent, ReasonProposed, ReasonEmpty,
 		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
-		ReasonBudget, ReasonInvoked, ReasonRelevant,
+		ReasonBudget, ReasonInvoked, ReasonRelevant, ReasonReattached, ReasonPreloaded,
 		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
 	}
 }
