@@ -91,18 +91,6 @@ func EncodeLoad(name, d string) []byte {
 	}{LoadKind, name, d})
 }
 
-// EncodeInvocationOf returns the durable source of the message that carries
-// the skill name invoked by the user, with the ContentDigest d of the
-// instructions it carries (before the user's arguments were substituted).
-// ParseLoads reads it, and the records EncodeInvocation wrote.
-func EncodeInvocationOf(name, d string) []byte {
-	return encodeRecord(struct {
-		Kind   string `json:"kind"`
-		Name   string `json:"name"`
-		Digest string `json:"digest,omitempty"`
-	}{InvocationKind, name, d})
-}
-
 // EncodeSkills returns the durable source of a message of kind PreloadKind
 // or ReattachKind naming skills, in the message's order.
 func EncodeSkills(kind string, skills []Loaded) []byte {
@@ -234,7 +222,12 @@ func (s *LoadScanner) Feed(ev LogEvent) {
 			if len(s.visible) < maxHandled {
 				s.visible[l.Name] = true
 			}
-		case !l.Carried() || s.seen[l.Name]:
+		case s.seen[l.Name]:
+			// A newer hidden record named it: that one decides.
+		case !l.Carried():
+			// Said gone or left out: what older records carried is
+			// not attached again.
+			s.seen[l.Name] = true
 		case len(s.pending) < 4*MaxPending: // room for names a visible message names
 			s.seen[l.Name] = true
 			s.pending = append(s.pending, Pending{Loaded: Loaded{Name: l.Name, Digest: l.Digest}, Seq: ev.Seq, Preloaded: kind == PreloadKind})
@@ -261,4 +254,16 @@ func isPreload(source []byte) bool {
 	}
 	kind, _, ok := ParseLoads(source)
 	return ok && kind == PreloadKind
+}
+
+// IsAttachKind reports whether source is a readable skill-preload or
+// skill-reattach record: the source of a message the plugin added to carry
+// skills' instructions. A skill-load record is not one: the message it
+// belongs to is the runtime's tool result.
+func IsAttachKind(source []byte) bool {
+	if !bytes.Contains(source, []byte(`"`+PreloadKind+`"`)) && !bytes.Contains(source, []byte(`"`+ReattachKind+`"`)) {
+		return false
+	}
+	kind, _, ok := ParseLoads(source)
+	return ok && (kind == PreloadKind || kind == ReattachKind)
 }

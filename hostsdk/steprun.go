@@ -179,10 +179,11 @@ func (r *stepRun) neutralSince(on contract.SessionHead) (contract.SessionHead, b
 }
 
 // isPluginSource reports whether a message source is one the plugin writes:
-// a catalog record (readable or not), a user invocation or a
-// relevant-skills message.
+// a catalog record (readable or not), a user invocation, a relevant-skills
+// message, or a message of preloaded or re-attached skills. A `skill` tool
+// result's load record is not: that message is the runtime's.
 func isPluginSource(src []byte) bool {
-	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src))
+	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src) || events.IsAttachKind(src))
 }
 
 // appendMessages appends messages outside a step, unconditionally. runtime

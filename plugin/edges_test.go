@@ -398,7 +398,7 @@ func TestUnstableSurfaceIsRescanned(t *testing.T) {
 	// Four unstable scans: the step fails, though a fifth would have
 	// been stable.
 	h := newHost(maxRescanAttempts)
-	_, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	_, err := newEngine().preStep(context.Background(), h, catalogMount(), step(h.memHost, enter()))
 	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), "during 4 scans") {
 		t.Errorf("err = %v, want a host failure after 4 scans", err)
 	}
@@ -408,7 +408,7 @@ func TestUnstableSurfaceIsRescanned(t *testing.T) {
 
 	// Once the surface settles, the scan completes.
 	h = newHost(2)
-	resp, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	resp, err := newEngine().preStep(context.Background(), h, catalogMount(), step(h.memHost, enter()))
 	if err != nil || resp.Outcome != contract.OutcomeUnchanged {
 		t.Fatalf("settled scan: %v, %v", resp.Outcome, err)
 	}
