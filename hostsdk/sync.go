@@ -108,14 +108,15 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 	if err != nil {
 		return SyncResult{}, err
 	}
-	res, err := s.step(ctx, st, Decision{Messages: hist.fresh(history)})
+	fresh := st.withLoadSources(hist.fresh(history))
+	res, err := s.step(ctx, st, Decision{Messages: fresh})
 	if res.Decision.Reject != nil {
 		return SyncResult{StepResult: res}, err
 	}
 	if len(res.Appended) > 0 {
 		appended := res.Decision.Messages
 		if err != nil {
-			appended = hist.fresh(history) // fail-open: the history's own
+			appended = fresh // fail-open: the history's own
 		}
 		if !mir.extend(res.Appended, appended) {
 			// Another writer appended in between: read the log again.
@@ -144,7 +145,7 @@ func (s *Session) Record(ctx context.Context, history []Message) error {
 	if err != nil {
 		return err
 	}
-	fresh := hist.fresh(history)
+	fresh := st.withLoadSources(hist.fresh(history))
 	if len(fresh) == 0 {
 		return nil
 	}
