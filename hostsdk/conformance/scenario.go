@@ -189,7 +189,9 @@ type preStepAction struct {
 	Downstream *downstreamSpec `yaml:"downstream"`
 	Cancel     bool            `yaml:"cancel"`
 	// Replica runs the step on the scenario's second host (env.replica).
-	Replica bool     `yaml:"replica"`
+	Replica bool `yaml:"replica"`
+	// Preload names skills preloaded for the session (Step.PreloadSkills).
+	Preload []string `yaml:"preload"`
 	Pos     position `yaml:"-"`
 }
 
@@ -212,13 +214,17 @@ type messageSpec struct {
 
 // toolCallAction is the toolCall action; a readResource becomes one.
 type toolCallAction struct {
-	Agent     string   `yaml:"agent"`
-	Cwd       string   `yaml:"cwd"`
-	Session   string   `yaml:"session"`
-	Tool      string   `yaml:"tool"`
-	Skill     *string  `yaml:"skill"`
-	Arguments *string  `yaml:"arguments"`
-	Pos       position `yaml:"-"`
+	Agent     string  `yaml:"agent"`
+	Cwd       string  `yaml:"cwd"`
+	Session   string  `yaml:"session"`
+	Tool      string  `yaml:"tool"`
+	Skill     *string `yaml:"skill"`
+	Arguments *string `yaml:"arguments"`
+	// Record appends the result to the session log as a host does: a
+	// tool-role message holding it, with the result's source (the load
+	// record of a `skill` call).
+	Record bool     `yaml:"record"`
+	Pos    position `yaml:"-"`
 }
 
 // readResourceAction is the readResource action.
