@@ -37,9 +37,12 @@ type ViewMessage struct {
 }
 
 // IsPluginMessage reports whether m is a message the plugin added to a
-// session: a catalog, a replacement or tombstone, or the instructions of a
-// skill the user invoked. It reads the message's Source, which the plugin
-// always sets and a runtime keeps with the message.
+// session: a catalog, a replacement or tombstone, the instructions of a
+// skill the user invoked, the relevant-skills message, or the skills
+// preloaded or attached again after a compaction. It reads the message's
+// Source, which the plugin always sets and a runtime keeps with the
+// message. A `skill` tool result whose source is the plugin's load record
+// (ToolResult.Source) is not one: it is the runtime's.
 func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 
 // Sync is the step for a runtime whose framework owns the conversation
@@ -82,6 +85,13 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 //     logged message from the first that differs on, so the plugin sees
 //     what the model lost (a catalog among them is published again), and
 //     appends the history's messages from there as new.
+//
+// A `skill` tool result's load record (ToolResult.Source) reaches the log
+// without the framework's help: CallTool remembers it by the call's id,
+// and Sync sets it as the source of the new tool-result message that
+// answers that call, so that the skill is attached again after a
+// compaction hides it (the framework's history keeps no source; the
+// message's derived ID does not depend on it).
 //
 // A runtime that uses Sync need not call RecordCompaction. The log's
 // visible messages are always what View holds.
