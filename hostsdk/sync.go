@@ -73,8 +73,11 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 //     N) goes on from a message the log holds. Sync records the messages
 //     it lost as compacted and appends only what is new, so a user's
 //     message is proposed once, and a `/name` in it invoked once. The
-//     plugin's messages among the lost are hidden with them, except the
-//     newest catalog: it stays visible at its place, which is now before
+//     plugin's messages among the lost are hidden with them, except those
+//     that carry skills' instructions (a skill the user invoked, preloaded
+//     or attached again after a compaction: the window keeps what the
+//     model follows) and the newest catalog: it stays visible at its
+//     place, which is now before
 //     the history's first message, so the model always sees the catalog,
 //     at the start of the conversation, where the prompt cache keeps it
 //     (a window changes every later byte at every call). An older catalog
