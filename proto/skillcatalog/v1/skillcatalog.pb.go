@@ -1966,7 +1966,9 @@ type StepReason struct {
 	// "empty" (nothing to list, nothing to retire), "published-initial",
 	// "published-replacement", "published-tombstone", "budget" (what a
 	// catalog budget changed), "invoked" (a skill the user invoked was
-	// added), "relevant" (the relevant-skills message was added). A host adds its own: "no-mount", "provider-incomplete",
+	// added), "relevant" (the relevant-skills message was added), "reattached"
+	// (skills a compaction hid were attached again), "preloaded" (the session's
+	// first step added the host's preloaded skills). A host adds its own: "no-mount", "provider-incomplete",
 	// "provider-degraded",
 	// "name-collision", "host-error", "plugin-error", "canceled".
 	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
