@@ -228,3 +228,44 @@ func TestReattachCost(t *testing.T) {
 		t.Errorf("the next step read %d times, want none", got)
 	}
 }
+
+// TestReattachOptions: the bounds' values, and the errors that name the
+// option and its bound.
+func TestReattachOptions(t *testing.T) {
+	for _, tc := range []struct {
+		config           string
+		budget, perSkill int
+		on               bool
+		err              string
+	}{
+		{``, contract.DefaultReattachBudget, contract.DefaultReattachSkillMaxLength, true, ""},
+		{`{"reattachBudget": 0}`, 0, 0, false, ""},
+		{`{"reattachBudget": 1000, "reattachSkillMaxLength": 1000}`, 1000, 1000, true, ""},
+		{`{"reattachBudget": 2e4}`, 20000, contract.DefaultReattachSkillMaxLength, true, ""},
+		{`{"reattachBudget": 999}`, 0, 0, false, "reattachBudget must be 0 (attach nothing again) or an integer from 1000 to 2147483647, got 999"},
+		{`{"reattachBudget": "1000"}`, 0, 0, false, `reattachBudget must be 0 (attach nothing again) or an integer from 1000 to 2147483647, got "1000"`},
+		{`{"reattachSkillMaxLength": 0}`, 0, 0, false, "reattachSkillMaxLength must be an integer from 1000 to 2147483647, got 0"},
+		{`{"reattachSkillMaxLength": 1500.5}`, 0, 0, false, "reattachSkillMaxLength must be an integer from 1000 to 2147483647, got 1500.5"},
+	} {
+		cfg, err := ParseConfig(tc.config)
+		if tc.err != "" {
+			if err == nil || err.Error() != tc.err {
+				t.Errorf("ParseConfig(%s) error %v, want %q", tc.config, err, tc.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("ParseConfig(%s): %v", tc.config, err)
+			continue
+		}
+		perSkill, budget, on := reattachBounds(cfg)
+		if on != tc.on || (on && (budget != tc.budget || perSkill != tc.perSkill)) {
+			t.Errorf("ParseConfig(%s): bounds %d, %d, %v; want %d, %d, %v", tc.config, budget, perSkill, on, tc.budget, tc.perSkill, tc.on)
+		}
+		// The typed options travel as their JSON form and back.
+		back, err := ParseConfig(cfg.JSON())
+		if err != nil || back != cfg {
+			t.Errorf("ParseConfig(%s).JSON() = %s reads %+v, %v", tc.config, cfg.JSON(), back, err)
+		}
+	}
+}
