@@ -20,5 +20,10 @@
 // scan also reports whether any catalog was ever published, which distinguishes a session
 // that needs its first catalog from one whose catalog must be re-established.
 //
+// The other records the package reads are foreign to the catalog rules: the relevant-skills
+// message's (relevant.go), and those that say which skills' instructions a message carries
+// (loaded.go: a `skill` tool result's load, a user invocation, preloaded skills, skills
+// attached again after a compaction), from which LoadScanner finds what a compaction hid.
+//
 // The package does no I/O; callers hand it the source bytes of each event without copying.
 package events

@@ -33,6 +33,10 @@ type Baseline struct {
 	// MaxAnswered.
 	Shown    []string
 	Answered []string
+	// Preloaded reports that a skill-preload record, visible or hidden, is among the scanned
+	// events. It is reliable only while EverPublished is false (the scan then read every
+	// event): a session whose log holds neither has not had its first step yet.
+	Preloaded bool
 }
 
 // Over combines b, the result for a range of newer events, with older, the result for the
@@ -47,6 +51,7 @@ func (b Baseline) Over(older Baseline) Baseline {
 		older.Activated = b.Activated
 	}
 	older.EverPublished = older.EverPublished || b.EverPublished
+	older.Preloaded = older.Preloaded || b.Preloaded
 	older.Shown = newestFirst(b.Shown, older.Shown, MaxShown)
 	older.Answered = newestFirst(b.Answered, older.Answered, MaxAnswered)
 	return older
@@ -90,6 +95,9 @@ func (s *Scanner) Feed(ev LogEvent) (done bool) {
 		return false
 	}
 	if !mayBeCatalog(ev.Source) {
+		if !s.b.Preloaded && isPreload(ev.Source) {
+			s.b.Preloaded = true
+		}
 		if ev.Visible {
 			if r, ok := ParseRelevant(ev.Source); ok {
 				s.b.noteRelevant(r)

@@ -65,6 +65,15 @@ type Options struct {
 	// query, and fuses the cosine ranking with its lexical one. nil leaves
 	// the search lexical.
 	Embedder Embedder
+	// Preload names, by agent scope, the skills preloaded for every
+	// session of an agent (Claude Code's sub-agent `skills:`): at a
+	// session's first step their instructions are appended, once, as a
+	// message of the plugin's, and after a compaction they are attached
+	// again as skills the model loaded. A session adds its own
+	// (SessionOptions.PreloadSkills, Step.PreloadSkills) after its agent
+	// scope's. A name the agent cannot load is left out with a
+	// ReasonPreloaded reason; the step goes on.
+	Preload map[string][]string
 }
 
 // Embedder turns texts into vectors for the plugin's skill search: one

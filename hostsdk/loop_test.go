@@ -122,7 +122,9 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	appendMessages(1)
 	check("a step after another writer's catalog", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{}})
 
-	// A compaction rewrites what the model sees: the log is read again.
+	// A compaction rewrites what the model sees: the log is read again,
+	// for the catalog and once more, whole, for the skills whose
+	// instructions it may have hid (re-attachment).
 	head, err := host.AppendMessages(ctx, "s1", loopMessages()...)
 	if err != nil {
 		t.Fatal(err)
@@ -130,7 +132,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: head[0], To: head[1]}}); err != nil {
 		t.Fatal(err)
 	}
-	check("a compaction that keeps the catalog", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{ReadEvents: 1}})
+	check("a compaction that keeps the catalog", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{ReadEvents: 2}})
 	check("the step after the compaction", step(), want{outcome: hostsdk.OutcomeUnchanged})
 	last := step().Appended // nothing: the catalog is the one published above
 	if len(last) != 0 {
@@ -146,7 +148,8 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	// A restarted plugin has no cache: it asks for the snapshot and reads
 	// the log back to its newest catalog, and publishes nothing again. Over 64
 	// events (a first page) lie above that catalog, so the scan takes two
-	// pages.
+	// pages. The session was compacted, so the new plugin also reads the
+	// whole log once for re-attachment (one page holds it).
 	pid := p.PID()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
@@ -157,7 +160,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 		}
 	}
 	appendMessages(1)
-	check("a restarted plugin", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 2}})
+	check("a restarted plugin", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 3}})
 	appendMessages(1)
 	check("the loop step after the restart", step(), want{outcome: hostsdk.OutcomeUnchanged})
 	if p.PID() == pid || p.PID() == 0 {

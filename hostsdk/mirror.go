@@ -337,7 +337,11 @@ func (m *mirror) nextRuntime(from int) int {
 
 // hideRanges returns the ranges of sequence numbers that hide the visible
 // entries of spans (entry indexes [lo, hi)), except the newest catalog
-// before tail, which stays; a visible entry that stays ends a range.
+// before tail, and the plugin's messages before tail that carry skills'
+// instructions (a skill the user invoked, preloaded or attached again),
+// which stay: a window that moves on keeps what the model was following,
+// as it keeps the catalog, rather than have it attached again and again.
+// A visible entry that stays ends a range.
 func (m *mirror) hideRanges(spans [][2]int, tail int) []sessionlog.Range {
 	kept := -1
 	for j := tail - 1; j >= 0; j-- {
@@ -353,7 +357,7 @@ func (m *mirror) hideRanges(spans [][2]int, tail int) []sessionlog.Range {
 			e := &m.entries[j]
 			switch {
 			case !e.visible:
-			case j == kept:
+			case j == kept || (j < tail && e.plugin && carriesSkills(e.msg.Source)):
 				open = false
 			case open:
 				out[len(out)-1].To = e.seq
@@ -364,6 +368,12 @@ func (m *mirror) hideRanges(spans [][2]int, tail int) []sessionlog.Range {
 		}
 	}
 	return out
+}
+
+// carriesSkills reports whether a plugin message's source says it carries
+// skills' instructions.
+func carriesSkills(src []byte) bool {
+	return events.IsInvocationKind(src) || events.IsAttachKind(src)
 }
 
 // hide marks the entries from seq from to seq to hidden.

@@ -77,6 +77,9 @@ type OpenOptions struct {
 	// NoResourceTool or NoUserInvocation, as RelevantSkills' "off" turns
 	// the relevant-skills message off.
 	Mount *MountOptions
+	// Preload names, by agent scope, the skills preloaded for the sessions
+	// of each agent (Options.Preload).
+	Preload map[string][]string
 	// NoResourceTool mounts the plugin without the skill_resource tool,
 	// for a runtime that reads a skill's files with its own tools. Mount
 	// must not also ask for it.
@@ -142,7 +145,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 	for _, p := range providers {
 		registry.AddProvider(tools.GlobalScope, p.provider, skills.ProviderOptions{Label: p.label})
 	}
-	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger, Preload: o.Preload})
 	if err != nil {
 		closeAll()
 		return nil, err

@@ -19,6 +19,8 @@ const (
 	ReasonBudget               = contract.ReasonBudget
 	ReasonInvoked              = contract.ReasonInvoked
 	ReasonRelevant             = contract.ReasonRelevant
+	ReasonReattached           = contract.ReasonReattached
+	ReasonPreloaded            = contract.ReasonPreloaded
 	ReasonNoMount              = contract.ReasonNoMount
 	ReasonProviderIncomplete   = contract.ReasonProviderIncomplete
 	ReasonProviderDegraded     = contract.ReasonProviderDegraded

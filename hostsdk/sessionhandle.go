@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -20,6 +21,7 @@ type Session struct {
 	id         string
 	cwd        string
 	agentScope string
+	preload    []string
 }
 
 // SessionOptions is where a session works; nil means no working directory
@@ -31,6 +33,10 @@ type SessionOptions struct {
 	// AgentScope is the calling agent's scope; empty means
 	// tools.GlobalScope.
 	AgentScope string
+	// PreloadSkills are skills preloaded for this session, after those of
+	// its agent scope (Options.Preload): their instructions are appended
+	// at the session's first step, once (Step.PreloadSkills).
+	PreloadSkills []string
 }
 
 // Session returns the handle of the session id. It checks nothing: a
@@ -45,7 +51,7 @@ func (h *Host) Session(id string, opts *SessionOptions) *Session {
 	if o.AgentScope == "" {
 		o.AgentScope = tools.GlobalScope
 	}
-	return &Session{h: h, id: id, cwd: o.Cwd, agentScope: o.AgentScope}
+	return &Session{h: h, id: id, cwd: o.Cwd, agentScope: o.AgentScope, preload: slices.Clone(o.PreloadSkills)}
 }
 
 // ID returns the session's id.
@@ -104,7 +110,7 @@ func failedOpen(err error) bool {
 }
 
 func (s *Session) stepOf(downstream Decision) Step {
-	return Step{SessionID: s.id, Cwd: s.cwd, AgentScope: s.agentScope, Downstream: downstream}
+	return Step{SessionID: s.id, Cwd: s.cwd, AgentScope: s.agentScope, Downstream: downstream, PreloadSkills: s.preload}
 }
 
 // ToolDefinition is a tool as a model is offered it: name, description and

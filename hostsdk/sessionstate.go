@@ -65,7 +65,17 @@ type session struct {
 	// directives is the session's own directive handler
 	// (Session.HandleDirectives); nil means the host's.
 	directives atomic.Pointer[DirectiveHandler]
+	// loads maps the call ids of the session's recent `skill` tool calls
+	// to the load records their results carry (ToolResult.Source), until
+	// Sync appends the framework's message of that result with it; at
+	// most maxPendingLoads.
+	loads map[string][]byte
 }
+
+// maxPendingLoads bounds the load records a session keeps for results a
+// framework has not handed to Sync yet; beyond it the oldest is dropped
+// (that load is then not attached again after a compaction).
+const maxPendingLoads = 64
 
 func newSession() *session { return &session{turn: make(chan struct{}, 1)} }
 

@@ -74,7 +74,17 @@ type Step struct {
 	// nothing here needs to be sent twice. At most
 	// contract.MaxTouchedPaths (256) are sent, the last ones.
 	TouchedPaths []string
+	// PreloadSkills are skills preloaded for this session, after those of
+	// its agent scope (Options.Preload): only the session's first step
+	// uses them (see Options.Preload). Session.Step and Sync set the
+	// session's (SessionOptions.PreloadSkills).
+	PreloadSkills []string
 }
+
+// AttachedSkill is a skill whose instructions a step appended outside the
+// `skill` tool (re-attached after a compaction, or preloaded), or could
+// not.
+type AttachedSkill = contract.AttachedSkill
 
 // Outcome says what the plugin did in a step.
 type Outcome = contract.Outcome
@@ -134,6 +144,16 @@ type StepResult struct {
 	// kinds the DirectiveHandler said the runtime acts on: a runtime acts
 	// on those now (a model for the rest of the turn, tools pre-approved).
 	Invocations []Invocation
+	// Reattached are the skills whose instructions a compaction hid that
+	// the step attached again, in one message of the plugin's, most
+	// recently used first, each with what became of it (State "changed",
+	// "gone", "unavailable", "left-out", or "" as loaded) and how much of
+	// its instructions the bounds kept (mount options reattachBudget and
+	// reattachSkillMaxLength).
+	Reattached []AttachedSkill
+	// Preloaded are the skills preloaded at the session's first step
+	// (Options.Preload, Step.PreloadSkills), attached or left out.
+	Preloaded []AttachedSkill
 	// Callbacks counts the host callbacks the plugin made for the step's
 	// session while the step ran, over every attempt: none on a step whose
 	// session only grew by events that cannot change the decision. Steps

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/skillcatalog/skillcatalog/events"
@@ -179,10 +180,11 @@ func (r *stepRun) neutralSince(on contract.SessionHead) (contract.SessionHead, b
 }
 
 // isPluginSource reports whether a message source is one the plugin writes:
-// a catalog record (readable or not), a user invocation or a
-// relevant-skills message.
+// a catalog record (readable or not), a user invocation, a relevant-skills
+// message, or a message of preloaded or re-attached skills. A `skill` tool
+// result's load record is not: that message is the runtime's.
 func isPluginSource(src []byte) bool {
-	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src))
+	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src) || events.IsAttachKind(src))
 }
 
 // appendMessages appends messages outside a step, unconditionally. runtime
@@ -211,6 +213,8 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 		Turn:       uint32(step.Turn),
 		Step:       uint32(step.Step),
 		Downstream: r.decision,
+
+		PreloadSkills: h.preloadOf(step),
 	}
 	req.TouchedPaths = touchedOf(step, r.decision)
 	if id, _, ok := h.opts.Tools.Resolve(step.AgentScope, contract.SkillToolName); ok {
@@ -253,7 +257,8 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 	if err != nil {
 		return StepResult{}, nil, &PluginError{Err: fmt.Errorf("plugin answered with an edit the host cannot apply: %w", err)}
 	}
-	result := StepResult{Decision: final, Outcome: resp.Outcome, Callbacks: r.callbacksSince(before), Invocations: resp.Invocations}
+	result := StepResult{Decision: final, Outcome: resp.Outcome, Callbacks: r.callbacksSince(before), Invocations: resp.Invocations,
+		Reattached: resp.Reattached, Preloaded: resp.Preloaded}
 	result.Diagnostics, result.Reasons = r.hostNotes(resp)
 	return result, req.Head, nil
 }
@@ -398,4 +403,14 @@ func (r *stepRun) recentEvents(after uint64, evs []sessionlog.Event, digests boo
 // contractEvent is a session-log event as the protocol carries it.
 func contractEvent(ev sessionlog.Event) contract.SessionEvent {
 	return contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
+}
+
+// preloadOf returns the skills preloaded for a step's session: its agent
+// scope's (Options.Preload), then the step's own.
+func (h *Host) preloadOf(step Step) []string {
+	scope := h.opts.Preload[step.AgentScope]
+	if len(scope) == 0 {
+		return step.PreloadSkills
+	}
+	return append(slices.Clip(scope), step.PreloadSkills...)
 }

@@ -37,9 +37,12 @@ type ViewMessage struct {
 }
 
 // IsPluginMessage reports whether m is a message the plugin added to a
-// session: a catalog, a replacement or tombstone, or the instructions of a
-// skill the user invoked. It reads the message's Source, which the plugin
-// always sets and a runtime keeps with the message.
+// session: a catalog, a replacement or tombstone, the instructions of a
+// skill the user invoked, the relevant-skills message, or the skills
+// preloaded or attached again after a compaction. It reads the message's
+// Source, which the plugin always sets and a runtime keeps with the
+// message. A `skill` tool result whose source is the plugin's load record
+// (ToolResult.Source) is not one: it is the runtime's.
 func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 
 // Sync is the step for a runtime whose framework owns the conversation
@@ -70,8 +73,11 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 //     N) goes on from a message the log holds. Sync records the messages
 //     it lost as compacted and appends only what is new, so a user's
 //     message is proposed once, and a `/name` in it invoked once. The
-//     plugin's messages among the lost are hidden with them, except the
-//     newest catalog: it stays visible at its place, which is now before
+//     plugin's messages among the lost are hidden with them, except those
+//     that carry skills' instructions (a skill the user invoked, preloaded
+//     or attached again after a compaction: the window keeps what the
+//     model follows) and the newest catalog: it stays visible at its
+//     place, which is now before
 //     the history's first message, so the model always sees the catalog,
 //     at the start of the conversation, where the prompt cache keeps it
 //     (a window changes every later byte at every call). An older catalog
@@ -82,6 +88,13 @@ func IsPluginMessage(m Message) bool { return isPluginSource(m.Source) }
 //     logged message from the first that differs on, so the plugin sees
 //     what the model lost (a catalog among them is published again), and
 //     appends the history's messages from there as new.
+//
+// A `skill` tool result's load record (ToolResult.Source) reaches the log
+// without the framework's help: CallTool remembers it by the call's id,
+// and Sync sets it as the source of the new tool-result message that
+// answers that call, so that the skill is attached again after a
+// compaction hides it (the framework's history keeps no source; the
+// message's derived ID does not depend on it).
 //
 // A runtime that uses Sync need not call RecordCompaction. The log's
 // visible messages are always what View holds.
@@ -108,14 +121,15 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 	if err != nil {
 		return SyncResult{}, err
 	}
-	res, err := s.step(ctx, st, Decision{Messages: hist.fresh(history)})
+	fresh := st.withLoadSources(hist.fresh(history))
+	res, err := s.step(ctx, st, Decision{Messages: fresh})
 	if res.Decision.Reject != nil {
 		return SyncResult{StepResult: res}, err
 	}
 	if len(res.Appended) > 0 {
 		appended := res.Decision.Messages
 		if err != nil {
-			appended = hist.fresh(history) // fail-open: the history's own
+			appended = fresh // fail-open: the history's own
 		}
 		if !mir.extend(res.Appended, appended) {
 			// Another writer appended in between: read the log again.
@@ -144,7 +158,7 @@ func (s *Session) Record(ctx context.Context, history []Message) error {
 	if err != nil {
 		return err
 	}
-	fresh := hist.fresh(history)
+	fresh := st.withLoadSources(hist.fresh(history))
 	if len(fresh) == 0 {
 		return nil
 	}

@@ -69,6 +69,9 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				if err != nil {
 					return ToolResult{}, blame(ctx, callerFirst, err)
 				}
+				if res.Source != nil && call.CallID != "" && call.SessionID != "" {
+					h.sessions.get(call.SessionID).noteLoad(call.CallID, res.Source)
+				}
 				return res, nil
 			}
 		}

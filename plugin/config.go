@@ -17,6 +17,7 @@ import (
 // knownOptions lists every option, sorted, for the unknown-option error.
 func knownOptions() []string {
 	return []string{contract.OptionCatalogBudget, contract.OptionDescriptionMaxLength, contract.OptionInvocationArguments, contract.OptionInvocationForm,
+		contract.OptionReattachBudget, contract.OptionReattachSkillMaxLength,
 		contract.OptionRelevantSkills, contract.OptionResourceTool, contract.OptionSearchTool, contract.OptionUserInvocation}
 }
 
@@ -85,6 +86,9 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 			cfg.RelevantSkills = "" // the default, as a Go host writes it
 		}
 	}
+	if err := reattachOptions(opts, &cfg); err != nil {
+		return cfg, err
+	}
 	if v, ok := opts[contract.OptionInvocationForm]; ok {
 		forms := []string{contract.InvocationSlash, contract.InvocationDollar, contract.InvocationBoth}
 		if err := json.Unmarshal(v, &cfg.InvocationForm); err != nil || !slices.Contains(forms, cfg.InvocationForm) {
@@ -98,6 +102,30 @@ func ParseConfig(raw string) (contract.MountOptions, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// reattachOptions sets the re-attachment bounds of opts, when it has them:
+// the total is 0 (off) or at least contract.MinReattachLength, as is each
+// skill's.
+func reattachOptions(opts map[string]json.RawMessage, cfg *contract.MountOptions) error {
+	if v, ok := opts[contract.OptionReattachBudget]; ok {
+		n, err := parseMinInt(v, 0)
+		if err != nil || (n > 0 && n < contract.MinReattachLength) {
+			return fmt.Errorf("%s must be 0 (attach nothing again) or an integer from %d to %d, got %s", contract.OptionReattachBudget, contract.MinReattachLength, math.MaxInt32, compactJSON(v))
+		}
+		cfg.ReattachBudget = n
+		if n == 0 {
+			cfg.ReattachBudget = contract.NoReattach
+		}
+	}
+	if v, ok := opts[contract.OptionReattachSkillMaxLength]; ok {
+		n, err := parseMinInt(v, contract.MinReattachLength)
+		if err != nil {
+			return fmt.Errorf("%s must be an integer from %d to %d, got %s", contract.OptionReattachSkillMaxLength, contract.MinReattachLength, math.MaxInt32, compactJSON(v))
+		}
+		cfg.ReattachSkillMaxLength = n
+	}
+	return nil
 }
 
 // decodeOptions decodes a JSON object of options, refusing anything else

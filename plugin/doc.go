@@ -111,6 +111,19 @@
 // `/name` load a scoped skill before that, as they load one a budget left
 // out.
 //
+// Skills through compaction. A successful `skill` call's result carries
+// its load record (contract.ToolResult.Source, events.LoadKind), which the
+// host stores as the tool result's source. At the first step after a
+// compaction, the plugin reads the log (events.LoadScanner) and appends one
+// message attaching again the skills whose instructions only hidden
+// messages carried (loaded, invoked by the user, preloaded, attached
+// again before): most recently used first, each cut to the
+// reattachSkillMaxLength option and all within reattachBudget, a skill
+// changed or gone since said so (render.ReattachedSkills, recorded with an
+// events.ReattachKind source). The skills a host preloads
+// (contract.StepRequest.PreloadSkills) are appended at the session's first
+// step (render.PreloadedSkills, events.PreloadKind).
+//
 // Directives. A loaded definition's skill.Directives (what the skill asks
 // of the runtime: a fork, a model, tools to pre-approve) come back with the
 // `skill` result (contract.ToolResult.Directives) and with each skill the

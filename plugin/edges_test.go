@@ -49,7 +49,7 @@ func TestParseConfigEdges(t *testing.T) {
 		{raw: `{"catalogBudget": ` + long(65) + `}`, wantErr: budgetBound + long(65)[:61] + "..."},
 		{raw: `{"userInvocation": [ true ]}`, wantErr: "userInvocation must be true or false, got [true]"},
 		{raw: `null`, wantErr: "plugin configuration must be a JSON object of options"},
-		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, relevantSkills, resourceTool, searchTool, userInvocation)`},
+		{raw: `{"b": 1, "a": 2}`, wantErr: `unknown plugin option "a" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, reattachBudget, reattachSkillMaxLength, relevantSkills, resourceTool, searchTool, userInvocation)`},
 	}
 	for _, tc := range tests {
 		cfg, err := ParseConfig(tc.raw)
@@ -398,7 +398,7 @@ func TestUnstableSurfaceIsRescanned(t *testing.T) {
 	// Four unstable scans: the step fails, though a fifth would have
 	// been stable.
 	h := newHost(maxRescanAttempts)
-	_, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	_, err := newEngine().preStep(context.Background(), h, catalogMount(), step(h.memHost, enter()))
 	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), "during 4 scans") {
 		t.Errorf("err = %v, want a host failure after 4 scans", err)
 	}
@@ -408,7 +408,7 @@ func TestUnstableSurfaceIsRescanned(t *testing.T) {
 
 	// Once the surface settles, the scan completes.
 	h = newHost(2)
-	resp, err := newEngine().preStep(context.Background(), h, testMount(), step(h.memHost, enter()))
+	resp, err := newEngine().preStep(context.Background(), h, catalogMount(), step(h.memHost, enter()))
 	if err != nil || resp.Outcome != contract.OutcomeUnchanged {
 		t.Fatalf("settled scan: %v, %v", resp.Outcome, err)
 	}

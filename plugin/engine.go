@@ -81,6 +81,9 @@ type engine struct {
 	parsed     *bytelru.Cache[[16]byte, parsedSource] // xxh3-128 of a source → parse result
 	vectors    *bytelru.Cache[[16]byte, []float32]    // model + document key → its embedding
 	parses     atomic.Int64                           // catalog-kind sources actually parsed
+	// reattachClean: session id → the surface revision at which nothing
+	// was left to attach again (see reattach).
+	reattachClean *bytelru.Cache[string, uint64]
 }
 
 func newEngine() *engine {
@@ -90,6 +93,8 @@ func newEngine() *engine {
 		sessions:   newCache[string, sessionState](maxSessions, maxSessionBytes),
 		parsed:     newCache[[16]byte, parsedSource](maxParsedSources, maxParsedBytes),
 		vectors:    newCache[[16]byte, []float32](maxVectors, maxVectorBytes),
+
+		reattachClean: newCache[string, uint64](maxSessions, maxSessionBytes),
 	}
 }
 
@@ -153,6 +158,9 @@ func (e *engine) preStep(ctx context.Context, host contract.Host, m mount, req c
 		return resp, nil
 	}
 	resp = e.withRelevant(ctx, host, m, req, listed, base, head, resp)
+	if resp, err = e.withAttached(ctx, host, m, req, listed, base, head, resp); err != nil {
+		return contract.StepResponse{}, err
+	}
 	return e.withInvocations(ctx, host, m, req, listed, head.Seq, resp)
 }
 
@@ -573,4 +581,5 @@ func baselineBytes(b events.Baseline) int {
 // endSession forgets what the engine remembered about a session.
 func (e *engine) endSession(session string) {
 	e.sessions.Remove(session)
+	e.reattachClean.Remove(session)
 }

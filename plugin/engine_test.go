@@ -144,6 +144,15 @@ func summary(name, desc string) skill.Summary {
 
 func testMount() mount { return mount{cfg: defaultConfig(), skillIdentity: identity} }
 
+// catalogMount is testMount without re-attachment, for the tests that
+// count what the catalog rules alone read: re-attachment reads the whole
+// log once more after each compaction (see TestReattachCost).
+func catalogMount() mount {
+	m := testMount()
+	m.cfg.ReattachBudget = contract.NoReattach
+	return m
+}
+
 func enter(msgs ...contract.Message) contract.Decision { return contract.Decision{Messages: msgs} }
 
 func step(h *memHost, downstream contract.Decision) contract.StepRequest {
@@ -640,7 +649,7 @@ func TestParseConfig(t *testing.T) {
 		{raw: `{"catalogDescriptionMaxLength": 3000000000}`, wantErr: "catalogDescriptionMaxLength must be an integer from 3 to 2147483647, got 3000000000"},
 		{raw: `{"catalogDescriptionMaxLength": 2147483647}`, want: 2147483647},
 		{raw: `{"catalogDescriptionMaxLength": 1e-300}`, wantErr: "catalogDescriptionMaxLength must be an integer >= 3, got 1e-300"},
-		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, relevantSkills, resourceTool, searchTool, userInvocation)`},
+		{raw: `{"catalogDescriptionMaxLenght": 10}`, wantErr: `unknown plugin option "catalogDescriptionMaxLenght" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, reattachBudget, reattachSkillMaxLength, relevantSkills, resourceTool, searchTool, userInvocation)`},
 		{raw: `[1]`, wantErr: "plugin configuration must be a JSON object of options"},
 		{raw: `{} {}`, wantErr: "plugin configuration must be a single JSON object"},
 	}
@@ -812,12 +821,12 @@ func TestSurfaceChangeGoesStraightToOneFullScan(t *testing.T) {
 	h := newMemHost(summary("alpha", "A."))
 	e := newEngine()
 	req := step(h, enter())
-	h.apply(t, req, mustPreStep(t, e, h, testMount(), req))
-	mustPreStep(t, e, h, testMount(), step(h, enter()))
+	h.apply(t, req, mustPreStep(t, e, h, catalogMount(), req))
+	mustPreStep(t, e, h, catalogMount(), step(h, enter()))
 	h.appendSource(nil)
 	h.hide(2, 2)
 	reads := h.reads
-	mustPreStep(t, e, h, testMount(), step(h, enter()))
+	mustPreStep(t, e, h, catalogMount(), step(h, enter()))
 	if got := h.reads - reads; got != 1 {
 		t.Errorf("compaction cost %d reads, want one full scan", got)
 	}
@@ -1020,7 +1029,7 @@ func TestLoopStepsNeedNoCallbacks(t *testing.T) {
 		if c.engine != nil {
 			e = c.engine()
 		}
-		resp, reads, snaps := loop(testMount(), e, recent)
+		resp, reads, snaps := loop(catalogMount(), e, recent)
 		if resp.Outcome != c.want || reads != c.reads || snaps != c.snaps {
 			t.Errorf("%s: outcome %v with %d ReadEvents and %d Snapshot calls, want %v with %d and %d", c.name, resp.Outcome, reads, snaps, c.want, c.reads, c.snaps)
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 
+	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -105,7 +106,8 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 		return providerError(err.Error(), value.Origin != ""), nil
 	}
 	directives := directivesOf(got.Skill, value.Origin)
-	return contract.ToolResult{Value: &value, Text: render.WithDirectivesNotice(text, name, directives), Directives: directives}, nil
+	return contract.ToolResult{Value: &value, Text: render.WithDirectivesNotice(text, name, directives), Directives: directives,
+		Source: events.EncodeLoad(name, events.ContentDigest(value.Content))}, nil
 }
 
 func errorResult(refusal render.ToolError) contract.ToolResult {

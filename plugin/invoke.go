@@ -112,6 +112,10 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 			value.Origin, value.OriginKind = listed.Origin(name) // a remote skill is shown as one
 		}
 		directives := directivesOf(got.Skill, value.Origin)
+		// The record stays {"kind","name"}, as readers of earlier versions
+		// expect it: attaching the skill again after a compaction cannot
+		// tell whether it changed since (events.ParseLoads reads no digest).
+		source := events.EncodeInvocation(name)
 		if m.cfg.InvocationArguments {
 			content, err := render.SubstituteArguments(value.Content, mention.Args)
 			if err != nil {
@@ -133,7 +137,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 			ID:      id,
 			Role:    contract.RoleUser,
 			Content: []contract.ContentBlock{{Type: "text", Text: render.WithDirectivesNotice(text, name, directives)}},
-			Source:  events.EncodeInvocation(name),
+			Source:  source,
 		}})
 		out.Reasons = append(out.Reasons, contract.Reason{Code: contract.ReasonInvoked, Detail: "added the instructions of skill " + strconv.Quote(name) + ", which the user invoked by name"})
 		out.Invocations = append(out.Invocations, contract.Invocation{Name: name, MessageID: id, Directives: directives})

@@ -77,7 +77,7 @@ func TestParseConfigUserInvocation(t *testing.T) {
 		{raw: `{"userInvocation": 1}`, wantErr: `userInvocation must be true or false, got 1`},
 		{raw: `{"userInvocation": null}`, wantErr: `userInvocation must be true or false, got null`},
 		{raw: `{"userInvocation": [true]}`, wantErr: `userInvocation must be true or false, got [true]`},
-		{raw: `{"userInvokation": true}`, wantErr: `unknown plugin option "userInvokation" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, relevantSkills, resourceTool, searchTool, userInvocation)`},
+		{raw: `{"userInvokation": true}`, wantErr: `unknown plugin option "userInvokation" (known options: catalogBudget, catalogDescriptionMaxLength, invocationArguments, invocationForm, reattachBudget, reattachSkillMaxLength, relevantSkills, resourceTool, searchTool, userInvocation)`},
 	}
 	for _, tc := range tests {
 		cfg, err := ParseConfig(tc.raw)

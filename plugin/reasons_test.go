@@ -55,7 +55,9 @@ func TestStepReasons(t *testing.T) {
 		{"compacted", func(req *contract.StepRequest) {
 			h.hide(1, uint64(len(h.events)))
 			req.Head = h.head()
-		}, contract.OutcomeReplacement, []contract.Reason{r(contract.ReasonPublishedReplacement, "no catalog is visible any more (compaction hid it): published a complete replacement listing 1 skill")}},
+		}, contract.OutcomeReplacement, []contract.Reason{r(contract.ReasonPublishedReplacement, "no catalog is visible any more (compaction hid it): published a complete replacement listing 1 skill"),
+			// The skill the user invoked before was removed since.
+			r(contract.ReasonReattached, `attached again the skills a compaction hid: "beta" (gone)`)}},
 		{"proposed downstream", func(req *contract.StepRequest) {
 			h.skills, h.token = append(h.skills, summary("gamma", "G.")), "tok-3"
 			req.Downstream = enter(catalogMsg("c1", true, digest.Entry{Name: "alpha", Description: "A."}, digest.Entry{Name: "gamma", Description: "G."}))

@@ -59,7 +59,7 @@ func userTurn(msgs []contract.Message) (contract.Message, bool) {
 
 // isPluginMessage reports whether a source is one the plugin writes.
 func isPluginMessage(source []byte) bool {
-	return len(source) > 0 && (events.IsCatalogKind(source) || events.IsInvocationKind(source) || events.IsRelevantKind(source))
+	return len(source) > 0 && (events.IsCatalogKind(source) || events.IsInvocationKind(source) || events.IsRelevantKind(source) || events.IsAttachKind(source))
 }
 
 // userText is the text of a message's text blocks, for a query.

@@ -659,7 +659,8 @@ func (e *env) preStep(a *preStepAction, exp *expectation, fail func(string, ...a
 
 // hostStep is the Host.PreStep a preStep action runs, defaults applied.
 func (e *env) hostStep(a *preStepAction) hostsdk.Step {
-	step := hostsdk.Step{SessionID: a.Session, Cwd: e.inProject(a.Cwd), AgentScope: a.Agent, Turn: a.Turn, Step: a.Step, TouchedPaths: e.inProjectAll(a.Touched)}
+	step := hostsdk.Step{SessionID: a.Session, Cwd: e.inProject(a.Cwd), AgentScope: a.Agent, Turn: a.Turn, Step: a.Step,
+		TouchedPaths: e.inProjectAll(a.Touched), PreloadSkills: a.Preload}
 	if step.Turn == 0 {
 		step.Turn = 1
 	}
@@ -819,8 +820,23 @@ func (e *env) toolCall(a *toolCallAction, exp *expectation, fail func(string, ..
 		if d := diff(want, got); d != "" {
 			fail("tool result (-want +got):\n%s", d)
 		}
+		if a.Record {
+			e.recordResult(ctx, a.Session, res, fail)
+		}
 	}
 	e.checkCommon(a.Session, exp, fail)
+}
+
+// recordResult appends a tool call's result to the session log as a host
+// does: a tool-role message holding the result, with its source.
+func (e *env) recordResult(ctx context.Context, session string, res hostsdk.ToolResult, fail func(string, ...any)) {
+	block, err := hostsdk.ToolResultBlock("conformance-call", []hostsdk.ContentBlock{hostsdk.TextBlock(res.Text)}, res.IsError)
+	if err == nil {
+		_, err = e.host.AppendMessages(ctx, session, hostsdk.Message{Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{block}, Source: res.Source})
+	}
+	if err != nil {
+		fail("record the tool result: %v", err)
+	}
 }
 
 func describeCall(res hostsdk.ToolResult, err error) string {

@@ -194,6 +194,8 @@ type preStepAction struct {
 	Replica bool `yaml:"replica"`
 	// Touched are the step's touched paths (hostsdk.Step.TouchedPaths).
 	Touched []string `yaml:"touched"`
+	// Preload names skills preloaded for the session (Step.PreloadSkills).
+	Preload []string `yaml:"preload"`
 	Pos     position `yaml:"-"`
 }
 
@@ -216,13 +218,17 @@ type messageSpec struct {
 
 // toolCallAction is the toolCall action; a readResource becomes one.
 type toolCallAction struct {
-	Agent     string   `yaml:"agent"`
-	Cwd       string   `yaml:"cwd"`
-	Session   string   `yaml:"session"`
-	Tool      string   `yaml:"tool"`
-	Skill     *string  `yaml:"skill"`
-	Arguments *string  `yaml:"arguments"`
-	Pos       position `yaml:"-"`
+	Agent     string  `yaml:"agent"`
+	Cwd       string  `yaml:"cwd"`
+	Session   string  `yaml:"session"`
+	Tool      string  `yaml:"tool"`
+	Skill     *string `yaml:"skill"`
+	Arguments *string `yaml:"arguments"`
+	// Record appends the result to the session log as a host does: a
+	// tool-role message holding it, with the result's source (the load
+	// record of a `skill` call).
+	Record bool     `yaml:"record"`
+	Pos    position `yaml:"-"`
 }
 
 // readResourceAction is the readResource action.

@@ -52,6 +52,12 @@ type Options struct {
 	// ends), and the skill runs inline, its result saying so. 0 is
 	// DefaultForkTimeout; it must not be negative.
 	ForkTimeout time.Duration
+	// PreloadSkills are skills preloaded for every session this agent
+	// runs: their instructions are appended at the session's first step,
+	// once, and attached again after a compaction as loaded skills
+	// (hostsdk.SessionOptions.PreloadSkills; the host's Options.Preload
+	// for the agent's scope come first).
+	PreloadSkills []string
 }
 
 // DefaultForkTimeout is how long a fork skill's sub-agent may run when
@@ -123,7 +129,7 @@ func (s *Skills) session(ctx context.Context) (*hostsdk.Session, error) {
 	}
 	v, _ = adk.GetSessionValue(ctx, CwdKey)
 	cwd, _ := v.(string)
-	sess := s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope})
+	sess := s.host.Session(id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope, PreloadSkills: s.opts.PreloadSkills})
 	sess.HandleDirectives(s.handler)
 	return sess, nil
 }

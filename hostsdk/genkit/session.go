@@ -56,5 +56,5 @@ func bindingOf(ctx context.Context) (*binding, error) {
 // gives.
 func (s *Skills) session(ctx context.Context, b *binding) *hostsdk.Session {
 	cwd, _ := ctx.Value(cwdKey{}).(string)
-	return s.host.Session(b.id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope})
+	return s.host.Session(b.id, &hostsdk.SessionOptions{Cwd: cwd, AgentScope: s.opts.AgentScope, PreloadSkills: s.opts.PreloadSkills})
 }

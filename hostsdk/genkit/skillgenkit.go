@@ -20,6 +20,12 @@ type Options struct {
 	// Logger receives the failures the adapter lets the generation run
 	// past; nil is slog.Default().
 	Logger *slog.Logger
+	// PreloadSkills are skills preloaded for every session these
+	// generations run: their instructions are appended at the session's
+	// first step, once, and attached again after a compaction as loaded
+	// skills (hostsdk.SessionOptions.PreloadSkills; the host's
+	// Options.Preload for the agent's scope come first).
+	PreloadSkills []string
 }
 
 // Skills adds the skill catalog to Genkit generations: the plugin's tools,

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
@@ -41,6 +42,7 @@ func stepRequestToProto(r contract.StepRequest) *pb.PreStepRequest {
 		RecentEvents:      recentEventsToProto(r.Recent),
 		Snapshot:          stepSnapshotToProto(r.Snapshot),
 		TouchedPaths:      r.TouchedPaths,
+		PreloadSkills:     r.PreloadSkills,
 	}
 }
 
@@ -93,6 +95,7 @@ func stepRequestFromProto(r *pb.PreStepRequest) contract.StepRequest {
 		Recent:            recentEventsFromProto(r.GetRecentEvents()),
 		Snapshot:          stepSnapshotFromProto(r.GetSnapshot()),
 		TouchedPaths:      r.GetTouchedPaths(),
+		PreloadSkills:     r.GetPreloadSkills(),
 	}
 }
 
@@ -168,7 +171,8 @@ func stepResponseToProto(r contract.StepResponse) (*pb.PreStepResponse, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.PreStepResponse{Outcome: o, Diagnostics: r.Diagnostics, Invocations: invocationsToProto(r.Invocations)}
+	out := &pb.PreStepResponse{Outcome: o, Diagnostics: r.Diagnostics, Invocations: invocationsToProto(r.Invocations),
+		Reattached: attachedToProto(r.Reattached), Preloaded: attachedToProto(r.Preloaded)}
 	if len(r.Reasons) > 0 {
 		out.Reasons = make([]*pb.StepReason, len(r.Reasons))
 		for i, rs := range r.Reasons {
@@ -192,7 +196,8 @@ func stepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error)
 	if err != nil {
 		return contract.StepResponse{}, err
 	}
-	out := contract.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics(), Invocations: invocationsFromProto(r.GetInvocations())}
+	out := contract.StepResponse{Outcome: o, Diagnostics: r.GetDiagnostics(), Invocations: invocationsFromProto(r.GetInvocations()),
+		Reattached: attachedFromProto(r.GetReattached()), Preloaded: attachedFromProto(r.GetPreloaded())}
 	if reasons := r.GetReasons(); len(reasons) > 0 {
 		out.Reasons = make([]contract.Reason, len(reasons))
 		for i, rs := range reasons {
@@ -208,4 +213,36 @@ func stepResponseFromProto(r *pb.PreStepResponse) (contract.StepResponse, error)
 		}
 	}
 	return out, nil
+}
+
+// attachedToProto converts the skills a step re-attached or preloaded; none
+// stays nil.
+func attachedToProto(in []contract.AttachedSkill) []*pb.AttachedSkill {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]*pb.AttachedSkill, len(in))
+	for i, a := range in {
+		out[i] = &pb.AttachedSkill{Name: a.Name, State: a.State, MessageId: a.MessageID, KeptChars: clampUint32(a.Kept), TotalChars: clampUint32(a.Total)}
+	}
+	return out
+}
+
+// attachedFromProto converts the skills a step re-attached or preloaded;
+// none stays nil.
+func attachedFromProto(in []*pb.AttachedSkill) []contract.AttachedSkill {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make([]contract.AttachedSkill, len(in))
+	for i, a := range in {
+		out[i] = contract.AttachedSkill{Name: a.GetName(), State: a.GetState(), MessageID: a.GetMessageId(), Kept: int(a.GetKeptChars()), Total: int(a.GetTotalChars())}
+	}
+	return out
+}
+
+// clampUint32 is n as a uint32, at most its maximum (a count of characters
+// is never negative).
+func clampUint32(n int) uint32 {
+	return uint32(min(max(n, 0), math.MaxUint32))
 }

@@ -1,6 +1,7 @@
 package wire
 
 import (
+	"encoding/json"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	pb "github.com/skillcatalog/skillcatalog/proto/skillcatalog/v1"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -45,7 +46,7 @@ func toolValueFromProto(v *pb.SkillToolValue) *skill.ToolValue {
 // toolResultToProto converts a tool result.
 func toolResultToProto(r contract.ToolResult) *pb.ExecuteSkillToolResponse {
 	return &pb.ExecuteSkillToolResponse{Value: toolValueToProto(r.Value), Text: r.Text, IsError: r.IsError, ResourceValue: resourcePageToProto(r.Resource),
-		Directives: directivesToProto(r.Directives), SearchValue: searchResultToProto(r.Search)}
+		Directives: directivesToProto(r.Directives), SearchValue: searchResultToProto(r.Search), SourceJson: string(r.Source)}
 }
 
 // toolResultFromProto converts a tool result; an error result never
@@ -57,6 +58,9 @@ func toolResultFromProto(r *pb.ExecuteSkillToolResponse) contract.ToolResult {
 		out.Resource = resourcePageFromProto(r.GetResourceValue())
 		out.Directives = directivesFromProto(r.GetDirectives())
 		out.Search = searchResultFromProto(r.GetSearchValue())
+		if src := r.GetSourceJson(); src != "" {
+			out.Source = json.RawMessage(src)
+		}
 	}
 	return out
 }

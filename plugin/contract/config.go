@@ -24,6 +24,26 @@ const (
 	// OptionRelevantSkills says when a user's turn gets the
 	// relevant-skills message.
 	OptionRelevantSkills = "relevantSkills"
+	// OptionReattachBudget bounds the characters of the instructions a
+	// step attaches again after a compaction; 0 turns re-attachment off.
+	OptionReattachBudget = "reattachBudget"
+	// OptionReattachSkillMaxLength bounds each skill's re-attached
+	// instructions, in characters.
+	OptionReattachSkillMaxLength = "reattachSkillMaxLength"
+)
+
+// The re-attachment bounds of a mount that sets none: what Claude Code
+// attaches again after a compaction, the first 5,000 tokens of each
+// invoked skill within 25,000 tokens in total, at the four characters a
+// token that the catalog budget assumes (DefaultCatalogBudget).
+const (
+	DefaultReattachSkillMaxLength = 20000
+	DefaultReattachBudget         = 100000
+	// MinReattachLength is the least either bound may be set to.
+	MinReattachLength = 1000
+	// NoReattach is the MountOptions.ReattachBudget of a mount that
+	// attaches nothing again (the option's JSON value 0).
+	NoReattach = -1
 )
 
 // DefaultCatalogBudget is the catalog budget of a mount that sets none:
@@ -99,6 +119,15 @@ type MountOptions struct {
 	// full descriptions: RelevantAuto (empty means it), RelevantOn or
 	// RelevantOff.
 	RelevantSkills string `json:"relevantSkills,omitempty"`
+	// ReattachBudget bounds the characters of the skills' instructions
+	// that the step after a compaction attaches again (events.Pending,
+	// most recently used first): at least MinReattachLength; 0 means
+	// DefaultReattachBudget, and NoReattach turns re-attachment off.
+	ReattachBudget int `json:"reattachBudget,omitempty"`
+	// ReattachSkillMaxLength bounds the characters of one skill's
+	// re-attached instructions: at least MinReattachLength; 0 means
+	// DefaultReattachSkillMaxLength.
+	ReattachSkillMaxLength int `json:"reattachSkillMaxLength,omitempty"`
 }
 
 // JSON returns the configuration's JSON form, the object of options a
@@ -109,6 +138,8 @@ func (c MountOptions) JSON() string {
 		plain
 		// The JSON option's 0 is no budget; absent is the default.
 		CatalogBudget *int `json:"catalogBudget,omitempty"`
+		// The JSON option's 0 is no re-attachment; absent the default.
+		ReattachBudget *int `json:"reattachBudget,omitempty"`
 	}
 	wire.plain = plain(c)
 	switch {
@@ -116,6 +147,12 @@ func (c MountOptions) JSON() string {
 		wire.CatalogBudget = new(int)
 	case c.CatalogBudget != 0:
 		wire.CatalogBudget = &c.CatalogBudget
+	}
+	switch {
+	case c.ReattachBudget == NoReattach:
+		wire.ReattachBudget = new(int)
+	case c.ReattachBudget != 0:
+		wire.ReattachBudget = &c.ReattachBudget
 	}
 	b, err := json.Marshal(wire)
 	if err != nil {

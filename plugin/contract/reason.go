@@ -70,6 +70,14 @@ const (
 	// enters the catalog at this step; Detail names the skill and the
 	// file.
 	ReasonPathsActivated ReasonCode = "paths-activated"
+	// ReasonReattached: a compaction hid the instructions of skills the
+	// model or the user loaded (or the host preloaded), and the step
+	// attached them again; Detail names them (StepResponse.Reattached).
+	ReasonReattached ReasonCode = "reattached"
+	// ReasonPreloaded: the session's first step added the skills the host
+	// preloads, or said why one could not be; Detail names them
+	// (StepResponse.Preloaded).
+	ReasonPreloaded ReasonCode = "preloaded"
 )
 
 // The host's reasons, which a host adds to the plugin's (package hostsdk
@@ -109,7 +117,7 @@ func ReasonCodes() []ReasonCode {
 		ReasonRejectPassthrough, ReasonToolRestricted, ReasonToolShadowed, ReasonSnapshotIncomplete,
 		ReasonCurrent, ReasonProposed, ReasonEmpty,
 		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
-		ReasonBudget, ReasonInvoked, ReasonRelevant, ReasonPathsActivated,
+		ReasonBudget, ReasonInvoked, ReasonRelevant, ReasonPathsActivated, ReasonReattached, ReasonPreloaded,
 		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
 	}
 }

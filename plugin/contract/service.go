@@ -190,6 +190,12 @@ type StepRequest struct {
 	// for the rest of the session (the catalog record names it). At most
 	// MaxTouchedPaths are read.
 	TouchedPaths []string
+	// PreloadSkills are the skills the host preloads for the session (its
+	// own and its agent scope's, see hostsdk): at the session's first step
+	// their instructions are appended, once, in one message, and treated
+	// from then on as loaded. A name the agent cannot load is left out
+	// with a reason; the step goes on.
+	PreloadSkills []string
 }
 
 // MaxTouchedPaths bounds the touched paths one step's request carries; a
@@ -270,6 +276,33 @@ type StepResponse struct {
 	// Invocations are the skills the user invoked by name whose
 	// instructions the step appends, in the order of their messages.
 	Invocations []Invocation
+	// Reattached are the skills whose instructions a compaction hid that
+	// the step's re-attachment message names, most recently used first,
+	// with what became of each; empty when the step adds none.
+	Reattached []AttachedSkill
+	// Preloaded are the skills the host preloads, as the session's first
+	// step added them or left them out; empty at every other step.
+	Preloaded []AttachedSkill
+}
+
+// AttachedSkill is a skill whose instructions a pre-step appended outside
+// the `skill` tool (re-attached after a compaction, or preloaded), or
+// could not.
+type AttachedSkill struct {
+	// Name is the skill's name.
+	Name string
+	// State is "" when its instructions were attached as loaded, or one of
+	// "changed" (attached: they changed since they were loaded), "gone"
+	// (the agent no longer has the skill), "unavailable" (the provider
+	// failed to load it) and "left-out" (no room within the bound).
+	State string
+	// MessageID is the id of the appended message that carries or names
+	// it.
+	MessageID string
+	// Kept and Total are the characters of its instructions the message
+	// holds and they have (Kept < Total: cut to the bound); 0 when nothing
+	// is attached.
+	Kept, Total int
 }
 
 // ToolDefinition is a model-facing tool the plugin implements.
@@ -331,6 +364,12 @@ type ToolResult struct {
 	// error text.
 	Text    string
 	IsError bool
+	// Source, on a successful `skill` call, is the durable source the host
+	// stores with the message that carries the result (the record of the
+	// load, {"kind":"skill-load",...}), so that a later step knows which
+	// skills' instructions the model saw and can attach them again after a
+	// compaction hides them; nil otherwise.
+	Source json.RawMessage
 }
 
 // ConfigureRequest configures one mount.

@@ -1353,7 +1353,16 @@ type PreStepRequest struct {
 	// has paths enters the catalog at the first step whose touched_paths its
 	// patterns match, relative to cwd, and stays (the catalog record names
 	// it: see proto/HOSTS.md). Empty when the host does not track files.
-	TouchedPaths  []string `protobuf:"bytes,13,rep,name=touched_paths,json=touchedPaths,proto3" json:"touched_paths,omitempty"`
+	TouchedPaths []string `protobuf:"bytes,13,rep,name=touched_paths,json=touchedPaths,proto3" json:"touched_paths,omitempty"`
+	// The skills the host preloads for this session (the session's own and
+	// its agent scope's): at the session's first step, a step whose log holds
+	// no published catalog and no skill-preload record, the plugin appends
+	// their instructions once, in one message whose source is
+	// {"kind":"skill-preload","skills":[...]}, and treats them from then on as
+	// loaded (re-attached after a compaction). A name the agent cannot load is
+	// left out with a "preloaded" reason; the step goes on. A host may send
+	// the list at every step: only the first step uses it.
+	PreloadSkills []string `protobuf:"bytes,14,rep,name=preload_skills,json=preloadSkills,proto3" json:"preload_skills,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1475,6 +1484,13 @@ func (x *PreStepRequest) GetSnapshot() *SnapshotResponse {
 func (x *PreStepRequest) GetTouchedPaths() []string {
 	if x != nil {
 		return x.TouchedPaths
+	}
+	return nil
+}
+
+func (x *PreStepRequest) GetPreloadSkills() []string {
+	if x != nil {
+		return x.PreloadSkills
 	}
 	return nil
 }
@@ -1711,7 +1727,15 @@ type PreStepResponse struct {
 	// The skills the user invoked by name whose instructions the step
 	// appends, in the order of their messages, with what each asks of the
 	// runtime (see SkillDirectives). Empty without user invocation.
-	Invocations   []*InvokedSkill `protobuf:"bytes,5,rep,name=invocations,proto3" json:"invocations,omitempty"`
+	Invocations []*InvokedSkill `protobuf:"bytes,5,rep,name=invocations,proto3" json:"invocations,omitempty"`
+	// The skills whose instructions a compaction hid that the step attaches
+	// again, most recently used first, in one appended message whose source is
+	// {"kind":"skill-reattach","skills":[...]}, with what became of each.
+	// Empty when the step attaches nothing again.
+	Reattached []*AttachedSkill `protobuf:"bytes,6,rep,name=reattached,proto3" json:"reattached,omitempty"`
+	// The skills the host preloads (PreStepRequest.preload_skills), as the
+	// session's first step added them or left them out. Empty at other steps.
+	Preloaded     []*AttachedSkill `protobuf:"bytes,7,rep,name=preloaded,proto3" json:"preloaded,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1781,6 +1805,106 @@ func (x *PreStepResponse) GetInvocations() []*InvokedSkill {
 	return nil
 }
 
+func (x *PreStepResponse) GetReattached() []*AttachedSkill {
+	if x != nil {
+		return x.Reattached
+	}
+	return nil
+}
+
+func (x *PreStepResponse) GetPreloaded() []*AttachedSkill {
+	if x != nil {
+		return x.Preloaded
+	}
+	return nil
+}
+
+// AttachedSkill is a skill whose instructions a pre-step appended outside the
+// `skill` tool (re-attached after a compaction, or preloaded), or could not.
+type AttachedSkill struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Name  string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// "" when its instructions were attached as loaded; "changed" (attached:
+	// they changed since they were loaded), "gone" (the agent no longer has the
+	// skill), "unavailable" (its provider failed to load it) or "left-out" (no
+	// room within the bound).
+	State string `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	// The id of the appended message that carries or names it.
+	MessageId string `protobuf:"bytes,3,opt,name=message_id,json=messageId,proto3" json:"message_id,omitempty"`
+	// Characters (Unicode code points) of its instructions the message holds,
+	// and that they have: kept_chars < total_chars means cut to the bound. 0
+	// when nothing is attached.
+	KeptChars     uint32 `protobuf:"varint,4,opt,name=kept_chars,json=keptChars,proto3" json:"kept_chars,omitempty"`
+	TotalChars    uint32 `protobuf:"varint,5,opt,name=total_chars,json=totalChars,proto3" json:"total_chars,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *AttachedSkill) Reset() {
+	*x = AttachedSkill{}
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *AttachedSkill) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*AttachedSkill) ProtoMessage() {}
+
+func (x *AttachedSkill) ProtoReflect() protoreflect.Message {
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use AttachedSkill.ProtoReflect.Descriptor instead.
+func (*AttachedSkill) Descriptor() ([]byte, []int) {
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *AttachedSkill) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *AttachedSkill) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *AttachedSkill) GetMessageId() string {
+	if x != nil {
+		return x.MessageId
+	}
+	return ""
+}
+
+func (x *AttachedSkill) GetKeptChars() uint32 {
+	if x != nil {
+		return x.KeptChars
+	}
+	return 0
+}
+
+func (x *AttachedSkill) GetTotalChars() uint32 {
+	if x != nil {
+		return x.TotalChars
+	}
+	return 0
+}
+
 // InvokedSkill is a skill the user invoked by name in a step.
 type InvokedSkill struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1797,7 +1921,7 @@ type InvokedSkill struct {
 
 func (x *InvokedSkill) Reset() {
 	*x = InvokedSkill{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1809,7 +1933,7 @@ func (x *InvokedSkill) String() string {
 func (*InvokedSkill) ProtoMessage() {}
 
 func (x *InvokedSkill) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[19]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1822,7 +1946,7 @@ func (x *InvokedSkill) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvokedSkill.ProtoReflect.Descriptor instead.
 func (*InvokedSkill) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{19}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *InvokedSkill) GetName() string {
@@ -1858,7 +1982,9 @@ type StepReason struct {
 	// catalog budget changed), "invoked" (a skill the user invoked was
 	// added), "relevant" (the relevant-skills message was added),
 	// "paths-activated" (a touched file activated a skill scoped by paths,
-	// which enters the catalog). A host adds its own: "no-mount", "provider-incomplete",
+	// which enters the catalog), "reattached" (skills a compaction hid were
+	// attached again), "preloaded" (the session's first step added the host's
+	// preloaded skills). A host adds its own: "no-mount", "provider-incomplete",
 	// "provider-degraded",
 	// "name-collision", "host-error", "plugin-error", "canceled".
 	Code string `protobuf:"bytes,1,opt,name=code,proto3" json:"code,omitempty"`
@@ -1870,7 +1996,7 @@ type StepReason struct {
 
 func (x *StepReason) Reset() {
 	*x = StepReason{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1882,7 +2008,7 @@ func (x *StepReason) String() string {
 func (*StepReason) ProtoMessage() {}
 
 func (x *StepReason) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[20]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1895,7 +2021,7 @@ func (x *StepReason) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StepReason.ProtoReflect.Descriptor instead.
 func (*StepReason) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{20}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *StepReason) GetCode() string {
@@ -1923,7 +2049,7 @@ type InvocationPolicy struct {
 
 func (x *InvocationPolicy) Reset() {
 	*x = InvocationPolicy{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1935,7 +2061,7 @@ func (x *InvocationPolicy) String() string {
 func (*InvocationPolicy) ProtoMessage() {}
 
 func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[21]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1948,7 +2074,7 @@ func (x *InvocationPolicy) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use InvocationPolicy.ProtoReflect.Descriptor instead.
 func (*InvocationPolicy) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{21}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *InvocationPolicy) GetModelInvocable() bool {
@@ -1982,7 +2108,7 @@ type ResourceBase struct {
 
 func (x *ResourceBase) Reset() {
 	*x = ResourceBase{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1994,7 +2120,7 @@ func (x *ResourceBase) String() string {
 func (*ResourceBase) ProtoMessage() {}
 
 func (x *ResourceBase) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[22]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2007,7 +2133,7 @@ func (x *ResourceBase) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResourceBase.ProtoReflect.Descriptor instead.
 func (*ResourceBase) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{22}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *ResourceBase) GetKind() string {
@@ -2091,7 +2217,7 @@ type SkillSummary struct {
 
 func (x *SkillSummary) Reset() {
 	*x = SkillSummary{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2103,7 +2229,7 @@ func (x *SkillSummary) String() string {
 func (*SkillSummary) ProtoMessage() {}
 
 func (x *SkillSummary) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[23]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2116,7 +2242,7 @@ func (x *SkillSummary) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillSummary.ProtoReflect.Descriptor instead.
 func (*SkillSummary) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{23}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *SkillSummary) GetName() string {
@@ -2236,7 +2362,7 @@ type SkillDefinition struct {
 
 func (x *SkillDefinition) Reset() {
 	*x = SkillDefinition{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2248,7 +2374,7 @@ func (x *SkillDefinition) String() string {
 func (*SkillDefinition) ProtoMessage() {}
 
 func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[24]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2261,7 +2387,7 @@ func (x *SkillDefinition) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillDefinition.ProtoReflect.Descriptor instead.
 func (*SkillDefinition) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{24}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *SkillDefinition) GetName() string {
@@ -2401,7 +2527,7 @@ type SkillDirectives struct {
 
 func (x *SkillDirectives) Reset() {
 	*x = SkillDirectives{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2413,7 +2539,7 @@ func (x *SkillDirectives) String() string {
 func (*SkillDirectives) ProtoMessage() {}
 
 func (x *SkillDirectives) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[25]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2426,7 +2552,7 @@ func (x *SkillDirectives) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillDirectives.ProtoReflect.Descriptor instead.
 func (*SkillDirectives) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{25}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *SkillDirectives) GetContext() SkillContext {
@@ -2498,7 +2624,7 @@ type SnapshotRequest struct {
 
 func (x *SnapshotRequest) Reset() {
 	*x = SnapshotRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2510,7 +2636,7 @@ func (x *SnapshotRequest) String() string {
 func (*SnapshotRequest) ProtoMessage() {}
 
 func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[26]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2523,7 +2649,7 @@ func (x *SnapshotRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotRequest.ProtoReflect.Descriptor instead.
 func (*SnapshotRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{26}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SnapshotRequest) GetCwd() string {
@@ -2588,7 +2714,7 @@ type SnapshotResponse struct {
 
 func (x *SnapshotResponse) Reset() {
 	*x = SnapshotResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2600,7 +2726,7 @@ func (x *SnapshotResponse) String() string {
 func (*SnapshotResponse) ProtoMessage() {}
 
 func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[27]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2613,7 +2739,7 @@ func (x *SnapshotResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SnapshotResponse.ProtoReflect.Descriptor instead.
 func (*SnapshotResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{27}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SnapshotResponse) GetNotModified() bool {
@@ -2675,7 +2801,7 @@ type GetSkillRequest struct {
 
 func (x *GetSkillRequest) Reset() {
 	*x = GetSkillRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2687,7 +2813,7 @@ func (x *GetSkillRequest) String() string {
 func (*GetSkillRequest) ProtoMessage() {}
 
 func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[28]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2700,7 +2826,7 @@ func (x *GetSkillRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillRequest.ProtoReflect.Descriptor instead.
 func (*GetSkillRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{28}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *GetSkillRequest) GetCwd() string {
@@ -2757,7 +2883,7 @@ type GetSkillResponse struct {
 
 func (x *GetSkillResponse) Reset() {
 	*x = GetSkillResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2769,7 +2895,7 @@ func (x *GetSkillResponse) String() string {
 func (*GetSkillResponse) ProtoMessage() {}
 
 func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[29]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2782,7 +2908,7 @@ func (x *GetSkillResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GetSkillResponse.ProtoReflect.Descriptor instead.
 func (*GetSkillResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{29}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *GetSkillResponse) GetFound() bool {
@@ -2822,7 +2948,7 @@ type ReadEventsRequest struct {
 
 func (x *ReadEventsRequest) Reset() {
 	*x = ReadEventsRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2834,7 +2960,7 @@ func (x *ReadEventsRequest) String() string {
 func (*ReadEventsRequest) ProtoMessage() {}
 
 func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[30]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2847,7 +2973,7 @@ func (x *ReadEventsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsRequest.ProtoReflect.Descriptor instead.
 func (*ReadEventsRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{30}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ReadEventsRequest) GetSessionId() string {
@@ -2901,7 +3027,7 @@ type SessionEvent struct {
 
 func (x *SessionEvent) Reset() {
 	*x = SessionEvent{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2913,7 +3039,7 @@ func (x *SessionEvent) String() string {
 func (*SessionEvent) ProtoMessage() {}
 
 func (x *SessionEvent) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[31]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2926,7 +3052,7 @@ func (x *SessionEvent) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
 func (*SessionEvent) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{31}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *SessionEvent) GetSeq() uint64 {
@@ -2978,7 +3104,7 @@ type ReadEventsResponse struct {
 
 func (x *ReadEventsResponse) Reset() {
 	*x = ReadEventsResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2990,7 +3116,7 @@ func (x *ReadEventsResponse) String() string {
 func (*ReadEventsResponse) ProtoMessage() {}
 
 func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[32]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3003,7 +3129,7 @@ func (x *ReadEventsResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadEventsResponse.ProtoReflect.Descriptor instead.
 func (*ReadEventsResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{32}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *ReadEventsResponse) GetEvents() []*SessionEvent {
@@ -3057,7 +3183,7 @@ type ExecuteSkillToolRequest struct {
 
 func (x *ExecuteSkillToolRequest) Reset() {
 	*x = ExecuteSkillToolRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3069,7 +3195,7 @@ func (x *ExecuteSkillToolRequest) String() string {
 func (*ExecuteSkillToolRequest) ProtoMessage() {}
 
 func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[33]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3082,7 +3208,7 @@ func (x *ExecuteSkillToolRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolRequest.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{33}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ExecuteSkillToolRequest) GetMountId() string {
@@ -3168,7 +3294,7 @@ type SkillToolValue struct {
 
 func (x *SkillToolValue) Reset() {
 	*x = SkillToolValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3180,7 +3306,7 @@ func (x *SkillToolValue) String() string {
 func (*SkillToolValue) ProtoMessage() {}
 
 func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[34]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3193,7 +3319,7 @@ func (x *SkillToolValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillToolValue.ProtoReflect.Descriptor instead.
 func (*SkillToolValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{34}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *SkillToolValue) GetName() string {
@@ -3254,14 +3380,22 @@ type ExecuteSkillToolResponse struct {
 	// the runtime; unset when it asks for nothing.
 	Directives *SkillDirectives `protobuf:"bytes,5,opt,name=directives,proto3" json:"directives,omitempty"`
 	// Set on a successful call of the skill-search tool, instead of value.
-	SearchValue   *SkillSearchValue `protobuf:"bytes,6,opt,name=search_value,json=searchValue,proto3" json:"search_value,omitempty"`
+	SearchValue *SkillSearchValue `protobuf:"bytes,6,opt,name=search_value,json=searchValue,proto3" json:"search_value,omitempty"`
+	// On a successful call of the `skill` tool, the durable source the host
+	// stores as the source of the message that carries this result (the tool
+	// result), byte for byte: {"kind":"skill-load","name":...,"digest":...}.
+	// It tells later steps which skills' instructions the model saw, so that
+	// they are attached again once a compaction hides that message. A host
+	// that cannot keep a source on a tool result drops it; its sessions then
+	// re-attach only what the user invoked and the host preloaded.
+	SourceJson    string `protobuf:"bytes,7,opt,name=source_json,json=sourceJson,proto3" json:"source_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExecuteSkillToolResponse) Reset() {
 	*x = ExecuteSkillToolResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3273,7 +3407,7 @@ func (x *ExecuteSkillToolResponse) String() string {
 func (*ExecuteSkillToolResponse) ProtoMessage() {}
 
 func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[35]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3286,7 +3420,7 @@ func (x *ExecuteSkillToolResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExecuteSkillToolResponse.ProtoReflect.Descriptor instead.
 func (*ExecuteSkillToolResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{35}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *ExecuteSkillToolResponse) GetValue() *SkillToolValue {
@@ -3331,6 +3465,13 @@ func (x *ExecuteSkillToolResponse) GetSearchValue() *SkillSearchValue {
 	return nil
 }
 
+func (x *ExecuteSkillToolResponse) GetSourceJson() string {
+	if x != nil {
+		return x.SourceJson
+	}
+	return ""
+}
+
 // SkillSearchValue is the skill-search tool's successful result: the skills
 // that best match the query, best first.
 type SkillSearchValue struct {
@@ -3344,7 +3485,7 @@ type SkillSearchValue struct {
 
 func (x *SkillSearchValue) Reset() {
 	*x = SkillSearchValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3356,7 +3497,7 @@ func (x *SkillSearchValue) String() string {
 func (*SkillSearchValue) ProtoMessage() {}
 
 func (x *SkillSearchValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[36]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3369,7 +3510,7 @@ func (x *SkillSearchValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillSearchValue.ProtoReflect.Descriptor instead.
 func (*SkillSearchValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{36}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *SkillSearchValue) GetQuery() string {
@@ -3404,7 +3545,7 @@ type SkillSearchHit struct {
 
 func (x *SkillSearchHit) Reset() {
 	*x = SkillSearchHit{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3416,7 +3557,7 @@ func (x *SkillSearchHit) String() string {
 func (*SkillSearchHit) ProtoMessage() {}
 
 func (x *SkillSearchHit) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[37]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3429,7 +3570,7 @@ func (x *SkillSearchHit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillSearchHit.ProtoReflect.Descriptor instead.
 func (*SkillSearchHit) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{37}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *SkillSearchHit) GetName() string {
@@ -3490,7 +3631,7 @@ type SkillResourceValue struct {
 
 func (x *SkillResourceValue) Reset() {
 	*x = SkillResourceValue{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3502,7 +3643,7 @@ func (x *SkillResourceValue) String() string {
 func (*SkillResourceValue) ProtoMessage() {}
 
 func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[38]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3515,7 +3656,7 @@ func (x *SkillResourceValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SkillResourceValue.ProtoReflect.Descriptor instead.
 func (*SkillResourceValue) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{38}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *SkillResourceValue) GetName() string {
@@ -3588,7 +3729,7 @@ type ReadResourceRequest struct {
 
 func (x *ReadResourceRequest) Reset() {
 	*x = ReadResourceRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3600,7 +3741,7 @@ func (x *ReadResourceRequest) String() string {
 func (*ReadResourceRequest) ProtoMessage() {}
 
 func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[39]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3613,7 +3754,7 @@ func (x *ReadResourceRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceRequest.ProtoReflect.Descriptor instead.
 func (*ReadResourceRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{39}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *ReadResourceRequest) GetCwd() string {
@@ -3682,7 +3823,7 @@ type ReadResourceResponse struct {
 
 func (x *ReadResourceResponse) Reset() {
 	*x = ReadResourceResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3694,7 +3835,7 @@ func (x *ReadResourceResponse) String() string {
 func (*ReadResourceResponse) ProtoMessage() {}
 
 func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[40]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3707,7 +3848,7 @@ func (x *ReadResourceResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ReadResourceResponse.ProtoReflect.Descriptor instead.
 func (*ReadResourceResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{40}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *ReadResourceResponse) GetStatus() ResourceStatus {
@@ -3750,7 +3891,7 @@ type EmbedRequest struct {
 
 func (x *EmbedRequest) Reset() {
 	*x = EmbedRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3762,7 +3903,7 @@ func (x *EmbedRequest) String() string {
 func (*EmbedRequest) ProtoMessage() {}
 
 func (x *EmbedRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[41]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3775,7 +3916,7 @@ func (x *EmbedRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmbedRequest.ProtoReflect.Descriptor instead.
 func (*EmbedRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{41}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *EmbedRequest) GetKind() EmbedKind {
@@ -3805,7 +3946,7 @@ type EmbedResponse struct {
 
 func (x *EmbedResponse) Reset() {
 	*x = EmbedResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3817,7 +3958,7 @@ func (x *EmbedResponse) String() string {
 func (*EmbedResponse) ProtoMessage() {}
 
 func (x *EmbedResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[42]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3830,7 +3971,7 @@ func (x *EmbedResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmbedResponse.ProtoReflect.Descriptor instead.
 func (*EmbedResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{42}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *EmbedResponse) GetVectors() []*EmbeddingVector {
@@ -3857,7 +3998,7 @@ type EmbeddingVector struct {
 
 func (x *EmbeddingVector) Reset() {
 	*x = EmbeddingVector{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[43]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3869,7 +4010,7 @@ func (x *EmbeddingVector) String() string {
 func (*EmbeddingVector) ProtoMessage() {}
 
 func (x *EmbeddingVector) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[43]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3882,7 +4023,7 @@ func (x *EmbeddingVector) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EmbeddingVector.ProtoReflect.Descriptor instead.
 func (*EmbeddingVector) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{43}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{44}
 }
 
 func (x *EmbeddingVector) GetValues() []float32 {
@@ -3902,7 +4043,7 @@ type EndSessionRequest struct {
 
 func (x *EndSessionRequest) Reset() {
 	*x = EndSessionRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[44]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3914,7 +4055,7 @@ func (x *EndSessionRequest) String() string {
 func (*EndSessionRequest) ProtoMessage() {}
 
 func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[44]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3927,7 +4068,7 @@ func (x *EndSessionRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionRequest.ProtoReflect.Descriptor instead.
 func (*EndSessionRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{44}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{45}
 }
 
 func (x *EndSessionRequest) GetSessionId() string {
@@ -3946,7 +4087,7 @@ type EndSessionResponse struct {
 
 func (x *EndSessionResponse) Reset() {
 	*x = EndSessionResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[45]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[46]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3958,7 +4099,7 @@ func (x *EndSessionResponse) String() string {
 func (*EndSessionResponse) ProtoMessage() {}
 
 func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[45]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[46]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3971,7 +4112,7 @@ func (x *EndSessionResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EndSessionResponse.ProtoReflect.Descriptor instead.
 func (*EndSessionResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{45}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{46}
 }
 
 // PingRequest is empty.
@@ -3983,7 +4124,7 @@ type PingRequest struct {
 
 func (x *PingRequest) Reset() {
 	*x = PingRequest{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[46]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[47]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3995,7 +4136,7 @@ func (x *PingRequest) String() string {
 func (*PingRequest) ProtoMessage() {}
 
 func (x *PingRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[46]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[47]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4008,7 +4149,7 @@ func (x *PingRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingRequest.ProtoReflect.Descriptor instead.
 func (*PingRequest) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{46}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{47}
 }
 
 // PingResponse is empty.
@@ -4020,7 +4161,7 @@ type PingResponse struct {
 
 func (x *PingResponse) Reset() {
 	*x = PingResponse{}
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[47]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[48]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -4032,7 +4173,7 @@ func (x *PingResponse) String() string {
 func (*PingResponse) ProtoMessage() {}
 
 func (x *PingResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[47]
+	mi := &file_skillcatalog_v1_skillcatalog_proto_msgTypes[48]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -4045,7 +4186,7 @@ func (x *PingResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PingResponse.ProtoReflect.Descriptor instead.
 func (*PingResponse) Descriptor() ([]byte, []int) {
-	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{47}
+	return file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP(), []int{48}
 }
 
 var File_skillcatalog_v1_skillcatalog_proto protoreflect.FileDescriptor
@@ -4102,7 +4243,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bmessages\x18\x01 \x03(\v2\x18.skillcatalog.v1.MessageR\bmessages\"S\n" +
 	"\vSessionHead\x12\x19\n" +
 	"\bhead_seq\x18\x01 \x01(\x04R\aheadSeq\x12)\n" +
-	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xa0\x04\n" +
+	"\x10surface_revision\x18\x02 \x01(\x04R\x0fsurfaceRevision\"\xc7\x04\n" +
 	"\x0ePreStepRequest\x12\x19\n" +
 	"\bmount_id\x18\x01 \x01(\tR\amountId\x12\x1d\n" +
 	"\n" +
@@ -4121,7 +4262,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	" \x01(\v2\x1c.skillcatalog.v1.SessionHeadR\vsessionHead\x12B\n" +
 	"\rrecent_events\x18\v \x01(\v2\x1d.skillcatalog.v1.RecentEventsR\frecentEvents\x12=\n" +
 	"\bsnapshot\x18\f \x01(\v2!.skillcatalog.v1.SnapshotResponseR\bsnapshot\x12#\n" +
-	"\rtouched_paths\x18\r \x03(\tR\ftouchedPaths\"b\n" +
+	"\rtouched_paths\x18\r \x03(\tR\ftouchedPaths\x12%\n" +
+	"\x0epreload_skills\x18\x0e \x03(\tR\rpreloadSkills\"b\n" +
 	"\fRecentEvents\x12\x1b\n" +
 	"\tafter_seq\x18\x01 \x01(\x04R\bafterSeq\x125\n" +
 	"\x06events\x18\x02 \x03(\v2\x1d.skillcatalog.v1.SessionEventR\x06events\"\x9d\x01\n" +
@@ -4132,13 +4274,26 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04edit\"W\n" +
 	"\vReplaceEdit\x12\x14\n" +
 	"\x05index\x18\x01 \x01(\rR\x05index\x122\n" +
-	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\x93\x02\n" +
+	"\amessage\x18\x02 \x01(\v2\x18.skillcatalog.v1.MessageR\amessage\"\x91\x03\n" +
 	"\x0fPreStepResponse\x122\n" +
 	"\aoutcome\x18\x01 \x01(\x0e2\x18.skillcatalog.v1.OutcomeR\aoutcome\x122\n" +
 	"\x05edits\x18\x02 \x03(\v2\x1c.skillcatalog.v1.MessageEditR\x05edits\x12 \n" +
 	"\vdiagnostics\x18\x03 \x03(\tR\vdiagnostics\x125\n" +
 	"\areasons\x18\x04 \x03(\v2\x1b.skillcatalog.v1.StepReasonR\areasons\x12?\n" +
-	"\vinvocations\x18\x05 \x03(\v2\x1d.skillcatalog.v1.InvokedSkillR\vinvocations\"\x83\x01\n" +
+	"\vinvocations\x18\x05 \x03(\v2\x1d.skillcatalog.v1.InvokedSkillR\vinvocations\x12>\n" +
+	"\n" +
+	"reattached\x18\x06 \x03(\v2\x1e.skillcatalog.v1.AttachedSkillR\n" +
+	"reattached\x12<\n" +
+	"\tpreloaded\x18\a \x03(\v2\x1e.skillcatalog.v1.AttachedSkillR\tpreloaded\"\x98\x01\n" +
+	"\rAttachedSkill\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x1d\n" +
+	"\n" +
+	"message_id\x18\x03 \x01(\tR\tmessageId\x12\x1d\n" +
+	"\n" +
+	"kept_chars\x18\x04 \x01(\rR\tkeptChars\x12\x1f\n" +
+	"\vtotal_chars\x18\x05 \x01(\rR\n" +
+	"totalChars\"\x83\x01\n" +
 	"\fInvokedSkill\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x1d\n" +
 	"\n" +
@@ -4274,7 +4429,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\acontent\x18\x04 \x01(\tR\acontent\x12\x16\n" +
 	"\x06origin\x18\x05 \x01(\tR\x06origin\x12<\n" +
 	"\vorigin_kind\x18\x06 \x01(\x0e2\x1b.skillcatalog.v1.OriginKindR\n" +
-	"originKind\"\xd4\x02\n" +
+	"originKind\"\xf5\x02\n" +
 	"\x18ExecuteSkillToolResponse\x125\n" +
 	"\x05value\x18\x01 \x01(\v2\x1f.skillcatalog.v1.SkillToolValueR\x05value\x12\x12\n" +
 	"\x04text\x18\x02 \x01(\tR\x04text\x12\x19\n" +
@@ -4283,7 +4438,9 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\n" +
 	"directives\x18\x05 \x01(\v2 .skillcatalog.v1.SkillDirectivesR\n" +
 	"directives\x12D\n" +
-	"\fsearch_value\x18\x06 \x01(\v2!.skillcatalog.v1.SkillSearchValueR\vsearchValue\"]\n" +
+	"\fsearch_value\x18\x06 \x01(\v2!.skillcatalog.v1.SkillSearchValueR\vsearchValue\x12\x1f\n" +
+	"\vsource_json\x18\a \x01(\tR\n" +
+	"sourceJson\"]\n" +
 	"\x10SkillSearchValue\x12\x14\n" +
 	"\x05query\x18\x01 \x01(\tR\x05query\x123\n" +
 	"\x04hits\x18\x02 \x03(\v2\x1f.skillcatalog.v1.SkillSearchHitR\x04hits\"\xb2\x01\n" +
@@ -4407,7 +4564,7 @@ func file_skillcatalog_v1_skillcatalog_proto_rawDescGZIP() []byte {
 }
 
 var file_skillcatalog_v1_skillcatalog_proto_enumTypes = make([]protoimpl.EnumInfo, 7)
-var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 48)
+var file_skillcatalog_v1_skillcatalog_proto_msgTypes = make([]protoimpl.MessageInfo, 49)
 var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(Role)(0),                        // 0: skillcatalog.v1.Role
 	(Outcome)(0),                     // 1: skillcatalog.v1.Outcome
@@ -4435,35 +4592,36 @@ var file_skillcatalog_v1_skillcatalog_proto_goTypes = []any{
 	(*MessageEdit)(nil),              // 23: skillcatalog.v1.MessageEdit
 	(*ReplaceEdit)(nil),              // 24: skillcatalog.v1.ReplaceEdit
 	(*PreStepResponse)(nil),          // 25: skillcatalog.v1.PreStepResponse
-	(*InvokedSkill)(nil),             // 26: skillcatalog.v1.InvokedSkill
-	(*StepReason)(nil),               // 27: skillcatalog.v1.StepReason
-	(*InvocationPolicy)(nil),         // 28: skillcatalog.v1.InvocationPolicy
-	(*ResourceBase)(nil),             // 29: skillcatalog.v1.ResourceBase
-	(*SkillSummary)(nil),             // 30: skillcatalog.v1.SkillSummary
-	(*SkillDefinition)(nil),          // 31: skillcatalog.v1.SkillDefinition
-	(*SkillDirectives)(nil),          // 32: skillcatalog.v1.SkillDirectives
-	(*SnapshotRequest)(nil),          // 33: skillcatalog.v1.SnapshotRequest
-	(*SnapshotResponse)(nil),         // 34: skillcatalog.v1.SnapshotResponse
-	(*GetSkillRequest)(nil),          // 35: skillcatalog.v1.GetSkillRequest
-	(*GetSkillResponse)(nil),         // 36: skillcatalog.v1.GetSkillResponse
-	(*ReadEventsRequest)(nil),        // 37: skillcatalog.v1.ReadEventsRequest
-	(*SessionEvent)(nil),             // 38: skillcatalog.v1.SessionEvent
-	(*ReadEventsResponse)(nil),       // 39: skillcatalog.v1.ReadEventsResponse
-	(*ExecuteSkillToolRequest)(nil),  // 40: skillcatalog.v1.ExecuteSkillToolRequest
-	(*SkillToolValue)(nil),           // 41: skillcatalog.v1.SkillToolValue
-	(*ExecuteSkillToolResponse)(nil), // 42: skillcatalog.v1.ExecuteSkillToolResponse
-	(*SkillSearchValue)(nil),         // 43: skillcatalog.v1.SkillSearchValue
-	(*SkillSearchHit)(nil),           // 44: skillcatalog.v1.SkillSearchHit
-	(*SkillResourceValue)(nil),       // 45: skillcatalog.v1.SkillResourceValue
-	(*ReadResourceRequest)(nil),      // 46: skillcatalog.v1.ReadResourceRequest
-	(*ReadResourceResponse)(nil),     // 47: skillcatalog.v1.ReadResourceResponse
-	(*EmbedRequest)(nil),             // 48: skillcatalog.v1.EmbedRequest
-	(*EmbedResponse)(nil),            // 49: skillcatalog.v1.EmbedResponse
-	(*EmbeddingVector)(nil),          // 50: skillcatalog.v1.EmbeddingVector
-	(*EndSessionRequest)(nil),        // 51: skillcatalog.v1.EndSessionRequest
-	(*EndSessionResponse)(nil),       // 52: skillcatalog.v1.EndSessionResponse
-	(*PingRequest)(nil),              // 53: skillcatalog.v1.PingRequest
-	(*PingResponse)(nil),             // 54: skillcatalog.v1.PingResponse
+	(*AttachedSkill)(nil),            // 26: skillcatalog.v1.AttachedSkill
+	(*InvokedSkill)(nil),             // 27: skillcatalog.v1.InvokedSkill
+	(*StepReason)(nil),               // 28: skillcatalog.v1.StepReason
+	(*InvocationPolicy)(nil),         // 29: skillcatalog.v1.InvocationPolicy
+	(*ResourceBase)(nil),             // 30: skillcatalog.v1.ResourceBase
+	(*SkillSummary)(nil),             // 31: skillcatalog.v1.SkillSummary
+	(*SkillDefinition)(nil),          // 32: skillcatalog.v1.SkillDefinition
+	(*SkillDirectives)(nil),          // 33: skillcatalog.v1.SkillDirectives
+	(*SnapshotRequest)(nil),          // 34: skillcatalog.v1.SnapshotRequest
+	(*SnapshotResponse)(nil),         // 35: skillcatalog.v1.SnapshotResponse
+	(*GetSkillRequest)(nil),          // 36: skillcatalog.v1.GetSkillRequest
+	(*GetSkillResponse)(nil),         // 37: skillcatalog.v1.GetSkillResponse
+	(*ReadEventsRequest)(nil),        // 38: skillcatalog.v1.ReadEventsRequest
+	(*SessionEvent)(nil),             // 39: skillcatalog.v1.SessionEvent
+	(*ReadEventsResponse)(nil),       // 40: skillcatalog.v1.ReadEventsResponse
+	(*ExecuteSkillToolRequest)(nil),  // 41: skillcatalog.v1.ExecuteSkillToolRequest
+	(*SkillToolValue)(nil),           // 42: skillcatalog.v1.SkillToolValue
+	(*ExecuteSkillToolResponse)(nil), // 43: skillcatalog.v1.ExecuteSkillToolResponse
+	(*SkillSearchValue)(nil),         // 44: skillcatalog.v1.SkillSearchValue
+	(*SkillSearchHit)(nil),           // 45: skillcatalog.v1.SkillSearchHit
+	(*SkillResourceValue)(nil),       // 46: skillcatalog.v1.SkillResourceValue
+	(*ReadResourceRequest)(nil),      // 47: skillcatalog.v1.ReadResourceRequest
+	(*ReadResourceResponse)(nil),     // 48: skillcatalog.v1.ReadResourceResponse
+	(*EmbedRequest)(nil),             // 49: skillcatalog.v1.EmbedRequest
+	(*EmbedResponse)(nil),            // 50: skillcatalog.v1.EmbedResponse
+	(*EmbeddingVector)(nil),          // 51: skillcatalog.v1.EmbeddingVector
+	(*EndSessionRequest)(nil),        // 52: skillcatalog.v1.EndSessionRequest
+	(*EndSessionResponse)(nil),       // 53: skillcatalog.v1.EndSessionResponse
+	(*PingRequest)(nil),              // 54: skillcatalog.v1.PingRequest
+	(*PingResponse)(nil),             // 55: skillcatalog.v1.PingResponse
 }
 var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	9,  // 0: skillcatalog.v1.ConfigureResponse.tools:type_name -> skillcatalog.v1.ToolDefinition
@@ -4476,68 +4634,70 @@ var file_skillcatalog_v1_skillcatalog_proto_depIdxs = []int32{
 	17, // 7: skillcatalog.v1.PreStepRequest.downstream:type_name -> skillcatalog.v1.Decision
 	20, // 8: skillcatalog.v1.PreStepRequest.session_head:type_name -> skillcatalog.v1.SessionHead
 	22, // 9: skillcatalog.v1.PreStepRequest.recent_events:type_name -> skillcatalog.v1.RecentEvents
-	34, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
-	38, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
+	35, // 10: skillcatalog.v1.PreStepRequest.snapshot:type_name -> skillcatalog.v1.SnapshotResponse
+	39, // 11: skillcatalog.v1.RecentEvents.events:type_name -> skillcatalog.v1.SessionEvent
 	24, // 12: skillcatalog.v1.MessageEdit.replace:type_name -> skillcatalog.v1.ReplaceEdit
 	16, // 13: skillcatalog.v1.MessageEdit.append:type_name -> skillcatalog.v1.Message
 	16, // 14: skillcatalog.v1.ReplaceEdit.message:type_name -> skillcatalog.v1.Message
 	1,  // 15: skillcatalog.v1.PreStepResponse.outcome:type_name -> skillcatalog.v1.Outcome
 	23, // 16: skillcatalog.v1.PreStepResponse.edits:type_name -> skillcatalog.v1.MessageEdit
-	27, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
-	26, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
-	32, // 19: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
-	28, // 20: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	2,  // 21: skillcatalog.v1.SkillSummary.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	28, // 22: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
-	29, // 23: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	2,  // 24: skillcatalog.v1.SkillDefinition.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	32, // 25: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
-	3,  // 26: skillcatalog.v1.SkillDirectives.context:type_name -> skillcatalog.v1.SkillContext
-	4,  // 27: skillcatalog.v1.SkillDirectives.honoured:type_name -> skillcatalog.v1.DirectiveKind
-	30, // 28: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
-	31, // 29: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
-	38, // 30: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
-	20, // 31: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
-	29, // 32: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
-	2,  // 33: skillcatalog.v1.SkillToolValue.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	41, // 34: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
-	45, // 35: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
-	32, // 36: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
-	43, // 37: skillcatalog.v1.ExecuteSkillToolResponse.search_value:type_name -> skillcatalog.v1.SkillSearchValue
-	44, // 38: skillcatalog.v1.SkillSearchValue.hits:type_name -> skillcatalog.v1.SkillSearchHit
-	2,  // 39: skillcatalog.v1.SkillSearchHit.origin_kind:type_name -> skillcatalog.v1.OriginKind
-	5,  // 40: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
-	6,  // 41: skillcatalog.v1.EmbedRequest.kind:type_name -> skillcatalog.v1.EmbedKind
-	50, // 42: skillcatalog.v1.EmbedResponse.vectors:type_name -> skillcatalog.v1.EmbeddingVector
-	7,  // 43: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
-	10, // 44: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
-	13, // 45: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
-	21, // 46: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
-	40, // 47: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
-	51, // 48: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
-	53, // 49: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
-	33, // 50: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
-	35, // 51: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
-	37, // 52: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
-	46, // 53: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
-	48, // 54: skillcatalog.v1.HostService.Embed:input_type -> skillcatalog.v1.EmbedRequest
-	8,  // 55: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
-	12, // 56: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
-	14, // 57: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
-	25, // 58: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
-	42, // 59: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
-	52, // 60: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
-	54, // 61: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
-	34, // 62: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
-	36, // 63: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
-	39, // 64: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
-	47, // 65: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
-	49, // 66: skillcatalog.v1.HostService.Embed:output_type -> skillcatalog.v1.EmbedResponse
-	55, // [55:67] is the sub-list for method output_type
-	43, // [43:55] is the sub-list for method input_type
-	43, // [43:43] is the sub-list for extension type_name
-	43, // [43:43] is the sub-list for extension extendee
-	0,  // [0:43] is the sub-list for field type_name
+	28, // 17: skillcatalog.v1.PreStepResponse.reasons:type_name -> skillcatalog.v1.StepReason
+	27, // 18: skillcatalog.v1.PreStepResponse.invocations:type_name -> skillcatalog.v1.InvokedSkill
+	26, // 19: skillcatalog.v1.PreStepResponse.reattached:type_name -> skillcatalog.v1.AttachedSkill
+	26, // 20: skillcatalog.v1.PreStepResponse.preloaded:type_name -> skillcatalog.v1.AttachedSkill
+	33, // 21: skillcatalog.v1.InvokedSkill.directives:type_name -> skillcatalog.v1.SkillDirectives
+	29, // 22: skillcatalog.v1.SkillSummary.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	2,  // 23: skillcatalog.v1.SkillSummary.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	29, // 24: skillcatalog.v1.SkillDefinition.invocation:type_name -> skillcatalog.v1.InvocationPolicy
+	30, // 25: skillcatalog.v1.SkillDefinition.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	2,  // 26: skillcatalog.v1.SkillDefinition.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	33, // 27: skillcatalog.v1.SkillDefinition.directives:type_name -> skillcatalog.v1.SkillDirectives
+	3,  // 28: skillcatalog.v1.SkillDirectives.context:type_name -> skillcatalog.v1.SkillContext
+	4,  // 29: skillcatalog.v1.SkillDirectives.honoured:type_name -> skillcatalog.v1.DirectiveKind
+	31, // 30: skillcatalog.v1.SnapshotResponse.skills:type_name -> skillcatalog.v1.SkillSummary
+	32, // 31: skillcatalog.v1.GetSkillResponse.skill:type_name -> skillcatalog.v1.SkillDefinition
+	39, // 32: skillcatalog.v1.ReadEventsResponse.events:type_name -> skillcatalog.v1.SessionEvent
+	20, // 33: skillcatalog.v1.ReadEventsResponse.head:type_name -> skillcatalog.v1.SessionHead
+	30, // 34: skillcatalog.v1.SkillToolValue.resource_base:type_name -> skillcatalog.v1.ResourceBase
+	2,  // 35: skillcatalog.v1.SkillToolValue.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	42, // 36: skillcatalog.v1.ExecuteSkillToolResponse.value:type_name -> skillcatalog.v1.SkillToolValue
+	46, // 37: skillcatalog.v1.ExecuteSkillToolResponse.resource_value:type_name -> skillcatalog.v1.SkillResourceValue
+	33, // 38: skillcatalog.v1.ExecuteSkillToolResponse.directives:type_name -> skillcatalog.v1.SkillDirectives
+	44, // 39: skillcatalog.v1.ExecuteSkillToolResponse.search_value:type_name -> skillcatalog.v1.SkillSearchValue
+	45, // 40: skillcatalog.v1.SkillSearchValue.hits:type_name -> skillcatalog.v1.SkillSearchHit
+	2,  // 41: skillcatalog.v1.SkillSearchHit.origin_kind:type_name -> skillcatalog.v1.OriginKind
+	5,  // 42: skillcatalog.v1.ReadResourceResponse.status:type_name -> skillcatalog.v1.ResourceStatus
+	6,  // 43: skillcatalog.v1.EmbedRequest.kind:type_name -> skillcatalog.v1.EmbedKind
+	51, // 44: skillcatalog.v1.EmbedResponse.vectors:type_name -> skillcatalog.v1.EmbeddingVector
+	7,  // 45: skillcatalog.v1.PluginService.Configure:input_type -> skillcatalog.v1.ConfigureRequest
+	10, // 46: skillcatalog.v1.PluginService.BindTools:input_type -> skillcatalog.v1.BindToolsRequest
+	13, // 47: skillcatalog.v1.PluginService.Unmount:input_type -> skillcatalog.v1.UnmountRequest
+	21, // 48: skillcatalog.v1.PluginService.PreStep:input_type -> skillcatalog.v1.PreStepRequest
+	41, // 49: skillcatalog.v1.PluginService.ExecuteSkillTool:input_type -> skillcatalog.v1.ExecuteSkillToolRequest
+	52, // 50: skillcatalog.v1.PluginService.EndSession:input_type -> skillcatalog.v1.EndSessionRequest
+	54, // 51: skillcatalog.v1.PluginService.Ping:input_type -> skillcatalog.v1.PingRequest
+	34, // 52: skillcatalog.v1.HostService.Snapshot:input_type -> skillcatalog.v1.SnapshotRequest
+	36, // 53: skillcatalog.v1.HostService.GetSkill:input_type -> skillcatalog.v1.GetSkillRequest
+	38, // 54: skillcatalog.v1.HostService.ReadEvents:input_type -> skillcatalog.v1.ReadEventsRequest
+	47, // 55: skillcatalog.v1.HostService.ReadResource:input_type -> skillcatalog.v1.ReadResourceRequest
+	49, // 56: skillcatalog.v1.HostService.Embed:input_type -> skillcatalog.v1.EmbedRequest
+	8,  // 57: skillcatalog.v1.PluginService.Configure:output_type -> skillcatalog.v1.ConfigureResponse
+	12, // 58: skillcatalog.v1.PluginService.BindTools:output_type -> skillcatalog.v1.BindToolsResponse
+	14, // 59: skillcatalog.v1.PluginService.Unmount:output_type -> skillcatalog.v1.UnmountResponse
+	25, // 60: skillcatalog.v1.PluginService.PreStep:output_type -> skillcatalog.v1.PreStepResponse
+	43, // 61: skillcatalog.v1.PluginService.ExecuteSkillTool:output_type -> skillcatalog.v1.ExecuteSkillToolResponse
+	53, // 62: skillcatalog.v1.PluginService.EndSession:output_type -> skillcatalog.v1.EndSessionResponse
+	55, // 63: skillcatalog.v1.PluginService.Ping:output_type -> skillcatalog.v1.PingResponse
+	35, // 64: skillcatalog.v1.HostService.Snapshot:output_type -> skillcatalog.v1.SnapshotResponse
+	37, // 65: skillcatalog.v1.HostService.GetSkill:output_type -> skillcatalog.v1.GetSkillResponse
+	40, // 66: skillcatalog.v1.HostService.ReadEvents:output_type -> skillcatalog.v1.ReadEventsResponse
+	48, // 67: skillcatalog.v1.HostService.ReadResource:output_type -> skillcatalog.v1.ReadResourceResponse
+	50, // 68: skillcatalog.v1.HostService.Embed:output_type -> skillcatalog.v1.EmbedResponse
+	57, // [57:69] is the sub-list for method output_type
+	45, // [45:57] is the sub-list for method input_type
+	45, // [45:45] is the sub-list for extension type_name
+	45, // [45:45] is the sub-list for extension extendee
+	0,  // [0:45] is the sub-list for field type_name
 }
 
 func init() { file_skillcatalog_v1_skillcatalog_proto_init() }
@@ -4560,7 +4720,7 @@ func file_skillcatalog_v1_skillcatalog_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_skillcatalog_v1_skillcatalog_proto_rawDesc), len(file_skillcatalog_v1_skillcatalog_proto_rawDesc)),
 			NumEnums:      7,
-			NumMessages:   48,
+			NumMessages:   49,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
