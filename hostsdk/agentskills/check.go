@@ -19,8 +19,10 @@ var specFields = []string{"allowed-tools", "compatibility", "description", "lice
 // claudeCodeFields are the frontmatter fields Claude Code documents beyond
 // the specification; the value says what the provider does with each.
 var claudeCodeFields = map[string]fieldUse{
-	"agent": usedAsDirective, "argument-hint": honoured, "context": usedAsDirective, "disable-model-invocation": honoured,
-	"hooks": ignored, "model": usedAsDirective, "user-invocable": honoured,
+	"agent": usedAsDirective, "argument-hint": honoured, "arguments": honoured, "context": usedAsDirective,
+	"disable-model-invocation": honoured, "disallowed-tools": usedAsDirective, "effort": usedAsDirective,
+	"hooks": usedAsDirective, "model": usedAsDirective, "shell": usedAsDirective, "user-invocable": honoured,
+	"when_to_use": honoured,
 }
 
 // fieldUse is what the provider does with a Claude Code field.
@@ -79,8 +81,9 @@ func (c SpecCheck) Valid() bool { return len(c.Errors) == 0 }
 // compatibility of at most 500 characters; metadata a mapping. It also
 // says whether a Provider configured with presets loads the skill, and
 // which leniencies that takes. A field Claude Code documents beyond the
-// specification (argument-hint, disable-model-invocation, user-invocable,
-// model, context, agent, hooks) is an error that says so, and with
+// specification (argument-hint, arguments, disable-model-invocation,
+// user-invocable, when_to_use, model, context, agent, disallowed-tools,
+// shell, effort, hooks) is an error that says so, and with
 // PresetClaudeCode a warning that other clients may ignore it. It does no
 // I/O.
 func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, error) {
