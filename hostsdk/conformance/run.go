@@ -314,6 +314,12 @@ func runtimeSkill(sk skillSpec) skills.RuntimeSkill {
 		Provider:    sk.Label,
 		Content:     sk.Body,
 		Rank:        sk.Rank,
+		WhenToUse:   sk.WhenToUse,
+
+		ArgumentNames: sk.ArgumentNames,
+	}
+	if len(sk.AllowedTools) > 0 || len(sk.DisallowedTools) > 0 {
+		rs.Directives = &skill.Directives{AllowedTools: sk.AllowedTools, DisallowedTools: sk.DisallowedTools}
 	}
 	if rb := sk.ResourceBase; rb != nil {
 		rs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}

@@ -80,7 +80,14 @@ type skillSpec struct {
 	LoadPolicy     *policySpec       `yaml:"loadPolicy"`
 	Path           string            `yaml:"path"`
 	Resources      map[string]string `yaml:"resources"`
-	Pos            position          `yaml:"-"`
+	// WhenToUse is the skill's when_to_use; ArgumentNames, AllowedTools
+	// and DisallowedTools (a runtime skill's only) are its `arguments`,
+	// `allowed-tools` and `disallowed-tools`.
+	WhenToUse       string   `yaml:"whenToUse"`
+	ArgumentNames   []string `yaml:"argumentNames"`
+	AllowedTools    []string `yaml:"allowedTools"`
+	DisallowedTools []string `yaml:"disallowedTools"`
+	Pos             position `yaml:"-"`
 }
 
 // policySpec is a skill's loadPolicy.
