@@ -64,8 +64,17 @@ type SpecCheck struct {
 	// runtime (Frontmatter.Directives), as a host receives them: trusted,
 	// and honoured by no host yet. Their diagnostics are among Warnings.
 	Directives *skill.Directives `json:"directives,omitempty"`
-	// Description is, for a skill the provider loads, the description it
-	// offers it with, so a tool can say what a catalog will show of it.
+	// ArgumentNames, for a skill the provider loads, are the names of its
+	// positional arguments (`arguments`), which its instructions write as
+	// `$name`.
+	ArgumentNames []string `json:"argumentNames,omitempty"`
+	// WhenToUse, for a skill the provider loads, is its when_to_use,
+	// which Description holds joined to the description.
+	WhenToUse string `json:"whenToUse,omitempty"`
+	// Description is, for a skill the provider loads, the description a
+	// catalog lists it with (its when_to_use joined to it, as
+	// skill.ListedDescription joins them), so a tool can say what a
+	// catalog will show of it.
 	Description string `json:"-"`
 }
 
@@ -102,7 +111,8 @@ func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, 
 	if lerr != nil {
 		c.NotLoaded, c.SkipReason = lerr.Error(), SkipReason(lerr)
 	} else {
-		c.Loads, c.Name, c.Directives, c.Description = true, fm.Name, trusted(fm.Directives), fm.Description
+		c.Loads, c.Name, c.Directives, c.ArgumentNames = true, fm.Name, trusted(fm.Directives), fm.ArgumentNames
+		c.Description, c.WhenToUse = skill.ListedDescription(fm.summary(fm.Name, "")), fm.summary(fm.Name, "").WhenToUse
 	}
 	// The checks Validate repeats are errors above already.
 	repeated, _ := fm.Validate(dirName)
