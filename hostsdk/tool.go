@@ -69,6 +69,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				if err != nil {
 					return ToolResult{}, blame(ctx, callerFirst, err)
 				}
+				h.grantsAfterTool(call, res)
 				return res, nil
 			}
 		}
