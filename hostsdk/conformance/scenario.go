@@ -36,7 +36,10 @@ type pluginSpec struct {
 	Scope       string     `yaml:"scope"`
 	Config      string     `yaml:"config"`
 	ConfigError *textMatch `yaml:"configError"`
-	Pos         position   `yaml:"-"`
+	// ToolGrants is the host's hostsdk.Options.ToolGrants: "" (off),
+	// "enforce" or "strict".
+	ToolGrants string   `yaml:"toolGrants"`
+	Pos        position `yaml:"-"`
 }
 
 // agentSpec is an item of agents: a scope id alone, or {scope, parent}.
@@ -181,6 +184,7 @@ type stepSpec struct {
 	ReadResource *readResourceAction `yaml:"readResource"`
 	SelectSkills *selectAction       `yaml:"selectSkills"`
 	RestartHost  *restartAction      `yaml:"restartHost"`
+	Grants       *grantsAction       `yaml:"grants"`
 
 	Expect *expectation `yaml:"expect"`
 	Pos    position     `yaml:"-"`
@@ -226,6 +230,19 @@ type toolCallAction struct {
 	Skill     *string  `yaml:"skill"`
 	Arguments *string  `yaml:"arguments"`
 	Pos       position `yaml:"-"`
+}
+
+// grantsAction is the grants action: it asks the session which of All
+// it may offer the model (hostsdk.Session.OfferedTools), and checks a call
+// of each tool of All (Session.CheckToolCall); Offered is what it must
+// offer, Refused the refusal of each tool it must refuse (every other tool
+// of All is allowed).
+type grantsAction struct {
+	Session string            `yaml:"session"`
+	All     []string          `yaml:"all"`
+	Offered []string          `yaml:"offered"`
+	Refused map[string]string `yaml:"refused"`
+	Pos     position          `yaml:"-"`
 }
 
 // readResourceAction is the readResource action.
