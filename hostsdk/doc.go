@@ -172,6 +172,8 @@
 // directives, so the skill's text does not say they are ignored. The Eino
 // and Genkit adapters and hostsdk/modelapi (OfferedTools, Refusal) apply
 // them to the model's tools and calls.
+// The grants in force live in the Host's memory, not in the session log:
+// a restarted host, or a replica, starts each session with none.
 //
 // # Why a step did what it did
 //
