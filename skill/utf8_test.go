@@ -57,7 +57,7 @@ func TestDefinitionCheckUTF8NamesTheField(t *testing.T) {
 		"resource base path": func(d *Definition) { d.ResourceBase = &ResourceBase{Kind: ResourceDirectory, Path: "/jos\xe9"} },
 		"argument name":      func(d *Definition) { d.ArgumentNames = []string{"ok", "n\xff"} },
 		"disallowed tool":    func(d *Definition) { d.Directives = &Directives{DisallowedTools: []string{"W\xe9"}} },
-		"directive hooks":    func(d *Definition) { d.Directives = &Directives{Hooks: `{"\xff":[]}`} },
+		"directive hooks":    func(d *Definition) { d.Directives = &Directives{Hooks: "{\"\xff\":[]}"} },
 	} {
 		d := good
 		bad(&d)
