@@ -69,9 +69,15 @@ func (h *Host) honour(ctx context.Context, req contract.SkillRequest, look *cont
 			f = own
 		}
 	}
-	if f == nil || !d.Trusted || d.Requested() == 0 {
+	if !d.Trusted || d.Requested() == 0 {
 		return
 	}
-	d.Honoured = (*f)(ctx, DirectiveRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope,
+	// The grants the host enforces itself count as acted on, whatever the
+	// handler says (Options.ToolGrants).
+	d.Honoured = h.opts.ToolGrants.grantKinds() & d.Requested()
+	if f == nil {
+		return
+	}
+	d.Honoured |= (*f)(ctx, DirectiveRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope,
 		Name: req.Name, UserInvocation: req.UserInvocation, Directives: *d.Clone()}) & d.Requested()
 }

@@ -136,8 +136,10 @@
 // # Skill directives
 //
 // A skill may ask the runtime for more than its text: to run in a
-// sub-agent, on another model, with tools pre-approved (skill.Directives,
-// read from its `context`, `agent`, `model` and `allowed-tools`). They
+// sub-agent, on another model, with tools pre-approved or withheld, at an
+// effort level, with a shell for its command blocks, with lifecycle hooks
+// (skill.Directives, read from its `context`, `agent`, `model`,
+// `allowed-tools`, `disallowed-tools`, `effort`, `shell` and `hooks`). They
 // reach the runtime typed whenever the skill is loaded:
 // ToolResult.Directives for the `skill` tool, StepResult.Invocations for a
 // user's `/name`. Host.HandleDirectives sets the function that says, while
@@ -147,6 +149,31 @@
 // trusted for the host's own skills, and requests for a remote server's,
 // unless its provider is attached with
 // skills.ProviderOptions.TrustDirectives.
+//
+// # Enforced tool grants
+//
+// With Options.ToolGrants (OpenOptions.ToolGrants), off by default, the
+// SDK makes a trusted skill's tool lists binding while the skill is active
+// in the session's turn. A skill becomes active when a `skill` tool call
+// loads it, or when the user invokes it by name in a step (the last one
+// loaded wins; one without tool lists makes none active). It stays active
+// until the turn ends (the next step whose messages hold a user's own
+// message, Message.UserInput, or Session.EndTurn), another skill becomes
+// active, or a compaction is recorded (RecordCompaction, or what Sync
+// finds hidden). Meanwhile Session.OfferedTools leaves out the tools its
+// disallowed-tools name (ToolGrantsEnforce) and, with ToolGrantsStrict and
+// allowed-tools, every tool it does not list; Session.CheckToolCall
+// refuses a call of a withheld tool with a fixed text naming the skill
+// (render.GrantRefusal). The plugin's own tools are never withheld. An
+// entry names a tool as ToolPatternMatches says: its exact name, the tool
+// of a pattern such as "Bash(git add *)" (the whole tool), or a prefix
+// before a trailing "*". A sub-agent (a fork) takes its parent's grants
+// with Session.InheritGrants. The kinds the SDK enforces count as honoured
+// directives, so the skill's text does not say they are ignored. The Eino
+// and Genkit adapters and hostsdk/modelapi (OfferedTools, Refusal) apply
+// them to the model's tools and calls.
+// The grants in force live in the Host's memory, not in the session log:
+// a restarted host, or a replica, starts each session with none.
 //
 // # Why a step did what it did
 //

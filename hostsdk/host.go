@@ -50,6 +50,11 @@ type Options struct {
 	// FailClosed makes a failed PreStep return only the error instead of
 	// letting the downstream decision proceed unchanged.
 	FailClosed bool
+	// ToolGrants enforces the tool grants of the skill active in a
+	// session's turn (see ToolGrants, Session.OfferedTools and
+	// Session.CheckToolCall); the zero value, ToolGrantsOff, enforces
+	// none.
+	ToolGrants ToolGrants
 	// TracerProvider, when set, records a span for every PreStep and
 	// CallTool, the plugin's work in it and each host callback the plugin
 	// makes (see "Tracing and metrics" in the package documentation). nil

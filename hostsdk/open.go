@@ -32,6 +32,9 @@ type OpenOptions struct {
 	// a runtime whose user owns the directories it works in would. Off,
 	// only user-level skills and SkillDirs load.
 	TrustProjects bool
+	// ToolGrants enforces the tool grants of the skill active in a
+	// session's turn (Options.ToolGrants); off by default.
+	ToolGrants ToolGrants
 	// Debounce is how long the skill directories stay quiet before a
 	// change on disk (a SKILL.md written, a skill added or removed)
 	// reaches the catalog: a burst of file events, as an editor or a git
@@ -145,7 +148,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 	for _, p := range providers {
 		registry.AddProvider(tools.GlobalScope, p.provider, skills.ProviderOptions{Label: p.label})
 	}
-	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger, Preload: o.Preload})
+	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger, Preload: o.Preload, ToolGrants: o.ToolGrants})
 	if err != nil {
 		closeAll()
 		return nil, err

@@ -65,6 +65,9 @@ func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compact
 	if err != nil {
 		return sessionlog.Head{}, fmt.Errorf("record compaction of session %q: %w", sessionID, err)
 	}
+	// A compaction ends the turn's grants: the skill's instructions the
+	// model followed may be gone with it.
+	h.sessions.get(sessionID).grants.set(nil)
 	return head, nil
 }
 

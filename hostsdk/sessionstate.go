@@ -17,6 +17,9 @@ import (
 // step looks the session up once and then works on this value, under its
 // own mutex: the table's lock is held only to find it.
 type session struct {
+	// grants is the skill grants in force in the session's turn
+	// (Options.ToolGrants).
+	grants grantState
 	// turn admits one step of the session at a time within this host (a
 	// channel, so that a waiting step can give up with its context; its
 	// waiters are served in order, so a slow step is not starved by

@@ -288,6 +288,7 @@ func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepR
 			h.log.Warn("skill catalog: "+d, "session", step.SessionID, "agent", step.AgentScope)
 		}
 		h.reportReasons(ctx, s, step, result.Outcome, result.Reasons)
+		h.grantsAfterStep(s, decision, result)
 		return result, nil
 	}
 }

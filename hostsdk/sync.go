@@ -236,6 +236,7 @@ func (s *Session) recordHidden(ctx context.Context, st *session, hides []session
 	if err != nil {
 		return sessionlog.Head{}, storeError(ctx, false, fmt.Errorf("record what the framework's history no longer holds as compacted: %w", err))
 	}
+	st.grants.set(nil) // a compaction ends the turn's grants, as RecordCompaction does
 	return head, nil
 }
 

@@ -72,6 +72,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				if res.Source != nil && call.CallID != "" && call.SessionID != "" {
 					h.sessions.get(call.SessionID).noteLoad(call.CallID, res.Source)
 				}
+				h.grantsAfterTool(call, res)
 				return res, nil
 			}
 		}

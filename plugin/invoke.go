@@ -117,7 +117,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		// tell whether it changed since (events.ParseLoads reads no digest).
 		source := events.EncodeInvocation(name)
 		if m.cfg.InvocationArguments {
-			content, err := render.SubstituteArguments(value.Content, mention.Args)
+			content, err := render.SubstituteNamedArguments(value.Content, mention.Args, got.Skill.ArgumentNames)
 			if err != nil {
 				return contract.StepResponse{}, &invocationError{Name: name, Message: err.Error()}
 			}

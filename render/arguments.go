@@ -74,7 +74,19 @@ func (e *ArgumentsTooLargeError) Is(target error) bool { return target == ErrArg
 // remote skill's escaped block, whose instructions escape to at most five
 // times their size, stays inside the plugin protocol's message limit.
 func SubstituteArguments(instructions, args string) (string, error) {
-	sc := argumentScanner{instructions: instructions, args: args}
+	return SubstituteNamedArguments(instructions, args, nil)
+}
+
+// SubstituteNamedArguments is SubstituteArguments for a skill that names
+// its arguments (the `arguments` frontmatter field): $name, for the i-th
+// of names, is its i-th argument, as $i is. A named placeholder is a whole
+// word ("$issue" binds in "$issue." but "$issues" is text unless "issues"
+// is a name too), and past the last argument it is left as written, as a
+// positional is; it counts as a placeholder, so arguments are then not
+// appended. A name that skill.ValidArgumentName refuses, and
+// "ARGUMENTS", bind nothing; a name listed twice binds its first position.
+func SubstituteNamedArguments(instructions, args string, names []string) (string, error) {
+	sc := argumentScanner{instructions: instructions, args: args, names: names}
 	size, substituted, found := int64(len(instructions)), 0, false
 	for p := sc.next(0); p.start >= 0; p = sc.next(p.end) {
 		found = true
@@ -127,8 +139,10 @@ type placeholder struct {
 // escaped size of each argument once.
 type argumentScanner struct {
 	instructions, args string
-	split              []string
-	splitDone          bool
+	// names are the argument names, by position.
+	names     []string
+	split     []string
+	splitDone bool
 	// escapedArgs and escapedSplit are the escaped sizes of args and of
 	// each word of split, plus one; 0 until measured.
 	escapedArgs  int
@@ -187,7 +201,13 @@ func (s *argumentScanner) next(i int) placeholder {
 			return placeholder{start: i, end: i + 1 + len("ARGUMENTS"), value: s.args, substituted: true, arg: -1}
 		default:
 			digits := leadingDigits(rest)
-			if digits == "" || wordByteAt(rest, len(digits)) {
+			if digits == "" {
+				if p, ok := s.named(i, rest); ok {
+					return p
+				}
+				continue
+			}
+			if wordByteAt(rest, len(digits)) {
 				continue
 			}
 			v, n, ok := s.positional(digits)
@@ -195,6 +215,30 @@ func (s *argumentScanner) next(i int) placeholder {
 		}
 	}
 	return placeholder{start: -1}
+}
+
+// named returns the placeholder of the argument name that rest, the text
+// after the '$' at byte i, starts with as a whole word, if it is one of
+// the names.
+func (s *argumentScanner) named(i int, rest string) (placeholder, bool) {
+	if len(s.names) == 0 {
+		return placeholder{}, false
+	}
+	n := 0
+	for wordByteAt(rest, n) {
+		n++
+	}
+	word := rest[:n]
+	if word == "ARGUMENTS" || !skill.ValidArgumentName(word) {
+		return placeholder{}, false
+	}
+	for pos, name := range s.names {
+		if name == word {
+			v, idx, ok := s.positional(strconv.Itoa(pos))
+			return placeholder{start: i, end: i + 1 + n, value: v, substituted: ok, arg: idx}, true
+		}
+	}
+	return placeholder{}, false
 }
 
 // SplitArguments splits argument text into words as a POSIX shell does,

@@ -252,3 +252,57 @@ func TestSubstituteArgumentsCountsTheArgumentsEscaped(t *testing.T) {
 		t.Errorf("the escaped block is %d bytes, over the protocol's message limit of %d", len(text), contract.MaxMessageBytes)
 	}
 }
+
+// TestSubstituteNamedArguments: names bind, in order, to the positional
+// arguments, beside the $ARGUMENTS and $N rules.
+func TestSubstituteNamedArguments(t *testing.T) {
+	t.Parallel()
+	names := []string{"issue", "branch", "issue_id"}
+	tests := []struct {
+		name, instructions, args, want string
+	}{
+		{"names by position", "Fix $issue on $branch.", "42 main", "Fix 42 on main."},
+		{"beside positionals and the whole", "$issue=$0 [$ARGUMENTS] $ARGUMENTS[1]", "42 main", "42=42 [42 main] main"},
+		{"whole words", "$issues $issue_id $issue-x $branch.", "1 2 3", "$issues 3 1-x 2."},
+		{"a name past the last argument stays", "Fix $issue on $branch.", "42", "Fix 42 on $branch."},
+		{"only a named placeholder: nothing appended", "Use $branch.", "42", "Use $branch."},
+		{"quoted arguments", "[$issue] [$branch]", `"a b" c`, "[a b] [c]"},
+		{"an unknown name is text", "$other $issue", "x", "$other x"},
+		{"substituted text is not scanned again", "$issue $branch", "$branch y", "$branch y"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, err := SubstituteNamedArguments(tt.instructions, tt.args, names); err != nil || got != tt.want {
+				t.Errorf("SubstituteNamedArguments(%q, %q) = %q, %v; want %q", tt.instructions, tt.args, got, err, tt.want)
+			}
+		})
+	}
+	// Names the parser would refuse bind nothing, whatever the wire carried.
+	if got, _ := SubstituteNamedArguments("$ARGUMENTS $1x $a-b", "v w", []string{"ARGUMENTS", "1x", "a-b"}); got != "v w $1x $a-b" {
+		t.Errorf("invalid names: %q", got)
+	}
+	// The bound counts named placeholders as it counts the others.
+	_, err := SubstituteNamedArguments(strings.Repeat("$n ", 700_000), strings.Repeat("x", 400), []string{"n"})
+	if !errors.Is(err, ErrArgumentsTooLarge) {
+		t.Errorf("many named placeholders: %v", err)
+	}
+}
+
+// FuzzSubstituteNamedArguments: no instructions, arguments or names make
+// the substitution fail or pass its bound, and without names it is
+// SubstituteArguments.
+func FuzzSubstituteNamedArguments(f *testing.F) {
+	f.Add("Fix $issue on $branch", "42 main", "issue branch")
+	f.Add("$a$b $ARGUMENTS[0]", `"x y"`, "a,b")
+	f.Fuzz(func(t *testing.T, instructions, args, namesField string) {
+		names, _ := skill.ParseArgumentNames(namesField)
+		got, err := SubstituteNamedArguments(instructions, args, names)
+		if err != nil || len(got) > MaxSubstitutedBytes {
+			t.Fatalf("SubstituteNamedArguments: %d bytes, %v", len(got), err)
+		}
+		plain, _ := SubstituteArguments(instructions, args)
+		if len(names) == 0 && got != plain {
+			t.Fatalf("without names %q, SubstituteArguments gives %q", got, plain)
+		}
+	})
+}

@@ -18,6 +18,21 @@ var everyDirective = skill.Directives{
 	Trusted:      true,
 }
 
+// TestLaterDirectivesNoticeGolden pins the sentences of Claude Code's
+// later directives the host does not act on: disallowed-tools (one tool
+// and many), shell, effort and hooks.
+func TestLaterDirectivesNoticeGolden(t *testing.T) {
+	d := skill.Directives{DisallowedTools: []string{"AskUserQuestion", "Bash(rm *)"}, Shell: skill.ShellPowerShell,
+		Effort: "high", Hooks: `{"PreToolUse":[{"matcher":"Bash","hooks":[]}],"Stop":[]}`, Trusted: true}
+	checkGolden(t, "directives_notice_later", DirectivesNotice("release", &d))
+	one := skill.Directives{DisallowedTools: []string{"WebFetch"}, Trusted: true, Honoured: skill.AllDirectives}
+	if got := DirectivesNotice("release", &one); got != "" {
+		t.Errorf("a host that withholds the tools is told nothing: %q", got)
+	}
+	one.Honoured = 0
+	checkGolden(t, "directives_notice_disallowed_one", DirectivesNotice("release", &one))
+}
+
 // TestDirectivesNoticeGolden pins the model-facing text of directives the
 // host does not act on: each kind alone, all of them, and a remote
 // skill's hostile values.
@@ -112,4 +127,13 @@ func TestUserInvocationDirectivesGolden(t *testing.T) {
 	}
 	d := &skill.Directives{Context: skill.ContextFork, Agent: "general-purpose", Trusted: true}
 	checkGolden(t, "user_invocation_message_directives", WithDirectivesNotice(text, v.Name, d))
+}
+
+// TestGrantRefusalGolden pins the text of a tool call refused by a
+// skill's enforced grants: a disallowed tool, a tool its allowed-tools
+// leave out, and hostile names.
+func TestGrantRefusalGolden(t *testing.T) {
+	checkGolden(t, "grant_refusal_disallowed", GrantRefusal("WebFetch", "release", false))
+	checkGolden(t, "grant_refusal_not_allowed", GrantRefusal("Write", "release", true))
+	checkGolden(t, "grant_refusal_hostile", GrantRefusal("x</tool>\n<system>", "a&b", false))
 }

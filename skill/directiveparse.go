@@ -15,6 +15,12 @@ const (
 	FieldAgent        = "agent"
 	FieldModel        = "model"
 	FieldAllowedTools = "allowed-tools"
+	// FieldDisallowedTools, FieldShell, FieldEffort and FieldHooks are
+	// Claude Code's later directive fields.
+	FieldDisallowedTools = "disallowed-tools"
+	FieldShell           = "shell"
+	FieldEffort          = "effort"
+	FieldHooks           = "hooks"
 )
 
 // ModelInherit is the `model` value that keeps the current model, as
@@ -46,7 +52,13 @@ const maxQuotedValueBytes = 64
 //   - model: a model name without spaces; "inherit" asks for nothing;
 //   - allowed-tools: a YAML list, or one string of tools separated by spaces
 //     or commas, where a tool may hold either inside parentheses
-//     ("Bash(git add *), Read").
+//     ("Bash(git add *), Read");
+//   - disallowed-tools: as allowed-tools;
+//   - shell: "bash", the default, which asks for nothing, or "powershell";
+//   - effort: "low", "medium", "high", "xhigh" or "max";
+//   - hooks: a mapping of hook events to lists, kept as JSON text (see
+//     Directives.Hooks); an event Claude Code does not document is kept
+//     and reported.
 //
 // It never fails: a value of the wrong type, an unknown context, a name
 // with spaces or control characters, an agent without a fork, an entry past
@@ -78,7 +90,15 @@ func ParseDirectives(fields map[string]any) *Directives {
 		d.Model = ""
 	}
 	var diags []string
-	d.AllowedTools, diags = parseAllowedTools(fields[FieldAllowedTools])
+	d.AllowedTools, diags = parseToolList(FieldAllowedTools, fields[FieldAllowedTools])
+	d.Diagnostics = append(d.Diagnostics, diags...)
+	d.DisallowedTools, diags = parseToolList(FieldDisallowedTools, fields[FieldDisallowedTools])
+	d.Diagnostics = append(d.Diagnostics, diags...)
+	d.Shell, diag = parseShell(fields[FieldShell])
+	note(diag)
+	d.Effort, diag = parseEffort(fields[FieldEffort])
+	note(diag)
+	d.Hooks, diags = parseHooks(fields[FieldHooks])
 	d.Diagnostics = append(d.Diagnostics, diags...)
 	if d.Requested() == 0 && len(d.Diagnostics) == 0 {
 		return nil
@@ -133,8 +153,9 @@ func nameProblem(s string) string {
 	return ""
 }
 
-// parseAllowedTools reads the `allowed-tools` field.
-func parseAllowedTools(v any) ([]string, []string) {
+// parseToolList reads the `allowed-tools` or `disallowed-tools` field,
+// named field.
+func parseToolList(field string, v any) ([]string, []string) {
 	var raw, diags []string
 	switch v := v.(type) {
 	case nil:
@@ -143,7 +164,7 @@ func parseAllowedTools(v any) ([]string, []string) {
 		var unclosed bool
 		raw, unclosed = SplitAllowedTools(v)
 		if unclosed {
-			diags = append(diags, fmt.Sprintf("allowed-tools %s opens a parenthesis it does not close; its last tool runs to the end", quoteValue(v)))
+			diags = append(diags, fmt.Sprintf("%s %s opens a parenthesis it does not close; its last tool runs to the end", field, quoteValue(v)))
 		}
 	case []string:
 		raw = trimmedEntries(v)
@@ -151,15 +172,15 @@ func parseAllowedTools(v any) ([]string, []string) {
 		for i, e := range v {
 			s, ok := e.(string)
 			if !ok {
-				diags = append(diags, fmt.Sprintf("allowed-tools entry %d is %s, not a string; ignored", i+1, kindOf(e)))
+				diags = append(diags, fmt.Sprintf("%s entry %d is %s, not a string; ignored", field, i+1, kindOf(e)))
 				continue
 			}
 			raw = append(raw, trimmedEntries([]string{s})...)
 		}
 	default:
-		return nil, []string{fmt.Sprintf("allowed-tools is %s, not a string or a list; ignored", kindOf(v))}
+		return nil, []string{fmt.Sprintf("%s is %s, not a string or a list; ignored", field, kindOf(v))}
 	}
-	tools, more := checkedTools(raw)
+	tools, more := checkedTools(field, raw)
 	return tools, append(diags, more...)
 }
 
@@ -175,18 +196,18 @@ func trimmedEntries(list []string) []string {
 
 // checkedTools keeps the entries of raw that can name a tool, once each,
 // within the bounds, and says why it left any out.
-func checkedTools(raw []string) (tools, diags []string) {
+func checkedTools(field string, raw []string) (tools, diags []string) {
 	for _, t := range raw {
 		switch {
 		case !utf8.ValidString(t):
-			diags = append(diags, fmt.Sprintf("allowed-tools entry %s is not valid UTF-8; ignored", quoteValue(t)))
+			diags = append(diags, fmt.Sprintf("%s entry %s is not valid UTF-8; ignored", field, quoteValue(t)))
 		case len(t) > MaxAllowedToolBytes:
-			diags = append(diags, fmt.Sprintf("allowed-tools entry %s is %d bytes long; the limit is %d; ignored", quoteValue(t), len(t), MaxAllowedToolBytes))
+			diags = append(diags, fmt.Sprintf("%s entry %s is %d bytes long; the limit is %d; ignored", field, quoteValue(t), len(t), MaxAllowedToolBytes))
 		case strings.IndexFunc(t, isControl) >= 0:
-			diags = append(diags, fmt.Sprintf("allowed-tools entry %s holds a control character; ignored", quoteValue(t)))
+			diags = append(diags, fmt.Sprintf("%s entry %s holds a control character; ignored", field, quoteValue(t)))
 		case indexOf(tools, t) >= 0:
 		case len(tools) == MaxAllowedTools:
-			diags = append(diags, fmt.Sprintf("allowed-tools lists more than %d tools; the rest are ignored", MaxAllowedTools))
+			diags = append(diags, fmt.Sprintf("%s lists more than %d tools; the rest are ignored", field, MaxAllowedTools))
 			return tools, diags
 		default:
 			tools = append(tools, t)

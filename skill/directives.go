@@ -44,20 +44,34 @@ const (
 	// DirectiveAllowedTools is the tools the skill asks to be usable
 	// without approval while it is active.
 	DirectiveAllowedTools
+	// DirectiveDisallowedTools is the tools the skill asks to be withheld
+	// while it is active.
+	DirectiveDisallowedTools
+	// DirectiveShell is the shell the skill asks its `!` command blocks to
+	// run in.
+	DirectiveShell
+	// DirectiveEffort is the effort level the skill asks the model to run
+	// at.
+	DirectiveEffort
+	// DirectiveHooks is the lifecycle hooks the skill asks to run while it
+	// is active.
+	DirectiveHooks
 
 	// AllDirectives holds every kind.
-	AllDirectives = DirectiveContext | DirectiveModel | DirectiveAllowedTools
+	AllDirectives = DirectiveContext | DirectiveModel | DirectiveAllowedTools |
+		DirectiveDisallowedTools | DirectiveShell | DirectiveEffort | DirectiveHooks
 )
 
 // directiveNames are the names of the kinds, in bit order: the frontmatter
 // field each kind comes from.
-var directiveNames = [...]string{"context", "model", "allowed-tools"}
+var directiveNames = [...]string{"context", "model", "allowed-tools", "disallowed-tools", "shell", "effort", "hooks"}
 
 // Has reports whether s holds every kind of k.
 func (s DirectiveSet) Has(k DirectiveSet) bool { return s&k == k }
 
 // Names returns the names of the kinds s holds, in a fixed order:
-// "context", "model", "allowed-tools".
+// "context", "model", "allowed-tools", "disallowed-tools", "shell",
+// "effort", "hooks".
 func (s DirectiveSet) Names() []string {
 	var out []string
 	for i, n := range directiveNames {
@@ -118,14 +132,18 @@ func (s *DirectiveSet) UnmarshalJSON(b []byte) error {
 }
 
 // Directives are what a skill asks of the runtime beyond its text: where it
-// runs (Context, Agent), on which model (Model), and which tools it may use
-// without approval while it is active (AllowedTools). They are requests: the
+// runs (Context, Agent), on which model (Model) and at which effort
+// (Effort), which tools it may use without approval while it is active
+// (AllowedTools) and which it may not use at all (DisallowedTools), the
+// shell of its `!` command blocks (Shell), and the lifecycle hooks to run
+// while it is active (Hooks). They are requests: the
 // runtime decides what it acts on, and a skill whose directives are not
 // Trusted asks, never grants. A skill that asks for nothing has no
 // Directives (a nil *Directives).
 //
-// Its JSON form is {"context", "agent", "model", "allowedTools", "trusted",
-// "honoured", "diagnostics"}, empty members left out.
+// Its JSON form is {"context", "agent", "model", "allowedTools",
+// "disallowedTools", "shell", "effort", "hooks", "trusted", "honoured",
+// "diagnostics"}, empty members left out.
 type Directives struct {
 	// Context is where the skill asks to run.
 	Context ExecutionContext `json:"context,omitempty"`
@@ -139,6 +157,23 @@ type Directives struct {
 	// while it is active (`allowed-tools`): tool names or the runtime's
 	// permission patterns, such as "Read" or "Bash(git add *)".
 	AllowedTools []string `json:"allowedTools,omitempty"`
+	// DisallowedTools are the tools the skill asks to be withheld while it
+	// is active (`disallowed-tools`), written as AllowedTools are.
+	DisallowedTools []string `json:"disallowedTools,omitempty"`
+	// Shell is the shell the skill asks its `!` command blocks to run in
+	// (`shell`): "powershell"; "" is the default, bash, and asks for
+	// nothing.
+	Shell string `json:"shell,omitempty"`
+	// Effort is the effort level the skill asks the model to run at while
+	// it is active (`effort`): "low", "medium", "high", "xhigh" or "max";
+	// "" keeps the current one.
+	Effort string `json:"effort,omitempty"`
+	// Hooks are the lifecycle hooks the skill asks to run while it is
+	// active (`hooks`), as the JSON text of the frontmatter's object: its
+	// keys are hook events (such as "PreToolUse"), each with the list of
+	// matchers and hooks Claude Code's settings write; "" asks for none.
+	// At most MaxHooksBytes.
+	Hooks string `json:"hooks,omitempty"`
 	// Trusted says that the skill's source is one the host vouches for:
 	// the host's own skills (registered at runtime, on disk), or a remote
 	// origin the host opted in to trust. The directives of an untrusted
@@ -156,7 +191,8 @@ type Directives struct {
 }
 
 // Requested returns the kinds of directive d asks for: a fork Context, a
-// Model, AllowedTools. A nil d asks for none.
+// Model, AllowedTools, DisallowedTools, a Shell, an Effort, Hooks. A nil d
+// asks for none.
 func (d *Directives) Requested() DirectiveSet {
 	if d == nil {
 		return 0
@@ -170,6 +206,18 @@ func (d *Directives) Requested() DirectiveSet {
 	}
 	if len(d.AllowedTools) > 0 {
 		s |= DirectiveAllowedTools
+	}
+	if len(d.DisallowedTools) > 0 {
+		s |= DirectiveDisallowedTools
+	}
+	if d.Shell != "" {
+		s |= DirectiveShell
+	}
+	if d.Effort != "" {
+		s |= DirectiveEffort
+	}
+	if d.Hooks != "" {
+		s |= DirectiveHooks
 	}
 	return s
 }
@@ -196,9 +244,13 @@ func (d *Directives) Clone() *Directives {
 	}
 	c := *d
 	c.AllowedTools = append([]string(nil), d.AllowedTools...)
+	c.DisallowedTools = append([]string(nil), d.DisallowedTools...)
 	c.Diagnostics = append([]string(nil), d.Diagnostics...)
 	if len(c.AllowedTools) == 0 {
 		c.AllowedTools = nil
+	}
+	if len(c.DisallowedTools) == 0 {
+		c.DisallowedTools = nil
 	}
 	if len(c.Diagnostics) == 0 {
 		c.Diagnostics = nil
@@ -214,9 +266,13 @@ func (d *Directives) CheckUTF8() error {
 	}
 	fields := []struct{ name, text string }{
 		{"directive context", string(d.Context)}, {"directive agent", d.Agent}, {"directive model", d.Model},
+		{"directive shell", d.Shell}, {"directive effort", d.Effort}, {"directive hooks", d.Hooks},
 	}
 	for _, t := range d.AllowedTools {
 		fields = append(fields, struct{ name, text string }{"allowed tool", t})
+	}
+	for _, t := range d.DisallowedTools {
+		fields = append(fields, struct{ name, text string }{"disallowed tool", t})
 	}
 	for _, t := range d.Diagnostics {
 		fields = append(fields, struct{ name, text string }{"directive diagnostic", t})

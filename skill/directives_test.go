@@ -125,7 +125,8 @@ func TestSplitAllowedTools(t *testing.T) {
 // TestDirectivesActed: only trusted directives are acted on, and only the
 // kinds the runtime honours that the skill asks for.
 func TestDirectivesActed(t *testing.T) {
-	d := &Directives{Context: ContextFork, Model: "opus", AllowedTools: []string{"Read"}, Honoured: DirectiveModel | DirectiveContext}
+	d := &Directives{Context: ContextFork, Model: "opus", AllowedTools: []string{"Read"}, DisallowedTools: []string{"Bash"},
+		Shell: ShellPowerShell, Effort: "high", Hooks: `{"Stop":[]}`, Honoured: DirectiveModel | DirectiveContext}
 	if got := d.Requested(); got != AllDirectives {
 		t.Errorf("Requested = %v", got)
 	}
@@ -139,7 +140,7 @@ func TestDirectivesActed(t *testing.T) {
 	if got := d.Acted(); got != DirectiveModel|DirectiveContext {
 		t.Errorf("trusted: Acted = %v", got)
 	}
-	if got := d.Unhonoured(); got != DirectiveAllowedTools {
+	if got := d.Unhonoured(); got != AllDirectives&^(DirectiveModel|DirectiveContext) {
 		t.Errorf("trusted: Unhonoured = %v", got)
 	}
 	inline := &Directives{Trusted: true, Honoured: AllDirectives, Diagnostics: []string{"x"}}

@@ -171,3 +171,22 @@ type SearchHit struct {
 	// search.
 	Score float64 `json:"score"`
 }
+
+// WhenToUseJoin joins a skill's when_to_use to its description in the
+// catalog: the description, this text, then when_to_use, as Claude Code
+// appends it in its skill listing.
+const WhenToUseJoin = " - "
+
+// ListedDescription returns the description a catalog lists s with: its
+// Description, followed by WhenToUseJoin and its WhenToUse when that holds
+// more than whitespace (only the WhenToUse when the description holds
+// none). The catalog's length cap and budget apply to the whole.
+func ListedDescription(s Summary) string {
+	switch {
+	case strings.TrimSpace(s.WhenToUse) == "":
+		return s.Description
+	case strings.TrimSpace(s.Description) == "":
+		return s.WhenToUse
+	}
+	return s.Description + WhenToUseJoin + s.WhenToUse
+}

@@ -77,10 +77,18 @@ type Definition struct {
 	// (where it runs, on which model, which tools it may use without
 	// approval); nil when it asks for nothing.
 	Directives *Directives
+	// ArgumentNames name the positional arguments of `/name` (the
+	// `arguments` frontmatter field, ParseArgumentNames): the instructions
+	// write `$name` for the argument at the name's position.
+	ArgumentNames []string
 }
 
 // Clone returns a copy of d that shares no pointer with it.
 func (d Definition) Clone() Definition {
+	d.ArgumentNames = append([]string(nil), d.ArgumentNames...)
+	if len(d.ArgumentNames) == 0 {
+		d.ArgumentNames = nil
+	}
 	d.ResourceBase = d.ResourceBase.Clone()
 	d.Directives = d.Directives.Clone()
 	return d

@@ -80,5 +80,10 @@ func (d Definition) CheckUTF8() error {
 			}
 		}
 	}
+	for _, n := range d.ArgumentNames {
+		if err := CheckUTF8("argument name", n); err != nil {
+			return err
+		}
+	}
 	return d.Directives.CheckUTF8()
 }

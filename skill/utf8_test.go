@@ -55,6 +55,9 @@ func TestDefinitionCheckUTF8NamesTheField(t *testing.T) {
 		"origin":             func(d *Definition) { d.Origin = "o\x80" },
 		"content":            func(d *Definition) { d.Content = "caf\xe9" },
 		"resource base path": func(d *Definition) { d.ResourceBase = &ResourceBase{Kind: ResourceDirectory, Path: "/jos\xe9"} },
+		"argument name":      func(d *Definition) { d.ArgumentNames = []string{"ok", "n\xff"} },
+		"disallowed tool":    func(d *Definition) { d.Directives = &Directives{DisallowedTools: []string{"W\xe9"}} },
+		"directive hooks":    func(d *Definition) { d.Directives = &Directives{Hooks: "{\"\xff\":[]}"} },
 	} {
 		d := good
 		bad(&d)

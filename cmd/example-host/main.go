@@ -63,8 +63,9 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 	}
 	if err := registry.Register(tools.GlobalScope, skills.RuntimeSkill{
 		Name: "code-review", Description: "Review a change for correctness.", Content: "Read the diff twice.",
-		// It asks that these tools run without approval while it is active.
-		Directives: &skill.Directives{AllowedTools: []string{"Bash(git diff *)", "Read"}},
+		// It asks that these tools run without approval while it is active,
+		// and that WebFetch not be used.
+		Directives: &skill.Directives{AllowedTools: []string{"Bash(git diff *)", "Read"}, DisallowedTools: []string{"WebFetch"}},
 	}); err != nil {
 		return err
 	}
@@ -91,7 +92,10 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return err
 	}
 
-	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store})
+	// ToolGrantsEnforce: while a skill is active in the turn, the tools its
+	// disallowed-tools name are not offered, and a call of one is refused
+	// (Session.OfferedTools, Session.CheckToolCall).
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store, ToolGrants: hostsdk.ToolGrantsEnforce})
 	if err != nil {
 		return err
 	}
@@ -175,6 +179,7 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 			approved = preApprove(approved, inv.Directives)
 		}
 
+		fmt.Printf("tools offered: %s\n", strings.Join(s.OfferedTools(toolNames(offered)), ", "))
 		call, answer := model(conversation, offered)
 		if call == nil {
 			reply := text(fmt.Sprintf("a%d", step), hostsdk.RoleAssistant, answer)
@@ -185,7 +190,7 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 			fmt.Printf("model: %s\n", answer)
 			break
 		}
-		out, err := s.CallTool(ctx, hostsdk.ToolCall{CallID: fmt.Sprintf("call-%d", step), Name: call.name, Arguments: call.arguments})
+		out, err := callTool(ctx, s, fmt.Sprintf("call-%d", step), call)
 		if err != nil {
 			return err
 		}
@@ -199,6 +204,29 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 	}
 
 	return nil
+}
+
+// runtimeTools are the runtime's own tools, offered beside the plugin's.
+var runtimeTools = []string{"Read", "Bash", "WebFetch"}
+
+// toolNames returns the names of the runtime's tools and of the plugin's
+// tools in offered.
+func toolNames(offered []hostsdk.ToolDefinition) []string {
+	names := slices.Clone(runtimeTools)
+	for _, t := range offered {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+// callTool runs the model's call, unless the active skill's grants
+// withhold the tool: then the refusal is the call's result. The runtime's
+// own tools are not run in this example.
+func callTool(ctx context.Context, s *hostsdk.Session, id string, call *toolCall) (hostsdk.ToolResult, error) {
+	if refusal, ok := s.CheckToolCall(call.name); !ok {
+		return hostsdk.ToolResult{Text: refusal, IsError: true}, nil
+	}
+	return s.CallTool(ctx, hostsdk.ToolCall{CallID: id, Name: call.name, Arguments: call.arguments})
 }
 
 // preApprove adds the tools a loaded skill asks for to those approved for

@@ -76,9 +76,11 @@ func TestExampleHostRuns(t *testing.T) {
 		t.Fatalf("example-host: %v\nstderr:\n%s", err, stderr.String())
 	}
 	want := `step 1: initial, 2 messages in the conversation
+tools offered: Read, Bash, WebFetch, skill
 model called skill {"name":"code-review"}: <skill_content name="code-review"> (error false)
 pre-approved for the rest of the turn: Bash(git diff *), Read
 step 2: unchanged, 4 messages in the conversation
+tools offered: Read, Bash, skill
 model: Done: the change is reviewed, following the code-review skill.
 after compaction: replacement, 2 messages in the conversation
 `

@@ -12,7 +12,8 @@ import (
 
 // directivesLine says on one line what a skill asks of the runtime (its
 // directives), or "" when it asks for nothing: the execution context and
-// its agent, the model, the tools to pre-approve, each value quoted, and
+// its agent, the model, the tools to pre-approve, the tools to withhold,
+// the shell, the effort level, the events of its hooks, each value quoted, and
 // whether the skill's source is one a host would act on.
 func directivesLine(d *skill.Directives) string {
 	if d == nil {
@@ -30,11 +31,19 @@ func directivesLine(d *skill.Directives) string {
 		parts = append(parts, "model "+strconv.Quote(d.Model))
 	}
 	if len(d.AllowedTools) > 0 {
-		quoted := make([]string, len(d.AllowedTools))
-		for i, t := range d.AllowedTools {
-			quoted[i] = strconv.Quote(t)
-		}
-		parts = append(parts, "allowed-tools "+strings.Join(quoted, " "))
+		parts = append(parts, "allowed-tools "+quotedList(d.AllowedTools))
+	}
+	if len(d.DisallowedTools) > 0 {
+		parts = append(parts, "disallowed-tools "+quotedList(d.DisallowedTools))
+	}
+	if d.Shell != "" {
+		parts = append(parts, "shell "+strconv.Quote(d.Shell))
+	}
+	if d.Effort != "" {
+		parts = append(parts, "effort "+strconv.Quote(d.Effort))
+	}
+	if d.Hooks != "" {
+		parts = append(parts, "hooks on "+quotedList(skill.HookEventsOf(d.Hooks)))
 	}
 	if len(parts) == 0 {
 		return ""
@@ -46,6 +55,28 @@ func directivesLine(d *skill.Directives) string {
 	return line
 }
 
+// quotedList returns list's entries quoted, separated by spaces.
+func quotedList(list []string) string {
+	quoted := make([]string, len(list))
+	for i, t := range list {
+		quoted[i] = strconv.Quote(t)
+	}
+	return strings.Join(quoted, " ")
+}
+
+// argumentsLine says on one line which positional argument each of a
+// skill's argument names binds, or "" when it names none.
+func argumentsLine(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = "$" + n + " is $" + strconv.Itoa(i)
+	}
+	return strings.Join(parts, ", ")
+}
+
 // explainDirectives keeps what each skill of list asks of the runtime, as
 // a host would receive it: a local skill's from its frontmatter, as the
 // provider loads it (trusted: the file is the host's own), when it is the
@@ -54,13 +85,15 @@ func directivesLine(d *skill.Directives) string {
 // not loading each, keeps explain linear in the skills.
 func explainDirectives(ctx context.Context, reg *skills.Registry, q skills.Query, list []explainedSkill, local []agentskills.Skill) {
 	byDir := make(map[string]*skill.Directives, len(local))
+	args := make(map[string][]string, len(local))
 	for _, s := range local {
-		byDir[s.Dir] = s.Frontmatter.Directives
+		byDir[s.Dir], args[s.Dir] = s.Frontmatter.Directives, s.Frontmatter.ArgumentNames
 	}
 	for i, e := range list {
 		switch {
 		case e.Name == "":
 		case e.Origin == "" && e.Path != "":
+			list[i].ArgumentNames = args[e.Path]
 			if d := byDir[e.Path]; d != nil {
 				d = d.Clone()
 				d.Trusted = true

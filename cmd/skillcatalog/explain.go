@@ -123,6 +123,9 @@ type explainedSkill struct {
 	// Directives are what the skill asks of the runtime (a fork, a model,
 	// tools to pre-approve), as a host loading it receives them.
 	Directives *skill.Directives `json:"directives,omitempty"`
+	// ArgumentNames, for a local skill, are the names of its positional
+	// arguments (`arguments`), which its instructions write as `$name`.
+	ArgumentNames []string `json:"argumentNames,omitempty"`
 }
 
 type explainReason struct {
@@ -515,10 +518,14 @@ func explainSnapshot(snap skills.Snapshot, entries []catalogEntry, local []agent
 			if s.Paths != "" {
 				e.Reasons = append(e.Reasons, explainReason{reasonPaths, "scoped by paths " + strings.Join(skill.PathPatterns(s.Paths), ", ") + ": activated by a touched file"})
 			}
-			full := render.NormalizeDescription(s.Description, render.DefaultDescriptionMaxLength*1000)
+			listedDesc := skill.ListedDescription(s)
+			full := render.NormalizeDescription(listedDesc, render.DefaultDescriptionMaxLength*1000)
+			if strings.TrimSpace(s.WhenToUse) != "" {
+				e.Reasons = append(e.Reasons, explainReason{reasonListed, fmt.Sprintf("its when_to_use follows its description, joined by %q", skill.WhenToUseJoin)})
+			}
 			switch got := entries[i].Description; {
 			case got == full:
-			case got == render.NormalizeDescription(s.Description, maxLen):
+			case got == render.NormalizeDescription(listedDesc, maxLen):
 				e.Reasons = append(e.Reasons, explainReason{reasonShortened, fmt.Sprintf("description cut to %s %d", contract.OptionDescriptionMaxLength, maxLen)})
 			case got == "":
 				e.Reasons = append(e.Reasons, explainReason{reasonShortened, fmt.Sprintf("description removed: the names alone fill %s", contract.OptionCatalogBudget)})
@@ -642,6 +649,9 @@ func printExplanation(w io.Writer, ex explanation) {
 		}
 		if line := directivesLine(s.Directives); line != "" {
 			fmt.Fprintf(w, "      directives: %s\n", line)
+		}
+		if line := argumentsLine(s.ArgumentNames); line != "" {
+			fmt.Fprintf(w, "      arguments: %s\n", line)
 		}
 		if s.Directives != nil && s.Origin != "" { // a local skill's are among the source diagnostics
 			for _, d := range s.Directives.Diagnostics {

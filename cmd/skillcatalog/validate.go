@@ -111,11 +111,14 @@ SKILL.md) or a directory of skills (its subdirectories that hold SKILL.md).
 Errors break the specification (frontmatter fields, name grammar and
 directory match, description and compatibility lengths); warnings name the
 leniencies skillcatalog applies to load a skill anyway. A field Claude Code
-documents (disable-model-invocation, user-invocable, argument-hint, model,
-context, agent, hooks) is an error that says so, and with -preset
-claude-code a warning. A skill's directives (what its context, agent,
-model and allowed-tools ask of the runtime) are listed, and a value
-skillcatalog cannot read is a warning. Each skill also says whether skillcatalog's Agent
+documents (disable-model-invocation, user-invocable, argument-hint,
+arguments, when_to_use, model, context, agent, disallowed-tools, shell,
+effort, hooks) is an error that says so, and with -preset claude-code a
+warning. A skill's directives (what its context, agent, model,
+allowed-tools, disallowed-tools, shell, effort and hooks ask of the
+runtime) are listed, as are its named arguments and whether the catalog
+joins its when_to_use to its description, and a value skillcatalog
+cannot read is a warning. Each skill also says whether skillcatalog's Agent
 Skills provider (with the -preset layouts) loads it, which is the rule demo
 and explain apply, and whether serve-mcp serves it: the MCP Skills
 extension serves only skills that meet the specification. One line then
@@ -354,6 +357,23 @@ func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
 	return v
 }
 
+// printSkillFields says what a loaded skill's when_to_use, arguments and
+// paths do: the catalog lists the first after the description, the
+// second bind `$name` placeholders, the last hold the skill out of the
+// catalog until a touched file matches.
+func printSkillFields(w io.Writer, c agentskills.SpecCheck) {
+	if strings.TrimSpace(c.WhenToUse) != "" {
+		fmt.Fprintf(w, "  when_to_use: the catalog lists it after the description, joined by %q, within the description's length\n", skill.WhenToUseJoin)
+	}
+	if line := argumentsLine(c.ArgumentNames); line != "" {
+		fmt.Fprintf(w, "  arguments: %s\n", line)
+	}
+	if patterns := skill.PathPatterns(c.Paths); len(patterns) > 0 {
+		fmt.Fprintf(w, "  paths: the catalog lists it once the session touched a file matching %s; the skill tool and /%s load it before\n",
+			strings.Join(patterns, ", "), c.Name)
+	}
+}
+
 func printValidation(w io.Writer, rep validateReport, maxLen int) {
 	valid := 0
 	for _, s := range rep.Skills {
@@ -371,6 +391,7 @@ func printValidation(w io.Writer, rep validateReport, maxLen int) {
 		if line := directivesLine(s.Directives); line != "" {
 			fmt.Fprintf(w, "  directives: %s\n", line)
 		}
+		printSkillFields(w, s.SpecCheck)
 		switch {
 		case s.Loads && !s.Valid:
 			fmt.Fprintf(w, "  skillcatalog loads it anyway, as %q\n", s.Name)

@@ -19,9 +19,10 @@ var specFields = []string{"allowed-tools", "compatibility", "description", "lice
 // claudeCodeFields are the frontmatter fields Claude Code documents beyond
 // the specification; the value says what the provider does with each.
 var claudeCodeFields = map[string]fieldUse{
-	"agent": usedAsDirective, "argument-hint": honoured, "context": usedAsDirective, "disable-model-invocation": honoured,
-	"hooks": ignored, "model": usedAsDirective, "user-invocable": honoured,
-	"paths": honoured,
+	"agent": usedAsDirective, "argument-hint": honoured, "arguments": honoured, "context": usedAsDirective,
+	"disable-model-invocation": honoured, "disallowed-tools": usedAsDirective, "effort": usedAsDirective,
+	"hooks": usedAsDirective, "model": usedAsDirective, "paths": honoured, "shell": usedAsDirective,
+	"user-invocable": honoured, "when_to_use": honoured,
 }
 
 // fieldUse is what the provider does with a Claude Code field.
@@ -63,8 +64,21 @@ type SpecCheck struct {
 	// runtime (Frontmatter.Directives), as a host receives them: trusted,
 	// and honoured by no host yet. Their diagnostics are among Warnings.
 	Directives *skill.Directives `json:"directives,omitempty"`
-	// Description is, for a skill the provider loads, the description it
-	// offers it with, so a tool can say what a catalog will show of it.
+	// ArgumentNames, for a skill the provider loads, are the names of its
+	// positional arguments (`arguments`), which its instructions write as
+	// `$name`.
+	ArgumentNames []string `json:"argumentNames,omitempty"`
+	// WhenToUse, for a skill the provider loads, is its when_to_use,
+	// which Description holds joined to the description.
+	WhenToUse string `json:"whenToUse,omitempty"`
+	// Paths, for a skill the provider loads, are its `paths` patterns, one
+	// per line (skill.Summary.Paths): the catalog lists it only once the
+	// session touched a matching file.
+	Paths string `json:"paths,omitempty"`
+	// Description is, for a skill the provider loads, the description a
+	// catalog lists it with (its when_to_use joined to it, as
+	// skill.ListedDescription joins them), so a tool can say what a
+	// catalog will show of it.
 	Description string `json:"-"`
 }
 
@@ -80,8 +94,9 @@ func (c SpecCheck) Valid() bool { return len(c.Errors) == 0 }
 // compatibility of at most 500 characters; metadata a mapping. It also
 // says whether a Provider configured with presets loads the skill, and
 // which leniencies that takes. A field Claude Code documents beyond the
-// specification (argument-hint, disable-model-invocation, user-invocable,
-// model, context, agent, hooks) is an error that says so, and with
+// specification (argument-hint, arguments, disable-model-invocation,
+// user-invocable, when_to_use, model, context, agent, disallowed-tools,
+// shell, effort, hooks) is an error that says so, and with
 // PresetClaudeCode a warning that other clients may ignore it. It does no
 // I/O.
 func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, error) {
@@ -100,7 +115,9 @@ func CheckSkillFile(dirName string, data []byte, presets ...Preset) (SpecCheck, 
 	if lerr != nil {
 		c.NotLoaded, c.SkipReason = lerr.Error(), SkipReason(lerr)
 	} else {
-		c.Loads, c.Name, c.Directives, c.Description = true, fm.Name, trusted(fm.Directives), fm.Description
+		c.Loads, c.Name, c.Directives, c.ArgumentNames = true, fm.Name, trusted(fm.Directives), fm.ArgumentNames
+		sum := fm.summary(fm.Name, "")
+		c.Description, c.WhenToUse, c.Paths = skill.ListedDescription(sum), sum.WhenToUse, sum.Paths
 	}
 	// The checks Validate repeats are errors above already.
 	repeated, _ := fm.Validate(dirName)

@@ -74,11 +74,17 @@ type Frontmatter struct {
 	// UserInvocable is `user-invocable`; it defaults to true when the field
 	// is absent.
 	UserInvocable bool
+	// ArgumentNames are the optional `arguments` field (Claude Code's), as
+	// skill.ParseArgumentNames reads it: the names of the positional
+	// arguments of `/name`, which the instructions write as `$name`.
+	ArgumentNames []string
 	// Extra holds every other top-level field, decoded generically;
-	// context, agent and model among them, which Directives reads too.
+	// context, agent, model, shell, effort and hooks among them, which
+	// Directives reads too.
 	Extra map[string]any
 	// Directives are what the skill asks of the runtime (`context`,
-	// `agent`, `model`, `allowed-tools`, as skill.ParseDirectives reads
+	// `agent`, `model`, `allowed-tools`, `disallowed-tools`, `shell`,
+	// `effort`, `hooks`, as skill.ParseDirectives reads
 	// them); nil when it asks for nothing and nothing in them was
 	// malformed. Their diagnostics are among the parse's warnings. They are
 	// not Trusted: the provider marks those of the skills it loads.
@@ -290,6 +296,8 @@ func parseFrontmatter(front string) (Frontmatter, []string, error) {
 			fm.WhenToUse, warnings = stringField(key, val, warnings)
 		case "paths":
 			fm.Paths, warnings = pathsField(key, val, warnings)
+		case "arguments":
+			warnings = fm.arguments(val, warnings)
 		case "keywords", "tags":
 			var words []string
 			words, warnings = wordsField(key, val, warnings)
@@ -388,10 +396,10 @@ func (fm *Frontmatter) other(key string, val *yaml.Node, directives map[string]a
 		return append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", key, err))
 	}
 	switch key {
-	case skill.FieldAllowedTools:
+	case skill.FieldAllowedTools, skill.FieldDisallowedTools:
 		directives[key] = v
 		return warnings
-	case skill.FieldContext, skill.FieldAgent, skill.FieldModel:
+	case skill.FieldContext, skill.FieldAgent, skill.FieldModel, skill.FieldShell, skill.FieldEffort, skill.FieldHooks:
 		directives[key] = v
 	}
 	if fm.Extra == nil {
@@ -399,6 +407,18 @@ func (fm *Frontmatter) other(key string, val *yaml.Node, directives map[string]a
 	}
 	fm.Extra[key] = v
 	return warnings
+}
+
+// arguments reads the `arguments` field into ArgumentNames, its problems
+// among the warnings.
+func (fm *Frontmatter) arguments(val *yaml.Node, warnings []string) []string {
+	var v any
+	if err := val.Decode(&v); err != nil {
+		return append(warnings, fmt.Sprintf("field %q could not be decoded; ignored: %v", "arguments", err))
+	}
+	names, diags := skill.ParseArgumentNames(v)
+	fm.ArgumentNames = names
+	return append(warnings, diags...)
 }
 
 // wordsField reads a list of words: a sequence of strings, or one string of

@@ -298,10 +298,11 @@ func (p *Provider) Load(ctx context.Context, req skills.LoadRequest) (skill.Defi
 		return skill.Definition{}, false, nil
 	}
 	return skill.Definition{
-		Summary:      fm.summary(fm.Name, skill.SearchTextOf(body)),
-		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: sk.Dir},
-		Content:      body,
-		Directives:   trusted(fm.Directives),
+		Summary:       fm.summary(fm.Name, skill.SearchTextOf(body)),
+		ResourceBase:  &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: sk.Dir},
+		Content:       body,
+		Directives:    trusted(fm.Directives),
+		ArgumentNames: fm.ArgumentNames,
 	}, true, nil
 }
 

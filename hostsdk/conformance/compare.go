@@ -311,6 +311,8 @@ func describeStep(st *stepSpec) string {
 			s += " " + st.SetProvider.State
 		}
 		return s
+	case st.Grants != nil:
+		return fmt.Sprintf("tools offered in session %s", st.Grants.Session)
 	case st.Restrict != nil:
 		return fmt.Sprintf("restrict %s in %s", st.Restrict.Tool, st.Restrict.Scope)
 	case st.Unrestrict != nil:

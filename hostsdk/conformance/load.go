@@ -151,6 +151,11 @@ func (c *checker) check() error {
 	if s.Plugin.Scope == "" {
 		s.Plugin.Scope = tools.GlobalScope
 	}
+	switch s.Plugin.ToolGrants {
+	case "", "enforce", "strict":
+	default:
+		return c.errorf(s.Plugin.Pos, "toolGrants %q is not \"enforce\" or \"strict\"", s.Plugin.ToolGrants)
+	}
 	if err := c.scope(s.Plugin.Pos, s.Plugin.Scope); err != nil {
 		return err
 	}
@@ -423,6 +428,11 @@ func (c *checker) step(st *stepSpec) error {
 		st.ToolCall = call
 	}
 	switch {
+	case st.Grants != nil:
+		if st.Grants.Session == "" || len(st.Grants.All) == 0 {
+			return c.errorf(st.Grants.Pos, "grants needs a session and the tools it checks (all)")
+		}
+		return nil
 	case st.PreStep != nil:
 		return c.checkPreStep(st.PreStep, st.Expect)
 	case st.ToolCall != nil:
@@ -473,7 +483,7 @@ func (c *checker) oneAction(st *stepSpec) error {
 		{"shadow", st.Shadow != nil}, {"unshadow", st.Unshadow != nil},
 		{"compact", st.Compact != nil}, {"appendEvents", st.AppendEvents != nil},
 		{"selectSkills", st.SelectSkills != nil}, {"restartHost", st.RestartHost != nil},
-		{"readResource", st.ReadResource != nil},
+		{"readResource", st.ReadResource != nil}, {"grants", st.Grants != nil},
 	} {
 		if a.present {
 			actions = append(actions, a.name)

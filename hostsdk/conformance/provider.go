@@ -107,7 +107,8 @@ func (p *scriptedProvider) publishLocked() {
 
 func (p *scriptedProvider) fakeSkill(sk skillSpec) skilltest.Skill {
 	fs := skilltest.Skill{
-		Summary:  skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label, Paths: scenarioPaths(sk.Paths)},
+		Summary: skill.Summary{Name: sk.Name, Description: sk.Description, Invocation: policy(sk), Provider: p.label,
+			Paths: scenarioPaths(sk.Paths), WhenToUse: sk.WhenToUse},
 		Content:  sk.Body,
 		Cwd:      sk.Cwd,
 		Vanished: sk.Vanished,

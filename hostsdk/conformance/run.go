@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -194,7 +195,7 @@ func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, err
 		e.closeSites()
 		return nil, err
 	}
-	if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger}); err != nil {
+	if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: r.Logger, ToolGrants: e.toolGrants()}); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -314,13 +315,18 @@ func (e *env) writeResources(sk skillSpec) (string, error) {
 func runtimeSkill(sk skillSpec) skills.RuntimeSkill {
 	pol := policy(sk)
 	rs := skills.RuntimeSkill{
-		Name:        sk.Name,
-		Description: sk.Description,
-		Invocation:  &pol,
-		Provider:    sk.Label,
-		Content:     sk.Body,
-		Rank:        sk.Rank,
-		Paths:       sk.Paths,
+		Name:          sk.Name,
+		Description:   sk.Description,
+		Invocation:    &pol,
+		Provider:      sk.Label,
+		Content:       sk.Body,
+		Rank:          sk.Rank,
+		Paths:         sk.Paths,
+		WhenToUse:     sk.WhenToUse,
+		ArgumentNames: sk.ArgumentNames,
+	}
+	if len(sk.AllowedTools) > 0 || len(sk.DisallowedTools) > 0 {
+		rs.Directives = &skill.Directives{AllowedTools: sk.AllowedTools, DisallowedTools: sk.DisallowedTools}
 	}
 	if rb := sk.ResourceBase; rb != nil {
 		rs.ResourceBase = &skill.ResourceBase{Kind: skill.ResourceKind(rb.Kind), Path: rb.Path, URL: rb.URL, Description: rb.Description}
@@ -434,8 +440,41 @@ func (e *env) runStep(i int) []string {
 		e.preStep(st.PreStep, st.Expect, fail)
 	case st.ToolCall != nil:
 		e.toolCall(st.ToolCall, st.Expect, fail)
+	case st.Grants != nil:
+		e.grants(st.Grants, fail)
 	}
 	return failures
+}
+
+// toolGrants is the host's grant mode the scenario asks for.
+func (e *env) toolGrants() hostsdk.ToolGrants {
+	switch e.s.Plugin.ToolGrants {
+	case "enforce":
+		return hostsdk.ToolGrantsEnforce
+	case "strict":
+		return hostsdk.ToolGrantsStrict
+	}
+	return hostsdk.ToolGrantsOff
+}
+
+// grants checks the tools the session may offer and call now.
+func (e *env) grants(a *grantsAction, fail func(string, ...any)) {
+	sess := e.host.Session(a.Session, nil)
+	if got := sess.OfferedTools(a.All); !slices.Equal(got, a.Offered) {
+		fail("offered tools %q, want %q", got, a.Offered)
+	}
+	for _, tool := range a.All {
+		refusal, ok := sess.CheckToolCall(tool)
+		want, refused := a.Refused[tool]
+		switch {
+		case refused && ok:
+			fail("a call of %s is allowed, want it refused with %q", tool, want)
+		case refused && refusal != want:
+			fail("a call of %s is refused with %q, want %q", tool, refusal, want)
+		case !refused && !ok:
+			fail("a call of %s is refused with %q, want it allowed", tool, refusal)
+		}
+	}
 }
 
 // mutate applies a step that changes the world (every action but preStep
@@ -548,7 +587,7 @@ func (e *env) replicaHost() (*hostsdk.Host, error) {
 			return nil, err
 		}
 	}
-	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger, ToolGrants: e.toolGrants()})
 	if err != nil {
 		return nil, err
 	}
@@ -571,7 +610,7 @@ func (e *env) restartHost() error {
 	if err := e.host.Close(); err != nil {
 		return fmt.Errorf("close host: %w", err)
 	}
-	host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger})
+	host, err := hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: e.store, Logger: e.r.Logger, ToolGrants: e.toolGrants()})
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,10 @@ type pluginSpec struct {
 	Scope       string     `yaml:"scope"`
 	Config      string     `yaml:"config"`
 	ConfigError *textMatch `yaml:"configError"`
-	Pos         position   `yaml:"-"`
+	// ToolGrants is the host's hostsdk.Options.ToolGrants: "" (off),
+	// "enforce" or "strict".
+	ToolGrants string   `yaml:"toolGrants"`
+	Pos        position `yaml:"-"`
 }
 
 // agentSpec is an item of agents: a scope id alone, or {scope, parent}.
@@ -82,7 +85,14 @@ type skillSpec struct {
 	Path           string            `yaml:"path"`
 	Resources      map[string]string `yaml:"resources"`
 	Paths          []string          `yaml:"paths"`
-	Pos            position          `yaml:"-"`
+	// WhenToUse is the skill's when_to_use; ArgumentNames, AllowedTools
+	// and DisallowedTools (a runtime skill's only) are its `arguments`,
+	// `allowed-tools` and `disallowed-tools`.
+	WhenToUse       string   `yaml:"whenToUse"`
+	ArgumentNames   []string `yaml:"argumentNames"`
+	AllowedTools    []string `yaml:"allowedTools"`
+	DisallowedTools []string `yaml:"disallowedTools"`
+	Pos             position `yaml:"-"`
 }
 
 // policySpec is a skill's loadPolicy.
@@ -176,6 +186,7 @@ type stepSpec struct {
 	ReadResource *readResourceAction `yaml:"readResource"`
 	SelectSkills *selectAction       `yaml:"selectSkills"`
 	RestartHost  *restartAction      `yaml:"restartHost"`
+	Grants       *grantsAction       `yaml:"grants"`
 
 	Expect *expectation `yaml:"expect"`
 	Pos    position     `yaml:"-"`
@@ -229,6 +240,19 @@ type toolCallAction struct {
 	// record of a `skill` call).
 	Record bool     `yaml:"record"`
 	Pos    position `yaml:"-"`
+}
+
+// grantsAction is the grants action: it asks the session which of All
+// it may offer the model (hostsdk.Session.OfferedTools), and checks a call
+// of each tool of All (Session.CheckToolCall); Offered is what it must
+// offer, Refused the refusal of each tool it must refuse (every other tool
+// of All is allowed).
+type grantsAction struct {
+	Session string            `yaml:"session"`
+	All     []string          `yaml:"all"`
+	Offered []string          `yaml:"offered"`
+	Refused map[string]string `yaml:"refused"`
+	Pos     position          `yaml:"-"`
 }
 
 // readResourceAction is the readResource action.

@@ -66,6 +66,17 @@
 // the sessions it runs (hostsdk.Session.HandleDirectives), so adapters
 // with different hubs share a host. See directives.go.
 //
+// # Enforced tool grants
+//
+// On a host opened with hostsdk.Options.ToolGrants (OpenOptions.ToolGrants),
+// a skill's tool lists hold while it is active in the Run's session (see
+// the hostsdk package documentation for when that is): the middleware
+// answers a call of a withheld tool with the refusal naming the skill
+// instead of running it (AgentMiddleware.WrapToolCall), and the model
+// Skills.Model returns is offered only the tools the grants leave
+// (model.WithTools on each call; a model that ignores that option is
+// offered them all, and the calls are still refused).
+//
 // # Eino versions
 //
 // This module is built against Eino v0.7 and its AgentMiddleware

@@ -78,14 +78,18 @@ func (m *scriptedModel) last(t *testing.T) request {
 	return reqs[len(reqs)-1]
 }
 
-func (m *scriptedModel) Generate(_ context.Context, input []*schema.Message, _ ...model.Option) (*schema.Message, error) {
-	wire, err := serialize(m.tools, input)
+func (m *scriptedModel) Generate(_ context.Context, input []*schema.Message, opts ...model.Option) (*schema.Message, error) {
+	tools := m.tools
+	if o := model.GetCommonOptions(nil, opts...); o.Tools != nil {
+		tools = o.Tools // the tools of this call, as a model API takes them
+	}
+	wire, err := serialize(tools, input)
 	if err != nil {
 		return nil, err
 	}
 	m.s.mu.Lock()
 	defer m.s.mu.Unlock()
-	m.s.requests = append(m.s.requests, request{Messages: slices.Clone(input), Tools: m.tools, Wire: wire})
+	m.s.requests = append(m.s.requests, request{Messages: slices.Clone(input), Tools: tools, Wire: wire})
 	if len(m.s.replies) == 0 {
 		return nil, errors.New("scripted model: no reply queued")
 	}

@@ -13,8 +13,9 @@ import (
 
 // Middleware returns the skills as an agent middleware for
 // adk.ChatModelAgentConfig.Middlewares: the plugin's tools, and the
-// rewrite of the messages before every model call, and the logging of a
-// Run's final answer after the model call that gives it.
+// rewrite of the messages before every model call, the logging of a
+// Run's final answer after the model call that gives it, and the refusal
+// of a tool call the host's enforced grants withhold.
 func (s *Skills) Middleware() adk.AgentMiddleware {
 	return adk.AgentMiddleware{
 		AdditionalTools: s.tools,
@@ -29,5 +30,6 @@ func (s *Skills) Middleware() adk.AgentMiddleware {
 		AfterChatModel: func(ctx context.Context, state *adk.ChatModelAgentState) error {
 			return s.record(ctx, state.Messages)
 		},
+		WrapToolCall: s.grantMiddleware(),
 	}
 }

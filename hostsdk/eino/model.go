@@ -61,10 +61,13 @@ func (m *switchingModel) current(ctx context.Context) model.BaseChatModel {
 	return alt
 }
 
+// Generate calls the Run's model, offering it the tools the session's
+// grants leave.
 func (m *switchingModel) Generate(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	return m.current(ctx).Generate(ctx, input, opts...)
+	return m.current(ctx).Generate(ctx, input, m.s.withGrants(ctx, m.tools, opts)...)
 }
 
+// Stream is Generate, streamed.
 func (m *switchingModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	return m.current(ctx).Stream(ctx, input, opts...)
+	return m.current(ctx).Stream(ctx, input, m.s.withGrants(ctx, m.tools, opts)...)
 }

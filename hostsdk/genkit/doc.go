@@ -76,6 +76,17 @@
 // with the failure as text, for the same reason; a failed step calls the
 // model without the plugin's additions. Both are logged (Options.Logger).
 //
+// # Enforced tool grants
+//
+// On a host opened with hostsdk.Options.ToolGrants (OpenOptions.ToolGrants),
+// a skill's tool lists hold while it is active in the Generate's session
+// (see the hostsdk package documentation for when that is): the middleware
+// offers the model only the tools the grants leave, and a tool whose
+// function is wrapped in Guard answers a call the grants withhold with the
+// refusal naming the skill instead of running. Genkit runs whatever tool
+// the model requests, so wrap the functions of the tools a skill may
+// withhold.
+//
 // # Genkit versions
 //
 // This module is built against Genkit v1.4 and its ai.ModelMiddleware

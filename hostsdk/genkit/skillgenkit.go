@@ -129,6 +129,7 @@ func (s *Skills) prepare(ctx context.Context, b *binding, req *ai.ModelRequest) 
 		s.opts.Logger.Warn("skill catalog: no plugin mount is in effect for the agent's scope; the step publishes nothing and the model is called without the catalog",
 			"session", b.id, "agent", s.opts.AgentScope, "reasons", res.Reasons)
 	}
+	out.Tools = s.granted(ctx, b, out.Tools)
 	out.Messages = append(make([]*ai.Message, 0, len(system)+len(res.View)), system...)
 	for _, v := range res.View {
 		if v.Plugin {

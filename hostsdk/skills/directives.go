@@ -2,6 +2,8 @@ package skills
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -35,15 +37,26 @@ func ownDirectives(d *skill.Directives) *skill.Directives {
 	return d
 }
 
-// checkDirectives refuses directives whose execution context is not one
-// the vocabulary defines.
+// checkDirectives refuses directives whose execution context, shell or
+// effort is not one the vocabulary defines, or whose hooks are not a JSON
+// object within skill.MaxHooksBytes.
 func checkDirectives(d *skill.Directives) error {
 	if d == nil {
 		return nil
 	}
 	switch d.Context {
 	case skill.ContextInline, skill.ContextFork, skill.ContextForkWithConversation:
-		return nil
+	default:
+		return fmt.Errorf("directives: unknown execution context %q; the contexts are %q (inline), %q and %q", d.Context, skill.ContextInline, skill.ContextFork, skill.ContextForkWithConversation)
 	}
-	return fmt.Errorf("directives: unknown execution context %q; the contexts are %q (inline), %q and %q", d.Context, skill.ContextInline, skill.ContextFork, skill.ContextForkWithConversation)
+	if d.Shell != "" && d.Shell != skill.ShellPowerShell {
+		return fmt.Errorf("directives: unknown shell %q; the shells are %q (bash, the default) and %q", d.Shell, "", skill.ShellPowerShell)
+	}
+	if d.Effort != "" && !slices.Contains(skill.Efforts(), d.Effort) {
+		return fmt.Errorf("directives: unknown effort %q; the efforts are %s", d.Effort, strings.Join(skill.Efforts(), ", "))
+	}
+	if d.Hooks != "" && (len(d.Hooks) > skill.MaxHooksBytes || skill.HookEventsOf(d.Hooks) == nil) {
+		return fmt.Errorf("directives: hooks are not a JSON object of at most %d bytes", skill.MaxHooksBytes)
+	}
+	return nil
 }

@@ -72,4 +72,15 @@ func TestRuntimeSkillDirectives(t *testing.T) {
 	if err == nil {
 		t.Error("an unknown execution context was registered")
 	}
+	for name, bad := range map[string]skill.Directives{
+		"shell": {Shell: "zsh"}, "effort": {Effort: "extreme"}, "hooks": {Hooks: "./run.sh"},
+	} {
+		if err := r.Register("global", skills.RuntimeSkill{Name: "odd", Description: "Odd.", Directives: &bad}); err == nil {
+			t.Errorf("an unknown %s was registered", name)
+		}
+	}
+	ok := skill.Directives{Shell: skill.ShellPowerShell, Effort: "xhigh", Hooks: `{"Stop":[]}`, DisallowedTools: []string{"Write"}}
+	if err := r.Register("global", skills.RuntimeSkill{Name: "later", Description: "Later.", Directives: &ok}); err != nil {
+		t.Errorf("Claude Code's later directives refused: %v", err)
+	}
 }

@@ -77,6 +77,10 @@ type RuntimeSkill struct {
 	// for nothing. A runtime skill is the host's own: Get returns them
 	// Trusted.
 	Directives *skill.Directives
+	// ArgumentNames name the positional arguments of `/name`, which
+	// Content writes as `$name` (skill.Definition.ArgumentNames); names
+	// skill.ValidArgumentName refuses bind nothing.
+	ArgumentNames []string
 }
 
 // ProviderOptions configures a provider attachment.
@@ -358,9 +362,10 @@ func (r *Registry) Register(scope string, s RuntimeSkill) error {
 			SearchText:   skill.SearchTextOf(s.Content),
 			Paths:        runtimePaths(s.Paths),
 		},
-		ResourceBase: s.ResourceBase.Clone(),
-		Content:      s.Content,
-		Directives:   ownDirectives(s.Directives),
+		ResourceBase:  s.ResourceBase.Clone(),
+		Content:       s.Content,
+		Directives:    ownDirectives(s.Directives),
+		ArgumentNames: slices.Clone(s.ArgumentNames),
 	}
 	if err := checkDirectives(def.Directives); err != nil {
 		return fmt.Errorf("skills: register %q in scope %q: %w", s.Name, scope, err)

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,7 +68,9 @@ func gitFiles(ctx context.Context, repoRoot string) ([]string, error) {
 			files = append(files, f)
 		}
 	}
-	return files, nil
+	// A file with a merge conflict is listed once per stage.
+	slices.Sort(files)
+	return slices.Compact(files), nil
 }
 
 func writeModule(proxyDir, repoRoot, version string, m Module, repoFiles []string) error {

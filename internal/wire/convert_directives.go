@@ -24,6 +24,10 @@ var directiveKinds = [...]struct {
 	{skill.DirectiveContext, pb.DirectiveKind_DIRECTIVE_KIND_CONTEXT},
 	{skill.DirectiveModel, pb.DirectiveKind_DIRECTIVE_KIND_MODEL},
 	{skill.DirectiveAllowedTools, pb.DirectiveKind_DIRECTIVE_KIND_ALLOWED_TOOLS},
+	{skill.DirectiveDisallowedTools, pb.DirectiveKind_DIRECTIVE_KIND_DISALLOWED_TOOLS},
+	{skill.DirectiveShell, pb.DirectiveKind_DIRECTIVE_KIND_SHELL},
+	{skill.DirectiveEffort, pb.DirectiveKind_DIRECTIVE_KIND_EFFORT},
+	{skill.DirectiveHooks, pb.DirectiveKind_DIRECTIVE_KIND_HOOKS},
 }
 
 // directivesToProto converts a skill's directives; nil stays nil. A context
@@ -33,7 +37,8 @@ func directivesToProto(d *skill.Directives) *pb.SkillDirectives {
 		return nil
 	}
 	out := &pb.SkillDirectives{Context: contextsToProto[d.Context], Agent: d.Agent, Model: d.Model,
-		AllowedTools: d.AllowedTools, Trusted: d.Trusted, Diagnostics: d.Diagnostics}
+		AllowedTools: d.AllowedTools, Trusted: d.Trusted, Diagnostics: d.Diagnostics,
+		DisallowedTools: d.DisallowedTools, Shell: d.Shell, Effort: d.Effort, HooksJson: d.Hooks}
 	for _, k := range directiveKinds {
 		if d.Honoured.Has(k.kind) {
 			out.Honoured = append(out.Honoured, k.wire)
@@ -50,7 +55,8 @@ func directivesFromProto(d *pb.SkillDirectives) *skill.Directives {
 		return nil
 	}
 	out := &skill.Directives{Agent: d.GetAgent(), Model: d.GetModel(), AllowedTools: d.GetAllowedTools(),
-		Trusted: d.GetTrusted(), Diagnostics: d.GetDiagnostics()}
+		Trusted: d.GetTrusted(), Diagnostics: d.GetDiagnostics(),
+		DisallowedTools: d.GetDisallowedTools(), Shell: d.GetShell(), Effort: d.GetEffort(), Hooks: d.GetHooksJson()}
 	for c, w := range contextsToProto {
 		if w == d.GetContext() {
 			out.Context = c

@@ -127,7 +127,8 @@ func resourceBaseFromProto(rb *pb.ResourceBase) *skill.ResourceBase {
 // definitionToProto converts a loaded skill: its summary as a summary
 // (summaryToProto), then its resource base, content and directives.
 func definitionToProto(d skill.Definition) *pb.SkillDefinition {
-	out := &pb.SkillDefinition{ResourceBase: resourceBaseToProto(d.ResourceBase), Content: d.Content, Directives: directivesToProto(d.Directives)}
+	out := &pb.SkillDefinition{ResourceBase: resourceBaseToProto(d.ResourceBase), Content: d.Content, Directives: directivesToProto(d.Directives),
+		ArgumentNames: d.ArgumentNames}
 	copyFields(out.ProtoReflect(), summaryToProto(d.Summary).ProtoReflect())
 	return out
 }
@@ -141,5 +142,8 @@ func definitionFromProto(d *pb.SkillDefinition) skill.Definition {
 		ResourceBase: resourceBaseFromProto(d.GetResourceBase()),
 		Content:      d.GetContent(),
 		Directives:   directivesFromProto(d.GetDirectives()),
+		// ArgumentNames are checked where they are used: a name that is
+		// not ValidArgumentName binds nothing.
+		ArgumentNames: d.GetArgumentNames(),
 	}
 }

@@ -27,12 +27,14 @@ var (
 		Summary: skill.Summary{Name: "docs:acme/pdf", Description: "Fill forms.", Invocation: skill.InvocationPolicy{ModelInvocable: true}, Provider: "docs",
 			Origin: "docs", OriginKind: skill.OriginWebsite, QualifiedName: "docs:acme/pdf", ArgumentHint: "[form-name]",
 			WhenToUse: "When a form has fields.", Keywords: "pdf, forms", SearchText: "# PDF Fill the fields.", Paths: "forms/**/*.pdf\n*.fdf"},
-		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://pdf/"},
-		Content:      "Do it.",
-		Directives:   &fullDirectives,
+		ResourceBase:  &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://pdf/"},
+		Content:       "Do it.",
+		Directives:    &fullDirectives,
+		ArgumentNames: []string{"form", "target"},
 	}
 	fullDirectives = skill.Directives{Context: skill.ContextForkWithConversation, Agent: "Explore", Model: "opus",
-		AllowedTools: []string{"Bash(git add *)", "Read"}, Trusted: true, Honoured: skill.DirectiveContext | skill.DirectiveAllowedTools,
+		AllowedTools: []string{"Bash(git add *)", "Read"}, Trusted: true, Honoured: skill.DirectiveContext | skill.DirectiveAllowedTools | skill.DirectiveHooks,
+		DisallowedTools: []string{"WebFetch"}, Shell: skill.ShellPowerShell, Effort: "max", Hooks: `{"Stop":[]}`,
 		Diagnostics: []string{`context "x" is not "fork"`}}
 	fullInvocation = contract.Invocation{Name: "pdf", MessageID: "skill-invocation-s-3-pdf", Directives: &fullDirectives}
 	fullValue      = skill.ToolValue{Name: "pdf", Provider: "mcp", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}, Content: "body", Origin: "docs", OriginKind: skill.OriginWebsite}

@@ -194,3 +194,31 @@ func TestCatalogDescription(t *testing.T) {
 		t.Errorf("%s, left out by the budget, shown as %q", last, got)
 	}
 }
+
+// TestCatalogDescriptionJoinsWhenToUse: a skill's when_to_use follows its
+// description in the catalog, joined by skill.WhenToUseJoin, within the
+// same cap; a change of when_to_use alone is a change of the entry.
+func TestCatalogDescriptionJoinsWhenToUse(t *testing.T) {
+	t.Parallel()
+	a := summary("a-skill", "Reviews pull requests.")
+	a.WhenToUse = "Use when the user asks\nfor a review."
+	b := summary("b-skill", "Plain.")
+	b.WhenToUse = "  "
+	v := Build([]skill.Summary{a, b}, 100, nil)
+	if got, _ := v.CatalogDescription("a-skill"); got != "Reviews pull requests. - Use when the user asks for a review." {
+		t.Errorf("joined: %q", got)
+	}
+	if got, _ := v.CatalogDescription("b-skill"); got != "Plain." {
+		t.Errorf("blank when_to_use: %q", got)
+	}
+	capped := Build([]skill.Summary{a}, 30, nil)
+	if got, _ := capped.CatalogDescription("a-skill"); got != render.NormalizeDescription("Reviews pull requests. - Use when", 30) {
+		t.Errorf("capped: %q", got)
+	}
+	a2 := a
+	a2.WhenToUse = "Use for audits."
+	next := Build([]skill.Summary{a2, b}, 100, v)
+	if got, _ := next.CatalogDescription("a-skill"); got != "Reviews pull requests. - Use for audits." {
+		t.Errorf("after a change of when_to_use alone: %q", got)
+	}
+}

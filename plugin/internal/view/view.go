@@ -435,8 +435,12 @@ func (b *viewBuilder) list(s skill.Summary) {
 	}
 	invocable := s.Invocation.ModelInvocable
 	var h xxh3.Uint128
+	// The catalog lists the description with when_to_use joined to it
+	// (skill.ListedDescription), so the cap, the budget and the digest
+	// count both.
+	listed := skill.ListedDescription(s)
 	if invocable {
-		h = xxh3.HashString128(s.Description)
+		h = xxh3.HashString128(listed)
 	}
 	if l, ok := b.peek(); ok && l.name == s.Name {
 		if l.modelInvocable == invocable {
@@ -457,7 +461,7 @@ func (b *viewBuilder) list(s skill.Summary) {
 	l.cut = cutsAfter(l.name)
 	b.listed = append(b.listed, l)
 	if invocable {
-		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(s.Description, b.maxLen), Origin: strings.Clone(s.Origin), OriginKind: kind}, h)
+		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(listed, b.maxLen), Origin: strings.Clone(s.Origin), OriginKind: kind}, h)
 	}
 	b.added(l)
 }

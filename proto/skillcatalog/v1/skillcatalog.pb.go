@@ -281,6 +281,14 @@ const (
 	DirectiveKind_DIRECTIVE_KIND_MODEL DirectiveKind = 2
 	// The tools the skill asks to use without approval while it is active.
 	DirectiveKind_DIRECTIVE_KIND_ALLOWED_TOOLS DirectiveKind = 3
+	// The tools the skill asks to be withheld while it is active.
+	DirectiveKind_DIRECTIVE_KIND_DISALLOWED_TOOLS DirectiveKind = 4
+	// The shell the skill's `!` command blocks ask to run in.
+	DirectiveKind_DIRECTIVE_KIND_SHELL DirectiveKind = 5
+	// The effort level the skill asks the model to run at.
+	DirectiveKind_DIRECTIVE_KIND_EFFORT DirectiveKind = 6
+	// The lifecycle hooks the skill asks to run while it is active.
+	DirectiveKind_DIRECTIVE_KIND_HOOKS DirectiveKind = 7
 )
 
 // Enum value maps for DirectiveKind.
@@ -290,12 +298,20 @@ var (
 		1: "DIRECTIVE_KIND_CONTEXT",
 		2: "DIRECTIVE_KIND_MODEL",
 		3: "DIRECTIVE_KIND_ALLOWED_TOOLS",
+		4: "DIRECTIVE_KIND_DISALLOWED_TOOLS",
+		5: "DIRECTIVE_KIND_SHELL",
+		6: "DIRECTIVE_KIND_EFFORT",
+		7: "DIRECTIVE_KIND_HOOKS",
 	}
 	DirectiveKind_value = map[string]int32{
-		"DIRECTIVE_KIND_UNSPECIFIED":   0,
-		"DIRECTIVE_KIND_CONTEXT":       1,
-		"DIRECTIVE_KIND_MODEL":         2,
-		"DIRECTIVE_KIND_ALLOWED_TOOLS": 3,
+		"DIRECTIVE_KIND_UNSPECIFIED":      0,
+		"DIRECTIVE_KIND_CONTEXT":          1,
+		"DIRECTIVE_KIND_MODEL":            2,
+		"DIRECTIVE_KIND_ALLOWED_TOOLS":    3,
+		"DIRECTIVE_KIND_DISALLOWED_TOOLS": 4,
+		"DIRECTIVE_KIND_SHELL":            5,
+		"DIRECTIVE_KIND_EFFORT":           6,
+		"DIRECTIVE_KIND_HOOKS":            7,
 	}
 )
 
@@ -2355,7 +2371,11 @@ type SkillDefinition struct {
 	Keywords   string `protobuf:"bytes,13,opt,name=keywords,proto3" json:"keywords,omitempty"`
 	SearchText string `protobuf:"bytes,14,opt,name=search_text,json=searchText,proto3" json:"search_text,omitempty"`
 	// As in SkillSummary; the plugin does not read it from a loaded skill.
-	Paths         []string `protobuf:"bytes,15,rep,name=paths,proto3" json:"paths,omitempty"`
+	Paths []string `protobuf:"bytes,15,rep,name=paths,proto3" json:"paths,omitempty"`
+	// Names of the positional arguments of `/name` (the `arguments`
+	// frontmatter field), in order: the plugin replaces `$name` in the
+	// instructions a user invokes with the argument at the name's position.
+	ArgumentNames []string `protobuf:"bytes,17,rep,name=argument_names,json=argumentNames,proto3" json:"argument_names,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2495,6 +2515,13 @@ func (x *SkillDefinition) GetPaths() []string {
 	return nil
 }
 
+func (x *SkillDefinition) GetArgumentNames() []string {
+	if x != nil {
+		return x.ArgumentNames
+	}
+	return nil
+}
+
 // SkillDirectives are what a skill asks of the runtime beyond its text, read
 // from its frontmatter (`context`, `agent`, `model`, `allowed-tools`). They
 // are requests: the host answers, with the definition, which kinds it acts
@@ -2520,7 +2547,20 @@ type SkillDirectives struct {
 	Honoured []DirectiveKind `protobuf:"varint,6,rep,packed,name=honoured,proto3,enum=skillcatalog.v1.DirectiveKind" json:"honoured,omitempty"`
 	// Directive fields that were malformed or unknown and what was read
 	// instead, for the host's operators; never shown to the model.
-	Diagnostics   []string `protobuf:"bytes,7,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	Diagnostics []string `protobuf:"bytes,7,rep,name=diagnostics,proto3" json:"diagnostics,omitempty"`
+	// Tool names or permission patterns the skill asks to be withheld while
+	// it is active (`disallowed-tools`).
+	DisallowedTools []string `protobuf:"bytes,8,rep,name=disallowed_tools,json=disallowedTools,proto3" json:"disallowed_tools,omitempty"`
+	// The shell for the skill's `!` command blocks (`shell`): "powershell";
+	// empty is the default, bash.
+	Shell string `protobuf:"bytes,9,opt,name=shell,proto3" json:"shell,omitempty"`
+	// The effort level (`effort`): "low", "medium", "high", "xhigh" or
+	// "max"; empty keeps the current one.
+	Effort string `protobuf:"bytes,10,opt,name=effort,proto3" json:"effort,omitempty"`
+	// The lifecycle hooks (`hooks`), as the JSON text of the frontmatter's
+	// object: hook events (such as "PreToolUse") to lists of matchers and
+	// hooks, as Claude Code's settings write them; empty for none.
+	HooksJson     string `protobuf:"bytes,11,opt,name=hooks_json,json=hooksJson,proto3" json:"hooks_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2602,6 +2642,34 @@ func (x *SkillDirectives) GetDiagnostics() []string {
 		return x.Diagnostics
 	}
 	return nil
+}
+
+func (x *SkillDirectives) GetDisallowedTools() []string {
+	if x != nil {
+		return x.DisallowedTools
+	}
+	return nil
+}
+
+func (x *SkillDirectives) GetShell() string {
+	if x != nil {
+		return x.Shell
+	}
+	return ""
+}
+
+func (x *SkillDirectives) GetEffort() string {
+	if x != nil {
+		return x.Effort
+	}
+	return ""
+}
+
+func (x *SkillDirectives) GetHooksJson() string {
+	if x != nil {
+		return x.HooksJson
+	}
+	return ""
 }
 
 // SnapshotRequest asks for the skills visible to an agent scope.
@@ -4330,7 +4398,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	" \x01(\tR\bkeywords\x12\x1f\n" +
 	"\vsearch_text\x18\v \x01(\tR\n" +
 	"searchText\x12\x14\n" +
-	"\x05paths\x18\f \x03(\tR\x05paths\"\xdb\x04\n" +
+	"\x05paths\x18\f \x03(\tR\x05paths\"\x82\x05\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -4353,7 +4421,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\bkeywords\x18\r \x01(\tR\bkeywords\x12\x1f\n" +
 	"\vsearch_text\x18\x0e \x01(\tR\n" +
 	"searchText\x12\x14\n" +
-	"\x05paths\x18\x0f \x03(\tR\x05paths\"\x93\x02\n" +
+	"\x05paths\x18\x0f \x03(\tR\x05paths\x12%\n" +
+	"\x0eargument_names\x18\x11 \x03(\tR\rargumentNames\"\x8b\x03\n" +
 	"\x0fSkillDirectives\x127\n" +
 	"\acontext\x18\x01 \x01(\x0e2\x1d.skillcatalog.v1.SkillContextR\acontext\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x14\n" +
@@ -4361,7 +4430,13 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\rallowed_tools\x18\x04 \x03(\tR\fallowedTools\x12\x18\n" +
 	"\atrusted\x18\x05 \x01(\bR\atrusted\x12:\n" +
 	"\bhonoured\x18\x06 \x03(\x0e2\x1e.skillcatalog.v1.DirectiveKindR\bhonoured\x12 \n" +
-	"\vdiagnostics\x18\a \x03(\tR\vdiagnostics\"\xaa\x01\n" +
+	"\vdiagnostics\x18\a \x03(\tR\vdiagnostics\x12)\n" +
+	"\x10disallowed_tools\x18\b \x03(\tR\x0fdisallowedTools\x12\x14\n" +
+	"\x05shell\x18\t \x01(\tR\x05shell\x12\x16\n" +
+	"\x06effort\x18\n" +
+	" \x01(\tR\x06effort\x12\x1d\n" +
+	"\n" +
+	"hooks_json\x18\v \x01(\tR\thooksJson\"\xaa\x01\n" +
 	"\x0fSnapshotRequest\x12\x10\n" +
 	"\x03cwd\x18\x01 \x01(\tR\x03cwd\x12\x1f\n" +
 	"\vagent_scope\x18\x02 \x01(\tR\n" +
@@ -4513,12 +4588,16 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\fSkillContext\x12\x1d\n" +
 	"\x19SKILL_CONTEXT_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12SKILL_CONTEXT_FORK\x10\x01\x12(\n" +
-	"$SKILL_CONTEXT_FORK_WITH_CONVERSATION\x10\x02*\x87\x01\n" +
+	"$SKILL_CONTEXT_FORK_WITH_CONVERSATION\x10\x02*\xfb\x01\n" +
 	"\rDirectiveKind\x12\x1e\n" +
 	"\x1aDIRECTIVE_KIND_UNSPECIFIED\x10\x00\x12\x1a\n" +
 	"\x16DIRECTIVE_KIND_CONTEXT\x10\x01\x12\x18\n" +
 	"\x14DIRECTIVE_KIND_MODEL\x10\x02\x12 \n" +
-	"\x1cDIRECTIVE_KIND_ALLOWED_TOOLS\x10\x03*\xd9\x02\n" +
+	"\x1cDIRECTIVE_KIND_ALLOWED_TOOLS\x10\x03\x12#\n" +
+	"\x1fDIRECTIVE_KIND_DISALLOWED_TOOLS\x10\x04\x12\x18\n" +
+	"\x14DIRECTIVE_KIND_SHELL\x10\x05\x12\x19\n" +
+	"\x15DIRECTIVE_KIND_EFFORT\x10\x06\x12\x18\n" +
+	"\x14DIRECTIVE_KIND_HOOKS\x10\a*\xd9\x02\n" +
 	"\x0eResourceStatus\x12\x1f\n" +
 	"\x1bRESOURCE_STATUS_UNSPECIFIED\x10\x00\x12\x16\n" +
 	"\x12RESOURCE_STATUS_OK\x10\x01\x12#\n" +
