@@ -11,14 +11,19 @@ import (
 const InvocationKind = "skill-invocation"
 
 // EncodeInvocation returns the durable source of the message that carries
-// the skill name invoked by the user: {"kind":"skill-invocation","name":...}.
-func EncodeInvocation(name string) []byte {
+// the skill name invoked by the user, whose instructions have the
+// ContentDigest d: {"kind":"skill-invocation","name":...,"digest":...}. The
+// digest lets a step that attaches the skill again after a compaction say
+// whether it changed since; an empty d leaves the member out, as records of
+// earlier versions have none (ParseLoads reads both).
+func EncodeInvocation(name, d string) []byte {
 	b, err := json.Marshal(struct {
-		Kind string `json:"kind"`
-		Name string `json:"name"`
-	}{InvocationKind, name})
+		Kind   string `json:"kind"`
+		Name   string `json:"name"`
+		Digest string `json:"digest,omitempty"`
+	}{InvocationKind, name, d})
 	if err != nil {
-		// Marshalling two strings cannot fail.
+		// Marshalling strings cannot fail.
 		panic(err)
 	}
 	return b

@@ -4,10 +4,13 @@ import "testing"
 
 func TestEncodeInvocationIsForeign(t *testing.T) {
 	t.Parallel()
-	for _, name := range []string{"pdf-forms", "skill-catalog"} {
-		src := EncodeInvocation(name)
-		if want := `{"kind":"skill-invocation","name":"` + name + `"}`; string(src) != want {
-			t.Errorf("EncodeInvocation(%q) = %s, want %s", name, src, want)
+	for _, tc := range []struct{ name, digest, want string }{
+		{"pdf-forms", "0123456789abcdef0123456789abcdef", `{"kind":"skill-invocation","name":"pdf-forms","digest":"0123456789abcdef0123456789abcdef"}`},
+		{"skill-catalog", "", `{"kind":"skill-invocation","name":"skill-catalog"}`},
+	} {
+		src := EncodeInvocation(tc.name, tc.digest)
+		if string(src) != tc.want {
+			t.Errorf("EncodeInvocation(%q, %q) = %s, want %s", tc.name, tc.digest, src, tc.want)
 		}
 		if _, ok := ParseCatalog(src); ok {
 			t.Errorf("%s reads as a catalog", src)
@@ -24,7 +27,7 @@ func TestIsInvocationKind(t *testing.T) {
 		source string
 		want   bool
 	}{
-		{string(EncodeInvocation("pdf-forms")), true},
+		{string(EncodeInvocation("pdf-forms", "")), true},
 		{` {"name":"x", "kind" : "skill-invocation"} `, true},
 		{`{"kind":"skill-catalog","form":"catalog","entries":[]}`, false},
 		{`{"kind":"skill-invocation-2"}`, false},

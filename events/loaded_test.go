@@ -17,7 +17,7 @@ func TestParseLoads(t *testing.T) {
 	}{
 		{"load", string(EncodeLoad("alpha", d)), LoadKind, []Loaded{{Name: "alpha", Digest: d}}},
 		{"load without digest", `{"kind":"skill-load","name":"alpha"}`, LoadKind, []Loaded{{Name: "alpha"}}},
-		{"invocation of earlier versions", string(EncodeInvocation("alpha")), InvocationKind, []Loaded{{Name: "alpha"}}},
+		{"invocation of earlier versions", `{"kind":"skill-invocation","name":"alpha"}`, InvocationKind, []Loaded{{Name: "alpha"}}},
 		{"preload", string(EncodeSkills(PreloadKind, []Loaded{{Name: "a", Digest: d}, {Name: "b"}})), PreloadKind, []Loaded{{Name: "a", Digest: d}, {Name: "b"}}},
 		{"reattach with states", string(EncodeSkills(ReattachKind, []Loaded{{Name: "a", State: StateChanged}, {Name: "b", State: StateGone}, {Name: "c", State: StateLeftOut}, {Name: "d", State: StateUnavailable}})),
 			ReattachKind, []Loaded{{Name: "a", State: StateChanged}, {Name: "b", State: StateGone}, {Name: "c", State: StateLeftOut}, {Name: "d", State: StateUnavailable}}},
@@ -53,7 +53,7 @@ func TestLoadRecordsAreForeignToCatalogRules(t *testing.T) {
 			t.Errorf("%s counts as a catalog", src)
 		}
 	}
-	if !IsAttachKind(EncodeSkills(PreloadKind, nil)) || !IsAttachKind(EncodeSkills(ReattachKind, nil)) || IsAttachKind(EncodeLoad("a", "d")) || IsAttachKind(EncodeInvocation("a")) {
+	if !IsAttachKind(EncodeSkills(PreloadKind, nil)) || !IsAttachKind(EncodeSkills(ReattachKind, nil)) || IsAttachKind(EncodeLoad("a", "d")) || IsAttachKind(EncodeInvocation("a", "d")) {
 		t.Error("IsAttachKind: only preload and re-attachment messages are the plugin's own")
 	}
 }
@@ -70,7 +70,7 @@ func TestLoadScanner(t *testing.T) {
 		{Seq: 5, Source: EncodeLoad("visible-again", "")},
 		{Seq: 4, Source: EncodeLoad("gone", "g")},
 		{Seq: 3, Source: EncodeLoad("newer", "old")},
-		{Seq: 2, Visible: true, Source: EncodeInvocation("window")},
+		{Seq: 2, Visible: true, Source: EncodeInvocation("window", "")},
 		{Seq: 1, Source: EncodeSkills(PreloadKind, []Loaded{{Name: "window"}, {Name: "pre", Digest: "p"}})},
 	}
 	var s LoadScanner

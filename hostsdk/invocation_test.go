@@ -10,6 +10,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -125,7 +126,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 	if !strings.HasPrefix(texts[2], wantDeploy) || !strings.HasSuffix(texts[2], "<skill_instructions>\nDeploy body.\n</skill_instructions>\n</skill_content>") {
 		t.Errorf("deploy's injected text:\n%s", texts[2])
 	}
-	if !first[0].UserInput || first[2].UserInput || string(first[2].Source) != `{"kind":"skill-invocation","name":"deploy"}` {
+	if !first[0].UserInput || first[2].UserInput || string(first[2].Source) != `{"kind":"skill-invocation","name":"deploy","digest":"`+events.ContentDigest("Deploy body.")+`"}` {
 		t.Errorf("flags and sources: user %v, injected %v %s", first[0].UserInput, first[2].UserInput, first[2].Source)
 	}
 	if len(proc.Steps[1]) != 0 {

@@ -112,10 +112,10 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 			value.Origin, value.OriginKind = listed.Origin(name) // a remote skill is shown as one
 		}
 		directives := directivesOf(got.Skill, value.Origin)
-		// The record stays {"kind","name"}, as readers of earlier versions
-		// expect it: attaching the skill again after a compaction cannot
-		// tell whether it changed since (events.ParseLoads reads no digest).
-		source := events.EncodeInvocation(name)
+		// The digest is of the instructions as the provider gave them, the
+		// user's arguments not substituted: what attaching the skill again
+		// after a compaction compares with the skill as it is then.
+		source := events.EncodeInvocation(name, events.ContentDigest(got.Skill.Content))
 		if m.cfg.InvocationArguments {
 			content, err := render.SubstituteNamedArguments(value.Content, mention.Args, got.Skill.ArgumentNames)
 			if err != nil {

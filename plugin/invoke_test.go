@@ -330,7 +330,11 @@ func TestUserInvocationRules(t *testing.T) {
 				if firstInjected < 0 {
 					firstInjected = i
 				}
-				name := strings.TrimSuffix(strings.TrimPrefix(string(msg.Source), `{"kind":"skill-invocation","name":"`), `"}`)
+				_, loads, ok := events.ParseLoads(msg.Source)
+				if !ok || len(loads) != 1 || loads[0].Digest == "" {
+					t.Fatalf("injected %q: source %s is not an invocation record with a digest", msg.ID, msg.Source)
+				}
+				name := loads[0].Name
 				injected = append(injected, name)
 				if msg.Role != contract.RoleUser || msg.UserInput {
 					t.Errorf("injected %s: role %q, user input %v; want a user-role message not marked as user input", name, msg.Role, msg.UserInput)
@@ -467,7 +471,8 @@ func TestInjectedMessageGolden(t *testing.T) {
 	if diff := cmp.Diff(string(golden), msg.Text()); diff != "" {
 		t.Errorf("injected text (-golden +got):\n%s", diff)
 	}
-	if got, want := string(msg.Source), `{"kind":"skill-invocation","name":"deploy-prod"}`; got != want {
+	wantSource := `{"kind":"skill-invocation","name":"deploy-prod","digest":"` + events.ContentDigest(def.Content) + `"}`
+	if got, want := string(msg.Source), wantSource; got != want {
 		t.Errorf("source %s, want %s", got, want)
 	}
 	if msg.Role != contract.RoleUser || msg.ID != "skill-invocation-s1-0-deploy-prod" {
@@ -503,7 +508,7 @@ func TestInjectionWithResourceTool(t *testing.T) {
 	injected := map[string]string{}
 	for _, ed := range resp.Edits {
 		for _, name := range []string{"pdf-forms", "deploy-prod"} {
-			if string(ed.Message.Source) == string(events.EncodeInvocation(name)) {
+			if kind, loads, ok := events.ParseLoads(ed.Message.Source); ok && kind == events.InvocationKind && loads[0].Name == name {
 				injected[name] = ed.Message.Text()
 			}
 		}

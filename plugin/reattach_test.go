@@ -121,6 +121,32 @@ func TestReattachAfterCompaction(t *testing.T) {
 	}
 }
 
+// TestReattachInvokedSkill: a skill the user invoked by name is known by
+// its invocation record's digest, so one that changed since is attached
+// again as it is now and said changed; a record of earlier versions,
+// which has no digest, has the skill attached as it is now with nothing
+// said.
+func TestReattachInvokedSkill(t *testing.T) {
+	h := reattachHost(map[string]string{"alpha": "Do alpha.", "beta": "Do beta."})
+	e, m := newEngine(), invocationMount()
+	req := step(h, enter(typed("u1", "/beta please")))
+	h.apply(t, req, mustPreStep(t, e, h, m, req))
+	h.appendSource(events.EncodeInvocation("alpha", "")) // as an earlier version wrote it
+	h.defs["beta"] = definition("beta", skill.DefaultPolicy(), "Do beta, version 2.")
+	h.defs["alpha"] = definition("alpha", skill.DefaultPolicy(), "Do alpha, version 2.")
+	h.hide(1, uint64(len(h.events)))
+
+	resp := mustPreStep(t, e, h, m, step(h, enter()))
+	_, record := attachedBy(t, resp, events.ReattachKind)
+	want := []events.Loaded{
+		{Name: "alpha", Digest: events.ContentDigest("Do alpha, version 2.")},
+		{Name: "beta", Digest: events.ContentDigest("Do beta, version 2."), State: events.StateChanged},
+	}
+	if diff := cmp.Diff(want, record); diff != "" {
+		t.Errorf("record (-want +got):\n%s", diff)
+	}
+}
+
 func attachedNames(a []contract.AttachedSkill) string {
 	names := make([]string, len(a))
 	for i, s := range a {

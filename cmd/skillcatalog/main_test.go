@@ -99,7 +99,7 @@ func TestDemoTextIsFramedAndKeepsTheSession(t *testing.T) {
 		"model step 2 → catalog unchanged; no message added",
 		"│ /deploy-production for the release we tagged this morning, please.",
 		"│ This skill is started by a person with `/deploy-production`, never by the model.",
-		"└─ source: {\"kind\":\"skill-invocation\",\"name\":\"deploy-production\"}",
+		"└─ source: {\"kind\":\"skill-invocation\",\"name\":\"deploy-production\",\"digest\":\"",
 		"4. Name migrations after what they change, not when.",
 		"model step 7 → empty tombstone",
 	} {
