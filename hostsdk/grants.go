@@ -58,11 +58,35 @@ type activeGrant struct {
 type grantState struct {
 	mu     sync.Mutex
 	active *activeGrant
+	// inherited is true while the active grant was put in force by
+	// Session.InheritGrants and no user's message has come since: the
+	// sub-agent's first one is its task, which starts the turn the grant
+	// is for rather than ending it.
+	inherited bool
 }
 
 func (g *grantState) set(a *activeGrant) {
 	g.mu.Lock()
-	g.active = a
+	g.active, g.inherited = a, false
+	g.mu.Unlock()
+}
+
+// inherit puts a parent's grant in force for a sub-agent's turn.
+func (g *grantState) inherit(a *activeGrant) {
+	g.mu.Lock()
+	g.active, g.inherited = a, a != nil
+	g.mu.Unlock()
+}
+
+// userSpoke ends the turn's grant when a user's own message arrives,
+// except the first one after InheritGrants: a sub-agent's task.
+func (g *grantState) userSpoke() {
+	g.mu.Lock()
+	if g.inherited {
+		g.inherited = false
+	} else {
+		g.active = nil
+	}
 	g.mu.Unlock()
 }
 
@@ -193,12 +217,15 @@ func (s *Session) EndTurn() { s.h.sessions.get(s.id).grants.set(nil) }
 
 // InheritGrants puts the grants in force in parent in force in s too, as
 // they are now: a sub-agent (a fork) the parent starts while a skill is
-// active works under the same grants until its own turn ends. A fork that
-// runs a skill of its own (`context: fork`) is under that skill's grants
-// once the sub-agent loads it, as any session is.
+// active works under the same grants until its own turn ends. The first
+// user's message of s after it, the sub-agent's task, starts that turn
+// rather than ending it; the next one ends it, as in any session. A skill
+// that runs in a sub-agent of its own (`context: fork`) is the parent's
+// active skill once its load returns, so a sub-agent started for it
+// inherits its grants (the Eino adapter does so).
 func (s *Session) InheritGrants(parent *Session) {
 	a := parent.h.sessions.get(parent.id).grants.get()
-	s.h.sessions.get(s.id).grants.set(a)
+	s.h.sessions.get(s.id).grants.inherit(a)
 }
 
 // grantsAfterStep updates the session's grants after a step: a user's own
@@ -210,7 +237,7 @@ func (h *Host) grantsAfterStep(s *session, decision Decision, res StepResult) {
 		return
 	}
 	if slices.ContainsFunc(decision.Messages, func(m Message) bool { return m.UserInput }) {
-		s.grants.set(nil)
+		s.grants.userSpoke()
 	}
 	for _, inv := range res.Invocations {
 		s.grants.set(h.opts.ToolGrants.grantOf(inv.Name, inv.Directives))

@@ -109,6 +109,20 @@ func TestToolGrantsLifetime(t *testing.T) {
 	if _, ok := sub.CheckToolCall("WebFetch"); ok {
 		t.Error("a sub-agent started while release is active may call WebFetch")
 	}
+	// The sub-agent's first user message is its task: its turn starts,
+	// under the inherited grants; its next one ends them.
+	if _, err := sub.Step(ctx, userSays("the task")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := sub.CheckToolCall("WebFetch"); ok {
+		t.Error("the sub-agent's task ended the grants it inherited")
+	}
+	if _, err := sub.Step(ctx, userSays("a follow-up")); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := sub.CheckToolCall("WebFetch"); !ok {
+		t.Error("the sub-agent's next user message kept the inherited grants")
+	}
 	// A step without a user's own message is the same turn.
 	if _, err := sess.Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{{ID: "a1", Role: hostsdk.RoleAssistant,
 		Content: []hostsdk.ContentBlock{{Type: "text", Text: "working"}}}}}); err != nil {

@@ -124,15 +124,18 @@ func (s *Skills) skillResult(ctx context.Context, res hostsdk.ToolResult) string
 	}
 	name := res.Value.Name
 	block := strings.TrimSuffix(res.Text, "\n"+render.DirectivesNotice(name, d))
-	if able := acted & s.able(); able != acted {
+	// The adapter acts on the context and the model; tool grants, when
+	// acted on, the host enforces itself (Options.ToolGrants).
+	mine := acted & (skill.DirectiveContext | skill.DirectiveModel)
+	if able := mine & s.able(); able != mine {
 		// A handler other than the adapter's answered (one set on the
 		// session after the adapter's): the adapter acts on what it can,
 		// and the text says the rest.
 		s.opts.Logger.Warn("skill catalog: a directive handler said a skill's directives are acted on that this adapter cannot act on; the text says so",
-			"skill", name, "acted", acted, "able", able)
+			"skill", name, "acted", mine, "able", able)
 		d = d.Clone()
-		d.Honoured &^= acted &^ able
-		acted, res.Text = able, render.WithDirectivesNotice(block, name, d)
+		d.Honoured &^= mine &^ able
+		acted, res.Text = acted&^(mine&^able), render.WithDirectivesNotice(block, name, d)
 	}
 	if acted.Has(skill.DirectiveModel) {
 		adk.AddSessionValue(ctx, modelKey, d.Model)
@@ -198,6 +201,11 @@ func (s *Skills) fork(ctx context.Context, d *skill.Directives, block string) (s
 	input = append(input, schema.UserMessage(block))
 	values := forkSession(ctx)
 	defer s.endFork(ctx, values[SessionKey].(string))
+	// The skill's load made it the parent's active skill: its sub-agent
+	// works under its grants.
+	if parent, ok := adk.GetSessionValue(ctx, SessionKey); ok {
+		s.host.Session(values[SessionKey].(string), nil).InheritGrants(s.host.Session(fmt.Sprint(parent), nil))
+	}
 	runCtx, cancel := context.WithTimeout(ctx, s.opts.ForkTimeout)
 	defer cancel()
 	type result struct {
