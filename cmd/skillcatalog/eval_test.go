@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillcatalog/skillcatalog/internal/golden"
+)
+
+// runEval runs skillcatalog eval on the fixture library, with a home and
+// working directory of no skills, and returns its output and status.
+func runEval(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	empty := t.TempDir()
+	var out, errOut bytes.Buffer
+	code = run(context.Background(), append([]string{"eval", "-skills", filepath.Join("testdata", "eval", "skills"), "-home", empty, "-cwd", empty}, args...), &out, &errOut)
+	return out.String(), errOut.String(), code
+}
+
+// TestEvalTable: with no FILE, eval reads the evals/ folder of every skill
+// of the library (a JSON array, a markdown list) and prints one row per
+// case; a case whose skill a neighbour outranks names it, a case that
+// should not trigger but ranks its skill first fails, and so does one that
+// puts its skill nowhere; a failure makes the status 1. The catalog
+// budget shortens every description, so skills are placed by the
+// relevant-skills message and the search.
+func TestEvalTable(t *testing.T) {
+	stdout, stderr, code := runEval(t, "-relevant-skills", "on", "-catalog-budget", "100")
+	if code != 1 || stderr != "" {
+		t.Errorf("status %d, want 1 (cases fail); stderr:\n%s", code, stderr)
+	}
+	golden.Check(t, filepath.Join("testdata", "eval_table.golden"), []byte(stdout))
+}
+
+// TestEvalJSON: -json reports each case with its placement, rank, the
+// neighbour above it and whether it passed, and the totals; a file given
+// on the command line is read alone, with -skill naming its skill.
+func TestEvalJSON(t *testing.T) {
+	stdout, stderr, code := runEval(t, "-json", "-skill", "pdf", filepath.Join("testdata", "eval", "skills", "pdf", "evals", "triggers.json"))
+	var r evalReport
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s\n%s", err, stdout, stderr)
+	}
+	if len(r.Cases) != 4 || r.Passed+r.Failed != 4 || r.K != 5 {
+		t.Fatalf("report %+v, want the 4 cases of the file", r)
+	}
+	for _, c := range r.Cases {
+		if c.Skill != "pdf" || c.Placement == "" {
+			t.Errorf("case %+v: want skill pdf and a placement", c)
+		}
+	}
+	// The whole library fits the catalog in full: a case that should
+	// trigger finds pdf there.
+	if c := r.Cases[0]; c.Placement != "catalog" || !c.Pass || c.SearchRank != 1 {
+		t.Errorf("first case %+v, want pdf in the catalog, ranked first, passed", c)
+	}
+	// "Extract the tables from report.pdf" should not trigger pdf, but pdf
+	// ranks first for it.
+	if c := r.Cases[3]; c.Pass || c.SearchRank != 1 {
+		t.Errorf("last case %+v, want it failed with pdf first", c)
+	}
+	if (code != 0) != (r.Failed > 0) {
+		t.Errorf("status %d with %d failed", code, r.Failed)
+	}
+}
+
+// TestEvalErrors: a file no parser reads, and cases that name no skill,
+// are errors (status 1) that say so.
+func TestEvalErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	writeFile(t, bad, "not json")
+	if _, stderr, code := runEval(t, bad); code != 1 || !strings.Contains(stderr, "neither JSON nor markdown") {
+		t.Errorf("bad file: status %d, stderr %q", code, stderr)
+	}
+	anon := filepath.Join(dir, "t.json")
+	writeFile(t, anon, `[{"query":"q","should_trigger":true}]`)
+	if _, stderr, code := runEval(t, anon); code != 1 || !strings.Contains(stderr, "give -skill NAME") {
+		t.Errorf("no skill: status %d, stderr %q", code, stderr)
+	}
+}
+
+func writeFile(t *testing.T, path, data string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
