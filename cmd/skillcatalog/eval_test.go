@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"strings"
@@ -89,5 +90,32 @@ func writeFile(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestValidateStrictNotesMissingEvals: validate -strict notes a skill with
+// no trigger-eval file and not one with such a file; without -strict it
+// notes nothing. A note leaves the skill valid.
+func TestValidateStrictNotesMissingEvals(t *testing.T) {
+	lib := filepath.Join("testdata", "eval", "skills")
+	var out, errOut bytes.Buffer
+	if code := run(context.Background(), []string{"validate", "-strict", "-json", lib}, &out, &errOut); code != 0 {
+		t.Fatalf("status %d; stderr %s", code, errOut.String())
+	}
+	var rep validateReport
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	noted := map[string]bool{}
+	for _, s := range rep.Skills {
+		noted[filepath.Base(s.Path)] = len(s.Notes) == 1 && s.Notes[0] == noEvalsNote
+	}
+	if want := map[string]bool{"pdf": false, "pdf-forms": true, "xlsx": false}; !maps.Equal(noted, want) {
+		t.Errorf("noted = %v, want %v", noted, want)
+	}
+	out.Reset()
+	run(context.Background(), []string{"validate", lib}, &out, &errOut)
+	if strings.Contains(out.String(), "note:") {
+		t.Errorf("without -strict:\n%s", out.String())
 	}
 }
