@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/hostsdk/triggereval"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
@@ -240,7 +242,7 @@ func evalFiles(arg string) ([]string, error) {
 
 // fileCase is a case and the file it came from.
 type fileCase struct {
-	evalCase
+	triggereval.Case
 	File string
 }
 
@@ -252,11 +254,11 @@ func (ev *evaluator) readFile(path string, stderr io.Writer) ([]fileCase, error)
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxEvalFile+1))
+	data, err := io.ReadAll(io.LimitReader(f, triggereval.MaxFileSize+1))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
-	cases, err := parseEvalFile(path, data)
+	cases, err := triggereval.ParseFile(path, data)
 	if err != nil {
 		return nil, err
 	}
@@ -269,11 +271,11 @@ func (ev *evaluator) readFile(path string, stderr io.Writer) ([]fileCase, error)
 	}
 	out := make([]fileCase, len(cases))
 	for i, c := range cases {
-		c.Skill = cmpOr(c.Skill, cmpOr(ev.o.skill, folder))
+		c.Skill = cmp.Or(c.Skill, ev.o.skill, folder)
 		if c.Skill == "" {
 			return nil, fmt.Errorf("%s: the cases name no skill: give -skill NAME", path)
 		}
-		out[i] = fileCase{evalCase: c, File: path}
+		out[i] = fileCase{Case: c, File: path}
 	}
 	return out, nil
 }
@@ -428,20 +430,11 @@ func printEvalTable(w io.Writer, r evalReport) {
 		if c.SearchRank > 0 {
 			rank = strconv.Itoa(c.SearchRank)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", result, c.Skill, trigger, c.Placement, rank, cmpOr(c.OutrankedBy, "-"), shortRequest(c.Request))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", result, c.Skill, trigger, c.Placement, rank, cmp.Or(c.OutrankedBy, "-"), triggereval.OneLine(c.Request, 60))
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\n%d cases: %d passed, %d failed (search@%d).\n", len(r.Cases), r.Passed, r.Failed, r.K)
 	if len(r.Unknown) > 0 {
 		fmt.Fprintf(w, "Not in the library: %s.\n", strings.Join(r.Unknown, ", "))
 	}
-}
-
-// shortRequest is a request on one line, cut to 60 characters.
-func shortRequest(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 60 {
-		return string(r[:59]) + "…"
-	}
-	return s
 }

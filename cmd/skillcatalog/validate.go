@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/hostsdk/triggereval"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -99,7 +100,7 @@ func hasEvalFile(dir string) bool {
 		if err != nil {
 			continue
 		}
-		if cases, err := parseEvalFile(f, data); err == nil && len(cases) > 0 {
+		if cases, err := triggereval.ParseFile(f, data); err == nil && len(cases) > 0 {
 			return true
 		}
 	}

@@ -1,4 +1,12 @@
-package main
+// Package triggereval runs trigger evals: requests that should, or should
+// not, make a model use a skill, in the files skill repositories ship
+// (ParseFile reads them). Run sends each request, with the session's
+// catalog and tools, to a Model some number of times and reports whether
+// the model called the `skill` tool with the right name, the trigger rate
+// of each request and its pass or fail at a threshold. The Model is the
+// host's: the adapters of the model APIs live in their own module
+// (hostsdk/modelapi), which this package does not depend on.
+package triggereval
 
 import (
 	"bufio"
@@ -11,17 +19,17 @@ import (
 	"unicode/utf8"
 )
 
-// Bounds on a trigger-eval file: a larger file, or more cases, is refused
-// rather than read in part.
+// Bounds on a trigger-eval file: a larger file, more cases or a longer
+// request is refused rather than read in part.
 const (
-	maxEvalFile    = 1 << 20
-	maxEvalCases   = 10000
-	maxEvalRequest = 16 << 10
+	MaxFileSize = 1 << 20
+	MaxCases    = 10000
+	MaxRequest  = 16 << 10
 )
 
-// evalCase is one trigger case: a request and whether it should make the
+// Case is one trigger case: a request and whether it should make the
 // model use Skill.
-type evalCase struct {
+type Case struct {
 	// Skill is the skill the case is about; "" when the file does not say
 	// (the command fills it in from -skill or the skill's folder).
 	Skill         string
@@ -38,20 +46,21 @@ type jsonCase struct {
 	Skill         string  `json:"skill"`
 }
 
-// parseEvalFile reads the trigger cases of a file: a JSON array of cases,
+// ParseFile reads the trigger cases of a file (name is its path, for
+// errors and its extension): a JSON array of cases,
 // an object {"skill_name", "evals": [cases]}, or (by the .md extension)
-// the markdown form of parseMarkdownCases. A case without should_trigger
+// the markdown form of parseMarkdown. A case without should_trigger
 // or without a request is not a trigger case (an output eval, say) and is
 // left out; a file that is none of these is an error.
-func parseEvalFile(name string, data []byte) ([]evalCase, error) {
-	if len(data) > maxEvalFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes", name, maxEvalFile)
+func ParseFile(name string, data []byte) ([]Case, error) {
+	if len(data) > MaxFileSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", name, MaxFileSize)
 	}
 	if !utf8.Valid(data) {
 		return nil, fmt.Errorf("%s: not UTF-8 text", name)
 	}
 	if strings.EqualFold(filepath.Ext(name), ".md") {
-		return parseMarkdownCases(name, data)
+		return parseMarkdown(name, data)
 	}
 	trimmed := bytes.TrimSpace(data)
 	var raw []jsonCase
@@ -73,10 +82,10 @@ func parseEvalFile(name string, data []byte) ([]evalCase, error) {
 	default:
 		return nil, fmt.Errorf("%s: neither JSON nor markdown (.md)", name)
 	}
-	if len(raw) > maxEvalCases {
-		return nil, fmt.Errorf("%s: more than %d cases", name, maxEvalCases)
+	if len(raw) > MaxCases {
+		return nil, fmt.Errorf("%s: more than %d cases", name, MaxCases)
 	}
-	var out []evalCase
+	var out []Case
 	for _, c := range raw {
 		req := c.Query
 		if req == nil {
@@ -88,7 +97,7 @@ func parseEvalFile(name string, data []byte) ([]evalCase, error) {
 		if err := checkRequest(*req); err != nil {
 			return nil, fmt.Errorf("%s: case %d: %w", name, len(out)+1, err)
 		}
-		out = append(out, evalCase{Skill: cmpOr(c.Skill, skillName), Request: strings.TrimSpace(*req), ShouldTrigger: *c.ShouldTrigger})
+		out = append(out, Case{Skill: firstOf(c.Skill, skillName), Request: strings.TrimSpace(*req), ShouldTrigger: *c.ShouldTrigger})
 	}
 	return out, nil
 }
@@ -98,22 +107,22 @@ func checkRequest(r string) error {
 	switch {
 	case strings.TrimSpace(r) == "":
 		return errors.New("empty request")
-	case len(r) > maxEvalRequest:
-		return fmt.Errorf("request longer than %d bytes", maxEvalRequest)
+	case len(r) > MaxRequest:
+		return fmt.Errorf("request longer than %d bytes", MaxRequest)
 	}
 	return nil
 }
 
-// parseMarkdownCases reads the markdown form: one case per task-list item,
+// parseMarkdown reads the markdown form: one case per task-list item,
 // "- [x] request" for a request that should trigger the skill and
 // "- [ ] request" for one that should not ("*" for "-", "X" for "x"), and
 // an optional line "skill: NAME" naming the skill. Every other line
 // (headings, prose) is ignored.
-func parseMarkdownCases(name string, data []byte) ([]evalCase, error) {
-	var out []evalCase
+func parseMarkdown(name string, data []byte) ([]Case, error) {
+	var out []Case
 	skillName := ""
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(nil, maxEvalFile+1)
+	sc.Buffer(nil, MaxFileSize+1)
 	for n := 1; sc.Scan(); n++ {
 		line := strings.TrimSpace(sc.Text())
 		if v, ok := strings.CutPrefix(line, "skill:"); ok && skillName == "" {
@@ -136,10 +145,10 @@ func parseMarkdownCases(name string, data []byte) ([]evalCase, error) {
 		if err := checkRequest(req); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", name, n, err)
 		}
-		if len(out) == maxEvalCases {
-			return nil, fmt.Errorf("%s: more than %d cases", name, maxEvalCases)
+		if len(out) == MaxCases {
+			return nil, fmt.Errorf("%s: more than %d cases", name, MaxCases)
 		}
-		out = append(out, evalCase{Request: req, ShouldTrigger: should})
+		out = append(out, Case{Request: req, ShouldTrigger: should})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -150,8 +159,8 @@ func parseMarkdownCases(name string, data []byte) ([]evalCase, error) {
 	return out, nil
 }
 
-// cmpOr is the first of a and b that is not empty.
-func cmpOr(a, b string) string {
+// firstOf is the first of a and b that is not empty.
+func firstOf(a, b string) string {
 	if a != "" {
 		return a
 	}
