@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
@@ -25,11 +26,11 @@ const (
 
 // Model answers one model step: given the conversation (the session's
 // visible messages: the plugin's catalog, the user's request) and the
-// agent's tools, it returns the assistant's reply, its tool calls as
+// tools offered to the agent (tools.Tree.Visible), it returns the assistant's reply, its tool calls as
 // "tool_use" blocks. hostsdk/modelapi's adapters make one for Anthropic's
 // and OpenAI's APIs; a test's scripted model is one too.
 type Model interface {
-	Reply(ctx context.Context, conversation []hostsdk.Message, tools []hostsdk.ToolDefinition) (hostsdk.Message, error)
+	Reply(ctx context.Context, conversation []hostsdk.Message, offered []tools.ResolvedTool) (hostsdk.Message, error)
 }
 
 // Options say where Run sends the requests.
@@ -38,6 +39,9 @@ type Options struct {
 	// run is a session of its own, ended when the run is.
 	Host       *hostsdk.Host
 	AgentScope string
+	// Tools is the host's tool tree, whose tools visible to AgentScope
+	// the model is offered.
+	Tools *tools.Tree
 	// Cwd is the sessions' working directory: absolute, or "" for none.
 	Cwd string
 	// Runs is how many times each request is sent (0: DefaultRuns), and
@@ -79,8 +83,8 @@ type Report struct {
 // mount says, the relevant-skills message), with the agent's tools, and
 // reports whether the model's reply called `skill` with the case's skill.
 func Run(ctx context.Context, opts Options, model Model, cases []Case) (Report, error) {
-	if opts.Host == nil || model == nil {
-		return Report{}, errors.New("triggereval: a host and a model are required")
+	if opts.Host == nil || opts.Tools == nil || model == nil {
+		return Report{}, errors.New("triggereval: a host, its tool tree and a model are required")
 	}
 	runs := opts.Runs
 	if runs <= 0 {
@@ -139,7 +143,7 @@ func runOnce(ctx context.Context, opts Options, model Model, session, request st
 			conversation = append(conversation, e.Message)
 		}
 	}
-	reply, err := model.Reply(ctx, conversation, opts.Host.Tools(opts.AgentScope))
+	reply, err := model.Reply(ctx, conversation, opts.Tools.Visible(opts.AgentScope))
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}

@@ -30,7 +30,7 @@ type scriptedModel struct {
 	seen   []string // per reply: whether the catalog and the skill tool were there
 }
 
-func (m *scriptedModel) Reply(_ context.Context, conv []hostsdk.Message, defs []hostsdk.ToolDefinition) (hostsdk.Message, error) {
+func (m *scriptedModel) Reply(_ context.Context, conv []hostsdk.Message, offered []tools.ResolvedTool) (hostsdk.Message, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	request := ""
@@ -42,8 +42,8 @@ func (m *scriptedModel) Reply(_ context.Context, conv []hostsdk.Message, defs []
 		}
 	}
 	tool := false
-	for _, d := range defs {
-		tool = tool || d.Name == "skill"
+	for _, d := range offered {
+		tool = tool || d.Definition.Name == "skill"
 	}
 	m.seen = append(m.seen, fmt.Sprintf("catalog %v, skill tool %v", catalog, tool))
 	runs, ok := m.script[request]
@@ -66,7 +66,7 @@ func (m *scriptedModel) Reply(_ context.Context, conv []hostsdk.Message, defs []
 
 // newHost is a host with the plugin in process, mounted globally, over a
 // library of pdf, pdf-forms and xlsx.
-func newHost(t *testing.T) *hostsdk.Host {
+func newHost(t *testing.T) (*hostsdk.Host, *tools.Tree) {
 	t.Helper()
 	reg := skilltest.NewRegistry(t)
 	for _, s := range []skills.RuntimeSkill{
@@ -78,7 +78,8 @@ func newHost(t *testing.T) *hostsdk.Host {
 			t.Fatal(err)
 		}
 	}
-	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
+	tree := tools.NewTree()
+	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +91,7 @@ func newHost(t *testing.T) *hostsdk.Host {
 	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
-	return host
+	return host, tree
 }
 
 // TestRunWithAScriptedModel: each request is sent three times, each time
@@ -113,7 +114,8 @@ func TestRunWithAScriptedModel(t *testing.T) {
 		{Skill: "pdf", Request: "Add a pivot table to sales.xlsx", ShouldTrigger: false},
 		{Skill: "pdf", Request: "Summarise this PDF in three lines", ShouldTrigger: false},
 	}
-	rep, err := triggereval.Run(context.Background(), triggereval.Options{Host: newHost(t), AgentScope: tools.GlobalScope}, model, cases)
+	host, tree := newHost(t)
+	rep, err := triggereval.Run(context.Background(), triggereval.Options{Host: host, Tools: tree, AgentScope: tools.GlobalScope}, model, cases)
 	if err != nil {
 		t.Fatal(err)
 	}
