@@ -45,6 +45,15 @@ case that should not passes when the skill is neither in the
 relevant-skills message nor the first search result. The exit status is 1
 when a case fails, 2 on a usage error.
 
+With -model anthropic|openai it runs the cases with the model instead, each
+request -runs times with the real catalog and tools, and reports the
+trigger rate per request and pass or fail at -threshold. The model SDKs
+live in their own module: this runs the skillcatalog-modeleval command
+(go install github.com/skillcatalog/skillcatalog/hostsdk/modelapi/cmd/skillcatalog-modeleval@latest;
+SKILLCATALOG_MODELEVAL names another path), which reads the API key from
+the environment (ANTHROPIC_API_KEY, OPENAI_API_KEY). FILE or DIR arguments
+are required with -model.
+
 The files (see README.md for an example of each): a JSON array of
 {"query", "should_trigger"}; an object {"skill_name", "evals": [{"prompt",
 "should_trigger"}]} (entries without should_trigger are left out); a
@@ -63,6 +72,12 @@ type evalOptions struct {
 	skill   string
 	k       int
 	json    bool
+
+	// model, with runs, threshold and modelName, runs the cases with a
+	// model, through the driver (see modelDriver).
+	model, modelName string
+	runs             int
+	threshold        float64
 }
 
 // evalExplain are the options eval shares with explain.
@@ -83,6 +98,10 @@ func evalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	fl.StringVar(&o.skill, "skill", "", "the skill `NAME` cases that name none are about")
 	fl.IntVar(&o.k, "k", render.DefaultSearchLimit, fmt.Sprintf("the search results `K` that count, 1 to %d", render.MaxSearchLimit))
 	fl.BoolVar(&o.json, "json", false, "print JSON")
+	fl.StringVar(&o.model, "model", "", "run the cases with a model instead: `API` anthropic or openai (through "+modelDriver+")")
+	fl.StringVar(&o.modelName, "model-name", "", "with -model, the `MODEL` to call")
+	fl.IntVar(&o.runs, "runs", 3, "with -model, how many times each request is sent")
+	fl.Float64Var(&o.threshold, "threshold", 0.5, "with -model, the trigger rate at which a request counts as triggering")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), evalUsage)
 		fl.PrintDefaults()
@@ -92,6 +111,9 @@ func evalCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	}
 	if o.k < 1 || o.k > render.MaxSearchLimit {
 		return usageError(fl, stderr, "-k must be from 1 to %d, got %d", render.MaxSearchLimit, o.k)
+	}
+	if o.model != "" {
+		return runModelDriver(ctx, o, fl.Args(), stdout, stderr)
 	}
 	ev, err := newEvaluator(ctx, o)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -117,5 +118,31 @@ func TestValidateStrictNotesMissingEvals(t *testing.T) {
 	run(context.Background(), []string{"validate", lib}, &out, &errOut)
 	if strings.Contains(out.String(), "note:") {
 		t.Errorf("without -strict:\n%s", out.String())
+	}
+}
+
+// TestEvalModelRunsTheDriver: eval -model runs the model driver with the
+// options it shares and the eval files of the skill DIR given, and exits
+// with its status; without a FILE or DIR it is a usage error.
+func TestEvalModelRunsTheDriver(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake driver is a shell script")
+	}
+	dir := t.TempDir()
+	driver := filepath.Join(dir, "driver")
+	writeFile(t, driver, "#!/bin/sh\necho \"$@\"\nexit 3\n")
+	if err := os.Chmod(driver, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("SKILLCATALOG_MODELEVAL", driver)
+	lib := filepath.Join("testdata", "eval", "skills")
+	var out, errOut bytes.Buffer
+	code := run(context.Background(), []string{"eval", "-model", "openai", "-runs", "5", "-skills", lib, "-json", filepath.Join(lib, "pdf")}, &out, &errOut)
+	want := "-model openai -runs 5 -threshold 0.5 -skills " + lib + " -json -- " + filepath.Join(lib, "pdf", "evals", "triggers.json") + "\n"
+	if code != 3 || out.String() != want {
+		t.Errorf("status %d, output %q; want 3 and %q (stderr %q)", code, out.String(), want, errOut.String())
+	}
+	if code := run(context.Background(), []string{"eval", "-model", "openai", "-skills", lib}, &out, &errOut); code != 2 {
+		t.Errorf("no FILE: status %d, want 2", code)
 	}
 }
