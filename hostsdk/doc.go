@@ -295,6 +295,7 @@
 //     callback that made them (see package skills).
 //
 // Metrics carry bounded attributes only (never a session id, a skill name
+// outside the skill counters of "Skill activations"
 // or a path; those are on the spans). Instrument, kind, unit, attributes:
 //
 //   - skillcatalog.steps, counter, {step}: skillcatalog.outcome, an Outcome
@@ -316,4 +317,42 @@
 //     package skills: by provider label and operation.
 //
 // Histograms advise bucket bounds from 100 µs to 30 s.
+//
+// # Skill activations
+//
+// Each skill whose instructions reach the model is an activation: one
+// span event skillcatalog.skill.activation on the span of the step or tool
+// call that activated it, with skillcatalog.skill (the name, or with
+// [Options.MaskSkillNames] "skill-" and 16 hex digits of its hash, stable
+// across hosts), skillcatalog.skill.origin (the remote source's label, or
+// local), skillcatalog.skill.digest (events.ContentDigest of the
+// instructions the message carries, from its load record),
+// skillcatalog.trigger, skillcatalog.session.id and
+// skillcatalog.agent.scope. The triggers ([TriggerModel] and the rest):
+//
+//   - model: a successful `skill` tool call (Host.CallTool, on the
+//     skillcatalog.CallTool span);
+//   - user: the user invoked the skill by name (StepResult.Invocations);
+//   - fork: the same, for a skill whose directives run it in a sub-agent
+//     (context: fork); the host sees the invocation, not the sub-agent,
+//     and a fork the model's `skill` call leads the runtime to start is
+//     recorded as model;
+//   - preload: preloaded at the session's first step (StepResult.Preloaded);
+//   - reattach: attached again after a compaction hid its instructions
+//     (StepResult.Reattached); skills gone, unavailable or left out are
+//     not activations.
+//
+// Two counters let listed and loaded be compared per skill (the skill
+// names are those of the library, so bounded; no session id, no digest):
+//
+//   - skillcatalog.skill.activations, counter, {activation}:
+//     skillcatalog.skill, skillcatalog.skill.origin, skillcatalog.trigger,
+//     skillcatalog.agent.scope.
+//   - skillcatalog.skill.listed, counter, {listing}: at each step that
+//     published a catalog (initial or replacement), one for every skill
+//     of the snapshot the catalog was built from (the session's selection
+//     applied; a skill a catalog budget shortened or left out still
+//     counts): skillcatalog.skill, skillcatalog.skill.origin,
+//     skillcatalog.agent.scope. A skill listed but never activated has
+//     listings and no activations.
 package hostsdk

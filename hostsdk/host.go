@@ -64,6 +64,11 @@ type Options struct {
 	// MeterProvider, when set, records the SDK's metrics (see "Tracing and
 	// metrics"); nil records none.
 	MeterProvider metric.MeterProvider
+	// MaskSkillNames records, in the activation events and the skill
+	// counters (see "Tracing and metrics"), a stable stand-in for each
+	// skill name ("skill-" and 16 hex digits of its hash) instead of the
+	// name, for hosts whose skill names must not leave the host.
+	MaskSkillNames bool
 	// Embedder, when set, adds semantic ranking to the plugin's skill
 	// search (the skill_search tool and the relevant-skills message): the
 	// plugin embeds each skill's name and description once, and each
@@ -181,6 +186,7 @@ func New(opts *Options) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
+	tel.maskNames = cfg.MaskSkillNames
 	h := &Host{opts: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), tel: tel}
 	h.callbacks = tel.callbacks(hostCallbacks{h})
 	return h, nil

@@ -250,7 +250,7 @@ func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err e
 // preStep is PreStep for a session whose turn the caller holds.
 func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepResult, err error) {
 	ctx, obs := h.tel.startStep(ctx, step)
-	defer func() { h.tel.endStep(ctx, obs, result, err) }()
+	defer func() { h.observeStep(ctx, obs, step, result, err) }()
 	decision := step.Downstream
 	h.mu.Lock()
 	listeners := append([]Listener(nil), h.listeners...)

@@ -51,6 +51,11 @@ type hostTelemetry struct {
 	callbackDuration metric.Float64Histogram
 	skillLoads       metric.Int64Counter
 	resourceReads    metric.Int64Counter
+	activations      metric.Int64Counter
+	listed           metric.Int64Counter
+
+	// maskNames records skill names as maskedName (Options.MaskSkillNames).
+	maskNames bool
 }
 
 func newHostTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*hostTelemetry, error) {
@@ -63,7 +68,7 @@ func newHostTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*hostTe
 	}
 	m := mp.Meter(instrumentationScope)
 	buckets := metric.WithExplicitBucketBoundaries(telemetry.DurationBuckets()...)
-	var errs [6]error
+	var errs [8]error
 	t.steps, errs[0] = m.Int64Counter("skillcatalog.steps", metric.WithUnit("{step}"),
 		metric.WithDescription("Pre-steps, by outcome."))
 	t.stepDuration, errs[1] = m.Float64Histogram("skillcatalog.step.duration", metric.WithUnit("s"), buckets,
@@ -76,6 +81,10 @@ func newHostTelemetry(tp trace.TracerProvider, mp metric.MeterProvider) (*hostTe
 		metric.WithDescription("Skill definitions the plugin asked the host for, by result: ok, not_found, error."))
 	t.resourceReads, errs[5] = m.Int64Counter("skillcatalog.resource.reads", metric.WithUnit("{read}"),
 		metric.WithDescription("Skill resource reads the plugin asked the host for, by result: ok, binary, not_found, refused, error."))
+	t.activations, errs[6] = m.Int64Counter("skillcatalog.skill.activations", metric.WithUnit("{activation}"),
+		metric.WithDescription("Skills whose instructions reached the model, by skill, origin, trigger and agent scope."))
+	t.listed, errs[7] = m.Int64Counter("skillcatalog.skill.listed", metric.WithUnit("{listing}"),
+		metric.WithDescription("Skills of the agent's snapshot at each step that published a catalog, by skill, origin and agent scope."))
 	for _, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("hostsdk: create instrument: %w", err)

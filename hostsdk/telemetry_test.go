@@ -42,12 +42,12 @@ type telemetryEnv struct {
 }
 
 func newTelemetryEnv(t *testing.T, opts hostsdk.LoadOptions) *telemetryEnv {
-	return newTelemetryEnvWith(t, opts, nil, "")
+	return newTelemetryEnvWith(t, opts, nil, "", false)
 }
 
 // newTelemetryEnvWith is newTelemetryEnv with the registry's runtime
-// skills and the mount's configuration.
-func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skills.RuntimeSkill, mountConfig string) *telemetryEnv {
+// skills, the mount's configuration and Options.MaskSkillNames.
+func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skills.RuntimeSkill, mountConfig string, mask bool) *telemetryEnv {
 	t.Helper()
 	e := &telemetryEnv{spans: tracetest.NewInMemoryExporter(), metrics: sdkmetric.NewManualReader()}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(e.spans))
@@ -73,7 +73,7 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 		}
 	}
 	e.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(),
-		Logger: slog.New(slog.DiscardHandler), TracerProvider: tp, MeterProvider: mp})
+		Logger: slog.New(slog.DiscardHandler), TracerProvider: tp, MeterProvider: mp, MaskSkillNames: mask})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -298,6 +298,12 @@ func TestMetricsAfterTenSteps(t *testing.T) {
 
 		"skillcatalog.publications{skillcatalog.kind=initial}":     1,
 		"skillcatalog.publications{skillcatalog.kind=replacement}": 1,
+		// The model loaded alpha once; the initial catalog listed alpha,
+		// the replacement alpha, beta and gamma.
+		"skillcatalog.skill.activations{skillcatalog.agent.scope=agent:a,skillcatalog.skill=alpha,skillcatalog.skill.origin=local,skillcatalog.trigger=model}": 1,
+		"skillcatalog.skill.listed{skillcatalog.agent.scope=agent:a,skillcatalog.skill=alpha,skillcatalog.skill.origin=local}":                                 2,
+		"skillcatalog.skill.listed{skillcatalog.agent.scope=agent:a,skillcatalog.skill=beta,skillcatalog.skill.origin=local}":                                  1,
+		"skillcatalog.skill.listed{skillcatalog.agent.scope=agent:a,skillcatalog.skill=gamma,skillcatalog.skill.origin=local}":                                 1,
 
 		// Each skill load asks for a snapshot first.
 		"skillcatalog.callback.duration{skillcatalog.callback=Snapshot,skillcatalog.result=ok}": int64(snapshots + 2),
@@ -374,7 +380,7 @@ func TestResourceReadsAreTracedAndCounted(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := newTelemetryEnvWith(t, hostsdk.LoadOptions{InProcess: true}, []skills.RuntimeSkill{{Name: "files", Description: "Has files.", Content: "Read notes.md.",
-		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}}, `{"resourceTool": true}`)
+		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}}, `{"resourceTool": true}`, false)
 	ctx := context.Background()
 	for _, path := range []string{"notes.md", "missing.md", "notes.md"} {
 		res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill_resource", Arguments: json.RawMessage(`{"name":"files","path":"` + path + `"}`)})

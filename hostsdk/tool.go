@@ -50,7 +50,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 		return ToolResult{}, err
 	}
 	ctx, span := h.tel.startToolCall(ctx, call)
-	defer func() { h.tel.endToolCall(span, result, err) }()
+	defer func() { h.observeToolCall(ctx, span, call, result, err) }()
 	id, _, ok := h.opts.Tools.Resolve(call.AgentScope, call.Name)
 	if !ok {
 		return ToolResult{}, &ToolNotFoundError{Name: call.Name, Scope: call.AgentScope}

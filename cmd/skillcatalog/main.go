@@ -11,6 +11,7 @@
 //	skillcatalog publish [-json] [-strict] DIR OUT      skills as a static website (/.well-known/agent-skills/)
 //	skillcatalog explain [flags]                        the catalog the model would see, and why
 //	skillcatalog search -skills DIR QUERY               the skills that best match a request
+//	skillcatalog eval -skills DIR [FILE|DIR...]         trigger evals: where each request puts its skill
 //	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
 //	skillcatalog version                                build and protocol versions
 package main
@@ -44,6 +45,7 @@ Usage:
   skillcatalog publish [-json] [-strict] DIR OUT      write skills as a static website for any web server (/.well-known/agent-skills/)
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
   skillcatalog search -skills DIR [flags] QUERY       find the skills that best match a request, as the skill_search tool does
+  skillcatalog eval -skills DIR [flags] [FILE|DIR...] run trigger evals offline: where each request puts the skill it is about
   skillcatalog hostcheck [-json] [-timeout D] -- COMMAND [ARG...]
                                                       check a host of the plugin protocol, in any language
   skillcatalog version                                print the build and protocol versions
@@ -57,6 +59,7 @@ Each command's flags:
   skillcatalog publish -h
   skillcatalog explain -h
   skillcatalog search -h
+  skillcatalog eval -h
   skillcatalog hostcheck -h
 `
 
@@ -89,6 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return explainCommand(ctx, args[1:], stdout, stderr)
 	case "search":
 		return searchCommand(ctx, args[1:], stdout, stderr)
+	case "eval":
+		return evalCommand(ctx, args[1:], stdout, stderr)
 	case "hostcheck":
 		return hostcheckCommand(ctx, args[1:], stdout, stderr)
 	case "version", "-version", "--version":

@@ -15,6 +15,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/hostsdk/triggereval"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
@@ -78,6 +79,32 @@ type validatedSkill struct {
 	// Catalog says, for a skill skillcatalog loads, what a catalog
 	// mounted with -description-max-length shows of its description.
 	Catalog *catalogShown `json:"catalog,omitempty"`
+	// Notes, with -strict, are what the skill lacks that the
+	// specification does not require: a trigger-eval file.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// noEvalsNote is the -strict note on a skill without a trigger-eval file.
+const noEvalsNote = "no trigger-eval file in evals/ (.json or .md): skillcatalog eval cannot check when it should be used"
+
+// hasEvalFile reports whether the skill directory has a trigger-eval file
+// that skillcatalog eval reads: a .json or .md file with a trigger case in
+// its evals/ folder.
+func hasEvalFile(dir string) bool {
+	files, err := evalFiles(filepath.Join(dir, "evals"))
+	if err != nil {
+		return false
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		if cases, err := triggereval.ParseFile(f, data); err == nil && len(cases) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // catalogShown is what a catalog shows of a skill's description.
@@ -136,6 +163,11 @@ Each DIR is reported as valid, invalid, or "no skill in DIR" (it holds no
 SKILL.md, or is a file other than SKILL.md); the last line counts the three.
 A DIR that does not exist is an error: nothing is checked.
 
+With -strict, a skill without a trigger-eval file (a .json or .md file of
+trigger cases in its evals/ folder, as skillcatalog eval reads) gets the
+note "no trigger-eval file in evals/ ...". A note never makes a skill
+invalid.
+
 Exit status: 0 when every skill is valid, 1 when any is not, a DIR holds
 no skill or does not exist, or the command was interrupted (SIGINT,
 SIGTERM) before it finished, 2 for a usage error. SKILL.md is read as skillcatalog's Agent
@@ -146,7 +178,7 @@ With -json it prints one object:
   {"valid": bool, "skills": [{"path", "valid", "errors": [{"field", "message"}],
    "warnings": [...], "loads": bool, "name", "notLoaded", "skipReason", "directives":
    {"context", "agent", "model", "allowedTools", "trusted"}, "served": bool, "notServed",
-   "catalog": {"descriptionLength", "shown", "cut": bool}}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
+   "catalog": {"descriptionLength", "shown", "cut": bool}, "notes": [...]}], "errors": [{"path", "message"}], "scan": {"dirs", "absent", "loaded",
    "skipped": [{"path", "skill", "reason", "detail"}], "notScanned", "summary"}}
 
 Flags:
@@ -157,6 +189,7 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 	asJSON := fl.Bool("json", false, "print the result as one JSON object")
 	var presets presetFlags
 	fl.Var(&presets, "preset", "load as the `LAYOUT` does too ("+presetNames()+"; repeatable): its leniencies are reported as warnings")
+	strict := fl.Bool("strict", false, "also note what a skill lacks beyond the specification: a trigger-eval file in evals/ (see skillcatalog eval)")
 	maxLen := fl.Int("description-max-length", hostsdk.OpenDescriptionMaxLength, "say what a catalog mounted with catalogDescriptionMaxLength `N` shows of each long description (the default is what hostsdk.Open mounts)")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), validateUsage)
@@ -181,6 +214,9 @@ func validateCommand(ctx context.Context, args []string, stdout, stderr io.Write
 		v := validateDir(dir, presets)
 		if v.Loads {
 			v.Catalog = describeCatalog(v.Description, *maxLen)
+		}
+		if *strict && !hasEvalFile(dir) {
+			v.Notes = append(v.Notes, noEvalsNote)
 		}
 		return v
 	})
@@ -403,6 +439,9 @@ func printValidation(w io.Writer, rep validateReport, maxLen int) {
 		}
 		if line := catalogLine(s.Catalog, maxLen); line != "" {
 			fmt.Fprintf(w, "  %s\n", line)
+		}
+		for _, n := range s.Notes {
+			fmt.Fprintf(w, "  note: %s\n", n)
 		}
 	}
 	for _, p := range rep.Errors {
