@@ -433,7 +433,13 @@ func wordsField(key string, n *yaml.Node, warnings []string) ([]string, []string
 	case n.Kind != yaml.SequenceNode:
 		return nil, append(warnings, fmt.Sprintf("field %q is neither a list nor a string; ignored", key))
 	}
-	var words []string
+	return sequenceStrings(key, n, warnings)
+}
+
+// sequenceStrings reads the string entries of a sequence node, aliases
+// resolved; an entry that is not a string is left out with a warning.
+func sequenceStrings(key string, n *yaml.Node, warnings []string) ([]string, []string) {
+	var out []string
 	for _, e := range n.Content {
 		if e.Kind == yaml.AliasNode && e.Alias != nil {
 			e = e.Alias
@@ -442,9 +448,9 @@ func wordsField(key string, n *yaml.Node, warnings []string) ([]string, []string
 			warnings = append(warnings, fmt.Sprintf("field %q holds an entry that is not a string; it is left out", key))
 			continue
 		}
-		words = append(words, e.Value)
+		out = append(out, e.Value)
 	}
-	return words, warnings
+	return out, warnings
 }
 
 // summary returns the summary a listing gives for the skill this
@@ -474,16 +480,7 @@ func pathsField(key string, n *yaml.Node, warnings []string) ([]string, []string
 	case n.Kind == yaml.ScalarNode:
 		values = []string{n.Value}
 	case n.Kind == yaml.SequenceNode:
-		for _, e := range n.Content {
-			if e.Kind == yaml.AliasNode && e.Alias != nil {
-				e = e.Alias
-			}
-			if e.Kind != yaml.ScalarNode {
-				warnings = append(warnings, fmt.Sprintf("field %q holds an entry that is not a string; it is left out", key))
-				continue
-			}
-			values = append(values, e.Value)
-		}
+		values, warnings = sequenceStrings(key, n, warnings)
 	default:
 		return nil, append(warnings, fmt.Sprintf("field %q is neither a list nor a string; ignored", key))
 	}
