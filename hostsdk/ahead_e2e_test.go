@@ -8,10 +8,10 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 // TestChangeStepMakesNoCallback: through the plugin binary, the host sends

@@ -5,9 +5,9 @@ import (
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.

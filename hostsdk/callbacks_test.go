@@ -8,11 +8,11 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 // TestSnapshotDeltas: the host answers a plugin that holds an earlier

@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // TestRemoteSkillsThroughThePlugin drives the MCP provider, talking to a real

@@ -17,14 +17,14 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 // extHost is a host with the real plugin binary mounted (resource tool on)

@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 // runQuickStart is the README's five-line setup, as a function so that it

@@ -10,11 +10,11 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 // servePublishedSite serves the repository's published example site (what

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 )
 
 // openMounted opens a host over the test skills with mount as

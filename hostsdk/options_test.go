@@ -7,8 +7,8 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 // TestNewNamesWhatIsMissing: New refuses options without a required part,

@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
+	"github.com/skillcatalog/skillcatalog/internal/mcpfake"
 	"github.com/skillcatalog/skillcatalog/internal/modeltext"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
 )
 
 // forged is what a hostile server writes to leave the block that labels its

@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 // secret is the content of every file outside the skills' directories: no

@@ -12,12 +12,12 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 // slowStepTimeout is the step deadline of the slow-source tests: short, so

@@ -11,7 +11,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/internal/telemetry"
+	"github.com/skillcatalog/skillcatalog/internal/telemetry"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 )
 
 // longDescription is a spec-valid description of 787 characters, as long

@@ -5,9 +5,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // directivesLine says on one line what a skill asks of the runtime (its

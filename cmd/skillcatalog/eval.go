@@ -16,14 +16,14 @@ import (
 	"text/tabwriter"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/hostsdk/triggereval"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 const evalUsage = `Usage: skillcatalog eval -skills DIR [flags] [FILE | DIR ...]

@@ -8,8 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // countingProvider counts the listings and loads that reach a provider.

@@ -14,7 +14,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
 )
 
 const explainFixture = "../../testdata/explain"

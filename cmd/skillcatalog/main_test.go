@@ -13,9 +13,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
 )
 
 // TestMain lets the test binary serve as the plugin when the demo

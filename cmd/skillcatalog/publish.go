@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 const publishUsage = `Usage: skillcatalog publish [-json] [-strict] DIR OUT

@@ -13,8 +13,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 const webFixture = "../../testdata/webskills/skills"

@@ -12,9 +12,9 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 )
 
 // relevantOf reads, from a step given request, what its relevant-skills

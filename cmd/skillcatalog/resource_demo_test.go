@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/internal/modeltext"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
 )
 
 // demoReads returns the demo's skill_resource events.

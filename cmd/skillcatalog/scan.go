@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 )
 
 // The one line demo, explain, validate and serve-mcp print of the skill

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/skillcatalog/skillcatalog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
 )
 
 // serveMCPCommand publishes a skills directory over MCP, on stdio or

@@ -13,11 +13,11 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skillserver"
 	"github.com/skillcatalog/skillcatalog/hostsdk/triggereval"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/skillserver"
 )
 
 // presetFlags collects repeated -preset flags.

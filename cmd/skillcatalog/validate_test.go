@@ -12,8 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/internal/testneeds"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 )
 
 const validateFixture = "../../testdata/validate"

@@ -3,7 +3,7 @@ package main
 import (
 	"flag"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 // webOptions are the demo's flags for skills from a website.

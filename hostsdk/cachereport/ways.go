@@ -12,11 +12,11 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // sessionID names the conversation's session in every row.

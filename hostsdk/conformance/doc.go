@@ -9,7 +9,7 @@
 //
 // Every scenario runs in a fresh world: a new scope tree, skill registry,
 // scripted providers, websites (static trees served on loopback and read by
-// real hostsdk/webskills providers), a file-backed session store in a
+// real skill/webskills providers), a file-backed session store in a
 // temporary directory, a Host and its own plugin instance, all closed
 // afterwards. Steps run in
 // order; the first step whose expectations fail is reported with a go-cmp

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // projectVar starts a step's cwd or touched path that lies in the
@@ -16,7 +16,7 @@ import (
 const projectVar = "$PROJECT"
 
 // projectSpec is a project on disk whose skills a real disk provider
-// (hostsdk/agentskills) finds: a tree copied, with an empty .git marking
+// (skill/agentskills) finds: a tree copied, with an empty .git marking
 // its root, into the scenario's temporary directory.
 type projectSpec struct {
 	// Tree is the directory copied, relative to the scenario file.

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
-// siteSpec is a website whose skills a real web provider (hostsdk/webskills)
+// siteSpec is a website whose skills a real web provider (skill/webskills)
 // reads (site): a static tree served from loopback.
 type siteSpec struct {
 	ID           string   `yaml:"id"`

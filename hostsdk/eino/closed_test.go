@@ -11,8 +11,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	skilleino "github.com/skillcatalog/skillcatalog/hostsdk/eino"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // A Run on an agent whose host was closed (a constructor that deferred

@@ -12,8 +12,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	skillgenkit "github.com/skillcatalog/skillcatalog/hostsdk/genkit"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // A Generate whose host was closed (a constructor that deferred Close)

@@ -10,10 +10,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
-// GlobalScope is the root of every Tree.
-const GlobalScope = "global"
+// GlobalScope is the root of every Tree, the protocol's global scope.
+const GlobalScope = contract.GlobalScope
 
 // Definition describes a tool as the model sees it.
 type Definition struct {

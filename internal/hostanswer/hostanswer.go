@@ -13,9 +13,9 @@ import (
 	"slices"
 	"unicode/utf8"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // MaxProviderErrorBytes bounds provider error text that reaches the model,

@@ -372,6 +372,10 @@ type ToolResult struct {
 	Source json.RawMessage
 }
 
+// GlobalScope is the scope at the root of a host's scopes: a plugin
+// mounted there, and skills attached there, serve every agent.
+const GlobalScope = "global"
+
 // ConfigureRequest configures one mount.
 type ConfigureRequest struct {
 	// Config is a JSON object of plugin options; empty means all defaults.

@@ -11,9 +11,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 )
 
 // Bounds of a discovery configuration. A configuration past one is refused

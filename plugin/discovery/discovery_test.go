@@ -14,13 +14,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillcatalog/skillcatalog/events"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/plugin/contract/contracttest"
 	"github.com/skillcatalog/skillcatalog/plugin/discovery"
 	"github.com/skillcatalog/skillcatalog/render"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {

@@ -9,12 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/hostsdk/webskills"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
 
 // DiskLabel is the provider label of the skill directories
@@ -25,7 +24,7 @@ const DiskLabel = "agentskills"
 // Scope is the registry scope every discovered provider is attached to,
 // the Go host SDK's global scope: a mount's discovered skills are visible
 // to every agent the mount serves.
-const Scope = tools.GlobalScope
+const Scope = contract.GlobalScope
 
 // sources are the providers of one discovery configuration, in the
 // registry they answer through, shared by the mounts configured with it.

@@ -9,10 +9,10 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills/skilltest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/pluginserver"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 func TestMain(m *testing.M) {

@@ -19,9 +19,9 @@ import (
 	"os"
 	"runtime"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk/internal/mcpfake"
-	"github.com/skillcatalog/skillcatalog/hostsdk/mcpskills"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
+	"github.com/skillcatalog/skillcatalog/internal/mcpfake"
+	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 func main() {

@@ -12,8 +12,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/anthropicapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // The model's three replies: it thinks and loads the skill, reads the

@@ -13,8 +13,8 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/internal/looptest"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/openaiapi"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // The arguments of the model's two calls, as it writes them.

@@ -15,13 +15,13 @@ import (
 	ooption "github.com/openai/openai-go/v3/option"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/agentskills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/anthropicapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/openaiapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/hostsdk/triggereval"
+	"github.com/skillcatalog/skillcatalog/skill/agentskills"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // agentScope is the scope of the agent the requests are sent for.

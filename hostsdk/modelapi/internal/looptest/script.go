@@ -9,8 +9,8 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
-	"github.com/skillcatalog/skillcatalog/hostsdk/skills"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // SystemPrompt is the runtime's own system prompt, which Run puts
