@@ -86,10 +86,10 @@ func TestActivationTelemetryOnEveryPath(t *testing.T) {
 	const scope = "agent:a"
 	for _, mode := range []struct {
 		name string
-		opts hostsdk.LoadOptions
+		opts *hostsdk.LoadOptions
 	}{
-		{"binary", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
-		{"in-process", hostsdk.LoadOptions{InProcess: true}},
+		{"binary", &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
+		{"in-process", &hostsdk.LoadOptions{InProcess: true}},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			e := newTelemetryEnvWith(t, mode.opts, runtime, `{"userInvocation": true}`, false)
@@ -160,7 +160,7 @@ func TestActivationTelemetryOnEveryPath(t *testing.T) {
 // TestMaskSkillNames: with Options.MaskSkillNames, the activation event and
 // the counters carry a stable stand-in for the skill name, never the name.
 func TestMaskSkillNames(t *testing.T) {
-	e := newTelemetryEnvWith(t, hostsdk.LoadOptions{InProcess: true}, nil, "", true)
+	e := newTelemetryEnvWith(t, &hostsdk.LoadOptions{InProcess: true}, nil, "", true)
 	ctx := context.Background()
 	if _, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
 		t.Fatal(err)

@@ -84,7 +84,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fsys.Close() })
-	e.reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, fsys, nil)
 	e.mount(tools.GlobalScope)
 	load := func(name string) hostsdk.ToolResult {
 		t.Helper()
@@ -170,7 +170,7 @@ func TestFilesystemRootVanished(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { fsys.Close() })
-	e.reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, fsys, nil)
 	e.mount(tools.GlobalScope)
 	step := func() hostsdk.StepResult {
 		t.Helper()

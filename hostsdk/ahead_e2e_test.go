@@ -10,7 +10,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/skill/skills"
 	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
@@ -31,7 +30,7 @@ func TestChangeStepMakesNoCallback(t *testing.T) {
 	noCallback := func(what string, want hostsdk.Outcome, names ...string) hostsdk.StepResult {
 		t.Helper()
 		res := e.step("s1", "agent:a")
-		if res.Outcome != want || res.Callbacks != (hostsdk.Callbacks{}) {
+		if res.Outcome != want || res.Callbacks != (hostsdk.CallbackCounts{}) {
 			t.Fatalf("%s: outcome %s with callbacks %+v, want %s with none", what, res.Outcome, res.Callbacks, want)
 		}
 		if got, _ := catalog(res); !slices.Equal(got, names) {
@@ -53,7 +52,7 @@ func TestChangeStepMakesNoCallback(t *testing.T) {
 
 	failing := skilltest.New(nil)
 	failing.SetListError(errors.New("skills server unreachable"))
-	remove := e.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{})
+	remove := e.reg.AddProvider(tools.GlobalScope, failing, nil)
 	res = noCallback("an incomplete snapshot", hostsdk.OutcomeIncomplete)
 	if !slices.ContainsFunc(res.Reasons, func(r hostsdk.Reason) bool {
 		return r.Code == contract.ReasonProviderIncomplete && strings.Contains(r.Detail, "skills server unreachable")

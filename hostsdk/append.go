@@ -2,10 +2,12 @@ package hostsdk
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"unsafe"
 
+	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/jsonstr"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -148,4 +150,41 @@ func ownSources(msgs, runtime []Message, seqs []uint64) map[uint64][]byte {
 		own[seqs[i]] = contract.SourceDigestOf(src)
 	}
 	return own
+}
+
+// appendedSeqs returns the sequence numbers of the last n records of head.
+func appendedSeqs(head sessionlog.Head, n int) []uint64 {
+	seqs := make([]uint64, n)
+	for i := range seqs {
+		seqs[i] = head.Seq - uint64(n-1-i)
+	}
+	return seqs
+}
+
+// isPluginSource reports whether a message source is one the plugin writes:
+// a catalog record (readable or not), a user invocation, a relevant-skills
+// message, or a message of preloaded or re-attached skills. A `skill` tool
+// result's load record is not: that message is the runtime's.
+func isPluginSource(src []byte) bool {
+	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src) || events.IsAttachKind(src))
+}
+
+// appendMessages appends messages outside a step, unconditionally. runtime
+// are the messages the runtime passed in, whose sources are its own (see
+// messageRecords). It returns the messages' sequence numbers.
+func appendMessages(ctx context.Context, log sessionlog.Log, msgs, runtime []Message) ([]uint64, error) {
+	recs, err := messageRecords(msgs, runtime)
+	if err != nil {
+		return nil, err
+	}
+	head, err := log.Append(ctx, recs...)
+	if err != nil {
+		return nil, err
+	}
+	return appendedSeqs(head, len(recs)), nil
+}
+
+// contractEvent is a session-log event as the protocol carries it.
+func contractEvent(ev sessionlog.Event) contract.SessionEvent {
+	return contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
 }

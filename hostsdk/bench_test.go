@@ -34,11 +34,11 @@ func benchHost(b *testing.B, n int) (*hostsdk.Host, *hostsdk.Plugin, sessionlog.
 // globally, on the given session store.
 func benchHostWith(b *testing.B, n int, store sessionlog.Store) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
 	b.Helper()
-	return benchHostLoaded(b, n, store, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	return benchHostLoaded(b, n, store, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 }
 
 // benchHostLoaded is benchHostWith with the plugin loaded as opts say.
-func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts hostsdk.LoadOptions) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
+func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts *hostsdk.LoadOptions) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
 	b.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {

@@ -125,8 +125,8 @@ func TestUnreachableServerDoesNotWithholdLocalSkills(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { remote.Close() })
-	e.reg.AddProvider(tools.GlobalScope, local, skills.ProviderOptions{})
-	e.reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: "docs"})
+	e.reg.AddProvider(tools.GlobalScope, local, nil)
+	e.reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Rank: -1, Label: "docs"})
 	e.mount(tools.GlobalScope)
 
 	// Down: the local skill is published at once, the server left out.
@@ -197,7 +197,7 @@ func TestDegradedProviderIsLoggedAsTrouble(t *testing.T) {
 	failing := skilltest.New(nil)
 	failing.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "remote-one", Description: "R.", Invocation: skill.DefaultPolicy()}})
 	failing.SetListError(errors.New("skills server unreachable: connection refused"))
-	r.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{Label: "docs", Availability: skills.BestEffort})
+	r.reg.AddProvider(tools.GlobalScope, failing, &skills.ProviderOptions{Label: "docs", Availability: skills.BestEffort})
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	want := hostsdk.Reason{Code: contract.ReasonProviderDegraded,
 		Detail: `best-effort provider docs in scope "global": skills server unreachable: connection refused; left out until it lists`}

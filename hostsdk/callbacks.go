@@ -212,7 +212,7 @@ var (
 )
 
 // The counters of each kind of callback, for session.countCallback.
-func snapshotCall(c *Callbacks) *int     { return &c.Snapshot }
-func readEventsCall(c *Callbacks) *int   { return &c.ReadEvents }
-func getSkillCall(c *Callbacks) *int     { return &c.GetSkill }
-func readResourceCall(c *Callbacks) *int { return &c.ReadResource }
+func snapshotCall(c *CallbackCounts) *int     { return &c.Snapshot }
+func readEventsCall(c *CallbackCounts) *int   { return &c.ReadEvents }
+func getSkillCall(c *CallbackCounts) *int     { return &c.GetSkill }
+func readResourceCall(c *CallbackCounts) *int { return &c.ReadResource }

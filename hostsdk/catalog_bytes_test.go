@@ -57,8 +57,8 @@ func TestPublishedCatalogBytes(t *testing.T) {
 		}},
 	}
 	for _, mode := range []benchMode{
-		{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
-		{"in-process", hostsdk.LoadOptions{InProcess: true}},
+		{"process", &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
+		{"in-process", &hostsdk.LoadOptions{InProcess: true}},
 	} {
 		for _, sc := range stores {
 			t.Run(mode.name+"/"+sc.name, func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestPublishedCatalogBytes(t *testing.T) {
 
 // publishedCatalogSession runs the session of TestPublishedCatalogBytes on
 // store and returns its events, oldest first, one block each.
-func publishedCatalogSession(t *testing.T, opts hostsdk.LoadOptions, store sessionlog.Store) []byte {
+func publishedCatalogSession(t *testing.T, opts *hostsdk.LoadOptions, store sessionlog.Store) []byte {
 	t.Helper()
 	ctx := context.Background()
 	tree := tools.NewTree()

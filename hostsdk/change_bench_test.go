@@ -17,15 +17,15 @@ import (
 // benchMode is one way of hosting the plugin.
 type benchMode struct {
 	name string
-	opts hostsdk.LoadOptions
+	opts *hostsdk.LoadOptions
 }
 
 // benchModes are the two hosting modes: the plugin binary over gRPC, and
 // the engine in the host's process.
 func benchModes() []benchMode {
 	return []benchMode{
-		{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
-		{"in-process", hostsdk.LoadOptions{InProcess: true}},
+		{"process", &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
+		{"in-process", &hostsdk.LoadOptions{InProcess: true}},
 	}
 }
 
@@ -65,7 +65,7 @@ func BenchmarkChangeStepRoundTrip(b *testing.B) {
 }
 
 // changeStep is BenchmarkChangeStepRoundTrip on one mode, size and store.
-func changeStep(b *testing.B, opts hostsdk.LoadOptions, n int, store sessionlog.Store) {
+func changeStep(b *testing.B, opts *hostsdk.LoadOptions, n int, store sessionlog.Store) {
 	host, reg, _ := benchHostLoaded(b, n, store, opts)
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
@@ -124,7 +124,7 @@ func BenchmarkStaticAndLoopSteps(b *testing.B) {
 }
 
 // unchangedStep is BenchmarkStaticAndLoopSteps on one mode, store and kind.
-func unchangedStep(b *testing.B, opts hostsdk.LoadOptions, store sessionlog.Store, loop bool) {
+func unchangedStep(b *testing.B, opts *hostsdk.LoadOptions, store sessionlog.Store, loop bool) {
 	host, _, _ := benchHostLoaded(b, 1000, store, opts)
 	seed(b, store, "s1", 1000)
 	ctx := context.Background()
@@ -206,7 +206,7 @@ func changeFloor(b *testing.B, n int, store sessionlog.Store) {
 func publishedReplacement(b *testing.B, n int) sessionlog.Event {
 	b.Helper()
 	store := sessionlog.NewMemoryStore()
-	host, reg, _ := benchHostLoaded(b, n, store, hostsdk.LoadOptions{InProcess: true})
+	host, reg, _ := benchHostLoaded(b, n, store, &hostsdk.LoadOptions{InProcess: true})
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	if _, err := host.PreStep(ctx, step); err != nil {

@@ -52,7 +52,7 @@ func TestAClosedHostRefusesUse(t *testing.T) {
 			return err
 		},
 		"Host.Load": func() error {
-			_, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+			_, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 			return err
 		},
 	}

@@ -32,7 +32,7 @@ func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	p, err := h.Load(ctx, LoadOptions{InProcess: true})
+	p, err := h.Load(ctx, &LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ type directivesRun struct {
 // for directives: the host's own, a remote server's it does not trust, and
 // one's it opted in to trust, with a handler that acts on models and
 // tools, not on forks.
-func runDirectives(t *testing.T, opts hostsdk.LoadOptions) directivesRun {
+func runDirectives(t *testing.T, opts *hostsdk.LoadOptions) directivesRun {
 	t.Helper()
 	ctx := context.Background()
 	reg := skilltest.NewRegistry(t)
@@ -63,7 +63,7 @@ func runDirectives(t *testing.T, opts hostsdk.LoadOptions) directivesRun {
 		remote := skilltest.New(&skilltest.Options{Label: server.label})
 		sum := skill.Summary{Name: server.name, Description: "Reviews.", Invocation: skill.DefaultPolicy(), Origin: server.label, QualifiedName: server.label + ":" + server.name}
 		remote.SetSkills(skilltest.Skill{Summary: sum, Loaded: &skill.Definition{Summary: sum, Content: "Review it.", Directives: &claims}})
-		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Label: server.label, TrustDirectives: server.trust})
+		reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Label: server.label, TrustDirectives: server.trust})
 	}
 	var mu sync.Mutex
 	r := directivesRun{Tools: map[string]hostsdk.ToolResult{}}
@@ -98,8 +98,8 @@ func runDirectives(t *testing.T, opts hostsdk.LoadOptions) directivesRun {
 // the handler is asked only about trusted ones and what it acts on is
 // marked; the text states the rest as not acted on.
 func TestDirectivesCrossTheWire(t *testing.T) {
-	proc := runDirectives(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
-	inproc := runDirectives(t, hostsdk.LoadOptions{InProcess: true})
+	proc := runDirectives(t, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	inproc := runDirectives(t, &hostsdk.LoadOptions{InProcess: true})
 	if diff := cmp.Diff(proc, inproc); diff != "" {
 		t.Errorf("the plugin binary and the in-process plugin differ (-binary +in-process):\n%s", diff)
 	}

@@ -26,11 +26,9 @@ type DiscoveryWebsite = contract.DiscoveryWebsite
 // session log. The steps and tool calls of the mount's agents answer as
 // they would from a registry holding those providers (see
 // plugin/discovery), and the Host's own registry and session skill
-// selections are not consulted for them. A plugin binary discovers;
-// in the host's process, load the plugin with the launcher of package
-// hostsdk/inprocess (LoadOptions.InProcess runs the engine alone, which
-// refuses the mount). A d the plugin refuses is a *ConfigError naming the
-// option and its bound.
+// selections are not consulted for them. The plugin discovers alike in
+// its own process and in the host's (LoadOptions.InProcess). A d the
+// plugin refuses is a *ConfigError naming the option and its bound.
 func (p *Plugin) MountDiscovering(ctx context.Context, scope string, opts *MountOptions, d Discovery) (*Mount, error) {
 	return p.mount(ctx, scope, mountJSON(opts), d.JSON())
 }

@@ -24,7 +24,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/events"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/inprocess"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -203,17 +202,17 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { disk.Close() })
-	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{Label: "agentskills"})
+	reg.AddProvider(tools.GlobalScope, disk, &skills.ProviderOptions{Label: "agentskills"})
 	for _, s := range w.discovery.MCPServers {
 		remote, err := mcpskills.New(&mcpskills.Options{URL: s.URL, Label: s.Label, RequestTimeout: time.Duration(s.RequestTimeoutMs) * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { remote.Close() })
-		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Label: s.Label})
+		reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Label: s.Label})
 	}
 	h := newComparedHost(t, "go-sdk", reg, nil)
-	p, err := h.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := h.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,11 +223,12 @@ func referenceHost(t *testing.T, w *discoveryWorld) *comparedHost {
 }
 
 // discoveringHost is a Go host whose own registry is empty and whose
-// plugin, launched by launcher, discovers w itself.
+// plugin, launched by launcher (nil: in the host's process), discovers w
+// itself.
 func discoveringHost(t *testing.T, name string, w *discoveryWorld, launcher hostsdk.Launcher) *comparedHost {
 	t.Helper()
 	h := newComparedHost(t, name, skilltest.NewRegistry(t), &tokenLog{})
-	p, err := h.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: launcher})
+	p, err := h.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: launcher, InProcess: launcher == nil})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -387,7 +387,7 @@ func TestPluginDiscoveryMatchesTheGoSDK(t *testing.T) {
 	hosts := []*comparedHost{
 		referenceHost(t, w),
 		discoveringHost(t, "plugin-process", w, pluginproc.Binary{Path: pluginPath}),
-		discoveringHost(t, "in-process", w, inprocess.Launcher{}),
+		discoveringHost(t, "in-process", w, nil),
 	}
 	seen := map[string]bool{}
 	first := same(t, "the first step", hosts, func(h *comparedHost) stepOutcome {
@@ -479,16 +479,15 @@ func compareRefresh(t *testing.T, w *discoveryWorld, hosts []*comparedHost, seen
 
 // TestPluginDiscoveryRefusals: a discovery the plugin refuses fails the
 // mount with a *ConfigError naming the option and its bound, in a plugin
-// process and in the host's, and the plugin keeps serving; the engine
-// alone (LoadOptions.InProcess) refuses any discovery.
+// process and in the host's, and the plugin keeps serving.
 func TestPluginDiscoveryRefusals(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
-		opts hostsdk.LoadOptions
+		opts *hostsdk.LoadOptions
 	}{
-		{"plugin-process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
-		{"in-process", hostsdk.LoadOptions{Launcher: inprocess.Launcher{}}},
+		{"plugin-process", &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}},
+		{"in-process", &hostsdk.LoadOptions{InProcess: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newComparedHost(t, tc.name, skilltest.NewRegistry(t), nil)
@@ -513,15 +512,6 @@ func TestPluginDiscoveryRefusals(t *testing.T) {
 				t.Errorf("a valid discovery after refused ones: %v", err)
 			}
 		})
-	}
-	h := newComparedHost(t, "engine", skilltest.NewRegistry(t), nil)
-	p, err := h.host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cerr *hostsdk.ConfigError
-	if _, err := p.MountDiscovering(ctx, tools.GlobalScope, &mountConfig, hostsdk.Discovery{}); !errors.As(err, &cerr) {
-		t.Errorf("the engine alone: %v, want a *ConfigError", err)
 	}
 }
 
@@ -553,7 +543,7 @@ func TestPluginDiscoveryUnmountClosesWatchers(t *testing.T) {
 	}
 	ctx := context.Background()
 	h := newComparedHost(t, "plugin-process", skilltest.NewRegistry(t), nil)
-	p, err := h.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := h.host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}

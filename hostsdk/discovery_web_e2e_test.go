@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
-	"github.com/skillcatalog/skillcatalog/hostsdk/inprocess"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -37,9 +36,9 @@ func TestPluginDiscoveryReadsAWebsite(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { web.Close() })
-	reg.AddProvider(tools.GlobalScope, web, skills.ProviderOptions{Label: "docs"})
+	reg.AddProvider(tools.GlobalScope, web, &skills.ProviderOptions{Label: "docs"})
 	reference := newComparedHost(t, "go-sdk", reg, nil)
-	p, err := reference.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := reference.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +48,7 @@ func TestPluginDiscoveryReadsAWebsite(t *testing.T) {
 	hosts := []*comparedHost{
 		reference,
 		discoveringHost(t, "plugin-process", w, pluginproc.Binary{Path: pluginPath}),
-		discoveringHost(t, "in-process", w, inprocess.Launcher{}),
+		discoveringHost(t, "in-process", w, nil),
 	}
 
 	first := same(t, "the first step", hosts, func(h *comparedHost) stepOutcome {

@@ -86,3 +86,14 @@ func callerDeadlineFirst(ctx context.Context, timeout time.Duration) bool {
 	d, ok := ctx.Deadline()
 	return ok && !d.After(time.Now().Add(timeout))
 }
+
+// storeError is the error of a step whose session-store call failed: the
+// caller's own cancellation or deadline as it is, anything else (the step's
+// deadline included) a *HostError.
+func storeError(callerCtx context.Context, callerFirst bool, err error) error {
+	if callerCtx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) ||
+		callerFirst && errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &HostError{Err: err}
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
-	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // TestCallerDeadlineIsTheCallersError: a step whose caller's deadline
@@ -17,7 +16,7 @@ import (
 // errors.Is(err, context.DeadlineExceeded) and blames neither side.
 func TestCallerDeadlineIsTheCallersError(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
-	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), nil)
 	e.mount(tools.GlobalScope)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
@@ -36,7 +35,7 @@ func TestCallerDeadlineIsTheCallersError(t *testing.T) {
 // own step deadline passes is the host's side; the plugin keeps running.
 func TestSlowProviderIsAHostError(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{PreStepTimeout: 300 * time.Millisecond})
-	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), nil)
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
 	_, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
@@ -54,7 +53,7 @@ func TestSlowProviderIsAHostError(t *testing.T) {
 // every method with an error (or its zero value), never a nil-pointer panic.
 func TestFailedLoadLeavesNoPanic(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
-	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/nonexistent/skillcatalog-plugin"}})
+	p, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/nonexistent/skillcatalog-plugin"}})
 	if err == nil {
 		t.Fatal("Load of a missing binary succeeded")
 	}

@@ -49,7 +49,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer host.Close()
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		log.Fatal(err)
 	}

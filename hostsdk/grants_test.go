@@ -33,7 +33,7 @@ func grantsHost(t *testing.T, mode hostsdk.ToolGrants) *hostsdk.Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func grantsHost(t *testing.T, mode hostsdk.ToolGrants) *hostsdk.Host {
 	sum := skill.Summary{Name: "remote", Description: "Remote.", Invocation: skill.DefaultPolicy(), Origin: "docs", QualifiedName: "docs:remote"}
 	claims := &skill.Directives{DisallowedTools: []string{"Read"}, Trusted: true}
 	remote.SetSkills(skilltest.Skill{Summary: sum, Loaded: &skill.Definition{Summary: sum, Content: "Remote.", Directives: claims}})
-	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Label: "docs"})
+	reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Label: "docs"})
 	return host
 }
 

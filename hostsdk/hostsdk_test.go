@@ -64,7 +64,7 @@ func newEnv(t *testing.T, cfg hostsdk.Options) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.plugin, err = e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	e.plugin, err = e.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 
 func TestCloseStopsEveryPluginProcess(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
-	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	second, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -246,7 +246,7 @@ func TestSeveralMountsOfOneBinary(t *testing.T) {
 	}
 
 	// A second process of the same binary mounted elsewhere works too.
-	second, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	second, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func newBlockingProvider() *skilltest.Provider {
 func TestAbortReachesProvider(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
 	p := newBlockingProvider()
-	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.mount(tools.GlobalScope)
 
 	ctx, cancel := context.WithCancel(context.Background())
@@ -338,7 +338,7 @@ func TestAbortReachesProvider(t *testing.T) {
 func TestChecksumMismatchIsRefused(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
 	bad := sha256.Sum256([]byte("not the plugin"))
-	_, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: bad[:]}})
+	_, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: bad[:]}})
 	if !errors.Is(err, pluginproc.ErrChecksumMismatch) {
 		t.Fatalf("Load with a wrong checksum: err = %v, want ErrChecksumMismatch", err)
 	}
@@ -348,7 +348,7 @@ func TestChecksumMismatchIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := sha256.Sum256(data)
-	p, err := e.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: good[:]}})
+	p, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath, Checksum: good[:]}})
 	if err != nil {
 		t.Fatalf("Load with the right checksum: %v", err)
 	}
@@ -379,7 +379,7 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "A.")
 	p := newBlockingProvider()
-	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	remove := e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.mount(tools.GlobalScope)
 
 	// Seed the session with one message so "untouched" is observable.
@@ -434,7 +434,7 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{PreStepTimeout: 200 * time.Millisecond, FailClosed: true})
 	p := newBlockingProvider()
-	remove := e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	remove := e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
@@ -462,7 +462,7 @@ func newHangingLoader() *skilltest.Provider {
 func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{ToolCallTimeout: 300 * time.Millisecond})
 	p := newHangingLoader()
-	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.mount(tools.GlobalScope)
 	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"slow"}`)})
 	var herr *hostsdk.HostError
@@ -521,7 +521,7 @@ func TestPluginLogsReachTheHostLogger(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -621,7 +621,7 @@ func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer broken.Close()
-	p, err := broken.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := broken.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -674,7 +674,7 @@ func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,7 +20,7 @@ import (
 )
 
 // modeEnv is a host on a memory store with the plugin loaded as opts say.
-func modeEnv(t *testing.T, opts hostsdk.LoadOptions, cfg hostsdk.Options) (*hostsdk.Host, *skills.Registry, sessionlog.Store) {
+func modeEnv(t *testing.T, opts *hostsdk.LoadOptions, cfg hostsdk.Options) (*hostsdk.Host, *skills.Registry, sessionlog.Store) {
 	t.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
@@ -53,7 +53,7 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 		results  []hostsdk.ToolResult
 		events   []sessionlog.Event
 	}
-	session := func(opts hostsdk.LoadOptions) run {
+	session := func(opts *hostsdk.LoadOptions) run {
 		host, reg, store := modeEnv(t, opts, hostsdk.Options{})
 		ctx := context.Background()
 		var r run
@@ -99,8 +99,8 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 		r.events = p.Events
 		return r
 	}
-	binary := session(hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
-	inProcess := session(hostsdk.LoadOptions{InProcess: true})
+	binary := session(&hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	inProcess := session(&hostsdk.LoadOptions{InProcess: true})
 	if want := []hostsdk.Outcome{hostsdk.OutcomeInitial, hostsdk.OutcomeUnchanged, hostsdk.OutcomeReplacement, hostsdk.OutcomeReplacement, hostsdk.OutcomeTombstone}; !cmp.Equal(binary.outcomes, want) {
 		t.Fatalf("binary outcomes %v, want %v", binary.outcomes, want)
 	}
@@ -113,8 +113,8 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 // provider on the host and keeps the caller's cancellation as it is, like
 // the binary.
 func TestInProcessErrorsSayWhomToBlame(t *testing.T) {
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{PreStepTimeout: 200 * time.Millisecond})
-	remove := reg.AddProvider(tools.GlobalScope, newBlockingProvider(), skills.ProviderOptions{})
+	host, reg, _ := modeEnv(t, &hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{PreStepTimeout: 200 * time.Millisecond})
+	remove := reg.AddProvider(tools.GlobalScope, newBlockingProvider(), nil)
 	_, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
 	var herr *hostsdk.HostError
 	if !errors.As(err, &herr) || !errors.Is(err, context.DeadlineExceeded) {
@@ -132,10 +132,10 @@ func TestInProcessErrorsSayWhomToBlame(t *testing.T) {
 
 func TestInProcessOptionsAreChecked(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
-	if _, err := e.host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true, Launcher: pluginproc.Binary{Path: pluginPath}}); err == nil {
+	if _, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true, Launcher: pluginproc.Binary{Path: pluginPath}}); err == nil {
 		t.Error("Load with InProcess and a Path succeeded")
 	}
-	if _, err := e.host.Load(context.Background(), hostsdk.LoadOptions{}); err == nil {
+	if _, err := e.host.Load(context.Background(), &hostsdk.LoadOptions{}); err == nil {
 		t.Error("Load with neither a Path nor InProcess succeeded")
 	}
 }
@@ -147,8 +147,8 @@ func BenchmarkHostingModes(b *testing.B) {
 	for _, n := range []int{10, 1000} {
 		for _, mode := range []struct {
 			name string
-			opts hostsdk.LoadOptions
-		}{{"process", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}}, {"in-process", hostsdk.LoadOptions{InProcess: true}}} {
+			opts *hostsdk.LoadOptions
+		}{{"process", &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}}, {"in-process", &hostsdk.LoadOptions{InProcess: true}}} {
 			b.Run(fmt.Sprintf("skills=%d/%s", n, mode.name), func(b *testing.B) {
 				store, err := sessionlog.NewFileStore(b.TempDir(), nil)
 				if err != nil {
@@ -206,7 +206,7 @@ func TestMountTypedAndJSONAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

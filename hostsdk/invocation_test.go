@@ -34,7 +34,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		Loads  []string
 		Events []sessionlog.Event
 	}
-	session := func(opts hostsdk.LoadOptions) run {
+	session := func(opts *hostsdk.LoadOptions) run {
 		tree := tools.NewTree()
 		reg := skilltest.NewRegistry(t)
 		store := sessionlog.NewMemoryStore()
@@ -60,7 +60,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		remote := skilltest.New(&skilltest.Options{Label: "mcp"})
 		remote.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "broken", Description: "Fails to load.", Invocation: skill.DefaultPolicy()},
 			LoadErr: errors.New("remote server unreachable")})
-		reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})
+		reg.AddProvider(tools.GlobalScope, remote, nil)
 
 		var r run
 		step := func(msgs ...hostsdk.Message) {
@@ -101,8 +101,8 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		return r
 	}
 
-	proc := session(hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
-	inproc := session(hostsdk.LoadOptions{InProcess: true})
+	proc := session(&hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	inproc := session(&hostsdk.LoadOptions{InProcess: true})
 	if diff := cmp.Diff(proc, inproc); diff != "" {
 		t.Errorf("the plugin binary and the in-process plugin differ (-binary +in-process):\n%s", diff)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/plugin"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/plugin/discovery"
 )
 
 // LoadOptions says how to run the plugin: in a process of its own, started
@@ -51,10 +52,13 @@ type Instance interface {
 	Stop()
 }
 
-// Load starts the plugin as opts say.
-func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
+// Load starts the plugin as opts say; opts is required.
+func (h *Host) Load(ctx context.Context, opts *LoadOptions) (*Plugin, error) {
 	if err := h.checkOpen("load the plugin", ""); err != nil {
 		return nil, err
+	}
+	if opts == nil {
+		return nil, errors.New("hostsdk: LoadOptions are required: set Launcher (pluginproc.Binary{Path: ...}) or InProcess")
 	}
 	switch {
 	case opts.InProcess && opts.Launcher != nil:
@@ -85,7 +89,7 @@ func (h *Host) Load(ctx context.Context, opts LoadOptions) (*Plugin, error) {
 
 // launcherName names the plugin in the host's log: the launcher's own name
 // when it has one (a binary's path).
-func launcherName(opts LoadOptions) string {
+func launcherName(opts *LoadOptions) string {
 	if opts.InProcess {
 		return "in-process"
 	}
@@ -95,21 +99,31 @@ func launcherName(opts LoadOptions) string {
 	return fmt.Sprintf("%T", opts.Launcher)
 }
 
-// inProcess launches the engine itself in the host's process: the same
-// rules, answers and durable output as the plugin binary, without a
-// subprocess or a connection. Its instance never exits; a panic in it is
-// the plugin's failure and comes back as an error (see Plugin.call).
+// inProcess runs the plugin in the host's process: the engine behind the
+// same discovery service the plugin binary serves, so a discovering mount
+// works as it does in a plugin process. The same rules, answers and
+// durable output as the binary, without a subprocess or a connection. Its
+// instance never exits; a panic in it is the plugin's failure and comes
+// back as an error (see Plugin.call).
 type inProcess struct{}
 
 func (inProcess) Launch(_ context.Context, logger *slog.Logger) (Instance, error) {
-	return engineInstance{plugin.New(&plugin.Options{Logger: logger})}, nil
+	return inProcessInstance{discovery.New(plugin.New(&plugin.Options{Logger: logger}), logger), logger}, nil
 }
 
-// engineInstance is the engine as an Instance: the service is the engine
-// itself.
-type engineInstance struct{ *plugin.Core }
+// inProcessInstance is the in-process service as an Instance.
+type inProcessInstance struct {
+	*discovery.Service
+	log *slog.Logger
+}
 
-func (engineInstance) Exited() bool    { return false }
-func (engineInstance) Lost(error) bool { return false }
-func (engineInstance) PID() int        { return 0 }
-func (engineInstance) Stop()           {}
+func (inProcessInstance) Exited() bool    { return false }
+func (inProcessInstance) Lost(error) bool { return false }
+func (inProcessInstance) PID() int        { return 0 }
+
+// Stop closes the providers of the mounts the service discovered for.
+func (i inProcessInstance) Stop() {
+	if err := i.Close(); err != nil {
+		i.log.Warn("close the discovered skills' providers", "err", err)
+	}
+}

@@ -40,7 +40,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 			}
 			b.Cleanup(func() { h.Close() })
 			ctx := context.Background()
-			p, err := h.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+			p, err := h.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -77,7 +77,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	type want struct {
 		outcome   hostsdk.Outcome
 		names     []string
-		callbacks hostsdk.Callbacks
+		callbacks hostsdk.CallbackCounts
 	}
 	check := func(what string, res hostsdk.StepResult, w want) {
 		t.Helper()
@@ -91,7 +91,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	}
 
 	// The first step learns everything: the snapshot and the log.
-	check("first step", step(), want{hostsdk.OutcomeInitial, []string{"alpha", "beta"}, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 1}})
+	check("first step", step(), want{hostsdk.OutcomeInitial, []string{"alpha", "beta"}, hostsdk.CallbackCounts{Snapshot: 1, ReadEvents: 1}})
 	check("the step after it (its own catalog carried)", step(), want{outcome: hostsdk.OutcomeUnchanged})
 	for i := 1; i <= 5; i++ {
 		appendMessages(1) // the model's reply and a tool result
@@ -105,9 +105,9 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 		t.Fatal(err)
 	}
 	appendMessages(1)
-	check("a skill added", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta", "gamma"}, hostsdk.Callbacks{}})
+	check("a skill added", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta", "gamma"}, hostsdk.CallbackCounts{}})
 	reg.Unregister(tools.GlobalScope, "gamma")
-	check("a skill removed", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{}})
+	check("a skill removed", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.CallbackCounts{}})
 	appendMessages(1)
 	check("the loop step after the change", step(), want{outcome: hostsdk.OutcomeUnchanged})
 
@@ -118,9 +118,9 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check("the other writer's step", res, want{hostsdk.OutcomeReplacement, []string{"zeta"}, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 1}})
+	check("the other writer's step", res, want{hostsdk.OutcomeReplacement, []string{"zeta"}, hostsdk.CallbackCounts{Snapshot: 1, ReadEvents: 1}})
 	appendMessages(1)
-	check("a step after another writer's catalog", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.Callbacks{}})
+	check("a step after another writer's catalog", step(), want{hostsdk.OutcomeReplacement, []string{"alpha", "beta"}, hostsdk.CallbackCounts{}})
 
 	// A compaction rewrites what the model sees: the log is read again,
 	// for the catalog and once more, whole, for the skills whose
@@ -132,7 +132,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: head[0], To: head[1]}}); err != nil {
 		t.Fatal(err)
 	}
-	check("a compaction that keeps the catalog", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{ReadEvents: 2}})
+	check("a compaction that keeps the catalog", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.CallbackCounts{ReadEvents: 2}})
 	check("the step after the compaction", step(), want{outcome: hostsdk.OutcomeUnchanged})
 	last := step().Appended // nothing: the catalog is the one published above
 	if len(last) != 0 {
@@ -141,7 +141,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 
 	// More new events than a step carries: the plugin reads the gap.
 	appendMessages(40) // 80 events, over the 64 a step carries
-	check("a gap larger than a step carries", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{ReadEvents: 1}})
+	check("a gap larger than a step carries", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.CallbackCounts{ReadEvents: 1}})
 	appendMessages(1)
 	check("the loop step after the gap", step(), want{outcome: hostsdk.OutcomeUnchanged})
 
@@ -160,7 +160,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 		}
 	}
 	appendMessages(1)
-	check("a restarted plugin", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.Callbacks{Snapshot: 1, ReadEvents: 3}})
+	check("a restarted plugin", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.CallbackCounts{Snapshot: 1, ReadEvents: 3}})
 	appendMessages(1)
 	check("the loop step after the restart", step(), want{outcome: hostsdk.OutcomeUnchanged})
 	if p.PID() == pid || p.PID() == 0 {
@@ -171,12 +171,12 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 // TestInProcessLoopStepCallbacks: the plugin in the host's process makes
 // the same callbacks as the binary, and StepResult counts them alike.
 func TestInProcessLoopStepCallbacks(t *testing.T) {
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
+	host, reg, _ := modeEnv(t, &hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Skill alpha.", Content: "Instructions."}); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	for i, want := range []hostsdk.Callbacks{{Snapshot: 1, ReadEvents: 1}, {}, {}, {}} {
+	for i, want := range []hostsdk.CallbackCounts{{Snapshot: 1, ReadEvents: 1}, {}, {}, {}} {
 		if i > 1 {
 			if _, err := host.AppendMessages(ctx, "s1", loopMessages()...); err != nil {
 				t.Fatal(err)

@@ -59,7 +59,7 @@ func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { remote.Close() })
-	e.reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Availability: availability})
+	e.reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Availability: availability})
 	e.mount(tools.GlobalScope)
 
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha", "beta")

@@ -47,7 +47,7 @@ func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, 
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, remote, nil)
 	for _, s := range locals {
 		if err := reg.Register(tools.GlobalScope, s); err != nil {
 			t.Fatal(err)
@@ -58,7 +58,7 @@ func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, 
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ type OpenOptions struct {
 	MCPServers []mcpskills.Options
 	// Providers are further skill sources of the host's own, attached
 	// after the skill directories, Websites and MCPServers, with
-	// skills.ProviderOptions{} (each decides its availability,
+	// default options (each decides its availability,
 	// skills.AvailabilityDeclarer). The host keeps owning them: Close does
 	// not close them, so close each after the Host. A source that needs a
 	// rank, another scope or trusted directives is attached by a host
@@ -146,7 +146,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		return nil, err
 	}
 	for _, p := range providers {
-		registry.AddProvider(tools.GlobalScope, p.provider, skills.ProviderOptions{Label: p.label})
+		registry.AddProvider(tools.GlobalScope, p.provider, &skills.ProviderOptions{Label: p.label})
 	}
 	h, err := New(&Options{Tools: tools.NewTree(), Skills: registry, Sessions: store, Logger: o.Logger, Preload: o.Preload, ToolGrants: o.ToolGrants})
 	if err != nil {
@@ -289,7 +289,7 @@ func (o OpenOptions) mountOptions() (MountOptions, error) {
 // loadAndMount loads the plugin with launcher (nil: in process) and mounts
 // it in the global scope with cfg.
 func (h *Host) loadAndMount(ctx context.Context, launcher Launcher, cfg MountOptions) error {
-	p, err := h.Load(ctx, LoadOptions{Launcher: launcher, InProcess: launcher == nil})
+	p, err := h.Load(ctx, &LoadOptions{Launcher: launcher, InProcess: launcher == nil})
 	if err != nil {
 		return err
 	}

@@ -48,13 +48,13 @@ func runTestHost(mode string) int {
 	if mode == "mid-prestep" {
 		hang.SetHang(skilltest.OpList, true)
 	}
-	reg.AddProvider(tools.GlobalScope, hang, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, hang, nil)
 	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore()})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1
 	}
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: os.Getenv(testHostPlugin)}})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: os.Getenv(testHostPlugin)}})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		return 1

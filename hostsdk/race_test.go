@@ -119,7 +119,7 @@ func TestStepGivesUpOnAHeadThatKeepsMoving(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,7 +42,7 @@ func newReasonsHost(t *testing.T) *reasonsHost {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.host.Close() })
-	p, err := r.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := r.host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 	}
 	failing := skilltest.New(nil)
 	failing.SetListError(errors.New("skills server unreachable: connection refused"))
-	r.reg.AddProvider(tools.GlobalScope, failing, skills.ProviderOptions{})
+	r.reg.AddProvider(tools.GlobalScope, failing, nil)
 	step := hostsdk.Step{SessionID: "stuck-1", Cwd: "/work", AgentScope: "agent:a"}
 	want := []hostsdk.Reason{
 		{Code: contract.ReasonSnapshotIncomplete, Detail: "the host's skill snapshot is incomplete: the catalog the model sees stays as it is until a complete snapshot, tried again at the next step"},
@@ -143,7 +143,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer disk.Close()
-	r.reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
+	r.reg.AddProvider(tools.GlobalScope, disk, nil)
 	input := hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{{Type: "text", Text: "hello"}}}
 	step := hostsdk.Step{SessionID: "s1", Cwd: ".", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: []hostsdk.Message{input}}}
 	for i := range 2 {

@@ -42,7 +42,7 @@ func newReplica(ctx context.Context, name, pluginBinary string, store sessionlog
 	if err != nil {
 		return nil, err
 	}
-	r.plugin, err = r.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginBinary}})
+	r.plugin, err = r.host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginBinary}})
 	if err == nil {
 		_, err = r.plugin.Mount(ctx, tools.GlobalScope, nil)
 	}

@@ -43,7 +43,7 @@ func BenchmarkResourceReadDirectory(b *testing.B) {
 			}
 			defer host.Close()
 			ctx := context.Background()
-			p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+			p, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -132,7 +132,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { remote.Close() })
-	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, remote, nil)
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "pdf-tools", Description: "PDF tools.", Content: "Run scripts/export.py.", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: fx.localDir}}); err != nil {
 		t.Fatal(err)
 	}
@@ -144,9 +144,9 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	opts := hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}
+	opts := &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}
 	if inProcess {
-		opts = hostsdk.LoadOptions{InProcess: true}
+		opts = &hostsdk.LoadOptions{InProcess: true}
 	}
 	p, err := host.Load(ctx, opts)
 	if err != nil {

@@ -71,7 +71,7 @@ func searchBenchHost(b *testing.B, n int, opts *hostsdk.MountOptions) (*hostsdk.
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { host.Close() })
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		b.Fatal(err)
 	}

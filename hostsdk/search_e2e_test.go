@@ -80,7 +80,7 @@ func searchHost(t *testing.T, emb hostsdk.Embedder) *hostsdk.Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +149,7 @@ func TestSearchInADiscoveringMount(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -34,7 +34,7 @@ func ExampleHost_SelectSkills() {
 		log.Fatal(err)
 	}
 	defer host.Close()
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -142,7 +142,7 @@ func TestSelectionByProvider(t *testing.T) {
 		skilltest.Skill{Summary: skill.Summary{Name: "fetch", Description: "A remote skill.", Invocation: skill.DefaultPolicy()}, Content: "Fetch."},
 		skilltest.Skill{Summary: skill.Summary{Name: "push", Description: "Another remote skill.", Invocation: skill.DefaultPolicy()}, Content: "Push."},
 	)
-	e.reg.AddProvider(tools.GlobalScope, remote.As(skilltest.Invalidator), skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, remote.As(skilltest.Invalidator), nil)
 	e.mount(tools.GlobalScope)
 
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "fetch", "local", "push")
@@ -185,7 +185,7 @@ func TestSelectionSurvivesResume(t *testing.T) {
 		if e.host, err = hostsdk.New(&hostsdk.Options{Tools: e.tree, Skills: e.reg, Sessions: store, Logger: slog.New(slog.DiscardHandler)}); err != nil {
 			t.Fatal(err)
 		}
-		if e.plugin, err = e.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
+		if e.plugin, err = e.host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
 			t.Fatal(err)
 		}
 		for _, n := range []string{"alpha", "beta"} {
@@ -371,7 +371,7 @@ func TestSelectionRecordInTheLog(t *testing.T) {
 		}
 		e.host.Close()
 		e.host, e.store = host, store
-		if e.plugin, err = host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
+		if e.plugin, err = host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}); err != nil {
 			t.Fatal(err)
 		}
 		testSelectionRecordInTheLog(t, e)
@@ -463,7 +463,7 @@ func TestSelectionInProcess(t *testing.T) {
 	}
 	defer h.Close()
 	ctx := context.Background()
-	p, err := h.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	p, err := h.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,111 +1,198 @@
 package hostsdk
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// AppendMessages appends messages the runtime adds to a session outside
-// PreStep — the model's reply, tool results, user input that arrives between
-// steps — to the session log, and returns their sequence numbers. Messages
-// proposed to a step go through PreStep instead, which appends them with
-// the plugin's additions.
-func (h *Host) AppendMessages(ctx context.Context, sessionID string, msgs ...Message) ([]uint64, error) {
-	log, err := h.sessionLog(ctx, sessionID)
-	if err != nil {
-		return nil, err
-	}
-	seqs, err := appendMessages(ctx, log, msgs, msgs)
-	if err != nil {
-		return nil, fmt.Errorf("append messages to session %q: %w", sessionID, err)
-	}
-	return seqs, nil
+// Session is a handle on one session of a Host: its identity (id, working
+// directory, agent scope), through which its steps, tool calls and
+// transcript go. Handles are cheap; any number may name one session, and
+// they share its state, which the Host keeps until EndSession or Close.
+// A Session is safe for concurrent use: steps of one session take turns
+// within the Host (Step, Sync and Host.PreStep alike).
+type Session struct {
+	h          *Host
+	id         string
+	cwd        string
+	agentScope string
+	preload    []string
 }
 
-// Compaction is what a runtime's context compaction did to a session: the
-// events it took out of the model's context, and what it put in their place.
-type Compaction struct {
-	// Hide is the range of session-log sequence numbers the model no longer
-	// sees. Both ends must name existing events.
-	Hide sessionlog.Range
-	// Summary, if set, is the message that replaces them in the model's
-	// context. It is the compaction record's body; nil records none.
-	Summary *Message
+// SessionOptions is where a session works; nil means no working directory
+// and the global scope.
+type SessionOptions struct {
+	// Cwd is the session's working directory, which providers resolve
+	// project skills against: an absolute path, or empty for none.
+	Cwd string
+	// AgentScope is the calling agent's scope; empty means
+	// tools.GlobalScope.
+	AgentScope string
+	// PreloadSkills are skills preloaded for this session, after those of
+	// its agent scope (Options.Preload): their instructions are appended
+	// at the session's first step, once (Step.PreloadSkills).
+	PreloadSkills []string
 }
 
-// RecordCompaction records that the runtime compacted the session's
-// context, as a compaction record hiding c.Hide, and returns the log's new
-// head. The plugin reads visibility from the log only: if the hidden range
-// held the catalog the model last saw, the next PreStep publishes the
-// current catalog again. A compaction the runtime does not record leaves
-// the plugin believing the model still sees that catalog, so the next
-// PreStep adds nothing and the model goes without a catalog until the
-// skills change.
-func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compaction) (sessionlog.Head, error) {
-	log, err := h.sessionLog(ctx, sessionID)
-	if err != nil {
-		return sessionlog.Head{}, err
+// Session returns the handle of the session id. It checks nothing: a
+// working directory that is not absolute fails each step and tool call
+// with ErrRelativeCwd, an agent scope the tree does not hold with
+// tools.ErrUnknownScope, as Host.PreStep and Host.CallTool do.
+func (h *Host) Session(id string, opts *SessionOptions) *Session {
+	var o SessionOptions
+	if opts != nil {
+		o = *opts
 	}
-	hide := c.Hide
-	rec := sessionlog.Record{Type: sessionlog.TypeCompaction, Hide: &hide}
-	if c.Summary != nil {
-		if err := c.Summary.CheckUTF8(); err != nil {
-			return sessionlog.Head{}, fmt.Errorf("compaction summary: %w", err) // refused, as AppendMessages refuses it
+	if o.AgentScope == "" {
+		o.AgentScope = tools.GlobalScope
+	}
+	return &Session{h: h, id: id, cwd: o.Cwd, agentScope: o.AgentScope, preload: slices.Clone(o.PreloadSkills)}
+}
+
+// ID returns the session's id.
+func (s *Session) ID() string { return s.id }
+
+// Cwd returns the session's working directory.
+func (s *Session) Cwd() string { return s.cwd }
+
+// AgentScope returns the scope of the session's agent.
+func (s *Session) AgentScope() string { return s.agentScope }
+
+// Step runs one model step of the session, as Host.PreStep does, with
+// downstream as the messages the runtime proposes (Step.Downstream). One
+// difference: when the plugin fails and the host fails open (a
+// *PluginError or *HostError, Options.FailClosed unset), Step appends the
+// downstream messages itself, so the session log keeps up with what the
+// model is sent; StepResult.Appended then holds their sequence numbers. If
+// that append fails too, the error joins both failures.
+func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, error) {
+	if err := s.h.checkOpen("step session", s.id); err != nil {
+		return StepResult{}, err
+	}
+	st := s.h.sessions.get(s.id)
+	if err := st.enter(ctx); err != nil {
+		return s.h.failStep(ctx, st, s.stepOf(downstream), downstream, CallbackCounts{}, err)
+	}
+	defer st.leave()
+	return s.step(ctx, st, downstream)
+}
+
+// step is Step for a session whose turn the caller holds.
+func (s *Session) step(ctx context.Context, st *session, downstream Decision) (StepResult, error) {
+	step := s.stepOf(downstream)
+	step.TouchedPaths = st.takeTouched()
+	res, err := s.h.preStep(ctx, st, step)
+	if err == nil || !failedOpen(err) || s.h.opts.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
+		return res, err
+	}
+	log, lerr := s.h.openLog(ctx, s.id, st)
+	if lerr == nil {
+		res.Appended, lerr = appendMessages(ctx, log, downstream.Messages, downstream.Messages)
+	}
+	if lerr != nil {
+		return res, errors.Join(err, &HostError{Err: fmt.Errorf("append the step's messages after the failure: %w", lerr)})
+	}
+	return res, err
+}
+
+// failedOpen reports whether a step's error leaves the step to proceed
+// without the plugin: the plugin or the host's side failed, not the
+// caller's own context.
+func failedOpen(err error) bool {
+	var pe *PluginError
+	var he *HostError
+	return errors.As(err, &pe) || errors.As(err, &he)
+}
+
+func (s *Session) stepOf(downstream Decision) Step {
+	return Step{SessionID: s.id, Cwd: s.cwd, AgentScope: s.agentScope, Downstream: downstream, PreloadSkills: s.preload}
+}
+
+// ToolDefinition is a tool as a model is offered it: name, description and
+// JSON Schemas.
+type ToolDefinition = tools.Definition
+
+// Tools returns the definitions of the plugin's tools the session's agent
+// sees (see Host.Tools).
+func (s *Session) Tools() []ToolDefinition { return s.h.Tools(s.agentScope) }
+
+// Tools returns the definitions of the plugin's tools an agent sees
+// (`skill`, and `skill_resource` with the resourceTool option), ready to
+// offer the model: those of the mount in effect for the agent scope that
+// still resolve, for the agent, to what the mount registered. A tool
+// restricted away or shadowed is left out; no mount, or a scope the tree
+// does not hold, means none. An empty scope is tools.GlobalScope.
+// Frameworks that fix an agent's tools when they build it take them from
+// here.
+func (h *Host) Tools(agentScope string) []ToolDefinition {
+	if agentScope == "" {
+		agentScope = tools.GlobalScope
+	}
+	m, _, err := h.mountFor(agentScope)
+	if err != nil || m == nil {
+		return nil
+	}
+	var out []ToolDefinition
+	for _, t := range h.opts.Tools.Visible(agentScope) {
+		if m.ToolIdentity(t.Definition.Name) == t.Identity {
+			out = append(out, t.Definition)
 		}
-		if rec.Body, err = json.Marshal(c.Summary); err != nil {
-			return sessionlog.Head{}, fmt.Errorf("encode compaction summary %q: %w", c.Summary.ID, err)
-		}
-		rec.Source = bytes.Clone(c.Summary.Source) // the log may keep it; the runtime keeps its own
 	}
-	head, err := log.Append(ctx, rec)
-	if err != nil {
-		return sessionlog.Head{}, fmt.Errorf("record compaction of session %q: %w", sessionID, err)
-	}
-	// A compaction ends the turn's grants: the skill's instructions the
-	// model followed may be gone with it.
-	h.sessions.get(sessionID).grants.set(nil)
-	return head, nil
+	return out
 }
 
-// SessionRecovery reports what opening the session's log repaired (a torn
-// last line, the lines of an append cut short), opening it if the host has
-// not yet. Stores that repair nothing report the zero Recovery. The host
-// also logs a warning when it opens a session that needed repair.
-func (h *Host) SessionRecovery(ctx context.Context, sessionID string) (sessionlog.Recovery, error) {
-	log, err := h.sessionLog(ctx, sessionID)
-	if err != nil {
-		return sessionlog.Recovery{}, err
+// CallTool runs the model's call of one of the session's tools, as
+// Host.CallTool does; call's SessionID, Cwd and AgentScope are the
+// session's (a call that names others is refused). CallID is optional: it
+// is the model's id of the call where the runtime has one, for the
+// plugin's records and traces.
+func (s *Session) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+	if (call.SessionID != "" && call.SessionID != s.id) || (call.Cwd != "" && call.Cwd != s.cwd) ||
+		(call.AgentScope != "" && call.AgentScope != s.agentScope) {
+		return ToolResult{}, fmt.Errorf("hostsdk: a tool call of session %q names another session, directory or agent", s.id)
 	}
-	if r, ok := log.(recoverer); ok {
-		return r.Recovery(), nil
-	}
-	return sessionlog.Recovery{}, nil
+	call.SessionID, call.Cwd, call.AgentScope = s.id, s.cwd, s.agentScope
+	return s.h.CallTool(ctx, call)
 }
 
-// recoverer is a log that reports what opening it repaired, as
-// sessionlog.FileHandle does.
-type recoverer interface{ Recovery() sessionlog.Recovery }
-
-// warnRepaired logs what opening a session's log repaired, if anything.
-func (h *Host) warnRepaired(sessionID string, log sessionlog.Log) {
-	r, ok := log.(recoverer)
-	if !ok {
+// HandleDirectives sets the directive handler of the session's skill
+// loads (see DirectiveHandler), in place of the host's
+// (Host.HandleDirectives), until the session ends in the Host (End,
+// Host.EndSession, Host.Close); nil goes back to the host's. An agent
+// framework's adapter sets its own on the sessions it runs, before their
+// steps and tool calls, so that two adapters on one host, each able to act
+// on different directives, never answer for each other's sessions.
+func (s *Session) HandleDirectives(f DirectiveHandler) {
+	st := s.h.sessions.get(s.id)
+	if f == nil {
+		st.directives.Store(nil)
 		return
 	}
-	rec := r.Recovery()
-	if rec.Repaired() {
-		h.log.Warn("session log repaired on open: an append that never completed was dropped",
-			"session", sessionID,
-			"torn_tail_bytes", rec.TornTailBytes,
-			"incomplete_append_lines", rec.IncompleteAppendLines,
-			"incomplete_append_bytes", rec.IncompleteAppendBytes)
-	}
-	if rec.UnparsedLines > 0 {
-		h.log.Warn("session log holds lines that are not records; they are kept and skipped",
-			"session", sessionID, "unparsed_lines", rec.UnparsedLines)
-	}
+	st.directives.Store(&f)
 }
+
+// Append appends messages the runtime adds outside a step (see
+// Host.AppendMessages).
+func (s *Session) Append(ctx context.Context, msgs ...Message) ([]uint64, error) {
+	return s.h.AppendMessages(ctx, s.id, msgs...)
+}
+
+// Transcript reads the session's messages back (see Host.Transcript).
+func (s *Session) Transcript(ctx context.Context) ([]TranscriptEntry, error) {
+	return s.h.Transcript(ctx, s.id)
+}
+
+// RecordCompaction records a compaction of the session's context (see
+// Host.RecordCompaction). A runtime that hands its history to Sync need not
+// call it: Sync records what the history no longer holds.
+func (s *Session) RecordCompaction(ctx context.Context, c Compaction) (sessionlog.Head, error) {
+	return s.h.RecordCompaction(ctx, s.id, c)
+}
+
+// End ends the session in the Host (see Host.EndSession); its log is kept.
+func (s *Session) End(ctx context.Context) error { return s.h.EndSession(ctx, s.id) }

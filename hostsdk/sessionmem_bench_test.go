@@ -81,14 +81,14 @@ func benchLiveSessions(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	reg := skilltest.NewRegistry(b)
-	reg.AddProvider(tools.GlobalScope, newSessionSkills(), skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, newSessionSkills(), nil)
 	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: store})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer host.Close()
 	ctx := context.Background()
-	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -40,7 +40,7 @@ type session struct {
 	selection      sessionSelection
 	selectionKnown bool
 	// made counts the callbacks the plugin made for the session.
-	made Callbacks
+	made CallbackCounts
 	// notes are what the registry said beside the snapshot the session's
 	// last Snapshot callback answered with (names shared across origins,
 	// why it was incomplete, which best-effort providers could not list),
@@ -261,14 +261,14 @@ func (s *session) updateSelection(fn func(sessionSelection) (sessionSelection, b
 }
 
 // countCallback records one callback the plugin made for the session.
-func (s *session) countCallback(kind func(*Callbacks) *int) {
+func (s *session) countCallback(kind func(*CallbackCounts) *int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	*kind(&s.made)++
 }
 
 // callbacks returns the callbacks made for the session so far.
-func (s *session) callbacks() Callbacks {
+func (s *session) callbacks() CallbackCounts {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.made

@@ -39,8 +39,8 @@ func slowSourceEnv(t *testing.T, remote skills.Provider) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { local.Close() })
-	e.reg.AddProvider(tools.GlobalScope, local, skills.ProviderOptions{})
-	e.reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: "docs"})
+	e.reg.AddProvider(tools.GlobalScope, local, nil)
+	e.reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Rank: -1, Label: "docs"})
 	e.mount(tools.GlobalScope)
 	return e
 }

@@ -158,7 +158,7 @@ type StepResult struct {
 	// session while the step ran, over every attempt: none on a step whose
 	// session only grew by events that cannot change the decision. Steps
 	// of one session that run at the same time count each other's.
-	Callbacks Callbacks
+	Callbacks CallbackCounts
 }
 
 // Reason says one thing about why a step published a catalog or did not;
@@ -183,9 +183,9 @@ func checkCwd(cwd string) error {
 	return fmt.Errorf("%w: %q (give an absolute path, or none)", ErrRelativeCwd, cwd)
 }
 
-// Callbacks counts host callbacks by kind: skill snapshots, session-log
+// CallbackCounts counts host callbacks by kind: skill snapshots, session-log
 // pages, skill loads and resource reads.
-type Callbacks struct {
+type CallbackCounts struct {
 	Snapshot     int
 	ReadEvents   int
 	GetSkill     int
@@ -193,11 +193,11 @@ type Callbacks struct {
 }
 
 // Total is the number of callbacks of every kind.
-func (c Callbacks) Total() int { return c.Snapshot + c.ReadEvents + c.GetSkill + c.ReadResource }
+func (c CallbackCounts) Total() int { return c.Snapshot + c.ReadEvents + c.GetSkill + c.ReadResource }
 
 // since is what was made after earlier, a count of the same session.
-func (c Callbacks) since(earlier Callbacks) Callbacks {
-	return Callbacks{
+func (c CallbackCounts) since(earlier CallbackCounts) CallbackCounts {
+	return CallbackCounts{
 		Snapshot:     c.Snapshot - earlier.Snapshot,
 		ReadEvents:   c.ReadEvents - earlier.ReadEvents,
 		GetSkill:     c.GetSkill - earlier.GetSkill,
@@ -205,8 +205,8 @@ func (c Callbacks) since(earlier Callbacks) Callbacks {
 	}
 }
 
-func (c Callbacks) plus(d Callbacks) Callbacks {
-	return Callbacks{
+func (c CallbackCounts) plus(d CallbackCounts) CallbackCounts {
+	return CallbackCounts{
 		Snapshot:     c.Snapshot + d.Snapshot,
 		ReadEvents:   c.ReadEvents + d.ReadEvents,
 		GetSkill:     c.GetSkill + d.GetSkill,
@@ -241,7 +241,7 @@ func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err e
 	}
 	s := h.sessions.get(step.SessionID)
 	if err := s.enter(ctx); err != nil {
-		return h.failStep(ctx, s, step, step.Downstream, Callbacks{}, err)
+		return h.failStep(ctx, s, step, step.Downstream, CallbackCounts{}, err)
 	}
 	defer s.leave()
 	return h.preStep(ctx, s, step)
@@ -267,12 +267,12 @@ func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepR
 		return StepResult{}, fmt.Errorf("agent scope %q: %w", step.AgentScope, err)
 	}
 	if err := checkCwd(step.Cwd); err != nil {
-		return h.failStep(ctx, s, step, decision, Callbacks{}, &HostError{Err: err})
+		return h.failStep(ctx, s, step, decision, CallbackCounts{}, &HostError{Err: err})
 	}
 	if err := checkMessagesUTF8(decision.Messages); err != nil {
-		return h.failStep(ctx, s, step, decision, Callbacks{}, err)
+		return h.failStep(ctx, s, step, decision, CallbackCounts{}, err)
 	}
-	var callbacks Callbacks
+	var callbacks CallbackCounts
 	for attempt := 1; ; attempt++ {
 		run := &stepRun{h: h, s: s, m: m, chain: chain, step: step, decision: decision}
 		result, err := run.attempt(ctx, attempt)
@@ -296,7 +296,7 @@ func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepR
 // failStep ends a step that failed: the downstream decision with
 // OutcomePluginError and the failure as its reason, or, with
 // Options.FailClosed, the error alone. Either way the reason is reported.
-func (h *Host) failStep(ctx context.Context, s *session, step Step, decision Decision, callbacks Callbacks, err error) (StepResult, error) {
+func (h *Host) failStep(ctx context.Context, s *session, step Step, decision Decision, callbacks CallbackCounts, err error) (StepResult, error) {
 	reasons := []Reason{failureReason(err)}
 	h.reportReasons(ctx, s, step, OutcomePluginError, reasons)
 	if h.opts.FailClosed {

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
@@ -101,17 +100,6 @@ func (r *stepRun) attempt(ctx context.Context, attempt int) (StepResult, error) 
 	return result, nil
 }
 
-// storeError is the error of a step whose session-store call failed: the
-// caller's own cancellation or deadline as it is, anything else (the step's
-// deadline included) a *HostError.
-func storeError(callerCtx context.Context, callerFirst bool, err error) error {
-	if callerCtx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) ||
-		callerFirst && errors.Is(err, context.DeadlineExceeded) {
-		return err
-	}
-	return &HostError{Err: err}
-}
-
 // appendDecided appends the step's messages on the head the plugin decided
 // on (nil: the host could not read the head, so there is nothing to hold
 // the append to). When another writer appended first, and all it appended
@@ -149,15 +137,6 @@ func (r *stepRun) appendDecided(decidedOn *contract.SessionHead, msgs []Message)
 	}
 }
 
-// appendedSeqs returns the sequence numbers of the last n records of head.
-func appendedSeqs(head sessionlog.Head, n int) []uint64 {
-	seqs := make([]uint64, n)
-	for i := range seqs {
-		seqs[i] = head.Seq - uint64(n-1-i)
-	}
-	return seqs
-}
-
 // neutralSince reads the events after on and reports the log's head, and
 // whether those events leave the plugin's decision on on as it was: only
 // messages whose source is not the plugin's, within the same surface
@@ -177,29 +156,6 @@ func (r *stepRun) neutralSince(on contract.SessionHead) (contract.SessionHead, b
 		}
 	}
 	return next, true, nil
-}
-
-// isPluginSource reports whether a message source is one the plugin writes:
-// a catalog record (readable or not), a user invocation, a relevant-skills
-// message, or a message of preloaded or re-attached skills. A `skill` tool
-// result's load record is not: that message is the runtime's.
-func isPluginSource(src []byte) bool {
-	return len(src) > 0 && (events.IsCatalogKind(src) || events.IsInvocationKind(src) || events.IsRelevantKind(src) || events.IsAttachKind(src))
-}
-
-// appendMessages appends messages outside a step, unconditionally. runtime
-// are the messages the runtime passed in, whose sources are its own (see
-// messageRecords). It returns the messages' sequence numbers.
-func appendMessages(ctx context.Context, log sessionlog.Log, msgs, runtime []Message) ([]uint64, error) {
-	recs, err := messageRecords(msgs, runtime)
-	if err != nil {
-		return nil, err
-	}
-	head, err := log.Append(ctx, recs...)
-	if err != nil {
-		return nil, err
-	}
-	return appendedSeqs(head, len(recs)), nil
 }
 
 // runPlugin asks the mount for its decision on the step. It returns the
@@ -266,7 +222,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 // callbacksSince returns the callbacks made for the session since it
 // counted before. A session forgotten in between (EndSession) and met again
 // counts from zero.
-func (r *stepRun) callbacksSince(before Callbacks) Callbacks {
+func (r *stepRun) callbacksSince(before CallbackCounts) CallbackCounts {
 	if now := r.h.sessions.get(r.step.SessionID); now != r.s {
 		return now.callbacks()
 	}
@@ -398,11 +354,6 @@ func (r *stepRun) recentEvents(after uint64, evs []sessionlog.Event, digests boo
 		return nil
 	}
 	return recent
-}
-
-// contractEvent is a session-log event as the protocol carries it.
-func contractEvent(ev sessionlog.Event) contract.SessionEvent {
-	return contract.SessionEvent{Seq: ev.Seq, Type: ev.Type, Source: ev.Source, Visible: ev.Visible}
 }
 
 // preloadOf returns the skills preloaded for a step's session: its agent

@@ -73,7 +73,7 @@ func storeHostWithRegistry(t *testing.T, store sessionlog.Store, cfg hostsdk.Opt
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -284,7 +284,7 @@ func TestSyncKeepsTheHistoryWhenThePluginFails(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{PreStepTimeout: 300 * time.Millisecond})
 	e.mount(tools.GlobalScope)
 	blocking := newBlockingProvider()
-	e.reg.AddProvider(tools.GlobalScope, blocking, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, blocking, nil)
 	s := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"})
 	history := []hostsdk.Message{userMsg("one")}
 	res, err := s.Sync(context.Background(), history)
@@ -392,7 +392,7 @@ func TestStepsOfTwoHostsOnOneStoreDoNotStarve(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { h.Close() })
-		p, err := h.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+		p, err := h.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 		if err != nil {
 			t.Fatal(err)
 		}

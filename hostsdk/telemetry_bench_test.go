@@ -178,9 +178,9 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { host.Close() })
-	opts := hostsdk.LoadOptions{InProcess: true}
+	opts := &hostsdk.LoadOptions{InProcess: true}
 	if mode == "binary" {
-		opts = hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}
+		opts = &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}
 	}
 	p, err := host.Load(context.Background(), opts)
 	if err != nil {

@@ -41,13 +41,13 @@ type telemetryEnv struct {
 	metrics  *sdkmetric.ManualReader
 }
 
-func newTelemetryEnv(t *testing.T, opts hostsdk.LoadOptions) *telemetryEnv {
+func newTelemetryEnv(t *testing.T, opts *hostsdk.LoadOptions) *telemetryEnv {
 	return newTelemetryEnvWith(t, opts, nil, "", false)
 }
 
 // newTelemetryEnvWith is newTelemetryEnv with the registry's runtime
 // skills, the mount's configuration and Options.MaskSkillNames.
-func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skills.RuntimeSkill, mountConfig string, mask bool) *telemetryEnv {
+func newTelemetryEnvWith(t *testing.T, opts *hostsdk.LoadOptions, runtime []skills.RuntimeSkill, mountConfig string, mask bool) *telemetryEnv {
 	t.Helper()
 	e := &telemetryEnv{spans: tracetest.NewInMemoryExporter(), metrics: sdkmetric.NewManualReader()}
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSampler(sdktrace.AlwaysSample()), sdktrace.WithSyncer(e.spans))
@@ -66,7 +66,7 @@ func newTelemetryEnvWith(t *testing.T, opts hostsdk.LoadOptions, runtime []skill
 	}
 	e.provider = skilltest.New(&skilltest.Options{Label: "fake"})
 	e.provider.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "alpha", Description: "Does alpha.", Invocation: skill.DefaultPolicy()}, Content: "Alpha body."})
-	reg.AddProvider(tools.GlobalScope, e.provider, skills.ProviderOptions{Label: "fake"})
+	reg.AddProvider(tools.GlobalScope, e.provider, &skills.ProviderOptions{Label: "fake"})
 	for _, rs := range runtime {
 		if err := reg.Register(tools.GlobalScope, rs); err != nil {
 			t.Fatal(err)
@@ -168,13 +168,13 @@ func TestOneStepIsOneSpanTree(t *testing.T) {
 `
 	for _, mode := range []struct {
 		name       string
-		opts       hostsdk.LoadOptions
+		opts       *hostsdk.LoadOptions
 		wantRemote []string
 		// The plugin process reports its own time on the call.
 		wantPluginTime bool
 	}{
-		{"binary", hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, []string{"skillcatalog.callback.Snapshot", "skillcatalog.callback.ReadEvents", "skillcatalog.callback.Snapshot", "skillcatalog.callback.GetSkill"}, true},
-		{"in-process", hostsdk.LoadOptions{InProcess: true}, nil, false},
+		{"binary", &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, []string{"skillcatalog.callback.Snapshot", "skillcatalog.callback.ReadEvents", "skillcatalog.callback.Snapshot", "skillcatalog.callback.GetSkill"}, true},
+		{"in-process", &hostsdk.LoadOptions{InProcess: true}, nil, false},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			e := newTelemetryEnv(t, mode.opts)
@@ -222,7 +222,7 @@ func TestOneStepIsOneSpanTree(t *testing.T) {
 // TestTracingContinuesTheCallersTrace: a step under the runtime's own span
 // is part of the runtime's trace.
 func TestTracingContinuesTheCallersTrace(t *testing.T) {
-	e := newTelemetryEnv(t, hostsdk.LoadOptions{InProcess: true})
+	e := newTelemetryEnv(t, &hostsdk.LoadOptions{InProcess: true})
 	parent := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{4, 5, 6}, TraceFlags: trace.FlagsSampled})
 	ctx := trace.ContextWithSpanContext(context.Background(), parent)
 	if _, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
@@ -248,7 +248,7 @@ func hasAttr(attrs []attribute.KeyValue, want attribute.KeyValue) bool {
 // counters by outcome, publication kind and result, and the histograms'
 // counts, agree with what the steps returned.
 func TestMetricsAfterTenSteps(t *testing.T) {
-	e := newTelemetryEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	e := newTelemetryEnv(t, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	ctx := context.Background()
 	var outcomes []hostsdk.Outcome
 	snapshots := 0
@@ -379,7 +379,7 @@ func TestResourceReadsAreTracedAndCounted(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "notes.md"), []byte("Notes.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	e := newTelemetryEnvWith(t, hostsdk.LoadOptions{InProcess: true}, []skills.RuntimeSkill{{Name: "files", Description: "Has files.", Content: "Read notes.md.",
+	e := newTelemetryEnvWith(t, &hostsdk.LoadOptions{InProcess: true}, []skills.RuntimeSkill{{Name: "files", Description: "Has files.", Content: "Read notes.md.",
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}}, `{"resourceTool": true}`, false)
 	ctx := context.Background()
 	for _, path := range []string{"notes.md", "missing.md", "notes.md"} {
@@ -428,7 +428,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer host.Close()
-		p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+		p, err := host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +468,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 func TestNoProvidersRecordNothing(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
-	host, reg, _ := modeEnv(t, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Options{})
+	host, reg, _ := modeEnv(t, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}}, hostsdk.Options{})
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "alpha", Description: "Does alpha.", Content: "Alpha body."}); err != nil {
 		t.Fatal(err)
 	}
@@ -487,7 +487,7 @@ func TestNoProvidersRecordNothing(t *testing.T) {
 // did not register returns *ToolNotFoundError for the runtime to dispatch
 // the call itself; its span says so and is not marked failed.
 func TestAToolThatIsNotThePluginsIsNoFailure(t *testing.T) {
-	e := newTelemetryEnv(t, hostsdk.LoadOptions{InProcess: true})
+	e := newTelemetryEnv(t, &hostsdk.LoadOptions{InProcess: true})
 	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "bash", Arguments: json.RawMessage(`{}`)})
 	var notFound *hostsdk.ToolNotFoundError
 	if !errors.As(err, &notFound) {

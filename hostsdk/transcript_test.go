@@ -89,7 +89,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 				t.Fatal(err)
 			}
 			t.Cleanup(func() { host.Close() })
-			p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+			p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 			if err != nil {
 				t.Fatal(err)
 			}

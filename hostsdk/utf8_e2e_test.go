@@ -43,7 +43,7 @@ func TestInvalidUTF8DescriptionIsRefusedAtRegister(t *testing.T) {
 // the plugin's, with the plugin as a process and in process, and the next
 // step of the session goes on.
 func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
-	for name, opts := range map[string]hostsdk.LoadOptions{
+	for name, opts := range map[string]*hostsdk.LoadOptions{
 		"binary":     {Launcher: pluginproc.Binary{Path: pluginPath}},
 		"in process": {InProcess: true},
 	} {
@@ -79,7 +79,7 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 // that is not UTF-8, naming it, instead of storing its bytes turned into
 // U+FFFD; nothing of the call is appended.
 func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
-	host, _, store := modeEnv(t, hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
+	host, _, store := modeEnv(t, &hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
 	good := hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "fine"}}}
 	bad := hostsdk.Message{ID: "t1", Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{{Type: "text", Text: "ok"}, {Type: "text", Text: "\xff\xfe"}}}
 	_, err := host.AppendMessages(context.Background(), "s1", good, bad)
@@ -127,7 +127,7 @@ func TestInvalidUTF8SkillFileBody(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	e.reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.mount(tools.GlobalScope)
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "latin")
 	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"latin"}`)})

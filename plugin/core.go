@@ -149,18 +149,18 @@ func (c *Core) ExecuteSkillTool(ctx context.Context, call contract.ToolCall) (co
 		if call.SkillToolIdentity != ms.mount.skillIdentity || ms.mount.skillIdentity == "" {
 			// The resources belong to the skills the agent loads with this
 			// mount's `skill`; an agent without it reads none of them.
-			return errorResult(render.ErrResourceToolWithoutSkill()), nil
+			return errorResult(render.ResourceToolWithoutSkill()), nil
 		}
 		return c.engine.executeResourceTool(ctx, ms.host, ms.mount, call)
 	case call.ToolName == contract.SearchToolName && ms.mount.cfg.SearchTool:
 		if call.SkillToolIdentity != ms.mount.skillIdentity || ms.mount.skillIdentity == "" {
 			// What a search finds is loaded with this mount's `skill`; an
 			// agent without it can load none of it.
-			return errorResult(render.ErrSearchWithoutSkill()), nil
+			return errorResult(render.SearchWithoutSkill()), nil
 		}
 		return c.engine.executeSearchTool(ctx, ms.host, ms.mount, call)
 	}
-	return errorResult(render.ErrUnknownTool(call.ToolName)), nil
+	return errorResult(render.UnknownTool(call.ToolName)), nil
 }
 
 // EndSession drops what the plugin cached for a session.

@@ -178,7 +178,7 @@
 // learn it (and refuses, as the `skill` tool does, a skill that cannot be
 // loaded for the model). A provider's error text is shown as the provider
 // wrote it only for a skill known to be the host's own; for any other it
-// is untrusted text (render.ErrProviderUntrusted: one line, escaped,
+// is untrusted text (render.ProviderFailedUntrusted: one line, escaped,
 // bounded). A remote page holds as many bytes of the file as fit in
 // render.ResourcePageBytes once escaped. A listed skill whose origin is not
 // a label (skill.ValidLabel), or of a kind skill.OriginKind does not define,

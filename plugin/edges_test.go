@@ -109,7 +109,7 @@ func TestResourceToolOfAnUnboundMount(t *testing.T) {
 	}
 	call := contract.ToolCall{MountID: m.MountID, ToolName: contract.ResourceToolName, Arguments: json.RawMessage(`{"name":"alpha","path":"a.md"}`)}
 	res, err := c.ExecuteSkillTool(ctx, call)
-	if want := string(render.ErrResourceToolWithoutSkill()); err != nil || res.Text != want || !res.IsError {
+	if want := string(render.ResourceToolWithoutSkill()); err != nil || res.Text != want || !res.IsError {
 		t.Errorf("unbound mount: %+v, %v; want %q", res, err, want)
 	}
 	if len(h.asked) != 0 {
@@ -513,7 +513,7 @@ func TestResourceReadFailures(t *testing.T) {
 	t.Parallel()
 	h := &erringResHost{memHost: newMemHost(summary("alpha", "A.")), err: contract.ErrNoResourceReads}
 	res := readCall(t, h, `{"name":"alpha","path":"a.md"}`)
-	if want := string(render.ErrResourceNotReadable("alpha")); res.Text != want || !res.IsError {
+	if want := string(render.ResourceNotReadable("alpha")); res.Text != want || !res.IsError {
 		t.Errorf("no resource reads: %q, want %q", res.Text, want)
 	}
 	h.err = errors.New("disk on fire")
@@ -630,7 +630,7 @@ func TestCacheEntriesAreAccounted(t *testing.T) {
 func TestResourceArgumentsNameTheFirstUnexpected(t *testing.T) {
 	t.Parallel()
 	h := newResHost(summary("alpha", "A."))
-	want := string(render.ErrResourceUnexpectedArgument("beta"))
+	want := string(render.ResourceUnexpectedArgument("beta"))
 	for range 20 {
 		if res := readCall(t, h, `{"zeta":1,"name":"alpha","path":"a.md","mu":2,"beta":null,"omega":3}`); res.Text != want {
 			t.Fatalf("%q, want %q", res.Text, want)

@@ -42,9 +42,9 @@ func (e *engine) listingOf(ctx context.Context, host contract.Host, m mount, cal
 	invocable, ok := v.Lookup(name)
 	switch {
 	case !ok:
-		return listing{refusal: render.ErrUnknownSkill(name)}, nil
+		return listing{refusal: render.UnknownSkill(name)}, nil
 	case !invocable:
-		return listing{refusal: render.ErrNotModelInvocable(name)}, nil
+		return listing{refusal: render.NotModelInvocable(name)}, nil
 	}
 	l := listing{known: true}
 	l.origin, l.originKind = v.Origin(name)
@@ -52,13 +52,13 @@ func (e *engine) listingOf(ctx context.Context, host contract.Host, m mount, cal
 }
 
 // providerError is the error text of a provider's failure: verbatim for
-// the host's own skill, as untrusted text (render.ErrProviderUntrusted)
+// the host's own skill, as untrusted text (render.ProviderFailedUntrusted)
 // for a remote one's or one whose origin is not known.
 func providerError(message string, untrusted bool) contract.ToolResult {
 	if untrusted {
-		return errorResult(render.ErrProviderUntrusted(message))
+		return errorResult(render.ProviderFailedUntrusted(message))
 	}
-	return errorResult(render.ErrProvider(message))
+	return errorResult(render.ProviderFailed(message))
 }
 
 // executeSkillTool runs one `skill` tool call. Failures the model should
@@ -89,10 +89,10 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 		return providerError(got.Error, l.untrusted() || got.Skill.Origin != ""), nil
 	}
 	if !got.Found {
-		return errorResult(render.ErrUnknownSkill(name)), nil
+		return errorResult(render.UnknownSkill(name)), nil
 	}
 	if !got.Skill.Invocation.ModelInvocable {
-		return errorResult(render.ErrNotModelInvocable(name)), nil
+		return errorResult(render.NotModelInvocable(name)), nil
 	}
 
 	value := got.Skill.ToolValue()
@@ -127,9 +127,9 @@ func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolEr
 	obj, ok := argumentObject(args)
 	if !ok {
 		if sent := bytes.TrimSpace(args); json.Valid(sent) {
-			return "", render.ErrArgumentsOtherJSON(string(sent))
+			return "", render.ArgumentsOtherJSON(string(sent))
 		}
-		return "", render.ErrArgumentsNotObject(string(bytes.TrimSpace(args)))
+		return "", render.ArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
 	for k := range obj {
@@ -138,17 +138,17 @@ func skillNameArgument(args json.RawMessage) (name string, refusal render.ToolEr
 		}
 	}
 	if unexpected {
-		return "", render.ErrUnexpectedArgument(extra)
+		return "", render.UnexpectedArgument(extra)
 	}
 	raw, present := obj["name"]
 	if !present {
-		return "", render.ErrMissingName()
+		return "", render.MissingName()
 	}
 	if err := json.Unmarshal(raw, &name); err != nil {
-		return "", render.ErrInvalidName(string(raw))
+		return "", render.InvalidName(string(raw))
 	}
 	if !skill.ValidListedName(name) {
-		return "", render.ErrInvalidName(name)
+		return "", render.InvalidName(name)
 	}
 	return name, ""
 }

@@ -95,7 +95,7 @@ func TestIncompleteSnapshotAsksTheHost(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := string(render.ErrProvider("remote server unreachable")); !resp.IsError || resp.Text != want {
+	if want := string(render.ProviderFailed("remote server unreachable")); !resp.IsError || resp.Text != want {
 		t.Errorf("result %q (error %v), want %q", resp.Text, resp.IsError, want)
 	}
 	if h.gets != 1 {
@@ -114,9 +114,9 @@ func TestUnrenderableSkillErrors(t *testing.T) {
 		listing skill.Summary
 		wrap    func(string) render.ToolError
 	}{
-		{"the host's own", summary("alpha", "A."), render.ErrProvider},
-		{"an MCP server's", remoteSummary("alpha", "A.", "docs", "alpha"), render.ErrProviderUntrusted},
-		{"a website's", websiteSummary("alpha", "A.", "docs", "alpha"), render.ErrProviderUntrusted},
+		{"the host's own", summary("alpha", "A."), render.ProviderFailed},
+		{"an MCP server's", remoteSummary("alpha", "A.", "docs", "alpha"), render.ProviderFailedUntrusted},
+		{"a website's", websiteSummary("alpha", "A.", "docs", "alpha"), render.ProviderFailedUntrusted},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newMemHost(tc.listing)

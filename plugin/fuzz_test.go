@@ -69,7 +69,7 @@ func FuzzSkillToolArguments(f *testing.F) {
 		// The longest frame of an error text is the one for arguments
 		// that are not an object, or JSON of another type (a boolean's,
 		// whose type has the longest name).
-		frame := max(len(render.ErrArgumentsNotObject("")), len(render.ErrArgumentsOtherJSON("true"))-len("true"))
+		frame := max(len(render.ArgumentsNotObject("")), len(render.ArgumentsOtherJSON("true"))-len("true"))
 		if resp.IsError && len(resp.Text) > frame+render.MaxEchoBytes {
 			t.Fatalf("error text of %d bytes for %d bytes of arguments, over its frame and render.MaxEchoBytes = %d", len(resp.Text), len(args), render.MaxEchoBytes)
 		}

@@ -21,7 +21,7 @@ const maxInvocationsPerStep = 16
 // invocationError is a pre-step that failed because a skill the user
 // invoked could not be loaded: the host's provider reported an error, or
 // answered with a definition that cannot be rendered (with the user's
-// arguments substituted, too large: render.ErrArgumentsTooLarge). The step adds
+// arguments substituted, too large: render.ArgumentsTooLargeError). The step adds
 // nothing; the failure is the host's side, not the plugin's.
 type invocationError struct {
 	// Name is the invoked skill.

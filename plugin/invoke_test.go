@@ -532,7 +532,7 @@ func TestInjectionWithResourceTool(t *testing.T) {
 	// The rule the texts follow: skill_resource reads nothing of a skill
 	// the model may not invoke.
 	rh := &resHost{memHost: mem, files: map[string]string{"deploy-prod/notes.md": "x", "pdf-forms/scripts/fill.py": "x"}}
-	if res := readCall(t, rh, `{"name":"deploy-prod","path":"notes.md"}`); res.Text != string(render.ErrNotModelInvocable("deploy-prod")) || len(rh.asked) != 0 {
+	if res := readCall(t, rh, `{"name":"deploy-prod","path":"notes.md"}`); res.Text != string(render.NotModelInvocable("deploy-prod")) || len(rh.asked) != 0 {
 		t.Errorf("skill_resource of a user-only skill: %q after %d reads, want the not-model-invocable refusal and no read", res.Text, len(rh.asked))
 	}
 	if res := readCall(t, rh, `{"name":"pdf-forms","path":"scripts/fill.py"}`); res.IsError {

@@ -142,8 +142,8 @@ func TestRemoteSkillLoadedByQualifiedName(t *testing.T) {
 	}
 	for _, bad := range []string{"docs:", "docs:acme/", "Docs:acme/refunds", "docs:acme//refunds"} {
 		resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(`{"name":"` + bad + `"}`)})
-		if err != nil || resp.Text != string(render.ErrInvalidName(bad)) {
-			t.Errorf("name %q: %q, %v; want %q", bad, resp.Text, err, string(render.ErrInvalidName(bad)))
+		if err != nil || resp.Text != string(render.InvalidName(bad)) {
+			t.Errorf("name %q: %q, %v; want %q", bad, resp.Text, err, string(render.InvalidName(bad)))
 		}
 	}
 }

@@ -49,9 +49,9 @@ func resourceArguments(args json.RawMessage) (resource.Read, render.ToolError) {
 	obj, ok := argumentObject(args)
 	if !ok {
 		if sent := bytes.TrimSpace(args); json.Valid(sent) {
-			return a, render.ErrResourceArgumentsOtherJSON(string(sent))
+			return a, render.ResourceArgumentsOtherJSON(string(sent))
 		}
-		return a, render.ErrResourceArgumentsNotObject(string(bytes.TrimSpace(args)))
+		return a, render.ResourceArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
 	for k := range obj {
@@ -60,32 +60,32 @@ func resourceArguments(args json.RawMessage) (resource.Read, render.ToolError) {
 		}
 	}
 	if unexpected {
-		return a, render.ErrResourceUnexpectedArgument(extra)
+		return a, render.ResourceUnexpectedArgument(extra)
 	}
 	raw, present := obj["name"]
 	if !present {
-		return a, render.ErrResourceMissingName()
+		return a, render.ResourceMissingName()
 	}
 	if err := json.Unmarshal(raw, &a.Name); err != nil {
-		return a, render.ErrInvalidName(string(raw))
+		return a, render.InvalidName(string(raw))
 	}
 	if !skill.ValidListedName(a.Name) {
-		return a, render.ErrInvalidName(a.Name)
+		return a, render.InvalidName(a.Name)
 	}
 	raw, present = obj["path"]
 	if !present {
-		return a, render.ErrInvalidPath("", "the path is missing")
+		return a, render.InvalidPath("", "the path is missing")
 	}
 	if err := json.Unmarshal(raw, &a.Path); err != nil {
-		return a, render.ErrInvalidPath(string(raw), "the path must be a string")
+		return a, render.InvalidPath(string(raw), "the path must be a string")
 	}
 	if err := resource.ValidatePath(a.Path); err != nil {
-		return a, render.ErrInvalidPath(a.Path, err.Error())
+		return a, render.InvalidPath(a.Path, err.Error())
 	}
 	if raw, present = obj["offset"]; present {
 		n, err := parseMinInt(raw, 0)
 		if err != nil {
-			return a, render.ErrInvalidOffset(compactJSON(raw))
+			return a, render.InvalidOffset(compactJSON(raw))
 		}
 		a.Offset = int64(n)
 	}
@@ -112,7 +112,7 @@ func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m 
 	}
 	rh, ok := host.(contract.ResourceReader)
 	if !ok {
-		return errorResult(render.ErrResourceNotReadable(a.Name)), nil
+		return errorResult(render.ResourceNotReadable(a.Name)), nil
 	}
 	origin, kind := l.origin, l.originKind
 	if !l.known {
@@ -128,7 +128,7 @@ func (e *engine) executeResourceTool(ctx context.Context, host contract.Host, m 
 		MaxBytes: resource.WindowBytes,
 	})
 	if errors.Is(err, contract.ErrNoResourceReads) {
-		return errorResult(render.ErrResourceNotReadable(a.Name)), nil
+		return errorResult(render.ResourceNotReadable(a.Name)), nil
 	}
 	if err != nil {
 		return contract.ToolResult{}, hostFailed("read resource %q of skill %q: %w", a.Path, a.Name, err)
@@ -146,14 +146,14 @@ func originOf(ctx context.Context, host contract.Host, call contract.ToolCall, n
 	case err != nil:
 		return "", 0, "", hostFailed("load skill %q: %w", name, err)
 	case got.Error != "":
-		return "", 0, render.ErrProviderUntrusted(got.Error), nil // whose text it is, is what is not known
+		return "", 0, render.ProviderFailedUntrusted(got.Error), nil // whose text it is, is what is not known
 	case !got.Found:
-		return "", 0, render.ErrUnknownSkill(name), nil
+		return "", 0, render.UnknownSkill(name), nil
 	case !got.Skill.Invocation.ModelInvocable:
-		return "", 0, render.ErrNotModelInvocable(name), nil
+		return "", 0, render.NotModelInvocable(name), nil
 	}
 	if err := render.CheckOriginKind(name, got.Skill.Origin, got.Skill.OriginKind); err != nil {
-		return "", 0, render.ErrProviderUntrusted(err.Error()), nil
+		return "", 0, render.ProviderFailedUntrusted(err.Error()), nil
 	}
 	return got.Skill.Origin, got.Skill.OriginKind, "", nil
 }

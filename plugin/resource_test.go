@@ -222,7 +222,7 @@ func TestResourceErrors(t *testing.T) {
 	// A host without resource reads: not readable, after the policy checks.
 	mh := newMemHost(summary("alpha", "A."))
 	res = readCall(t, mh, `{"name":"alpha","path":"a.md"}`)
-	if want := string(render.ErrResourceNotReadable("alpha")); res.Text != want {
+	if want := string(render.ResourceNotReadable("alpha")); res.Text != want {
 		t.Errorf("host without reads: %q, want %q", res.Text, want)
 	}
 }
@@ -282,7 +282,7 @@ func TestResourceToolOption(t *testing.T) {
 		for _, other := range []string{"", "tooldef-shadow"} {
 			asked := len(h.asked)
 			read, err := c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: resp.MountID, ToolName: "skill_resource", SkillToolIdentity: other, Arguments: []byte(`{"name":"alpha","path":"scripts/x.py"}`)})
-			if err != nil || !read.IsError || read.Text != string(render.ErrResourceToolWithoutSkill()) || len(h.asked) != asked {
+			if err != nil || !read.IsError || read.Text != string(render.ResourceToolWithoutSkill()) || len(h.asked) != asked {
 				t.Errorf("%s, skill resolving to %q: read %+v, %v", cfg, other, read, err)
 			}
 		}
@@ -359,7 +359,7 @@ func FuzzResourceToolArguments(f *testing.F) {
 		}
 		if res.IsError {
 			// The longest frame: the binary text, with a name and a path.
-			if frame := len(string(render.ErrResourceBinary("", ""))) + 2; len(res.Text) > frame+2*render.MaxEchoBytes {
+			if frame := len(string(render.ResourceBinary("", ""))) + 2; len(res.Text) > frame+2*render.MaxEchoBytes {
 				t.Fatalf("error text of %d bytes", len(res.Text))
 			}
 			return

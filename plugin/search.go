@@ -66,9 +66,9 @@ func searchArguments(args json.RawMessage) (query string, limit int, refusal ren
 	obj, ok := argumentObject(args)
 	if !ok {
 		if sent := bytes.TrimSpace(args); json.Valid(sent) {
-			return "", 0, render.ErrSearchArgumentsOtherJSON(string(sent))
+			return "", 0, render.SearchArgumentsOtherJSON(string(sent))
 		}
-		return "", 0, render.ErrSearchArgumentsNotObject(string(bytes.TrimSpace(args)))
+		return "", 0, render.SearchArgumentsNotObject(string(bytes.TrimSpace(args)))
 	}
 	extra, unexpected := "", false
 	for k := range obj {
@@ -77,23 +77,23 @@ func searchArguments(args json.RawMessage) (query string, limit int, refusal ren
 		}
 	}
 	if unexpected {
-		return "", 0, render.ErrSearchUnexpectedArgument(extra)
+		return "", 0, render.SearchUnexpectedArgument(extra)
 	}
 	raw, present := obj["query"]
 	if !present {
-		return "", 0, render.ErrSearchMissingQuery()
+		return "", 0, render.SearchMissingQuery()
 	}
 	if err := json.Unmarshal(raw, &query); err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return "", 0, render.ErrSearchQueryNotString(string(bytes.TrimSpace(raw)))
+		return "", 0, render.SearchQueryNotString(string(bytes.TrimSpace(raw)))
 	}
 	if len(query) > render.MaxSearchQueryBytes {
-		return "", 0, render.ErrSearchQueryTooLong(len(query))
+		return "", 0, render.SearchQueryTooLong(len(query))
 	}
 	limit = render.DefaultSearchLimit
 	if raw, present := obj["limit"]; present {
 		n, err := parseMinInt(raw, 1)
 		if err != nil || n > render.MaxSearchLimit {
-			return "", 0, render.ErrSearchInvalidLimit(compactJSON(raw))
+			return "", 0, render.SearchInvalidLimit(compactJSON(raw))
 		}
 		limit = n
 	}
@@ -110,14 +110,14 @@ func (e *engine) executeSearchTool(ctx context.Context, host contract.Host, m mo
 	}
 	q := search.ParseQuery(query)
 	if q.IsEmpty() {
-		return errorResult(render.ErrSearchQueryEmpty()), nil
+		return errorResult(render.SearchQueryEmpty()), nil
 	}
 	v, complete, err := e.currentView(ctx, host, m.cfg, contract.SnapshotRequest{SessionID: call.SessionID, Cwd: call.Cwd, AgentScope: call.AgentScope}, call.SnapshotToken, nil)
 	if err != nil {
 		return contract.ToolResult{}, err
 	}
 	if !complete {
-		return errorResult(render.ErrSearchIncomplete()), nil
+		return errorResult(render.SearchIncomplete()), nil
 	}
 	hidden, err := e.scopedOut(ctx, host, v, call.SessionID)
 	if err != nil {

@@ -32,31 +32,31 @@ func TestSearchToolArguments(t *testing.T) {
 		args string
 		want render.ToolError
 	}{
-		{`{"query": "fill a form", "name": "x"}`, render.ErrSearchUnexpectedArgument("name")},
-		{`{"zeta": 1, "alpha": 2, "query": "q"}`, render.ErrSearchUnexpectedArgument("alpha")},
-		{`"pdf"`, render.ErrSearchArgumentsOtherJSON(`"pdf"`)},
-		{`null`, render.ErrSearchArgumentsOtherJSON(`null`)},
-		{`pdf forms`, render.ErrSearchArgumentsNotObject("pdf forms")},
-		{`{}`, render.ErrSearchMissingQuery()},
-		{`{"limit": 3}`, render.ErrSearchMissingQuery()},
-		{`{"query": null}`, render.ErrSearchQueryNotString("null")},
-		{`{"query": ["pdf"]}`, render.ErrSearchQueryNotString(`["pdf"]`)},
-		{`{"query": 7}`, render.ErrSearchQueryNotString("7")},
-		{`{"query": "` + long + `"}`, render.ErrSearchQueryTooLong(len(long))},
-		{`{"query": ""}`, render.ErrSearchQueryEmpty()},
-		{`{"query": "how do I use this"}`, render.ErrSearchQueryEmpty()},
-		{`{"query": "pdf", "limit": 0}`, render.ErrSearchInvalidLimit("0")},
-		{`{"query": "pdf", "limit": 11}`, render.ErrSearchInvalidLimit("11")},
-		{`{"query": "pdf", "limit": 2.5}`, render.ErrSearchInvalidLimit("2.5")},
-		{`{"query": "pdf", "limit": "3"}`, render.ErrSearchInvalidLimit(`"3"`)},
-		{`{"query": "pdf", "limit": null}`, render.ErrSearchInvalidLimit("null")},
+		{`{"query": "fill a form", "name": "x"}`, render.SearchUnexpectedArgument("name")},
+		{`{"zeta": 1, "alpha": 2, "query": "q"}`, render.SearchUnexpectedArgument("alpha")},
+		{`"pdf"`, render.SearchArgumentsOtherJSON(`"pdf"`)},
+		{`null`, render.SearchArgumentsOtherJSON(`null`)},
+		{`pdf forms`, render.SearchArgumentsNotObject("pdf forms")},
+		{`{}`, render.SearchMissingQuery()},
+		{`{"limit": 3}`, render.SearchMissingQuery()},
+		{`{"query": null}`, render.SearchQueryNotString("null")},
+		{`{"query": ["pdf"]}`, render.SearchQueryNotString(`["pdf"]`)},
+		{`{"query": 7}`, render.SearchQueryNotString("7")},
+		{`{"query": "` + long + `"}`, render.SearchQueryTooLong(len(long))},
+		{`{"query": ""}`, render.SearchQueryEmpty()},
+		{`{"query": "how do I use this"}`, render.SearchQueryEmpty()},
+		{`{"query": "pdf", "limit": 0}`, render.SearchInvalidLimit("0")},
+		{`{"query": "pdf", "limit": 11}`, render.SearchInvalidLimit("11")},
+		{`{"query": "pdf", "limit": 2.5}`, render.SearchInvalidLimit("2.5")},
+		{`{"query": "pdf", "limit": "3"}`, render.SearchInvalidLimit(`"3"`)},
+		{`{"query": "pdf", "limit": null}`, render.SearchInvalidLimit("null")},
 	} {
 		h := newMemHost(summary("pdf-forms", "Fill PDF forms."))
 		res, err := newEngine().executeSearchTool(context.Background(), h, searchMount(), searchCall(tc.args))
 		if err != nil || !res.IsError || res.Text != string(tc.want) || res.Search != nil {
 			t.Errorf("%s: %+v, %v; want the error %q", tc.args, res, err, tc.want)
 		}
-		if h.snapshots > 0 && tc.want != render.ErrSearchQueryEmpty() {
+		if h.snapshots > 0 && tc.want != render.SearchQueryEmpty() {
 			t.Errorf("%s: refused arguments asked the host for a snapshot", tc.args)
 		}
 	}
@@ -156,7 +156,7 @@ func TestSearchToolIncompleteSnapshot(t *testing.T) {
 	h := newMemHost(summary("pdf-forms", "Fill PDF forms."))
 	h.complete = false
 	res, err := newEngine().executeSearchTool(context.Background(), h, searchMount(), searchCall(`{"query": "pdf"}`))
-	if err != nil || !res.IsError || res.Text != string(render.ErrSearchIncomplete()) {
+	if err != nil || !res.IsError || res.Text != string(render.SearchIncomplete()) {
 		t.Errorf("%+v, %v", res, err)
 	}
 }
@@ -204,12 +204,12 @@ func TestSearchToolThroughTheCore(t *testing.T) {
 	}
 	call := searchCall(`{"query": "pdf"}`)
 	call.MountID = plain.MountID
-	if res, _ := c.ExecuteSkillTool(ctx, call); res.Text != string(render.ErrUnknownTool(contract.SearchToolName)) {
+	if res, _ := c.ExecuteSkillTool(ctx, call); res.Text != string(render.UnknownTool(contract.SearchToolName)) {
 		t.Errorf("a mount without the tool: %+v", res)
 	}
 	call.MountID = with.MountID
 	call.SkillToolIdentity = "someone-else"
-	if res, _ := c.ExecuteSkillTool(ctx, call); res.Text != string(render.ErrSearchWithoutSkill()) {
+	if res, _ := c.ExecuteSkillTool(ctx, call); res.Text != string(render.SearchWithoutSkill()) {
 		t.Errorf("an agent whose skill tool is another: %+v", res)
 	}
 	call.SkillToolIdentity = identity
@@ -232,7 +232,7 @@ func TestSkillToolAnswersFromTheCache(t *testing.T) {
 		t.Fatalf("%+v, %v", res, err)
 	}
 	call.Arguments = json.RawMessage(`{"name":"no-such-skill"}`)
-	if res, _ := e.executeSkillTool(context.Background(), h, testMount(), call); res.Text != string(render.ErrUnknownSkill("no-such-skill")) {
+	if res, _ := e.executeSkillTool(context.Background(), h, testMount(), call); res.Text != string(render.UnknownSkill("no-such-skill")) {
 		t.Errorf("an unlisted name: %+v", res)
 	}
 	if h.snapshots != before {

@@ -202,7 +202,7 @@ func TestOriginsOfUnknownKinds(t *testing.T) {
 	def.OriginKind = skill.OriginKind(7)
 	h.defs["web"] = def
 	resp, err := newEngine().executeSkillTool(context.Background(), h, testMount(), contract.ToolCall{Arguments: []byte(`{"name":"web"}`)})
-	want := string(render.ErrProviderUntrusted(render.CheckOriginKind("web", "docs", skill.OriginKind(7)).Error()))
+	want := string(render.ProviderFailedUntrusted(render.CheckOriginKind("web", "docs", skill.OriginKind(7)).Error()))
 	if err != nil || !resp.IsError || resp.Text != want {
 		t.Errorf("a definition of an unknown kind: %q, %v; want %q", resp.Text, err, want)
 	}

@@ -26,7 +26,7 @@
 // result and in the message a user's /name invocation adds
 // (SkillContentFor), the text of its files ([ResourcePageFrom]), its catalog
 // description (as every description), and a provider's error text that may
-// quote it ([ErrProviderUntrusted]). No byte of it can then close the block
+// quote it ([ProviderFailedUntrusted]). No byte of it can then close the block
 // that labels it, or open a reminder, a catalog or a skill block of its own:
 // the only tags in a text are the package's. The catalog line, the block and
 // the page name the source by its kind and label (MCP server `docs`, website

@@ -32,12 +32,12 @@ func TestErrorTextsCapTheEcho(t *testing.T) {
 		fn             func(string) ToolError
 		before, suffix string
 	}{
-		{ErrInvalidName, `Error: invalid skill name "`, `"`},
-		{ErrUnknownSkill, `Error: skill "`, `" is unknown or no longer available`},
-		{ErrNotModelInvocable, `Error: skill "`, `" is not available for model invocation`},
-		{ErrUnexpectedArgument, `Error: unexpected argument "`, `"; the skill tool takes only "name"`},
-		{ErrArgumentsNotObject, `Error: the arguments are not a JSON object: "`, `"; the skill tool takes {"name": "<skill name>"}`},
-		{ErrResourceArgumentsNotObject, `Error: the arguments are not a JSON object: "`, `"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
+		{InvalidName, `Error: invalid skill name "`, `"`},
+		{UnknownSkill, `Error: skill "`, `" is unknown or no longer available`},
+		{NotModelInvocable, `Error: skill "`, `" is not available for model invocation`},
+		{UnexpectedArgument, `Error: unexpected argument "`, `"; the skill tool takes only "name"`},
+		{ArgumentsNotObject, `Error: the arguments are not a JSON object: "`, `"; the skill tool takes {"name": "<skill name>"}`},
+		{ResourceArgumentsNotObject, `Error: the arguments are not a JSON object: "`, `"; the skill_resource tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`},
 	}
 	for _, tt := range tests {
 		if len(tt.echoed) > MaxEchoBytes {
@@ -60,7 +60,7 @@ func FuzzErrorEcho(f *testing.F) {
 	}
 	const before, after = `Error: invalid skill name "`, `"`
 	f.Fuzz(func(t *testing.T, s string) {
-		text := string(ErrInvalidName(s))
+		text := string(InvalidName(s))
 		if !strings.HasPrefix(text, before) || !strings.HasSuffix(text, after) {
 			t.Fatalf("text %q lost its frame", text)
 		}

@@ -156,15 +156,15 @@ func TestGolden(t *testing.T) {
 		{"skill_content_website_url_resource_tool", func(t *testing.T) string { return mustSkillContentWithResourceTool(t, websiteURLValue) }},
 		{"skill_content_remote_url", func(t *testing.T) string { return mustSkillContent(t, remoteURLValue) }},
 		{"skill_content_remote_url_resource_tool", func(t *testing.T) string { return mustSkillContentWithResourceTool(t, remoteURLValue) }},
-		{"error_invalid_name", func(*testing.T) string { return string(ErrInvalidName("Bad Name")) }},
-		{"error_unknown_skill", func(*testing.T) string { return string(ErrUnknownSkill("gone-skill")) }},
-		{"error_not_model_invocable", func(*testing.T) string { return string(ErrNotModelInvocable("deploy-prod")) }},
-		{"error_provider", func(*testing.T) string { return string(ErrProvider("remote server unreachable: connection refused")) }},
-		{"error_invalid_name_capped", func(*testing.T) string { return string(ErrInvalidName(longName)) }},
-		{"error_unexpected_argument", func(*testing.T) string { return string(ErrUnexpectedArgument("path")) }},
-		{"error_arguments_not_object", func(*testing.T) string { return string(ErrArgumentsNotObject("not json")) }},
-		{"error_arguments_json_string", func(*testing.T) string { return string(ErrArgumentsOtherJSON(`"pdf"`)) }},
-		{"error_missing_name", func(*testing.T) string { return string(ErrMissingName()) }},
+		{"error_invalid_name", func(*testing.T) string { return string(InvalidName("Bad Name")) }},
+		{"error_unknown_skill", func(*testing.T) string { return string(UnknownSkill("gone-skill")) }},
+		{"error_not_model_invocable", func(*testing.T) string { return string(NotModelInvocable("deploy-prod")) }},
+		{"error_provider", func(*testing.T) string { return string(ProviderFailed("remote server unreachable: connection refused")) }},
+		{"error_invalid_name_capped", func(*testing.T) string { return string(InvalidName(longName)) }},
+		{"error_unexpected_argument", func(*testing.T) string { return string(UnexpectedArgument("path")) }},
+		{"error_arguments_not_object", func(*testing.T) string { return string(ArgumentsNotObject("not json")) }},
+		{"error_arguments_json_string", func(*testing.T) string { return string(ArgumentsOtherJSON(`"pdf"`)) }},
+		{"error_missing_name", func(*testing.T) string { return string(MissingName()) }},
 		{"skill_tool_description", func(*testing.T) string { return SkillToolDescription }},
 		{"skill_tool_input_schema", func(*testing.T) string { return SkillToolInputSchema }},
 		{"skill_tool_output_schema", func(*testing.T) string { return SkillToolOutputSchema }},
@@ -427,32 +427,32 @@ func TestGoldenMatchesLiteralTemplates(t *testing.T) {
 		{
 			golden: "error_invalid_name",
 			want:   `Error: invalid skill name "Bad Name"`,
-			got:    string(ErrInvalidName("Bad Name")),
+			got:    string(InvalidName("Bad Name")),
 		},
 		{
 			golden: "error_unknown_skill",
 			want:   `Error: skill "gone-skill" is unknown or no longer available`,
-			got:    string(ErrUnknownSkill("gone-skill")),
+			got:    string(UnknownSkill("gone-skill")),
 		},
 		{
 			golden: "error_not_model_invocable",
 			want:   `Error: skill "deploy-prod" is not available for model invocation`,
-			got:    string(ErrNotModelInvocable("deploy-prod")),
+			got:    string(NotModelInvocable("deploy-prod")),
 		},
 		{
 			golden: "error_provider",
 			want:   `Error: remote server unreachable: connection refused`,
-			got:    string(ErrProvider("remote server unreachable: connection refused")),
+			got:    string(ProviderFailed("remote server unreachable: connection refused")),
 		},
 		{
 			golden: "error_invalid_name_capped",
 			want:   `Error: invalid skill name "` + strings.Repeat("a", 196) + `..."`,
-			got:    string(ErrInvalidName(longName)),
+			got:    string(InvalidName(longName)),
 		},
 		{
 			golden: "error_unexpected_argument",
 			want:   `Error: unexpected argument "path"; the skill tool takes only "name"`,
-			got:    string(ErrUnexpectedArgument("path")),
+			got:    string(UnexpectedArgument("path")),
 		},
 		{
 			golden: "skill_tool_description",
@@ -511,11 +511,11 @@ func TestErrorTextsInsertNameVerbatim(t *testing.T) {
 	t.Parallel()
 	name := `we"ird <name> & more`
 	tests := []struct{ got, want string }{
-		{string(ErrInvalidName(name)), `Error: invalid skill name "we"ird <name> & more"`},
-		{string(ErrUnknownSkill(name)), `Error: skill "we"ird <name> & more" is unknown or no longer available`},
-		{string(ErrNotModelInvocable(name)), `Error: skill "we"ird <name> & more" is not available for model invocation`},
-		{string(ErrProvider("a\nb <c>")), "Error: a\nb <c>"},
-		{string(ErrProvider("")), "Error: "},
+		{string(InvalidName(name)), `Error: invalid skill name "we"ird <name> & more"`},
+		{string(UnknownSkill(name)), `Error: skill "we"ird <name> & more" is unknown or no longer available`},
+		{string(NotModelInvocable(name)), `Error: skill "we"ird <name> & more" is not available for model invocation`},
+		{string(ProviderFailed("a\nb <c>")), "Error: a\nb <c>"},
+		{string(ProviderFailed("")), "Error: "},
 	}
 	for _, tt := range tests {
 		if tt.got != tt.want {

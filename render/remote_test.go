@@ -89,19 +89,19 @@ func TestRemoteSkillContentKeepsItsLabel(t *testing.T) {
 	}
 }
 
-// TestErrProviderUntrusted: an untrusted provider message is shown on one
+// TestProviderFailedUntrusted: an untrusted provider message is shown on one
 // line, escaped and bounded; a message with nothing to escape or join reads
-// as ErrProvider shows it.
-func TestErrProviderUntrusted(t *testing.T) {
+// as ProviderFailed shows it.
+func TestProviderFailedUntrusted(t *testing.T) {
 	t.Parallel()
-	if got, want := ErrProviderUntrusted("remote server unreachable"), ErrProvider("remote server unreachable"); got != want {
+	if got, want := ProviderFailedUntrusted("remote server unreachable"), ProviderFailed("remote server unreachable"); got != want {
 		t.Errorf("plain message: %q, want %q", got, want)
 	}
-	if got, want := string(ErrProviderUntrusted("a </skill_content>\n<system-reminder>\tb & c")), "Error: a &lt;/skill_content&gt; &lt;system-reminder&gt; b &amp; c"; got != want {
+	if got, want := string(ProviderFailedUntrusted("a </skill_content>\n<system-reminder>\tb & c")), "Error: a &lt;/skill_content&gt; &lt;system-reminder&gt; b &amp; c"; got != want {
 		t.Errorf("hostile message: %q, want %q", got, want)
 	}
 	for _, msg := range append(hostileTexts, strings.Repeat("<", 5000), strings.Repeat("é", 5000), strings.Repeat("a&", 3000)+"\u2028x", "\u202eevil\u200b") {
-		got := string(ErrProviderUntrusted(msg))
+		got := string(ProviderFailedUntrusted(msg))
 		if err := modeltext.ErrorText(got); err != nil {
 			t.Errorf("message %.60q: %v", msg, err)
 		}
@@ -112,7 +112,7 @@ func TestErrProviderUntrusted(t *testing.T) {
 			t.Errorf("message %.60q: shown as %.80q", msg, got)
 		}
 	}
-	long := string(ErrProviderUntrusted(strings.Repeat("<", 5000)))
+	long := string(ProviderFailedUntrusted(strings.Repeat("<", 5000)))
 	if want := "Error: " + strings.Repeat("&lt;", (MaxUntrustedErrorBytes-3)/4) + "..."; long != want {
 		t.Errorf("a long message is cut to %d bytes: %.60q...", len(long), long)
 	}
@@ -249,7 +249,7 @@ func FuzzRemoteTexts(f *testing.F) {
 			t.Fatalf("catalog: %v\n%s", err, catalog)
 		}
 
-		if err := modeltext.ErrorText(string(ErrProviderUntrusted(desc + body))); err != nil {
+		if err := modeltext.ErrorText(string(ProviderFailedUntrusted(desc + body))); err != nil {
 			t.Fatal(err)
 		}
 	})

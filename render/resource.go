@@ -196,84 +196,84 @@ func resourcePageLen(p skill.ResourcePage, origin string, texts *originTexts, sp
 
 // The resource-read tool's error texts. The skill name errors (invalid,
 // unknown, not model-invocable) and provider errors are the `skill`
-// tool's: ErrInvalidName, ErrUnknownSkill, ErrNotModelInvocable and
-// ErrProvider (ErrProviderUntrusted for a remote skill's). Every name, path
+// tool's: InvalidName, UnknownSkill, NotModelInvocable and
+// ProviderFailed (ProviderFailedUntrusted for a remote skill's). Every name, path
 // or argument the model sent is inserted as given, capped at MaxEchoBytes;
 // a path is checked to hold no control
-// character before it is repeated anywhere but in ErrInvalidPath, which
+// character before it is repeated anywhere but in InvalidPath, which
 // shows it as a Go string literal when it does (skill.QuoteUnsafe).
 
-// ErrResourceUnexpectedArgument is the resource-read tool's error text for
+// ResourceUnexpectedArgument is the resource-read tool's error text for
 // arguments with a field its input schema does not allow.
-func ErrResourceUnexpectedArgument(field string) ToolError {
+func ResourceUnexpectedArgument(field string) ToolError {
 	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + contract.ResourceToolName + ` tool takes only "name", "path" and "offset"`)
 }
 
-// ErrResourceArgumentsOtherJSON is the resource-read tool's error text for
+// ResourceArgumentsOtherJSON is the resource-read tool's error text for
 // arguments that are JSON of another type than an object (see
-// ErrArgumentsOtherJSON).
-func ErrResourceArgumentsOtherJSON(args string) ToolError {
+// ArgumentsOtherJSON).
+func ResourceArgumentsOtherJSON(args string) ToolError {
 	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
-// ErrResourceMissingName is the resource-read tool's error text for an
+// ResourceMissingName is the resource-read tool's error text for an
 // arguments object without the required "name".
-func ErrResourceMissingName() ToolError {
+func ResourceMissingName() ToolError {
 	return ToolError(`Error: the required argument "name" is missing; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
-// ErrResourceArgumentsNotObject is the resource-read tool's error text for
-// arguments that are not a JSON object (see ErrArgumentsNotObject).
-func ErrResourceArgumentsNotObject(args string) ToolError {
+// ResourceArgumentsNotObject is the resource-read tool's error text for
+// arguments that are not a JSON object (see ArgumentsNotObject).
+func ResourceArgumentsNotObject(args string) ToolError {
 	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
-// ErrInvalidPath is the resource-read tool's error text for a path it
+// InvalidPath is the resource-read tool's error text for a path it
 // refuses before reading: why says what is wrong with it (see
 // plugin.ValidateResourcePath), or that the host found it leaving the
 // skill's resources.
-func ErrInvalidPath(path, why string) ToolError {
+func InvalidPath(path, why string) ToolError {
 	return ToolError(`Error: invalid resource path ` + quotePath(path) + `: ` + why)
 }
 
-// ErrInvalidOffset is the resource-read tool's error text for an offset
+// InvalidOffset is the resource-read tool's error text for an offset
 // that is not a whole number of bytes from 0. The offset's JSON text is
 // inserted as sent, capped at MaxEchoBytes.
-func ErrInvalidOffset(raw string) ToolError {
+func InvalidOffset(raw string) ToolError {
 	return ToolError(`Error: invalid offset ` + echo(raw) + `; the offset is a whole number of bytes from 0 to 2147483647`)
 }
 
-// ErrResourceNotFound is the resource-read tool's error text for a path
+// ResourceNotFound is the resource-read tool's error text for a path
 // that names no readable file of the skill.
-func ErrResourceNotFound(name, path string) ToolError {
+func ResourceNotFound(name, path string) ToolError {
 	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" was not found`)
 }
 
-// ErrResourceNotReadable is the resource-read tool's error text for a skill
+// ResourceNotReadable is the resource-read tool's error text for a skill
 // whose resources the tool cannot read: an opaque resource base (the
 // `skill` result says how to load them), one its provider manages without
 // offering reads, or a host without resource reads.
-func ErrResourceNotReadable(name string) ToolError {
+func ResourceNotReadable(name string) ToolError {
 	return ToolError(`Error: the resources of skill "` + echo(name) + `" are not readable through the ` + contract.ResourceToolName + ` tool; load them as the skill's resource guidance describes`)
 }
 
-// ErrResourceBinary is the resource-read tool's error text for a file that
+// ResourceBinary is the resource-read tool's error text for a file that
 // is not text: it holds a NUL byte or bytes that are not UTF-8. The tool
 // reads text only and never encodes binary content for the model.
-func ErrResourceBinary(name, path string) ToolError {
+func ResourceBinary(name, path string) ToolError {
 	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + contract.ResourceToolName + ` tool reads text files only`)
 }
 
-// ErrResourceTooLarge is the resource-read tool's error text for a file
+// ResourceTooLarge is the resource-read tool's error text for a file
 // larger than skill.MaxResourceBytes.
-func ErrResourceTooLarge(name, path string) ToolError {
+func ResourceTooLarge(name, path string) ToolError {
 	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + contract.ResourceToolName + ` tool reads`)
 }
 
-// ErrOffsetPastEnd is the resource-read tool's error text for an offset at
+// OffsetPastEnd is the resource-read tool's error text for an offset at
 // or past the end of a non-empty file (offset 0 of an empty file reads an
 // empty page).
-func ErrOffsetPastEnd(name, path string, offset, total int64) ToolError {
+func OffsetPastEnd(name, path string, offset, total int64) ToolError {
 	return ToolError(`Error: offset ` + strconv.FormatInt(offset, 10) + ` is at or past the end of resource ` + quotePath(path) + ` of skill "` + echo(name) + `" (` + strconv.FormatInt(total, 10) + ` bytes); the file was read to its end`)
 }
 
@@ -287,17 +287,17 @@ func quotePath(path string) string {
 	return `"` + echo(path) + `"`
 }
 
-// ErrResourceToolWithoutSkill is the resource-read tool's error text for
+// ResourceToolWithoutSkill is the resource-read tool's error text for
 // an agent whose `skill` tool is not the one of the plugin that registered
 // the resource-read tool (restricted away, or shadowed by a tool of the
 // agent's own): the resources belong to skills it cannot load.
-func ErrResourceToolWithoutSkill() ToolError {
+func ResourceToolWithoutSkill() ToolError {
 	return ToolError(`Error: the ` + contract.ResourceToolName + ` tool reads the resources of skills loaded with the ` + contract.SkillToolName + ` tool, which is not available to this agent`)
 }
 
-// ErrUnknownTool is the error text for a call of a tool name the mount did
+// UnknownTool is the error text for a call of a tool name the mount did
 // not register (a host that forwarded a call it should have kept). The
 // name is inserted as given, capped at MaxEchoBytes.
-func ErrUnknownTool(name string) ToolError {
+func UnknownTool(name string) ToolError {
 	return ToolError(`Error: tool "` + echo(name) + `" is not provided by this plugin mount`)
 }

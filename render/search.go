@@ -157,58 +157,58 @@ func isControl(r rune) bool { return r < ' ' || r == 0x7f || (r >= 0x80 && r < 0
 
 // The skill-search tool's error texts.
 
-// ErrSearchUnexpectedArgument refuses a field besides "query" and "limit".
-func ErrSearchUnexpectedArgument(field string) ToolError {
+// SearchUnexpectedArgument refuses a field besides "query" and "limit".
+func SearchUnexpectedArgument(field string) ToolError {
 	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + contract.SearchToolName + ` tool takes only "query" and "limit"`)
 }
 
-// ErrSearchArgumentsOtherJSON refuses arguments that are JSON of another
+// SearchArgumentsOtherJSON refuses arguments that are JSON of another
 // type than an object.
-func ErrSearchArgumentsOtherJSON(args string) ToolError {
+func SearchArgumentsOtherJSON(args string) ToolError {
 	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
 }
 
-// ErrSearchArgumentsNotObject refuses arguments that are not JSON.
-func ErrSearchArgumentsNotObject(args string) ToolError {
+// SearchArgumentsNotObject refuses arguments that are not JSON.
+func SearchArgumentsNotObject(args string) ToolError {
 	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
 }
 
-// ErrSearchMissingQuery refuses arguments without a query.
-func ErrSearchMissingQuery() ToolError {
+// SearchMissingQuery refuses arguments without a query.
+func SearchMissingQuery() ToolError {
 	return ToolError(`Error: the required argument "query" is missing; the ` + contract.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
 }
 
-// ErrSearchQueryNotString refuses a query that is not a JSON string,
+// SearchQueryNotString refuses a query that is not a JSON string,
 // shown as its JSON text.
-func ErrSearchQueryNotString(raw string) ToolError {
+func SearchQueryNotString(raw string) ToolError {
 	return ToolError(`Error: the query must be a string of words, not ` + echo(raw))
 }
 
-// ErrSearchQueryEmpty refuses a query without a word to search for.
-func ErrSearchQueryEmpty() ToolError {
+// SearchQueryEmpty refuses a query without a word to search for.
+func SearchQueryEmpty() ToolError {
 	return ToolError(`Error: the query holds no word to search for; describe the task in a few words`)
 }
 
-// ErrSearchQueryTooLong refuses a query of more than MaxSearchQueryBytes.
-func ErrSearchQueryTooLong(n int) ToolError {
+// SearchQueryTooLong refuses a query of more than MaxSearchQueryBytes.
+func SearchQueryTooLong(n int) ToolError {
 	return ToolError(`Error: the query is ` + strconv.Itoa(n) + ` bytes long, more than the ` + strconv.Itoa(MaxSearchQueryBytes) + ` the ` + contract.SearchToolName + ` tool reads; describe the task in fewer words`)
 }
 
-// ErrSearchInvalidLimit refuses a limit that is not a whole number from 1
+// SearchInvalidLimit refuses a limit that is not a whole number from 1
 // to MaxSearchLimit, shown as its JSON text.
-func ErrSearchInvalidLimit(raw string) ToolError {
+func SearchInvalidLimit(raw string) ToolError {
 	return ToolError(`Error: invalid limit ` + echo(raw) + `; the limit is a whole number from 1 to ` + strconv.Itoa(MaxSearchLimit))
 }
 
-// ErrSearchIncomplete is the skill-search tool's error while a source of
+// SearchIncomplete is the skill-search tool's error while a source of
 // skills is not answering: the search would miss its skills.
-func ErrSearchIncomplete() ToolError {
+func SearchIncomplete() ToolError {
 	return ToolError(`Error: the skill list is incomplete right now (a source of skills is not answering), so a search would miss skills; try again later, or load a skill named in the catalog with the ` + contract.SkillToolName + ` tool`)
 }
 
-// ErrSearchWithoutSkill is the skill-search tool's error for an agent
+// SearchWithoutSkill is the skill-search tool's error for an agent
 // whose `skill` tool is not this mount's: it could load none of what the
 // search finds.
-func ErrSearchWithoutSkill() ToolError {
+func SearchWithoutSkill() ToolError {
 	return ToolError(`Error: the ` + contract.SearchToolName + ` tool finds skills to load with the ` + contract.SkillToolName + ` tool, which is not available to this agent`)
 }

@@ -17,16 +17,16 @@ func TestSearchGoldens(t *testing.T) {
 	checkGolden(t, "search_results_none", SearchResults("zebra\nquokka", nil))
 	checkGolden(t, "search_results_query_capped", SearchResults(longName, oneEntry))
 	for name, text := range map[string]ToolError{
-		"error_search_unexpected_argument": ErrSearchUnexpectedArgument("name"),
-		"error_search_arguments_json":      ErrSearchArgumentsOtherJSON(`"pdf"`),
-		"error_search_arguments_not_json":  ErrSearchArgumentsNotObject("pdf forms"),
-		"error_search_missing_query":       ErrSearchMissingQuery(),
-		"error_search_query_not_string":    ErrSearchQueryNotString(`["pdf"]`),
-		"error_search_query_empty":         ErrSearchQueryEmpty(),
-		"error_search_query_too_long":      ErrSearchQueryTooLong(2048),
-		"error_search_invalid_limit":       ErrSearchInvalidLimit("11"),
-		"error_search_incomplete":          ErrSearchIncomplete(),
-		"error_search_without_skill":       ErrSearchWithoutSkill(),
+		"error_search_unexpected_argument": SearchUnexpectedArgument("name"),
+		"error_search_arguments_json":      SearchArgumentsOtherJSON(`"pdf"`),
+		"error_search_arguments_not_json":  SearchArgumentsNotObject("pdf forms"),
+		"error_search_missing_query":       SearchMissingQuery(),
+		"error_search_query_not_string":    SearchQueryNotString(`["pdf"]`),
+		"error_search_query_empty":         SearchQueryEmpty(),
+		"error_search_query_too_long":      SearchQueryTooLong(2048),
+		"error_search_invalid_limit":       SearchInvalidLimit("11"),
+		"error_search_incomplete":          SearchIncomplete(),
+		"error_search_without_skill":       SearchWithoutSkill(),
 	} {
 		checkGolden(t, name, string(text))
 	}

@@ -186,33 +186,33 @@ type ToolError string
 // Error returns the text.
 func (e ToolError) Error() string { return string(e) }
 
-// ErrInvalidName is the `skill` tool's error text for a name that does not
+// InvalidName is the `skill` tool's error text for a name that does not
 // follow the skill name grammar. The name is inserted as given, capped at
 // MaxEchoBytes.
-func ErrInvalidName(name string) ToolError {
+func InvalidName(name string) ToolError {
 	return ToolError(`Error: invalid skill name "` + echo(name) + `"`)
 }
 
-// ErrArgumentsNotObject is the `skill` tool's error text for arguments
+// ArgumentsNotObject is the `skill` tool's error text for arguments
 // that are not a JSON object: not JSON at all, or JSON of another type (a
 // string, an array, null). What was sent is inserted as given, capped at
 // MaxEchoBytes.
-func ErrArgumentsNotObject(args string) ToolError {
+func ArgumentsNotObject(args string) ToolError {
 	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.SkillToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
-// ErrArgumentsOtherJSON is the `skill` tool's error text for arguments
+// ArgumentsOtherJSON is the `skill` tool's error text for arguments
 // that are JSON, but of another type than an object: a string (the model
 // sent "pdf" for {"name": "pdf"}), a number, an array, a boolean or null.
 // It names the type and shows the arguments as sent, a string in its own
 // quotes, capped at MaxEchoBytes. args must be valid JSON.
-func ErrArgumentsOtherJSON(args string) ToolError {
+func ArgumentsOtherJSON(args string) ToolError {
 	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.SkillToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
-// ErrMissingName is the `skill` tool's error text for an arguments object
+// MissingName is the `skill` tool's error text for an arguments object
 // without the required "name".
-func ErrMissingName() ToolError {
+func MissingName() ToolError {
 	return ToolError(`Error: the required argument "name" is missing; the ` + contract.SkillToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
@@ -232,47 +232,47 @@ func jsonKind(args string) string {
 	return "a JSON number"
 }
 
-// ErrUnknownSkill is the `skill` tool's error text for a name that no
+// UnknownSkill is the `skill` tool's error text for a name that no
 // visible skill has, or no longer has. The name is inserted as given,
 // capped at MaxEchoBytes.
-func ErrUnknownSkill(name string) ToolError {
+func UnknownSkill(name string) ToolError {
 	return ToolError(`Error: skill "` + echo(name) + `" is unknown or no longer available`)
 }
 
-// ErrNotModelInvocable is the `skill` tool's error text for a skill that
+// NotModelInvocable is the `skill` tool's error text for a skill that
 // only a user may invoke. The name is inserted as given, capped at
 // MaxEchoBytes.
-func ErrNotModelInvocable(name string) ToolError {
+func NotModelInvocable(name string) ToolError {
 	return ToolError(`Error: skill "` + echo(name) + `" is not available for model invocation`)
 }
 
-// ErrUnexpectedArgument is the `skill` tool's error text for arguments
+// UnexpectedArgument is the `skill` tool's error text for arguments
 // with a field its input schema does not allow (the schema admits "name"
 // only). The field is inserted as given, capped at MaxEchoBytes.
-func ErrUnexpectedArgument(field string) ToolError {
+func UnexpectedArgument(field string) ToolError {
 	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the skill tool takes only "name"`)
 }
 
-// ErrProvider wraps the text of an error a provider raised while loading a
+// ProviderFailed wraps the text of an error a provider raised while loading a
 // skill. The message is inserted verbatim: it is the host's own provider's
-// (ErrProviderUntrusted is for any other).
-func ErrProvider(message string) ToolError {
+// (ProviderFailedUntrusted is for any other).
+func ProviderFailed(message string) ToolError {
 	return ToolError("Error: " + message)
 }
 
-// MaxUntrustedErrorBytes bounds the message an ErrProviderUntrusted text
+// MaxUntrustedErrorBytes bounds the message an ProviderFailedUntrusted text
 // shows, escaped.
 const MaxUntrustedErrorBytes = 1024
 
-// ErrProviderUntrusted wraps the text of an error a provider raised for a
+// ProviderFailedUntrusted wraps the text of an error a provider raised for a
 // skill that is not the host's own (a remote origin's, or one whose origin
 // the plugin cannot establish): its message may quote what the remote
-// origin sent. It is shown as ErrProvider shows a message, made one line
+// origin sent. It is shown as ProviderFailed shows a message, made one line
 // first as NormalizeDescription makes a description (control and format
 // characters removed, whitespace runs one space), escaped like prose, and
 // cut to MaxUntrustedErrorBytes on a character boundary, ending with "..."
 // when cut. No byte of it can close or open a tag.
-func ErrProviderUntrusted(message string) ToolError {
+func ProviderFailedUntrusted(message string) ToolError {
 	s := NormalizeDescription(message, len(message)+MinDescriptionMaxLength)
 	if n := FitEscaped(s, MaxUntrustedErrorBytes); n < len(s) {
 		s = s[:FitEscaped(s, MaxUntrustedErrorBytes-len(ellipsis))] + ellipsis

@@ -78,7 +78,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return err
 	}
 	defer disk.Close()
-	registry.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
+	registry.AddProvider(tools.GlobalScope, disk, nil)
 
 	// The session log is the runtime's durable transcript.
 	if sessionDir == "" {
@@ -107,7 +107,7 @@ func run(ctx context.Context, pluginPath, skillsDir, sessionDir string) error {
 		return skill.DirectiveAllowedTools
 	})
 	// In production, also pass the binary's SHA-256 as pluginproc.Binary.Checksum.
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		return err
 	}

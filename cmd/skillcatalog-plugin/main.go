@@ -19,7 +19,7 @@ the HashiCorp go-plugin handshake; it is not meant to be run by hand.
 Load it from a Go host with the hostsdk package:
 
     host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: registry, Sessions: store})
-    plugin, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/path/to/skillcatalog-plugin"}})
+    plugin, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "/path/to/skillcatalog-plugin"}})
     mount, err := plugin.Mount(ctx, tools.GlobalScope, nil)
 
 or run the contract suite against this build:

@@ -282,7 +282,7 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 	if err != nil {
 		return nil, nil, err
 	}
-	reg.AddProvider(tools.GlobalScope, d.fsys, skills.ProviderOptions{Label: "agentskills"})
+	reg.AddProvider(tools.GlobalScope, d.fsys, &skills.ProviderOptions{Label: "agentskills"})
 	d.removeRemote = func() {}
 	if d.opts.mcpURL != "" || d.opts.mcpCommand != "" {
 		remote, err := mcpskills.New(&mcpskills.Options{URL: d.opts.mcpURL, Command: strings.Fields(d.opts.mcpCommand), Stderr: d.opts.mcpStderr, Headers: d.opts.mcpHeaders.m, Label: d.opts.mcpLabel})
@@ -290,7 +290,7 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 			return nil, nil, fmt.Errorf("remote skills: %w", err)
 		}
 		d.remote = remote
-		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: "mcp"})
+		d.removeRemote = reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Rank: -1, Label: "mcp"})
 	}
 	if d.opts.web.url != "" {
 		web, err := d.opts.web.provider()
@@ -298,20 +298,20 @@ func (d *demo) attachSources(tp *sdktrace.TracerProvider) (*tools.Tree, *skills.
 			return nil, nil, fmt.Errorf("skills from a website: %w", err)
 		}
 		d.web = web
-		reg.AddProvider(tools.GlobalScope, web, skills.ProviderOptions{Rank: -1, Label: "web"})
+		reg.AddProvider(tools.GlobalScope, web, &skills.ProviderOptions{Rank: -1, Label: "web"})
 	}
 	d.removeHandbook = func() {}
 	if d.opts.skillsDir == "" {
 		// A scripted provider whose skill fails to load, to show a provider
 		// error; left out when the catalog is the user's own skills.
-		d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, skills.ProviderOptions{Label: "handbook"})
+		d.removeHandbook = reg.AddProvider(tools.GlobalScope, handbookProvider{}, &skills.ProviderOptions{Label: "handbook"})
 	}
 	return tree, reg, nil
 }
 
 // mountPlugin starts this binary as the plugin and mounts it globally.
 func (d *demo) mountPlugin(ctx context.Context, exe string) error {
-	plugin, err := d.host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
+	plugin, err := d.host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
 	if err != nil {
 		return err
 	}

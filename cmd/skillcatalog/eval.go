@@ -189,7 +189,7 @@ func newEvaluator(ctx context.Context, o evalOptions) (*evaluator, error) {
 	}
 	ev.host = host
 	ev.close = func() { host.Close(); closeRemote(); fsys.Close() }
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err == nil {
 		mo := o.explain.mountOptions()
 		mo.SearchTool = true

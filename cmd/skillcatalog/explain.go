@@ -314,7 +314,7 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 	if o.wrapLocal != nil {
 		listed = o.wrapLocal(fsys)
 	}
-	reg.AddProvider(tools.GlobalScope, &listedOnce{Provider: listed}, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, &listedOnce{Provider: listed}, nil)
 	if o.mcpURL == "" && o.mcpCommand == "" {
 		return reg, func() {}, nil
 	}
@@ -324,7 +324,7 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 	}
 	// Best-effort, as the provider declares: while the server cannot be
 	// read, the local skills are published without its skills.
-	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
+	reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
 	return reg, func() { remote.Close() }, nil
 }
 
@@ -373,7 +373,7 @@ func explainStep(ctx context.Context, o explainOptions, reg *skills.Registry) (h
 		return hostsdk.StepResult{}, err
 	}
 	defer host.Close()
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		return hostsdk.StepResult{}, err
 	}

@@ -66,7 +66,7 @@ func explainRequests(ctx context.Context, o explainOptions, stdout, stderr io.Wr
 		return fail(err)
 	}
 	defer host.Close()
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		return fail(err)
 	}

@@ -148,7 +148,7 @@ func (s *searcher) start(ctx context.Context) error {
 	if s.host, err = hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore()}); err != nil {
 		return err
 	}
-	plugin, err := s.host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	plugin, err := s.host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err == nil {
 		_, err = plugin.Mount(ctx, tools.GlobalScope, &hostsdk.MountOptions{SearchTool: true, RelevantSkills: contract.RelevantOff})
 	}

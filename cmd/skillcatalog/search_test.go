@@ -106,7 +106,7 @@ func toolHost(t *testing.T, dir string) *hostsdk.Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, fsys, nil)
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func toolHost(t *testing.T, dir string) *hostsdk.Host {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: self}})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: self}})
 	if err != nil {
 		t.Fatal(err)
 	}

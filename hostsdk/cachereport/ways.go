@@ -108,13 +108,13 @@ func openPluginHost(ctx context.Context, dir string, mount hostsdk.MountOptions)
 		disk.Close()
 		return nil, err
 	}
-	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, disk, nil)
 	host, err := hostsdk.New(&hostsdk.Options{Tools: tools.NewTree(), Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: quiet})
 	if err != nil {
 		disk.Close()
 		return nil, err
 	}
-	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err == nil {
 		_, err = p.Mount(ctx, tools.GlobalScope, &mount)
 	}

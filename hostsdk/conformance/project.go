@@ -80,7 +80,7 @@ func (e *env) startProject(dir string) error {
 		return err
 	}
 	e.projectDir = root
-	e.reg.AddProvider("global", p, skills.ProviderOptions{Label: agentskills.ProviderLabel})
+	e.reg.AddProvider("global", p, &skills.ProviderOptions{Label: agentskills.ProviderLabel})
 	return nil
 }
 

@@ -93,8 +93,8 @@ type env struct {
 
 // loadOptions says how every scenario's host runs the plugin: a binary
 // needs a path, and a Runner that sets both is refused by Load.
-func (r *Runner) loadOptions() hostsdk.LoadOptions {
-	opts := hostsdk.LoadOptions{InProcess: r.InProcess}
+func (r *Runner) loadOptions() *hostsdk.LoadOptions {
+	opts := &hostsdk.LoadOptions{InProcess: r.InProcess}
 	if r.PluginPath != "" || !r.InProcess {
 		opts.Launcher = pluginproc.Binary{Path: r.PluginPath}
 	}
@@ -248,7 +248,7 @@ func (e *env) setup() error {
 	for _, ps := range e.s.Providers {
 		p := newScriptedProvider(ps, e.started)
 		e.providers[ps.ID] = p
-		e.reg.AddProvider(ps.Scope, p.attached(), skills.ProviderOptions{Rank: ps.Rank, Label: ps.Label, Availability: availability(ps.Availability)})
+		e.reg.AddProvider(ps.Scope, p.attached(), &skills.ProviderOptions{Rank: ps.Rank, Label: ps.Label, Availability: availability(ps.Availability)})
 	}
 	for _, st := range e.s.Sites {
 		if err := e.startSite(st); err != nil {

@@ -90,6 +90,6 @@ func (e *env) startSite(spec siteSpec) error {
 		return fmt.Errorf("site %q: %w", spec.ID, err)
 	}
 	e.sites = append(e.sites, &site{srv: srv, provider: p})
-	e.reg.AddProvider(spec.Scope, p, skills.ProviderOptions{Rank: spec.Rank, Label: spec.Label, Availability: availability(spec.Availability)})
+	e.reg.AddProvider(spec.Scope, p, &skills.ProviderOptions{Rank: spec.Rank, Label: spec.Label, Availability: availability(spec.Availability)})
 	return nil
 }

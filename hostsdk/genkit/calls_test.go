@@ -36,10 +36,10 @@ func TestBadArgumentsReachThePlugin(t *testing.T) {
 		tool, input string
 		want        string // the fixed text, where the test names it
 	}{
-		{"skill", `{"skill":"pdf-forms"}`, string(render.ErrUnexpectedArgument("skill"))},
-		{"skill", `{"name":"pdf-forms","force":true}`, string(render.ErrUnexpectedArgument("force"))},
-		{"skill", `{}`, string(render.ErrMissingName())},
-		{"skill", `"pdf-forms"`, string(render.ErrArgumentsOtherJSON(`"pdf-forms"`))},
+		{"skill", `{"skill":"pdf-forms"}`, string(render.UnexpectedArgument("skill"))},
+		{"skill", `{"name":"pdf-forms","force":true}`, string(render.UnexpectedArgument("force"))},
+		{"skill", `{}`, string(render.MissingName())},
+		{"skill", `"pdf-forms"`, string(render.ArgumentsOtherJSON(`"pdf-forms"`))},
 		{"skill", `{"name":7}`, ""},
 		{"skill_resource", `{"name":"pdf-forms"}`, ""},
 		{"skill_resource", `{"name":"pdf-forms","path":"scripts/list_fields.py","offset":-1}`, ""},
@@ -74,7 +74,7 @@ func TestBadArgumentsReachThePlugin(t *testing.T) {
 			t.Errorf("%s %s answers %q, want the plugin's %q", c.tool, c.input, got, plugin.Text)
 		}
 	}
-	if got := results[sent[len(sent)-1].Ref]; got == string(render.ErrMissingName()) {
+	if got := results[sent[len(sent)-1].Ref]; got == string(render.MissingName()) {
 		t.Errorf(`{"name":null} reached the plugin without its null member: %q`, got)
 	}
 

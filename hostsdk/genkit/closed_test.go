@@ -48,7 +48,7 @@ func TestNoMountWarns(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(t.Context(), hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(t.Context(), &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,7 +28,7 @@ func TestGrantsForTheCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@
 // gRPC: package hostsdk imports none of them, so a host that runs the
 // plugin in its own process (hostsdk.LoadOptions.InProcess) links none.
 //
-//	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "bin/skillcatalog-plugin"}})
+//	p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: "bin/skillcatalog-plugin"}})
 //
 // The Host launches the first process at Load and another whenever the one
 // it holds died or hangs, and configures every mount again; the plugin

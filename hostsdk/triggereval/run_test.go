@@ -84,7 +84,7 @@ func newHost(t *testing.T) (*hostsdk.Host, *tools.Tree) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

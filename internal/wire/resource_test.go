@@ -58,7 +58,7 @@ func TestGRPCResourceTool(t *testing.T) {
 	// The identity `skill` resolves to crosses the wire: an agent whose
 	// `skill` is another definition reads no resources.
 	res, err = c.ExecuteSkillTool(ctx, contract.ToolCall{MountID: m.MountID, ToolName: "skill_resource", SkillToolIdentity: "tooldef-other", Arguments: json.RawMessage(`{"name":"alpha","path":"scripts/a.py"}`)})
-	if err != nil || !res.IsError || res.Text != string(render.ErrResourceToolWithoutSkill()) || len(host.asked) != 2 {
+	if err != nil || !res.IsError || res.Text != string(render.ResourceToolWithoutSkill()) || len(host.asked) != 2 {
 		t.Errorf("without the skill tool = %+v, %v (host asked %d times)", res, err, len(host.asked))
 	}
 

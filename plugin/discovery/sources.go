@@ -56,7 +56,7 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 		return nil, fmt.Errorf("open the skill directories: %w", err)
 	}
 	src.closers = append(src.closers, disk.Close)
-	reg.AddProvider(Scope, disk, skills.ProviderOptions{Label: DiskLabel})
+	reg.AddProvider(Scope, disk, &skills.ProviderOptions{Label: DiskLabel})
 	for i, s := range d.MCPServers {
 		remote, err := mcpskills.New(ServerOptions(s, logger))
 		if err != nil {
@@ -64,7 +64,7 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option mcpServers[%d]: %v", i, err)}, src.close())
 		}
 		src.closers = append(src.closers, remote.Close)
-		reg.AddProvider(Scope, remote, skills.ProviderOptions{Label: serverLabel(s), Rank: s.Rank, Availability: availability(s), TrustDirectives: s.TrustDirectives})
+		reg.AddProvider(Scope, remote, &skills.ProviderOptions{Label: serverLabel(s), Rank: s.Rank, Availability: availability(s), TrustDirectives: s.TrustDirectives})
 	}
 	for i, w := range d.Websites {
 		web, err := webskills.New(WebsiteOptions(w, logger))
@@ -72,7 +72,7 @@ func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
 			return nil, errors.Join(&contract.ConfigError{Message: fmt.Sprintf("discovery option websites[%d]: %v", i, err)}, src.close())
 		}
 		src.closers = append(src.closers, web.Close)
-		reg.AddProvider(Scope, web, skills.ProviderOptions{Label: websiteLabel(w), Rank: w.Rank,
+		reg.AddProvider(Scope, web, &skills.ProviderOptions{Label: websiteLabel(w), Rank: w.Rank,
 			Availability: availability(contract.DiscoveryServer{Availability: w.Availability}), TrustDirectives: w.TrustDirectives})
 	}
 	return src, nil

@@ -21,7 +21,7 @@ func Requested() bool { return wire.CookieSet(os.Getenv) }
 //		pluginserver.ServeIfRequested()
 //		exe, err := os.Executable()
 //		...
-//		p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
+//		p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
 //	}
 func ServeIfRequested() {
 	if !Requested() {

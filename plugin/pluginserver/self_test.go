@@ -43,7 +43,7 @@ func TestHostBinaryServesAsItsOwnPlugin(t *testing.T) {
 	}
 	defer host.Close()
 	ctx := context.Background()
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: exe}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestHostReadsThroughTheSkillDirectory(t *testing.T) {
 	}
 	defer p.Close()
 	reg := skilltest.NewRegistry(t)
-	reg.AddProvider("global", p, skills.ProviderOptions{})
+	reg.AddProvider("global", p, nil)
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	for name, want := range map[string]string{"plain": "plain notes\n", "linked": "linked notes\n", "file-linked": "file-linked notes\n"} {
 		if data, err := reg.ReadResource(t.Context(), q, name, "notes.txt"); err != nil || string(data) != want {

@@ -40,7 +40,7 @@ func TestSwappedSkillDirectoryServesNoPrivateFile(t *testing.T) {
 	}
 	defer p.Close()
 	reg := skilltest.NewRegistry(t)
-	reg.AddProvider("global", p, skills.ProviderOptions{})
+	reg.AddProvider("global", p, nil)
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	stop := swaptest.Exchange(t, filepath.Join(root, "pdf"), link, 10*time.Microsecond)
 

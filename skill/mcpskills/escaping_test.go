@@ -60,7 +60,7 @@ func readThroughRegistry(t *testing.T, cfg mcpskills.Options, files map[string][
 	}
 	defer p.Close()
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", p, skills.ProviderOptions{})
+	r.AddProvider("global", p, nil)
 	q := skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
 	if _, err := r.Snapshot(t.Context(), q); err != nil {
 		t.Fatal(err)

@@ -136,7 +136,7 @@ func (p *Provider) SetInvalidate(f func()) {
 
 // Availability implements skills.AvailabilityDeclarer: a remote server is
 // best-effort unless the host attaches it with
-// skills.ProviderOptions{Availability: skills.Strict}. While it cannot be
+// &skills.ProviderOptions{Availability: skills.Strict}. While it cannot be
 // listed, the registry keeps its last-good listing (or leaves it out) and
 // publishes the other sources' skills, rather than withholding every
 // skill until the server answers.

@@ -56,7 +56,7 @@ type availabilityStep struct {
 func TestAvailability(t *testing.T) {
 	tests := []struct {
 		name   string
-		attach func(*skilltest.Provider) (skills.Provider, skills.ProviderOptions)
+		attach func(*skilltest.Provider) (skills.Provider, *skills.ProviderOptions)
 		steps  []availabilityStep
 	}{
 		{
@@ -151,8 +151,8 @@ func TestAvailability(t *testing.T) {
 		},
 		{
 			name: "an explicit Strict overrides a best-effort declaration",
-			attach: func(p *skilltest.Provider) (skills.Provider, skills.ProviderOptions) {
-				return declaring{p.As(skilltest.Invalidator).(invalidating), skills.BestEffort}, skills.ProviderOptions{Label: "remote", Availability: skills.Strict}
+			attach: func(p *skilltest.Provider) (skills.Provider, *skills.ProviderOptions) {
+				return declaring{p.As(skilltest.Invalidator).(invalidating), skills.BestEffort}, &skills.ProviderOptions{Label: "remote", Availability: skills.Strict}
 			},
 			steps: []availabilityStep{
 				{state: listFails, names: []string{"local"}, incomplete: true},
@@ -183,25 +183,25 @@ func TestAvailability(t *testing.T) {
 	}
 }
 
-func strictly(p *skilltest.Provider) (skills.Provider, skills.ProviderOptions) {
-	return p.As(skilltest.Invalidator), skills.ProviderOptions{Label: "remote", Availability: skills.Strict}
+func strictly(p *skilltest.Provider) (skills.Provider, *skills.ProviderOptions) {
+	return p.As(skilltest.Invalidator), &skills.ProviderOptions{Label: "remote", Availability: skills.Strict}
 }
 
-func bestEffortly(p *skilltest.Provider) (skills.Provider, skills.ProviderOptions) {
-	return p.As(skilltest.Invalidator), skills.ProviderOptions{Label: "remote", Availability: skills.BestEffort}
+func bestEffortly(p *skilltest.Provider) (skills.Provider, *skills.ProviderOptions) {
+	return p.As(skilltest.Invalidator), &skills.ProviderOptions{Label: "remote", Availability: skills.BestEffort}
 }
 
 // undeclared attaches the provider with the default availability, which
 // it declares nothing about.
-func undeclared(p *skilltest.Provider) (skills.Provider, skills.ProviderOptions) {
-	return p.As(skilltest.Invalidator), skills.ProviderOptions{Label: "remote"}
+func undeclared(p *skilltest.Provider) (skills.Provider, *skills.ProviderOptions) {
+	return p.As(skilltest.Invalidator), &skills.ProviderOptions{Label: "remote"}
 }
 
 // declared attaches the provider with the default availability, declaring
 // a.
-func declared(a skills.Availability) func(*skilltest.Provider) (skills.Provider, skills.ProviderOptions) {
-	return func(p *skilltest.Provider) (skills.Provider, skills.ProviderOptions) {
-		return declaring{p.As(skilltest.Invalidator).(invalidating), a}, skills.ProviderOptions{Label: "remote"}
+func declared(a skills.Availability) func(*skilltest.Provider) (skills.Provider, *skills.ProviderOptions) {
+	return func(p *skilltest.Provider) (skills.Provider, *skills.ProviderOptions) {
+		return declaring{p.As(skilltest.Invalidator).(invalidating), a}, &skills.ProviderOptions{Label: "remote"}
 	}
 }
 
@@ -257,7 +257,7 @@ func names(ss []skill.Summary) []string {
 func TestDegradedSnapshotIsNotCached(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	p := newFake(true, sum("remote-a", "A remote skill.", "remote"))
-	r.AddProvider("global", p.As(skilltest.Invalidator), skills.ProviderOptions{Availability: skills.BestEffort})
+	r.AddProvider("global", p.As(skilltest.Invalidator), &skills.ProviderOptions{Availability: skills.BestEffort})
 	p.SetListError(errors.New("server unreachable"))
 	for i := range 3 {
 		if snap := mustSnapshot(t, r, globalQ); !snap.Complete || len(snap.Degraded) != 1 {
@@ -284,7 +284,7 @@ func TestDegradedSnapshotIsNotCached(t *testing.T) {
 func TestLastGoodListingsAreBounded(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	p := newFake(true, sum("remote-a", "A remote skill.", "remote"))
-	r.AddProvider("global", p, skills.ProviderOptions{Availability: skills.BestEffort})
+	r.AddProvider("global", p, &skills.ProviderOptions{Availability: skills.BestEffort})
 	query := func(i int) skills.Query {
 		return skills.Query{SessionID: fmt.Sprint("s", i), Cwd: "/w", Chain: []string{"global"}}
 	}
@@ -312,7 +312,7 @@ func TestLastGoodListingsAreBounded(t *testing.T) {
 func TestLastGoodSkillLoadsFromItsProvider(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	p := newFake(true, sum("remote-a", "A remote skill.", "remote"))
-	r.AddProvider("global", p, skills.ProviderOptions{Availability: skills.BestEffort})
+	r.AddProvider("global", p, &skills.ProviderOptions{Availability: skills.BestEffort})
 	mustSnapshot(t, r, globalQ)
 	p.SetListError(errors.New("server unreachable"))
 	p.Put(skilltest.Skill{Summary: sum("remote-a", "A remote skill.", "remote"), LoadErr: errors.New("server unreachable")})
@@ -337,5 +337,5 @@ func TestUnknownAvailabilityPanics(t *testing.T) {
 			t.Error("AddProvider accepted Availability(7)")
 		}
 	}()
-	skilltest.NewRegistry(t).AddProvider("global", newFake(true), skills.ProviderOptions{Availability: 7})
+	skilltest.NewRegistry(t).AddProvider("global", newFake(true), &skills.ProviderOptions{Availability: 7})
 }

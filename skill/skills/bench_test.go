@@ -55,7 +55,7 @@ func BenchmarkSnapshot(b *testing.B) {
 	})
 	b.Run("uncached-provider", func(b *testing.B) {
 		r := skilltest.NewRegistry(b)
-		r.AddProvider("global", newFake(true, skillsFor("skill")...), skills.ProviderOptions{})
+		r.AddProvider("global", newFake(true, skillsFor("skill")...), nil)
 		b.ReportAllocs()
 		for b.Loop() {
 			if _, err := r.Snapshot(b.Context(), q); err != nil {

@@ -64,7 +64,7 @@ func TestSnapshotCacheIsBoundedByBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &perSession{lists: make(map[string]int)}
-	r.AddProvider("global", p, skills.ProviderOptions{})
+	r.AddProvider("global", p, nil)
 	q := func(i int) skills.Query {
 		return skills.Query{SessionID: fmt.Sprintf("session-%04d", i), Cwd: "/w", Chain: []string{"global"}}
 	}

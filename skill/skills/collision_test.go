@@ -171,15 +171,15 @@ func TestRemoteNameCollisions(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := skilltest.NewRegistry(t)
 			if tc.sharedTwice {
-				r.AddProvider("agent", shared, skills.ProviderOptions{})
-				r.AddProvider("global", shared, skills.ProviderOptions{Rank: 5})
+				r.AddProvider("agent", shared, nil)
+				r.AddProvider("global", shared, &skills.ProviderOptions{Rank: 5})
 			}
 			for _, a := range tc.attach {
 				switch {
 				case a.runtime != nil:
 					mustRegister(t, r, a.scope, *a.runtime)
 				case len(a.sums) > 0:
-					r.AddProvider(a.scope, newFake(true, a.sums...), skills.ProviderOptions{Rank: a.rank})
+					r.AddProvider(a.scope, newFake(true, a.sums...), &skills.ProviderOptions{Rank: a.rank})
 				}
 			}
 			chain := tc.chain
@@ -207,7 +207,7 @@ func TestGetResolvesPerOrigin(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", skills.RuntimeSkill{Name: "refunds", Description: "local", Content: "local body"})
 	remote := newFake(true, remoteSum("refunds", "remote", "docs", "acme/refunds"))
-	r.AddProvider("global", remote, skills.ProviderOptions{Rank: 10})
+	r.AddProvider("global", remote, &skills.ProviderOptions{Rank: 10})
 
 	def, found, err := r.Get(ctx, globalQ, "docs:acme/refunds")
 	if err != nil || !found {
@@ -236,7 +236,7 @@ func TestGetResolvesPerOrigin(t *testing.T) {
 func TestGetKeepsTheListedKind(t *testing.T) {
 	ctx := context.Background()
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", newFake(true, webSum("wrangler", "deploy", "web", "wrangler")), skills.ProviderOptions{})
+	r.AddProvider("global", newFake(true, webSum("wrangler", "deploy", "web", "wrangler")), nil)
 	def, found, err := r.Get(ctx, globalQ, "wrangler")
 	if err != nil || !found || def.Origin != "web" || def.OriginKind != skill.OriginWebsite {
 		t.Errorf("Get(wrangler) = %+v, %v, %v; want the website's skill", def.Summary, found, err)
@@ -248,7 +248,7 @@ func TestGetKeepsTheListedKind(t *testing.T) {
 func TestTokenNamesOrigin(t *testing.T) {
 	token := func(s skill.Summary) string {
 		r := skilltest.NewRegistry(t)
-		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
+		r.AddProvider("global", newFake(true, s), nil)
 		return mustSnapshot(t, r, globalQ).Token
 	}
 	local := token(sum("refunds", "d", "docs"))
@@ -266,7 +266,7 @@ func TestTokenNamesOrigin(t *testing.T) {
 func TestTokenNamesOriginKind(t *testing.T) {
 	token := func(s skill.Summary) string {
 		r := skilltest.NewRegistry(t)
-		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
+		r.AddProvider("global", newFake(true, s), nil)
 		return mustSnapshot(t, r, globalQ).Token
 	}
 	mcp := token(remoteSum("refunds", "d", "docs", "refunds"))
@@ -285,7 +285,7 @@ func TestTokenNamesOriginKind(t *testing.T) {
 func TestTokenNamesArgumentHint(t *testing.T) {
 	token := func(s skill.Summary) string {
 		r := skilltest.NewRegistry(t)
-		r.AddProvider("global", newFake(true, s), skills.ProviderOptions{})
+		r.AddProvider("global", newFake(true, s), nil)
 		return mustSnapshot(t, r, globalQ).Token
 	}
 	plain := sum("fix", "d", "disk")

@@ -40,7 +40,7 @@ func TestDirectivesTrust(t *testing.T) {
 			own := asks(tc.provider)
 			setLoaded(t, p, "deploy", skill.Definition{Summary: sum, Content: "Do it.", Directives: own})
 			r := skilltest.NewRegistry(t)
-			r.AddProvider("global", p, skills.ProviderOptions{TrustDirectives: tc.optIn})
+			r.AddProvider("global", p, &skills.ProviderOptions{TrustDirectives: tc.optIn})
 			def, found, err := r.Get(t.Context(), skills.Query{Chain: []string{"global"}}, "deploy")
 			if err != nil || !found {
 				t.Fatalf("Get: %v, %v", found, err)

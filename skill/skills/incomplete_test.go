@@ -16,9 +16,9 @@ import (
 // one says nothing.
 func TestSnapshotSaysWhyItIsIncomplete(t *testing.T) {
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", newFake(true, sum("alpha", "A.", "fake")), skills.ProviderOptions{})
-	r.AddProvider("global", failingFake(errors.New("disk on fire")), skills.ProviderOptions{})
-	r.AddProvider("agent:a", newFake(false), skills.ProviderOptions{})
+	r.AddProvider("global", newFake(true, sum("alpha", "A.", "fake")), nil)
+	r.AddProvider("global", failingFake(errors.New("disk on fire")), nil)
+	r.AddProvider("agent:a", newFake(false), nil)
 	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent:a", "global", "agent:a"}}
 	snap, err := r.Snapshot(context.Background(), q)
 	if err != nil {
@@ -36,7 +36,7 @@ func TestSnapshotSaysWhyItIsIncomplete(t *testing.T) {
 	}
 	q.Chain = []string{"global"}
 	r2 := skilltest.NewRegistry(t)
-	r2.AddProvider("global", newFake(true, sum("alpha", "A.", "fake")), skills.ProviderOptions{})
+	r2.AddProvider("global", newFake(true, sum("alpha", "A.", "fake")), nil)
 	if snap, err := r2.Snapshot(context.Background(), q); err != nil || !snap.Complete || snap.Incomplete != nil {
 		t.Errorf("complete snapshot: complete %v, Incomplete %q, %v", snap.Complete, snap.Incomplete, err)
 	}
@@ -53,7 +53,7 @@ func (p saysWhy) List(ctx context.Context, req skills.ListRequest) (skills.Obser
 // incomplete observation reaches the snapshot's reasons.
 func TestSnapshotRepeatsWhatTheProviderSaid(t *testing.T) {
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", saysWhy{newFake(true)}, skills.ProviderOptions{})
+	r.AddProvider("global", saysWhy{newFake(true)}, nil)
 	snap, err := r.Snapshot(context.Background(), skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"global"}})
 	if err != nil {
 		t.Fatal(err)

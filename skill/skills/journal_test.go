@@ -146,7 +146,7 @@ func TestSnapshotChangesCases(t *testing.T) {
 		"unknown base": func(*testing.T, *skills.Registry, skills.Snapshot) string { return "not-a-token" },
 		"no base":      func(*testing.T, *skills.Registry, skills.Snapshot) string { return "" },
 		"a provider": func(t *testing.T, r *skills.Registry, base skills.Snapshot) string {
-			r.AddProvider("agent", watched(newWatched(sum("p", "d", "f"))), skills.ProviderOptions{})
+			r.AddProvider("agent", watched(newWatched(sum("p", "d", "f"))), nil)
 			return base.Token
 		},
 		"skills in two scopes": func(t *testing.T, r *skills.Registry, base skills.Snapshot) string {

@@ -18,7 +18,7 @@ func TestLookup(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	mustRegister(t, r, "global", skills.RuntimeSkill{Name: "shared", Description: "runtime copy", Provider: "team"})
 	p := newFake(true, sum("shared", "provider copy", "mcp"), sum("remote", "remote skill", "mcp"))
-	r.AddProvider("agent", p, skills.ProviderOptions{})
+	r.AddProvider("agent", p, nil)
 	q := skills.Query{SessionID: "s", Chain: []string{"agent", "global"}}
 	ctx := context.Background()
 	for _, tc := range []struct {

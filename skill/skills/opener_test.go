@@ -54,7 +54,7 @@ func TestReadResourceThroughDirectoryOpener(t *testing.T) {
 	}
 	p := &openerProvider{base: base, opened: opened}
 	reg := skilltest.NewRegistry(t)
-	reg.AddProvider("global", p, skills.ProviderOptions{})
+	reg.AddProvider("global", p, nil)
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	if data, err := reg.ReadResource(t.Context(), q, "tools", "notes.txt"); err != nil || string(data) != "opened\n" {
 		t.Errorf("ReadResource = %q, %v; want the opened directory's file", data, err)

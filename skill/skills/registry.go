@@ -411,14 +411,19 @@ func (r *Registry) Unregister(scope, name string) bool {
 // AddProvider attaches p to scope and returns a function that detaches it;
 // calling that function more than once is harmless. If p implements
 // Invalidator, SetInvalidate is called once, before p becomes visible.
-// opts.Availability says what p's failure to list does to a snapshot; an
-// Availability other than the documented constants panics. Detaching a
-// best-effort provider forgets its last-good listings.
+// Nil options mean the defaults. options.Availability says what p's failure
+// to list does to a snapshot; an Availability other than the documented
+// constants panics. Detaching a best-effort provider forgets its last-good
+// listings.
 // Snapshots involving a provider that does not implement Invalidator are
 // never cached, because nothing would tell the registry when it changes.
-func (r *Registry) AddProvider(scope string, p Provider, opts ProviderOptions) (remove func()) {
+func (r *Registry) AddProvider(scope string, p Provider, options *ProviderOptions) (remove func()) {
 	if p == nil {
 		panic("skills: AddProvider called with a nil Provider")
+	}
+	var opts ProviderOptions
+	if options != nil {
+		opts = *options
 	}
 	e := &providerEntry{r: r, p: p, rank: opts.Rank, label: providerLabel(p, opts), trustDirectives: opts.TrustDirectives}
 	if bestEffort(p, opts.Availability) {

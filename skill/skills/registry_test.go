@@ -308,7 +308,7 @@ func TestPrecedence(t *testing.T) {
 				if a.runtime != nil {
 					mustRegister(t, r, a.scope, *a.runtime)
 				} else {
-					r.AddProvider(a.scope, newFake(true, a.provider...), skills.ProviderOptions{Rank: a.rank})
+					r.AddProvider(a.scope, newFake(true, a.provider...), &skills.ProviderOptions{Rank: a.rank})
 				}
 			}
 			s := mustSnapshot(t, r, skills.Query{SessionID: "s", Cwd: "/", Chain: tc.chain})
@@ -366,7 +366,7 @@ func TestSortOrder(t *testing.T) {
 	r.AddProvider("global", newFake(true,
 		sum("a1", "d", "p"), skill.Summary{Name: "a-a", Description: "d", Invocation: hidden, Provider: "p"},
 		sum("9", "d", "p"), sum("b", "d", "p"),
-	), skills.ProviderOptions{})
+	), nil)
 	var got []string
 	for _, s := range mustSnapshot(t, r, globalQ).Skills {
 		got = append(got, s.Name)
@@ -407,7 +407,7 @@ func TestIncompleteSnapshots(t *testing.T) {
 			r := skilltest.NewRegistry(t)
 			mustRegister(t, r, "global", rt("rt", "d"))
 			for _, p := range tc.providers {
-				r.AddProvider("global", watched(p), skills.ProviderOptions{}) // cacheable if complete
+				r.AddProvider("global", watched(p), nil) // cacheable if complete
 			}
 			for round := 1; round <= 2; round++ {
 				s := mustSnapshot(t, r, globalQ)
@@ -453,7 +453,7 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 			}
 		}},
 		{desc: "AddProvider", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
-			r.AddProvider("global", watched(newWatched()), skills.ProviderOptions{})
+			r.AddProvider("global", watched(newWatched()), nil)
 		}},
 		{desc: "Invalidate", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
 			r.Invalidate()
@@ -462,14 +462,14 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 			w.Invalidate()
 		}},
 		{desc: "another provider removed", change: func(t *testing.T, r *skills.Registry, _ *skilltest.Provider, _ func()) {
-			r.AddProvider("global", watched(newWatched()), skills.ProviderOptions{})()
+			r.AddProvider("global", watched(newWatched()), nil)()
 		}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			r := skilltest.NewRegistry(t)
 			mustRegister(t, r, "global", rt("rt", "d"))
 			w := newWatched(sum("watched", "d", "w"))
-			remove := r.AddProvider("global", watched(w), skills.ProviderOptions{})
+			remove := r.AddProvider("global", watched(w), nil)
 			first := mustSnapshot(t, r, globalQ)
 			if !first.Complete || first.Token == "" {
 				t.Fatalf("first snapshot: Complete=%v Token=%q", first.Complete, first.Token)
@@ -507,7 +507,7 @@ func TestCacheHitAndInvalidation(t *testing.T) {
 func TestCacheKeyedByQuery(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
-	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	r.AddProvider("global", watched(w), nil)
 	queries := []skills.Query{
 		{SessionID: "s1", Cwd: "/a", Chain: []string{"global"}},
 		{SessionID: "s2", Cwd: "/a", Chain: []string{"global"}},
@@ -536,7 +536,7 @@ func TestCacheIsBounded(t *testing.T) {
 	skills.SetCacheCapacity(r, 2)
 	// A provider's listing, not a runtime skill: the token of runtime
 	// skills alone is known without the cache.
-	r.AddProvider("global", watched(newWatched(sum("a", "d", "f"))), skills.ProviderOptions{})
+	r.AddProvider("global", watched(newWatched(sum("a", "d", "f"))), nil)
 	q := func(cwd string) skills.Query {
 		return skills.Query{SessionID: "s", Cwd: cwd, Chain: []string{"global"}}
 	}
@@ -557,7 +557,7 @@ func TestCacheIsBounded(t *testing.T) {
 func TestNoCacheForNonInvalidatorProviders(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	f := newFake(true, sum("a", "d", "f"))
-	r.AddProvider("global", f, skills.ProviderOptions{})
+	r.AddProvider("global", f, nil)
 	var tokens []string
 	for range 3 {
 		s := mustSnapshot(t, r, globalQ)
@@ -599,7 +599,7 @@ func TestNoCacheWhenRevisionChangesMidFlight(t *testing.T) {
 			w := newWatched(sum("a", "d", "w"))
 			var once sync.Once
 			onList(w, func() { once.Do(func() { tc.change(r, w) }) })
-			r.AddProvider("global", watched(w), skills.ProviderOptions{})
+			r.AddProvider("global", watched(w), nil)
 			s := mustSnapshot(t, r, globalQ)
 			if !s.Complete {
 				t.Fatal("snapshot incomplete")
@@ -638,9 +638,9 @@ func TestCancellationReachesProvider(t *testing.T) {
 			mustRegister(t, r, "global", rt("a", "d"))
 			blocker := newFake(true)
 			blocker.SetHang(skilltest.OpList, true)
-			r.AddProvider("global", blocker, skills.ProviderOptions{})
+			r.AddProvider("global", blocker, nil)
 			fine := newWatched(sum("b", "d", "w"))
-			r.AddProvider("global", watched(fine), skills.ProviderOptions{})
+			r.AddProvider("global", watched(fine), nil)
 
 			ctx, cancel := context.WithCancel(t.Context())
 			errc := make(chan error, 1)
@@ -661,7 +661,7 @@ func TestCancellationReachesProvider(t *testing.T) {
 func TestAlreadyCancelledContextCallsNoProvider(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
-	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	r.AddProvider("global", watched(w), nil)
 	mustSnapshot(t, r, globalQ) // cached now
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
@@ -687,7 +687,7 @@ func TestProvidersListedConcurrently(t *testing.T) {
 	for i := range n {
 		p := newFake(true, sum(fmt.Sprintf("s%d", i), "d", "p"))
 		onList(p, func() { barrier.Done(); barrier.Wait() })
-		r.AddProvider(scopes[i], p, skills.ProviderOptions{})
+		r.AddProvider(scopes[i], p, nil)
 	}
 	s := mustSnapshot(t, r, skills.Query{Chain: scopes})
 	if len(s.Skills) != n || !s.Complete {
@@ -724,7 +724,7 @@ func TestGet(t *testing.T) {
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, skill.Summary{Name: "remote", Description: "listed", Invocation: hidden, Provider: "mcp"})
 				setLoaded(t, p, "remote", skill.Definition{Content: "remote body", ResourceBase: &skill.ResourceBase{Kind: skill.ResourceOpaque, Description: "ask"}})
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name: "remote",
@@ -741,7 +741,7 @@ func TestGet(t *testing.T) {
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("remote", "listed", "mcp"))
 				setLoaded(t, p, "remote", skill.Definition{Summary: skill.Summary{Description: "fresh", Invocation: hidden, Provider: "mcp-v2"}, Content: "b"})
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name: "remote",
@@ -757,7 +757,7 @@ func TestGet(t *testing.T) {
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("gone", "d", "p"), Vanished: true})
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name:      "gone",
@@ -768,7 +768,7 @@ func TestGet(t *testing.T) {
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("flaky", "d", "p"), LoadErr: loadErr})
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name:      "flaky",
@@ -780,7 +780,7 @@ func TestGet(t *testing.T) {
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("x", "global", "p"))
 				setLoaded(t, p, "x", skill.Definition{Content: "global body"})
-				r.AddProvider("global", p, skills.ProviderOptions{Rank: 10})
+				r.AddProvider("global", p, &skills.ProviderOptions{Rank: 10})
 				mustRegister(t, r, "agent", skills.RuntimeSkill{Name: "x", Description: "agent", Content: "agent body"})
 				return p
 			},
@@ -792,7 +792,7 @@ func TestGet(t *testing.T) {
 			desc: "unknown name",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("a", "d", "p"))
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name: "b",
@@ -803,7 +803,7 @@ func TestGet(t *testing.T) {
 				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("remote", "d", "mcp"), LoadErr: loadErr})
 				p.SetListError(errors.New("index unreachable"))
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name:      "remote",
@@ -816,7 +816,7 @@ func TestGet(t *testing.T) {
 				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("remote", "d", "mcp"), Content: "remote body"})
 				p.SetListError(errors.New("index unreachable"))
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				mustRegister(t, r, "global", rt("other", "d"))
 				return p
 			},
@@ -831,7 +831,7 @@ func TestGet(t *testing.T) {
 				p := newFake(true, sum("remote", "d", "mcp"))
 				setLoaded(t, p, "remote", skill.Definition{Content: "b"})
 				p.SetListError(errors.New("index unreachable"))
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name:      "remote",
@@ -845,7 +845,7 @@ func TestGet(t *testing.T) {
 				p := skilltest.New(nil)
 				p.SetSkills(skilltest.Skill{Summary: sum("late", "d", "mcp"), Vanished: true})
 				p.SetComplete(false)
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name:      "absent",
@@ -855,7 +855,7 @@ func TestGet(t *testing.T) {
 			desc: "complete snapshot: an unlisted name asks no provider",
 			setup: func(t *testing.T, r *skills.Registry) *skilltest.Provider {
 				p := newFake(true, sum("a", "d", "p"))
-				r.AddProvider("global", p, skills.ProviderOptions{})
+				r.AddProvider("global", p, nil)
 				return p
 			},
 			name: "absent",
@@ -910,7 +910,7 @@ func TestGetUsesCachedSnapshot(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
 	setLoaded(t, w, "a", skill.Definition{Content: "body"})
-	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	r.AddProvider("global", watched(w), nil)
 	mustSnapshot(t, r, globalQ)
 	for range 3 {
 		def, found, err := r.Get(t.Context(), globalQ, "a")
@@ -942,9 +942,9 @@ func TestGetReturnsACopy(t *testing.T) {
 func TestEndSession(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
-	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	r.AddProvider("global", watched(w), nil)
 	plain := newFake(true)
-	r.AddProvider("agent", plain, skills.ProviderOptions{}) // no SessionEnder: must not break anything
+	r.AddProvider("agent", plain, nil) // no SessionEnder: must not break anything
 	q1 := skills.Query{SessionID: "s1", Cwd: "/w", Chain: []string{"global"}}
 	q1b := skills.Query{SessionID: "s1", Cwd: "/other", Chain: []string{"global"}}
 	q2 := skills.Query{SessionID: "s2", Cwd: "/w", Chain: []string{"global"}}
@@ -974,7 +974,7 @@ func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
 	w := newWatched(sum("a", "d", "w"))
 	var once sync.Once
 	onList(w, func() { once.Do(func() { r.EndSession(globalQ.SessionID) }) })
-	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	r.AddProvider("global", watched(w), nil)
 	mustSnapshot(t, r, globalQ)
 	if _, ok := r.CachedToken(globalQ); ok {
 		t.Error("a snapshot that raced with EndSession was cached")
@@ -984,7 +984,7 @@ func TestNoCacheWhenSessionEndsMidFlight(t *testing.T) {
 func TestInvalidatorLifecycle(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("a", "d", "w"))
-	remove := r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	remove := r.AddProvider("global", watched(w), nil)
 	if n := w.SetInvalidateCalls(); n != 1 {
 		t.Fatalf("SetInvalidate called %d times, want 1", n)
 	}
@@ -1013,7 +1013,7 @@ func (s synchronousInvalidator) SetInvalidate(fn func()) { fn() }
 
 func TestSetInvalidateMayInvalidateImmediately(t *testing.T) {
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", synchronousInvalidator{newFake(true, sum("a", "d", "p"))}, skills.ProviderOptions{})
+	r.AddProvider("global", synchronousInvalidator{newFake(true, sum("a", "d", "p"))}, nil)
 	if s := mustSnapshot(t, r, globalQ); len(s.Skills) != 1 {
 		t.Errorf("skills = %v", s.Skills)
 	}
@@ -1055,7 +1055,7 @@ func TestToken(t *testing.T) {
 		{"same content, other registration order", build(t, rt("b", "beta"), rt("a", "alpha")), true},
 		{"same content, provider source", func() string {
 			r := skilltest.NewRegistry(t)
-			r.AddProvider("agent", newFake(true, sum("b", "beta", skills.RuntimeProvider), sum("a", "alpha", skills.RuntimeProvider)), skills.ProviderOptions{})
+			r.AddProvider("agent", newFake(true, sum("b", "beta", skills.RuntimeProvider), sum("a", "alpha", skills.RuntimeProvider)), nil)
 			return mustSnapshot(t, r, skills.Query{Chain: []string{"agent"}}).Token
 		}(), true},
 		{"description changed", build(t, rt("a", "alpha!"), rt("b", "beta")), false},
@@ -1078,7 +1078,7 @@ func TestConcurrentUse(t *testing.T) {
 	r := skilltest.NewRegistry(t)
 	w := newWatched(sum("w", "d", "w"))
 	setLoaded(t, w, "w", skill.Definition{Content: "b"})
-	r.AddProvider("global", watched(w), skills.ProviderOptions{})
+	r.AddProvider("global", watched(w), nil)
 	var wg sync.WaitGroup
 	for g := range 4 {
 		wg.Go(func() {
@@ -1101,7 +1101,7 @@ func TestConcurrentUse(t *testing.T) {
 					r.EndSession(fmt.Sprint(g))
 				}
 				if i%11 == 0 {
-					r.AddProvider("agent", watched(newWatched()), skills.ProviderOptions{})()
+					r.AddProvider("agent", watched(newWatched()), nil)()
 				}
 			}
 		})
@@ -1122,9 +1122,9 @@ func TestGetUnlistedFollowsPrecedence(t *testing.T) {
 		return p
 	}
 	global, low, high := mk("global"), mk("agent-low"), mk("agent-high")
-	r.AddProvider("global", global, skills.ProviderOptions{Rank: 100})
-	r.AddProvider("agent", low, skills.ProviderOptions{})
-	r.AddProvider("agent", high, skills.ProviderOptions{Rank: 1})
+	r.AddProvider("global", global, &skills.ProviderOptions{Rank: 100})
+	r.AddProvider("agent", low, nil)
+	r.AddProvider("agent", high, &skills.ProviderOptions{Rank: 1})
 	q := skills.Query{SessionID: "s", Cwd: "/w", Chain: []string{"agent", "global"}}
 	def, found, err := r.Get(t.Context(), q, "x")
 	if err != nil || !found || def.Content != "agent-high" {
@@ -1205,7 +1205,7 @@ func TestProviderTextThatIsNotUTF8(t *testing.T) {
 	p := newFake(true, ok, badDesc, badHint)
 	setLoaded(t, p, "fine", skill.Definition{Summary: ok, Content: "Body \xfe."})
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", p, skills.ProviderOptions{})
+	r.AddProvider("global", p, nil)
 	q := skills.Query{SessionID: "s", Chain: []string{"global"}}
 	snap, err := r.Snapshot(context.Background(), q)
 	if err != nil {

@@ -189,7 +189,7 @@ func TestReadResourceThroughAProvider(t *testing.T) {
 	t.Parallel()
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 	reg := skilltest.NewRegistry(t)
-	reg.AddProvider("global", readerProvider{}, skills.ProviderOptions{})
+	reg.AddProvider("global", readerProvider{}, nil)
 	data, err := reg.ReadResource(context.Background(), q, "runtime-one", "refs/a.md")
 	if err != nil || string(data) != "runtime-one:refs/a.md" {
 		t.Fatalf("read = %q, %v", data, err)
@@ -199,13 +199,13 @@ func TestReadResourceThroughAProvider(t *testing.T) {
 		t.Errorf("window = %+v, %v; want \"refs\" of 21 bytes of text", w, err)
 	}
 	failing := skilltest.NewRegistry(t)
-	failing.AddProvider("global", readerProvider{err: errors.New("backend down")}, skills.ProviderOptions{})
+	failing.AddProvider("global", readerProvider{err: errors.New("backend down")}, nil)
 	var le *skills.LoadError
 	if _, err := failing.ReadResource(context.Background(), q, "runtime-one", "refs/a.md"); !errors.As(err, &le) || le.Err.Error() != "backend down" {
 		t.Errorf("failing provider = %v, want a *LoadError", err)
 	}
 	refusing := skilltest.NewRegistry(t)
-	refusing.AddProvider("global", readerProvider{err: skills.ErrResourceNotFound}, skills.ProviderOptions{})
+	refusing.AddProvider("global", readerProvider{err: skills.ErrResourceNotFound}, nil)
 	if _, err := refusing.ReadResource(context.Background(), q, "runtime-one", "refs/a.md"); !errors.Is(err, skills.ErrResourceNotFound) {
 		t.Errorf("refusing provider = %v", err)
 	}

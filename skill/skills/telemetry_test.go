@@ -58,8 +58,8 @@ func TestProviderCallsAreTracedAndMeasured(t *testing.T) {
 	}
 	fake := skilltest.New(nil)
 	fake.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "local", Description: "L.", Invocation: skill.DefaultPolicy()}, LoadErr: errors.New("disk gone")})
-	reg.AddProvider("global", fake, skills.ProviderOptions{})
-	reg.AddProvider("global", remoteFiles{}, skills.ProviderOptions{Label: "remote"})
+	reg.AddProvider("global", fake, nil)
+	reg.AddProvider("global", remoteFiles{}, &skills.ProviderOptions{Label: "remote"})
 	q := skills.Query{SessionID: "s1", Chain: []string{"global"}}
 
 	ctx, parent := tp.Tracer("test").Start(context.Background(), "caller")
@@ -155,7 +155,7 @@ func TestProviderCallsUntracedByDefault(t *testing.T) {
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
 	reg := skilltest.NewRegistry(t)
-	reg.AddProvider("global", remoteFiles{}, skills.ProviderOptions{Label: "remote"})
+	reg.AddProvider("global", remoteFiles{}, &skills.ProviderOptions{Label: "remote"})
 	ctx, parent := tp.Tracer("test").Start(context.Background(), "caller")
 	if _, err := reg.Snapshot(ctx, skills.Query{SessionID: "s1", Chain: []string{"global"}}); err != nil {
 		t.Fatal(err)

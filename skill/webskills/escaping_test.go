@@ -98,13 +98,13 @@ func mountedHost(t *testing.T, p skills.Provider) *hostsdk.Host {
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		t.Fatal(err)
 	}
-	reg.AddProvider(tools.GlobalScope, p, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, p, nil)
 	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	plugin, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	plugin, err := host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

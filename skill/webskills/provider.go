@@ -148,7 +148,7 @@ func (p *Provider) SetInvalidate(f func()) {
 
 // Availability implements skills.AvailabilityDeclarer: a website is
 // best-effort unless the host attaches it with
-// skills.ProviderOptions{Availability: skills.Strict}.
+// &skills.ProviderOptions{Availability: skills.Strict}.
 func (p *Provider) Availability() skills.Availability { return skills.BestEffort }
 
 // EndSession implements skills.SessionEnder: the session's pinned listing

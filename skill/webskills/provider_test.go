@@ -239,7 +239,7 @@ func TestUnreachableSiteIsBestEffort(t *testing.T) {
 	srv.Close()
 	p := newTestProvider(t, url)
 	r := skilltest.NewRegistry(t)
-	r.AddProvider("global", p, skills.ProviderOptions{})
+	r.AddProvider("global", p, nil)
 	if err := r.Register("global", skills.RuntimeSkill{Name: "local", Description: "A local skill.", Content: "x"}); err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func newHost(tb testing.TB, store sessionlog.Store, n int) (*hostsdk.Host, *skil
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { _ = host.Close() })
-	p, err := host.Load(ctx, hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
 	if err != nil {
 		tb.Fatal(err)
 	}

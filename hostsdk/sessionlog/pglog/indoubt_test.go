@@ -154,7 +154,7 @@ func timedHost(t *testing.T, store sessionlog.Store, timeout time.Duration) (*ho
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = host.Close() })
-	p, err := host.Load(context.Background(), hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(context.Background(), &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}

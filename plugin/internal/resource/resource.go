@@ -86,33 +86,33 @@ func Page(r Read, got contract.ResourceRead, origin string, kind skill.OriginKin
 	switch got.Status {
 	case contract.ResourceOK:
 	case contract.ResourceSkillNotFound:
-		return refused(render.ErrUnknownSkill(r.Name))
+		return refused(render.UnknownSkill(r.Name))
 	case contract.ResourceNotModelInvocable:
-		return refused(render.ErrNotModelInvocable(r.Name))
+		return refused(render.NotModelInvocable(r.Name))
 	case contract.ResourceNotReadable:
-		return refused(render.ErrResourceNotReadable(r.Name))
+		return refused(render.ResourceNotReadable(r.Name))
 	case contract.ResourceInvalidPath:
-		return refused(render.ErrInvalidPath(r.Path, "it leads outside the skill's resources, or the skill's provider refuses it"))
+		return refused(render.InvalidPath(r.Path, "it leads outside the skill's resources, or the skill's provider refuses it"))
 	case contract.ResourceNotFound:
-		return refused(render.ErrResourceNotFound(r.Name, r.Path))
+		return refused(render.ResourceNotFound(r.Name, r.Path))
 	case contract.ResourceTooLarge:
-		return refused(render.ErrResourceTooLarge(r.Name, r.Path))
+		return refused(render.ResourceTooLarge(r.Name, r.Path))
 	case contract.ResourceBinary:
-		return refused(render.ErrResourceBinary(r.Name, r.Path))
+		return refused(render.ResourceBinary(r.Name, r.Path))
 	case contract.ResourceProviderError:
 		if origin != "" {
-			return refused(render.ErrProviderUntrusted(got.Error))
+			return refused(render.ProviderFailedUntrusted(got.Error))
 		}
-		return refused(render.ErrProvider(got.Error))
+		return refused(render.ProviderFailed(got.Error))
 	default:
-		return refused(render.ErrProvider(fmt.Sprintf("the host answered a resource read with status %q", got.Status)))
+		return refused(render.ProviderFailed(fmt.Sprintf("the host answered a resource read with status %q", got.Status)))
 	}
 	total := got.Total
 	if total > skill.MaxResourceBytes {
-		return refused(render.ErrResourceTooLarge(r.Name, r.Path))
+		return refused(render.ResourceTooLarge(r.Name, r.Path))
 	}
 	if r.Offset >= total && (total > 0 || r.Offset > 0) {
-		return refused(render.ErrOffsetPastEnd(r.Name, r.Path, r.Offset, total))
+		return refused(render.OffsetPastEnd(r.Name, r.Path, r.Offset, total))
 	}
 	data := got.Data
 	if int64(len(data)) > total-r.Offset {
@@ -142,7 +142,7 @@ func Page(r Read, got contract.ResourceRead, origin string, kind skill.OriginKin
 	}
 	next := start + int64(len(page))
 	if !skill.IsText(page) || (len(page) == 0 && next < total) {
-		return refused(render.ErrResourceBinary(r.Name, r.Path))
+		return refused(render.ResourceBinary(r.Name, r.Path))
 	}
 	p := skill.ResourcePage{Name: r.Name, Path: r.Path, Offset: start, TotalBytes: total, Content: string(page)}
 	if next < total {

@@ -67,7 +67,7 @@
 //		Summary: skill.Summary{Name: "deploy", Description: "Deploy.", Invocation: skill.DefaultPolicy()},
 //		Content: "# Deploy",
 //	})
-//	reg.AddProvider("global", p.As(skilltest.Invalidator), skills.ProviderOptions{})
+//	reg.AddProvider("global", p.As(skilltest.Invalidator), nil)
 //	p.SetHang(skilltest.OpList, true) // the next snapshot blocks until cancelled
 //
 // # Registries

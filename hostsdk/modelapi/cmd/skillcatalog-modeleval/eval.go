@@ -82,7 +82,7 @@ func evaluate(ctx context.Context, o options, cases []triggereval.Case) (trigger
 	if err != nil {
 		return triggereval.Report{}, err
 	}
-	reg.AddProvider(tools.GlobalScope, fsys, skills.ProviderOptions{Label: "agentskills"})
+	reg.AddProvider(tools.GlobalScope, fsys, &skills.ProviderOptions{Label: "agentskills"})
 	tree := tools.NewTree()
 	if err := tree.AddScope(agentScope, tools.GlobalScope); err != nil {
 		return triggereval.Report{}, err
@@ -92,7 +92,7 @@ func evaluate(ctx context.Context, o options, cases []triggereval.Case) (trigger
 		return triggereval.Report{}, err
 	}
 	defer host.Close()
-	plugin, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	plugin, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		return triggereval.Report{}, err
 	}

@@ -79,13 +79,13 @@ func New(t testing.TB) *Fixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { disk.Close() })
-	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{})
+	reg.AddProvider(tools.GlobalScope, disk, nil)
 	host, err := hostsdk.New(&hostsdk.Options{Tools: tree, Skills: reg, Sessions: sessionlog.NewMemoryStore(), Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { host.Close() })
-	p, err := host.Load(ctx, hostsdk.LoadOptions{InProcess: true})
+	p, err := host.Load(ctx, &hostsdk.LoadOptions{InProcess: true})
 	if err != nil {
 		t.Fatal(err)
 	}
