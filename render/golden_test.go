@@ -159,7 +159,9 @@ func TestGolden(t *testing.T) {
 		{"error_invalid_name", func(*testing.T) string { return string(InvalidName("Bad Name")) }},
 		{"error_unknown_skill", func(*testing.T) string { return string(UnknownSkill("gone-skill")) }},
 		{"error_not_model_invocable", func(*testing.T) string { return string(NotModelInvocable("deploy-prod")) }},
-		{"error_provider", func(*testing.T) string { return string(ProviderFailed("remote server unreachable: connection refused")) }},
+		{"error_provider", func(*testing.T) string {
+			return string(ProviderFailed("remote server unreachable: connection refused"))
+		}},
 		{"error_invalid_name_capped", func(*testing.T) string { return string(InvalidName(longName)) }},
 		{"error_unexpected_argument", func(*testing.T) string { return string(UnexpectedArgument("path")) }},
 		{"error_arguments_not_object", func(*testing.T) string { return string(ArgumentsNotObject("not json")) }},
