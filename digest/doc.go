@@ -38,4 +38,12 @@
 //
 // The textual form is 32 lowercase hexadecimal digits of the big-endian 128-bit value
 // (high 64 bits first), the canonical XXH3-128 byte order.
+//
+// # Why it is public
+//
+// The digest is recorded in sessions and compared across processes,
+// releases and implementations, so anything that must agree with the
+// plugin on whether a catalog changed (another runtime, a migration tool,
+// a test of a host) computes it with this package rather than a copy of
+// the encoding.
 package digest

@@ -26,4 +26,13 @@
 // attached again after a compaction), from which LoadScanner finds what a compaction hid.
 //
 // The package does no I/O; callers hand it the source bytes of each event without copying.
+//
+// # Why it is public
+//
+// The records are durable and outlive the process and the release that
+// wrote them; hosts read them too (IsCatalogKind, IsInvocationKind decide
+// which stored messages are the plugin's), and other runtimes that ship
+// the same behaviour read and write the same shapes. EncodeCatalog is the
+// one writer of a catalog record, for tools that migrate or build
+// sessions as well as for the plugin.
 package events

@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 )
 
-// InvocationKind is the "kind" of the source of a message that carries a
+// invocationKind is the "kind" of the source of a message that carries a
 // skill the user invoked by name. Such sources are foreign to the catalog
 // rules: they neither count as a published catalog nor hide one.
-const InvocationKind = "skill-invocation"
+const invocationKind = "skill-invocation"
 
 // EncodeInvocation returns the durable source of the message that carries
 // the skill name invoked by the user, whose instructions have the
@@ -21,7 +21,7 @@ func EncodeInvocation(name, d string) []byte {
 		Kind   string `json:"kind"`
 		Name   string `json:"name"`
 		Digest string `json:"digest,omitempty"`
-	}{InvocationKind, name, d})
+	}{invocationKind, name, d})
 	if err != nil {
 		// Marshalling strings cannot fail.
 		panic(err)
@@ -30,14 +30,14 @@ func EncodeInvocation(name, d string) []byte {
 }
 
 // IsInvocationKind reports whether source is a JSON object whose "kind" is
-// InvocationKind: the source of a message the plugin added for a skill the
+// invocationKind: the source of a message the plugin added for a skill the
 // user invoked.
 func IsInvocationKind(source []byte) bool {
-	if !bytes.Contains(source, []byte(InvocationKind)) {
+	if !bytes.Contains(source, []byte(invocationKind)) {
 		return false // most sources are not: skip the decode
 	}
 	var v struct {
 		Kind string `json:"kind"`
 	}
-	return json.Unmarshal(source, &v) == nil && v.Kind == InvocationKind
+	return json.Unmarshal(source, &v) == nil && v.Kind == invocationKind
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // The kinds of the durable records that say which skills' instructions a
-// message carries, besides InvocationKind. Like it, they are foreign to the
+// message carries, besides invocationKind. Like it, they are foreign to the
 // catalog rules: they neither count as a published catalog nor hide one.
 //
 //	{"kind":"skill-load","name":"pdf","digest":"0f3a…"}
@@ -117,7 +117,7 @@ func encodeRecord(v any) []byte {
 // occurs in it literally.
 func mayBeLoad(source []byte) bool {
 	return len(source) > 0 && len(source) <= maxLoadSource &&
-		(bytes.Contains(source, []byte(`"`+LoadKind+`"`)) || bytes.Contains(source, []byte(`"`+InvocationKind+`"`)) ||
+		(bytes.Contains(source, []byte(`"`+LoadKind+`"`)) || bytes.Contains(source, []byte(`"`+invocationKind+`"`)) ||
 			bytes.Contains(source, []byte(`"`+PreloadKind+`"`)) || bytes.Contains(source, []byte(`"`+ReattachKind+`"`)))
 }
 
@@ -142,7 +142,7 @@ func ParseLoads(source []byte) (kind string, skills []Loaded, ok bool) {
 		return "", nil, false
 	}
 	switch v.Kind {
-	case LoadKind, InvocationKind:
+	case LoadKind, invocationKind:
 		if v.Name == nil {
 			return "", nil, false
 		}

@@ -17,7 +17,7 @@ func TestParseLoads(t *testing.T) {
 	}{
 		{"load", string(EncodeLoad("alpha", d)), LoadKind, []Loaded{{Name: "alpha", Digest: d}}},
 		{"load without digest", `{"kind":"skill-load","name":"alpha"}`, LoadKind, []Loaded{{Name: "alpha"}}},
-		{"invocation of earlier versions", `{"kind":"skill-invocation","name":"alpha"}`, InvocationKind, []Loaded{{Name: "alpha"}}},
+		{"invocation of earlier versions", `{"kind":"skill-invocation","name":"alpha"}`, invocationKind, []Loaded{{Name: "alpha"}}},
 		{"preload", string(EncodeSkills(PreloadKind, []Loaded{{Name: "a", Digest: d}, {Name: "b"}})), PreloadKind, []Loaded{{Name: "a", Digest: d}, {Name: "b"}}},
 		{"reattach with states", string(EncodeSkills(ReattachKind, []Loaded{{Name: "a", State: StateChanged}, {Name: "b", State: StateGone}, {Name: "c", State: StateLeftOut}, {Name: "d", State: StateUnavailable}})),
 			ReattachKind, []Loaded{{Name: "a", State: StateChanged}, {Name: "b", State: StateGone}, {Name: "c", State: StateLeftOut}, {Name: "d", State: StateUnavailable}}},
@@ -106,7 +106,7 @@ func FuzzParseLoads(f *testing.F) {
 		}
 		// What is read encodes to a record that reads the same.
 		var again []byte
-		if kind == LoadKind || kind == InvocationKind {
+		if kind == LoadKind || kind == invocationKind {
 			again = EncodeLoad(skills[0].Name, skills[0].Digest)
 		} else {
 			again = EncodeSkills(kind, skills)

@@ -108,11 +108,11 @@ func (h *Host) recordListed(ctx context.Context, session, cwd, scope string) {
 // when that cannot be had either (telemetry never fails a step).
 func (h *Host) snapshotSkills(ctx context.Context, session, cwd, scope string) []skill.Summary {
 	if token, ok := h.sessions.get(session).answeredToken(snapshotPlace{cwd, scope}); ok {
-		if skills, ok := h.sent.get(token); ok {
+		if skills, ok := h.sent.Get(token); ok {
 			return skills
 		}
 	}
-	q, err := h.skillsQuery(session, cwd, scope)
+	q, err := h.answer.Query(session, cwd, scope)
 	if err != nil {
 		return nil
 	}

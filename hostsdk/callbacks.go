@@ -7,7 +7,6 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // maxProviderErrorBytes bounds provider error text that reaches the model.
@@ -47,67 +46,25 @@ func (c hostCallbacks) Snapshot(ctx context.Context, req contract.SnapshotReques
 // answerSnapshot is the host's answer to a Snapshot request, by callback or
 // ahead of a step (see stepRun.snapshotAhead), for the session s; head is
 // the session log's head when the caller has just read it, nil to read it.
+// The session sees only its selected skills, under a token of their own.
+// Names shared across origins are reported with the step that publishes
+// the catalog listing them; why a snapshot is incomplete, with the step
+// that keeps the catalog because of it; best-effort providers that could
+// not list, with every step that met them.
 func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.Head, req contract.SnapshotRequest) (contract.Snapshot, error) {
-	q, err := h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
-	if err != nil {
-		return contract.Snapshot{}, err
-	}
 	sel, err := h.currentSelection(ctx, req.SessionID, s, head)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
-	place := snapshotPlace{req.Cwd, req.AgentScope}
-	if req.AcceptDelta && req.IfNoneMatch != "" && sel.sel.IsZero() {
-		// Where the registry can tell what changed without building the
-		// snapshot, a change costs work in proportion to it.
-		ch, ok, err := h.opts.Skills.SnapshotChanges(ctx, q, req.IfNoneMatch)
-		if err != nil {
-			return contract.Snapshot{}, err
-		}
-		if ok {
-			s.setSnapshotNotes(hostanswer.Notes{})
-			s.setAnswered(place, ch.Token)
-			if ch.Token == req.IfNoneMatch {
-				return contract.Snapshot{NotModified: true, Token: ch.Token, Complete: true}, nil
-			}
-			return contract.Snapshot{Token: ch.Token, Complete: true, Skills: ch.Upserts, Removed: ch.Removed, DeltaBase: req.IfNoneMatch}, nil
-		}
-	}
-	// The registry's own slices: only read here, kept in h.sent, and
-	// handed to the plugin, which never modifies what a host returns.
-	snap, err := h.opts.Skills.SharedSnapshot(ctx, q)
+	snap, notes, err := h.answer.Snapshot(ctx, req, sel)
 	if err != nil {
 		return contract.Snapshot{}, err
 	}
-	// Names shared across origins are reported with the step that
-	// publishes the catalog listing them; why a snapshot is incomplete,
-	// with the step that keeps the catalog because of it; best-effort
-	// providers that could not list, with every step that met them.
-	s.setSnapshotNotes(hostanswer.SnapshotNotes(snap))
-	// The session sees only its selected skills, under a token of their own.
-	snap.Skills, snap.Token = sel.sel.filter(snap.Skills), sel.token(snap.Token)
+	s.notes.Put(notes)
 	if snap.Complete && snap.Token != "" {
-		s.setAnswered(place, snap.Token)
+		s.setAnswered(snapshotPlace{req.Cwd, req.AgentScope}, snap.Token)
 	}
-	if snap.Complete && snap.Token != "" && snap.Token == req.IfNoneMatch {
-		return contract.Snapshot{NotModified: true, Token: snap.Token, Complete: true}, nil
-	}
-	out := contract.Snapshot{Token: snap.Token, Complete: snap.Complete, Skills: snap.Skills}
-	if !snap.Complete || snap.Token == "" {
-		return out, nil
-	}
-	// Snapshots are content-addressed, so what was sent under a token is
-	// that snapshot for every session and place: a plugin that holds it can
-	// be sent what changed since.
-	if req.AcceptDelta && req.IfNoneMatch != "" {
-		if base, ok := h.sent.get(req.IfNoneMatch); ok {
-			if upserts, removed, worth := contract.SnapshotDelta(base, snap.Skills); worth {
-				out.Skills, out.Removed, out.DeltaBase = upserts, removed, req.IfNoneMatch
-			}
-		}
-	}
-	h.sent.add(snap.Token, snap.Skills)
-	return out, nil
+	return snap, nil
 }
 
 // GetSkill answers the plugin's GetSkill callback. A provider's failure is
@@ -116,37 +73,14 @@ func (h *Host) answerSnapshot(ctx context.Context, s *session, head *sessionlog.
 func (c hostCallbacks) GetSkill(ctx context.Context, req contract.SkillRequest) (contract.SkillLookup, error) {
 	s := c.h.sessions.get(req.SessionID)
 	s.countCallback(getSkillCall)
-	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
+	sel, err := c.h.currentSelection(ctx, req.SessionID, s, nil)
 	if err != nil {
 		return contract.SkillLookup{}, err
 	}
-	st, err := c.h.currentSelection(ctx, req.SessionID, s, nil)
+	look, err := c.h.answer.GetSkill(ctx, req, sel)
 	if err != nil {
 		return contract.SkillLookup{}, err
 	}
-	sel := st.sel
-	if !sel.IsZero() {
-		if sel.refusesName(req.Name) {
-			return contract.SkillLookup{}, nil
-		}
-		// Judge by the listing first, so an unselected skill's provider is
-		// never asked for its body.
-		sum, listed, err := c.h.opts.Skills.Lookup(ctx, q, req.Name)
-		if err != nil {
-			return contract.SkillLookup{}, err
-		}
-		if listed && !sel.allows(sum.Name, sum.Provider, sortedContains) {
-			return contract.SkillLookup{}, nil
-		}
-	}
-	def, found, err := c.h.opts.Skills.Get(ctx, q, req.Name)
-	if err != nil {
-		return hostanswer.LoadFailure(ctx, err)
-	}
-	if !found || !sel.allows(req.Name, def.Provider, sortedContains) {
-		return contract.SkillLookup{}, nil
-	}
-	look := hostanswer.Found(def, req.UserInvocation)
 	c.h.honour(ctx, req, &look)
 	return look, nil
 }
@@ -178,18 +112,6 @@ func (c hostCallbacks) ReadEvents(ctx context.Context, req contract.EventsReques
 	return out, nil
 }
 
-// skillsQuery is the registry query for an agent scope's chain.
-func (h *Host) skillsQuery(session, cwd, scope string) (skills.Query, error) {
-	chain, err := h.opts.Tools.Chain(scope)
-	if err != nil {
-		return skills.Query{}, err
-	}
-	return skills.Query{SessionID: session, Cwd: cwd, Chain: chain}, nil
-}
-
-// boundText cuts s to at most max bytes on a character boundary.
-func boundText(s string, max int) string { return hostanswer.BoundText(s, max) }
-
 // ReadResource answers the plugin's ReadResource callback with the window
 // the plugin asked for (Registry.ReadResourceWindow: a file of at most
 // skill.MaxResourceBytes). A file that is not text (skill.IsText over the
@@ -197,12 +119,7 @@ func boundText(s string, max int) string { return hostanswer.BoundText(s, max) }
 // cancellation and an unknown scope is an answer, not an error.
 func (c hostCallbacks) ReadResource(ctx context.Context, req contract.ResourceRequest) (contract.ResourceRead, error) {
 	c.h.sessions.get(req.SessionID).countCallback(readResourceCall)
-	q, err := c.h.skillsQuery(req.SessionID, req.Cwd, req.AgentScope)
-	if err != nil {
-		return contract.ResourceRead{}, err
-	}
-	w, err := c.h.opts.Skills.ReadResourceWindow(ctx, q, req.Name, req.Path, req.Offset, req.MaxBytes)
-	return hostanswer.Resource(ctx, w, err)
+	return c.h.answer.ReadResource(ctx, req)
 }
 
 // The plugin finds resource reads by this interface.

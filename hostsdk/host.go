@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
+	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
@@ -129,6 +130,9 @@ type Host struct {
 	// sent holds the complete snapshots recently sent to plugins, by token,
 	// so the next one can be sent as a delta.
 	sent *sentCache
+	// answer answers the plugin's skill callbacks from the registry, as a
+	// discovering mount's does from its own.
+	answer *hostanswer.Answerer
 	// callbacks is the Host as the plugin's callbacks, handed to every
 	// mount.
 	callbacks contract.Host
@@ -188,6 +192,7 @@ func New(opts *Options) (*Host, error) {
 	}
 	tel.maskNames = cfg.MaskSkillNames
 	h := &Host{opts: cfg, log: logger, sent: newSentCache(sentSnapshots, sentSnapshotBytes), tel: tel}
+	h.answer = hostanswer.New(cfg.Skills, cfg.Tools.Chain, h.sent)
 	h.callbacks = tel.callbacks(hostCallbacks{h})
 	return h, nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/zeebo/xxh3"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
+	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -210,6 +211,27 @@ func (st sessionSelection) token(base string) string {
 	}
 	sum := h.Sum128().Bytes()
 	return hex.EncodeToString(sum[:])
+}
+
+// A session's selection is the view the host's callbacks answer it with
+// (hostanswer.View).
+var _ hostanswer.View = sessionSelection{}
+
+// Whole reports whether the session sees every skill: no selection.
+func (st sessionSelection) Whole() bool { return st.sel.IsZero() }
+
+// Token is token (see token), for the answerer.
+func (st sessionSelection) Token(base string) string { return st.token(base) }
+
+// Filter returns the skills of sums the selection keeps.
+func (st sessionSelection) Filter(sums []skill.Summary) []skill.Summary { return st.sel.filter(sums) }
+
+// RefusesName reports whether the selection keeps no skill called name.
+func (st sessionSelection) RefusesName(name string) bool { return st.sel.refusesName(name) }
+
+// Allows reports whether the selection keeps the skill name of provider.
+func (st sessionSelection) Allows(name, provider string) bool {
+	return st.sel.allows(name, provider, sortedContains)
 }
 
 // newSessionSelection builds the state for a normalized selection known to

@@ -29,14 +29,14 @@ func newSentCache(entries, maxBytes int) *sentCache {
 	return &sentCache{lru: bytelru.New[string, []skill.Summary](entries, maxBytes, 0)}
 }
 
-// get returns the snapshot sent under token.
-func (c *sentCache) get(token string) ([]skill.Summary, bool) {
+// Get returns the snapshot sent under token.
+func (c *sentCache) Get(token string) ([]skill.Summary, bool) {
 	return c.lru.Get(token)
 }
 
-// add remembers the snapshot sent under token, evicting the least recently
+// Add remembers the snapshot sent under token, evicting the least recently
 // used ones beyond the bounds.
-func (c *sentCache) add(token string, s []skill.Summary) {
+func (c *sentCache) Add(token string, s []skill.Summary) {
 	c.lru.Add(token, s, summariesBytes(s))
 }
 

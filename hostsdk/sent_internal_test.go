@@ -25,14 +25,14 @@ func TestSentCacheBounds(t *testing.T) {
 
 	c := newSentCache(4, 3*per)
 	for _, tok := range []string{"a", "b", "c"} {
-		c.add(tok, small)
+		c.Add(tok, small)
 	}
-	if _, ok := c.get("a"); !ok { // a is now the most recently used
+	if _, ok := c.Get("a"); !ok { // a is now the most recently used
 		t.Fatal("a evicted within the bounds")
 	}
-	c.add("d", small) // over the byte bound: b, the least recently used, goes
+	c.Add("d", small) // over the byte bound: b, the least recently used, goes
 	for tok, want := range map[string]bool{"a": true, "b": false, "c": true, "d": true} {
-		if _, ok := c.get(tok); ok != want {
+		if _, ok := c.Get(tok); ok != want {
 			t.Errorf("after d: %s cached = %v, want %v", tok, ok, want)
 		}
 	}
@@ -40,23 +40,23 @@ func TestSentCacheBounds(t *testing.T) {
 		t.Errorf("bytes = %d, want %d", c.lru.Bytes(), 3*per)
 	}
 	for range 3 {
-		c.add("d", small)
+		c.Add("d", small)
 	}
 	if c.lru.Bytes() != 3*per || c.lru.Len() != 3 {
 		t.Errorf("re-adding d: %d bytes in %d entries, want %d in 3", c.lru.Bytes(), c.lru.Len(), 3*per)
 	}
 
 	huge := snapshotOf(10, strings.Repeat("x", 3*per))
-	c.add("huge", huge)
-	if _, ok := c.get("huge"); ok || c.lru.Bytes() > 3*per {
+	c.Add("huge", huge)
+	if _, ok := c.Get("huge"); ok || c.lru.Bytes() > 3*per {
 		t.Errorf("a snapshot over the byte bound was kept (%d bytes)", c.lru.Bytes())
 	}
 
 	byCount := newSentCache(2, 1<<20)
 	for _, tok := range []string{"a", "b", "c"} {
-		byCount.add(tok, small)
+		byCount.Add(tok, small)
 	}
-	if _, ok := byCount.get("a"); ok || byCount.lru.Bytes() != 2*per {
+	if _, ok := byCount.Get("a"); ok || byCount.lru.Bytes() != 2*per {
 		t.Errorf("entry bound: a kept %v, %d bytes; want evicted, %d", ok, byCount.lru.Bytes(), 2*per)
 	}
 }

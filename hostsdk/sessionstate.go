@@ -41,11 +41,11 @@ type session struct {
 	selectionKnown bool
 	// made counts the callbacks the plugin made for the session.
 	made CallbackCounts
-	// notes are what the registry said beside the snapshot the session's
-	// last Snapshot callback answered with (names shared across origins,
-	// why it was incomplete, which best-effort providers could not list),
-	// until a step takes them.
-	notes hostanswer.Notes
+	// notes carry what the registry said beside the snapshots answered for
+	// the session (names shared across origins, why one was incomplete,
+	// which best-effort providers could not list) to the step they were
+	// answered for. Not guarded by mu: it guards itself.
+	notes hostanswer.Mailbox
 	// reasons fingerprints the reasons of the session's last step, so that
 	// only a change is logged; a fixed size whatever the reasons say.
 	reasons     uint64
@@ -272,24 +272,6 @@ func (s *session) callbacks() CallbackCounts {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.made
-}
-
-// setSnapshotNotes records the diagnostics of the snapshot a Snapshot
-// callback of the session answered with, and why it was incomplete.
-func (s *session) setSnapshotNotes(notes hostanswer.Notes) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.notes = notes
-}
-
-// takeSnapshotNotes returns the diagnostics and the account of an
-// incomplete snapshot recorded since the last take, and forgets them.
-func (s *session) takeSnapshotNotes() hostanswer.Notes {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	notes := s.notes
-	s.notes = hostanswer.Notes{}
-	return notes
 }
 
 // swapReasons records the fingerprint of a step's reasons and whether they

@@ -11,6 +11,7 @@ import (
 
 	"github.com/zeebo/xxh3"
 
+	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
@@ -173,7 +174,7 @@ type ReasonCode = contract.ReasonCode
 // be resolved against the host process's own, which is never the session's,
 // so the host refuses it before any provider sees it. Step.Cwd and
 // ToolCall.Cwd are absolute paths, or empty for none.
-var ErrRelativeCwd = errors.New("the working directory is not absolute")
+var ErrRelativeCwd = hostanswer.ErrRelativeCwd
 
 // checkCwd refuses a working directory that is not absolute.
 func checkCwd(cwd string) error {
@@ -316,7 +317,7 @@ func failureReason(err error) Reason {
 	case errors.As(err, &pluginErr):
 		code = contract.ReasonPluginError
 	}
-	return Reason{Code: code, Detail: boundText(err.Error(), maxProviderErrorBytes)}
+	return Reason{Code: code, Detail: hostanswer.BoundText(err.Error(), maxProviderErrorBytes)}
 }
 
 // troubling reports whether a reason names something an operator should

@@ -10,6 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // stepRun is one attempt of a step: everything the attempt works with, so
@@ -189,13 +190,12 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 	if err != nil {
 		return StepResult{}, nil, storeError(r.callerCtx, r.callerFirst, err)
 	}
-	if tok, ok := h.opts.Skills.CachedToken(skillsQuery(step, r.chain)); ok {
+	if tok, ok := h.opts.Skills.CachedToken(skills.Query{SessionID: step.SessionID, Cwd: step.Cwd, Chain: r.chain}); ok {
 		req.SnapshotToken = sel.token(tok)
 	}
 
 	var resp contract.StepResponse
-	before := r.s.callbacks()
-	r.s.takeSnapshotNotes() // what an earlier step or tool call left
+	before, notesMark := r.s.callbacks(), r.s.notes.Mark()
 	if r.decision.Reject == nil && r.m.acceptsStepSnapshots() {
 		if err := r.snapshotAhead(&req, head); err != nil {
 			return StepResult{}, nil, err
@@ -215,7 +215,11 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 	}
 	result := StepResult{Decision: final, Outcome: resp.Outcome, Callbacks: r.callbacksSince(before), Invocations: resp.Invocations,
 		Reattached: resp.Reattached, Preloaded: resp.Preloaded}
-	result.Diagnostics, result.Reasons = r.hostNotes(resp)
+	// The host's own notes: names shared across origins on a publishing
+	// step, why an incomplete snapshot was incomplete, and which
+	// best-effort providers could not list, from the snapshots answered
+	// for this attempt.
+	result.Diagnostics, result.Reasons = hostanswer.AddNotes(resp, r.s.notes.Since(notesMark))
 	return result, req.Head, nil
 }
 
@@ -227,14 +231,6 @@ func (r *stepRun) callbacksSince(before CallbackCounts) CallbackCounts {
 		return now.callbacks()
 	}
 	return r.s.callbacks().since(before)
-}
-
-// hostNotes adds the host's own notes to the plugin's diagnostics and
-// reasons: names shared across origins on a publishing step, why an
-// incomplete snapshot was incomplete, and which best-effort providers could
-// not list.
-func (r *stepRun) hostNotes(resp contract.StepResponse) (diagnostics []string, reasons []Reason) {
-	return hostanswer.AddNotes(resp, r.s.takeSnapshotNotes())
 }
 
 // snapshotAhead answers, within the step's request, the Snapshot callback

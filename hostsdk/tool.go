@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
-	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
 // ToolCall is a model's call of a tool, as the runtime received it.
@@ -109,7 +108,7 @@ func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID, to
 // "" when the host holds no token or knows no selection yet, and the
 // plugin asks.
 func (h *Host) toolCallToken(call ToolCall) string {
-	q, err := h.skillsQuery(call.SessionID, call.Cwd, call.AgentScope)
+	q, err := h.answer.Query(call.SessionID, call.Cwd, call.AgentScope)
 	if err != nil {
 		return ""
 	}
@@ -122,8 +121,4 @@ func (h *Host) toolCallToken(call ToolCall) string {
 		return ""
 	}
 	return sel.token(tok)
-}
-
-func skillsQuery(step Step, chain []string) skills.Query {
-	return skills.Query{SessionID: step.SessionID, Cwd: step.Cwd, Chain: chain}
 }

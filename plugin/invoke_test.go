@@ -321,7 +321,7 @@ func TestUserInvocationRules(t *testing.T) {
 			var injected []string
 			var firstInjected = -1
 			for i, msg := range final.Messages {
-				if !strings.Contains(string(msg.Source), events.InvocationKind) {
+				if !strings.Contains(string(msg.Source), "skill-invocation") {
 					if firstInjected >= 0 {
 						t.Errorf("message %d (%q) follows an injected skill", i, msg.ID)
 					}
@@ -508,7 +508,7 @@ func TestInjectionWithResourceTool(t *testing.T) {
 	injected := map[string]string{}
 	for _, ed := range resp.Edits {
 		for _, name := range []string{"pdf-forms", "deploy-prod"} {
-			if kind, loads, ok := events.ParseLoads(ed.Message.Source); ok && kind == events.InvocationKind && loads[0].Name == name {
+			if kind, loads, ok := events.ParseLoads(ed.Message.Source); ok && kind == "skill-invocation" && loads[0].Name == name {
 				injected[name] = ed.Message.Text()
 			}
 		}

@@ -28,7 +28,7 @@ const ArgumentsNote = "ARGUMENTS: "
 const MaxSubstitutedBytes = 2 * skill.MaxSkillFileBytes
 
 // ErrArgumentsTooLarge is matched by every *ArgumentsTooLargeError.
-var ErrArgumentsTooLarge = errors.New("substituted instructions exceed MaxSubstitutedBytes")
+var ErrArgumentsTooLarge = errors.New("render: substituted instructions exceed MaxSubstitutedBytes")
 
 // ArgumentsTooLargeError is a substitution refused because its result
 // would be larger than MaxSubstitutedBytes. It is found before any of the

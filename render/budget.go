@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillcatalog/skillcatalog/digest"
-	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // MinCatalogBudget is the smallest catalog budget a configuration may set:
@@ -17,7 +17,7 @@ import (
 const MinCatalogBudget = 100
 
 // ErrBudget is returned by FitCatalog for a budget that is not positive.
-var ErrBudget = errors.New("catalog budget must be a positive number of characters")
+var ErrBudget = errors.New("render: catalog budget must be a positive number of characters")
 
 // Fit is a catalog fitted to a budget: which entries it shows and what was
 // shortened or left out to make them fit.
@@ -287,7 +287,7 @@ func omittedSentence(omitted int, searchTool bool) string {
 		manyLeft = " more skills are available but not listed"
 		why      = ", to keep this catalog within its size budget"
 		end      = ".\n"
-		search   = "; call `" + contract.SearchToolName + "` with what the task needs to find them.\n"
+		search   = "; call `" + skill.SearchToolName + "` with what the task needs to find them.\n"
 	)
 	switch {
 	case omitted == 1 && searchTool:

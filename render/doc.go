@@ -45,4 +45,17 @@
 // resource base that holds any of them, a line separator or a byte that is
 // not UTF-8 is shown as a Go string literal (skill.QuoteUnsafe), so its line
 // stays one line and strconv.Unquote gives back the exact value.
+//
+// # Why it is public
+//
+// The plugin is the package's main user, but the texts are a contract with
+// sessions that other runtimes record and read: a Go host or adapter that
+// shows a skill itself (skilleino, skillserver) uses the same description
+// normalization and directives notice, and a tool that checks a transcript
+// can compare its messages with these texts. The unbudgeted reference
+// renderers (InitialCatalog, ReplacementCatalog, ResourcePage and the
+// closing notes) stay exported for the same reason and for the plugin's
+// tests, which check the budgeted, incremental path the plugin takes
+// (FitCatalog, AssembleCatalogSeq) against them: an independent rendering
+// of the literal templates, not the production path compared with itself.
 package render

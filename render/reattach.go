@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // The texts of the messages that carry skills' instructions outside the
@@ -15,8 +15,8 @@ const (
 	reattachHeader = "<system-reminder>\n" +
 		"The conversation was compacted, and the instructions of skills used earlier in this session were left out of what you see. They are attached again below, most recently used first; keep following them where they apply."
 	preloadHeader = "<system-reminder>\n" +
-		"These skills are preloaded for this session: their instructions apply from the start, as if each had been loaded with the `" + contract.SkillToolName + "` tool. Follow them where they apply, and do not load them again."
-	loadWhole = "call the `" + contract.SkillToolName + "` tool with its name to read them whole."
+		"These skills are preloaded for this session: their instructions apply from the start, as if each had been loaded with the `" + skill.ToolName + "` tool. Follow them where they apply, and do not load them again."
+	loadWhole = "call the `" + skill.ToolName + "` tool with its name to read them whole."
 )
 
 // Reattached is one skill of a re-attachment message, in the message's
@@ -84,9 +84,9 @@ func ReattachedSkills(items []Reattached) string {
 		case "gone":
 			line = "Skill " + strconv.Quote(it.Name) + " no longer exists: its earlier instructions no longer apply."
 		case "unavailable":
-			line = "Skill " + strconv.Quote(it.Name) + " could not be loaded again; if it is still needed, call the `" + contract.SkillToolName + "` tool with its name."
+			line = "Skill " + strconv.Quote(it.Name) + " could not be loaded again; if it is still needed, call the `" + skill.ToolName + "` tool with its name."
 		default: // left-out
-			line = "Skill " + strconv.Quote(it.Name) + " was not attached again, for lack of room; if it is still needed, call the `" + contract.SkillToolName + "` tool with its name."
+			line = "Skill " + strconv.Quote(it.Name) + " was not attached again, for lack of room; if it is still needed, call the `" + skill.ToolName + "` tool with its name."
 		}
 		if first {
 			b.WriteString("\n")

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/digest"
-	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // relevantHeader and relevantFooter frame the relevant-skills message.
@@ -14,7 +14,7 @@ const (
 		"\n" +
 		"<relevant_skills>\n"
 	relevantClose  = "</relevant_skills>\n\n"
-	relevantFooter = "If one of them applies to the request, call the `" + contract.SkillToolName +
+	relevantFooter = "If one of them applies to the request, call the `" + skill.ToolName +
 		"` tool with its exact name before taking task actions, and follow its full instructions; a description is not the instructions. If none applies, go on without them."
 )
 

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -167,7 +166,7 @@ func ResourcePageFrom(p skill.ResourcePage, origin string, kind skill.OriginKind
 		b.WriteString(texts.pageNote)
 	}
 	if p.NextOffset != nil {
-		b.WriteString("\nMore of this file remains: call " + contract.ResourceToolName + ` with "offset": `)
+		b.WriteString("\nMore of this file remains: call " + skill.ResourceToolName + ` with "offset": `)
 		b.WriteString(strconv.FormatInt(*p.NextOffset, 10))
 		b.WriteString(" to continue.")
 	}
@@ -181,7 +180,7 @@ func resourcePageLen(p skill.ResourcePage, origin string, texts *originTexts, sp
 	const (
 		fixed  = len(`<skill_resource name="" path="" offset="" bytes="" total_bytes="">`) + len("\n\n</skill_resource>")
 		number = len("-9223372036854775808")
-		more   = len(`" next_offset=""`) + len("\nMore of this file remains: call "+contract.ResourceToolName+` with "offset": `+" to continue.") + 2*number
+		more   = len(`" next_offset=""`) + len("\nMore of this file remains: call "+skill.ResourceToolName+` with "offset": `+" to continue.") + 2*number
 	)
 	n := fixed + 3*number + escapedLen(p.Name, attrSpecials) + escapedLen(p.Path, attrSpecials) + escapedLen(p.Content, specials)
 	if p.NextOffset != nil {
@@ -206,26 +205,26 @@ func resourcePageLen(p skill.ResourcePage, origin string, texts *originTexts, sp
 // ResourceUnexpectedArgument is the resource-read tool's error text for
 // arguments with a field its input schema does not allow.
 func ResourceUnexpectedArgument(field string) ToolError {
-	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + contract.ResourceToolName + ` tool takes only "name", "path" and "offset"`)
+	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + skill.ResourceToolName + ` tool takes only "name", "path" and "offset"`)
 }
 
 // ResourceArgumentsOtherJSON is the resource-read tool's error text for
 // arguments that are JSON of another type than an object (see
 // ArgumentsOtherJSON).
 func ResourceArgumentsOtherJSON(args string) ToolError {
-	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + skill.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
 // ResourceMissingName is the resource-read tool's error text for an
 // arguments object without the required "name".
 func ResourceMissingName() ToolError {
-	return ToolError(`Error: the required argument "name" is missing; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+	return ToolError(`Error: the required argument "name" is missing; the ` + skill.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
 // ResourceArgumentsNotObject is the resource-read tool's error text for
 // arguments that are not a JSON object (see ArgumentsNotObject).
 func ResourceArgumentsNotObject(args string) ToolError {
-	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
+	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + skill.ResourceToolName + ` tool takes {"name": "<skill name>", "path": "<path>"} and an optional "offset"`)
 }
 
 // InvalidPath is the resource-read tool's error text for a path it
@@ -254,20 +253,20 @@ func ResourceNotFound(name, path string) ToolError {
 // `skill` result says how to load them), one its provider manages without
 // offering reads, or a host without resource reads.
 func ResourceNotReadable(name string) ToolError {
-	return ToolError(`Error: the resources of skill "` + echo(name) + `" are not readable through the ` + contract.ResourceToolName + ` tool; load them as the skill's resource guidance describes`)
+	return ToolError(`Error: the resources of skill "` + echo(name) + `" are not readable through the ` + skill.ResourceToolName + ` tool; load them as the skill's resource guidance describes`)
 }
 
 // ResourceBinary is the resource-read tool's error text for a file that
 // is not text: it holds a NUL byte or bytes that are not UTF-8. The tool
 // reads text only and never encodes binary content for the model.
 func ResourceBinary(name, path string) ToolError {
-	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + contract.ResourceToolName + ` tool reads text files only`)
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is binary (it holds a NUL byte or bytes that are not UTF-8); the ` + skill.ResourceToolName + ` tool reads text files only`)
 }
 
 // ResourceTooLarge is the resource-read tool's error text for a file
 // larger than skill.MaxResourceBytes.
 func ResourceTooLarge(name, path string) ToolError {
-	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + contract.ResourceToolName + ` tool reads`)
+	return ToolError(`Error: resource ` + quotePath(path) + ` of skill "` + echo(name) + `" is larger than ` + strconv.Itoa(skill.MaxResourceBytes) + ` bytes, the most the ` + skill.ResourceToolName + ` tool reads`)
 }
 
 // OffsetPastEnd is the resource-read tool's error text for an offset at
@@ -292,7 +291,7 @@ func quotePath(path string) string {
 // the resource-read tool (restricted away, or shadowed by a tool of the
 // agent's own): the resources belong to skills it cannot load.
 func ResourceToolWithoutSkill() ToolError {
-	return ToolError(`Error: the ` + contract.ResourceToolName + ` tool reads the resources of skills loaded with the ` + contract.SkillToolName + ` tool, which is not available to this agent`)
+	return ToolError(`Error: the ` + skill.ResourceToolName + ` tool reads the resources of skills loaded with the ` + skill.ToolName + ` tool, which is not available to this agent`)
 }
 
 // UnknownTool is the error text for a call of a tool name the mount did

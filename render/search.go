@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/skillcatalog/skillcatalog/digest"
-	"github.com/skillcatalog/skillcatalog/plugin/contract"
+	"github.com/skillcatalog/skillcatalog/skill"
 )
 
 // The skill-search tool's bounds: a query is at most MaxSearchQueryBytes,
@@ -19,7 +19,7 @@ const (
 
 // SearchToolDescription is the skill-search tool's description as the
 // model sees it.
-const SearchToolDescription = "Find skills by what they are for: describe the task in a few words and get the skills that best match it, best first, each with its full description. Use it when the skill catalog shows names without descriptions, leaves skills out, or lists no skill that clearly matches the task. Then load the skill that applies with the " + contract.SkillToolName + " tool before acting on it."
+const SearchToolDescription = "Find skills by what they are for: describe the task in a few words and get the skills that best match it, best first, each with its full description. Use it when the skill catalog shows names without descriptions, leaves skills out, or lists no skill that clearly matches the task. Then load the skill that applies with the " + skill.ToolName + " tool before acting on it."
 
 // SearchToolInputSchema is the JSON Schema of the skill-search tool's
 // arguments.
@@ -101,7 +101,7 @@ const SearchToolOutputSchema = `{
 
 // searchFooter follows the list of a search that found skills.
 const searchFooter = "These skills best match the query, best first. A description is not the skill's instructions: to use a skill that applies, call the `" +
-	contract.SkillToolName + "` tool with its exact name and follow its instructions."
+	skill.ToolName + "` tool with its exact name and follow its instructions."
 
 // searchNoHits follows the empty list of a search that found nothing.
 const searchNoHits = "No skill matches the query. Search again with other words for the task, or go on without a skill."
@@ -159,23 +159,23 @@ func isControl(r rune) bool { return r < ' ' || r == 0x7f || (r >= 0x80 && r < 0
 
 // SearchUnexpectedArgument refuses a field besides "query" and "limit".
 func SearchUnexpectedArgument(field string) ToolError {
-	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + contract.SearchToolName + ` tool takes only "query" and "limit"`)
+	return ToolError(`Error: unexpected argument "` + echo(field) + `"; the ` + skill.SearchToolName + ` tool takes only "query" and "limit"`)
 }
 
 // SearchArgumentsOtherJSON refuses arguments that are JSON of another
 // type than an object.
 func SearchArgumentsOtherJSON(args string) ToolError {
-	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
+	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + skill.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
 }
 
 // SearchArgumentsNotObject refuses arguments that are not JSON.
 func SearchArgumentsNotObject(args string) ToolError {
-	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
+	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + skill.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
 }
 
 // SearchMissingQuery refuses arguments without a query.
 func SearchMissingQuery() ToolError {
-	return ToolError(`Error: the required argument "query" is missing; the ` + contract.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
+	return ToolError(`Error: the required argument "query" is missing; the ` + skill.SearchToolName + ` tool takes {"query": "<what the task needs>"} and an optional "limit"`)
 }
 
 // SearchQueryNotString refuses a query that is not a JSON string,
@@ -191,7 +191,7 @@ func SearchQueryEmpty() ToolError {
 
 // SearchQueryTooLong refuses a query of more than MaxSearchQueryBytes.
 func SearchQueryTooLong(n int) ToolError {
-	return ToolError(`Error: the query is ` + strconv.Itoa(n) + ` bytes long, more than the ` + strconv.Itoa(MaxSearchQueryBytes) + ` the ` + contract.SearchToolName + ` tool reads; describe the task in fewer words`)
+	return ToolError(`Error: the query is ` + strconv.Itoa(n) + ` bytes long, more than the ` + strconv.Itoa(MaxSearchQueryBytes) + ` the ` + skill.SearchToolName + ` tool reads; describe the task in fewer words`)
 }
 
 // SearchInvalidLimit refuses a limit that is not a whole number from 1
@@ -203,12 +203,12 @@ func SearchInvalidLimit(raw string) ToolError {
 // SearchIncomplete is the skill-search tool's error while a source of
 // skills is not answering: the search would miss its skills.
 func SearchIncomplete() ToolError {
-	return ToolError(`Error: the skill list is incomplete right now (a source of skills is not answering), so a search would miss skills; try again later, or load a skill named in the catalog with the ` + contract.SkillToolName + ` tool`)
+	return ToolError(`Error: the skill list is incomplete right now (a source of skills is not answering), so a search would miss skills; try again later, or load a skill named in the catalog with the ` + skill.ToolName + ` tool`)
 }
 
 // SearchWithoutSkill is the skill-search tool's error for an agent
 // whose `skill` tool is not this mount's: it could load none of what the
 // search finds.
 func SearchWithoutSkill() ToolError {
-	return ToolError(`Error: the ` + contract.SearchToolName + ` tool finds skills to load with the ` + contract.SkillToolName + ` tool, which is not available to this agent`)
+	return ToolError(`Error: the ` + skill.SearchToolName + ` tool finds skills to load with the ` + skill.ToolName + ` tool, which is not available to this agent`)
 }

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -23,8 +22,8 @@ const (
 
 	// With the resource-read tool mounted, the directory and URL texts
 	// name it.
-	directoryToolGuidance = directoryGuidance + " They can also be read with the " + contract.ResourceToolName + " tool, giving this skill's name and the path relative to this directory."
-	urlToolResolve        = "Resolve only the relative URLs that these instructions explicitly reference against this base URL, and read them with the " + contract.ResourceToolName + " tool, giving this skill's name and the path relative to this base URL. Load referenced resources on demand, only when the task needs them."
+	directoryToolGuidance = directoryGuidance + " They can also be read with the " + skill.ResourceToolName + " tool, giving this skill's name and the path relative to this directory."
+	urlToolResolve        = "Resolve only the relative URLs that these instructions explicitly reference against this base URL, and read them with the " + skill.ResourceToolName + " tool, giving this skill's name and the path relative to this base URL. Load referenced resources on demand, only when the task needs them."
 
 	// A skill with an origin says which source it comes from, on the
 	// first line of its resources section (originTexts.contentPrefix and
@@ -198,7 +197,7 @@ func InvalidName(name string) ToolError {
 // string, an array, null). What was sent is inserted as given, capped at
 // MaxEchoBytes.
 func ArgumentsNotObject(args string) ToolError {
-	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + contract.SkillToolName + ` tool takes {"name": "<skill name>"}`)
+	return ToolError(`Error: the arguments are not a JSON object: "` + echo(args) + `"; the ` + skill.ToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
 // ArgumentsOtherJSON is the `skill` tool's error text for arguments
@@ -207,13 +206,13 @@ func ArgumentsNotObject(args string) ToolError {
 // It names the type and shows the arguments as sent, a string in its own
 // quotes, capped at MaxEchoBytes. args must be valid JSON.
 func ArgumentsOtherJSON(args string) ToolError {
-	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + contract.SkillToolName + ` tool takes {"name": "<skill name>"}`)
+	return ToolError(`Error: the arguments are ` + jsonKind(args) + `, not an object: ` + echo(args) + `; the ` + skill.ToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
 // MissingName is the `skill` tool's error text for an arguments object
 // without the required "name".
 func MissingName() ToolError {
-	return ToolError(`Error: the required argument "name" is missing; the ` + contract.SkillToolName + ` tool takes {"name": "<skill name>"}`)
+	return ToolError(`Error: the required argument "name" is missing; the ` + skill.ToolName + ` tool takes {"name": "<skill name>"}`)
 }
 
 // jsonKind names the type of the JSON value args: "a JSON string", "a

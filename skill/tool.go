@@ -1,5 +1,20 @@
 package skill
 
+// The names of the plugin's tools. They are part of the protocol (a host
+// registers the tools, resolves calls by these names and forwards them to
+// the plugin, see plugin/contract) and of the text the model reads.
+const (
+	// ToolName is the name under which every mount registers the `skill`
+	// tool.
+	ToolName = "skill"
+	// ResourceToolName is the name under which a mount with the
+	// resourceTool option registers the resource-read tool.
+	ResourceToolName = "skill_resource"
+	// SearchToolName is the name under which a mount with the searchTool
+	// option registers the skill-search tool.
+	SearchToolName = "skill_search"
+)
+
 // ToolValue is the canonical value of a successful `skill` tool call: the
 // loaded skill's name, its provider, where its resources live (nil when the
 // provider manages them), its instructions and, for a remote skill, the

@@ -388,7 +388,7 @@ func validateDir(dir string, presets []agentskills.Preset) validatedSkill {
 	}
 	v.SpecCheck = check
 	v.Valid = check.Valid()
-	_, v.NotServed = skillserver.CheckSkillFile(filepath.Base(abs), data)
+	_, v.NotServed = skillserver.CheckServable(filepath.Base(abs), data)
 	v.Served = v.NotServed == ""
 	return v
 }

@@ -38,9 +38,9 @@ type ResolvedTool struct {
 
 // Errors returned (wrapped) by Tree methods, for errors.Is.
 var (
-	ErrUnknownScope   = errors.New("unknown scope")
-	ErrDuplicateScope = errors.New("scope already exists")
-	ErrDuplicateTool  = errors.New("tool name already registered in this scope")
+	ErrUnknownScope   = errors.New("tools: unknown scope")
+	ErrDuplicateScope = errors.New("tools: scope already exists")
+	ErrDuplicateTool  = errors.New("tools: tool name already registered in this scope")
 )
 
 // Tree is a scope tree with the tool definitions registered into it. It is

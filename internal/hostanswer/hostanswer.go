@@ -1,10 +1,11 @@
-// Package hostanswer turns what a skills.Registry says into the answers of
-// the plugin's skill callbacks (GetSkill, ReadResource) and into the host's
-// own reasons of a step, in one place for both ends that answer them from a
-// registry: the Go host SDK (package hostsdk), and the plugin when it
-// discovers a mount's skills itself (package plugin/discovery). The two
-// therefore give the model and the host's operators the same texts, byte
-// for byte.
+// Package hostanswer is the one answerer of the plugin's skill callbacks
+// from a skill registry (Answerer: Snapshot, GetSkill, ReadResource), and
+// turns what a skills.Registry says beside its skills into the host's own
+// reasons of a step (Notes, Mailbox, AddNotes). Both ends that answer from
+// a registry use it: the Go host SDK (package hostsdk), and the plugin when
+// it discovers a mount's skills itself (package plugin/discovery). The two
+// therefore give the model and the host's operators the same answers and
+// texts, byte for byte.
 package hostanswer
 
 import (

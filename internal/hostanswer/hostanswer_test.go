@@ -44,3 +44,35 @@ func TestAddNotesInTheHostsOrder(t *testing.T) {
 		t.Errorf("incomplete step: reasons %+v", reasons)
 	}
 }
+
+// TestMailboxGivesAStepOnlyWhatCameAfterItsMark: notes put before a step
+// marked the mailbox are not the step's; the newest put after are, in any
+// mix, and taking them leaves them for a step that marked earlier.
+func TestMailboxGivesAStepOnlyWhatCameAfterItsMark(t *testing.T) {
+	shared, incomplete, degraded := []string{"shared"}, []string{"incomplete"}, []string{"degraded"}
+	for _, n := range []Notes{
+		{Shared: shared},
+		{Incomplete: incomplete},
+		{Degraded: degraded},
+		{Shared: shared, Incomplete: incomplete, Degraded: degraded},
+	} {
+		var m Mailbox
+		m.Put(Notes{Shared: []string{"left by a tool call"}})
+		mark := m.Mark()
+		if got := m.Since(mark); !slices.Equal(got.Shared, nil) || got.Incomplete != nil || got.Degraded != nil {
+			t.Errorf("before any put since the mark: %+v, want none", got)
+		}
+		m.Put(Notes{Shared: []string{"older"}})
+		m.Put(n)
+		if got := m.Since(mark); !slices.Equal(got.Shared, n.Shared) || !slices.Equal(got.Incomplete, n.Incomplete) || !slices.Equal(got.Degraded, n.Degraded) {
+			t.Errorf("after putting %+v: %+v", n, got)
+		}
+		if got := m.Since(mark); !slices.Equal(got.Shared, n.Shared) {
+			t.Errorf("a second read: %+v, want %+v again", got, n)
+		}
+		m.Put(Notes{})
+		if got := m.Since(mark); got.Shared != nil || got.Incomplete != nil || got.Degraded != nil {
+			t.Errorf("after a snapshot that said nothing: %+v, want none", got)
+		}
+	}
+}

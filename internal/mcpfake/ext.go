@@ -41,6 +41,7 @@ type ExtSkill struct {
 // Its resources are the skill:// and github:// URIs it was given files
 // for. It counts requests. The zero value is not usable; call NewExt.
 type ExtServer struct {
+	readCounter
 	srv *mcp.Server
 
 	mu       sync.Mutex
@@ -52,7 +53,6 @@ type ExtServer struct {
 	loop     bool
 	listErr  string
 	readErrs map[string]string // by URI: the message of the error a read answers with
-	reads    map[string]int
 	gets     map[string]int
 	lists    int
 }
@@ -81,7 +81,6 @@ func NewExt() *ExtServer {
 	s := &ExtServer{
 		entries: make(map[string]json.RawMessage),
 		files:   make(map[string][]byte),
-		reads:   make(map[string]int),
 		gets:    make(map[string]int),
 	}
 	caps := &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{ListChanged: true}}
@@ -258,24 +257,6 @@ func (s *ExtServer) ListChanged() {
 	s.srv.AddResource(&mcp.Resource{URI: "skill://list-changed", Name: "list-changed"}, s.read)
 }
 
-// Reads returns how many reads of uri the server handled.
-func (s *ExtServer) Reads(uri string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.reads[uri]
-}
-
-// TotalReads returns how many reads the server handled.
-func (s *ExtServer) TotalReads() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, c := range s.reads {
-		n += c
-	}
-	return n
-}
-
 // Gets returns how many skills/get requests for uri the server handled.
 func (s *ExtServer) Gets(uri string) int {
 	s.mu.Lock()
@@ -334,8 +315,8 @@ func (s *ExtServer) get(_ context.Context, _ *mcp.ServerSession, params *skillse
 
 func (s *ExtServer) read(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
+	s.count(uri)
 	s.mu.Lock()
-	s.reads[uri]++
 	data, ok := s.files[uri]
 	failure := s.readErrs[uri]
 	s.mu.Unlock()

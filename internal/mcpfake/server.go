@@ -37,6 +37,7 @@ type skill struct {
 // Server is an MCP server publishing skills. The zero value is not usable;
 // call New.
 type Server struct {
+	readCounter
 	srv *mcp.Server
 
 	mu            sync.Mutex
@@ -45,7 +46,6 @@ type Server struct {
 	indexOverride *string
 	failures      map[string]string // URI → error message
 	blocking      map[string]bool
-	reads         map[string]int
 	header        [2]string
 	onRead        func(uri string)
 	started       chan string
@@ -60,7 +60,6 @@ func New() *Server {
 		resources: make(map[string]string),
 		failures:  make(map[string]string),
 		blocking:  make(map[string]bool),
-		reads:     make(map[string]int),
 		started:   make(chan string, 64),
 		cancelled: make(chan string, 64),
 	}
@@ -175,25 +174,6 @@ func (s *Server) OnRead(f func(uri string)) {
 	s.mu.Unlock()
 }
 
-// Reads returns how many reads of uri the server handled, failed ones
-// included.
-func (s *Server) Reads(uri string) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.reads[uri]
-}
-
-// TotalReads returns how many reads the server handled.
-func (s *Server) TotalReads() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	n := 0
-	for _, c := range s.reads {
-		n += c
-	}
-	return n
-}
-
 // RequireHeader makes the HTTP handler reject (401) requests whose header
 // name is not exactly value.
 func (s *Server) RequireHeader(name, value string) {
@@ -244,8 +224,8 @@ func (s *Server) indexLocked() string {
 
 func (s *Server) read(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
+	s.count(uri)
 	s.mu.Lock()
-	s.reads[uri]++
 	onRead := s.onRead
 	failure := s.failures[uri]
 	block := s.blocking[uri]

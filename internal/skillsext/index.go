@@ -57,7 +57,7 @@ type LegacyIndex struct {
 }
 
 // ErrMalformedIndex marks an index that cannot be used at all.
-var ErrMalformedIndex = errors.New("malformed index")
+var ErrMalformedIndex = errors.New("skillsext: malformed index")
 
 // IndexItems reads an index document (a leading byte order mark allowed)
 // and returns its members and the items of its "skills" array, each still

@@ -1,6 +1,7 @@
 package skillsext
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -95,4 +96,34 @@ func StripFrontmatter(doc string) string {
 
 func isFence(line string) bool {
 	return strings.TrimRight(line, " \t\r") == "---"
+}
+
+// MaxDiagnostics bounds the diagnostics a provider keeps from one index or
+// catalog: the rest are counted in one closing line.
+const MaxDiagnostics = 20
+
+// Diagnostics collects at most MaxDiagnostics lines, each made one line of
+// at most MaxBytes bytes (OneLine), and counts the rest.
+type Diagnostics struct {
+	// MaxBytes bounds each line.
+	MaxBytes int
+	out      []string
+	omitted  int
+}
+
+// Add adds a line, or counts it when the bound is reached.
+func (d *Diagnostics) Add(format string, args ...any) {
+	if len(d.out) >= MaxDiagnostics {
+		d.omitted++
+		return
+	}
+	d.out = append(d.out, OneLine(fmt.Sprintf(format, args...), d.MaxBytes))
+}
+
+// Lines returns the lines added, and how many more were not kept.
+func (d *Diagnostics) Lines() []string {
+	if d.omitted > 0 {
+		return append(d.out, fmt.Sprintf("%d more diagnostics omitted", d.omitted))
+	}
+	return d.out
 }

@@ -191,7 +191,7 @@ func TestDiscoveringMountCallsBackOnlyForEvents(t *testing.T) {
 		t.Error("the session log was never read from the host")
 	}
 	_, err = svc.PreStep(ctx, contract.StepRequest{MountID: resp.MountID, SessionID: "s2", Cwd: "relative/dir", SkillToolIdentity: "id-1"})
-	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), `the working directory "relative/dir" is not an absolute path`) {
+	if !errors.Is(err, contract.ErrHostFailed) || !strings.Contains(err.Error(), `the working directory is not absolute: "relative/dir"`) {
 		t.Errorf("a step from a relative working directory: %v, want the host's failure naming it", err)
 	}
 }

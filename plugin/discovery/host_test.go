@@ -8,7 +8,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/skillcatalog/skillcatalog/internal/hostanswer"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
@@ -48,59 +47,29 @@ func TestSnapshotIsNotModifiedForTheCurrentToken(t *testing.T) {
 	}
 }
 
-// TestSessionNotesAreKeptUntilTaken: what a snapshot said beside its
-// skills (names shared across origins, why it was incomplete, which
-// providers were degraded, in any mix) is kept for its session until the
-// step takes it, once; a snapshot that said nothing forgets what an
-// earlier one said.
-func TestSessionNotesAreKeptUntilTaken(t *testing.T) {
-	t.Parallel()
-	shared, incomplete, degraded := []string{"shared"}, []string{"incomplete"}, []string{"degraded"}
-	for _, n := range []hostanswer.Notes{
-		{Shared: shared},
-		{Incomplete: incomplete},
-		{Degraded: degraded},
-		{Shared: shared, Incomplete: incomplete},
-		{Incomplete: incomplete, Degraded: degraded},
-		{Shared: shared, Degraded: degraded},
-		{Shared: shared, Incomplete: incomplete, Degraded: degraded},
-	} {
-		h := newLocalHost(nil, nil, nil, 0)
-		h.setNotes("s1", n)
-		h.setNotes("s2", n)
-		if got := h.takeNotes("s1"); !cmp.Equal(got, n) {
-			t.Errorf("notes %+v taken as %+v", n, got)
-		}
-		if got := h.takeNotes("s1"); !cmp.Equal(got, hostanswer.Notes{}) {
-			t.Errorf("notes %+v taken twice: %+v", n, got)
-		}
-		h.setNotes("s2", hostanswer.Notes{})
-		if got := h.takeNotes("s2"); !cmp.Equal(got, hostanswer.Notes{}) {
-			t.Errorf("notes %+v outlived a snapshot that said nothing: %+v", n, got)
-		}
-	}
-}
-
-// TestNotedSessionsAreBounded: a mount keeps the notes of at most
-// maxNotedSessions sessions; one more session's notes take the place of
-// another's, and a session already noted is noted again in place.
+// TestNotedSessionsAreBounded: a mount keeps the mailboxes of at most
+// maxNotedSessions sessions; one more session's takes the place of
+// another's, a session already noted keeps its own, and an ended
+// session's is forgotten.
 func TestNotedSessionsAreBounded(t *testing.T) {
 	t.Parallel()
 	h := newLocalHost(nil, nil, nil, 0)
-	n := hostanswer.Notes{Shared: []string{"shared"}}
-	for i := range maxNotedSessions {
-		h.setNotes(fmt.Sprintf("s%d", i), n)
+	first := h.mailbox("s0")
+	for i := 1; i < maxNotedSessions; i++ {
+		h.mailbox(fmt.Sprintf("s%d", i))
 	}
 	if len(h.notes) != maxNotedSessions {
 		t.Fatalf("%d sessions noted, want %d", len(h.notes), maxNotedSessions)
 	}
-	h.setNotes("s0", n)
-	if len(h.notes) != maxNotedSessions || !cmp.Equal(h.takeNotes("s0"), n) {
-		t.Errorf("noting a session again: %d sessions noted, want %d with its notes kept", len(h.notes), maxNotedSessions)
+	if h.mailbox("s0") != first || len(h.notes) != maxNotedSessions {
+		t.Errorf("a session noted again got another mailbox, or %d sessions noted, want %d", len(h.notes), maxNotedSessions)
 	}
-	h.setNotes("s0", n)
-	h.setNotes("one-more", n)
-	if len(h.notes) != maxNotedSessions || !cmp.Equal(h.takeNotes("one-more"), n) {
+	h.mailbox("one-more")
+	if _, ok := h.notes["one-more"]; !ok || len(h.notes) != maxNotedSessions {
 		t.Errorf("one more session: %d sessions noted, want %d, the newest among them", len(h.notes), maxNotedSessions)
+	}
+	h.endSession("one-more")
+	if _, ok := h.notes["one-more"]; ok {
+		t.Errorf("an ended session's mailbox is kept")
 	}
 }

@@ -161,12 +161,13 @@ func (s *Service) PreStep(ctx context.Context, req contract.StepRequest) (contra
 		return s.inner.PreStep(ctx, req)
 	}
 	req.SnapshotToken, req.Snapshot = "", nil
-	m.host.takeNotes(req.SessionID) // what an earlier call left
+	box := m.host.mailbox(req.SessionID)
+	mark := box.Mark()
 	resp, err := s.inner.PreStep(ctx, req)
 	if err != nil {
 		return resp, err
 	}
-	resp.Diagnostics, resp.Reasons = hostanswer.AddNotes(resp, m.host.takeNotes(req.SessionID))
+	resp.Diagnostics, resp.Reasons = hostanswer.AddNotes(resp, box.Since(mark))
 	return resp, nil
 }
 
@@ -193,7 +194,7 @@ func (s *Service) EndSession(ctx context.Context, sessionID string) error {
 		src.registry.EndSession(sessionID)
 	}
 	for _, h := range hosts {
-		h.takeNotes(sessionID)
+		h.endSession(sessionID)
 	}
 	return s.inner.EndSession(ctx, sessionID)
 }

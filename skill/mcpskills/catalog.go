@@ -2,11 +2,11 @@ package mcpskills
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 	"strings"
 	"unsafe"
 
+	"github.com/skillcatalog/skillcatalog/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -83,9 +83,9 @@ func buildCatalog(in catalogInput) *catalog {
 		declinedQualified: make(map[string]*remoteEntry),
 		declinedName:      make(map[string][]*remoteEntry),
 	}
-	d := diagnosticSink{}
+	d := skillsext.Diagnostics{MaxBytes: MaxErrorBytes}
 	for _, n := range in.notes {
-		d.add("%s", n)
+		d.Add("%s", n)
 	}
 	seenURI := make(map[string]bool, len(in.entries))
 	for _, r := range in.entries {
@@ -93,27 +93,27 @@ func buildCatalog(in catalogInput) *catalog {
 		label := r.from + entryLabel(nameOf(e))
 		switch {
 		case why != "":
-			d.add("%s not offered: %s", label, why)
+			d.Add("%s not offered: %s", label, why)
 			continue
 		case seenURI[e.URI]:
-			d.add("%s not offered: %s is listed twice", label, clip(e.URI, 128))
+			d.Add("%s not offered: %s is listed twice", label, clip(e.URI, 128))
 			continue
 		}
 		seenURI[e.URI] = true
 		qn := skill.QualifiedName(in.label, e.Path)
 		switch {
 		case !skill.ValidQualifiedName(qn):
-			d.add("%s not offered: its skill path %q cannot form a qualified name (segments of letters, digits, '.', '_' and '-', at most %d of them, %d bytes in all)", label, clip(e.Path, 128), skill.MaxQualifiedSegments, skill.MaxQualifiedNameLength)
+			d.Add("%s not offered: its skill path %q cannot form a qualified name (segments of letters, digits, '.', '_' and '-', at most %d of them, %d bytes in all)", label, clip(e.Path, 128), skill.MaxQualifiedSegments, skill.MaxQualifiedNameLength)
 			continue
 		case c.byQualified[qn] != nil || c.declinedQualified[qn] != nil:
-			d.add("%s not offered: its qualified name %q is taken by an earlier entry", label, qn)
+			d.Add("%s not offered: its qualified name %q is taken by an earlier entry", label, qn)
 			continue
 		}
 		for _, n := range notes {
-			d.add("%s: %s", label, n)
+			d.Add("%s: %s", label, n)
 		}
 		if e.declined != "" {
-			d.add("%s not offered: %s", label, e.declined)
+			d.Add("%s not offered: %s", label, e.declined)
 			c.declinedQualified[qn] = e
 			c.declinedName[e.Name] = append(c.declinedName[e.Name], e)
 			continue
@@ -123,7 +123,7 @@ func buildCatalog(in catalogInput) *catalog {
 		c.byName[e.Name] = append(c.byName[e.Name], e)
 	}
 	c.noteCollisions(in.label, &d)
-	c.diagnostics = d.lines()
+	c.diagnostics = d.Lines()
 	return c
 }
 
@@ -136,7 +136,7 @@ func nameOf(e *remoteEntry) string {
 
 // noteCollisions adds a diagnostic for every name several offered entries
 // share: the registry lists them under their qualified names.
-func (c *catalog) noteCollisions(label string, d *diagnosticSink) {
+func (c *catalog) noteCollisions(label string, d *skillsext.Diagnostics) {
 	var names []string
 	for name, es := range c.byName {
 		if len(es) > 1 {
@@ -149,7 +149,7 @@ func (c *catalog) noteCollisions(label string, d *diagnosticSink) {
 		for _, e := range c.byName[name] {
 			qns = append(qns, skill.QualifiedName(label, e.Path))
 		}
-		d.add("%d skills share the name %q; each stays loadable by its qualified name: %s", len(qns), name, strings.Join(qns, ", "))
+		d.Add("%d skills share the name %q; each stays loadable by its qualified name: %s", len(qns), name, strings.Join(qns, ", "))
 	}
 }
 
@@ -200,26 +200,4 @@ func entrySummary(label string, e *remoteEntry) skill.Summary {
 		Keywords:      e.Keywords,
 		Paths:         e.Paths,
 	}
-}
-
-// diagnosticSink collects at most maxDiagnostics bounded lines and counts
-// the rest.
-type diagnosticSink struct {
-	out     []string
-	omitted int
-}
-
-func (d *diagnosticSink) add(format string, args ...any) {
-	if len(d.out) >= maxDiagnostics {
-		d.omitted++
-		return
-	}
-	d.out = append(d.out, clip(fmt.Sprintf(format, args...), MaxErrorBytes))
-}
-
-func (d *diagnosticSink) lines() []string {
-	if d.omitted > 0 {
-		return append(d.out, fmt.Sprintf("%d more diagnostics omitted", d.omitted))
-	}
-	return d.out
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillcatalog/skillcatalog/internal/skillsext"
 )
 
 func catalogOf(entries ...string) *catalog {
@@ -80,7 +81,7 @@ func TestCatalogDiagnosticsBounded(t *testing.T) {
 		entries = append(entries, `null`)
 	}
 	c := catalogOf(entries...)
-	if len(c.diagnostics) != maxDiagnostics+1 || c.diagnostics[maxDiagnostics] != "30 more diagnostics omitted" {
+	if len(c.diagnostics) != skillsext.MaxDiagnostics+1 || c.diagnostics[skillsext.MaxDiagnostics] != "30 more diagnostics omitted" {
 		t.Errorf("%d diagnostics, last %q", len(c.diagnostics), c.diagnostics[len(c.diagnostics)-1])
 	}
 }

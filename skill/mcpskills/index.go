@@ -11,9 +11,6 @@ import (
 // SkillTypeMarkdown is the only index entry type this provider loads.
 const SkillTypeMarkdown = skillsext.TypeSkillMD
 
-// maxDiagnostics bounds the diagnostics kept from one index.
-const maxDiagnostics = 20
-
 // indexEntry is one validated, normalized skill of the index.
 type indexEntry struct {
 	Name        string
@@ -71,7 +68,7 @@ func parseIndex(data []byte, lim indexLimits) (*index, error) {
 	ix := &index{byName: make(map[string]int)}
 	dropped := 0
 	diag := func(format string, args ...any) {
-		if len(ix.Diagnostics) < maxDiagnostics {
+		if len(ix.Diagnostics) < skillsext.MaxDiagnostics {
 			ix.Diagnostics = append(ix.Diagnostics, clip(fmt.Sprintf(format, args...), MaxErrorBytes))
 		} else {
 			dropped++

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillcatalog/skillcatalog/internal/skillsext"
 	"github.com/skillcatalog/skillcatalog/skill"
 )
 
@@ -138,7 +139,7 @@ func TestParseIndexBounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.Diagnostics) != maxDiagnostics+1 || !strings.Contains(ix.Diagnostics[maxDiagnostics], "80 more") {
+	if len(ix.Diagnostics) != skillsext.MaxDiagnostics+1 || !strings.Contains(ix.Diagnostics[skillsext.MaxDiagnostics], "80 more") {
 		t.Errorf("%d diagnostics, last %q", len(ix.Diagnostics), ix.Diagnostics[len(ix.Diagnostics)-1])
 	}
 }
@@ -167,7 +168,7 @@ func checkIndex(t *testing.T, ix *index, lim indexLimits) {
 			t.Fatalf("bad description %q", d)
 		}
 	}
-	if len(ix.Diagnostics) > maxDiagnostics+1 {
+	if len(ix.Diagnostics) > skillsext.MaxDiagnostics+1 {
 		t.Fatalf("%d diagnostics", len(ix.Diagnostics))
 	}
 	for _, d := range ix.Diagnostics {

@@ -307,13 +307,13 @@ func (sf *parsedSkill) judge(dir string, data []byte) (reason, why string) {
 	return "", ""
 }
 
-// CheckSkillFile says why a server would not serve the skill whose
+// CheckServable says why a server would not serve the skill whose
 // SKILL.md holds data in a directory named dirName, judging the file
 // alone (not the skill's other files or its path): the short reason (see
 // the Reason constants and agentskills.SkipReason) and the message; both
 // are "" when the file is servable. It is what `skillcatalog validate`
 // reports of serve-mcp.
-func CheckSkillFile(dirName string, data []byte) (reason, why string) {
+func CheckServable(dirName string, data []byte) (reason, why string) {
 	return (&parsedSkill{}).judge(dirName, data)
 }
 

@@ -37,7 +37,7 @@
 // (a node_modules) costs a scan, or a skills/get that judges the skill
 // alone, a bounded walk instead of a read of every folder. Every other skill is not served, with a diagnostic that
 // names it and says why (see Diagnostics); Survey counts them by reason,
-// and [CheckSkillFile] judges one SKILL.md alone. The extension requires a
+// and [CheckServable] judges one SKILL.md alone. The extension requires a
 // served skill to meet the Agent Skills specification, so a skill that
 // skillcatalog loads with a warning (a name that is not its folder's, a
 // description over 1,024 characters) is not served.

@@ -54,15 +54,15 @@ func TestSurveySaysWhatIsNotServed(t *testing.T) {
 	}
 }
 
-// TestCheckSkillFile: the judgement of one SKILL.md a validator reports.
-func TestCheckSkillFile(t *testing.T) {
+// TestCheckServable: the judgement of one SKILL.md a validator reports.
+func TestCheckServable(t *testing.T) {
 	for _, tc := range []struct{ dir, data, reason string }{
 		{"good", "---\nname: good\ndescription: Good.\n---\n", ""},
 		{"template", "---\nname: template-skill\ndescription: D.\n---\n", skillserver.ReasonNameNotFolder},
 		{"manual", "---\nname: manual\ndescription: D.\ndisable-model-invocation: true\n---\n", skillserver.ReasonNotModelInvocable},
 		{"Bad_Name", "---\nname: Bad_Name\ndescription: D.\n---\n", agentskills.ReasonInvalidName},
 	} {
-		reason, why := skillserver.CheckSkillFile(tc.dir, []byte(tc.data))
+		reason, why := skillserver.CheckServable(tc.dir, []byte(tc.data))
 		if reason != tc.reason || (why == "") != (tc.reason == "") {
 			t.Errorf("%s: %q, %q; want reason %q", tc.dir, reason, why, tc.reason)
 		}

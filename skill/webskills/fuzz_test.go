@@ -36,7 +36,7 @@ func FuzzParseIndex(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(ix.Entries) > 50 || len(ix.Diagnostics) > maxDiagnostics+1 {
+		if len(ix.Entries) > 50 || len(ix.Diagnostics) > skillsext.MaxDiagnostics+1 {
 			t.Fatalf("%d entries, %d diagnostics", len(ix.Entries), len(ix.Diagnostics))
 		}
 		for _, d := range ix.Diagnostics {

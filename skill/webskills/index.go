@@ -18,9 +18,6 @@ const (
 	versionLegacy = "0.1.0"
 )
 
-// maxDiagnostics bounds the diagnostics kept from one index.
-const maxDiagnostics = 20
-
 // entry is one validated skill of an index.
 type entry struct {
 	Name        string
@@ -85,7 +82,7 @@ func parseIndex(data []byte, base *url.URL, lim indexLimits) (*index, error) {
 	} else if lim.RequireDigests {
 		return nil, errors.New("the index is v0.1.0 (no $schema), which publishes no digests, and RequireDigests is set: nothing is listed")
 	}
-	var d diagnosticSink
+	d := skillsext.Diagnostics{MaxBytes: MaxErrorBytes}
 	overflow := 0
 	for i, item := range items {
 		var e *entry
@@ -97,10 +94,10 @@ func parseIndex(data []byte, base *url.URL, lim indexLimits) (*index, error) {
 		}
 		switch {
 		case why != "":
-			d.add("index entry %d%s dropped: %s", i, entryLabel(e), why)
+			d.Add("index entry %d%s dropped: %s", i, entryLabel(e), why)
 			continue
 		case ix.byName[e.Name] != nil:
-			d.add("index entry %d%s dropped: duplicate name", i, entryLabel(e))
+			d.Add("index entry %d%s dropped: duplicate name", i, entryLabel(e))
 			continue
 		case len(ix.Entries) >= lim.MaxEntries:
 			overflow++
@@ -110,9 +107,9 @@ func parseIndex(data []byte, base *url.URL, lim indexLimits) (*index, error) {
 		ix.Entries = append(ix.Entries, e)
 	}
 	if overflow > 0 {
-		d.add("index lists more than %d skills: %d dropped", lim.MaxEntries, overflow)
+		d.Add("index lists more than %d skills: %d dropped", lim.MaxEntries, overflow)
 	}
-	ix.Diagnostics = d.lines()
+	ix.Diagnostics = d.Lines()
 	return ix, nil
 }
 
@@ -251,26 +248,4 @@ func legacyPathProblem(p string) string {
 		}
 	}
 	return ""
-}
-
-// diagnosticSink collects at most maxDiagnostics bounded lines and counts
-// the rest.
-type diagnosticSink struct {
-	out     []string
-	omitted int
-}
-
-func (d *diagnosticSink) add(format string, args ...any) {
-	if len(d.out) >= maxDiagnostics {
-		d.omitted++
-		return
-	}
-	d.out = append(d.out, skillsext.OneLine(fmt.Sprintf(format, args...), MaxErrorBytes))
-}
-
-func (d *diagnosticSink) lines() []string {
-	if d.omitted > 0 {
-		return append(d.out, fmt.Sprintf("%d more diagnostics omitted", d.omitted))
-	}
-	return d.out
 }

@@ -47,7 +47,7 @@ type Options struct {
 
 // ErrChecksumMismatch is returned by Start when the binary's SHA-256
 // differs from Options.Checksum.
-var ErrChecksumMismatch = errors.New("plugin binary checksum does not match; refusing to run it")
+var ErrChecksumMismatch = errors.New("pluginproc: plugin binary checksum does not match; refusing to run it")
 
 // Process is one running plugin process: the protocol's service over its
 // connection, and the process itself.
