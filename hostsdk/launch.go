@@ -108,7 +108,7 @@ func launcherName(opts *LoadOptions) string {
 type inProcess struct{}
 
 func (inProcess) Launch(_ context.Context, logger *slog.Logger) (Instance, error) {
-	return inProcessInstance{discovery.New(plugin.New(&plugin.Options{Logger: logger}), logger), logger}, nil
+	return inProcessInstance{discovery.New(plugin.New(&plugin.Options{Logger: logger}), &discovery.Options{Logger: logger}), logger}, nil
 }
 
 // inProcessInstance is the in-process service as an Instance.

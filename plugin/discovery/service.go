@@ -34,10 +34,19 @@ type discoveringMount struct {
 
 var _ contract.Service = (*Service)(nil)
 
-// New wraps inner, the engine (or a service that wraps it). logger
-// receives the providers' diagnostics and one debug line per discovered
-// snapshot a step did not hold; nil discards them.
-func New(inner contract.Service, logger *slog.Logger) *Service {
+// Options configure a Service; nil Options mean the defaults.
+type Options struct {
+	// Logger receives the providers' diagnostics and one debug line per
+	// discovered snapshot a step did not hold; nil discards them.
+	Logger *slog.Logger
+}
+
+// New wraps inner, the engine (or a service that wraps it).
+func New(inner contract.Service, opts *Options) *Service {
+	var logger *slog.Logger
+	if opts != nil {
+		logger = opts.Logger
+	}
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}

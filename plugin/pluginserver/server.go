@@ -45,7 +45,7 @@ func Serve() {
 	// Discovery wraps the checker, so that under check the host's
 	// callbacks checked for a discovering mount are its ReadEvents and the
 	// plugin's own discovery.
-	svc := discovery.New(checkedIfAsked(plugin.New(&plugin.Options{Logger: logger}), logger), logger)
+	svc := discovery.New(checkedIfAsked(plugin.New(&plugin.Options{Logger: logger}), logger), &discovery.Options{Logger: logger})
 	defer func() {
 		if err := svc.Close(); err != nil {
 			logger.Warn("close the discovered skills' providers", "err", err)
