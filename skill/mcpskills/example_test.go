@@ -13,10 +13,11 @@ import (
 )
 
 // New connects to an MCP server that publishes skills: here
-// skillcatalog serve-mcp's server (package skillserver), in this process
-// over HTTP. The provider lists the server's skills under the label the
-// host gave it, and loads one when the model asks for it; a registry
-// attaches it with skills.Registry.AddProvider.
+// `skillcatalog serve-mcp`'s server (package skillserver), in this process
+// over HTTP, behind a bearer token. A host that builds its own registry
+// attaches the provider, and closes it itself; the skills are listed
+// under the label the host gave the server, and one loads when the model
+// asks for it.
 func ExampleNew() {
 	tree := fstest.MapFS{
 		"incident-review/SKILL.md": {Data: []byte("---\nname: incident-review\ndescription: Review an incident and write its report.\n---\nStart from the timeline.\n")},
@@ -25,23 +26,35 @@ func ExampleNew() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	server := httptest.NewServer(handler)
+	const token = "s3cret"
+	server := httptest.NewServer(skillserver.RequireBearerToken(handler, token))
 	defer server.Close()
 
-	provider, err := mcpskills.New(&mcpskills.Options{URL: server.URL, Label: "ops"})
+	remote, err := mcpskills.New(&mcpskills.Options{
+		URL:     server.URL,
+		Headers: map[string]string{"Authorization": "Bearer " + token},
+		Label:   "ops",
+	})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer provider.Close()
+	defer remote.Close()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	registry.AddProvider("global", remote, nil)
+
 	ctx := context.Background()
-	obs, err := provider.List(ctx, skills.ListRequest{SessionID: "session-1"})
+	q := skills.Query{SessionID: "session-1", Chain: []string{"global"}}
+	snap, err := registry.Snapshot(ctx, q)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, s := range obs.Skills {
+	for _, s := range snap.Skills {
 		fmt.Printf("%s (from %s): %s\n", s.Name, s.Origin, s.Description)
 	}
-	def, found, err := provider.Load(ctx, skills.LoadRequest{SessionID: "session-1", Name: "incident-review"})
+	def, found, err := registry.Get(ctx, q, "incident-review")
 	if err != nil || !found {
 		log.Fatal(found, err)
 	}

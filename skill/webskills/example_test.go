@@ -45,11 +45,12 @@ func ExamplePublish() {
 	// .well-known/agent-skills/index.json
 }
 
-// New reads a site's discovery index and lists its skills under the label
-// the host gave the site; a skill loads when the model asks for it, its
-// digest checked against the index. The site here is the one Publish
-// writes, served over plain HTTP on the loopback interface (AllowHTTP).
-// A registry attaches the provider with skills.Registry.AddProvider.
+// New reads a site's discovery index: here the site Publish writes,
+// served over plain HTTP on the loopback interface (AllowHTTP). A host
+// that builds its own registry attaches the provider, and closes it
+// itself; the skills are listed under the label the host gave the site,
+// and one loads when the model asks for it, its digest checked against the
+// index.
 func ExampleNew() {
 	out, err := os.MkdirTemp("", "site")
 	if err != nil {
@@ -62,20 +63,27 @@ func ExampleNew() {
 	site := httptest.NewServer(http.FileServer(http.Dir(out)))
 	defer site.Close()
 
-	provider, err := webskills.New(&webskills.Options{URL: site.URL, Label: "docs", AllowHTTP: true})
+	web, err := webskills.New(&webskills.Options{URL: site.URL, Label: "docs", AllowHTTP: true})
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer provider.Close()
+	defer web.Close()
+	registry, err := skills.NewRegistry(nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	registry.AddProvider("global", web, nil)
+
 	ctx := context.Background()
-	obs, err := provider.List(ctx, skills.ListRequest{SessionID: "session-1"})
+	q := skills.Query{SessionID: "session-1", Chain: []string{"global"}}
+	snap, err := registry.Snapshot(ctx, q)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, s := range obs.Skills {
+	for _, s := range snap.Skills {
 		fmt.Printf("%s (from %s): %s\n", s.Name, s.Origin, s.Description)
 	}
-	def, found, err := provider.Load(ctx, skills.LoadRequest{SessionID: "session-1", Name: "code-review"})
+	def, found, err := registry.Get(ctx, q, "code-review")
 	if err != nil || !found {
 		log.Fatal(found, err)
 	}
