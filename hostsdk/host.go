@@ -257,24 +257,6 @@ func (h *Host) Close() error {
 	return errors.Join(errs...)
 }
 
-// EndSession tells every plugin and provider that a session ended, so their
-// per-session caches are released, and closes the host's handle on the
-// session's log. The log's contents are kept; a later step reopens it.
-func (h *Host) EndSession(ctx context.Context, sessionID string) error {
-	if err := h.checkOpen("end session", sessionID); err != nil {
-		return err
-	}
-	h.opts.Skills.EndSession(sessionID)
-	var errs []error
-	if l := h.sessions.end(sessionID); l != nil {
-		errs = append(errs, l.Close())
-	}
-	for _, p := range h.loaded() {
-		errs = append(errs, p.endSession(ctx, sessionID))
-	}
-	return errors.Join(errs...)
-}
-
 // checkOpen returns ErrClosed, saying what was called and on what (name,
 // quoted, when not empty), once Close has begun. It formats nothing while
 // the host is open: it is on every step's path.

@@ -214,40 +214,9 @@ func (c CallbackCounts) plus(d CallbackCounts) CallbackCounts {
 	}
 }
 
-// PreStep runs one pre-step: downstream listeners, then the plugin mount in
-// effect for step.AgentScope, then appends an entering decision's messages to
-// the session log. On a plugin failure it returns a *PluginError, and on a
-// failure of the host's side (a provider, the session store opening the
-// log or appending the step's messages, or a step.Cwd that is not absolute:
-// ErrRelativeCwd) a *HostError; unless
-// Options.FailClosed is set, the StepResult then carries the downstream
-// decision unchanged, with OutcomePluginError, and nothing of the step is in
-// the log.
-//
-// Options.PreStepTimeout bounds each attempt: the plugin's round trip with
-// its callbacks and every session-store call of the step (opening the log,
-// the append). (Re)starting the plugin process is not part of it.
-//
-// The plugin decides on the session's head as the host read it, and the
-// messages are appended only if the head has not moved since
-// (sessionlog.Log.AppendIf). If another step of the session appended first
-// (another goroutine, a retried request, another host replica sharing the
-// store), the plugin decides again on the new head, up to maxStepAttempts
-// times; so each catalog change is published once per session, whoever
-// races. Listeners run once per PreStep.
-func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err error) {
-	if err := h.checkOpen("step session", step.SessionID); err != nil {
-		return StepResult{}, err
-	}
-	s := h.sessions.get(step.SessionID)
-	if err := s.enter(ctx); err != nil {
-		return h.failStep(ctx, s, step, step.Downstream, CallbackCounts{}, err)
-	}
-	defer s.leave()
-	return h.preStep(ctx, s, step)
-}
-
-// preStep is PreStep for a session whose turn the caller holds.
+// preStep runs a step of a session whose turn the caller holds: the
+// listeners, then the plugin, deciding again while another step of the
+// session appends first (see Session.Step).
 func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepResult, err error) {
 	ctx, obs := h.tel.startStep(ctx, step)
 	defer func() { h.observeStep(ctx, obs, step, result, err) }()
