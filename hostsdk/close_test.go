@@ -33,7 +33,7 @@ func TestAClosedHostRefusesUse(t *testing.T) {
 	skillCall := json.RawMessage(`{"name":"pdf-forms"}`)
 	calls := map[string]func() error{
 		"Session.Sync": func() error { _, err := s.Sync(ctx, []hostsdk.Message{userMsg("one"), userMsg("two")}); return err },
-		"Session.Step": func() error { _, err := s.Step(ctx, hostsdk.Decision{}); return err },
+		"Session.Step": func() error { _, err := s.Step(ctx, hostsdk.Decision{}, nil); return err },
 		"Session.Record": func() error {
 			return s.Record(ctx, []hostsdk.Message{userMsg("one"), userMsg("three")})
 		},
@@ -44,11 +44,11 @@ func TestAClosedHostRefusesUse(t *testing.T) {
 		"Session.Append":     func() error { _, err := s.Append(ctx, userMsg("four")); return err },
 		"Session.Transcript": func() error { _, err := s.Transcript(ctx); return err },
 		"Host.PreStep": func() error {
-			_, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: cwd, AgentScope: tools.GlobalScope})
+			_, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: cwd, AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{}, nil)
 			return err
 		},
 		"Host.CallTool": func() error {
-			_, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: cwd, AgentScope: tools.GlobalScope, Name: "skill", Arguments: skillCall})
+			_, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: cwd, AgentScope: tools.GlobalScope}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: skillCall})
 			return err
 		},
 		"Host.Load": func() error {

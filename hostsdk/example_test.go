@@ -57,14 +57,14 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	step, err := host.PreStep(ctx, hostsdk.Step{SessionID: "session-1", Cwd: "/src/project", AgentScope: "agent:reviewer"})
+	step, err := host.Session("session-1", &hostsdk.SessionOptions{Cwd: "/src/project", AgentScope: "agent:reviewer"}).Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(step.Outcome)
 	fmt.Println(step.Decision.Messages[0].Text())
 
-	result, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "session-1", Cwd: "/src/project", AgentScope: "agent:reviewer", Name: "skill", Arguments: json.RawMessage(`{"name":"code-review"}`)})
+	result, err := host.Session("session-1", &hostsdk.SessionOptions{Cwd: "/src/project", AgentScope: "agent:reviewer"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"code-review"}`)})
 	if err != nil {
 		log.Fatal(err)
 	}
