@@ -110,14 +110,13 @@ func TestStepWhoseCommitReplyIsLost(t *testing.T) {
 	input := hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{{Type: "text", Text: marker}}}
 	// A first step opens the session through the proxy and prepares the
 	// statements; it publishes nothing, as no skill is registered yet.
-	if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"}); err != nil {
+	if _, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	registerSkill(t, reg, 1)
 
 	proxy.arm(marker)
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a", Turn: 1, Step: 1,
-		Downstream: hostsdk.Decision{Messages: []hostsdk.Message{input}}})
+	res, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{input}}, &hostsdk.StepOptions{Turn: 1, Step: 1})
 	if proxy.cutCount() != 1 {
 		t.Fatalf("the proxy cut %d connections, want 1", proxy.cutCount())
 	}
@@ -255,7 +254,7 @@ func TestStepOnALockedSessionHonoursTheDeadline(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	host, _ := timedHost(t, s, timeout)
 	ctx := context.Background()
-	if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "locked", AgentScope: "agent:a"}); err != nil {
+	if _, err := host.Session("locked", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	unlock := lockSession(t, dsn, s, "locked")
@@ -266,8 +265,7 @@ func TestStepOnALockedSessionHonoursTheDeadline(t *testing.T) {
 	}
 	done := make(chan stepped, 1)
 	go func() {
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "locked", AgentScope: "agent:a", Turn: 1, Step: 1,
-			Downstream: hostsdk.Decision{Messages: []hostsdk.Message{input}}})
+		res, err := host.Session("locked", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{input}}, &hostsdk.StepOptions{Turn: 1, Step: 1})
 		done <- stepped{res, err}
 	}()
 	var got stepped
