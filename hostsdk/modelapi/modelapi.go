@@ -71,17 +71,16 @@ func Arguments(b hostsdk.ContentBlock) (json.RawMessage, bool) {
 }
 
 // Calls returns the tool calls of an assistant message, one per "tool_use"
-// block, in order, ready for Host.CallTool: SessionID, Cwd and AgentScope
-// come from at, CallID, Name and Arguments from the block.
-func Calls(msg hostsdk.Message, at hostsdk.ToolCall) []hostsdk.ToolCall {
+// block, in order, ready for Session.CallTool: CallID, Name and Arguments
+// come from the block.
+func Calls(msg hostsdk.Message) []hostsdk.ToolCall {
 	var calls []hostsdk.ToolCall
 	for _, b := range msg.Content {
 		u, ok := b.ToolUse()
 		if !ok {
 			continue
 		}
-		call := at
-		call.CallID, call.Name = u.ID, u.Name
+		call := hostsdk.ToolCall{CallID: u.ID, Name: u.Name}
 		call.Arguments, _ = Arguments(b)
 		calls = append(calls, call)
 	}

@@ -73,7 +73,7 @@ func TestLoopThroughTheSkillTools(t *testing.T) {
 
 	var results []hostsdk.ToolResult
 	for n := 1; n <= 3; n++ {
-		conv := fx.Step(t, n, nil)
+		conv := fx.Step(t, n)
 		system, msgs, err := anthropicapi.Messages(conv)
 		if err != nil {
 			t.Fatal(err)
@@ -180,7 +180,7 @@ func TestLoopThroughTheSkillTools(t *testing.T) {
 	}
 
 	// The session holds the whole exchange, the answer last.
-	conv := fx.Step(t, 4, nil)
+	conv := fx.Step(t, 4)
 	if last := conv[len(conv)-1]; last.Role != hostsdk.RoleAssistant || last.Text() != "Done: the form is filled in." || last.ID != "msg_03" {
 		t.Errorf("last message %+v", last)
 	}
@@ -215,7 +215,7 @@ func TestCatalogUpdateAfterToolResults(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		system, msgs, err := anthropicapi.Messages(fx.Step(t, n, nil))
+		system, msgs, err := anthropicapi.Messages(fx.Step(t, n))
 		if err != nil {
 			t.Fatal(err)
 		}

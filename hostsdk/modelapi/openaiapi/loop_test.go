@@ -33,7 +33,7 @@ func client(srv *looptest.Server) openai.Client {
 func loop(t *testing.T, fx *looptest.Fixture, turn func(n int, conv []hostsdk.Message) hostsdk.Message) {
 	t.Helper()
 	for n := 1; n <= 3; n++ {
-		reply := turn(n, fx.Step(t, n, nil))
+		reply := turn(n, fx.Step(t, n))
 		calls, results := fx.Reply(t, n, reply)
 		if want := []int{1, 1, 0}[n-1]; len(calls) != want {
 			t.Fatalf("turn %d: %d tool calls, want %d", n, len(calls), want)
@@ -44,7 +44,7 @@ func loop(t *testing.T, fx *looptest.Fixture, turn func(n int, conv []hostsdk.Me
 			}
 		}
 	}
-	conv := fx.Step(t, 4, nil)
+	conv := fx.Step(t, 4)
 	if last := conv[len(conv)-1]; last.Role != hostsdk.RoleAssistant || last.Text() != answer {
 		t.Errorf("last message %+v", last)
 	}
@@ -364,7 +364,7 @@ func TestChatCatalogUpdateAfterToolResults(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		msgs := must(openaiapi.ChatMessages(fx.Step(t, n, nil)))
+		msgs := must(openaiapi.ChatMessages(fx.Step(t, n)))
 		resp, err := c.Chat.Completions.New(context.Background(), openai.ChatCompletionNewParams{Model: "gpt-test", Messages: msgs, Tools: must(openaiapi.ChatTools(fx.Offered()))})
 		if err != nil {
 			t.Fatal(err)
