@@ -142,8 +142,12 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		t.Errorf("provider loads (-want +got):\n%s", diff)
 	}
 	// The user's message, the catalog, two skills and the assistant's reply;
-	// the failed step appended nothing.
-	if len(proc.Events) != 5 {
-		t.Errorf("session log has %d events, want 5", len(proc.Events))
+	// then the failed step's own message, which the step appended failing
+	// open, and nothing of the plugin's.
+	if len(proc.Events) != 6 {
+		t.Fatalf("session log has %d events, want 6", len(proc.Events))
+	}
+	if last := proc.Events[0]; !strings.Contains(string(last.Body), `"id":"u2"`) || last.Source != nil {
+		t.Errorf("the failed step's append = %s, source %s; want the user's message u2 alone", last.Body, last.Source)
 	}
 }
