@@ -127,7 +127,7 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	if warns := r.changes("WARN"); len(warns) != 3 {
-		t.Errorf("after EndSession: %d WARN lines, want 3", len(warns))
+		t.Errorf("after Session.End: %d WARN lines, want 3", len(warns))
 	}
 }
 

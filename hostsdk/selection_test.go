@@ -78,7 +78,7 @@ func TestSelectionExcludeAndClear(t *testing.T) {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(hostsdk.Selection{ExcludeNames: []string{"absent", "beta"}}, got); d != "" {
-		t.Fatalf("SkillSelection, normalized (-want +got):\n%s", d)
+		t.Fatalf("Selection, normalized (-want +got):\n%s", d)
 	}
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeReplacement, "alpha", "gamma")
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
@@ -101,7 +101,7 @@ func TestSelectionExcludeAndClear(t *testing.T) {
 
 	e.selectSkills("s1", hostsdk.Selection{})
 	if got, err := e.host.Session("s1", nil).Selection(ctx); err != nil || !got.IsZero() {
-		t.Fatalf("SkillSelection after clearing = %+v, %v; want the zero selection", got, err)
+		t.Fatalf("Selection after clearing = %+v, %v; want the zero selection", got, err)
 	}
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeReplacement, "alpha", "beta", "gamma")
 	expectLoaded(t, e.callSkill("s1", "beta"), "beta")
@@ -208,7 +208,7 @@ func TestSelectionSurvivesResume(t *testing.T) {
 	expectUnknown(t, second.callSkill("s1", "beta"), "beta")
 	expect(t, second.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
 	if got, err := second.host.Session("s1", nil).Selection(ctx); err != nil || strings.Join(got.ExcludeNames, ",") != "beta" {
-		t.Fatalf("resumed SkillSelection = %+v, %v", got, err)
+		t.Fatalf("resumed Selection = %+v, %v", got, err)
 	}
 
 	// A fork copies the parent's records, the selection's among them.

@@ -30,7 +30,7 @@ func TestCompactionRecordedThroughTheHostRepublishes(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(seqs) != 1 || seqs[0] != first.Appended[0]+1 {
-		t.Fatalf("AppendMessages = %v, want the seq after the catalog's %v", seqs, first.Appended)
+		t.Fatalf("Append = %v, want the seq after the catalog's %v", seqs, first.Appended)
 	}
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
 
@@ -113,13 +113,13 @@ func TestHostReportsATornSessionFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	if rec.TornTailBytes != len(`{"seq":2,"type":"mess`) {
-		t.Fatalf("SessionRecovery = %+v, want the torn tail of %d bytes", rec, len(`{"seq":2,"type":"mess`))
+		t.Fatalf("Recovery = %+v, want the torn tail of %d bytes", rec, len(`{"seq":2,"type":"mess`))
 	}
 	if !strings.Contains(logs.String(), "session log repaired on open") || !strings.Contains(logs.String(), "torn_tail_bytes=21") {
 		t.Fatalf("host log does not report the repair:\n%s", logs.String())
 	}
 	clean, err := host.Session("clean", nil).Recovery(context.Background())
 	if err != nil || clean != (sessionlog.Recovery{}) {
-		t.Fatalf("SessionRecovery of a new session = %+v, %v; want nothing repaired", clean, err)
+		t.Fatalf("Recovery of a new session = %+v, %v; want nothing repaired", clean, err)
 	}
 }

@@ -39,7 +39,10 @@ type Decision = contract.Decision
 // Reject says why a step was rejected.
 type Reject = contract.Reject
 
-// Step identifies one model step of an agent in a session.
+// Step is one model step of an agent in a session, as the host's
+// listeners (Listener) see it: Session.Step and Session.Sync fill it from
+// the session (id, working directory, agent scope, preloaded skills), the
+// decision proposed, Session.Touch and StepOptions.
 type Step struct {
 	SessionID string
 	// Cwd is the session's working directory, which providers resolve
@@ -61,7 +64,7 @@ type Step struct {
 	// `/name` token in it adds that skill's instructions after every other
 	// message of the step. Later steps of the turn do not propose it again
 	// (it is in the log), so the skill is added once. A message appended
-	// earlier with AppendMessages is never scanned.
+	// earlier with Session.Append is never scanned.
 	Downstream Decision
 	// TouchedPaths are the files the session worked with since its
 	// previous step: the paths its tool calls read, wrote or edited,
@@ -106,7 +109,7 @@ const (
 	OutcomeTombstone         = contract.OutcomeTombstone
 )
 
-// StepResult is what a PreStep decided.
+// StepResult is what a step decided.
 type StepResult struct {
 	// Decision is the final decision of the step.
 	Decision Decision
@@ -120,7 +123,7 @@ type StepResult struct {
 	// publish it (descriptions a catalog budget shortened, skills it left
 	// out), then the registry's, on skill names that skills of more than
 	// one origin share and the qualified names the remote ones are listed
-	// under (skills.Snapshot.Diagnostics). PreStep also logs each one as a
+	// under (skills.Snapshot.Diagnostics). The step also logs each one as a
 	// warning.
 	Diagnostics []string
 	// Reasons say why the step published a catalog or did not: at least
@@ -135,7 +138,7 @@ type StepResult struct {
 	// ([ReasonNameCollision]); for OutcomeNoPlugin,
 	// [ReasonNoMount]; for OutcomePluginError, the failure
 	// ([ReasonHostError], [ReasonPluginError] or
-	// [ReasonCanceled]). PreStep logs them when they differ from
+	// [ReasonCanceled]). The step logs them when they differ from
 	// the session's previous step's (see the package documentation).
 	Reasons []Reason
 	// Invocations are the skills the user invoked by name in the step

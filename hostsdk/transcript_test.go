@@ -58,7 +58,7 @@ func mixedTranscript(t *testing.T) (user hostsdk.Message, reply hostsdk.Message,
 // TestTranscriptRoundTrips writes a mixed transcript through the host — the
 // user's message and the tool results as messages proposed to a step, so
 // they cross the plugin binary's gRPC boundary both ways, the model's
-// replies with AppendMessages — and reads it back with Transcript from each
+// replies with Session.Append — and reads it back with Transcript from each
 // store: every block as it was written, and the log's bodies as the golden
 // file holds them.
 func TestTranscriptRoundTrips(t *testing.T) {

@@ -75,16 +75,16 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 	}
 }
 
-// TestAppendMessagesRefusesInvalidUTF8: AppendMessages refuses a message
+// TestAppendRefusesInvalidUTF8: Session.Append refuses a message
 // that is not UTF-8, naming it, instead of storing its bytes turned into
 // U+FFFD; nothing of the call is appended.
-func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
+func TestAppendRefusesInvalidUTF8(t *testing.T) {
 	host, _, store := modeEnv(t, &hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
 	good := hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "fine"}}}
 	bad := hostsdk.Message{ID: "t1", Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{{Type: "text", Text: "ok"}, {Type: "text", Text: "\xff\xfe"}}}
 	_, err := host.Session("s1", nil).Append(context.Background(), good, bad)
 	if !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), `message "t1": content block 1's text is not valid UTF-8 (byte 0`) {
-		t.Fatalf("AppendMessages: %v, want an error naming message t1's block 1", err)
+		t.Fatalf("Append: %v, want an error naming message t1's block 1", err)
 	}
 	log, err := store.Open(context.Background(), "s1")
 	if err != nil {
