@@ -192,11 +192,11 @@ func (h *Host) Tools(agentScope string) []ToolDefinition {
 
 // HandleDirectives sets the directive handler of the session's skill
 // loads (see DirectiveHandler), in place of the host's
-// (Host.HandleDirectives), until the session ends in the Host (End,
-// Host.Close); nil goes back to the host's. An agent
-// framework's adapter sets its own on the sessions it runs, before their
-// steps and tool calls, so that two adapters on one host, each able to act
-// on different directives, never answer for each other's sessions.
+// (Host.HandleDirectives), until the session ends in the Host (End or
+// Host.Close); nil goes back to the host's. An agent framework's adapter
+// sets its own on the sessions it runs, before their steps and tool calls,
+// so that two adapters on one host, each able to act on different
+// directives, never answer for each other's sessions.
 func (s *Session) HandleDirectives(f DirectiveHandler) {
 	st := s.h.sessions.get(s.id)
 	if f == nil {
