@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -94,12 +95,16 @@ type StepOptions struct {
 // unchanged, with OutcomePluginError, and Step appends the downstream
 // messages itself, so the session log keeps up with what the model is
 // sent; StepResult.Appended then holds their sequence numbers. If that
-// append fails too, the error joins both failures. With FailClosed the
-// error comes alone and nothing of the step is in the log.
+// append fails too, the error joins both failures. Two failures append
+// nothing: an error wrapping sessionlog.ErrOutcomeUnknown (the store could
+// not say whether the step's append happened: read the log before writing
+// again) and the caller's own cancellation. With FailClosed the error
+// comes alone and nothing of the step is in the log.
 //
 // Options.PreStepTimeout bounds each attempt: the plugin's round trip with
 // its callbacks and every session-store call of the step (opening the log,
-// the append). (Re)starting the plugin process is not part of it.
+// the append, and the append when failing open). (Re)starting the plugin
+// process is not part of it.
 //
 // The plugin decides on the session's head as the host read it, and the
 // messages are appended only if the head has not moved since
@@ -126,9 +131,12 @@ func (s *Session) step(ctx context.Context, st *session, step Step) (StepResult,
 	downstream := step.Downstream
 	step.TouchedPaths = st.takeTouched()
 	res, err := s.h.preStep(ctx, st, step)
-	if err == nil || !failedOpen(err) || s.h.opts.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
+	if err == nil || !failedOpen(err) || errors.Is(err, sessionlog.ErrOutcomeUnknown) || s.h.opts.FailClosed ||
+		downstream.Reject != nil || len(downstream.Messages) == 0 {
 		return res, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.h.opts.PreStepTimeout)
+	defer cancel()
 	log, lerr := s.h.openLog(ctx, s.id, st)
 	if lerr == nil {
 		res.Appended, lerr = appendMessages(ctx, log, downstream.Messages, downstream.Messages)

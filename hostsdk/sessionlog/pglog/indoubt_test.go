@@ -98,7 +98,7 @@ func TestAppendWhoseCommitReplyIsLost(t *testing.T) {
 
 // TestStepWhoseCommitReplyIsLost is the same cut under a host's step: the
 // step either delivers the catalog it appended, or fails with nothing of
-// it in the log, so that a runtime failing open appends its input once.
+// it in the log and, failing open, appends the runtime's input once.
 func TestStepWhoseCommitReplyIsLost(t *testing.T) {
 	dsn := testDSN(t)
 	schema := freshSchema(t, dsn)
@@ -129,8 +129,10 @@ func TestStepWhoseCommitReplyIsLost(t *testing.T) {
 			t.Fatalf("step succeeded with %+v, but the log holds the input %d times, head %+v", res, n, head)
 		}
 	case errors.As(err, &herr):
-		if n != 0 || head.Seq != 0 || res.Outcome != hostsdk.OutcomePluginError {
-			t.Fatalf("step failed (%v, outcome %s), but the log holds the input %d times, head %+v: durable but reported failed", err, res.Outcome, n, head)
+		// Failing open, the step appended the input itself: once, since
+		// the failed append wrote nothing.
+		if n != 1 || head.Seq != 1 || res.Outcome != hostsdk.OutcomePluginError || len(res.Appended) != 1 {
+			t.Fatalf("step failed (%v, outcome %s, appended %v), but the log holds the input %d times, head %+v; want it once", err, res.Outcome, res.Appended, n, head)
 		}
 	default:
 		t.Fatalf("step failed with %v (%T): neither a success nor a *hostsdk.HostError", err, err)
