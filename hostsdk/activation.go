@@ -222,7 +222,7 @@ func (h *Host) observeStep(ctx context.Context, o stepObservation, step Step, re
 
 // observeToolCall records the activation of a successful `skill` call,
 // then ends its span.
-func (h *Host) observeToolCall(ctx context.Context, span trace.Span, call ToolCall, res ToolResult, err error) {
+func (h *Host) observeToolCall(ctx context.Context, span trace.Span, call sessionCall, res ToolResult, err error) {
 	if err == nil && (span != nil || h.tel.metrics()) {
 		h.recordActivations(ctx, span, call.SessionID, call.Cwd, call.AgentScope, toolActivation(res))
 	}

@@ -95,24 +95,23 @@ func TestActivationTelemetryOnEveryPath(t *testing.T) {
 			e := newTelemetryEnvWith(t, mode.opts, runtime, `{"userInvocation": true}`, false)
 			ctx := context.Background()
 			typed := hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("/forky and /beta")}}
-			res, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: scope, PreloadSkills: []string{"alpha"},
-				Downstream: hostsdk.Decision{Messages: []hostsdk.Message{typed}}})
+			res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: scope, PreloadSkills: []string{"alpha"}}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{typed}}, nil)
 			if err != nil || res.Outcome != hostsdk.OutcomeInitial {
 				t.Fatalf("PreStep = %v, %v", res.Outcome, err)
 			}
-			tr, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", CallID: "c1", Cwd: "/work", AgentScope: scope, Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+			tr, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: scope}).CallTool(ctx, hostsdk.ToolCall{CallID: "c1", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 			if err != nil || tr.IsError {
 				t.Fatalf("CallTool = %+v, %v", tr, err)
 			}
-			seqs, err := e.host.AppendMessages(ctx, "s1", hostsdk.Message{ID: "r1", Role: hostsdk.RoleTool, Source: tr.Source,
+			seqs, err := e.host.Session("s1", nil).Append(ctx, hostsdk.Message{ID: "r1", Role: hostsdk.RoleTool, Source: tr.Source,
 				Content: []hostsdk.ContentBlock{hostsdk.TextBlock(tr.Text)}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := e.host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: seqs[0]}}); err != nil {
+			if _, err := e.host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: seqs[0]}}); err != nil {
 				t.Fatal(err)
 			}
-			res, err = e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: scope})
+			res, err = e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: scope}).Step(ctx, hostsdk.Decision{}, nil)
 			if err != nil || len(res.Reattached) == 0 {
 				t.Fatalf("PreStep after the compaction = %+v, %v; want skills attached again", res.Reattached, err)
 			}
@@ -162,10 +161,10 @@ func TestActivationTelemetryOnEveryPath(t *testing.T) {
 func TestMaskSkillNames(t *testing.T) {
 	e := newTelemetryEnvWith(t, &hostsdk.LoadOptions{InProcess: true}, nil, "", true)
 	ctx := context.Background()
-	if _, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+	if _, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); err != nil {
+	if _, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); err != nil {
 		t.Fatal(err)
 	}
 	got := activationEvents(e)

@@ -88,7 +88,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	load := func(name string) hostsdk.ToolResult {
 		t.Helper()
-		out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: base, AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"` + name + `"}`)})
+		out, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: base, AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"` + name + `"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestFilesystemSkillsLiveRefresh(t *testing.T) {
 	}
 	step := func() hostsdk.StepResult {
 		t.Helper()
-		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: base, AgentScope: "agent:a"})
+		res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: base, AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestFilesystemRootVanished(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	step := func() hostsdk.StepResult {
 		t.Helper()
-		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: base, AgentScope: "agent:a"})
+		res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: base, AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -97,14 +97,14 @@ func BenchmarkPreStepRoundTrip(b *testing.B) {
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	for i := 0; i < 2; i++ { // publish, then read the published event once
-		if _, err := host.PreStep(ctx, step); err != nil {
+		if _, err := runStep(ctx, host, step); err != nil {
 			b.Fatal(err)
 		}
 	}
 	b.Run("prestep-unchanged", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
-			res, err := host.PreStep(ctx, step)
+			res, err := runStep(ctx, host, step)
 			if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 				b.Fatalf("outcome %s, err %v", res.Outcome, err)
 			}
@@ -132,7 +132,7 @@ func BenchmarkConcurrentSessions(b *testing.B) {
 			go func(s int) {
 				defer wg.Done()
 				for k := 0; k < 5; k++ {
-					if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s" + strconv.Itoa(s), Cwd: "/work", AgentScope: "agent:a", Step: k}); err != nil {
+					if _, err := host.Session("s"+strconv.Itoa(s), &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, &hostsdk.StepOptions{Step: k}); err != nil {
 						errs <- err
 						return
 					}

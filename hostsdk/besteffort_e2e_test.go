@@ -202,7 +202,7 @@ func TestDegradedProviderIsLoggedAsTrouble(t *testing.T) {
 	want := hostsdk.Reason{Code: contract.ReasonProviderDegraded,
 		Detail: `best-effort provider docs in scope "global": skills server unreachable: connection refused; left out until it lists`}
 	for i, outcome := range []hostsdk.Outcome{hostsdk.OutcomeInitial, hostsdk.OutcomeUnchanged, hostsdk.OutcomeUnchanged} {
-		res, err := r.host.PreStep(context.Background(), step)
+		res, err := runStep(context.Background(), r.host, step)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestDegradedProviderIsLoggedAsTrouble(t *testing.T) {
 		t.Fatalf("WARN lines %q, want two naming the degraded provider", warns)
 	}
 	failing.SetListError(nil)
-	res, err := r.host.PreStep(context.Background(), step)
+	res, err := runStep(context.Background(), r.host, step)
 	if err != nil {
 		t.Fatal(err)
 	}

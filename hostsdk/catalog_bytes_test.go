@@ -105,21 +105,19 @@ func publishedCatalogSession(t *testing.T, opts *hostsdk.LoadOptions, store sess
 	}
 	step := func(want hostsdk.Outcome, proposed ...hostsdk.Message) {
 		t.Helper()
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: proposed}})
+		res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: proposed}, nil)
 		if err != nil || res.Outcome != want {
 			t.Fatalf("step: outcome %s, err %v; want %s", res.Outcome, err, want)
 		}
 	}
 	step(hostsdk.OutcomeInitial, hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, UserInput: true,
 		Content: []hostsdk.ContentBlock{{Type: "text", Text: "Fill <this> & \"that\"\n"}}, Source: []byte(`{"kind":"user-input","n":1}`)})
-	if _, err := host.AppendMessages(ctx, "s1",
-		hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "Done."}, {Type: "image"}}},
-		hostsdk.Message{ID: "t1", Role: hostsdk.RoleTool, Source: []byte("not JSON\n")}); err != nil {
+	if _, err := host.Session("s1", nil).Append(ctx, hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "Done."}, {Type: "image"}}}, hostsdk.Message{ID: "t1", Role: hostsdk.RoleTool, Source: []byte("not JSON\n")}); err != nil {
 		t.Fatal(err)
 	}
 	register("pdf-forms", "Fills PDF forms — now with <signatures>.")
 	step(hostsdk.OutcomeReplacement)
-	if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 3},
+	if _, err := host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 3},
 		Summary: &hostsdk.Message{ID: "c1", Role: hostsdk.RoleSystem, Content: []hostsdk.ContentBlock{{Type: "text", Text: "Summary <of> it all."}}}}); err != nil {
 		t.Fatal(err)
 	}

@@ -69,7 +69,7 @@ func changeStep(b *testing.B, opts *hostsdk.LoadOptions, n int, store sessionlog
 	host, reg, _ := benchHostLoaded(b, n, store, opts)
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
-	if _, err := host.PreStep(ctx, step); err != nil {
+	if _, err := runStep(ctx, host, step); err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
@@ -83,7 +83,7 @@ func changeStep(b *testing.B, opts *hostsdk.LoadOptions, n int, store sessionlog
 		}); err != nil {
 			b.Fatal(err)
 		}
-		res, err := host.PreStep(ctx, step)
+		res, err := runStep(ctx, host, step)
 		if err != nil || res.Outcome != hostsdk.OutcomeReplacement {
 			b.Fatalf("outcome %s, err %v", res.Outcome, err)
 		}
@@ -131,7 +131,7 @@ func unchangedStep(b *testing.B, opts *hostsdk.LoadOptions, store sessionlog.Sto
 	log := openLog(b, store, "s1")
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	for i := 0; i < 3; i++ { // publish, read it back, settle
-		if _, err := host.PreStep(ctx, step); err != nil {
+		if _, err := runStep(ctx, host, step); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -147,7 +147,7 @@ func unchangedStep(b *testing.B, opts *hostsdk.LoadOptions, store sessionlog.Sto
 		}
 		allocs.start()
 		t := time.Now()
-		res, err := host.PreStep(ctx, step)
+		res, err := runStep(ctx, host, step)
 		elapsed += time.Since(t)
 		allocs.stop()
 		if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
@@ -209,7 +209,7 @@ func publishedReplacement(b *testing.B, n int) sessionlog.Event {
 	host, reg, _ := benchHostLoaded(b, n, store, &hostsdk.LoadOptions{InProcess: true})
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
-	if _, err := host.PreStep(ctx, step); err != nil {
+	if _, err := runStep(ctx, host, step); err != nil {
 		b.Fatal(err)
 	}
 	if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{
@@ -217,7 +217,7 @@ func publishedReplacement(b *testing.B, n int) sessionlog.Event {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	if res, err := host.PreStep(ctx, step); err != nil || res.Outcome != hostsdk.OutcomeReplacement {
+	if res, err := runStep(ctx, host, step); err != nil || res.Outcome != hostsdk.OutcomeReplacement {
 		b.Fatalf("outcome %s, err %v", res.Outcome, err)
 	}
 	page, err := openLog(b, store, "s1").ReadBackward(ctx, 0, 0, 1)

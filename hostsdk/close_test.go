@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
@@ -33,7 +34,7 @@ func TestAClosedHostRefusesUse(t *testing.T) {
 	skillCall := json.RawMessage(`{"name":"pdf-forms"}`)
 	calls := map[string]func() error{
 		"Session.Sync": func() error { _, err := s.Sync(ctx, []hostsdk.Message{userMsg("one"), userMsg("two")}); return err },
-		"Session.Step": func() error { _, err := s.Step(ctx, hostsdk.Decision{}); return err },
+		"Session.Step": func() error { _, err := s.Step(ctx, hostsdk.Decision{}, nil); return err },
 		"Session.Record": func() error {
 			return s.Record(ctx, []hostsdk.Message{userMsg("one"), userMsg("three")})
 		},
@@ -43,12 +44,16 @@ func TestAClosedHostRefusesUse(t *testing.T) {
 		},
 		"Session.Append":     func() error { _, err := s.Append(ctx, userMsg("four")); return err },
 		"Session.Transcript": func() error { _, err := s.Transcript(ctx); return err },
-		"Host.PreStep": func() error {
-			_, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: cwd, AgentScope: tools.GlobalScope})
+		"Session.RecordCompaction": func() error {
+			_, err := s.RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 1}})
 			return err
 		},
-		"Host.CallTool": func() error {
-			_, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: cwd, AgentScope: tools.GlobalScope, Name: "skill", Arguments: skillCall})
+		"Session.SelectSkills": func() error { return s.SelectSkills(ctx, hostsdk.Selection{ExcludeNames: []string{"pdf-forms"}}) },
+		"Session.Selection":    func() error { _, err := s.Selection(ctx); return err },
+		"Session.Recovery":     func() error { _, err := s.Recovery(ctx); return err },
+		"Session.End":          func() error { return s.End(ctx) },
+		"Session.Step of a new handle": func() error {
+			_, err := host.Session("s2", &hostsdk.SessionOptions{Cwd: cwd, AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{}, nil)
 			return err
 		},
 		"Host.Load": func() error {

@@ -25,7 +25,7 @@ func TestOwnCatalogComesBackByDigest(t *testing.T) {
 	}
 	loop := func() {
 		t.Helper()
-		if _, err := e.host.AppendMessages(context.Background(), "s1", hostsdk.Message{ID: fmt.Sprint("a", e.t.Name()), Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("ok")}}); err != nil {
+		if _, err := e.host.Session("s1", nil).Append(context.Background(), hostsdk.Message{ID: fmt.Sprint("a", e.t.Name()), Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("ok")}}); err != nil {
 			t.Fatal(err)
 		}
 		res := e.step("s1", "agent:a")

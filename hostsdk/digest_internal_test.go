@@ -44,7 +44,7 @@ func TestRecentEventsSendThePluginsOwnSourcesByDigest(t *testing.T) {
 		t.Fatal("the engine does not say it accepts source digests")
 	}
 	user := Message{ID: "u1", Role: RoleUser, Source: []byte(`{"kind":"runtime-note","pad":"` + strings.Repeat("p", 2000) + `"}`), Content: []ContentBlock{TextBlock("hi")}}
-	res, err := h.PreStep(ctx, Step{SessionID: "s1", Cwd: "/w", AgentScope: tools.GlobalScope, Downstream: Decision{Messages: []Message{user}}})
+	res, err := h.Session("s1", &SessionOptions{Cwd: "/w"}).Step(ctx, Decision{Messages: []Message{user}}, nil)
 	if err != nil || res.Outcome != OutcomeInitial || len(res.Appended) != 2 {
 		t.Fatalf("step 1: %s, %v, appended %v", res.Outcome, err, res.Appended)
 	}

@@ -75,7 +75,8 @@ func runDirectives(t *testing.T, opts *hostsdk.LoadOptions) directivesRun {
 	})
 	sess := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work"})
 	res, err := sess.Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, UserInput: true,
-		Content: []hostsdk.ContentBlock{{Type: "text", Text: "/deploy-preview please"}}}}})
+		Content: []hostsdk.ContentBlock{{Type: "text", Text: "/deploy-preview please"}}}}}, nil)
+
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +164,7 @@ func TestChangedDirectivesReachTheNextLoad(t *testing.T) {
 	}
 	defer host.Close()
 	sess := host.Session("s1", nil)
-	if _, err := sess.Step(t.Context(), hostsdk.Decision{}); err != nil {
+	if _, err := sess.Step(t.Context(), hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	load := func() string {
@@ -181,7 +182,7 @@ func TestChangedDirectivesReachTheNextLoad(t *testing.T) {
 	if got := load(); got != "opus" {
 		t.Errorf("after the edit: model %q, want opus", got)
 	}
-	res, err := sess.Step(t.Context(), hostsdk.Decision{})
+	res, err := sess.Step(t.Context(), hostsdk.Decision{}, nil)
 	if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 		t.Errorf("the step after the edit: %v, %v; want the catalog unchanged", res.Outcome, err)
 	}

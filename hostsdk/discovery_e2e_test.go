@@ -250,8 +250,7 @@ type stepOutcome struct {
 
 func (h *comparedHost) step(t *testing.T, w *discoveryWorld, n int, msgs ...contract.Message) stepOutcome {
 	t.Helper()
-	res, err := h.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: w.cwd, AgentScope: "agent:a", Turn: 1, Step: n,
-		Downstream: hostsdk.Decision{Messages: msgs}})
+	res, err := h.host.Session("s1", &hostsdk.SessionOptions{Cwd: w.cwd, AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{Messages: msgs}, &hostsdk.StepOptions{Turn: 1, Step: n})
 	if err != nil {
 		t.Fatalf("%s: step %d: %v", h.name, n, err)
 	}
@@ -278,7 +277,7 @@ func (h *comparedHost) call(t *testing.T, w *discoveryWorld, tool string, args a
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := h.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: w.cwd, AgentScope: "agent:a", CallID: "c1", Name: tool, Arguments: raw})
+	out, err := h.host.Session("s1", &hostsdk.SessionOptions{Cwd: w.cwd, AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{CallID: "c1", Name: tool, Arguments: raw})
 	if err != nil {
 		t.Fatalf("%s: %s %s: %v", h.name, tool, raw, err)
 	}

@@ -1,42 +1,53 @@
 // Package hostsdk lets a Go agent runtime use the skill-catalog plugin
 // without knowing gRPC or go-plugin: it imports neither.
 //
-// A [Host] owns the three things the plugin calls back into: a scope tree with
-// tool definitions (package tools), a skill registry with pluggable providers
-// (package skills) and a store of durable session logs (package sessionlog).
-// [Host.Load] runs the plugin: a binary in a process of its own, started by
-// the Launcher in [LoadOptions] (package pluginproc: the go-plugin handshake,
-// AutoMTLS on, an optional SHA-256 checksum verified before the binary
-// runs), or the engine itself in the host's process ([LoadOptions.InProcess]).
-// Either way the host drives the protocol's [contract.Service] and serves its
-// callbacks as a [contract.Host]. Mount configures the plugin in one scope
-// (tools.GlobalScope, or one agent's composition) and registers its `skill`
-// tool into that scope only, keeping the definition identity it minted.
+// A runtime opens a [Host] over its skills and session store ([Open]),
+// takes the [Session] of each conversation ([Host.Session]), and at every
+// model call hands the session the history it is about to send
+// ([Session.Sync]): the plugin decides whether the model needs a skill
+// catalog, and the result says what to send, catalog included. The
+// model's `skill` calls go back through the session ([Session.CallTool]),
+// which offers the tools ([Session.Tools]). A complete program:
 //
-// At every model step the runtime calls [Host.PreStep]. The host runs its
-// downstream listeners, then the PreStep of the mount in effect for the
-// calling agent (the mount in the nearest scope of the agent's chain), then
-// appends the resulting messages of an entering decision to the session log,
-// sources intact. A `skill` tool call goes through [Host.CallTool], which
-// resolves the tool name for the agent's scope and forwards calls that
-// resolve to a mount's definition to the plugin; so does a call of the
-// resource-read tool `skill_resource` that a mount with the resourceTool
-// option registers. The plugin reads a skill's files through the host, a
-// window at a time ([skills.Registry.ReadResourceWindow]): a directory
-// skill's below its directory, others through their provider's
-// [skills.ResourceReader].
+//	func main() {
+//		ctx := context.Background()
+//		host, err := hostsdk.Open(ctx, &hostsdk.OpenOptions{
+//			SkillDirs:  []string{"skills"}, // one folder per skill, each with a SKILL.md
+//			SessionDir: "sessions",         // the durable session logs
+//		})
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer host.Close()
+//		session := host.Session("session-1", &hostsdk.SessionOptions{Cwd: "/src/project"})
+//		history := []hostsdk.Message{{Role: hostsdk.RoleUser,
+//			Content: []hostsdk.ContentBlock{hostsdk.TextBlock("Fill in the W-9.")}}}
+//		res, err := session.Sync(ctx, history)
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		for _, m := range res.View { // what to send the model, after its system prompt
+//			fmt.Println(m.Message.Text())
+//		}
+//		// Offer session.Tools() to the model, and run its calls of them
+//		// with session.CallTool.
+//	}
 //
-// # Sessions, and frameworks that own the history
+// # Sessions
 //
-// [Open] sets up a Host for the common case in one call (skill directories
-// with the usual layouts, a memory, file or any other session store, the
-// plugin in process or as a binary, mounted in the global scope), and
-// [Host.Session] returns a [*Session]: one handle holding a session's identity
-// (id, working directory, agent scope), through which its steps
-// ([Session.Step]), tool calls ([Session.CallTool], with the tools to offer
-// from [Session.Tools]) and transcript reads go. Steps of one session take
-// turns within a Host, whichever handle or Host.PreStep runs them, so a
-// slow step is never starved by steps that keep arriving.
+// A [*Session] is one handle holding a session's identity (id, working
+// directory, agent scope), and the one door to everything done to the
+// session: its steps ([Session.Sync], or [Session.Step] for a runtime that
+// keeps its own transcript in the session log), tool calls
+// ([Session.CallTool]), the messages added between steps
+// ([Session.Append]), compactions ([Session.RecordCompaction]), skill
+// selection ([Session.SelectSkills]), its transcript ([Session.Transcript])
+// and its end ([Session.End]). The Host keeps what is not per session: the
+// plugins it loaded and their mounts, listeners, directive handling, and
+// the tools per agent scope ([Host.Tools]). Handles are cheap and share the
+// session's state; steps of one session take turns within a Host,
+// whichever handle runs them, so a slow step is never starved by steps
+// that keep arriving.
 //
 // Agent frameworks (Eino, Genkit, langchaingo) own the conversation history
 // and rebuild the model's input from it at every call, so a message added
@@ -57,9 +68,41 @@
 // host fails open, Session.Step and Sync still append the runtime's
 // messages, so the log never falls behind what the model was sent.
 //
+// # A host of your own
+//
+// [Open] covers the common case in one call (skill directories with the
+// usual layouts, a memory, file or any other session store, the plugin in
+// process or as a binary, mounted in the global scope). A runtime that
+// composes its own parts builds the Host with [New]. A Host owns the three
+// things the plugin calls back into: a scope tree with tool definitions
+// (package tools), a skill registry with pluggable providers (package
+// skills) and a store of durable session logs (package sessionlog).
+// [Host.Load] runs the plugin: a binary in a process of its own, started by
+// the Launcher in [LoadOptions] (package pluginproc: the go-plugin
+// handshake, AutoMTLS on, an optional SHA-256 checksum verified before the
+// binary runs), or the engine itself in the host's process
+// ([LoadOptions.InProcess]). Either way the host drives the protocol's
+// [contract.Service] and serves its callbacks as a [contract.Host].
+// [Plugin.Mount] configures the plugin in one scope (tools.GlobalScope, or
+// one agent's composition) and registers its `skill` tool into that scope
+// only, keeping the definition identity it minted.
+//
+// At every model step the session's Step (or Sync) runs the Host's
+// downstream listeners ([Host.AddListener]), then the pre-step of the
+// mount in effect for the session's agent (the mount in the nearest scope
+// of the agent's chain), then appends the resulting messages of an
+// entering decision to the session log, sources intact. A `skill` tool
+// call goes through [Session.CallTool], which resolves the tool name for
+// the agent's scope and forwards calls that resolve to a mount's
+// definition to the plugin; so does a call of the resource-read tool
+// `skill_resource` that a mount with the resourceTool option registers.
+// The plugin reads a skill's files through the host, a window at a time
+// ([skills.Registry.ReadResourceWindow]): a directory skill's below its
+// directory, others through their provider's [skills.ResourceReader].
+//
 // # One round trip per step
 //
-// With every PreStep the host sends what lets the plugin decide without
+// With every step the host sends what lets the plugin decide without
 // calling back: the session log's head, the token of the snapshot the
 // registry holds for the step's place, and the events appended since the
 // head it sent at the session's previous step (within a bounded window;
@@ -76,32 +119,32 @@
 // runtime's durable transcript, or an adapter over it (implement
 // [sessionlog.Store]). A message holds any content block (TextBlock,
 // ToolUseBlock, ToolResultBlock, ImageBlock, and RawBlock for any other),
-// kept byte for byte, and [Host.Transcript] reads a session's messages back.
-// Every message the model sees belongs in it, in order:
-// messages proposed for a step go in [Step.Downstream] and PreStep appends
-// them with the plugin's additions; messages that arrive between steps go
-// through [Host.AppendMessages]. The user's own message is proposed in the step
+// kept byte for byte, and [Session.Transcript] reads a session's messages
+// back. Every message the model sees belongs in it, in order: messages
+// proposed for a step go in the decision passed to [Session.Step] and the
+// step appends them with the plugin's additions; messages that arrive
+// between steps go through [Session.Append]. The user's own message is proposed in the step
 // that first carries it, marked with Message.UserInput: with the plugin's
 // userInvocation option, a `/name` in it adds that skill's instructions to
 // the step. StepResult.Decision.Messages is the step's final
 // message list, already durable, for the runtime to put into the model's
 // context. When the runtime compacts the model's context it records the
-// hidden range with [Host.RecordCompaction], and the next PreStep publishes the
+// hidden range with [Session.RecordCompaction], and the next step publishes the
 // catalog again if the range held it; an unrecorded compaction is invisible
 // to the plugin, which then adds nothing until the skills change. A forked
 // session starts as a copy of its parent's records; a resumed one reopens
-// its id. [SessionRecovery] says what opening a session's log repaired.
+// its id. [Session.Recovery] says what opening a session's log repaired.
 //
 // # Per-session skill selection
 //
-// [Host.SelectSkills] narrows the skills one session may use: by name and by
+// [Session.SelectSkills] narrows the skills one session may use: by name and by
 // provider label, with inclusions and exclusions (see [Selection] for the
 // precedence: exclusion wins; no inclusion means every skill). The
 // selection is a skill-selection record in the session log
 // ([sessionlog.TypeSkillSelection]: no source, a JSON body, the newest
 // readable one in effect), so it lasts as long as the session: a resumed
 // session (a new Host on the same store) and a forked one (whose log starts
-// with a copy of its parent's records) keep it, and [Host.SkillSelection]
+// with a copy of its parent's records) keep it, and [Session.Selection]
 // reads it back. The plugin never reads it: having no source it is not a
 // catalog, and it hides nothing.
 //
@@ -125,7 +168,7 @@
 //
 // Steps of one session may race (goroutines, retried requests, host
 // replicas sharing a store). Within a Host they take turns, in the order
-// they arrive. Across hosts, PreStep appends with [sessionlog.Log.AppendIf]
+// they arrive. Across hosts, a step appends with [sessionlog.Log.AppendIf]
 // on the head the plugin decided on; if the head moved only by messages
 // that cannot change the decision (none of the plugin's, no compaction or
 // selection), the step's messages go onto the new head, and otherwise the
@@ -192,7 +235,7 @@
 // origins share, no mount for the agent, and, for a failed step, the
 // failure (host error, plugin error, or the caller's cancellation).
 //
-// PreStep logs a session's reasons when they differ from its previous
+// A step logs a session's reasons when they differ from its previous
 // step's, not at every step: one line, "skill catalog: the step's reasons
 // changed", with the attributes session, agent, outcome and reasons. It is
 // a warning when a reason is troubling (an incomplete snapshot and the
@@ -200,17 +243,17 @@
 // at INFO when the previous step's were and these are not (the session
 // recovered), and at DEBUG otherwise. So a session stuck on a provider
 // error logs it once, and its recovery once. The host keeps one fingerprint
-// per session for this, forgotten with the session (EndSession, Close).
+// per session for this, forgotten with the session (Session.End, Host.Close).
 //
 // The working directory of a Step or a ToolCall is an absolute path, or
 // empty: a relative one could only be resolved against the host process's
-// own directory, never the session's. PreStep and CallTool refuse it with
+// own directory, never the session's. Steps and tool calls refuse it with
 // a [*HostError] matching [ErrRelativeCwd] that names it, before any provider
 // or the plugin is called (the step fails open as below).
 //
 // # Failure behaviour
 //
-// A failed PreStep or CallTool says whom to blame. The caller's own
+// A failed step or tool call says whom to blame. The caller's own
 // cancellation or deadline comes back as it is: errors.Is(err,
 // context.Canceled) or errors.Is(err, context.DeadlineExceeded) holds. A
 // host-side dependency that failed or was still working when the host's
@@ -269,12 +312,12 @@
 //
 // Spans, each a child of the one before it, with their attributes:
 //
-//   - skillcatalog.PreStep, one per Host.PreStep, a child of the caller's
-//     span if its context has one: skillcatalog.session.id,
+//   - skillcatalog.PreStep, one per step (Session.Step, Session.Sync), a
+//     child of the caller's span if its context has one: skillcatalog.session.id,
 //     skillcatalog.agent.scope, skillcatalog.turn, skillcatalog.step,
 //     skillcatalog.outcome, skillcatalog.appended (messages appended),
 //     skillcatalog.callbacks (callbacks made); an error sets its status.
-//     skillcatalog.CallTool is its counterpart for Host.CallTool
+//     skillcatalog.CallTool is its counterpart for Session.CallTool
 //     (skillcatalog.tool, skillcatalog.tool.error; a name that is not the
 //     plugin's, left to the runtime, is skillcatalog.tool.forwarded false
 //     and not a failure).
@@ -299,7 +342,7 @@
 // or a path; those are on the spans). Instrument, kind, unit, attributes:
 //
 //   - skillcatalog.steps, counter, {step}: skillcatalog.outcome, an Outcome
-//     or "error" for a PreStep that returned an error with no outcome (a
+//     or "error" for a step that returned an error with no outcome (a
 //     listener's, an unknown scope, any failure under FailClosed).
 //   - skillcatalog.step.duration, histogram, s: skillcatalog.outcome.
 //   - skillcatalog.publications, counter, {publication}: catalog messages
@@ -330,7 +373,7 @@
 // skillcatalog.trigger, skillcatalog.session.id and
 // skillcatalog.agent.scope. The triggers ([TriggerModel] and the rest):
 //
-//   - model: a successful `skill` tool call (Host.CallTool, on the
+//   - model: a successful `skill` tool call (Session.CallTool, on the
 //     skillcatalog.CallTool span);
 //   - user: the user invoked the skill by name (StepResult.Invocations);
 //   - fork: the same, for a skill whose directives run it in a sub-agent

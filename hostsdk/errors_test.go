@@ -20,7 +20,7 @@ func TestCallerDeadlineIsTheCallersError(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	res, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	res, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	var perr *hostsdk.PluginError
 	var herr *hostsdk.HostError
 	if !errors.Is(err, context.DeadlineExceeded) || errors.As(err, &perr) || errors.As(err, &herr) {
@@ -38,7 +38,7 @@ func TestSlowProviderIsAHostError(t *testing.T) {
 	e.reg.AddProvider(tools.GlobalScope, newBlockingProvider(), nil)
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
-	_, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	_, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	var herr *hostsdk.HostError
 	var perr *hostsdk.PluginError
 	if !errors.As(err, &herr) || errors.As(err, &perr) || !errors.Is(err, context.DeadlineExceeded) {

@@ -14,9 +14,11 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
-// A host loads the plugin, mounts it globally, registers a skill, and runs a
-// model step and a `skill` tool call.
-func Example() {
+// A host of its own: the runtime builds the Host from its parts (a scope
+// tree, a skill registry, a session store), loads the plugin binary and
+// mounts it globally, then runs a session's model step and a `skill` tool
+// call.
+func ExampleNew() {
 	ctx := context.Background()
 	dir, err := os.MkdirTemp("", "sessions")
 	if err != nil {
@@ -57,14 +59,15 @@ func Example() {
 		log.Fatal(err)
 	}
 
-	step, err := host.PreStep(ctx, hostsdk.Step{SessionID: "session-1", Cwd: "/src/project", AgentScope: "agent:reviewer"})
+	session := host.Session("session-1", &hostsdk.SessionOptions{Cwd: "/src/project", AgentScope: "agent:reviewer"})
+	step, err := session.Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(step.Outcome)
 	fmt.Println(step.Decision.Messages[0].Text())
 
-	result, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "session-1", Cwd: "/src/project", AgentScope: "agent:reviewer", Name: "skill", Arguments: json.RawMessage(`{"name":"code-review"}`)})
+	result, err := session.CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"code-review"}`)})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -247,7 +247,7 @@ func (h *Host) grantsAfterStep(s *session, decision Decision, res StepResult) {
 // grantsAfterTool updates the session's grants after a successful `skill`
 // tool call: the loaded skill is the active one, and its grants, if any,
 // replace those in force.
-func (h *Host) grantsAfterTool(call ToolCall, res ToolResult) {
+func (h *Host) grantsAfterTool(call sessionCall, res ToolResult) {
 	if h.opts.ToolGrants == ToolGrantsOff || call.Name != contract.SkillToolName || res.IsError {
 		return
 	}

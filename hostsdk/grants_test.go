@@ -79,7 +79,7 @@ func TestToolGrantsLifetime(t *testing.T) {
 	ctx := context.Background()
 	host := grantsHost(t, hostsdk.ToolGrantsEnforce)
 	sess := host.Session("s1", nil)
-	if _, err := sess.Step(ctx, userSays("hello")); err != nil {
+	if _, err := sess.Step(ctx, userSays("hello"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := sess.OfferedTools(grantTools); !slices.Equal(got, grantTools) {
@@ -111,13 +111,13 @@ func TestToolGrantsLifetime(t *testing.T) {
 	}
 	// The sub-agent's first user message is its task: its turn starts,
 	// under the inherited grants; its next one ends them.
-	if _, err := sub.Step(ctx, userSays("the task")); err != nil {
+	if _, err := sub.Step(ctx, userSays("the task"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := sub.CheckToolCall("WebFetch"); ok {
 		t.Error("the sub-agent's task ended the grants it inherited")
 	}
-	if _, err := sub.Step(ctx, userSays("a follow-up")); err != nil {
+	if _, err := sub.Step(ctx, userSays("a follow-up"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := sub.CheckToolCall("WebFetch"); !ok {
@@ -125,13 +125,13 @@ func TestToolGrantsLifetime(t *testing.T) {
 	}
 	// A step without a user's own message is the same turn.
 	if _, err := sess.Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{{ID: "a1", Role: hostsdk.RoleAssistant,
-		Content: []hostsdk.ContentBlock{{Type: "text", Text: "working"}}}}}); err != nil {
+		Content: []hostsdk.ContentBlock{{Type: "text", Text: "working"}}}}}, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := sess.CheckToolCall("WebFetch"); ok {
 		t.Error("the grants ended within the turn")
 	}
-	if _, err := sess.Step(ctx, userSays("next")); err != nil {
+	if _, err := sess.Step(ctx, userSays("next"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := sess.OfferedTools(grantTools); !slices.Equal(got, grantTools) {
@@ -160,7 +160,7 @@ func TestToolGrantsLifetime(t *testing.T) {
 func TestToolGrantsUserInvocation(t *testing.T) {
 	host := grantsHost(t, hostsdk.ToolGrantsEnforce)
 	sess := host.Session("s1", nil)
-	if _, err := sess.Step(context.Background(), userSays("/release now")); err != nil {
+	if _, err := sess.Step(context.Background(), userSays("/release now"), nil); err != nil {
 		t.Fatal(err)
 	}
 	if refusal, ok := sess.CheckToolCall("WebFetch"); ok || !strings.Contains(refusal, `"release"`) {

@@ -46,18 +46,18 @@ type Options struct {
 	// trip with its callbacks, and opening the session's log and appending
 	// the step's messages; zero means DefaultPreStepTimeout.
 	PreStepTimeout time.Duration
-	// ToolCallTimeout bounds a CallTool; zero means DefaultToolCallTimeout.
+	// ToolCallTimeout bounds a Session.CallTool; zero means DefaultToolCallTimeout.
 	ToolCallTimeout time.Duration
-	// FailClosed makes a failed PreStep return only the error instead of
-	// letting the downstream decision proceed unchanged.
+	// FailClosed makes a failed step return only the error instead of
+	// letting the downstream decision proceed unchanged (and appended).
 	FailClosed bool
 	// ToolGrants enforces the tool grants of the skill active in a
 	// session's turn (see ToolGrants, Session.OfferedTools and
 	// Session.CheckToolCall); the zero value, ToolGrantsOff, enforces
 	// none.
 	ToolGrants ToolGrants
-	// TracerProvider, when set, records a span for every PreStep and
-	// CallTool, the plugin's work in it and each host callback the plugin
+	// TracerProvider, when set, records a span for every step and
+	// tool call, the plugin's work in it and each host callback the plugin
 	// makes (see "Tracing and metrics" in the package documentation). nil
 	// records none and adds no work. Give the skills.Registry the same
 	// provider (skills.RegistryOptions) for spans of its provider calls.
@@ -136,7 +136,7 @@ type Host struct {
 	// callbacks is the Host as the plugin's callbacks, handed to every
 	// mount.
 	callbacks contract.Host
-	// sessions are the sessions the host has met, until EndSession.
+	// sessions are the sessions the host has met, until Session.End.
 	sessions sessionTable
 	// tel records spans and metrics, when the Options ask for them.
 	tel *hostTelemetry
@@ -198,7 +198,7 @@ func New(opts *Options) (*Host, error) {
 }
 
 // sessionLog returns the session's log, opening it once and keeping it open
-// until EndSession or Close: reopening a file-backed log rescans the file.
+// until Session.End or Close: reopening a file-backed log rescans the file.
 func (h *Host) sessionLog(ctx context.Context, sessionID string) (sessionlog.Log, error) {
 	return h.openLog(ctx, sessionID, h.sessions.get(sessionID))
 }
@@ -226,7 +226,7 @@ func (h *Host) openLog(ctx context.Context, sessionID string, s *session) (sessi
 }
 
 // AddListener appends a downstream listener; listeners run in order before
-// the plugin at every PreStep.
+// the plugin at every step of every session.
 func (h *Host) AddListener(l Listener) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -258,24 +258,6 @@ func (h *Host) Close() error {
 	h.mu.Unlock()
 	for _, c := range closers {
 		errs = append(errs, c())
-	}
-	return errors.Join(errs...)
-}
-
-// EndSession tells every plugin and provider that a session ended, so their
-// per-session caches are released, and closes the host's handle on the
-// session's log. The log's contents are kept; a later step reopens it.
-func (h *Host) EndSession(ctx context.Context, sessionID string) error {
-	if err := h.checkOpen("end session", sessionID); err != nil {
-		return err
-	}
-	h.opts.Skills.EndSession(sessionID)
-	var errs []error
-	if l := h.sessions.end(sessionID); l != nil {
-		errs = append(errs, l.Close())
-	}
-	for _, p := range h.loaded() {
-		errs = append(errs, p.endSession(ctx, sessionID))
 	}
 	return errors.Join(errs...)
 }

@@ -94,7 +94,7 @@ func (e *env) mount(scope string) *hostsdk.Mount {
 
 func (e *env) step(session, agent string) hostsdk.StepResult {
 	e.t.Helper()
-	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: agent})
+	res, err := e.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: agent}).Step(context.Background(), hostsdk.Decision{}, nil)
 	if err != nil {
 		e.t.Fatalf("PreStep(%s, %s): %v", session, agent, err)
 	}
@@ -102,6 +102,15 @@ func (e *env) step(session, agent string) hostsdk.StepResult {
 		e.t.Fatalf("PreStep(%s, %s): outcome %s with no reasons", session, agent, res.Outcome)
 	}
 	return res
+}
+
+// runStep runs step through its session's handle, as a runtime whose
+// requests name the session, its directory and agent would: the tests that
+// vary those from step to step say so in one value.
+func runStep(ctx context.Context, h *hostsdk.Host, step hostsdk.Step) (hostsdk.StepResult, error) {
+	s := h.Session(step.SessionID, &hostsdk.SessionOptions{Cwd: step.Cwd, AgentScope: step.AgentScope, PreloadSkills: step.PreloadSkills})
+	s.Touch(step.TouchedPaths...)
+	return s.Step(ctx, step.Downstream, &hostsdk.StepOptions{Turn: step.Turn, Step: step.Step})
 }
 
 // catalog returns the names a step's catalog message publishes, and whether
@@ -169,7 +178,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 		t.Fatalf("log events = %+v, want the one catalog message", page.Events)
 	}
 
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	out, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +188,7 @@ func TestGlobalMountPublishesAndLoads(t *testing.T) {
 	if !strings.Contains(out.Text, "<skill_content name=\"alpha\">") || !strings.Contains(out.Text, "Instructions of alpha.") {
 		t.Errorf("rendered result = %q", out.Text)
 	}
-	out, err = e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"gamma"}`)})
+	out, err = e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"gamma"}`)})
 	if err != nil || !out.IsError || out.Text != `Error: skill "gamma" is unknown or no longer available` {
 		t.Fatalf("unknown skill result = %+v, %v", out, err)
 	}
@@ -220,7 +229,7 @@ func TestAgentMountIsScopedToItsAgent(t *testing.T) {
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "only-a", "shared")
 	expect(t, e.step("s2", "agent:b"), hostsdk.OutcomeNoPlugin)
 
-	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s2", AgentScope: "agent:b", Name: "skill", Arguments: json.RawMessage(`{"name":"shared"}`)}); err == nil {
+	if _, err := e.host.Session("s2", &hostsdk.SessionOptions{AgentScope: "agent:b"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"shared"}`)}); err == nil {
 		t.Fatal("agent b could call a tool mounted for agent a")
 	}
 }
@@ -289,7 +298,7 @@ func TestRestrictionAndShadowingChangeWhatIsPublished(t *testing.T) {
 	}
 	expect(t, e.step("sa", "agent:a"), hostsdk.OutcomeTombstone)
 	var notFound *hostsdk.ToolNotFoundError
-	if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "sa", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); !errors.As(err, &notFound) {
+	if _, err := e.host.Session("sa", &hostsdk.SessionOptions{AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); !errors.As(err, &notFound) {
 		t.Fatalf("shadowed call err = %v, want ToolNotFoundError (the runtime dispatches its own tool)", err)
 	}
 	e.tree.Unregister(shadow)
@@ -313,7 +322,7 @@ func TestAbortReachesProvider(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+		_, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 		done <- err
 	}()
 	<-p.Started()
@@ -397,7 +406,7 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 		err error
 	}, 1)
 	go func() {
-		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: []hostsdk.Message{{ID: "d1", Role: hostsdk.RoleUser}}}})
+		res, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{Messages: []hostsdk.Message{{ID: "d1", Role: hostsdk.RoleUser}}}, nil)
 		done <- struct {
 			res hostsdk.StepResult
 			err error
@@ -415,9 +424,11 @@ func TestKilledPluginDuringPreStepRecovers(t *testing.T) {
 	if got.res.Outcome != hostsdk.OutcomePluginError || len(got.res.Decision.Messages) != 1 || got.res.Decision.Messages[0].ID != "d1" {
 		t.Fatalf("failed step result = %+v, want the downstream decision unchanged", got.res)
 	}
-	head, err := log.Head(context.Background())
-	if err != nil || head.Seq != 1 {
-		t.Fatalf("log head after the failed step = %+v, %v; want the one seeded event", head, err)
+	// Failing open, the step appended its own message, and nothing of the
+	// plugin's.
+	page, err := log.ReadBackward(context.Background(), 0, 0, 10)
+	if err != nil || len(page.Events) != 2 || !strings.Contains(string(page.Events[0].Body), `"id":"d1"`) || page.Events[0].Source != nil {
+		t.Fatalf("log after the failed step = %+v, %v; want the seeded event and the step's own message", page.Events, err)
 	}
 
 	remove()
@@ -438,7 +449,7 @@ func TestPreStepDeadlineFailsClosedByPolicy(t *testing.T) {
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
-	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	res, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	var herr *hostsdk.HostError
 	if !errors.As(err, &herr) || !errors.Is(err, context.DeadlineExceeded) || res.Outcome != "" {
 		t.Fatalf("hung step = %+v, %v; want only a HostError (the provider was slow)", res, err)
@@ -464,7 +475,7 @@ func TestToolCallDeadlineReachesTheProvider(t *testing.T) {
 	p := newHangingLoader()
 	e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.mount(tools.GlobalScope)
-	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"slow"}`)})
+	_, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"slow"}`)})
 	var herr *hostsdk.HostError
 	if !errors.As(err, &herr) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("hung tool call err = %v, want a HostError (the provider was slow)", err)
@@ -487,7 +498,7 @@ func TestEndSessionReleasesTheLog(t *testing.T) {
 	e.register(tools.GlobalScope, "alpha", "A.")
 	e.mount(tools.GlobalScope)
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha")
-	if err := e.host.EndSession(context.Background(), "s1"); err != nil {
+	if err := e.host.Session("s1", nil).End(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	// The log is closed by the host but kept: a resumed session sees its
@@ -588,7 +599,7 @@ func TestGenuinelyHungPluginIsReplaced(t *testing.T) {
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	res, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	var perr *hostsdk.PluginError
 	if !errors.As(err, &perr) || !perr.Stopped || res.Outcome != hostsdk.OutcomePluginError || len(res.Decision.Messages) != 0 {
 		syscall.Kill(pid, syscall.SIGCONT)
@@ -633,7 +644,7 @@ func TestHostStorageErrorDoesNotKillThePlugin(t *testing.T) {
 	}
 	e.register("agent:broken", "alpha", "A.")
 	pid := p.PID()
-	_, err = broken.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:broken"})
+	_, err = broken.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:broken"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	var herr *hostsdk.HostError
 	var perr *hostsdk.PluginError
 	if !errors.As(err, &herr) || errors.As(err, &perr) || !strings.Contains(err.Error(), "disk read error") {
@@ -682,7 +693,7 @@ func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 		t.Fatal(err)
 	}
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}
-	res, err := host.PreStep(context.Background(), step)
+	res, err := runStep(context.Background(), host, step)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -702,7 +713,7 @@ func TestBudgetDiagnosticsReachTheHost(t *testing.T) {
 			t.Errorf("the host log lacks %q; it holds:\n%s", d, buf.String())
 		}
 	}
-	res, err = host.PreStep(context.Background(), step)
+	res, err = runStep(context.Background(), host, step)
 	if err != nil {
 		t.Fatal(err)
 	}

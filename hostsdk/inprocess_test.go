@@ -58,15 +58,14 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 		ctx := context.Background()
 		var r run
 		step := func() {
-			res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a",
-				Downstream: hostsdk.Decision{Messages: []hostsdk.Message{{ID: fmt.Sprintf("u%d", len(r.outcomes)), Role: hostsdk.RoleUser}}}})
+			res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{{ID: fmt.Sprintf("u%d", len(r.outcomes)), Role: hostsdk.RoleUser}}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
 			r.outcomes = append(r.outcomes, res.Outcome)
 		}
 		call := func(args string) {
-			res, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(args)})
+			res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(args)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,7 +79,7 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 		call(`{"nam":`)
 		reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "beta", Description: "Second.", Content: "Beta body."})
 		step()
-		if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 5}}); err != nil {
+		if _, err := host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 5}}); err != nil {
 			t.Fatal(err)
 		}
 		step()
@@ -115,14 +114,14 @@ func TestInProcessMatchesThePluginBinary(t *testing.T) {
 func TestInProcessErrorsSayWhomToBlame(t *testing.T) {
 	host, reg, _ := modeEnv(t, &hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{PreStepTimeout: 200 * time.Millisecond})
 	remove := reg.AddProvider(tools.GlobalScope, newBlockingProvider(), nil)
-	_, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	_, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	var herr *hostsdk.HostError
 	if !errors.As(err, &herr) || !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("in-process step with a provider past the deadline: %v (%T), want a HostError wrapping context.DeadlineExceeded", err, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"})
+	_, err = host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	var perr *hostsdk.PluginError
 	if !errors.Is(err, context.Canceled) || errors.As(err, &herr) || errors.As(err, &perr) {
 		t.Fatalf("in-process step with a cancelled context: %v (%T), want the caller's context.Canceled", err, err)
@@ -159,14 +158,14 @@ func BenchmarkHostingModes(b *testing.B) {
 				ctx := context.Background()
 				step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 				for i := 0; i < 3; i++ {
-					if _, err := host.PreStep(ctx, step); err != nil {
+					if _, err := runStep(ctx, host, step); err != nil {
 						b.Fatal(err)
 					}
 				}
 				b.Run("static-step", func(b *testing.B) {
 					b.ReportAllocs()
 					for i := 0; i < b.N; i++ {
-						if res, err := host.PreStep(ctx, step); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+						if res, err := runStep(ctx, host, step); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 							b.Fatalf("outcome %s, err %v", res.Outcome, err)
 						}
 					}
@@ -175,11 +174,11 @@ func BenchmarkHostingModes(b *testing.B) {
 					b.ReportAllocs()
 					for i := 0; i < b.N; i++ {
 						b.StopTimer()
-						if _, err := host.AppendMessages(ctx, "s1", loopMessages()...); err != nil {
+						if _, err := host.Session("s1", nil).Append(ctx, loopMessages()...); err != nil {
 							b.Fatal(err)
 						}
 						b.StartTimer()
-						if res, err := host.PreStep(ctx, step); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+						if res, err := runStep(ctx, host, step); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 							b.Fatalf("outcome %s, err %v", res.Outcome, err)
 						}
 					}

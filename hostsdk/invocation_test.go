@@ -64,7 +64,7 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 
 		var r run
 		step := func(msgs ...hostsdk.Message) {
-			res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope, Downstream: hostsdk.Decision{Messages: msgs}})
+			res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{Messages: msgs}, nil)
 			if err != nil {
 				var herr *hostsdk.HostError
 				if !errors.As(err, &herr) || res.Outcome != hostsdk.OutcomePluginError {
@@ -78,12 +78,12 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 			return hostsdk.Message{ID: id, Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{{Type: "text", Text: text}}}
 		}
 		step(typed("u1", "/deploy, then /deploy /lint /alpha /deploy /nope"))
-		if _, err := host.AppendMessages(ctx, "s1", hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "/alpha"}}}); err != nil {
+		if _, err := host.Session("s1", nil).Append(ctx, hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "/alpha"}}}); err != nil {
 			t.Fatal(err)
 		}
 		step() // a later step of the same turn
 		step(typed("u2", "/alpha /broken"))
-		r.Tool, err = host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope, Name: "skill", Arguments: json.RawMessage(`{"name":"deploy"}`)})
+		r.Tool, err = host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: tools.GlobalScope}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"deploy"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,8 +142,12 @@ func TestUserInvocationOverTheProtocol(t *testing.T) {
 		t.Errorf("provider loads (-want +got):\n%s", diff)
 	}
 	// The user's message, the catalog, two skills and the assistant's reply;
-	// the failed step appended nothing.
-	if len(proc.Events) != 5 {
-		t.Errorf("session log has %d events, want 5", len(proc.Events))
+	// then the failed step's own message, which the step appended failing
+	// open, and nothing of the plugin's.
+	if len(proc.Events) != 6 {
+		t.Fatalf("session log has %d events, want 6", len(proc.Events))
+	}
+	if last := proc.Events[0]; !strings.Contains(string(last.Body), `"id":"u2"`) || last.Source != nil {
+		t.Errorf("the failed step's append = %s, source %s; want the user's message u2 alone", last.Body, last.Source)
 	}
 }

@@ -58,7 +58,7 @@ func BenchmarkPluginMemory(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					if _, err := h.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}); err != nil {
+					if _, err := h.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -51,10 +51,7 @@ func TestStepCarriesAFiveMiBDownstreamMessage(t *testing.T) {
 	e := newEnv(t, hostsdk.Options{})
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
-	res, err := e.host.PreStep(context.Background(), hostsdk.Step{
-		SessionID: "s1", Cwd: "/work", AgentScope: "agent:a",
-		Downstream: hostsdk.Decision{Messages: []hostsdk.Message{bigMessage("result-1", fiveMiB)}},
-	})
+	res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{Messages: []hostsdk.Message{bigMessage("result-1", fiveMiB)}}, nil)
 	if err != nil {
 		t.Fatalf("PreStep with a %d-byte downstream message (limit %d): %v", fiveMiB, hostsdk.MaxMessageBytes, err)
 	}
@@ -72,10 +69,7 @@ func TestStepOverTheMessageLimitIsAClearError(t *testing.T) {
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
-	res, err := e.host.PreStep(context.Background(), hostsdk.Step{
-		SessionID: "s1", Cwd: "/work", AgentScope: "agent:a",
-		Downstream: hostsdk.Decision{Messages: []hostsdk.Message{bigMessage("huge", hostsdk.MaxMessageBytes)}},
-	})
+	res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{Messages: []hostsdk.Message{bigMessage("huge", hostsdk.MaxMessageBytes)}}, nil)
 	checkTooLarge(t, e, err, pid)
 	if !strings.Contains(err.Error(), "PreStep request of ") {
 		t.Errorf("error %q does not say the step's request was too large", err)
@@ -101,7 +95,7 @@ func TestFiveMiBToolArgumentsAreAToolError(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(tt.args)})
+			out, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(tt.args)})
 			if err != nil {
 				t.Fatalf("CallTool with %d bytes of arguments (limit %d): %v", len(tt.args), hostsdk.MaxMessageBytes, err)
 			}
@@ -120,12 +114,12 @@ func TestToolArgumentsOverTheMessageLimitAreAClearError(t *testing.T) {
 	e.register(tools.GlobalScope, "alpha", "First skill.")
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
-	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"` + strings.Repeat("a", hostsdk.MaxMessageBytes) + `"}`)})
+	_, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"` + strings.Repeat("a", hostsdk.MaxMessageBytes) + `"}`)})
 	checkTooLarge(t, e, err, pid)
 	if !strings.Contains(err.Error(), "ExecuteSkillTool request of ") {
 		t.Errorf("error %q does not say the tool call was too large", err)
 	}
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	out, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil || out.IsError {
 		t.Fatalf("next call: %v, %q", err, out.Text)
 	}
@@ -142,7 +136,7 @@ func TestLargestBodyPassesBothWays(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.mount(tools.GlobalScope)
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"big"}`)})
+	out, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"big"}`)})
 	if err != nil {
 		t.Fatalf("CallTool of a %d-byte skill (limit %d): %v", body, hostsdk.MaxMessageBytes, err)
 	}
@@ -164,7 +158,7 @@ func TestCallbackOverTheMessageLimitIsAClearError(t *testing.T) {
 	}
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
-	_, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	_, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	checkTooLarge(t, e, err, pid)
 	if !strings.Contains(err.Error(), "Snapshot callback") {
 		t.Errorf("error %q does not name the callback", err)

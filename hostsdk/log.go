@@ -9,19 +9,20 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 )
 
-// AppendMessages appends messages the runtime adds to a session outside
-// PreStep — the model's reply, tool results, user input that arrives between
+// Append appends messages the runtime adds to the session outside a step
+// — the model's reply, tool results, user input that arrives between
 // steps — to the session log, and returns their sequence numbers. Messages
-// proposed to a step go through PreStep instead, which appends them with
-// the plugin's additions.
-func (h *Host) AppendMessages(ctx context.Context, sessionID string, msgs ...Message) ([]uint64, error) {
-	log, err := h.sessionLog(ctx, sessionID)
+// proposed to a step go through Step instead, which appends them with the
+// plugin's additions. A runtime that hands its history to Sync need not
+// call it: Sync appends what is new in the history.
+func (s *Session) Append(ctx context.Context, msgs ...Message) ([]uint64, error) {
+	log, err := s.h.sessionLog(ctx, s.id)
 	if err != nil {
 		return nil, err
 	}
 	seqs, err := appendMessages(ctx, log, msgs, msgs)
 	if err != nil {
-		return nil, fmt.Errorf("append messages to session %q: %w", sessionID, err)
+		return nil, fmt.Errorf("append messages to session %q: %w", s.id, err)
 	}
 	return seqs, nil
 }
@@ -40,13 +41,14 @@ type Compaction struct {
 // RecordCompaction records that the runtime compacted the session's
 // context, as a compaction record hiding c.Hide, and returns the log's new
 // head. The plugin reads visibility from the log only: if the hidden range
-// held the catalog the model last saw, the next PreStep publishes the
+// held the catalog the model last saw, the next step publishes the
 // current catalog again. A compaction the runtime does not record leaves
 // the plugin believing the model still sees that catalog, so the next
-// PreStep adds nothing and the model goes without a catalog until the
-// skills change.
-func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compaction) (sessionlog.Head, error) {
-	log, err := h.sessionLog(ctx, sessionID)
+// step adds nothing and the model goes without a catalog until the
+// skills change. A runtime that hands its history to Sync need not call
+// it: Sync records what the history no longer holds.
+func (s *Session) RecordCompaction(ctx context.Context, c Compaction) (sessionlog.Head, error) {
+	log, err := s.h.sessionLog(ctx, s.id)
 	if err != nil {
 		return sessionlog.Head{}, err
 	}
@@ -54,7 +56,7 @@ func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compact
 	rec := sessionlog.Record{Type: sessionlog.TypeCompaction, Hide: &hide}
 	if c.Summary != nil {
 		if err := c.Summary.CheckUTF8(); err != nil {
-			return sessionlog.Head{}, fmt.Errorf("compaction summary: %w", err) // refused, as AppendMessages refuses it
+			return sessionlog.Head{}, fmt.Errorf("compaction summary: %w", err) // refused, as Append refuses it
 		}
 		if rec.Body, err = json.Marshal(c.Summary); err != nil {
 			return sessionlog.Head{}, fmt.Errorf("encode compaction summary %q: %w", c.Summary.ID, err)
@@ -63,20 +65,20 @@ func (h *Host) RecordCompaction(ctx context.Context, sessionID string, c Compact
 	}
 	head, err := log.Append(ctx, rec)
 	if err != nil {
-		return sessionlog.Head{}, fmt.Errorf("record compaction of session %q: %w", sessionID, err)
+		return sessionlog.Head{}, fmt.Errorf("record compaction of session %q: %w", s.id, err)
 	}
 	// A compaction ends the turn's grants: the skill's instructions the
 	// model followed may be gone with it.
-	h.sessions.get(sessionID).grants.set(nil)
+	s.h.sessions.get(s.id).grants.set(nil)
 	return head, nil
 }
 
-// SessionRecovery reports what opening the session's log repaired (a torn
-// last line, the lines of an append cut short), opening it if the host has
-// not yet. Stores that repair nothing report the zero Recovery. The host
-// also logs a warning when it opens a session that needed repair.
-func (h *Host) SessionRecovery(ctx context.Context, sessionID string) (sessionlog.Recovery, error) {
-	log, err := h.sessionLog(ctx, sessionID)
+// Recovery reports what opening the session's log repaired (a torn last
+// line, the lines of an append cut short), opening it if the host has not
+// yet. Stores that repair nothing report the zero Recovery. The host also
+// logs a warning when it opens a session that needed repair.
+func (s *Session) Recovery(ctx context.Context) (sessionlog.Recovery, error) {
+	log, err := s.h.sessionLog(ctx, s.id)
 	if err != nil {
 		return sessionlog.Recovery{}, err
 	}

@@ -70,7 +70,7 @@ func loopStep(b *testing.B, kind string, n, events int) {
 	scratch := openLog(b, store, "scratch")
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	for i := 0; i < 3; i++ { // publish, read it back, settle
-		if _, err := host.PreStep(ctx, step); err != nil {
+		if _, err := runStep(ctx, host, step); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -87,7 +87,7 @@ func loopStep(b *testing.B, kind string, n, events int) {
 		appendTwo(log)
 		allocs.start()
 		t := time.Now()
-		res, err := host.PreStep(ctx, step)
+		res, err := runStep(ctx, host, step)
 		stepTime += time.Since(t)
 		allocs.stop()
 		if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
@@ -193,7 +193,7 @@ func BenchmarkLoopThroughput(b *testing.B) {
 					defer l.Close()
 					logs[s] = l
 					for i := 0; i < 2; i++ {
-						if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: id, Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+						if _, err := host.Session(id, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 							b.Fatal(err)
 						}
 					}
@@ -217,7 +217,7 @@ func BenchmarkLoopThroughput(b *testing.B) {
 							if kind == "append" {
 								continue
 							}
-							if res, err := host.PreStep(ctx, step); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+							if res, err := runStep(ctx, host, step); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 								errs <- fmt.Errorf("outcome %s, err %v", res.Outcome, err)
 								return
 							}

@@ -60,7 +60,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	ctx := context.Background()
 	step := func() hostsdk.StepResult {
 		t.Helper()
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+		res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatalf("PreStep: %v", err)
 		}
@@ -69,7 +69,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	appendMessages := func(n int) {
 		t.Helper()
 		for i := 0; i < n; i++ {
-			if _, err := host.AppendMessages(ctx, "s1", loopMessages()...); err != nil {
+			if _, err := host.Session("s1", nil).Append(ctx, loopMessages()...); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -114,7 +114,7 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	// Another writer of the session publishes its own catalog; the step
 	// carries it, so the plugin replaces it without reading the log.
 	other, _, _ := loopReplica(t, store, "zeta")
-	res, err := other.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	res, err := other.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,11 +125,11 @@ func loopStepCallbacks(t *testing.T, store sessionlog.Store) {
 	// A compaction rewrites what the model sees: the log is read again,
 	// for the catalog and once more, whole, for the skills whose
 	// instructions it may have hid (re-attachment).
-	head, err := host.AppendMessages(ctx, "s1", loopMessages()...)
+	head, err := host.Session("s1", nil).Append(ctx, loopMessages()...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: head[0], To: head[1]}}); err != nil {
+	if _, err := host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: head[0], To: head[1]}}); err != nil {
 		t.Fatal(err)
 	}
 	check("a compaction that keeps the catalog", step(), want{hostsdk.OutcomeUnchanged, nil, hostsdk.CallbackCounts{ReadEvents: 2}})
@@ -178,11 +178,11 @@ func TestInProcessLoopStepCallbacks(t *testing.T) {
 	ctx := context.Background()
 	for i, want := range []hostsdk.CallbackCounts{{Snapshot: 1, ReadEvents: 1}, {}, {}, {}} {
 		if i > 1 {
-			if _, err := host.AppendMessages(ctx, "s1", loopMessages()...); err != nil {
+			if _, err := host.Session("s1", nil).Append(ctx, loopMessages()...); err != nil {
 				t.Fatal(err)
 			}
 		}
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+		res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -212,7 +212,7 @@ func TestManySessionsStepWithoutCallbacks(t *testing.T) {
 	for pass, want := range []hostsdk.Outcome{hostsdk.OutcomeInitial, hostsdk.OutcomeUnchanged} {
 		made := 0
 		for s := range sessions {
-			res, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: fmt.Sprintf("s%d", s), Cwd: "/work", AgentScope: "agent:a"})
+			res, err := r.host.Session(fmt.Sprintf("s%d", s), &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

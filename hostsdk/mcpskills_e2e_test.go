@@ -64,7 +64,7 @@ func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability
 
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha", "beta")
 
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	out, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func remoteSkillsThroughThePlugin(t *testing.T, availability skills.Availability
 
 	// The body was read once for the session, however often it is loaded.
 	for i := 0; i < 2; i++ {
-		if _, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); err != nil {
+		if _, err := e.host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -72,7 +72,7 @@ func newExtHostMounted(t *testing.T, config string, remote *mcpskills.Provider, 
 // message publishes, in order.
 func (h *extHost) catalogNames(session string) []string {
 	h.t.Helper()
-	res, err := h.host.PreStep(context.Background(), hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: "agent:a"})
+	res, err := h.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func (h *extHost) call(session, tool string, args any) hostsdk.ToolResult {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	out, err := h.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: session, Cwd: "/work", AgentScope: "agent:a", Name: tool, Arguments: raw})
+	out, err := h.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: tool, Arguments: raw})
 	if err != nil {
 		h.t.Fatalf("%s %s: %v", tool, raw, err)
 	}

@@ -23,7 +23,7 @@ func TestOversizedMetadataIsTheHostsError(t *testing.T) {
 	e.mount(tools.GlobalScope)
 	pid := e.plugin.PID()
 	ctx := metadata.AppendToOutgoingContext(context.Background(), "x-runtime-context", strings.Repeat("v", 100<<10))
-	res, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	var herr *hostsdk.HostError
 	var perr *hostsdk.PluginError
 	if !errors.As(err, &herr) || errors.As(err, &perr) || !strings.Contains(err.Error(), "65536 bytes") || !strings.Contains(err.Error(), "metadata") {

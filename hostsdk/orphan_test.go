@@ -65,7 +65,7 @@ func runTestHost(mode string) int {
 	}
 	fmt.Printf("plugin-pid %d\n", p.PID())
 	if mode == "mid-prestep" {
-		go host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: tools.GlobalScope})
+		go host.Session("s1", &hostsdk.SessionOptions{AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{}, nil)
 		<-hang.Started()
 		fmt.Println("in-prestep")
 	}

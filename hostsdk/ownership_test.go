@@ -39,14 +39,14 @@ func TestTheRuntimesSourcesStayItsOwn(t *testing.T) {
 		t.Fatal(err)
 	}
 	proposed, appended, summary := []byte(`{"kind":"a"}`), []byte(`{"kind":"b"}`), []byte(`{"kind":"c"}`)
-	if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a", Downstream: hostsdk.Decision{
-		Messages: []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, Source: proposed}}}}); err != nil {
+	if _, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{
+		Messages: []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, Source: proposed}}}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := host.AppendMessages(ctx, "s1", hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Source: appended}); err != nil {
+	if _, err := host.Session("s1", nil).Append(ctx, hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Source: appended}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 1},
+	if _, err := host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 1},
 		Summary: &hostsdk.Message{ID: "c1", Role: hostsdk.RoleSystem, Source: summary}}); err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,8 @@ import (
 // that fit reach the plugin, which answers bad ones with a tool error.
 const MaxMessageBytes = contract.MaxMessageBytes
 
-// ErrMessageTooLarge is matched (errors.Is) by the error of a PreStep or
-// CallTool that a message over MaxMessageBytes failed. The plugin process
+// ErrMessageTooLarge is matched (errors.Is) by the error of a step or
+// tool call that a message over MaxMessageBytes failed. The plugin process
 // is not at fault and keeps running.
 var ErrMessageTooLarge = contract.ErrMessageTooLarge
 

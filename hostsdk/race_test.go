@@ -42,8 +42,7 @@ func TestConcurrentStepsPublishEachChangeOnce(t *testing.T) {
 				defer wg.Done()
 				own := hostsdk.Message{ID: fmt.Sprintf("user-%d-%d", round, r), Role: hostsdk.RoleUser,
 					Content: []hostsdk.ContentBlock{{Type: "text", Text: "hello"}}}
-				res, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: "agent:a",
-					Downstream: hostsdk.Decision{Messages: []hostsdk.Message{own}}})
+				res, err := e.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{own}}, nil)
 				if err != nil {
 					t.Errorf("round %d racer %d: PreStep: %v", round, r, err)
 					return
@@ -127,7 +126,7 @@ func TestStepGivesUpOnAHeadThatKeepsMoving(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.register(tools.GlobalScope, "alpha", "First skill.")
-	_, err = host.PreStep(context.Background(), hostsdk.Step{SessionID: "s", Cwd: "/work", AgentScope: "agent:a"})
+	_, err = host.Session("s", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 	if !errors.Is(err, sessionlog.ErrConflict) || !strings.Contains(err.Error(), "kept moving during 16 attempts") {
 		t.Fatalf("PreStep on a log whose head always moves: %v; want an error wrapping ErrConflict after 16 attempts", err)
 	}

@@ -82,7 +82,7 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 		{Code: contract.ReasonProviderIncomplete, Detail: `provider *skilltest.Provider in scope "global": skills server unreachable: connection refused`},
 	}
 	for i := range 3 {
-		res, err := r.host.PreStep(context.Background(), step)
+		res, err := runStep(context.Background(), r.host, step)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 
 	failing.SetListError(nil)
 	for range 2 {
-		if _, err := r.host.PreStep(context.Background(), step); err != nil {
+		if _, err := runStep(context.Background(), r.host, step); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -113,21 +113,21 @@ func TestProviderErrorReachesReasonsAndTheLogOnce(t *testing.T) {
 		t.Errorf("after recovery: INFO lines %q, want one for the initial catalog", infos)
 	}
 	failing.SetListError(errors.New("skills server unreachable: timeout"))
-	if _, err := r.host.PreStep(context.Background(), step); err != nil {
+	if _, err := runStep(context.Background(), r.host, step); err != nil {
 		t.Fatal(err)
 	}
 	if warns := r.changes("WARN"); len(warns) != 2 || !strings.Contains(warns[1], "timeout") {
 		t.Errorf("after a new failure: WARN lines %q, want a second one naming it", warns)
 	}
 	// Forgetting the session forgets its reasons: its next step logs again.
-	if err := r.host.EndSession(context.Background(), "stuck-1"); err != nil {
+	if err := r.host.Session("stuck-1", nil).End(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := r.host.PreStep(context.Background(), step); err != nil {
+	if _, err := runStep(context.Background(), r.host, step); err != nil {
 		t.Fatal(err)
 	}
 	if warns := r.changes("WARN"); len(warns) != 3 {
-		t.Errorf("after EndSession: %d WARN lines, want 3", len(warns))
+		t.Errorf("after Session.End: %d WARN lines, want 3", len(warns))
 	}
 }
 
@@ -147,7 +147,7 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 	input := hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{{Type: "text", Text: "hello"}}}
 	step := hostsdk.Step{SessionID: "s1", Cwd: ".", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: []hostsdk.Message{input}}}
 	for i := range 2 {
-		res, err := r.host.PreStep(context.Background(), step)
+		res, err := runStep(context.Background(), r.host, step)
 		var hostErr *hostsdk.HostError
 		if !errors.As(err, &hostErr) || !errors.Is(err, hostsdk.ErrRelativeCwd) || !strings.Contains(err.Error(), `"."`) {
 			t.Fatalf("step %d: error %v, want a *HostError matching ErrRelativeCwd and naming \".\"", i+1, err)
@@ -168,17 +168,23 @@ func TestRelativeCwdIsAHostError(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if head, err := l.Head(context.Background()); err != nil || head.Seq != 0 {
-		t.Errorf("session log head %+v, %v: want nothing appended", head, err)
+	// Each failed step appended its proposed message, failing open, and
+	// nothing of the plugin's.
+	page, err := l.ReadBackward(context.Background(), 0, 0, 10)
+	if err != nil {
+		t.Fatal(err)
 	}
-	_, err = r.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "skills/..", AgentScope: "agent:a", Name: "skill", Arguments: []byte(`{"name":"alpha"}`)})
+	if len(page.Events) != 2 || page.Events[0].Source != nil || page.Events[1].Source != nil {
+		t.Errorf("session log %+v: want the two steps' own messages alone", page.Events)
+	}
+	_, err = r.host.Session("s1", &hostsdk.SessionOptions{Cwd: "skills/..", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: []byte(`{"name":"alpha"}`)})
 	var hostErr *hostsdk.HostError
 	if !errors.As(err, &hostErr) || !errors.Is(err, hostsdk.ErrRelativeCwd) || !strings.Contains(err.Error(), `"skills/.."`) {
 		t.Errorf("tool call: %v, want a *HostError matching ErrRelativeCwd and naming the cwd", err)
 	}
 	// The same step from an absolute directory works.
 	step.Cwd = t.TempDir()
-	if res, err := r.host.PreStep(context.Background(), step); err != nil || res.Outcome != hostsdk.OutcomeInitial {
+	if res, err := runStep(context.Background(), r.host, step); err != nil || res.Outcome != hostsdk.OutcomeInitial {
 		t.Errorf("absolute cwd: %s, %v; want the initial catalog", res.Outcome, err)
 	}
 }
@@ -190,7 +196,7 @@ func TestEveryOutcomeHasAReason(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bare.Close()
-	res, err := bare.PreStep(context.Background(), hostsdk.Step{SessionID: "s", Cwd: "/w", AgentScope: tools.GlobalScope})
+	res, err := bare.Session("s", &hostsdk.SessionOptions{Cwd: "/w", AgentScope: tools.GlobalScope}).Step(context.Background(), hostsdk.Decision{}, nil)
 	if err != nil || res.Outcome != hostsdk.OutcomeNoPlugin {
 		t.Fatalf("%s, %v; want no-plugin", res.Outcome, err)
 	}
@@ -201,7 +207,7 @@ func TestEveryOutcomeHasAReason(t *testing.T) {
 	r := newReasonsHost(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res, err = r.host.PreStep(ctx, hostsdk.Step{SessionID: "s", Cwd: "/w", AgentScope: "agent:a"})
+	res, err = r.host.Session("s", &hostsdk.SessionOptions{Cwd: "/w", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	if !errors.Is(err, context.Canceled) || len(res.Reasons) != 1 || res.Reasons[0].Code != contract.ReasonCanceled {
 		t.Errorf("canceled step: %v, reasons %+v; want context.Canceled with a canceled reason", err, res.Reasons)
 	}

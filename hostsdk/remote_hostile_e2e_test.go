@@ -74,7 +74,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 	h := newExtHostMounted(t, `{"resourceTool": true, "userInvocation": true}`, remote)
 	ctx := context.Background()
 
-	res, err := h.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	res, err := h.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil || len(res.Decision.Messages) != 1 {
 		t.Fatalf("first step: %v, %d messages", err, len(res.Decision.Messages))
 	}
@@ -93,7 +93,7 @@ func TestHostileRemoteSkillThroughThePlugin(t *testing.T) {
 	}
 
 	user := hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("Please /refunds this order.")}}
-	res, err = h.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: []hostsdk.Message{user}}})
+	res, err = h.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{user}}, nil)
 	if err != nil || len(res.Decision.Messages) != 2 {
 		t.Fatalf("invocation step: %v, %d messages", err, len(res.Decision.Messages))
 	}

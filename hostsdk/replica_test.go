@@ -89,8 +89,7 @@ func (r *replica) steps(ctx context.Context, rd replicaRound) error {
 				defer wg.Done()
 				own := hostsdk.Message{ID: stepMessageID(r.name, rd.Round, s, k), Role: hostsdk.RoleUser,
 					Content: []hostsdk.ContentBlock{{Type: "text", Text: "step"}}}
-				_, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: s, Cwd: "/work", AgentScope: "agent:a",
-					Downstream: hostsdk.Decision{Messages: []hostsdk.Message{own}}})
+				_, err := r.host.Session(s, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{own}}, nil)
 				if err != nil {
 					errs <- fmt.Errorf("replica %s round %d session %s: %w", r.name, rd.Round, s, err)
 				}

@@ -50,9 +50,9 @@ func BenchmarkResourceReadDirectory(b *testing.B) {
 			if _, err := p.MountJSON(ctx, tools.GlobalScope, `{"resourceTool": true}`); err != nil {
 				b.Fatal(err)
 			}
-			call := hostsdk.ToolCall{SessionID: "s1", AgentScope: tools.GlobalScope, Name: "skill_resource", Arguments: json.RawMessage(`{"name":"alpha","path":"big.txt","offset":` + strconv.Itoa(len(file)/2) + `}`)}
+			sess, call := host.Session("s1", nil), hostsdk.ToolCall{Name: "skill_resource", Arguments: json.RawMessage(`{"name":"alpha","path":"big.txt","offset":` + strconv.Itoa(len(file)/2) + `}`)}
 			read := func(b *testing.B) {
-				res, err := host.CallTool(ctx, call)
+				res, err := sess.CallTool(ctx, call)
 				if err != nil || res.IsError {
 					b.Fatal(res.Text, err)
 				}

@@ -157,7 +157,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 	}
 	call := func(agent, args string) hostsdk.ToolResult {
 		t.Helper()
-		res, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: agent, Name: "skill_resource", Arguments: json.RawMessage(args)})
+		res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: agent}).CallTool(ctx, hostsdk.ToolCall{Name: "skill_resource", Arguments: json.RawMessage(args)})
 		if err != nil {
 			t.Fatalf("call %s: %v", args, err)
 		}
@@ -169,7 +169,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 	}
 
 	// The `skill` result names the tool.
-	loaded, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"data-tool"}`)})
+	loaded, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"data-tool"}`)})
 	if err != nil || loaded.IsError || !strings.Contains(loaded.Text, "read them with the skill_resource tool") {
 		t.Fatalf("skill result: %v %q", err, loaded.Text)
 	}
@@ -274,7 +274,7 @@ func runResourceScenario(t *testing.T, bin string, fx resourceFixture, inProcess
 		t.Fatal(err)
 	}
 	for _, agent := range []string{"agent:restricted", "agent:shadow"} {
-		_, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: agent, Name: "skill_resource", Arguments: json.RawMessage(readArgs("data-tool", "scripts/export.py", 0))})
+		_, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: agent}).CallTool(ctx, hostsdk.ToolCall{Name: "skill_resource", Arguments: json.RawMessage(readArgs("data-tool", "scripts/export.py", 0))})
 		var nf *hostsdk.ToolNotFoundError
 		if !errors.As(err, &nf) {
 			t.Errorf("%s: call = %v, want *ToolNotFoundError", agent, err)

@@ -91,20 +91,21 @@ func BenchmarkSearchRoundTrip(b *testing.B) {
 	host, p := searchBenchHost(b, 10000, &hostsdk.MountOptions{SearchTool: true})
 	ctx := context.Background()
 	// The session's first step publishes the catalog and builds the index.
-	if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+	sess := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"})
+	if _, err := sess.Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		b.Fatal(err)
 	}
 	text := benchWords(7, 20000)
 	calls := make([]hostsdk.ToolCall, 64)
 	for i := range calls {
 		args, _ := json.Marshal(map[string]any{"query": text(8)})
-		calls[i] = hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill_search", Arguments: args}
+		calls[i] = hostsdk.ToolCall{Name: "skill_search", Arguments: args}
 	}
 	b.Run("search", func(b *testing.B) {
 		b.ReportAllocs()
 		i := 0
 		for b.Loop() {
-			res, err := host.CallTool(ctx, calls[i%len(calls)])
+			res, err := sess.CallTool(ctx, calls[i%len(calls)])
 			if err != nil || res.IsError {
 				b.Fatalf("%v %s", err, res.Text)
 			}
@@ -117,7 +118,7 @@ func BenchmarkSearchRoundTrip(b *testing.B) {
 		i := 0
 		for b.Loop() {
 			start := time.Now()
-			res, err := host.CallTool(ctx, calls[i%len(calls)])
+			res, err := sess.CallTool(ctx, calls[i%len(calls)])
 			if err != nil || res.IsError {
 				b.Fatalf("%v %s", err, res.Text)
 			}
@@ -151,13 +152,13 @@ func BenchmarkSteadyStepSearchMounted(b *testing.B) {
 			ctx := context.Background()
 			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 			for range 2 {
-				if _, err := host.PreStep(ctx, step); err != nil {
+				if _, err := runStep(ctx, host, step); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportAllocs()
 			for b.Loop() {
-				res, err := host.PreStep(ctx, step)
+				res, err := runStep(ctx, host, step)
 				if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 					b.Fatalf("outcome %s, err %v", res.Outcome, err)
 				}

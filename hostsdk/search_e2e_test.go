@@ -93,7 +93,7 @@ func searchHost(t *testing.T, emb hostsdk.Embedder) *hostsdk.Host {
 func searchNames(t *testing.T, host *hostsdk.Host, query string) []string {
 	t.Helper()
 	args, _ := json.Marshal(map[string]string{"query": query})
-	res, err := host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/w", AgentScope: "agent:a", Name: "skill_search", Arguments: args})
+	res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/w", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill_search", Arguments: args})
 	if err != nil || res.IsError {
 		t.Fatalf("skill_search %q: %v %s", query, err, res.Text)
 	}

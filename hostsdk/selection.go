@@ -301,17 +301,17 @@ const selectionPage = 256
 // replacement when that changes what the model sees — and the `skill` tool
 // answers an unselected skill as unknown. A selection equal to the one in
 // effect writes nothing. sel is validated first (Selection.Validate).
-func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection) error {
+func (s *Session) SelectSkills(ctx context.Context, sel Selection) error {
 	if err := sel.Validate(); err != nil {
 		return err
 	}
 	sel = sel.normalized()
-	s := h.sessions.get(sessionID)
-	log, err := h.openLog(ctx, sessionID, s)
+	st := s.h.sessions.get(s.id)
+	log, err := s.h.openLog(ctx, s.id, st)
 	if err != nil {
 		return err
 	}
-	cur, err := h.selectionOf(ctx, sessionID, s, log, nil)
+	cur, err := s.h.selectionOf(ctx, s.id, st, log, nil)
 	if err != nil {
 		return err
 	}
@@ -324,22 +324,22 @@ func (h *Host) SelectSkills(ctx context.Context, sessionID string, sel Selection
 	// had they come one after the other.
 	head, err := log.Append(ctx, sessionlog.Record{Type: sessionlog.TypeSkillSelection, Body: body})
 	if err != nil {
-		return fmt.Errorf("record skill selection of session %q: %w", sessionID, err)
+		return fmt.Errorf("record skill selection of session %q: %w", s.id, err)
 	}
 	// The record is the newest event as of the head Append returned.
-	s.keepSelection(newSessionSelection(sel, head.Seq))
+	st.keepSelection(newSessionSelection(sel, head.Seq))
 	return nil
 }
 
-// SkillSelection returns the session's skill selection, normalized (lists
+// Selection returns the session's skill selection, normalized (lists
 // sorted, duplicates dropped, empty lists nil): the newest readable
 // selection record in its log, or the zero Selection when there is none.
-func (h *Host) SkillSelection(ctx context.Context, sessionID string) (Selection, error) {
-	st, err := h.currentSelection(ctx, sessionID, h.sessions.get(sessionID), nil)
+func (s *Session) Selection(ctx context.Context) (Selection, error) {
+	cur, err := s.h.currentSelection(ctx, s.id, s.h.sessions.get(s.id), nil)
 	if err != nil {
 		return Selection{}, err
 	}
-	return st.sel, nil
+	return cur.sel, nil
 }
 
 // currentSelection is selectionOf for a session whose log the caller has

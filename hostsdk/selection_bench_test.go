@@ -28,18 +28,18 @@ func BenchmarkSelectionStep(b *testing.B) {
 			seed(b, store, "s1", 100_000)
 			ctx := context.Background()
 			if mode != "none" {
-				if err := host.SelectSkills(ctx, "s1", hostsdk.Selection{ExcludeNames: []string{"skill-00007"}}); err != nil {
+				if err := host.Session("s1", nil).SelectSkills(ctx, hostsdk.Selection{ExcludeNames: []string{"skill-00007"}}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 			for i := 0; i < 3; i++ { // publish, read it back, settle
-				if _, err := host.PreStep(ctx, step); err != nil {
+				if _, err := runStep(ctx, host, step); err != nil {
 					b.Fatal(err)
 				}
 			}
 			mustUnchanged := func(b *testing.B, h *hostsdk.Host) {
-				res, err := h.PreStep(ctx, step)
+				res, err := runStep(ctx, h, step)
 				if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 					b.Fatalf("outcome %s, err %v", res.Outcome, err)
 				}
@@ -73,7 +73,7 @@ func BenchmarkSelectionStep(b *testing.B) {
 					fresh, _, _ := benchHostWith(b, 1000, store)
 					// The registry's snapshot is computed untimed: only the
 					// session's first step is measured.
-					if _, err := fresh.PreStep(ctx, hostsdk.Step{SessionID: fmt.Sprint("warm-", i), Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+					if _, err := fresh.Session(fmt.Sprint("warm-", i), &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 						b.Fatal(err)
 					}
 					b.StartTimer()

@@ -15,7 +15,7 @@ import (
 // A session excludes one skill: its next step publishes a replacement
 // without it, and the `skill` tool answers it as unknown. Other sessions
 // keep every skill.
-func ExampleHost_SelectSkills() {
+func ExampleSession_SelectSkills() {
 	ctx := context.Background()
 	registry, err := skills.NewRegistry(nil)
 	if err != nil {
@@ -41,25 +41,25 @@ func ExampleHost_SelectSkills() {
 	if _, err := plugin.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		log.Fatal(err)
 	}
-	step := hostsdk.Step{SessionID: "session-1", AgentScope: tools.GlobalScope}
-	if _, err := host.PreStep(ctx, step); err != nil { // the initial catalog lists both
+	session := host.Session("session-1", nil)
+	if _, err := session.Step(ctx, hostsdk.Decision{}, nil); err != nil { // the initial catalog lists both
 		log.Fatal(err)
 	}
 
-	if err := host.SelectSkills(ctx, "session-1", hostsdk.Selection{ExcludeNames: []string{"deploy-prod"}}); err != nil {
+	if err := session.SelectSkills(ctx, hostsdk.Selection{ExcludeNames: []string{"deploy-prod"}}); err != nil {
 		log.Fatal(err)
 	}
-	res, err := host.PreStep(ctx, step)
+	res, err := session.Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(res.Outcome, string(res.Decision.Messages[0].Source))
-	out, err := host.CallTool(ctx, hostsdk.ToolCall{SessionID: "session-1", AgentScope: tools.GlobalScope, Name: "skill", Arguments: json.RawMessage(`{"name":"deploy-prod"}`)})
+	out, err := session.CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"deploy-prod"}`)})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(out.Text)
-	sel, err := host.SkillSelection(ctx, "session-1")
+	sel, err := session.Selection(ctx)
 	if err != nil {
 		log.Fatal(err)
 	}

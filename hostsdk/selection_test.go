@@ -32,7 +32,7 @@ const unknownSkill = `Error: skill "%s" is unknown or no longer available`
 func (e *env) callSkill(session, name string) hostsdk.ToolResult {
 	e.t.Helper()
 	args, _ := json.Marshal(map[string]string{"name": name})
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: session, Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: args})
+	out, err := e.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: args})
 	if err != nil {
 		e.t.Fatalf("CallTool(%s, %s): %v", session, name, err)
 	}
@@ -41,7 +41,7 @@ func (e *env) callSkill(session, name string) hostsdk.ToolResult {
 
 func (e *env) selectSkills(session string, sel hostsdk.Selection) {
 	e.t.Helper()
-	if err := e.host.SelectSkills(context.Background(), session, sel); err != nil {
+	if err := e.host.Session(session, nil).SelectSkills(context.Background(), sel); err != nil {
 		e.t.Fatalf("SelectSkills(%s, %+v): %v", session, sel, err)
 	}
 }
@@ -73,12 +73,12 @@ func TestSelectionExcludeAndClear(t *testing.T) {
 
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "alpha", "beta", "gamma")
 	e.selectSkills("s1", hostsdk.Selection{ExcludeNames: []string{"beta", "beta", "absent"}})
-	got, err := e.host.SkillSelection(ctx, "s1")
+	got, err := e.host.Session("s1", nil).Selection(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if d := cmp.Diff(hostsdk.Selection{ExcludeNames: []string{"absent", "beta"}}, got); d != "" {
-		t.Fatalf("SkillSelection, normalized (-want +got):\n%s", d)
+		t.Fatalf("Selection, normalized (-want +got):\n%s", d)
 	}
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeReplacement, "alpha", "gamma")
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
@@ -100,8 +100,8 @@ func TestSelectionExcludeAndClear(t *testing.T) {
 	}
 
 	e.selectSkills("s1", hostsdk.Selection{})
-	if got, err := e.host.SkillSelection(ctx, "s1"); err != nil || !got.IsZero() {
-		t.Fatalf("SkillSelection after clearing = %+v, %v; want the zero selection", got, err)
+	if got, err := e.host.Session("s1", nil).Selection(ctx); err != nil || !got.IsZero() {
+		t.Fatalf("Selection after clearing = %+v, %v; want the zero selection", got, err)
 	}
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeReplacement, "alpha", "beta", "gamma")
 	expectLoaded(t, e.callSkill("s1", "beta"), "beta")
@@ -207,8 +207,8 @@ func TestSelectionSurvivesResume(t *testing.T) {
 	t.Cleanup(func() { second.host.Close() })
 	expectUnknown(t, second.callSkill("s1", "beta"), "beta")
 	expect(t, second.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
-	if got, err := second.host.SkillSelection(ctx, "s1"); err != nil || strings.Join(got.ExcludeNames, ",") != "beta" {
-		t.Fatalf("resumed SkillSelection = %+v, %v", got, err)
+	if got, err := second.host.Session("s1", nil).Selection(ctx); err != nil || strings.Join(got.ExcludeNames, ",") != "beta" {
+		t.Fatalf("resumed Selection = %+v, %v", got, err)
 	}
 
 	// A fork copies the parent's records, the selection's among them.
@@ -311,7 +311,7 @@ func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) 
 	}
 	step := func(r *replica) hostsdk.StepResult {
 		t.Helper()
-		res, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+		res, err := r.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -319,7 +319,7 @@ func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) 
 	}
 	call := func(r *replica, name string) hostsdk.ToolResult {
 		t.Helper()
-		out, err := r.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"` + name + `"}`)})
+		out, err := r.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"` + name + `"}`)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -328,7 +328,7 @@ func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) 
 
 	expect(t, step(reps[0]), hostsdk.OutcomeInitial, "alpha", "beta")
 	expect(t, step(reps[1]), hostsdk.OutcomeUnchanged)
-	if err := reps[1].host.SelectSkills(ctx, "s1", hostsdk.Selection{ExcludeNames: []string{"alpha"}}); err != nil {
+	if err := reps[1].host.Session("s1", nil).SelectSkills(ctx, hostsdk.Selection{ExcludeNames: []string{"alpha"}}); err != nil {
 		t.Fatal(err)
 	}
 	// r0 knew the session before the selection was written.
@@ -343,7 +343,7 @@ func testSelectionWrittenByAnotherHost(t *testing.T, stores []sessionlog.Store) 
 		t.Fatal(err)
 	}
 	defer l.Close()
-	if err := reps[0].host.SelectSkills(ctx, "s1", hostsdk.Selection{}); err != nil {
+	if err := reps[0].host.Session("s1", nil).SelectSkills(ctx, hostsdk.Selection{}); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 200; i++ {
@@ -437,7 +437,7 @@ func TestSelectSkillsRefusesInvalidSelections(t *testing.T) {
 		{hostsdk.Selection{ExcludeProviders: []string{strings.Repeat("p", 300)}}, `Selection.ExcludeProviders[0]: provider label of 300 bytes, at most 256 are allowed`},
 		{hostsdk.Selection{IncludeNames: many}, `Selection.IncludeNames has 1025 entries, at most 1024 are allowed`},
 	} {
-		err := e.host.SelectSkills(context.Background(), "s1", tc.sel)
+		err := e.host.Session("s1", nil).SelectSkills(context.Background(), tc.sel)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("SelectSkills(%.80v) = %v, want an error containing %q", tc.sel, err, tc.want)
 		}
@@ -470,15 +470,15 @@ func TestSelectionInProcess(t *testing.T) {
 	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := h.SelectSkills(ctx, "s1", hostsdk.Selection{ExcludeNames: []string{"alpha"}}); err != nil {
+	if err := h.Session("s1", nil).SelectSkills(ctx, hostsdk.Selection{ExcludeNames: []string{"alpha"}}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := h.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: tools.GlobalScope})
+	res, err := h.Session("s1", &hostsdk.SessionOptions{AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	expect(t, res, hostsdk.OutcomeInitial, "beta")
-	out, err := h.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", AgentScope: tools.GlobalScope, Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+	out, err := h.Session("s1", &hostsdk.SessionOptions{AgentScope: tools.GlobalScope}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -583,7 +583,7 @@ func TestSelectionCostsNoExtraReads(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := r.host.SelectSkills(ctx, "selected", hostsdk.Selection{ExcludeNames: []string{"beta"}}); err != nil {
+	if err := r.host.Session("selected", nil).SelectSkills(ctx, hostsdk.Selection{ExcludeNames: []string{"beta"}}); err != nil {
 		t.Fatal(err)
 	}
 	// The log the runtime appends through between steps is not counted.
@@ -603,7 +603,7 @@ func TestSelectionCostsNoExtraReads(t *testing.T) {
 			appendLoop(session)
 		}
 		before := reads.Load()
-		res, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: "agent:a"})
+		res, err := r.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -614,7 +614,7 @@ func TestSelectionCostsNoExtraReads(t *testing.T) {
 	}
 	for _, s := range []string{"plain", "selected"} {
 		for i := 0; i < 3; i++ { // publish, read it back, settle
-			if _, err := r.host.PreStep(ctx, hostsdk.Step{SessionID: s, Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+			if _, err := r.host.Session(s, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -646,7 +646,7 @@ func TestSelectionUnderConcurrentSteps(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 8; i++ {
-				if _, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+				if _, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 					errs <- err
 				}
 			}
@@ -657,7 +657,7 @@ func TestSelectionUnderConcurrentSteps(t *testing.T) {
 		defer wg.Done()
 		for i := 0; i < 8; i++ {
 			sel := hostsdk.Selection{ExcludeNames: []string{[]string{"alpha", "beta", "gamma"}[i%3]}}
-			if err := e.host.SelectSkills(ctx, "s1", sel); err != nil {
+			if err := e.host.Session("s1", nil).SelectSkills(ctx, sel); err != nil {
 				errs <- err
 			}
 		}

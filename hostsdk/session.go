@@ -10,12 +10,17 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// Session is a handle on one session of a Host: its identity (id, working
-// directory, agent scope), through which its steps, tool calls and
-// transcript go. Handles are cheap; any number may name one session, and
-// they share its state, which the Host keeps until EndSession or Close.
-// A Session is safe for concurrent use: steps of one session take turns
-// within the Host (Step, Sync and Host.PreStep alike).
+// Session is one session of a Host: its identity (id, working directory,
+// agent scope), and the door to everything done to the session — its steps
+// (Step, or Sync for a framework that owns the history), its tool calls
+// (CallTool), the messages the runtime adds between steps (Append), its
+// compactions, skill selection and transcript, and its end (End). The Host
+// holds what is not per session: the plugins, their mounts, the listeners.
+//
+// Handles are cheap; any number may name one session, and they share its
+// state, which the Host keeps until End or Host.Close. A Session is safe
+// for concurrent use: steps of one session take turns within the Host
+// (Step and Sync alike, through any handle).
 type Session struct {
 	h          *Host
 	id         string
@@ -42,7 +47,7 @@ type SessionOptions struct {
 // Session returns the handle of the session id. It checks nothing: a
 // working directory that is not absolute fails each step and tool call
 // with ErrRelativeCwd, an agent scope the tree does not hold with
-// tools.ErrUnknownScope, as Host.PreStep and Host.CallTool do.
+// tools.ErrUnknownScope.
 func (h *Host) Session(id string, opts *SessionOptions) *Session {
 	var o SessionOptions
 	if opts != nil {
@@ -63,33 +68,75 @@ func (s *Session) Cwd() string { return s.cwd }
 // AgentScope returns the scope of the session's agent.
 func (s *Session) AgentScope() string { return s.agentScope }
 
-// Step runs one model step of the session, as Host.PreStep does, with
-// downstream as the messages the runtime proposes (Step.Downstream). One
-// difference: when the plugin fails and the host fails open (a
-// *PluginError or *HostError, Options.FailClosed unset), Step appends the
-// downstream messages itself, so the session log keeps up with what the
-// model is sent; StepResult.Appended then holds their sequence numbers. If
-// that append fails too, the error joins both failures.
-func (s *Session) Step(ctx context.Context, downstream Decision) (StepResult, error) {
+// StepOptions are what a step may carry beside its proposed messages; nil
+// means none. What the session is (id, working directory, agent scope,
+// preloaded skills) comes from the Session, and the files it touched from
+// Touch and from the tool calls of the proposed messages.
+type StepOptions struct {
+	// Turn and Step number the step for telemetry only (span attributes
+	// and the plugin's traces); the plugin decides from the session log
+	// alone. Zero where the runtime does not count.
+	Turn int
+	Step int
+}
+
+// Step runs one model step of the session, with downstream as the
+// decision the runtime proposes (Step.Downstream: the messages it is about
+// to add, the user's own message marked with Message.UserInput): the
+// host's listeners, then the plugin mount in effect for the session's
+// agent scope, then the entering decision's messages, with the plugin's
+// additions, appended to the session log.
+//
+// On a plugin failure Step returns a *PluginError, and on a failure of the
+// host's side (a provider, the session store opening the log or appending
+// the step's messages, or a working directory that is not absolute:
+// ErrRelativeCwd) a *HostError. Unless Options.FailClosed is set, the host
+// then fails open: the StepResult carries the downstream decision
+// unchanged, with OutcomePluginError, and Step appends the downstream
+// messages itself, so the session log keeps up with what the model is
+// sent; StepResult.Appended then holds their sequence numbers. If that
+// append fails too, the error joins both failures. Two failures append
+// nothing: an error wrapping sessionlog.ErrOutcomeUnknown (the store could
+// not say whether the step's append happened: read the log before writing
+// again) and the caller's own cancellation. With FailClosed the error
+// comes alone and nothing of the step is in the log.
+//
+// Options.PreStepTimeout bounds each attempt: the plugin's round trip with
+// its callbacks and every session-store call of the step (opening the log,
+// the append, and the append when failing open). (Re)starting the plugin
+// process is not part of it.
+//
+// The plugin decides on the session's head as the host read it, and the
+// messages are appended only if the head has not moved since
+// (sessionlog.Log.AppendIf). If another step of the session appended first
+// (another host replica sharing the store, a retried request), the plugin
+// decides again on the new head, up to a few times; so each catalog change
+// is published once per session, whoever races. Listeners run once per
+// Step.
+func (s *Session) Step(ctx context.Context, downstream Decision, opts *StepOptions) (StepResult, error) {
+	step := s.stepOf(downstream, opts)
 	if err := s.h.checkOpen("step session", s.id); err != nil {
 		return StepResult{}, err
 	}
 	st := s.h.sessions.get(s.id)
 	if err := st.enter(ctx); err != nil {
-		return s.h.failStep(ctx, st, s.stepOf(downstream), downstream, CallbackCounts{}, err)
+		return s.h.failStep(ctx, st, step, downstream, CallbackCounts{}, err)
 	}
 	defer st.leave()
-	return s.step(ctx, st, downstream)
+	return s.step(ctx, st, step)
 }
 
 // step is Step for a session whose turn the caller holds.
-func (s *Session) step(ctx context.Context, st *session, downstream Decision) (StepResult, error) {
-	step := s.stepOf(downstream)
+func (s *Session) step(ctx context.Context, st *session, step Step) (StepResult, error) {
+	downstream := step.Downstream
 	step.TouchedPaths = st.takeTouched()
 	res, err := s.h.preStep(ctx, st, step)
-	if err == nil || !failedOpen(err) || s.h.opts.FailClosed || downstream.Reject != nil || len(downstream.Messages) == 0 {
+	if err == nil || !failedOpen(err) || errors.Is(err, sessionlog.ErrOutcomeUnknown) || s.h.opts.FailClosed ||
+		downstream.Reject != nil || len(downstream.Messages) == 0 {
 		return res, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, s.h.opts.PreStepTimeout)
+	defer cancel()
 	log, lerr := s.h.openLog(ctx, s.id, st)
 	if lerr == nil {
 		res.Appended, lerr = appendMessages(ctx, log, downstream.Messages, downstream.Messages)
@@ -109,8 +156,13 @@ func failedOpen(err error) bool {
 	return errors.As(err, &pe) || errors.As(err, &he)
 }
 
-func (s *Session) stepOf(downstream Decision) Step {
-	return Step{SessionID: s.id, Cwd: s.cwd, AgentScope: s.agentScope, Downstream: downstream, PreloadSkills: s.preload}
+// stepOf is the step the session runs with downstream and opts.
+func (s *Session) stepOf(downstream Decision, opts *StepOptions) Step {
+	step := Step{SessionID: s.id, Cwd: s.cwd, AgentScope: s.agentScope, Downstream: downstream, PreloadSkills: s.preload}
+	if opts != nil {
+		step.Turn, step.Step = opts.Turn, opts.Step
+	}
+	return step
 }
 
 // ToolDefinition is a tool as a model is offered it: name, description and
@@ -146,27 +198,13 @@ func (h *Host) Tools(agentScope string) []ToolDefinition {
 	return out
 }
 
-// CallTool runs the model's call of one of the session's tools, as
-// Host.CallTool does; call's SessionID, Cwd and AgentScope are the
-// session's (a call that names others is refused). CallID is optional: it
-// is the model's id of the call where the runtime has one, for the
-// plugin's records and traces.
-func (s *Session) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
-	if (call.SessionID != "" && call.SessionID != s.id) || (call.Cwd != "" && call.Cwd != s.cwd) ||
-		(call.AgentScope != "" && call.AgentScope != s.agentScope) {
-		return ToolResult{}, fmt.Errorf("hostsdk: a tool call of session %q names another session, directory or agent", s.id)
-	}
-	call.SessionID, call.Cwd, call.AgentScope = s.id, s.cwd, s.agentScope
-	return s.h.CallTool(ctx, call)
-}
-
 // HandleDirectives sets the directive handler of the session's skill
 // loads (see DirectiveHandler), in place of the host's
-// (Host.HandleDirectives), until the session ends in the Host (End,
-// Host.EndSession, Host.Close); nil goes back to the host's. An agent
-// framework's adapter sets its own on the sessions it runs, before their
-// steps and tool calls, so that two adapters on one host, each able to act
-// on different directives, never answer for each other's sessions.
+// (Host.HandleDirectives), until the session ends in the Host (End or
+// Host.Close); nil goes back to the host's. An agent framework's adapter
+// sets its own on the sessions it runs, before their steps and tool calls,
+// so that two adapters on one host, each able to act on different
+// directives, never answer for each other's sessions.
 func (s *Session) HandleDirectives(f DirectiveHandler) {
 	st := s.h.sessions.get(s.id)
 	if f == nil {
@@ -176,23 +214,21 @@ func (s *Session) HandleDirectives(f DirectiveHandler) {
 	st.directives.Store(&f)
 }
 
-// Append appends messages the runtime adds outside a step (see
-// Host.AppendMessages).
-func (s *Session) Append(ctx context.Context, msgs ...Message) ([]uint64, error) {
-	return s.h.AppendMessages(ctx, s.id, msgs...)
+// End ends the session in the Host: every plugin and provider is told,
+// so their per-session caches are released, the host's handle on the
+// session's log is closed and the session's state in the Host forgotten.
+// The log's contents are kept; a later step reopens it.
+func (s *Session) End(ctx context.Context) error {
+	if err := s.h.checkOpen("end session", s.id); err != nil {
+		return err
+	}
+	s.h.opts.Skills.EndSession(s.id)
+	var errs []error
+	if l := s.h.sessions.end(s.id); l != nil {
+		errs = append(errs, l.Close())
+	}
+	for _, p := range s.h.loaded() {
+		errs = append(errs, p.endSession(ctx, s.id))
+	}
+	return errors.Join(errs...)
 }
-
-// Transcript reads the session's messages back (see Host.Transcript).
-func (s *Session) Transcript(ctx context.Context) ([]TranscriptEntry, error) {
-	return s.h.Transcript(ctx, s.id)
-}
-
-// RecordCompaction records a compaction of the session's context (see
-// Host.RecordCompaction). A runtime that hands its history to Sync need not
-// call it: Sync records what the history no longer holds.
-func (s *Session) RecordCompaction(ctx context.Context, c Compaction) (sessionlog.Head, error) {
-	return s.h.RecordCompaction(ctx, s.id, c)
-}
-
-// End ends the session in the Host (see Host.EndSession); its log is kept.
-func (s *Session) End(ctx context.Context) error { return s.h.EndSession(ctx, s.id) }

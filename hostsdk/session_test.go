@@ -25,17 +25,17 @@ func TestCompactionRecordedThroughTheHostRepublishes(t *testing.T) {
 	first := e.step("s1", "agent:a")
 	expect(t, first, hostsdk.OutcomeInitial, "alpha")
 	reply := hostsdk.Message{ID: "reply-1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "Done."}}}
-	seqs, err := e.host.AppendMessages(ctx, "s1", reply)
+	seqs, err := e.host.Session("s1", nil).Append(ctx, reply)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(seqs) != 1 || seqs[0] != first.Appended[0]+1 {
-		t.Fatalf("AppendMessages = %v, want the seq after the catalog's %v", seqs, first.Appended)
+		t.Fatalf("Append = %v, want the seq after the catalog's %v", seqs, first.Appended)
 	}
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeUnchanged)
 
 	summary := hostsdk.Message{ID: "summary-1", Role: hostsdk.RoleUser, Content: []hostsdk.ContentBlock{{Type: "text", Text: "Summary of the session so far."}}}
-	head, err := e.host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: seqs[0]}, Summary: &summary})
+	head, err := e.host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: seqs[0]}, Summary: &summary})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +65,7 @@ func TestCompactionRecordedThroughTheHostRepublishes(t *testing.T) {
 		}
 	}
 
-	if _, err := e.host.RecordCompaction(ctx, "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 5, To: 100}}); err == nil {
+	if _, err := e.host.Session("s1", nil).RecordCompaction(ctx, hostsdk.Compaction{Hide: sessionlog.Range{From: 5, To: 100}}); err == nil {
 		t.Fatal("RecordCompaction of a range beyond the log succeeded")
 	}
 }
@@ -108,18 +108,18 @@ func TestHostReportsATornSessionFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	rec, err := host.SessionRecovery(context.Background(), "torn")
+	rec, err := host.Session("torn", nil).Recovery(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if rec.TornTailBytes != len(`{"seq":2,"type":"mess`) {
-		t.Fatalf("SessionRecovery = %+v, want the torn tail of %d bytes", rec, len(`{"seq":2,"type":"mess`))
+		t.Fatalf("Recovery = %+v, want the torn tail of %d bytes", rec, len(`{"seq":2,"type":"mess`))
 	}
 	if !strings.Contains(logs.String(), "session log repaired on open") || !strings.Contains(logs.String(), "torn_tail_bytes=21") {
 		t.Fatalf("host log does not report the repair:\n%s", logs.String())
 	}
-	clean, err := host.SessionRecovery(context.Background(), "clean")
+	clean, err := host.Session("clean", nil).Recovery(context.Background())
 	if err != nil || clean != (sessionlog.Recovery{}) {
-		t.Fatalf("SessionRecovery of a new session = %+v, %v; want nothing repaired", clean, err)
+		t.Fatalf("Recovery of a new session = %+v, %v; want nothing repaired", clean, err)
 	}
 }

@@ -127,7 +127,7 @@ func stepAll(b *testing.B, host *hostsdk.Host, n, k int, outcome hostsdk.Outcome
 			step.Downstream.Messages = []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, UserInput: true,
 				Content: []hostsdk.ContentBlock{{Type: "text", Text: "Summarize the open issues of session " + step.SessionID + "."}}}}
 		}
-		res, err := host.PreStep(ctx, step)
+		res, err := runStep(ctx, host, step)
 		if err != nil || res.Outcome != outcome {
 			b.Fatalf("step %d of session %d: outcome %s, want %s; err %v", k, s, res.Outcome, outcome, err)
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // session is what a Host keeps for one session it has met, until
-// EndSession or Close: its open log, the head its last step sent the
+// Session.End or Close: its open log, the head its last step sent the
 // plugin, its skill selection as last read, the callbacks the plugin made
 // for it, and the mirror of a framework's history (see Session.Sync). A
 // step looks the session up once and then works on this value, under its

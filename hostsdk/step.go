@@ -40,7 +40,10 @@ type Decision = contract.Decision
 // Reject says why a step was rejected.
 type Reject = contract.Reject
 
-// Step identifies one model step of an agent in a session.
+// Step is one model step of an agent in a session, as the host's
+// listeners (Listener) see it: Session.Step and Session.Sync fill it from
+// the session (id, working directory, agent scope, preloaded skills), the
+// decision proposed, Session.Touch and StepOptions.
 type Step struct {
 	SessionID string
 	// Cwd is the session's working directory, which providers resolve
@@ -62,7 +65,7 @@ type Step struct {
 	// `/name` token in it adds that skill's instructions after every other
 	// message of the step. Later steps of the turn do not propose it again
 	// (it is in the log), so the skill is added once. A message appended
-	// earlier with AppendMessages is never scanned.
+	// earlier with Session.Append is never scanned.
 	Downstream Decision
 	// TouchedPaths are the files the session worked with since its
 	// previous step: the paths its tool calls read, wrote or edited,
@@ -107,7 +110,7 @@ const (
 	OutcomeTombstone         = contract.OutcomeTombstone
 )
 
-// StepResult is what a PreStep decided.
+// StepResult is what a step decided.
 type StepResult struct {
 	// Decision is the final decision of the step.
 	Decision Decision
@@ -121,7 +124,7 @@ type StepResult struct {
 	// publish it (descriptions a catalog budget shortened, skills it left
 	// out), then the registry's, on skill names that skills of more than
 	// one origin share and the qualified names the remote ones are listed
-	// under (skills.Snapshot.Diagnostics). PreStep also logs each one as a
+	// under (skills.Snapshot.Diagnostics). The step also logs each one as a
 	// warning.
 	Diagnostics []string
 	// Reasons say why the step published a catalog or did not: at least
@@ -136,7 +139,7 @@ type StepResult struct {
 	// ([ReasonNameCollision]); for OutcomeNoPlugin,
 	// [ReasonNoMount]; for OutcomePluginError, the failure
 	// ([ReasonHostError], [ReasonPluginError] or
-	// [ReasonCanceled]). PreStep logs them when they differ from
+	// [ReasonCanceled]). The step logs them when they differ from
 	// the session's previous step's (see the package documentation).
 	Reasons []Reason
 	// Invocations are the skills the user invoked by name in the step
@@ -215,40 +218,9 @@ func (c CallbackCounts) plus(d CallbackCounts) CallbackCounts {
 	}
 }
 
-// PreStep runs one pre-step: downstream listeners, then the plugin mount in
-// effect for step.AgentScope, then appends an entering decision's messages to
-// the session log. On a plugin failure it returns a *PluginError, and on a
-// failure of the host's side (a provider, the session store opening the
-// log or appending the step's messages, or a step.Cwd that is not absolute:
-// ErrRelativeCwd) a *HostError; unless
-// Options.FailClosed is set, the StepResult then carries the downstream
-// decision unchanged, with OutcomePluginError, and nothing of the step is in
-// the log.
-//
-// Options.PreStepTimeout bounds each attempt: the plugin's round trip with
-// its callbacks and every session-store call of the step (opening the log,
-// the append). (Re)starting the plugin process is not part of it.
-//
-// The plugin decides on the session's head as the host read it, and the
-// messages are appended only if the head has not moved since
-// (sessionlog.Log.AppendIf). If another step of the session appended first
-// (another goroutine, a retried request, another host replica sharing the
-// store), the plugin decides again on the new head, up to maxStepAttempts
-// times; so each catalog change is published once per session, whoever
-// races. Listeners run once per PreStep.
-func (h *Host) PreStep(ctx context.Context, step Step) (result StepResult, err error) {
-	if err := h.checkOpen("step session", step.SessionID); err != nil {
-		return StepResult{}, err
-	}
-	s := h.sessions.get(step.SessionID)
-	if err := s.enter(ctx); err != nil {
-		return h.failStep(ctx, s, step, step.Downstream, CallbackCounts{}, err)
-	}
-	defer s.leave()
-	return h.preStep(ctx, s, step)
-}
-
-// preStep is PreStep for a session whose turn the caller holds.
+// preStep runs a step of a session whose turn the caller holds: the
+// listeners, then the plugin, deciding again while another step of the
+// session appends first (see Session.Step).
 func (h *Host) preStep(ctx context.Context, s *session, step Step) (result StepResult, err error) {
 	ctx, obs := h.tel.startStep(ctx, step)
 	defer func() { h.observeStep(ctx, obs, step, result, err) }()

@@ -224,7 +224,7 @@ func (r *stepRun) runPlugin() (StepResult, *contract.SessionHead, error) {
 }
 
 // callbacksSince returns the callbacks made for the session since it
-// counted before. A session forgotten in between (EndSession) and met again
+// counted before. A session forgotten in between (Session.End) and met again
 // counts from zero.
 func (r *stepRun) callbacksSince(before CallbackCounts) CallbackCounts {
 	if now := r.h.sessions.get(r.step.SessionID); now != r.s {

@@ -101,8 +101,7 @@ func TestStoreFailureIsAHostErrorAndFailsOpen(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			host := storeHost(t, tc.store, hostsdk.Options{})
-			res, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a",
-				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
+			res, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{Messages: input}, &hostsdk.StepOptions{Turn: 1, Step: 1})
 			var herr *hostsdk.HostError
 			var perr *hostsdk.PluginError
 			if !errors.As(err, &herr) || errors.As(err, &perr) || !errors.Is(err, tc.cause) {
@@ -123,8 +122,7 @@ func TestStoreFailureIsAHostErrorAndFailsOpen(t *testing.T) {
 			}
 
 			closed := storeHost(t, tc.store, hostsdk.Options{FailClosed: true})
-			res, err = closed.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", AgentScope: "agent:a",
-				Turn: 1, Step: 1, Downstream: hostsdk.Decision{Messages: input}})
+			res, err = closed.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{Messages: input}, &hostsdk.StepOptions{Turn: 1, Step: 1})
 			if !errors.As(err, &herr) || len(res.Decision.Messages) != 0 || res.Outcome != "" {
 				t.Errorf("with FailClosed: PreStep = %+v, %v; want only a *hostsdk.HostError", res, err)
 			}
@@ -187,7 +185,7 @@ func TestStoreStallAfterASkillChangeIsTheHosts(t *testing.T) {
 			store := stallingStore{Store: sessionlog.NewMemoryStore(), stallHead: new(atomic.Bool), stallReads: new(atomic.Bool)}
 			h, reg := storeHostWithRegistry(t, store, hostsdk.Options{PreStepTimeout: 500 * time.Millisecond})
 			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope}
-			if res, err := h.PreStep(context.Background(), step); err != nil || res.Outcome != hostsdk.OutcomeInitial {
+			if res, err := runStep(context.Background(), h, step); err != nil || res.Outcome != hostsdk.OutcomeInitial {
 				t.Fatalf("first step: %s, %v", res.Outcome, err)
 			}
 			if err := reg.Register(tools.GlobalScope, skills.RuntimeSkill{Name: "gamma", Description: "Third skill.", Content: "Do gamma."}); err != nil {
@@ -195,7 +193,7 @@ func TestStoreStallAfterASkillChangeIsTheHosts(t *testing.T) {
 			}
 			store.stallHead.Store(tc.stallHead)
 			store.stallReads.Store(tc.stallReads)
-			res, err := h.PreStep(context.Background(), step)
+			res, err := runStep(context.Background(), h, step)
 			var perr *hostsdk.PluginError
 			var herr *hostsdk.HostError
 			if errors.As(err, &perr) {

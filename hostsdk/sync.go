@@ -122,7 +122,7 @@ func (s *Session) Sync(ctx context.Context, history []Message) (SyncResult, erro
 		return SyncResult{}, err
 	}
 	fresh := st.withLoadSources(hist.fresh(history))
-	res, err := s.step(ctx, st, Decision{Messages: fresh})
+	res, err := s.step(ctx, st, s.stepOf(Decision{Messages: fresh}, nil))
 	if res.Decision.Reject != nil {
 		return SyncResult{StepResult: res}, err
 	}

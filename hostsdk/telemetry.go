@@ -151,7 +151,7 @@ func (t *hostTelemetry) endStep(ctx context.Context, o stepObservation, result S
 
 // startToolCall starts the span of a CallTool, the parent of the plugin's
 // span.
-func (t *hostTelemetry) startToolCall(ctx context.Context, call ToolCall) (context.Context, trace.Span) {
+func (t *hostTelemetry) startToolCall(ctx context.Context, call sessionCall) (context.Context, trace.Span) {
 	if t.tracer == nil {
 		return ctx, nil
 	}

@@ -194,7 +194,7 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 	log := openLog(b, store, "s1")
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	for i := 0; i < 3; i++ { // publish, read it back, settle
-		if _, err := host.PreStep(ctx, step); err != nil {
+		if _, err := runStep(ctx, host, step); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -206,7 +206,7 @@ func telemetryHost(b *testing.B, mode, kind, otel string) (func(allocs *hostAllo
 		}
 		allocs.start()
 		t := time.Now()
-		res, err := host.PreStep(ctx, step)
+		res, err := runStep(ctx, host, step)
 		d := time.Since(t)
 		allocs.stop()
 		if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {

@@ -179,7 +179,7 @@ func TestOneStepIsOneSpanTree(t *testing.T) {
 		t.Run(mode.name, func(t *testing.T) {
 			e := newTelemetryEnv(t, mode.opts)
 			ctx := context.Background()
-			res, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+			res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 			if err != nil || res.Outcome != hostsdk.OutcomeInitial {
 				t.Fatalf("PreStep = %v, %v; want the initial catalog", res.Outcome, err)
 			}
@@ -204,7 +204,7 @@ func TestOneStepIsOneSpanTree(t *testing.T) {
 			}
 			e.spans.Reset()
 
-			tr, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
+			tr, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"alpha"}`)})
 			if err != nil || tr.IsError {
 				t.Fatalf("CallTool = %+v, %v", tr, err)
 			}
@@ -225,7 +225,7 @@ func TestTracingContinuesTheCallersTrace(t *testing.T) {
 	e := newTelemetryEnv(t, &hostsdk.LoadOptions{InProcess: true})
 	parent := trace.NewSpanContext(trace.SpanContextConfig{TraceID: trace.TraceID{1, 2, 3}, SpanID: trace.SpanID{4, 5, 6}, TraceFlags: trace.FlagsSampled})
 	ctx := trace.ContextWithSpanContext(context.Background(), parent)
-	if _, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}); err != nil {
+	if _, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range e.spans.GetSpans() {
@@ -263,7 +263,7 @@ func TestMetricsAfterTenSteps(t *testing.T) {
 			// Listed, but gone when loaded.
 			e.provider.Put(skilltest.Skill{Summary: skill.Summary{Name: "gamma", Description: "Does gamma.", Invocation: skill.DefaultPolicy()}, Vanished: true})
 		}
-		res, err := e.host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Turn: 1, Step: i})
+		res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, &hostsdk.StepOptions{Turn: 1, Step: i})
 		if err != nil {
 			t.Fatalf("step %d: %v", i, err)
 		}
@@ -275,7 +275,7 @@ func TestMetricsAfterTenSteps(t *testing.T) {
 		t.Fatalf("outcomes (-want +got):\n%s", d)
 	}
 	for _, args := range []string{`{"name":"alpha"}`, `{"name":"gamma"}`} {
-		if _, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(args)}); err != nil {
+		if _, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(args)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -383,7 +383,7 @@ func TestResourceReadsAreTracedAndCounted(t *testing.T) {
 		ResourceBase: &skill.ResourceBase{Kind: skill.ResourceDirectory, Path: dir}}}, `{"resourceTool": true}`, false)
 	ctx := context.Background()
 	for _, path := range []string{"notes.md", "missing.md", "notes.md"} {
-		res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill_resource", Arguments: json.RawMessage(`{"name":"files","path":"` + path + `"}`)})
+		res, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(ctx, hostsdk.ToolCall{Name: "skill_resource", Arguments: json.RawMessage(`{"name":"files","path":"` + path + `"}`)})
 		if err != nil || res.IsError != (path == "missing.md") {
 			t.Fatalf("read %s = %+v, %v", path, res, err)
 		}
@@ -437,7 +437,7 @@ func TestTracerAndMeterAreIndependent(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer m.Unmount(context.Background())
-		res, err := host.PreStep(context.Background(), hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: tools.GlobalScope})
+		res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: tools.GlobalScope}).Step(context.Background(), hostsdk.Decision{}, nil)
 		if err != nil || res.Outcome != hostsdk.OutcomeInitial {
 			t.Fatalf("PreStep = %v, %v", res.Outcome, err)
 		}
@@ -473,7 +473,7 @@ func TestNoProvidersRecordNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx, span := tp.Tracer("runtime").Start(context.Background(), "runtime step")
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	span.End()
 	if err != nil || res.Outcome != hostsdk.OutcomeInitial || res.Callbacks.Total() == 0 {
 		t.Fatalf("PreStep = %+v, %v; want the initial catalog, with callbacks", res, err)
@@ -488,7 +488,7 @@ func TestNoProvidersRecordNothing(t *testing.T) {
 // the call itself; its span says so and is not marked failed.
 func TestAToolThatIsNotThePluginsIsNoFailure(t *testing.T) {
 	e := newTelemetryEnv(t, &hostsdk.LoadOptions{InProcess: true})
-	_, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "bash", Arguments: json.RawMessage(`{}`)})
+	_, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "bash", Arguments: json.RawMessage(`{}`)})
 	var notFound *hostsdk.ToolNotFoundError
 	if !errors.As(err, &notFound) {
 		t.Fatalf("CallTool(bash) = %v, want *ToolNotFoundError", err)

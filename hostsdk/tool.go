@@ -8,13 +8,9 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 )
 
-// ToolCall is a model's call of a tool, as the runtime received it.
+// ToolCall is a model's call of a tool, as the runtime received it. The
+// session, its working directory and agent scope are the Session's.
 type ToolCall struct {
-	SessionID string
-	// Cwd is the session's working directory, as in Step: absolute, or
-	// empty.
-	Cwd        string
-	AgentScope string
 	// CallID is the model's id of the call, where the runtime has one
 	// (some frameworks give tools none): the plugin records and traces it,
 	// and decides nothing by it. Optional.
@@ -24,6 +20,14 @@ type ToolCall struct {
 	// Arguments is the raw JSON of the call's arguments, as the model sent
 	// it (the plugin reports malformed arguments as a tool error).
 	Arguments json.RawMessage
+}
+
+// sessionCall is a tool call with the session that makes it.
+type sessionCall struct {
+	ToolCall
+	SessionID  string
+	Cwd        string
+	AgentScope string
 }
 
 // ToolResult is a tool call's result: the rendered text the model sees and,
@@ -38,13 +42,23 @@ func (e *ToolNotFoundError) Error() string {
 	return fmt.Sprintf("tool %q is not available in scope %q", e.Name, e.Scope)
 }
 
-// CallTool resolves call.Name for the agent's scope and, when it resolves to
-// a tool a plugin mount registered, forwards the call to the plugin. A name
-// that resolves to another definition (a same-name shadow, say) is not the
-// plugin's: CallTool returns *ToolNotFoundError for it, and the runtime
-// dispatches it itself. A call.Cwd that is not absolute is a *HostError
-// matching ErrRelativeCwd, and the plugin is not called.
-func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, err error) {
+// CallTool runs the model's call of one of the session's tools: it
+// resolves call.Name for the session's agent scope and, when it resolves
+// to a tool a plugin mount registered, forwards the call to the plugin. A
+// name that resolves to another definition (a same-name shadow, say) is
+// not the plugin's: CallTool returns *ToolNotFoundError for it, and the
+// runtime dispatches it itself. A working directory that is not absolute
+// is a *HostError matching ErrRelativeCwd, and the plugin is not called.
+//
+// A `skill` call's result carries the plugin's load record
+// (ToolResult.Source): a runtime appends the tool-result message with it
+// (Append), and Sync sets it itself on the message that answers call.CallID.
+func (s *Session) CallTool(ctx context.Context, call ToolCall) (ToolResult, error) {
+	return s.h.callTool(ctx, sessionCall{ToolCall: call, SessionID: s.id, Cwd: s.cwd, AgentScope: s.agentScope})
+}
+
+// callTool is CallTool for a call of the session it names.
+func (h *Host) callTool(ctx context.Context, call sessionCall) (result ToolResult, err error) {
 	if err := h.checkOpen("call tool", call.Name); err != nil {
 		return ToolResult{}, err
 	}
@@ -68,7 +82,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 				if err != nil {
 					return ToolResult{}, blame(ctx, callerFirst, err)
 				}
-				if res.Source != nil && call.CallID != "" && call.SessionID != "" {
+				if res.Source != nil && call.CallID != "" {
 					h.sessions.get(call.SessionID).noteLoad(call.CallID, res.Source)
 				}
 				h.grantsAfterTool(call, res)
@@ -82,7 +96,7 @@ func (h *Host) CallTool(ctx context.Context, call ToolCall) (result ToolResult, 
 // executeSkillTool forwards a call of one of the mount's tools, named by
 // call.Name, to the plugin, with the identity `skill` resolves to for the
 // calling agent.
-func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID, token string) (ToolResult, error) {
+func (m *Mount) executeSkillTool(ctx context.Context, call sessionCall, skillID, token string) (ToolResult, error) {
 	var res contract.ToolResult
 	err := m.call(ctx, "execute skill tool", func(svc contract.Service, mountID string) (err error) {
 		res, err = svc.ExecuteSkillTool(ctx, contract.ToolCall{
@@ -107,7 +121,7 @@ func (m *Mount) executeSkillTool(ctx context.Context, call ToolCall, skillID, to
 // selection the session's latest step knew (what its catalog showed), or
 // "" when the host holds no token or knows no selection yet, and the
 // plugin asks.
-func (h *Host) toolCallToken(call ToolCall) string {
+func (h *Host) toolCallToken(call sessionCall) string {
 	q, err := h.answer.Query(call.SessionID, call.Cwd, call.AgentScope)
 	if err != nil {
 		return ""

@@ -60,9 +60,9 @@ func TouchedPathsOf(arguments json.RawMessage) []string {
 
 // TouchedPathsOfMessages returns the files the tool calls (tool_use
 // blocks) of msgs name, as TouchedPathsOf reads each call's input: what
-// every step (Host.PreStep, Session.Step, Session.Sync) sends as touched
-// paths beside Step.TouchedPaths and those Session.Touch reported, for
-// the tool calls of the messages it proposes.
+// every step (Session.Step, Session.Sync) sends as touched paths beside
+// those Session.Touch reported, for the tool calls of the messages it
+// proposes.
 func TouchedPathsOfMessages(msgs []Message) []string {
 	var out []string
 	for _, m := range msgs {

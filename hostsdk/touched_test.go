@@ -87,23 +87,23 @@ func TestSessionTouch(t *testing.T) {
 		}
 		return out
 	}
-	res, err := s.Step(t.Context(), user("hello"))
+	res, err := s.Step(t.Context(), user("hello"), nil)
 	if err != nil || res.Outcome != hostsdk.OutcomeInitial {
 		t.Fatalf("first step: %v, %v", res.Outcome, err)
 	}
 	s.Touch("/repo/cmd/main.go")
-	res, err = s.Step(t.Context(), hostsdk.Decision{})
+	res, err = s.Step(t.Context(), hostsdk.Decision{}, nil)
 	if err != nil || res.Outcome != hostsdk.OutcomeReplacement || !slices.Contains(codes(res), contract.ReasonPathsActivated) {
 		t.Fatalf("after Touch: %v %v, %v", res.Outcome, codes(res), err)
 	}
-	if res, err = s.Step(t.Context(), hostsdk.Decision{}); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+	if res, err = s.Step(t.Context(), hostsdk.Decision{}, nil); err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 		t.Fatalf("Touch's paths were sent twice: %v, %v", res.Outcome, err)
 	}
 	call, err := contract.ToolUseBlock("c1", "Write", json.RawMessage(`{"file_path":"db/1.sql"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = s.Step(t.Context(), hostsdk.Decision{Messages: []hostsdk.Message{{Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{call}}}})
+	res, err = s.Step(t.Context(), hostsdk.Decision{Messages: []hostsdk.Message{{Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{call}}}}, nil)
 	if err != nil || res.Outcome != hostsdk.OutcomeReplacement || !slices.Contains(codes(res), contract.ReasonPathsActivated) {
 		t.Fatalf("after a tool call on db/1.sql: %v %v, %v", res.Outcome, codes(res), err)
 	}

@@ -70,26 +70,26 @@ type TranscriptEntry struct {
 // transcriptPage is how many events Transcript reads a call.
 const transcriptPage = 1024
 
-// Transcript reads a session's messages back from its log, oldest first:
-// the messages of every step and of AppendMessages, and the summaries of
+// Transcript reads the session's messages back from its log, oldest first:
+// the messages of every step and of Append, and the summaries of
 // recorded compactions, each with its source and with its content blocks
 // as they were appended (blocks other than plain text byte for byte). A
 // runtime that restarts rebuilds the model's context from the visible
 // entries. Records that hold no message (a compaction without a summary, a
 // skill selection) are left out; a message record that cannot be decoded
 // is left out too, and logged, so one bad record never costs the rest.
-func (h *Host) Transcript(ctx context.Context, sessionID string) ([]TranscriptEntry, error) {
-	log, err := h.sessionLog(ctx, sessionID)
+func (s *Session) Transcript(ctx context.Context) ([]TranscriptEntry, error) {
+	log, err := s.h.sessionLog(ctx, s.id)
 	if err != nil {
 		return nil, err
 	}
 	evs, _, err := readSince(ctx, log, 0)
 	if err != nil {
-		return nil, fmt.Errorf("read the transcript of session %q: %w", sessionID, err)
+		return nil, fmt.Errorf("read the transcript of session %q: %w", s.id, err)
 	}
 	var out []TranscriptEntry
 	for _, ev := range evs {
-		if msg, ok := h.decodeMessage(sessionID, ev); ok {
+		if msg, ok := s.h.decodeMessage(s.id, ev); ok {
 			out = append(out, TranscriptEntry{Seq: ev.Seq, Visible: ev.Visible, Compaction: ev.Type == sessionlog.TypeCompaction,
 				Plugin: IsPluginMessage(msg), Message: msg})
 		}

@@ -58,7 +58,7 @@ func mixedTranscript(t *testing.T) (user hostsdk.Message, reply hostsdk.Message,
 // TestTranscriptRoundTrips writes a mixed transcript through the host — the
 // user's message and the tool results as messages proposed to a step, so
 // they cross the plugin binary's gRPC boundary both ways, the model's
-// replies with AppendMessages — and reads it back with Transcript from each
+// replies with Session.Append — and reads it back with Transcript from each
 // store: every block as it was written, and the log's bodies as the golden
 // file holds them.
 func TestTranscriptRoundTrips(t *testing.T) {
@@ -98,7 +98,7 @@ func TestTranscriptRoundTrips(t *testing.T) {
 			}
 			user, reply, results, after := mixedTranscript(t)
 			step := func(n int, msgs ...hostsdk.Message) []hostsdk.Message {
-				res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/", AgentScope: tools.GlobalScope, Turn: 1, Step: n, Downstream: hostsdk.Decision{Messages: msgs}})
+				res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/", AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{Messages: msgs}, &hostsdk.StepOptions{Turn: 1, Step: n})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -109,17 +109,17 @@ func TestTranscriptRoundTrips(t *testing.T) {
 			if len(want) != 2 {
 				t.Fatalf("step 1 gave %d messages, want the user's and the catalog", len(want))
 			}
-			if _, err := host.AppendMessages(ctx, "s1", reply); err != nil {
+			if _, err := host.Session("s1", nil).Append(ctx, reply); err != nil {
 				t.Fatal(err)
 			}
 			want = append(want, reply)
 			want = append(want, step(2, results)...)
-			if _, err := host.AppendMessages(ctx, "s1", after); err != nil {
+			if _, err := host.Session("s1", nil).Append(ctx, after); err != nil {
 				t.Fatal(err)
 			}
 			want = append(want, after)
 
-			got, err := host.Transcript(ctx, "s1")
+			got, err := host.Session("s1", nil).Transcript(ctx)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +193,7 @@ func TestTranscriptReadsAnOldLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer host.Close()
-	got, err := host.Transcript(context.Background(), "old")
+	got, err := host.Session("old", nil).Transcript(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -256,7 +256,7 @@ func TestTranscriptSkipsARecordThatDoesNotDecode(t *testing.T) {
 	if _, err := log.Append(ctx, sessionlog.Record{Type: sessionlog.TypeMessage, Body: good}, sessionlog.Record{Type: sessionlog.TypeMessage, Body: bad}, sessionlog.Record{Type: sessionlog.TypeMessage, Body: good}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := host.Transcript(ctx, "s1")
+	got, err := host.Session("s1", nil).Transcript(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

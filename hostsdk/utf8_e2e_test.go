@@ -30,7 +30,7 @@ func TestInvalidUTF8DescriptionIsRefusedAtRegister(t *testing.T) {
 	}
 	e.mount(tools.GlobalScope)
 	for _, session := range []string{"s1", "s2"} {
-		res, err := e.host.PreStep(context.Background(), hostsdk.Step{SessionID: session, Cwd: "/work", AgentScope: "agent:a"})
+		res, err := e.host.Session(session, &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(context.Background(), hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatalf("PreStep(%s): %v (outcome %s)", session, err, res.Outcome)
 		}
@@ -54,7 +54,7 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 			}
 			msg := hostsdk.Message{ID: "u-latin1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{{Type: "text", Text: "ol\xe1"}}}
 			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Downstream: hostsdk.Decision{Messages: []hostsdk.Message{msg}}}
-			res, err := host.PreStep(context.Background(), step)
+			res, err := runStep(context.Background(), host, step)
 			var hostErr *hostsdk.HostError
 			var pluginErr *hostsdk.PluginError
 			if !errors.As(err, &hostErr) || errors.As(err, &pluginErr) || !errors.Is(err, skill.ErrInvalidUTF8) {
@@ -67,7 +67,7 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 				t.Errorf("failed step: outcome %s with %d messages, %d appended; want the downstream decision unchanged, nothing appended", res.Outcome, len(res.Decision.Messages), len(res.Appended))
 			}
 			step.Downstream.Messages[0].Content[0].Text = "olá"
-			res, err = host.PreStep(context.Background(), step)
+			res, err = runStep(context.Background(), host, step)
 			if err != nil || res.Outcome != hostsdk.OutcomeInitial {
 				t.Fatalf("the corrected step: %s, %v; want initial", res.Outcome, err)
 			}
@@ -75,16 +75,16 @@ func TestInvalidUTF8UserMessageIsTheHostsError(t *testing.T) {
 	}
 }
 
-// TestAppendMessagesRefusesInvalidUTF8: AppendMessages refuses a message
+// TestAppendRefusesInvalidUTF8: Session.Append refuses a message
 // that is not UTF-8, naming it, instead of storing its bytes turned into
 // U+FFFD; nothing of the call is appended.
-func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
+func TestAppendRefusesInvalidUTF8(t *testing.T) {
 	host, _, store := modeEnv(t, &hostsdk.LoadOptions{InProcess: true}, hostsdk.Options{})
 	good := hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{{Type: "text", Text: "fine"}}}
 	bad := hostsdk.Message{ID: "t1", Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{{Type: "text", Text: "ok"}, {Type: "text", Text: "\xff\xfe"}}}
-	_, err := host.AppendMessages(context.Background(), "s1", good, bad)
+	_, err := host.Session("s1", nil).Append(context.Background(), good, bad)
 	if !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), `message "t1": content block 1's text is not valid UTF-8 (byte 0`) {
-		t.Fatalf("AppendMessages: %v, want an error naming message t1's block 1", err)
+		t.Fatalf("Append: %v, want an error naming message t1's block 1", err)
 	}
 	log, err := store.Open(context.Background(), "s1")
 	if err != nil {
@@ -95,10 +95,10 @@ func TestAppendMessagesRefusesInvalidUTF8(t *testing.T) {
 	}
 
 	// A compaction's summary is refused alike.
-	if _, err := host.AppendMessages(context.Background(), "s1", good); err != nil {
+	if _, err := host.Session("s1", nil).Append(context.Background(), good); err != nil {
 		t.Fatal(err)
 	}
-	_, err = host.RecordCompaction(context.Background(), "s1", hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 1}, Summary: &bad})
+	_, err = host.Session("s1", nil).RecordCompaction(context.Background(), hostsdk.Compaction{Hide: sessionlog.Range{From: 1, To: 1}, Summary: &bad})
 	if !errors.Is(err, skill.ErrInvalidUTF8) || !strings.Contains(err.Error(), `compaction summary: message "t1": content block 1's text is not valid UTF-8`) {
 		t.Fatalf("RecordCompaction with a summary that is not UTF-8: %v", err)
 	}
@@ -130,7 +130,7 @@ func TestInvalidUTF8SkillFileBody(t *testing.T) {
 	e.reg.AddProvider(tools.GlobalScope, p, nil)
 	e.mount(tools.GlobalScope)
 	expect(t, e.step("s1", "agent:a"), hostsdk.OutcomeInitial, "latin")
-	out, err := e.host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: "skill", Arguments: json.RawMessage(`{"name":"latin"}`)})
+	out, err := e.host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill", Arguments: json.RawMessage(`{"name":"latin"}`)})
 	if err != nil || !out.IsError || !strings.Contains(out.Text, "not valid UTF-8") {
 		t.Fatalf("loading a skill whose body is not UTF-8: %+v, %v; want a tool error saying so", out, err)
 	}

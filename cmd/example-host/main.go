@@ -141,7 +141,7 @@ func compact(ctx context.Context, s *hostsdk.Session) error {
 		return err
 	}
 	conversation := []hostsdk.Message{summary}
-	res, err := s.Step(ctx, hostsdk.Decision{})
+	res, err := s.Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil {
 		return err
 	}
@@ -159,7 +159,7 @@ func converse(ctx context.Context, s *hostsdk.Session, offered []hostsdk.ToolDef
 	for step := 1; step <= 3; step++ {
 		// The step's new input goes in as the downstream decision; the step
 		// appends it to the log with whatever the plugin adds.
-		res, err := s.Step(ctx, hostsdk.Decision{Messages: input})
+		res, err := s.Step(ctx, hostsdk.Decision{Messages: input}, nil)
 		var pluginErr *hostsdk.PluginError
 		var hostErr *hostsdk.HostError
 		switch {

@@ -638,8 +638,7 @@ func (d *demo) section(title string) {
 // since the previous one.
 func (d *demo) step(ctx context.Context, user ...hostsdk.Message) error {
 	d.steps++
-	res, err := d.host.PreStep(ctx, hostsdk.Step{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Turn: 1, Step: d.steps,
-		Downstream: hostsdk.Decision{Messages: user}})
+	res, err := d.host.Session(demoSession, &hostsdk.SessionOptions{Cwd: d.project, AgentScope: demoAgent}).Step(ctx, hostsdk.Decision{Messages: user}, &hostsdk.StepOptions{Turn: 1, Step: d.steps})
 	if err != nil {
 		return err
 	}
@@ -693,7 +692,7 @@ func (d *demo) call(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: contract.SkillToolName, Arguments: args})
+	res, err := d.host.Session(demoSession, &hostsdk.SessionOptions{Cwd: d.project, AgentScope: demoAgent}).CallTool(ctx, hostsdk.ToolCall{Name: contract.SkillToolName, Arguments: args})
 	if err != nil {
 		return err
 	}
@@ -714,7 +713,7 @@ func (d *demo) read(ctx context.Context, name, path string) error {
 	if err != nil {
 		return err
 	}
-	res, err := d.host.CallTool(ctx, hostsdk.ToolCall{SessionID: demoSession, Cwd: d.project, AgentScope: demoAgent, Name: contract.ResourceToolName, Arguments: args})
+	res, err := d.host.Session(demoSession, &hostsdk.SessionOptions{Cwd: d.project, AgentScope: demoAgent}).CallTool(ctx, hostsdk.ToolCall{Name: contract.ResourceToolName, Arguments: args})
 	if err != nil {
 		return err
 	}

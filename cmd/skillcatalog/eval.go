@@ -381,7 +381,7 @@ func (ev *evaluator) fullDescriptions(ctx context.Context) (map[string]string, e
 // runCase runs one case's step and search in a session of its own.
 func (ev *evaluator) runCase(ctx context.Context, session string, c fileCase, full map[string]string) (evalResult, error) {
 	o := ev.o.explain
-	defer ev.host.EndSession(ctx, session)
+	defer ev.host.Session(session, nil).End(ctx)
 	res, err := o.step(ctx, ev.host, session, c.Request)
 	if err != nil {
 		return evalResult{}, err
@@ -392,7 +392,7 @@ func (ev *evaluator) runCase(ctx context.Context, session string, c fileCase, fu
 	if err != nil {
 		return evalResult{}, err
 	}
-	tr, err := ev.host.CallTool(ctx, hostsdk.ToolCall{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Name: contract.SearchToolName, Arguments: args})
+	tr, err := ev.host.Session(session, &hostsdk.SessionOptions{Cwd: o.cwd, AgentScope: o.agent}).CallTool(ctx, hostsdk.ToolCall{Name: contract.SearchToolName, Arguments: args})
 	if err != nil {
 		return evalResult{}, err
 	}

@@ -396,17 +396,19 @@ func (o explainOptions) mountOptions() *hostsdk.MountOptions {
 // step runs a session's first step on host, with o's selection, and the
 // user's request when there is one.
 func (o explainOptions) step(ctx context.Context, host *hostsdk.Host, session, request string) (hostsdk.StepResult, error) {
+	s := host.Session(session, &hostsdk.SessionOptions{Cwd: o.cwd, AgentScope: o.agent})
 	if sel := o.selection(); !sel.IsZero() {
-		if err := host.SelectSkills(ctx, session, sel); err != nil {
+		if err := s.SelectSkills(ctx, sel); err != nil {
 			return hostsdk.StepResult{}, err
 		}
 	}
-	step := hostsdk.Step{SessionID: session, Cwd: o.cwd, AgentScope: o.agent, Turn: 1, Step: 1, TouchedPaths: o.touched}
+	var downstream hostsdk.Decision
 	if request != "" {
-		step.Downstream.Messages = []hostsdk.Message{{ID: "request", Role: hostsdk.RoleUser, UserInput: true,
+		downstream.Messages = []hostsdk.Message{{ID: "request", Role: hostsdk.RoleUser, UserInput: true,
 			Content: []hostsdk.ContentBlock{{Type: "text", Text: request}}}}
 	}
-	return host.PreStep(ctx, step)
+	s.Touch(o.touched...)
+	return s.Step(ctx, downstream, &hostsdk.StepOptions{Turn: 1, Step: 1})
 }
 
 // selection is the skill selection o names.

@@ -79,7 +79,7 @@ func explainRequests(ctx context.Context, o explainOptions, stdout, stderr io.Wr
 		if err != nil {
 			return nil, err
 		}
-		host.EndSession(ctx, session)
+		host.Session(session, nil).End(ctx)
 		return struct {
 			ID       string   `json:"id"`
 			Relevant []string `json:"relevant"`

@@ -168,7 +168,7 @@ func (s *searcher) search(ctx context.Context, query string, k int) (*skill.Sear
 	if err != nil {
 		return nil, err
 	}
-	res, err := s.host.CallTool(ctx, hostsdk.ToolCall{SessionID: "search", Cwd: s.cwd, AgentScope: s.agent, Name: contract.SearchToolName, Arguments: args})
+	res, err := s.host.Session("search", &hostsdk.SessionOptions{Cwd: s.cwd, AgentScope: s.agent}).CallTool(ctx, hostsdk.ToolCall{Name: contract.SearchToolName, Arguments: args})
 	if err != nil {
 		return nil, err
 	}

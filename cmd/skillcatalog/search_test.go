@@ -75,7 +75,7 @@ func TestSearchMatchesTheTool(t *testing.T) {
 	var want []batchResult
 	for i, q := range queries {
 		args, _ := json.Marshal(map[string]any{"query": q, "limit": 10})
-		res, err := host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s", Cwd: dir, AgentScope: "agent:a", Name: "skill_search", Arguments: args})
+		res, err := host.Session("s", &hostsdk.SessionOptions{Cwd: dir, AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: "skill_search", Arguments: args})
 		if err != nil || res.IsError {
 			t.Fatalf("tool: %v %s", err, res.Text)
 		}

@@ -99,7 +99,7 @@ func (m *einoModel) Generate(ctx context.Context, input []*schema.Message, _ ...
 		return nil, err
 	}
 	out := schema.AssistantMessage(reply.Text(), nil)
-	for _, c := range modelapi.Calls(reply, hostsdk.ToolCall{}) {
+	for _, c := range modelapi.Calls(reply) {
 		out.ToolCalls = append(out.ToolCalls, schema.ToolCall{ID: c.CallID, Type: "function",
 			Function: schema.FunctionCall{Name: c.Name, Arguments: string(c.Arguments)}})
 	}

@@ -91,7 +91,7 @@ func genkitModel(send sendFunc) ai.ModelFunc {
 		if text := reply.Text(); text != "" {
 			out.Content = append(out.Content, ai.NewTextPart(text))
 		}
-		for _, c := range modelapi.Calls(reply, hostsdk.ToolCall{}) {
+		for _, c := range modelapi.Calls(reply) {
 			var input any
 			if err := json.Unmarshal(c.Arguments, &input); err != nil {
 				return nil, fmt.Errorf("tool call %q: %w", c.Name, err)

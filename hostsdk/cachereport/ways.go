@@ -59,7 +59,7 @@ func conversed(ctx context.Context, sc *scenario, dir string, w way, send sendFu
 				return fmt.Errorf("turn %d: %w", i+1, err)
 			}
 			history = append(history, reply)
-			calls := modelapi.Calls(reply, hostsdk.ToolCall{})
+			calls := modelapi.Calls(reply)
 			if len(calls) == 0 {
 				break
 			}

@@ -559,7 +559,7 @@ func (e *env) selectSkills(a *selectAction) error {
 		IncludeProviders: a.IncludeProviders,
 		ExcludeProviders: a.ExcludeProviders,
 	}
-	err := e.host.SelectSkills(e.ctx, a.Session, sel)
+	err := e.host.Session(a.Session, nil).SelectSkills(e.ctx, sel)
 	switch {
 	case a.Error == nil:
 		return err
@@ -669,7 +669,7 @@ func (e *env) preStep(a *preStepAction, exp *expectation, fail func(string, ...a
 	if a.Cancel {
 		res, err = e.cancelledPreStep(ctx, step)
 	} else {
-		res, err = host.PreStep(ctx, step)
+		res, err = runStep(ctx, host, step)
 	}
 	if exp == nil {
 		exp = &expectation{}
@@ -696,7 +696,16 @@ func (e *env) preStep(a *preStepAction, exp *expectation, fail func(string, ...a
 	e.checkCommon(a.Session, exp, fail)
 }
 
-// hostStep is the Host.PreStep a preStep action runs, defaults applied.
+// runStep runs step through the handle of the session it names, with the
+// session's directory, agent, preloaded and touched files as the step
+// names them: a scenario's steps may vary each.
+func runStep(ctx context.Context, host *hostsdk.Host, step hostsdk.Step) (hostsdk.StepResult, error) {
+	s := host.Session(step.SessionID, &hostsdk.SessionOptions{Cwd: step.Cwd, AgentScope: step.AgentScope, PreloadSkills: step.PreloadSkills})
+	s.Touch(step.TouchedPaths...)
+	return s.Step(ctx, step.Downstream, &hostsdk.StepOptions{Turn: step.Turn, Step: step.Step})
+}
+
+// hostStep is the step a preStep action runs, defaults applied.
 func (e *env) hostStep(a *preStepAction) hostsdk.Step {
 	step := hostsdk.Step{SessionID: a.Session, Cwd: e.inProject(a.Cwd), AgentScope: a.Agent, Turn: a.Turn, Step: a.Step,
 		TouchedPaths: e.inProjectAll(a.Touched), PreloadSkills: a.Preload}
@@ -798,7 +807,7 @@ func (e *env) cancelledPreStep(parent context.Context, step hostsdk.Step) (hosts
 	}
 	done := make(chan result, 1)
 	go func() {
-		res, err := e.host.PreStep(ctx, step)
+		res, err := runStep(ctx, e.host, step)
 		done <- result{res, err}
 	}()
 	select {
@@ -823,7 +832,7 @@ func (e *env) toolCall(a *toolCallAction, exp *expectation, fail func(string, ..
 	}
 	ctx, cancel := context.WithTimeout(e.ctx, e.stepTimeout)
 	defer cancel()
-	res, err := e.host.CallTool(ctx, hostsdk.ToolCall{SessionID: a.Session, Cwd: e.inProject(a.Cwd), AgentScope: a.Agent, CallID: "conformance-call", Name: a.Tool, Arguments: json.RawMessage(args)})
+	res, err := e.host.Session(a.Session, &hostsdk.SessionOptions{Cwd: e.inProject(a.Cwd), AgentScope: a.Agent}).CallTool(ctx, hostsdk.ToolCall{CallID: "conformance-call", Name: a.Tool, Arguments: json.RawMessage(args)})
 	if exp == nil {
 		exp = &expectation{}
 	}
@@ -871,7 +880,7 @@ func (e *env) toolCall(a *toolCallAction, exp *expectation, fail func(string, ..
 func (e *env) recordResult(ctx context.Context, session string, res hostsdk.ToolResult, fail func(string, ...any)) {
 	block, err := hostsdk.ToolResultBlock("conformance-call", []hostsdk.ContentBlock{hostsdk.TextBlock(res.Text)}, res.IsError)
 	if err == nil {
-		_, err = e.host.AppendMessages(ctx, session, hostsdk.Message{Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{block}, Source: res.Source})
+		_, err = e.host.Session(session, nil).Append(ctx, hostsdk.Message{Role: hostsdk.RoleTool, Content: []hostsdk.ContentBlock{block}, Source: res.Source})
 	}
 	if err != nil {
 		fail("record the tool result: %v", err)

@@ -9,7 +9,7 @@ import (
 )
 
 // Calls reads the tool calls of the model's reply (any adapter's) as the
-// calls a host runs, and ResultMessage carries their results back in one
+// calls a host runs through its Session, and ResultMessage carries their results back in one
 // message, which each adapter turns into its API's tool-result form.
 func ExampleCalls() {
 	use, err := modelapi.ToolUseBlock("call_1", "skill", `{"name": "pdf-forms"}`)
@@ -17,9 +17,9 @@ func ExampleCalls() {
 		log.Fatal(err)
 	}
 	reply := hostsdk.Message{Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("Loading it."), use}}
-	calls := modelapi.Calls(reply, hostsdk.ToolCall{SessionID: "session-1", Cwd: "/work"})
+	calls := modelapi.Calls(reply)
 	for _, c := range calls {
-		fmt.Println(c.CallID, c.Name, string(c.Arguments), c.Cwd)
+		fmt.Println(c.CallID, c.Name, string(c.Arguments))
 	}
 
 	// The host runs each call and answers it with its result.
@@ -30,6 +30,6 @@ func ExampleCalls() {
 	}
 	fmt.Println(msg.Role, len(msg.Content), msg.Content[0].Type)
 	// Output:
-	// call_1 skill {"name":"pdf-forms"} /work
+	// call_1 skill {"name":"pdf-forms"}
 	// tool 1 tool_result
 }

@@ -3,12 +3,12 @@
 // (github.com/anthropics/anthropic-sdk-go), package openaiapi to OpenAI's
 // Chat Completions and Responses APIs (github.com/openai/openai-go). Each
 // turns the tools an agent sees (tools.Tree.Visible) into the API's tool
-// definitions, the step's messages (a session's Host.Transcript, say) into
+// definitions, the step's messages (a session's Session.Transcript, say) into
 // the API's request messages, and the model's response back into an
 // assistant hostsdk.Message whose tool calls are "tool_use" blocks.
 //
 // This package holds what is the same for every API: the tool calls of an
-// assistant message as hostsdk.ToolCall values for Host.CallTool (Calls),
+// assistant message as hostsdk.ToolCall values for Session.CallTool (Calls),
 // and the message that carries their results back (ResultMessage), which
 // every adapter converts into the API's own form.
 //
@@ -71,17 +71,16 @@ func Arguments(b hostsdk.ContentBlock) (json.RawMessage, bool) {
 }
 
 // Calls returns the tool calls of an assistant message, one per "tool_use"
-// block, in order, ready for Host.CallTool: SessionID, Cwd and AgentScope
-// come from at, CallID, Name and Arguments from the block.
-func Calls(msg hostsdk.Message, at hostsdk.ToolCall) []hostsdk.ToolCall {
+// block, in order, ready for Session.CallTool: CallID, Name and Arguments
+// come from the block.
+func Calls(msg hostsdk.Message) []hostsdk.ToolCall {
 	var calls []hostsdk.ToolCall
 	for _, b := range msg.Content {
 		u, ok := b.ToolUse()
 		if !ok {
 			continue
 		}
-		call := at
-		call.CallID, call.Name = u.ID, u.Name
+		call := hostsdk.ToolCall{CallID: u.ID, Name: u.Name}
 		call.Arguments, _ = Arguments(b)
 		calls = append(calls, call)
 	}
@@ -97,7 +96,7 @@ type Result struct {
 // ResultMessage returns the message that carries tool results to the model:
 // role tool, one "tool_result" block per result, in order, each holding the
 // result's text as one text block and its error flag. Append it to the
-// session (Host.AppendMessages, or a step's Downstream); the adapters turn
+// session (Session.Append, or the messages proposed to Session.Step); the adapters turn
 // it into the API's tool-result form.
 func ResultMessage(id string, results ...Result) (hostsdk.Message, error) {
 	msg := hostsdk.Message{ID: id, Role: hostsdk.RoleTool}

@@ -47,29 +47,28 @@ func TestToolUseBlock(t *testing.T) {
 }
 
 // TestCallsAndResults: Calls takes each tool_use block of a message, in
-// order, with the session, directory and agent of the call it is given;
-// ResultMessage answers them with their ids and error flags.
+// order, with its id, name and arguments; ResultMessage answers them with
+// their ids and error flags.
 func TestCallsAndResults(t *testing.T) {
 	use1, _ := hostsdk.ToolUseBlock("toolu_1", "skill", json.RawMessage(`{"name":"pdf-forms"}`))
 	use2, _ := modelapi.ToolUseBlock("call_2", "skill_resource", `{"name":`)
 	thinking, _ := hostsdk.RawBlock(json.RawMessage(`{"type":"thinking","thinking":"...","signature":"s"}`))
 	msg := hostsdk.Message{ID: "a1", Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{thinking, hostsdk.TextBlock("Loading."), use1, use2}}
-	at := hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", CallID: "ignored", Name: "ignored"}
-	calls := modelapi.Calls(msg, at)
+	calls := modelapi.Calls(msg)
 	want := []hostsdk.ToolCall{
-		{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", CallID: "toolu_1", Name: "skill", Arguments: json.RawMessage(`{"name":"pdf-forms"}`)},
-		{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", CallID: "call_2", Name: "skill_resource", Arguments: json.RawMessage(`{"name":`)},
+		{CallID: "toolu_1", Name: "skill", Arguments: json.RawMessage(`{"name":"pdf-forms"}`)},
+		{CallID: "call_2", Name: "skill_resource", Arguments: json.RawMessage(`{"name":`)},
 	}
 	if len(calls) != len(want) {
 		t.Fatalf("calls %+v", calls)
 	}
 	for i := range want {
 		g, w := calls[i], want[i]
-		if g.SessionID != w.SessionID || g.Cwd != w.Cwd || g.AgentScope != w.AgentScope || g.CallID != w.CallID || g.Name != w.Name || string(g.Arguments) != string(w.Arguments) {
+		if g.CallID != w.CallID || g.Name != w.Name || string(g.Arguments) != string(w.Arguments) {
 			t.Errorf("call %d: %+v, want %+v", i, g, w)
 		}
 	}
-	if calls := modelapi.Calls(hostsdk.Message{Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("Done.")}}, at); calls != nil {
+	if calls := modelapi.Calls(hostsdk.Message{Role: hostsdk.RoleAssistant, Content: []hostsdk.ContentBlock{hostsdk.TextBlock("Done.")}}); calls != nil {
 		t.Errorf("a message without tool calls gives %+v", calls)
 	}
 

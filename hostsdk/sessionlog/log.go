@@ -16,7 +16,7 @@ const (
 	TypeMessage    = "message"
 	TypeCompaction = "compaction"
 	// TypeSkillSelection records a session's skill selection
-	// (hostsdk.Host.SelectSkills): no source, no hide range, and a JSON
+	// (hostsdk.Session.SelectSkills): no source, no hide range, and a JSON
 	// object body {"includeNames", "excludeNames", "includeProviders",
 	// "excludeProviders"}, each a sorted list of strings, empty ones left
 	// out; {} clears the selection. The newest readable one is in effect.

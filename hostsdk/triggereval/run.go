@@ -126,14 +126,13 @@ func Run(ctx context.Context, opts Options, model Model, cases []Case) (Report, 
 // runOnce runs one request in session and returns the skill names the
 // model's reply passed to `skill`.
 func runOnce(ctx context.Context, opts Options, model Model, session, request string) ([]string, error) {
-	defer opts.Host.EndSession(ctx, session)
+	s := opts.Host.Session(session, &hostsdk.SessionOptions{Cwd: opts.Cwd, AgentScope: opts.AgentScope})
+	defer s.End(ctx)
 	user := hostsdk.Message{ID: "request", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{hostsdk.TextBlock(request)}}
-	step := hostsdk.Step{SessionID: session, Cwd: opts.Cwd, AgentScope: opts.AgentScope, Turn: 1, Step: 1,
-		Downstream: hostsdk.Decision{Messages: []hostsdk.Message{user}}}
-	if _, err := opts.Host.PreStep(ctx, step); err != nil {
+	if _, err := s.Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{user}}, &hostsdk.StepOptions{Turn: 1, Step: 1}); err != nil {
 		return nil, err
 	}
-	entries, err := opts.Host.Transcript(ctx, session)
+	entries, err := s.Transcript(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -53,7 +53,7 @@ func TestHostBinaryServesAsItsOwnPlugin(t *testing.T) {
 	if _, err := p.Mount(ctx, tools.GlobalScope, nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: tools.GlobalScope})
+	res, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: tools.GlobalScope}).Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil || res.Outcome != hostsdk.OutcomeInitial {
 		t.Fatalf("step through the self-served plugin = %s, %v; want %s", res.Outcome, err, hostsdk.OutcomeInitial)
 	}

@@ -60,7 +60,7 @@ func TestHostileSiteThroughThePlugin(t *testing.T) {
 	host := mountedHost(t, p)
 	ctx := context.Background()
 
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"})
+	res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil)
 	if err != nil || len(res.Decision.Messages) != 1 {
 		t.Fatalf("first step: %v, %+v", err, res.Decision.Messages)
 	}
@@ -120,7 +120,7 @@ func call(t *testing.T, host *hostsdk.Host, tool string, args any) hostsdk.ToolR
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := host.CallTool(context.Background(), hostsdk.ToolCall{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a", Name: tool, Arguments: raw})
+	out, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}).CallTool(context.Background(), hostsdk.ToolCall{Name: tool, Arguments: raw})
 	if err != nil {
 		t.Fatalf("%s %s: %v", tool, raw, err)
 	}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/anthropicapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -48,10 +47,10 @@ func ExampleMessage() {
 		log.Fatal(err)
 	}
 	fmt.Println(msg.Role, msg.Text())
-	for _, call := range modelapi.Calls(msg, hostsdk.ToolCall{SessionID: "session-1"}) {
-		fmt.Println(call.SessionID, call.CallID, call.Name, string(call.Arguments))
+	for _, call := range modelapi.Calls(msg) {
+		fmt.Println(call.CallID, call.Name, string(call.Arguments))
 	}
 	// Output:
 	// assistant I'll load the skill.
-	// session-1 toolu_1 skill {"name":"pdf-forms"}
+	// toolu_1 skill {"name":"pdf-forms"}
 }

@@ -301,7 +301,7 @@ func TestToolCallRoundTrip(t *testing.T) {
 		}
 	}
 	for _, m := range []hostsdk.Message{fromChat, fromResponses} {
-		calls := modelapi.Calls(m, hostsdk.ToolCall{})
+		calls := modelapi.Calls(m)
 		for api, got := range map[string][]call{"chat": gotChat, "responses": gotResp} {
 			if len(got) != len(model) || len(calls) != len(model) {
 				t.Fatalf("%s: sent back %+v, calls %+v", api, got, calls)

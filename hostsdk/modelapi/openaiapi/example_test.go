@@ -8,7 +8,6 @@ import (
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/responses"
 
-	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/modelapi/openaiapi"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
@@ -52,11 +51,11 @@ func ExampleChatMessage() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, call := range modelapi.Calls(msg, hostsdk.ToolCall{SessionID: "session-1"}) {
-		fmt.Println(call.SessionID, call.CallID, call.Name, string(call.Arguments))
+	for _, call := range modelapi.Calls(msg) {
+		fmt.Println(call.CallID, call.Name, string(call.Arguments))
 	}
 	// Output:
-	// session-1 call_1 skill {"name":"pdf-forms"}
+	// call_1 skill {"name":"pdf-forms"}
 }
 
 // ResponsesMessage does the same for a Responses API response.
@@ -71,9 +70,9 @@ func ExampleResponsesMessage() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, call := range modelapi.Calls(msg, hostsdk.ToolCall{SessionID: "session-1"}) {
-		fmt.Println(call.SessionID, call.CallID, call.Name, string(call.Arguments))
+	for _, call := range modelapi.Calls(msg) {
+		fmt.Println(call.CallID, call.Name, string(call.Arguments))
 	}
 	// Output:
-	// session-1 call_1 skill {"name":"pdf-forms"}
+	// call_1 skill {"name":"pdf-forms"}
 }

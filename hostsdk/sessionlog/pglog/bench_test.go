@@ -282,16 +282,16 @@ func BenchmarkPreStep(b *testing.B) {
 			if ps, ok := store.(*Store); ok {
 				settle(b, ps)
 			}
-			step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
+			session := host.Session("s1", &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"})
 			for range 3 { // publish, read it back, settle
-				if _, err := host.PreStep(ctx, step); err != nil {
+				if _, err := session.Step(ctx, hostsdk.Decision{}, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.Run("unchanged", func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					res, err := host.PreStep(ctx, step)
+					res, err := session.Step(ctx, hostsdk.Decision{}, nil)
 					if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 						b.Fatalf("outcome %s, err %v", res.Outcome, err)
 					}
@@ -309,7 +309,7 @@ func BenchmarkPreStep(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.StartTimer()
-					res, err := host.PreStep(ctx, step)
+					res, err := session.Step(ctx, hostsdk.Decision{}, nil)
 					if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
 						b.Fatalf("outcome %s, err %v", res.Outcome, err)
 					}

@@ -64,7 +64,7 @@ func TestHostsShareSessions(t *testing.T) {
 	a, regA, _ := newHost(t, openStore(t, dsn, schema), 3)
 	b, regB, _ := newHost(t, openStore(t, dsn, schema), 3)
 	ctx := context.Background()
-	step := hostsdk.Step{SessionID: "shared", Cwd: "/work", AgentScope: "agent:a"}
+	shared := &hostsdk.SessionOptions{Cwd: "/work", AgentScope: "agent:a"}
 
 	for i, c := range []struct {
 		host     *hostsdk.Host
@@ -84,7 +84,7 @@ func TestHostsShareSessions(t *testing.T) {
 			registerSkill(t, regA, 100+i)
 			registerSkill(t, regB, 100+i)
 		}
-		res, err := c.host.PreStep(ctx, step)
+		res, err := c.host.Session("shared", shared).Step(ctx, hostsdk.Decision{}, nil)
 		if err != nil {
 			t.Fatalf("step %d on host %s: %v", i+1, c.name, err)
 		}

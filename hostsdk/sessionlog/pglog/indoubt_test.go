@@ -98,7 +98,7 @@ func TestAppendWhoseCommitReplyIsLost(t *testing.T) {
 
 // TestStepWhoseCommitReplyIsLost is the same cut under a host's step: the
 // step either delivers the catalog it appended, or fails with nothing of
-// it in the log, so that a runtime failing open appends its input once.
+// it in the log and, failing open, appends the runtime's input once.
 func TestStepWhoseCommitReplyIsLost(t *testing.T) {
 	dsn := testDSN(t)
 	schema := freshSchema(t, dsn)
@@ -110,14 +110,13 @@ func TestStepWhoseCommitReplyIsLost(t *testing.T) {
 	input := hostsdk.Message{ID: "u1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{{Type: "text", Text: marker}}}
 	// A first step opens the session through the proxy and prepares the
 	// statements; it publishes nothing, as no skill is registered yet.
-	if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a"}); err != nil {
+	if _, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	registerSkill(t, reg, 1)
 
 	proxy.arm(marker)
-	res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "s1", AgentScope: "agent:a", Turn: 1, Step: 1,
-		Downstream: hostsdk.Decision{Messages: []hostsdk.Message{input}}})
+	res, err := host.Session("s1", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{input}}, &hostsdk.StepOptions{Turn: 1, Step: 1})
 	if proxy.cutCount() != 1 {
 		t.Fatalf("the proxy cut %d connections, want 1", proxy.cutCount())
 	}
@@ -130,8 +129,10 @@ func TestStepWhoseCommitReplyIsLost(t *testing.T) {
 			t.Fatalf("step succeeded with %+v, but the log holds the input %d times, head %+v", res, n, head)
 		}
 	case errors.As(err, &herr):
-		if n != 0 || head.Seq != 0 || res.Outcome != hostsdk.OutcomePluginError {
-			t.Fatalf("step failed (%v, outcome %s), but the log holds the input %d times, head %+v: durable but reported failed", err, res.Outcome, n, head)
+		// Failing open, the step appended the input itself: once, since
+		// the failed append wrote nothing.
+		if n != 1 || head.Seq != 1 || res.Outcome != hostsdk.OutcomePluginError || len(res.Appended) != 1 {
+			t.Fatalf("step failed (%v, outcome %s, appended %v), but the log holds the input %d times, head %+v; want it once", err, res.Outcome, res.Appended, n, head)
 		}
 	default:
 		t.Fatalf("step failed with %v (%T): neither a success nor a *hostsdk.HostError", err, err)
@@ -255,7 +256,7 @@ func TestStepOnALockedSessionHonoursTheDeadline(t *testing.T) {
 	const timeout = 300 * time.Millisecond
 	host, _ := timedHost(t, s, timeout)
 	ctx := context.Background()
-	if _, err := host.PreStep(ctx, hostsdk.Step{SessionID: "locked", AgentScope: "agent:a"}); err != nil {
+	if _, err := host.Session("locked", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{}, nil); err != nil {
 		t.Fatal(err)
 	}
 	unlock := lockSession(t, dsn, s, "locked")
@@ -266,8 +267,7 @@ func TestStepOnALockedSessionHonoursTheDeadline(t *testing.T) {
 	}
 	done := make(chan stepped, 1)
 	go func() {
-		res, err := host.PreStep(ctx, hostsdk.Step{SessionID: "locked", AgentScope: "agent:a", Turn: 1, Step: 1,
-			Downstream: hostsdk.Decision{Messages: []hostsdk.Message{input}}})
+		res, err := host.Session("locked", &hostsdk.SessionOptions{AgentScope: "agent:a"}).Step(ctx, hostsdk.Decision{Messages: []hostsdk.Message{input}}, &hostsdk.StepOptions{Turn: 1, Step: 1})
 		done <- stepped{res, err}
 	}()
 	var got stepped

@@ -15,18 +15,19 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 )
 
-// Step runs one model step: the plugin's PreStep, the model called with the
-// session's transcript and the agent's tools, its reply and the results of
-// its tool calls appended to the session. It reports whether the model
-// answered without calling a tool.
-func Step(ctx context.Context, host *hostsdk.Host, tree *tools.Tree, client anthropic.Client,
-	model anthropic.Model, step hostsdk.Step) (bool, error) {
-	if _, err := host.PreStep(ctx, step); err != nil {
+// Step runs one model step of session: the plugin's step with the
+// messages the runtime proposes (the user's, on a turn's first step), the
+// model called with the session's transcript and the agent's tools, its
+// reply and the results of its tool calls appended to the session. It
+// reports whether the model answered without calling a tool.
+func Step(ctx context.Context, session *hostsdk.Session, tree *tools.Tree, client anthropic.Client,
+	model anthropic.Model, proposed []hostsdk.Message) (bool, error) {
+	if _, err := session.Step(ctx, hostsdk.Decision{Messages: proposed}, nil); err != nil {
 		return false, err
 	}
 	// The conversation is what the session log holds: the runtime's own
 	// messages, the plugin's catalog, earlier replies and results.
-	entries, err := host.Transcript(ctx, step.SessionID)
+	entries, err := session.Transcript(ctx)
 	if err != nil {
 		return false, err
 	}
@@ -38,7 +39,7 @@ func Step(ctx context.Context, host *hostsdk.Host, tree *tools.Tree, client anth
 	}
 	// Tools, system prompt and messages, with cache breakpoints where
 	// they pay (anthropicapi.Caching chooses others).
-	params, err := anthropicapi.Request(conversation, tree.Visible(step.AgentScope), nil)
+	params, err := anthropicapi.Request(conversation, tree.Visible(session.AgentScope()), nil)
 	if err != nil {
 		return false, err
 	}
@@ -51,16 +52,16 @@ func Step(ctx context.Context, host *hostsdk.Host, tree *tools.Tree, client anth
 	if err != nil {
 		return false, err
 	}
-	if _, err := host.AppendMessages(ctx, step.SessionID, reply); err != nil {
+	if _, err := session.Append(ctx, reply); err != nil {
 		return false, err
 	}
-	calls := modelapi.Calls(reply, hostsdk.ToolCall{SessionID: step.SessionID, Cwd: step.Cwd, AgentScope: step.AgentScope})
+	calls := modelapi.Calls(reply)
 	if len(calls) == 0 {
 		return true, nil
 	}
 	var results []modelapi.Result
 	for _, call := range calls {
-		res, err := host.CallTool(ctx, call)
+		res, err := session.CallTool(ctx, call)
 		var notPlugins *hostsdk.ToolNotFoundError
 		switch {
 		case errors.As(err, &notPlugins):
@@ -75,6 +76,6 @@ func Step(ctx context.Context, host *hostsdk.Host, tree *tools.Tree, client anth
 	if err != nil {
 		return false, err
 	}
-	_, err = host.AppendMessages(ctx, step.SessionID, msg)
+	_, err = session.Append(ctx, msg)
 	return false, err
 }

@@ -51,17 +51,18 @@ func TestStep(t *testing.T) {
 	)
 	client := anthropic.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("test-key"), option.WithMaxRetries(0))
 	ctx := context.Background()
+	session := fx.Session()
 	for n := 1; n <= 2; n++ {
-		step := hostsdk.Step{SessionID: looptest.Session, Cwd: looptest.Cwd, AgentScope: looptest.Agent, Turn: 1, Step: n}
+		var proposed []hostsdk.Message
 		if n == 1 {
-			step.Downstream.Messages = []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{hostsdk.TextBlock(looptest.Ask)}}}
+			proposed = []hostsdk.Message{{ID: "u1", Role: hostsdk.RoleUser, UserInput: true, Content: []hostsdk.ContentBlock{hostsdk.TextBlock(looptest.Ask)}}}
 		}
-		done, err := example.Step(ctx, fx.Host, fx.Tree, client, "m", step)
+		done, err := example.Step(ctx, session, fx.Tree, client, "m", proposed)
 		if err != nil || done != (n == 2) {
 			t.Fatalf("step %d: done %v, %v", n, done, err)
 		}
 	}
-	entries, err := fx.Host.Transcript(ctx, looptest.Session)
+	entries, err := session.Transcript(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

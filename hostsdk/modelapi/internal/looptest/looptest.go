@@ -95,6 +95,11 @@ func New(t testing.TB) *Fixture {
 	return &Fixture{Host: host, Tree: tree, Registry: reg, Root: root}
 }
 
+// Session returns the handle of the fixture's session.
+func (f *Fixture) Session() *hostsdk.Session {
+	return f.Host.Session(Session, &hostsdk.SessionOptions{Cwd: Cwd, AgentScope: Agent})
+}
+
 // Offered returns the tools the agent sees.
 func (f *Fixture) Offered() []tools.ResolvedTool { return f.Tree.Visible(Agent) }
 
@@ -104,15 +109,16 @@ func (f *Fixture) Offered() []tools.ResolvedTool { return f.Tree.Visible(Agent) 
 func (f *Fixture) Step(t testing.TB, n int) []hostsdk.Message {
 	t.Helper()
 	ctx := context.Background()
-	step := hostsdk.Step{SessionID: Session, Cwd: Cwd, AgentScope: Agent, Turn: 1, Step: n}
+	var downstream hostsdk.Decision
 	if n == 1 {
-		step.Downstream.Messages = []hostsdk.Message{{ID: "user-1", Role: hostsdk.RoleUser, UserInput: true,
+		downstream.Messages = []hostsdk.Message{{ID: "user-1", Role: hostsdk.RoleUser, UserInput: true,
 			Content: []hostsdk.ContentBlock{hostsdk.TextBlock(Ask)}}}
 	}
-	if _, err := f.Host.PreStep(ctx, step); err != nil {
+	s := f.Session()
+	if _, err := s.Step(ctx, downstream, &hostsdk.StepOptions{Turn: 1, Step: n}); err != nil {
 		t.Fatalf("step %d: %v", n, err)
 	}
-	entries, err := f.Host.Transcript(ctx, Session)
+	entries, err := s.Transcript(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,17 +137,18 @@ func (f *Fixture) Step(t testing.TB, n int) []hostsdk.Message {
 func (f *Fixture) Reply(t testing.TB, n int, reply hostsdk.Message) ([]hostsdk.ToolCall, []hostsdk.ToolResult) {
 	t.Helper()
 	ctx := context.Background()
-	if _, err := f.Host.AppendMessages(ctx, Session, reply); err != nil {
+	s := f.Session()
+	if _, err := s.Append(ctx, reply); err != nil {
 		t.Fatal(err)
 	}
-	calls := modelapi.Calls(reply, hostsdk.ToolCall{SessionID: Session, Cwd: Cwd, AgentScope: Agent})
+	calls := modelapi.Calls(reply)
 	if len(calls) == 0 {
 		return nil, nil
 	}
 	var results []modelapi.Result
 	var out []hostsdk.ToolResult
 	for _, c := range calls {
-		res, err := f.Host.CallTool(ctx, c)
+		res, err := s.CallTool(ctx, c)
 		if err != nil {
 			t.Fatalf("call %s %s: %v", c.Name, c.Arguments, err)
 		}
@@ -152,7 +159,7 @@ func (f *Fixture) Reply(t testing.TB, n int, reply hostsdk.Message) ([]hostsdk.T
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := f.Host.AppendMessages(ctx, Session, msg); err != nil {
+	if _, err := s.Append(ctx, msg); err != nil {
 		t.Fatal(err)
 	}
 	return calls, out

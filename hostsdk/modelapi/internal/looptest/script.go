@@ -96,14 +96,14 @@ func removeAll(t testing.TB, f *Fixture) {
 func compact(t testing.TB, f *Fixture) {
 	t.Helper()
 	ctx := context.Background()
-	entries, err := f.Host.Transcript(ctx, Session)
+	entries, err := f.Session().Transcript(ctx)
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("transcript: %d entries, %v", len(entries), err)
 	}
 	summary := hostsdk.Message{ID: "summary-1", Role: hostsdk.RoleUser,
 		Content: []hostsdk.ContentBlock{hostsdk.TextBlock("Summary: the W-9, the 1099 and the tax form are filled in.")}}
 	hide := sessionlog.Range{From: entries[0].Seq, To: entries[len(entries)-1].Seq}
-	if _, err := f.Host.RecordCompaction(ctx, Session, hostsdk.Compaction{Hide: hide, Summary: &summary}); err != nil {
+	if _, err := f.Session().RecordCompaction(ctx, hostsdk.Compaction{Hide: hide, Summary: &summary}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -121,18 +121,18 @@ func (f *Fixture) Run(t testing.TB, send func(i int, c Call, conv []hostsdk.Mess
 		if c.before != nil {
 			c.before(t, f)
 		}
-		step := hostsdk.Step{SessionID: Session, Cwd: Cwd, AgentScope: Agent}
+		var downstream hostsdk.Decision
 		if c.user != "" {
 			turn, n = turn+1, 0
-			step.Downstream.Messages = []hostsdk.Message{{ID: fmt.Sprintf("user-%d", turn), Role: hostsdk.RoleUser, UserInput: true,
+			downstream.Messages = []hostsdk.Message{{ID: fmt.Sprintf("user-%d", turn), Role: hostsdk.RoleUser, UserInput: true,
 				Content: []hostsdk.ContentBlock{hostsdk.TextBlock(c.user)}}}
 		}
 		n++
-		step.Turn, step.Step = turn, n
-		if _, err := f.Host.PreStep(ctx, step); err != nil {
+		s := f.Session()
+		if _, err := s.Step(ctx, downstream, &hostsdk.StepOptions{Turn: turn, Step: n}); err != nil {
 			t.Fatalf("call %d: %v", i+1, err)
 		}
-		entries, err := f.Host.Transcript(ctx, Session)
+		entries, err := s.Transcript(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
