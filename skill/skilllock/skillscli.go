@@ -249,3 +249,19 @@ func (l *SkillsCLILock) Merge(lock *Lock, sourceOf func(name string) string) {
 		}})
 	}
 }
+
+// ParseNamed reads the lock file named name (a path; only its base name
+// counts): a skills CLI skills-lock.json as ToLock reads it, anything else
+// as this package's own format (Parse).
+func ParseNamed(name string, data []byte) (*Lock, error) {
+	base := name[strings.LastIndexAny(name, `/\`)+1:]
+	if base != SkillsCLIFileName {
+		return Parse(data)
+	}
+	cli, err := ParseSkillsCLI(data)
+	if err != nil {
+		return nil, err
+	}
+	l, _, err := cli.ToLock()
+	return l, err
+}

@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 )
 
 // RuntimeProvider is the provider label of skills registered with
@@ -150,6 +151,10 @@ type Snapshot struct {
 	// lists the provider again. It is for the host's operators, never the
 	// model.
 	Degraded []string
+	// LockedOut are the skills the registry's lock (RegistryOptions.Lock)
+	// left out, in name order: each with its reason (ReasonLockMismatch,
+	// ReasonNotLocked) and a detail for the host's operators.
+	LockedOut []LockedOut
 }
 
 // LoadError is returned by Registry.Get when the winning provider's Load
@@ -178,6 +183,10 @@ type Registry struct {
 	cache  *snapshotCache
 	texts  *textVerdicts // whether a version of a resource file is text
 	tel    providerTelemetry
+	// lock and unlocked are RegistryOptions.Lock and Unlocked, fixed at
+	// construction.
+	lock     *skilllock.Lock
+	unlocked UnlockedPolicy
 }
 
 type scopeSources struct {
@@ -296,6 +305,16 @@ type RegistryOptions struct {
 	// and counts the failed ones (see the package documentation). nil
 	// records nothing.
 	MeterProvider metric.MeterProvider
+	// Lock, when set, pins every skill a snapshot lists to the content
+	// digest the lock records for it (see the package documentation,
+	// "Locked skills"): a skill whose content has another digest is left
+	// out of every snapshot and not loaded (ReasonLockMismatch, in
+	// Snapshot.LockedOut), never served in place of the locked one. nil
+	// locks nothing.
+	Lock *skilllock.Lock
+	// Unlocked says what a registry with a Lock does with a skill the lock
+	// does not name: UnlockedLeaveOut (the zero value) or UnlockedAllow.
+	Unlocked UnlockedPolicy
 }
 
 // NewRegistry returns an empty registry configured by opts; nil means every
@@ -313,6 +332,9 @@ func NewRegistry(opts *RegistryOptions) (*Registry, error) {
 	if o.SnapshotCacheBytes == 0 {
 		o.SnapshotCacheBytes = DefaultSnapshotCacheBytes
 	}
+	if o.Unlocked > UnlockedAllow {
+		return nil, fmt.Errorf("skills: RegistryOptions.Unlocked %d is not UnlockedLeaveOut (0) or UnlockedAllow (1)", o.Unlocked)
+	}
 	tel, err := newProviderTelemetry(o.TracerProvider, o.MeterProvider)
 	if err != nil {
 		return nil, err
@@ -322,6 +344,7 @@ func NewRegistry(opts *RegistryOptions) (*Registry, error) {
 		scopes: make(map[string]*scopeSources),
 		cache:  newSnapshotCache(defaultCacheEntries, o.SnapshotCacheBytes),
 		texts:  newTextVerdicts(textVerdictEntries),
+		lock:   o.Lock, unlocked: o.Unlocked,
 	}, nil
 }
 
@@ -488,7 +511,7 @@ func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	s.Skills, s.Diagnostics, s.Incomplete = slices.Clone(s.Skills), slices.Clone(s.Diagnostics), slices.Clone(s.Incomplete)
-	s.Degraded = slices.Clone(s.Degraded)
+	s.Degraded, s.LockedOut = slices.Clone(s.Degraded), slices.Clone(s.LockedOut)
 	return s, nil
 }
 
@@ -506,6 +529,7 @@ func (r *Registry) SharedSnapshot(ctx context.Context, q Query) (Snapshot, error
 	return Snapshot{
 		Skills: slices.Clip(v.skills), Complete: v.complete, Token: v.token,
 		Diagnostics: slices.Clip(v.diagnostics), Incomplete: slices.Clip(v.incomplete), Degraded: slices.Clip(v.degraded),
+		LockedOut: slices.Clip(v.locked),
 	}, nil
 }
 
@@ -574,6 +598,9 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	}
 	if !found {
 		return skill.Definition{}, source{}, false, nil
+	}
+	if err := r.checkLoaded(ctx, q, sum, src, def); err != nil {
+		return skill.Definition{}, source{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
 	}
 	// The listing says what the skill is called and where it comes from
 	// (the origin and its kind): a remote skill may be listed under its
@@ -664,6 +691,8 @@ type view struct {
 	// degraded says which best-effort providers could not list, and what
 	// stood in for them. A degraded view is never cached.
 	degraded []string
+	// locked are the skills the registry's lock left out.
+	locked []LockedOut
 }
 
 // loadUnlisted asks the providers of an incomplete snapshot for a name the
@@ -747,6 +776,11 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 	if !v.complete {
 		v.incomplete = whyIncomplete(q, p, results)
 	}
+	if r.lock != nil {
+		if v, err = r.applyLock(ctx, q, v); err != nil {
+			return nil, err
+		}
+	}
 	// A degraded view is not kept: the next snapshot lists the failed
 	// provider again, and replaces its stand-in when it answers.
 	if v.complete && p.cacheable && len(degraded) == 0 {
@@ -805,6 +839,9 @@ func (r *Registry) planLocked(q Query) plan {
 // onlyRuntimeLocked returns the one scope of chain that holds skills, when
 // it holds runtime skills only and no other scope of chain holds any.
 func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
+	if r.lock != nil {
+		return nil, false // every snapshot is checked against the lock
+	}
 	var only *scopeSources
 	for _, scope := range chain {
 		src, ok := r.scopes[scope]
