@@ -73,6 +73,13 @@ type explainOptions struct {
 	mcpHeaders headerFlags
 	mcpLabel   string
 
+	// web is a website's skills (-web-url), as the demo takes them.
+	web webOptions
+	// lockFile pins the skills to a lock (-lock), and allowUnlocked lets
+	// the skills it does not name in (-unlocked allow).
+	lockFile string
+	unlocked string
+
 	// wrapLocal, when set, wraps the skill directories' provider where the
 	// registry reaches it: tests count the calls that get through.
 	wrapLocal func(skills.Provider) skills.Provider
@@ -161,6 +168,8 @@ catalog:
                   other skills are published, with its last-good listing or without it
   paths           scoped by its paths: in the catalog once the session touches a
                   matching file (-touched FILE reports one)
+  lock-mismatch   -lock names it, and its content is not the locked version: left out
+  not-locked      -lock does not name it, and -unlocked leave-out leaves it out
 
 Skill directories are those of the Agent Skills provider: <project>/.agents/skills
 from -cwd up to the repository root (only with -trust-project), -home's
@@ -243,6 +252,9 @@ func explainFlags(o *explainOptions) *flag.FlagSet {
 	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server (repeatable)")
 	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server")
+	o.web.flags(fl)
+	fl.StringVar(&o.lockFile, "lock", "", "pin the skills to the lock `FILE` (skillcatalog lock's, or a skills CLI skills-lock.json): a changed skill is left out (lock-mismatch)")
+	fl.StringVar(&o.unlocked, "unlocked", "leave-out", "with -lock, what happens to a skill the lock does not name: `POLICY` leave-out (not-locked) or allow")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), explainUsage)
 		fl.PrintDefaults()
@@ -306,7 +318,11 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 // registry returns a registry of fsys's skills and, when o names an MCP
 // server, the server's, and a function that closes what it opened.
 func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, func(), error) {
-	reg, err := skills.NewRegistry(nil)
+	ro, err := o.lockOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := skills.NewRegistry(ro)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -315,8 +331,17 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 		listed = o.wrapLocal(fsys)
 	}
 	reg.AddProvider(tools.GlobalScope, &listedOnce{Provider: listed}, skills.ProviderOptions{})
+	closeWeb := func() {}
+	if o.web.url != "" {
+		web, err := o.web.provider()
+		if err != nil {
+			return nil, nil, fmt.Errorf("website skills: %w", err)
+		}
+		reg.AddProvider(tools.GlobalScope, web, skills.ProviderOptions{Rank: -1, Label: o.web.label})
+		closeWeb = func() { web.Close() }
+	}
 	if o.mcpURL == "" && o.mcpCommand == "" {
-		return reg, func() {}, nil
+		return reg, closeWeb, nil
 	}
 	remote, err := mcpskills.New(&mcpskills.Options{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
 	if err != nil {
@@ -325,7 +350,7 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 	// Best-effort, as the provider declares: while the server cannot be
 	// read, the local skills are published without its skills.
 	reg.AddProvider(tools.GlobalScope, remote, skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
-	return reg, func() { remote.Close() }, nil
+	return reg, func() { remote.Close(); closeWeb() }, nil
 }
 
 // explainSession is the session explain's one step belongs to.
@@ -443,6 +468,7 @@ func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult,
 	}
 	ex.Skills = append(ex.Skills, explainUntrusted(local, all)...)
 	ex.Skills = append(ex.Skills, explainOutages(snap)...)
+	ex.Skills = append(ex.Skills, explainLocked(snap)...)
 	slices.SortStableFunc(ex.Skills, func(a, b explainedSkill) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path))
 	})
