@@ -21,6 +21,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
@@ -726,6 +727,29 @@ func (p *listedOnce) List(ctx context.Context, req skills.ListRequest) (skills.O
 	}
 	p.lists[req.Cwd] = cloneObservation(obs)
 	return obs, nil
+}
+
+// ContentDigest implements skills.ContentDigester with the wrapped
+// provider's, so that a lock digests a skill on disk as a host does.
+func (p *listedOnce) ContentDigest(ctx context.Context, req skills.LoadRequest) (string, bool, error) {
+	if d, ok := p.Provider.(skills.ContentDigester); ok {
+		return d.ContentDigest(ctx, req)
+	}
+	def, found, err := p.Provider.Load(ctx, req)
+	if err != nil || !found {
+		return "", found, err
+	}
+	return skilllock.FilesDigest([]skilllock.File{{Path: "SKILL.md", Content: []byte(def.Content)}}), true, nil
+}
+
+// SkillsCLIDigest implements skills.SkillsCLIDigester with the wrapped
+// provider's.
+func (p *listedOnce) SkillsCLIDigest(ctx context.Context, req skills.LoadRequest) (string, bool, error) {
+	d, ok := p.Provider.(skills.SkillsCLIDigester)
+	if !ok {
+		return "", false, fmt.Errorf("the provider cannot digest a skill as the skills CLI does")
+	}
+	return d.SkillsCLIDigest(ctx, req)
 }
 
 // SetInvalidate implements skills.Invalidator: nothing changes while

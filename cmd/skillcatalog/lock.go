@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill/agentskills"
@@ -68,7 +69,7 @@ func lockCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 		return 1
 	}
 	if *verify != "" {
-		return verifyLock(*verify, lock, stdout, stderr)
+		return verifyLock(*verify, lock, dirs, stdout, stderr)
 	}
 	data := lock.Encode()
 	if *format == "skills-lock" {
@@ -144,7 +145,7 @@ func currentLock(ctx context.Context, o explainOptions) (*skilllock.Lock, map[st
 }
 
 // verifyLock compares the sources' lock now with the lock file at path.
-func verifyLock(path string, now *skilllock.Lock, stdout, stderr io.Writer) int {
+func verifyLock(path string, now *skilllock.Lock, dirs map[string]string, stdout, stderr io.Writer) int {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog lock: -verify: %v\n", err)
@@ -153,6 +154,10 @@ func verifyLock(path string, now *skilllock.Lock, stdout, stderr io.Writer) int 
 	locked, err := skilllock.ParseNamed(path, data)
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog lock: -verify %s: %v\n", path, err)
+		return 1
+	}
+	if now, err = inLockedOrder(now, locked, dirs); err != nil {
+		fmt.Fprintf(stderr, "skillcatalog lock: -verify: %v\n", err)
 		return 1
 	}
 	diffs := lockDiff(locked, now)
@@ -165,6 +170,24 @@ func verifyLock(path string, now *skilllock.Lock, stdout, stderr io.Writer) int 
 	}
 	fmt.Fprintf(stdout, "%s: the %d locked skills match\n", path, len(locked.Entries))
 	return 0
+}
+
+// inLockedOrder returns now with the digest of each local skill that
+// locked records in the skills CLI's order taken in that order.
+func inLockedOrder(now, locked *skilllock.Lock, dirs map[string]string) (*skilllock.Lock, error) {
+	entries := slices.Clone(now.Entries)
+	for i, e := range entries {
+		l, ok := locked.Lookup(e.Key())
+		if !ok || l.Order != skilllock.OrderSkillsCLI || dirs[e.Name] == "" {
+			continue
+		}
+		d, err := skilllock.SkillsCLITreeDigest(os.DirFS(dirs[e.Name]))
+		if err != nil {
+			return nil, err
+		}
+		entries[i].Digest, entries[i].Order = d, skilllock.OrderSkillsCLI
+	}
+	return skilllock.New(entries)
 }
 
 // lockDiff lists how now differs from locked, one line per skill, in the
@@ -209,6 +232,22 @@ func skillsLockFile(path string, lock *skilllock.Lock, cwd string, dirs map[stri
 		case !errors.Is(err, os.ErrNotExist):
 			return nil, err
 		}
+	}
+	// The CLI's computedHash orders the files as the CLI does.
+	entries := slices.Clone(lock.Entries)
+	for i, e := range entries {
+		if e.Kind != skilllock.KindLocal || dirs[e.Name] == "" {
+			continue
+		}
+		d, err := skilllock.SkillsCLITreeDigest(os.DirFS(dirs[e.Name]))
+		if err != nil {
+			return nil, err
+		}
+		entries[i].Digest, entries[i].Order = d, skilllock.OrderSkillsCLI
+	}
+	lock, err := skilllock.New(entries)
+	if err != nil {
+		return nil, err
 	}
 	cli.Merge(lock, func(name string) string {
 		rel, err := filepath.Rel(cwd, dirs[name])

@@ -141,6 +141,13 @@ func TestLockPinsEverySource(t *testing.T) {
 			if len(lock.Entries) != 2 || lock.Entries[0].Name != "alpha" || lock.Entries[0].Kind != src.kind || lock.Entries[0].Origin != src.origin {
 				t.Fatalf("entries %+v; want alpha and beta of %s %q", lock.Entries, src.kind, src.origin)
 			}
+			if src.kind == skilllock.KindLocal {
+				// A skill on disk: every file under its directory.
+				want, err := skilllock.TreeDigest(os.DirFS(filepath.Join(dir, "alpha")))
+				if err != nil || lock.Entries[0].Digest != want {
+					t.Fatalf("alpha's digest %s; want its directory's, %s (%v)", lock.Entries[0].Digest, want, err)
+				}
+			}
 			if out, stderr, code := runLock(t, append(flags, "-verify", lockFile)...); code != 0 || !strings.Contains(out, "the 2 locked skills match") {
 				t.Fatalf("-verify before the change: exit %d\n%s%s", code, out, stderr)
 			}
@@ -242,4 +249,67 @@ func TestLockWritesSkillsLockJSON(t *testing.T) {
 	if stdout, stderr, code := runLock(t, append(flags, "-verify", out)...); code != 0 {
 		t.Fatalf("-verify %s: exit %d\n%s%s", out, code, stdout, stderr)
 	}
+}
+
+// TestLockSharesTheSkillsCLILock: the skills CLI installs every skill of
+// a published site into a project and writes its skills-lock.json; a host
+// run against that file (explain -lock) finds each installed skill's
+// content digest equal to the CLI's computedHash, so it lists them all,
+// and -verify passes; a skill edited after the install is left out.
+func TestLockSharesTheSkillsCLILock(t *testing.T) {
+	node, cli := skillsCLI(t)
+	site := t.TempDir()
+	if _, stderr, code := runPublish(t, webFixture, site); code != 0 {
+		t.Fatalf("publish: exit %d\n%s", code, stderr)
+	}
+	srv := httptest.NewServer(http.FileServer(http.Dir(site)))
+	defer srv.Close()
+	project := installWithSkillsCLI(t, node, cli, srv.URL)
+	cliLock := filepath.Join(project, skilllock.SkillsCLIFileName)
+	data, err := os.ReadFile(cliLock)
+	if err != nil {
+		t.Fatalf("the skills CLI wrote no lock: %v", err)
+	}
+	parsed, err := skilllock.ParseSkillsCLI(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(parsed.Encode(), data) {
+		t.Errorf("the CLI's file, read and written again, differs:\n%s\nwant\n%s", parsed.Encode(), data)
+	}
+	lock, skipped, err := parsed.ToLock()
+	if err != nil || len(skipped) > 0 || len(lock.Entries) == 0 {
+		t.Fatalf("ToLock: %d entries, skipped %q, %v", len(lock.Entries), skipped, err)
+	}
+	installed := filepath.Join(project, ".claude", "skills")
+	flags := []string{"-preset", "none", "-home", t.TempDir(), "-cwd", project, "-skills", installed}
+	ex := runExplain(t, append(flags, "-lock", cliLock)...)
+	for _, e := range lock.Entries {
+		if !strings.Contains(ex.Catalog, "`"+e.Name+"`") && !hasExplainReason(ex, e.Name, "policy") {
+			t.Errorf("%s, locked by the skills CLI, is not listed: %v", e.Name, reasonKinds(ex)[e.Name])
+		}
+	}
+	if out, stderr, code := runLock(t, append(flags, "-verify", cliLock)...); code != 0 {
+		t.Fatalf("-verify against the CLI's lock: exit %d\n%s%s", code, out, stderr)
+	}
+	edited := lock.Entries[0].Name
+	f, err := os.OpenFile(filepath.Join(installed, edited, "SKILL.md"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("\nEdited after the install.\n")
+	f.Close()
+	ex = runExplain(t, append(flags, "-lock", cliLock)...)
+	if !hasExplainReason(ex, edited, "lock-mismatch") || strings.Contains(ex.Catalog, "`"+edited+"`") {
+		t.Errorf("%s, edited after the install: reasons %v, catalog\n%s", edited, reasonKinds(ex)[edited], ex.Catalog)
+	}
+}
+
+func hasExplainReason(ex explanation, name, kind string) bool {
+	for _, k := range reasonKinds(ex)[name] {
+		if k == kind {
+			return true
+		}
+	}
+	return false
 }

@@ -2,6 +2,7 @@ package agentskills
 
 import (
 	"context"
+	"io/fs"
 	"os"
 
 	"github.com/skillcatalog/skillcatalog/skill/skilllock"
@@ -13,6 +14,16 @@ import (
 // req.Name, read as it is now (every file, whatever the frontmatter cache
 // holds). found is false when no root offers it.
 func (p *Provider) ContentDigest(ctx context.Context, req skills.LoadRequest) (string, bool, error) {
+	return p.digest(ctx, req, skilllock.TreeDigest)
+}
+
+// SkillsCLIDigest implements skills.SkillsCLIDigester: ContentDigest with
+// the files in the skills CLI's order (skilllock.SkillsCLITreeDigest).
+func (p *Provider) SkillsCLIDigest(ctx context.Context, req skills.LoadRequest) (string, bool, error) {
+	return p.digest(ctx, req, skilllock.SkillsCLITreeDigest)
+}
+
+func (p *Provider) digest(ctx context.Context, req skills.LoadRequest, tree func(fs.FS) (string, error)) (string, bool, error) {
 	res, err := p.resolve(ctx, req.Cwd, false)
 	if err != nil {
 		return "", false, err
@@ -21,7 +32,7 @@ func (p *Provider) ContentDigest(ctx context.Context, req skills.LoadRequest) (s
 	if !ok {
 		return "", false, nil
 	}
-	d, err := skilllock.TreeDigest(os.DirFS(res.skills[i].Dir))
+	d, err := tree(os.DirFS(res.skills[i].Dir))
 	if err != nil {
 		return "", false, err
 	}

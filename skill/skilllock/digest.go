@@ -9,6 +9,9 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+
+	"golang.org/x/text/collate"
+	"golang.org/x/text/language"
 )
 
 // Bounds on the directories TreeDigest reads.
@@ -34,6 +37,31 @@ type File struct {
 // them). It fails when a file cannot be read, or there are more than
 // MaxTreeFiles files or MaxTreeBytes bytes.
 func TreeDigest(fsys fs.FS) (string, error) {
+	files, err := treeFiles(fsys)
+	if err != nil {
+		return "", err
+	}
+	return FilesDigest(files), nil
+}
+
+// SkillsCLITreeDigest is TreeDigest with the files in the skills CLI's
+// order: JavaScript's localeCompare of the paths, which Node.js answers
+// with the Unicode collation (upper and lower case together, so
+// "references/…" and "scripts/…" before "SKILL.md"), here the root
+// collation of golang.org/x/text/collate. It is what the CLI records as
+// computedHash, "sha256:" before it.
+func SkillsCLITreeDigest(fsys fs.FS) (string, error) {
+	files, err := treeFiles(fsys)
+	if err != nil {
+		return "", err
+	}
+	c := collate.New(language.Und)
+	slices.SortStableFunc(files, func(a, b File) int { return c.CompareString(a.Path, b.Path) })
+	return orderedDigest(files), nil
+}
+
+// treeFiles reads the files TreeDigest covers.
+func treeFiles(fsys fs.FS) ([]File, error) {
 	var files []File
 	total := 0
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -61,9 +89,9 @@ func TreeDigest(fsys fs.FS) (string, error) {
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("skilllock: digest of a skill directory: %w", err)
+		return nil, fmt.Errorf("skilllock: digest of a skill directory: %w", err)
 	}
-	return FilesDigest(files), nil
+	return files, nil
 }
 
 // readFile reads the file at p, failing when it holds more than room bytes.
@@ -91,8 +119,13 @@ func readFile(fsys fs.FS, p string, room int) ([]byte, error) {
 func FilesDigest(files []File) string {
 	sorted := slices.Clone(files)
 	slices.SortFunc(sorted, func(a, b File) int { return strings.Compare(a.Path, b.Path) })
+	return orderedDigest(sorted)
+}
+
+// orderedDigest hashes files in the order given.
+func orderedDigest(files []File) string {
 	h := sha256.New()
-	for _, f := range sorted {
+	for _, f := range files {
 		io.WriteString(h, f.Path)
 		h.Write(f.Content)
 	}

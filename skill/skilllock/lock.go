@@ -57,7 +57,14 @@ type Entry struct {
 	Name string `json:"name"`
 	// Digest is "sha256:" and 64 lower-case hexadecimal digits.
 	Digest string `json:"digest"`
+	// Order, for a KindLocal entry, is OrderSkillsCLI when Digest is the
+	// skills CLI's computedHash (SkillsCLITreeDigest), and empty for
+	// TreeDigest.
+	Order string `json:"order,omitempty"`
 }
+
+// OrderSkillsCLI is Entry.Order of a digest taken from a skills-lock.json.
+const OrderSkillsCLI = "skills-cli"
 
 // Key identifies the skill an entry locks: its kind, origin and name.
 type Key struct {
@@ -122,6 +129,9 @@ func (e Entry) check() error {
 		}
 	default:
 		return fmt.Errorf("kind %q is not local, mcp or website", clip(string(e.Kind)))
+	}
+	if e.Order != "" && (e.Order != OrderSkillsCLI || e.Kind != KindLocal) {
+		return fmt.Errorf("order %q is not empty or, for a local skill, %q", clip(e.Order), OrderSkillsCLI)
 	}
 	if err := checkText("name", e.Name, MaxNameBytes); err != nil {
 		return err

@@ -220,7 +220,7 @@ func (l *SkillsCLILock) ToLock() (*Lock, []string, error) {
 			skipped = append(skipped, fmt.Sprintf("%q: computedHash %q is not 64 lower-case hexadecimal digits", clip(s.Name), clip(h)))
 			continue
 		}
-		entries = append(entries, Entry{Kind: KindLocal, Name: s.Name, Digest: "sha256:" + h})
+		entries = append(entries, Entry{Kind: KindLocal, Name: s.Name, Digest: "sha256:" + h, Order: OrderSkillsCLI})
 	}
 	lock, err := New(entries)
 	return lock, skipped, err

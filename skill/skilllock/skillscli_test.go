@@ -46,7 +46,7 @@ func TestSkillsCLIRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{{Kind: KindLocal, Name: "alpha", Digest: "sha256:" + strings.Repeat("a", 64)}}
+	want := []Entry{{Kind: KindLocal, Name: "alpha", Digest: "sha256:" + strings.Repeat("a", 64), Order: OrderSkillsCLI}}
 	if len(lock.Entries) != 1 || lock.Entries[0] != want[0] {
 		t.Fatalf("ToLock = %+v, want %+v", lock.Entries, want)
 	}

@@ -65,6 +65,26 @@ type ContentDigester interface {
 	ContentDigest(ctx context.Context, req LoadRequest) (digest string, found bool, err error)
 }
 
+// SkillsCLIDigester is implemented by providers of skills on disk that
+// digest a skill as the skills CLI does (skilllock.SkillsCLITreeDigest):
+// what a lock read from a skills-lock.json (skilllock.OrderSkillsCLI)
+// compares with.
+type SkillsCLIDigester interface {
+	SkillsCLIDigest(ctx context.Context, req LoadRequest) (digest string, found bool, err error)
+}
+
+// lockedDigest is digestOf in the form the lock entry e records.
+func lockedDigest(ctx context.Context, q Query, sum skill.Summary, src source, e skilllock.Entry) (string, bool, error) {
+	if e.Order != skilllock.OrderSkillsCLI || src.runtime != nil {
+		return digestOf(ctx, q, sum, src)
+	}
+	d, ok := src.provider.p.(SkillsCLIDigester)
+	if !ok {
+		return "", false, fmt.Errorf("provider %s cannot digest a skill as the skills CLI does", src.provider.label)
+	}
+	return d.SkillsCLIDigest(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: sum.Name})
+}
+
 // LockKey is the key a lock files a listed skill under: its kind, its
 // origin, and its plain name (a remote skill listed under its qualified
 // name is locked by its plain one).
@@ -148,7 +168,7 @@ func (r *Registry) lockVerdict(ctx context.Context, q Query, s skill.Summary, sr
 		return &LockedOut{Name: s.Name, Origin: s.Origin, OriginKind: s.OriginKind, Reason: ReasonNotLocked,
 			Detail: "the lock does not name it"}, nil
 	}
-	got, found, err := digestOf(ctx, q, s, src)
+	got, found, err := lockedDigest(ctx, q, s, src, e)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -185,8 +205,9 @@ func (r *Registry) checkLoaded(ctx context.Context, q Query, sum skill.Summary, 
 	}
 	var got string
 	found, err := true, error(nil)
-	if d, ok := src.provider.p.(ContentDigester); ok {
-		got, found, err = d.ContentDigest(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: sum.Name})
+	_, digester := src.provider.p.(ContentDigester)
+	if digester || e.Order == skilllock.OrderSkillsCLI {
+		got, found, err = lockedDigest(ctx, q, sum, src, e)
 	} else {
 		got = skilllock.FilesDigest([]skilllock.File{{Path: "SKILL.md", Content: []byte(def.Content)}})
 	}
