@@ -113,6 +113,9 @@ func (r *Registry) ContentDigest(ctx context.Context, q Query, name string) (str
 	if !ok {
 		return "", false, nil
 	}
+	if d := v.skills[i].ContentDigest; d != "" {
+		return d, true, nil
+	}
 	return digestOf(ctx, q, v.skills[i], v.sources[i])
 }
 
@@ -132,14 +135,14 @@ func digestOf(ctx context.Context, q Query, sum skill.Summary, src source) (stri
 	return skilllock.FilesDigest([]skilllock.File{{Path: "SKILL.md", Content: []byte(def.Content)}}), true, nil
 }
 
-// applyLock returns v without the skills r's lock keeps out, and the
-// skills it kept out. A complete view stays complete: the lock decides,
-// not an outage.
+// applyLock returns v with every skill's ContentDigest set, without the
+// skills r's lock keeps out, and the skills it kept out. A complete view
+// stays complete: the lock decides, not an outage.
 func (r *Registry) applyLock(ctx context.Context, q Query, v *view) (*view, error) {
 	out := &view{complete: v.complete, unlisted: v.unlisted, diagnostics: v.diagnostics,
 		incomplete: v.incomplete, degraded: v.degraded}
 	for i, s := range v.skills {
-		lo, err := r.lockVerdict(ctx, q, s, v.sources[i])
+		d, lo, err := r.lockVerdict(ctx, q, s, v.sources[i])
 		if err != nil {
 			return nil, err
 		}
@@ -147,6 +150,7 @@ func (r *Registry) applyLock(ctx context.Context, q Query, v *view) (*view, erro
 			out.locked = append(out.locked, *lo)
 			continue
 		}
+		s.ContentDigest = d
 		out.skills = append(out.skills, s)
 		out.sources = append(out.sources, v.sources[i])
 	}
@@ -156,23 +160,34 @@ func (r *Registry) applyLock(ctx context.Context, q Query, v *view) (*view, erro
 	return out, nil
 }
 
-// lockVerdict says whether the lock keeps s out, and why; nil lets it in.
+// lockVerdict returns s's content digest ("" when it could not be
+// computed) and whether the lock keeps s out, and why; nil lets it in.
 // Only the caller's ending context is an error: a digest that cannot be
-// computed keeps the skill out.
-func (r *Registry) lockVerdict(ctx context.Context, q Query, s skill.Summary, src source) (*LockedOut, error) {
+// computed keeps a locked skill out, and leaves an unlocked one's unknown.
+func (r *Registry) lockVerdict(ctx context.Context, q Query, s skill.Summary, src source) (string, *LockedOut, error) {
 	e, locked := r.lock.Lookup(LockKey(s))
 	if !locked {
-		if r.unlocked == UnlockedAllow {
-			return nil, nil
+		if r.lock != nil && r.unlocked != UnlockedAllow {
+			return "", &LockedOut{Name: s.Name, Origin: s.Origin, OriginKind: s.OriginKind, Reason: ReasonNotLocked,
+				Detail: "the lock does not name it"}, nil
 		}
-		return &LockedOut{Name: s.Name, Origin: s.Origin, OriginKind: s.OriginKind, Reason: ReasonNotLocked,
-			Detail: "the lock does not name it"}, nil
+		d, found, err := digestOf(ctx, q, s, src)
+		if ctx.Err() != nil {
+			return "", nil, ctx.Err()
+		}
+		if err != nil || !found {
+			d = ""
+		}
+		return d, nil, nil
 	}
 	got, found, err := lockedDigest(ctx, q, s, src, e)
 	if ctx.Err() != nil {
-		return nil, ctx.Err()
+		return "", nil, ctx.Err()
 	}
-	return mismatch(s, e, got, found, err), nil
+	if lo := mismatch(s, e, got, found, err); lo != nil {
+		return "", lo, nil
+	}
+	return got, nil, nil
 }
 
 // mismatch is the verdict on a locked skill whose digest is got: nil when
@@ -196,9 +211,6 @@ func mismatch(s skill.Summary, e skilllock.Entry, got string, found bool, err er
 // against the lock again: the content may have changed since the listing.
 // It returns the mismatch as an error, nil when def may be served.
 func (r *Registry) checkLoaded(ctx context.Context, q Query, sum skill.Summary, src source, def skill.Definition) error {
-	if r.lock == nil {
-		return nil
-	}
 	e, locked := r.lock.Lookup(LockKey(sum))
 	if !locked {
 		return nil // listed, so the policy allows it

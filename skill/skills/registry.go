@@ -187,6 +187,9 @@ type Registry struct {
 	// construction.
 	lock     *skilllock.Lock
 	unlocked UnlockedPolicy
+	// digests is RegistryOptions.RecordDigests, or a lock: every listed
+	// skill's ContentDigest is computed.
+	digests bool
 }
 
 type scopeSources struct {
@@ -315,6 +318,12 @@ type RegistryOptions struct {
 	// Unlocked says what a registry with a Lock does with a skill the lock
 	// does not name: UnlockedLeaveOut (the zero value) or UnlockedAllow.
 	Unlocked UnlockedPolicy
+	// RecordDigests sets the ContentDigest of every skill a snapshot
+	// lists (as a Lock does), without a lock, so that a session's catalog
+	// records say which version of each skill it listed. It costs a
+	// digest of every listed skill (a read of a local skill's files) each
+	// time a snapshot is computed rather than taken from the cache.
+	RecordDigests bool
 }
 
 // NewRegistry returns an empty registry configured by opts; nil means every
@@ -344,7 +353,7 @@ func NewRegistry(opts *RegistryOptions) (*Registry, error) {
 		scopes: make(map[string]*scopeSources),
 		cache:  newSnapshotCache(defaultCacheEntries, o.SnapshotCacheBytes),
 		texts:  newTextVerdicts(textVerdictEntries),
-		lock:   o.Lock, unlocked: o.Unlocked,
+		lock:   o.Lock, unlocked: o.Unlocked, digests: o.RecordDigests || o.Lock != nil,
 	}, nil
 }
 
@@ -776,7 +785,7 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 	if !v.complete {
 		v.incomplete = whyIncomplete(q, p, results)
 	}
-	if r.lock != nil {
+	if r.digests {
 		if v, err = r.applyLock(ctx, q, v); err != nil {
 			return nil, err
 		}
@@ -839,8 +848,8 @@ func (r *Registry) planLocked(q Query) plan {
 // onlyRuntimeLocked returns the one scope of chain that holds skills, when
 // it holds runtime skills only and no other scope of chain holds any.
 func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
-	if r.lock != nil {
-		return nil, false // every snapshot is checked against the lock
+	if r.digests {
+		return nil, false // every snapshot is digested (and checked against a lock)
 	}
 	var only *scopeSources
 	for _, scope := range chain {
