@@ -21,8 +21,8 @@ func TestCatalogRecordsContentDigests(t *testing.T) {
 	}
 	src := EncodeCatalog(entries, false)
 	want := `{"kind":"skill-catalog","form":"catalog","entries":[` +
-		`{"name":"pdf","description":"Forms.","digest":"` + d1 + `"},` +
-		`{"name":"docs-skill","description":"Docs.","origin":"site","origin_kind":"website","digest":"` + d2 + `"},` +
+		`{"name":"pdf","description":"Forms.","content_digest":"` + d1 + `"},` +
+		`{"name":"docs-skill","description":"Docs.","origin":"site","origin_kind":"website","content_digest":"` + d2 + `"},` +
 		`{"name":"plain","description":"No digest known."}]}`
 	if string(src) != want {
 		t.Fatalf("EncodeCatalog:\n%s\nwant\n%s", src, want)
@@ -53,8 +53,8 @@ func TestCatalogRecordsContentDigests(t *testing.T) {
 // TestCatalogContentDigestMalformed: a digest member that is not a string
 // of the form reads as absent, and never makes the record unreadable.
 func TestCatalogContentDigestMalformed(t *testing.T) {
-	for _, member := range []string{`"digest":1`, `"digest":"md5:00"`, `"digest":"sha256:` + strings.Repeat("A", 64) + `"`, `"digest":null`,
-		`"digest":"sha256:` + strings.Repeat("a", 64) + `","digest":"x"`} {
+	for _, member := range []string{`"content_digest":1`, `"content_digest":"md5:00"`, `"content_digest":"sha256:` + strings.Repeat("A", 64) + `"`, `"content_digest":null`,
+		`"content_digest":"sha256:` + strings.Repeat("a", 64) + `","content_digest":"x"`} {
 		src := `{"kind":"skill-catalog","form":"catalog","entries":[{"name":"pdf","description":"d",` + member + `}]}`
 		c, ok := ParseCatalog([]byte(src))
 		if !ok || len(c.Entries) != 1 || c.Entries[0].ContentDigest != "" || c.Entries[0].Name != "pdf" {

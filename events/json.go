@@ -256,7 +256,7 @@ func (p *parser) entry() (good, ok bool) {
 				s.originEnd = len(p.arena)
 				return ok
 			}
-		case "digest":
+		case "content_digest":
 			// The content digest the entry was published with: a record
 			// only, so anything but a string of its form reads as absent
 			// (a repeated member counts at its last occurrence).

@@ -52,7 +52,7 @@ type Catalog struct {
 // the host's own skills, any other type makes the record unreadable) and, for a website's
 // skill, "origin_kind": "website" (absent for an MCP server's; any other value, or one beside
 // no origin, makes the record unreadable, so a kind this reader does not know is never shown
-// as another), and, optionally, "digest": the content digest the skill was listed with
+// as another), and, optionally, "content_digest": the content digest the skill was listed with
 // (digest.Entry.ContentDigest), read only when it is "sha256:" and 64 lower-case hexadecimal
 // digits and otherwise taken as absent, never making the record unreadable; readers before it
 // ignore it. Other members are ignored. "update" counts only when it is the boolean true; "omitted" only when
@@ -118,7 +118,7 @@ func IsCatalogKind(source []byte) bool {
 // members in the order kind, form, update (only when true), entries, and entries always an
 // array of objects with name, description and, only for an entry with an origin, origin,
 // followed, only for a website's origin, by "origin_kind":"website", then, only for an entry
-// with a content digest, "digest". Strings are escaped as
+// with a content digest, "content_digest". Strings are escaped as
 // encoding/json does with HTML escaping disabled, so descriptions keep <, > and & verbatim;
 // invalid UTF-8 becomes U+FFFD.
 //
@@ -134,7 +134,7 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 			n += len(originFrame) + len(o) + len(originKindMember)
 		}
 		if d := entries[i].ContentDigest; d != "" {
-			n += len(`,"digest":""`) + len(d)
+			n += len(`,"content_digest":""`) + len(d)
 		}
 	}
 	n += n / 16 // room for a few escapes, so the common case allocates once
@@ -252,7 +252,7 @@ func appendEntry(b []byte, e *digest.Entry) []byte {
 		}
 	}
 	if e.ContentDigest != "" {
-		b = append(b, `,"digest":`...)
+		b = append(b, `,"content_digest":`...)
 		b = jsonstr.Append(b, e.ContentDigest)
 	}
 	return append(b, '}')

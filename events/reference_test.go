@@ -70,7 +70,7 @@ func referenceParse(src []byte) (Catalog, bool) {
 			kind = digest.OriginWebsite
 		}
 		var contentDigest string
-		if d, ok := obj["digest"].(string); ok && regexp.MustCompile(`^sha256:[0-9a-f]{64}$`).MatchString(d) {
+		if d, ok := obj["content_digest"].(string); ok && regexp.MustCompile(`^sha256:[0-9a-f]{64}$`).MatchString(d) {
 			contentDigest = d
 		}
 		es = append(es, digest.Entry{Name: name, Description: desc, Origin: origin, OriginKind: kind, ContentDigest: contentDigest})
@@ -94,7 +94,7 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 		Description string `json:"description"`
 		Origin      string `json:"origin,omitempty"`
 		OriginKind  string `json:"origin_kind,omitempty"`
-		Digest      string `json:"digest,omitempty"`
+		Digest      string `json:"content_digest,omitempty"`
 	}
 	rec := struct {
 		Kind    string  `json:"kind"`
