@@ -599,7 +599,9 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
-		return src.runtime.def.Clone(), src, true, nil
+		def := src.runtime.def.Clone()
+		def.ContentDigest = sum.ContentDigest
+		return def, src, true, nil
 	}
 	def, found, err := src.provider.loadChecked(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
@@ -618,6 +620,8 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 		def.Name = sum.Name
 	}
 	def.Origin, def.OriginKind, def.QualifiedName = sum.Origin, sum.OriginKind, sum.QualifiedName
+	// The version the listing digested (and a lock checked again above).
+	def.ContentDigest = sum.ContentDigest
 	if def.Description == "" {
 		def.Description = sum.Description
 	}
