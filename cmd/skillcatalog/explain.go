@@ -80,6 +80,9 @@ type explainOptions struct {
 	// the skills it does not name in (-unlocked allow).
 	lockFile string
 	unlocked string
+	// session is a session log file (-session) whose recorded versions
+	// explain prints instead.
+	session string
 
 	// wrapLocal, when set, wraps the skill directories' provider where the
 	// registry reaches it: tests count the calls that get through.
@@ -184,6 +187,12 @@ skipped and why, and which directories of skills were not scanned: a
 project's when it is not trusted, .claude/skills or .codex/skills without
 their -preset.
 
+With -session FILE (a session log, as hostsdk.Open's SessionDir keeps one
+per session) it prints instead, for each catalog the session's model was
+shown and each skill it loaded, the version of every skill named: the
+content digest recorded with it ("version not recorded" when the host
+computed none, as without a lock).
+
 Each skill that asks something of the runtime says what: its directives
 (a fork and its agent, a model, tools to pre-approve), as a host loading it
 receives them, a remote server's marked as requests no host acts on.
@@ -209,6 +218,21 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if o.requests != "" {
 		return explainRequests(ctx, o, stdout, stderr)
+	}
+	if o.session != "" {
+		sv, err := readSessionVersions(o.session)
+		if err != nil {
+			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+			return 1
+		}
+		if o.json {
+			if !printJSON(stdout, stderr, "explain", sv) {
+				return 1
+			}
+			return 0
+		}
+		printSessionVersions(stdout, sv)
+		return 0
 	}
 	ex, err := explain(ctx, o)
 	if err != nil {
@@ -254,6 +278,7 @@ func explainFlags(o *explainOptions) *flag.FlagSet {
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server (repeatable)")
 	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server")
 	o.web.flags(fl)
+	fl.StringVar(&o.session, "session", "", "print instead which version (content digest) of each skill the session logged in `FILE` (a session directory's .jsonl) showed its model in each catalog and loaded")
 	fl.StringVar(&o.lockFile, "lock", "", "pin the skills to the lock `FILE` (skillcatalog lock's, or a skills CLI skills-lock.json): a changed skill is left out (lock-mismatch)")
 	fl.StringVar(&o.unlocked, "unlocked", "leave-out", "with -lock, what happens to a skill the lock does not name: `POLICY` leave-out (not-locked) or allow")
 	fl.Usage = func() {
