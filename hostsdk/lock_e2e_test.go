@@ -5,11 +5,15 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/events"
 	"github.com/skillcatalog/skillcatalog/hostsdk"
+	"github.com/skillcatalog/skillcatalog/hostsdk/inprocess"
+	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill/agentskills"
@@ -195,4 +199,73 @@ func sessionFile(t *testing.T, dir string) string {
 		t.Fatalf("session files %q, %v; want one", files, err)
 	}
 	return files[0]
+}
+
+// TestPluginDiscoveryLockMatchesTheGoSDK: a plugin that discovers the
+// skills itself, pinned by the discovery option lockFile (a skills CLI
+// skills-lock.json here), leaves out the same skills for the same reasons
+// as a Go host whose registry has the lock, in the plugin's process and in
+// the host's: alpha, at its locked version, is listed and its record entry
+// names its digest; beta, changed since it was locked, is left out with
+// lock-mismatch; gamma, not in the lock, with not-locked.
+func TestPluginDiscoveryLockMatchesTheGoSDK(t *testing.T) {
+	root, home, cwd := t.TempDir(), t.TempDir(), t.TempDir()
+	writeLockedSkill(t, root, "alpha", "Alpha.")
+	writeLockedSkill(t, root, "beta", "Beta, changed.")
+	writeLockedSkill(t, root, "gamma", "Gamma.")
+	alpha, err := skilllock.SkillsCLITreeDigest(os.DirFS(filepath.Join(root, "alpha")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lockFile := filepath.Join(t.TempDir(), skilllock.SkillsCLIFileName)
+	cli := `{"version":1,"skills":{"alpha":{"source":"./alpha","sourceType":"local","computedHash":"` + strings.TrimPrefix(alpha, "sha256:") +
+		`"},"beta":{"source":"./beta","sourceType":"local","computedHash":"` + strings.Repeat("0", 64) + `"}}}`
+	if err := os.WriteFile(lockFile, []byte(cli), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lock, err := skilllock.ParseNamed(lockFile, []byte(cli))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := skills.NewRegistry(&skills.RegistryOptions{Lock: lock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	disk, err := agentskills.New(&agentskills.Options{ExtraRoots: []string{root}, HomeDir: home, Presets: []agentskills.Preset{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { disk.Close() })
+	reg.AddProvider(tools.GlobalScope, disk, skills.ProviderOptions{Label: "agentskills"})
+	reference := newComparedHost(t, "go-sdk", reg, nil)
+	p, err := reference.host.Load(context.Background(), hostsdk.LoadOptions{Launcher: pluginproc.Binary{Path: pluginPath}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, &mountConfig); err != nil {
+		t.Fatal(err)
+	}
+	w := &discoveryWorld{home: home, root: root, cwd: cwd,
+		discovery: hostsdk.Discovery{SkillRoots: []string{root}, HomeDir: home, Presets: []string{"agent-skills"}, LockFile: lockFile}}
+	hosts := []*comparedHost{
+		reference,
+		discoveringHost(t, "plugin-process", w, pluginproc.Binary{Path: pluginPath}),
+		discoveringHost(t, "in-process", w, inprocess.Launcher{}),
+	}
+	first := same(t, "the first step", hosts, func(h *comparedHost) stepOutcome {
+		return h.step(t, w, 1, text("u1", contract.RoleUser, "Hello.", true))
+	})
+	if got := catalogNames(t, first); !slices.Equal(got, []string{"alpha"}) {
+		t.Fatalf("listed %v, want alpha alone", got)
+	}
+	for _, m := range first.Decision.Messages {
+		if c, ok := events.ParseCatalog(m.Source); ok && c.Entries[0].ContentDigest != alpha {
+			t.Errorf("alpha's record entry names %q, want %s", c.Entries[0].ContentDigest, alpha)
+		}
+	}
+	mismatch := reasonsWith(hostsdk.StepResult{Reasons: first.Reasons}, contract.ReasonLockMismatch)
+	notLocked := reasonsWith(hostsdk.StepResult{Reasons: first.Reasons}, contract.ReasonNotLocked)
+	if len(mismatch) != 1 || !strings.Contains(mismatch[0], `"beta"`) || len(notLocked) != 1 || !strings.Contains(notLocked[0], `"gamma"`) {
+		t.Errorf("reasons: lock-mismatch %q, not-locked %q", mismatch, notLocked)
+	}
 }

@@ -114,7 +114,7 @@ func (h *localHost) ReadEvents(ctx context.Context, req contract.EventsRequest) 
 func (h *localHost) setNotes(session string, n hostanswer.Notes) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(n.Shared)+len(n.Incomplete)+len(n.Degraded) == 0 {
+	if len(n.Shared)+len(n.Incomplete)+len(n.Degraded)+len(n.Locked) == 0 {
 		delete(h.notes, session)
 		return
 	}

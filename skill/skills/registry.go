@@ -795,8 +795,10 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 		}
 	}
 	// A degraded view is not kept: the next snapshot lists the failed
-	// provider again, and replaces its stand-in when it answers.
-	if v.complete && p.cacheable && len(degraded) == 0 {
+	// provider again, and replaces its stand-in when it answers. Nor is one
+	// a lock left skills out of: every step says so (LockedOut) until the
+	// skills match again.
+	if v.complete && p.cacheable && len(degraded) == 0 && len(v.locked) == 0 {
 		r.mu.Lock()
 		// A change during the computation may or may not be reflected in v,
 		// so v is only kept if nothing changed. An ending session must not
