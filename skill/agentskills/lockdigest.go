@@ -24,7 +24,7 @@ func (p *Provider) SkillsCLIDigest(ctx context.Context, req skills.LoadRequest) 
 }
 
 func (p *Provider) digest(ctx context.Context, req skills.LoadRequest, tree func(fs.FS) (string, error)) (string, bool, error) {
-	res, err := p.resolve(ctx, req.Cwd, false)
+	res, err := p.recentResolution(ctx, req.Cwd)
 	if err != nil {
 		return "", false, err
 	}
@@ -37,4 +37,27 @@ func (p *Provider) digest(ctx context.Context, req skills.LoadRequest, tree func
 		return "", false, err
 	}
 	return d, true, nil
+}
+
+// maxRecentResolutions bounds the resolutions kept for ContentDigest.
+const maxRecentResolutions = 256
+
+// recentResolution is the latest resolution for cwd: the one a listing
+// just made, so that digesting each skill it listed does not scan every
+// root again (without Watch nothing is cached). The directories it names
+// are hashed as they are now; one removed since fails to hash, and the
+// skill is not served under a lock. It resolves when there is none.
+func (p *Provider) recentResolution(ctx context.Context, cwd string) (*resolution, error) {
+	clean, err := cleanCwd(cwd)
+	if err != nil {
+		return nil, err
+	}
+	_, key := p.locate(clean)
+	p.mu.Lock()
+	res := p.recent[key]
+	p.mu.Unlock()
+	if res != nil {
+		return res, nil
+	}
+	return p.resolve(ctx, cwd, false)
 }
