@@ -129,7 +129,31 @@ func TestLockedHostRecordsAndRefusesChangedSkills(t *testing.T) {
 		t.Errorf("loading the changed alpha: %+v, %v; want a refusal", again, err)
 	}
 
-	data, err := os.ReadFile(sessionFile(t, sessions))
+	checkLockedLog(t, sessionFile(t, sessions), digests)
+
+	// Resume: a new host on the same log, alpha restored to the locked
+	// version, then left alone.
+	host.Close()
+	writeLockedSkill(t, dir, "alpha", "Alpha, version one.")
+	resumed := lockedHost(t, dir, sessions, lock)
+	rs := resumed.Session("s1", &hostsdk.SessionOptions{Cwd: cwd})
+	res, err = rs.Step(ctx, hostsdk.Decision{})
+	if err != nil || res.Outcome != hostsdk.OutcomeReplacement || !strings.Contains(catalogText(res), "`alpha`") {
+		t.Fatalf("resumed with alpha restored: %v, outcome %s\n%s", err, res.Outcome, catalogText(res))
+	}
+	res, err = rs.Step(ctx, hostsdk.Decision{})
+	if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
+		t.Fatalf("resumed, nothing changed: %v, outcome %s", err, res.Outcome)
+	}
+}
+
+// checkLockedLog checks the session log of TestLockedHostRecordsAndRefusesChangedSkills:
+// two catalog records, the first naming alpha and beta with their locked
+// digests, the second beta alone, and one load of alpha naming its
+// locked digest beside the digest of the instructions it returned.
+func checkLockedLog(t *testing.T, path string, digests map[string]string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,21 +177,6 @@ func TestLockedHostRecordsAndRefusesChangedSkills(t *testing.T) {
 	}
 	if len(loads) != 1 || loads[0].Name != "alpha" || loads[0].ContentDigest != digests["alpha"] || loads[0].Digest != events.ContentDigest("Alpha, version one.") {
 		t.Errorf("load records %+v; want alpha with its locked content digest", loads)
-	}
-
-	// Resume: a new host on the same log, alpha restored to the locked
-	// version, then left alone.
-	host.Close()
-	writeLockedSkill(t, dir, "alpha", "Alpha, version one.")
-	resumed := lockedHost(t, dir, sessions, lock)
-	rs := resumed.Session("s1", &hostsdk.SessionOptions{Cwd: cwd})
-	res, err = rs.Step(ctx, hostsdk.Decision{})
-	if err != nil || res.Outcome != hostsdk.OutcomeReplacement || !strings.Contains(catalogText(res), "`alpha`") {
-		t.Fatalf("resumed with alpha restored: %v, outcome %s\n%s", err, res.Outcome, catalogText(res))
-	}
-	res, err = rs.Step(ctx, hostsdk.Decision{})
-	if err != nil || res.Outcome != hostsdk.OutcomeUnchanged {
-		t.Fatalf("resumed, nothing changed: %v, outcome %s", err, res.Outcome)
 	}
 }
 
