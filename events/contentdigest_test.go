@@ -62,3 +62,35 @@ func TestCatalogContentDigestMalformed(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadRecordsContentDigests: a load and an invocation record name the
+// content digest of the version loaded beside the instructions' digest,
+// preload and reattach records per skill; one of another form is left out
+// when written and read as unknown, never making the record unreadable.
+func TestLoadRecordsContentDigests(t *testing.T) {
+	d := "sha256:" + strings.Repeat("c", 64)
+	for _, tc := range []struct {
+		src  []byte
+		want []Loaded
+	}{
+		{EncodeLoadVersion("pdf", "0f3a", d), []Loaded{{Name: "pdf", Digest: "0f3a", ContentDigest: d}}},
+		{EncodeInvocationVersion("pdf", "0f3a", d), []Loaded{{Name: "pdf", Digest: "0f3a", ContentDigest: d}}},
+		{EncodeLoadVersion("pdf", "0f3a", "md5:1"), []Loaded{{Name: "pdf", Digest: "0f3a"}}},
+		{EncodeSkills(PreloadKind, []Loaded{{Name: "a", Digest: "1", ContentDigest: d}, {Name: "b", Digest: "2"}}), []Loaded{{Name: "a", Digest: "1", ContentDigest: d}, {Name: "b", Digest: "2"}}},
+		{[]byte(`{"kind":"skill-reattach","skills":[{"name":"a","content_digest":7},{"name":"b","content_digest":"sha256:zz"}]}`), []Loaded{{Name: "a"}, {Name: "b"}}},
+	} {
+		_, got, ok := ParseLoads(tc.src)
+		if !ok || len(got) != len(tc.want) {
+			t.Errorf("%s: %+v, %v", tc.src, got, ok)
+			continue
+		}
+		for i := range got {
+			if got[i] != tc.want[i] {
+				t.Errorf("%s: skill %d read as %+v, want %+v", tc.src, i, got[i], tc.want[i])
+			}
+		}
+	}
+	if src := string(EncodeLoadVersion("pdf", "0f3a", "")); src != string(EncodeLoad("pdf", "0f3a")) {
+		t.Errorf("without a content digest the record is %s, want EncodeLoad's", src)
+	}
+}
