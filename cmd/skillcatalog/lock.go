@@ -39,6 +39,9 @@ format), prints one line per difference and exits 1 when there is one:
 A host runs against a lock with hostsdk.OpenOptions.Lock, the discovery
 option lockFile, or explain -lock FILE.
 
+The flags are explain's (the mount and selection options change nothing
+here, and -lock, -session and -request are refused), then lock's own.
+
 Flags:
 `
 
@@ -62,7 +65,12 @@ func lockCommand(ctx context.Context, args []string, stdout, stderr io.Writer) i
 	if *format != "skillcatalog" && *format != "skills-lock" {
 		return usageError(fl, stderr, "-format %q is not skillcatalog or skills-lock", *format)
 	}
-	o.lockFile = "" // the sources as they are
+	switch {
+	case o.lockFile != "":
+		return usageError(fl, stderr, "-lock reads the sources through a lock; lock reads them as they are (-verify FILE compares them with one)")
+	case o.session != "" || o.requests != "" || o.request != "":
+		return usageError(fl, stderr, "-session, -request and -requests are explain's; lock reads only the sources")
+	}
 	lock, dirs, err := currentLock(ctx, o)
 	if err != nil {
 		fmt.Fprintf(stderr, "skillcatalog lock: %v\n", err)
