@@ -278,3 +278,38 @@ func TestPluginDiscoveryLockMatchesTheGoSDK(t *testing.T) {
 		t.Errorf("reasons: lock-mismatch %q, not-locked %q", mismatch, notLocked)
 	}
 }
+
+// TestOpenRecordDigests: OpenOptions.RecordDigests names each listed
+// skill's content digest in the catalog record without a lock, and the
+// skills on disk are digested as a lock would (every file of the
+// directory).
+func TestOpenRecordDigests(t *testing.T) {
+	t.Setenv("HOME", t.TempDir())
+	dir := t.TempDir()
+	writeLockedSkill(t, dir, "alpha", "Alpha.")
+	if err := os.WriteFile(filepath.Join(dir, "alpha", "notes.md"), []byte("More."), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, err := skilllock.TreeDigest(os.DirFS(filepath.Join(dir, "alpha")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := hostsdk.Open(context.Background(), &hostsdk.OpenOptions{SkillDirs: []string{dir}, RecordDigests: true, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer host.Close()
+	res, err := host.Session("s1", &hostsdk.SessionOptions{Cwd: t.TempDir()}).Step(context.Background(), userSays("hello"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range res.Decision.Messages {
+		if c, ok := events.ParseCatalog(m.Source); ok {
+			if len(c.Entries) != 1 || c.Entries[0].ContentDigest != want {
+				t.Fatalf("catalog entries %+v; want alpha naming %s", c.Entries, want)
+			}
+			return
+		}
+	}
+	t.Fatalf("no catalog published: %+v", res.Decision.Messages)
+}

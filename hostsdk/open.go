@@ -70,6 +70,12 @@ type OpenOptions struct {
 	// skills.UnlockedLeaveOut (the default; ReasonNotLocked) or
 	// skills.UnlockedAllow.
 	Unlocked skills.UnlockedPolicy
+	// RecordDigests records the content digest of every skill in the
+	// session's catalog and load records without a lock
+	// (skills.RegistryOptions.RecordDigests), at the cost of a digest of
+	// each listed skill whenever a snapshot is computed afresh. A Lock
+	// records them anyway.
+	RecordDigests bool
 	// Store keeps the session logs: any sessionlog.Store, such as
 	// PostgreSQL's (package pglog). nil uses SessionDir.
 	Store sessionlog.Store
@@ -152,7 +158,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		closeAll()
 		return nil, err
 	}
-	registry, err := skills.NewRegistry(&skills.RegistryOptions{Lock: o.Lock, Unlocked: o.Unlocked})
+	registry, err := skills.NewRegistry(&skills.RegistryOptions{Lock: o.Lock, Unlocked: o.Unlocked, RecordDigests: o.RecordDigests})
 	if err != nil {
 		closeAll()
 		return nil, err
