@@ -228,3 +228,17 @@ func (r *Registry) checkLoaded(ctx context.Context, q Query, sum skill.Summary, 
 	}
 	return nil
 }
+
+// lockUnlisted holds a skill an incomplete snapshot did not list, loaded
+// from a provider whose listing failed, to the lock as a listed one is: not
+// found when the lock leaves unlocked skills out and does not name it, a
+// LoadError when its content is not the locked version.
+func (r *Registry) lockUnlisted(ctx context.Context, q Query, def skill.Definition, src source) (skill.Definition, source, bool, error) {
+	if _, locked := r.lock.Lookup(LockKey(def.Summary)); !locked && r.unlocked != UnlockedAllow {
+		return skill.Definition{}, source{}, false, nil
+	}
+	if err := r.checkLoaded(ctx, q, def.Summary, src, def); err != nil {
+		return skill.Definition{}, source{}, false, &LoadError{Name: def.Name, Provider: def.Provider, Err: err}
+	}
+	return def, src, true, nil
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
+	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
 
 func bodyDigest(body string) string {
@@ -147,5 +148,38 @@ func TestRecordDigestsWithoutLock(t *testing.T) {
 func TestUnlockedOptionBound(t *testing.T) {
 	if _, err := skills.NewRegistry(&skills.RegistryOptions{Unlocked: 2}); err == nil || !strings.Contains(err.Error(), "RegistryOptions.Unlocked 2") {
 		t.Fatalf("NewRegistry(Unlocked 2) = %v", err)
+	}
+}
+
+// TestLockHoldsUnlistedLoads: while a strict provider cannot list, the
+// snapshot is incomplete and a name it does not list is asked of that
+// provider; under a lock, what it loads is held to the lock as a listed
+// skill is: a changed one refused, one the lock does not name not found.
+func TestLockHoldsUnlistedLoads(t *testing.T) {
+	ctx := context.Background()
+	reg, err := skills.NewRegistry(&skills.RegistryOptions{Lock: lockOf(t, skilllock.Entry{Kind: skilllock.KindLocal, Name: "alpha", Digest: bodyDigest("v1")})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := skilltest.New(nil)
+	p.SetSkills(
+		skilltest.Skill{Summary: skill.Summary{Name: "alpha", Description: "A.", Invocation: skill.DefaultPolicy()}, Content: "v2"},
+		skilltest.Skill{Summary: skill.Summary{Name: "beta", Description: "B.", Invocation: skill.DefaultPolicy()}, Content: "b"},
+	)
+	p.SetListError(errors.New("root unreadable"))
+	reg.AddProvider("global", p, skills.ProviderOptions{})
+	q := skills.Query{SessionID: "s", Chain: []string{"global"}}
+	if snap, err := reg.Snapshot(ctx, q); err != nil || snap.Complete {
+		t.Fatalf("snapshot complete %v, %v; want an incomplete one", snap.Complete, err)
+	}
+	if def, _, err := reg.Get(ctx, q, "alpha"); err == nil || !strings.Contains(err.Error(), "lock-mismatch") || def.Content == "v2" {
+		t.Errorf("Get(alpha) = %q, %v; want a lock-mismatch error", def.Content, err)
+	}
+	if _, found, err := reg.Get(ctx, q, "beta"); found || err != nil {
+		t.Errorf("Get(beta), which the lock does not name: found %v, %v", found, err)
+	}
+	p.SetSkills(skilltest.Skill{Summary: skill.Summary{Name: "alpha", Description: "A.", Invocation: skill.DefaultPolicy()}, Content: "v1"})
+	if def, found, err := reg.Get(ctx, q, "alpha"); err != nil || !found || def.Content != "v1" {
+		t.Errorf("Get(alpha) at the locked version: %q, %v, %v", def.Content, found, err)
 	}
 }

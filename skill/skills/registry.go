@@ -595,7 +595,11 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	}
 	i, ok := slices.BinarySearchFunc(v.skills, name, func(s skill.Summary, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
-		return loadUnlisted(ctx, q, name, v.unlisted)
+		def, src, found, err := loadUnlisted(ctx, q, name, v.unlisted)
+		if err != nil || !found || r.lock == nil {
+			return def, src, found, err
+		}
+		return r.lockUnlisted(ctx, q, def, src)
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
