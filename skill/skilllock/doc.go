@@ -67,8 +67,11 @@
 // sort alike both ways, has equal hashes; the others do not. An entry read
 // from skills-lock.json therefore carries "order": "skills-cli" and is
 // compared with SkillsCLITreeDigest, which sorts with the Unicode root
-// collation (golang.org/x/text/collate) as Node.js's ICU does; it writes
-// no "sha256:" prefix, which ToLock adds and Merge drops. The CLI's
+// collation (golang.org/x/text/collate), as Node.js's ICU collation sorts
+// in the default locale (a test checks it against the CLI itself); a
+// locale of other rules, or paths the two collators order apart, would
+// still differ. The CLI writes no "sha256:" prefix, which ToLock adds and
+// Merge drops. The CLI's
 // wellKnownDigest, for a skill installed from a website, is the index's
 // artifact digest, the website digest above; a lock of the website itself
 // records that. Names are sorted by UTF-16 code unit in the CLI and by
