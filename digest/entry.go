@@ -8,6 +8,12 @@ package digest
 type Entry struct {
 	Name, Description, Origin string
 	OriginKind                OriginKind
+	// ContentDigest is the digest of the skill's content the entry was
+	// published with, where known (skill.Summary.ContentDigest). It is a
+	// record of which version was listed, not part of what is published:
+	// AppendEntry, Of and every digest of entries leave it out, so a
+	// change of content alone never makes a catalog differ.
+	ContentDigest string
 }
 
 // OriginKind says what an entry's Origin labels. Its values are part of the digest's

@@ -9,7 +9,11 @@
 //
 // The entries are exactly the (name, description) pairs the message published, in catalog
 // order, with descriptions normalized and capped but not XML-escaped. update marks a
-// replacement, including the empty replacement that retires every earlier name. Sessions
+// replacement, including the empty replacement that retires every earlier name. An entry may
+// also name the content digest of the version it listed, "content_digest": "sha256:…" (where
+// the host computed one, as under a skill lock): a record of what the model was shown, never
+// part of what is compared, so older readers, which ignore it, and records without it read
+// alike. Sessions
 // written by other runtimes that ship the same behaviour use the same shape, so the parser is
 // strict about what counts as readable and lenient about everything else: an unreadable or
 // foreign record is skipped, never an error.

@@ -2,6 +2,7 @@ package events
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/skillcatalog/skillcatalog/digest"
@@ -21,6 +22,8 @@ func FuzzParseCatalog(f *testing.F) {
 	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","omitted":3,"entries":[{"name":"a","description":""}]}`))
 	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","omitted":1e1,"omitted":2147483648,"entries":[]}`))
 	f.Add(EncodeCatalog(entries{remote("a", "x", "docs"), website("b", "y", "docs")}, false))
+	f.Add([]byte(`{"kind":"skill-catalog","form":"catalog","entries":[{"name":"a","description":"","content_digest":"sha256:` + strings.Repeat("0", 64) + `","content_digest":1},` +
+		`{"name":"b","description":"","content_digest":"sha256:` + strings.Repeat("f", 64) + `"}]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		c, ok := ParseCatalog(src)
 		ref, refOK := referenceParse(src)

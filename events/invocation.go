@@ -17,11 +17,20 @@ const invocationKind = "skill-invocation"
 // whether it changed since; an empty d leaves the member out, as records of
 // earlier versions have none (ParseLoads reads both).
 func EncodeInvocation(name, d string) []byte {
+	return EncodeInvocationVersion(name, d, "")
+}
+
+// EncodeInvocationVersion is EncodeInvocation naming, besides, the content
+// digest of the version invoked (Loaded.ContentDigest); an empty one, or
+// one of another form, is left out, and the record is EncodeInvocation's.
+func EncodeInvocationVersion(name, d, contentDigest string) []byte {
+	contentDigest = validOrEmpty(contentDigest)
 	b, err := json.Marshal(struct {
-		Kind   string `json:"kind"`
-		Name   string `json:"name"`
-		Digest string `json:"digest,omitempty"`
-	}{invocationKind, name, d})
+		Kind          string `json:"kind"`
+		Name          string `json:"name"`
+		Digest        string `json:"digest,omitempty"`
+		ContentDigest string `json:"content_digest,omitempty"`
+	}{invocationKind, name, d, contentDigest})
 	if err != nil {
 		// Marshalling strings cannot fail.
 		panic(err)

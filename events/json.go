@@ -18,6 +18,7 @@ import (
 // holds its origin kind.
 type span struct {
 	nameStart, nameEnd, descStart, descEnd, originStart, originEnd int
+	digestStart, digestEnd                                         int
 	originKind                                                     digest.OriginKind
 }
 
@@ -255,6 +256,21 @@ func (p *parser) entry() (good, ok bool) {
 				s.originEnd = len(p.arena)
 				return ok
 			}
+		case "content_digest":
+			// The content digest the entry was published with: a record
+			// only, so anything but a string of its form reads as absent
+			// (a repeated member counts at its last occurrence).
+			s.digestStart, s.digestEnd = 0, 0
+			if p.peek() == '"' {
+				s.digestStart = len(p.arena)
+				ok := p.decodeString()
+				s.digestEnd = len(p.arena)
+				if !validContentDigest(p.arena[s.digestStart:s.digestEnd]) {
+					p.arena = p.arena[:s.digestStart]
+					s.digestStart, s.digestEnd = 0, 0
+				}
+				return ok
+			}
 		case "origin_kind":
 			// The one kind a record names: an MCP server's entry has no
 			// origin_kind. Any other value is a kind this reader does not
@@ -418,4 +434,19 @@ func plainCount(v []byte) int {
 		return 0
 	}
 	return n
+}
+
+// validContentDigest reports whether d is "sha256:" and 64 lower-case
+// hexadecimal digits, the form of a catalog entry's content digest.
+func validContentDigest(d []byte) bool {
+	const prefix = "sha256:"
+	if len(d) != len(prefix)+64 || string(d[:len(prefix)]) != prefix {
+		return false
+	}
+	for _, c := range d[len(prefix):] {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -68,6 +68,12 @@ type Loaded struct {
 	Digest string `json:"digest,omitempty"`
 	// State is "" (attached as loaded) or one of the State constants.
 	State string `json:"state,omitempty"`
+	// ContentDigest is the content digest of the version of the skill the
+	// message carries, as a skill lock records it (skill.Summary's
+	// ContentDigest: "sha256:" and 64 lower-case hexadecimal digits), where
+	// the host computed one; "" when unknown. A member of another form
+	// reads as unknown.
+	ContentDigest string `json:"content_digest,omitempty"`
 }
 
 // Carried reports whether the message the record belongs to carries the
@@ -84,11 +90,20 @@ func ContentDigest(content string) string {
 // EncodeLoad returns the durable source of a `skill` tool result that
 // carries the instructions of name, whose ContentDigest is d.
 func EncodeLoad(name, d string) []byte {
+	return EncodeLoadVersion(name, d, "")
+}
+
+// EncodeLoadVersion is EncodeLoad naming, besides, the content digest of
+// the version loaded (Loaded.ContentDigest); an empty one, or one of
+// another form, is left out, and the record is EncodeLoad's.
+func EncodeLoadVersion(name, d, contentDigest string) []byte {
+	contentDigest = validOrEmpty(contentDigest)
 	return encodeRecord(struct {
-		Kind   string `json:"kind"`
-		Name   string `json:"name"`
-		Digest string `json:"digest,omitempty"`
-	}{LoadKind, name, d})
+		Kind          string `json:"kind"`
+		Name          string `json:"name"`
+		Digest        string `json:"digest,omitempty"`
+		ContentDigest string `json:"content_digest,omitempty"`
+	}{LoadKind, name, d, contentDigest})
 }
 
 // EncodeSkills returns the durable source of a message of kind PreloadKind
@@ -133,10 +148,11 @@ func ParseLoads(source []byte) (kind string, skills []Loaded, ok bool) {
 		return "", nil, false
 	}
 	var v struct {
-		Kind   string          `json:"kind"`
-		Name   *string         `json:"name"`
-		Digest *string         `json:"digest"`
-		Skills json.RawMessage `json:"skills"`
+		Kind          string          `json:"kind"`
+		Name          *string         `json:"name"`
+		Digest        *string         `json:"digest"`
+		ContentDigest any             `json:"content_digest"`
+		Skills        json.RawMessage `json:"skills"`
 	}
 	if json.Unmarshal(source, &v) != nil {
 		return "", nil, false
@@ -150,12 +166,15 @@ func ParseLoads(source []byte) (kind string, skills []Loaded, ok bool) {
 		if v.Digest != nil {
 			l.Digest = *v.Digest
 		}
+		if d, ok := v.ContentDigest.(string); ok && validContentDigest([]byte(d)) {
+			l.ContentDigest = d
+		}
 		if !validLoaded(l) {
 			return "", nil, false
 		}
 		return v.Kind, []Loaded{l}, true
 	case PreloadKind, ReattachKind:
-		if json.Unmarshal(v.Skills, &skills) != nil || skills == nil || len(skills) > MaxLoadedPerRecord {
+		if !unmarshalSkills(v.Skills, &skills) || skills == nil || len(skills) > MaxLoadedPerRecord {
 			return "", nil, false
 		}
 		for i := range skills {
@@ -169,6 +188,31 @@ func ParseLoads(source []byte) (kind string, skills []Loaded, ok bool) {
 		return v.Kind, skills, true
 	}
 	return "", nil, false
+}
+
+// unmarshalSkills decodes the skills of a record into out, a content
+// digest of another type or form read as unknown rather than making the
+// record unreadable (it is a record only).
+func unmarshalSkills(raw json.RawMessage, out *[]Loaded) bool {
+	var skills []struct {
+		Loaded
+		ContentDigest any `json:"content_digest"`
+	}
+	if json.Unmarshal(raw, &skills) != nil {
+		return false
+	}
+	if skills == nil {
+		*out = nil
+		return true
+	}
+	*out = make([]Loaded, len(skills))
+	for i, s := range skills {
+		(*out)[i] = s.Loaded
+		if d, ok := s.ContentDigest.(string); ok && validContentDigest([]byte(d)) {
+			(*out)[i].ContentDigest = d
+		}
+	}
+	return true
 }
 
 // validLoaded reports whether a decoded skill is readable.
@@ -266,4 +310,12 @@ func IsAttachKind(source []byte) bool {
 	}
 	kind, _, ok := ParseLoads(source)
 	return ok && (kind == PreloadKind || kind == ReattachKind)
+}
+
+// validOrEmpty is d when it has the form of a content digest, "" otherwise.
+func validOrEmpty(d string) string {
+	if !validContentDigest([]byte(d)) {
+		return ""
+	}
+	return d
 }

@@ -91,6 +91,8 @@ func FuzzParseLoads(f *testing.F) {
 	f.Add([]byte(EncodeLoad("a", "d")))
 	f.Add(EncodeSkills(ReattachKind, []Loaded{{Name: "a", State: StateChanged}}))
 	f.Add([]byte(`{"kind":"skill-preload","skills":[{"name":"\u00e9"}]}`))
+	f.Add(EncodeLoadVersion("a", "d", "sha256:"+strings.Repeat("e", 64)))
+	f.Add([]byte(`{"kind":"skill-reattach","skills":[{"name":"a","content_digest":1},{"name":"b","content_digest":"sha256:x"}]}`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		kind, skills, ok := ParseLoads(src)
 		if !ok {
@@ -100,14 +102,14 @@ func FuzzParseLoads(f *testing.F) {
 			t.Fatalf("%d skills", len(skills))
 		}
 		for _, l := range skills {
-			if !validLoaded(l) {
+			if !validLoaded(l) || (l.ContentDigest != "" && !validContentDigest([]byte(l.ContentDigest))) {
 				t.Fatalf("invalid skill %+v read", l)
 			}
 		}
 		// What is read encodes to a record that reads the same.
 		var again []byte
 		if kind == LoadKind || kind == invocationKind {
-			again = EncodeLoad(skills[0].Name, skills[0].Digest)
+			again = EncodeLoadVersion(skills[0].Name, skills[0].Digest, skills[0].ContentDigest)
 		} else {
 			again = EncodeSkills(kind, skills)
 		}

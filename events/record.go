@@ -52,7 +52,10 @@ type Catalog struct {
 // the host's own skills, any other type makes the record unreadable) and, for a website's
 // skill, "origin_kind": "website" (absent for an MCP server's; any other value, or one beside
 // no origin, makes the record unreadable, so a kind this reader does not know is never shown
-// as another). Other members are ignored. "update" counts only when it is the boolean true; "omitted" only when
+// as another), and, optionally, "content_digest": the content digest the skill was listed with
+// (digest.Entry.ContentDigest), read only when it is "sha256:" and 64 lower-case hexadecimal
+// digits and otherwise taken as absent, never making the record unreadable; readers before it
+// ignore it. Other members are ignored. "update" counts only when it is the boolean true; "omitted" only when
 // it is an integer written with digits alone, at most 2^31-1. "activated", when present, must be
 // what ParseActivated reads, or the record is unreadable.
 //
@@ -81,10 +84,11 @@ func ParseCatalog(source []byte) (Catalog, bool) {
 	entries := make([]digest.Entry, len(p.spans))
 	for i, s := range p.spans {
 		entries[i] = digest.Entry{
-			Name:        arena[s.nameStart:s.nameEnd],
-			Description: arena[s.descStart:s.descEnd],
-			Origin:      arena[s.originStart:s.originEnd],
-			OriginKind:  s.originKind,
+			Name:          arena[s.nameStart:s.nameEnd],
+			Description:   arena[s.descStart:s.descEnd],
+			Origin:        arena[s.originStart:s.originEnd],
+			OriginKind:    s.originKind,
+			ContentDigest: arena[s.digestStart:s.digestEnd],
 		}
 	}
 	var activated []string
@@ -113,7 +117,8 @@ func IsCatalogKind(source []byte) bool {
 // EncodeCatalog returns the compact JSON source for a catalog message publishing entries:
 // members in the order kind, form, update (only when true), entries, and entries always an
 // array of objects with name, description and, only for an entry with an origin, origin,
-// followed, only for a website's origin, by "origin_kind":"website". Strings are escaped as
+// followed, only for a website's origin, by "origin_kind":"website", then, only for an entry
+// with a content digest, "content_digest". Strings are escaped as
 // encoding/json does with HTML escaping disabled, so descriptions keep <, > and & verbatim;
 // invalid UTF-8 becomes U+FFFD.
 //
@@ -127,6 +132,9 @@ func EncodeCatalog(entries []digest.Entry, update bool) []byte {
 		n += len(entryFrame) + len(entries[i].Name) + len(entries[i].Description)
 		if o := entries[i].Origin; o != "" {
 			n += len(originFrame) + len(o) + len(originKindMember)
+		}
+		if d := entries[i].ContentDigest; d != "" {
+			n += len(`,"content_digest":""`) + len(d)
 		}
 	}
 	n += n / 16 // room for a few escapes, so the common case allocates once
@@ -242,6 +250,10 @@ func appendEntry(b []byte, e *digest.Entry) []byte {
 		if e.OriginKind == digest.OriginWebsite {
 			b = append(b, originKindMember...)
 		}
+	}
+	if e.ContentDigest != "" {
+		b = append(b, `,"content_digest":`...)
+		b = jsonstr.Append(b, e.ContentDigest)
 	}
 	return append(b, '}')
 }

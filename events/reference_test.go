@@ -69,7 +69,11 @@ func referenceParse(src []byte) (Catalog, bool) {
 			}
 			kind = digest.OriginWebsite
 		}
-		es = append(es, digest.Entry{Name: name, Description: desc, Origin: origin, OriginKind: kind})
+		var contentDigest string
+		if d, ok := obj["content_digest"].(string); ok && regexp.MustCompile(`^sha256:[0-9a-f]{64}$`).MatchString(d) {
+			contentDigest = d
+		}
+		es = append(es, digest.Entry{Name: name, Description: desc, Origin: origin, OriginKind: kind, ContentDigest: contentDigest})
 	}
 	omitted := 0
 	if n, ok := m["omitted"].(json.Number); ok && regexp.MustCompile(`^(0|[1-9][0-9]{0,9})$`).MatchString(n.String()) {
@@ -90,6 +94,7 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 		Description string `json:"description"`
 		Origin      string `json:"origin,omitempty"`
 		OriginKind  string `json:"origin_kind,omitempty"`
+		Digest      string `json:"content_digest,omitempty"`
 	}
 	rec := struct {
 		Kind    string  `json:"kind"`
@@ -99,7 +104,7 @@ func referenceEncodeOmitting(es []digest.Entry, update bool, omitted int) []byte
 		Entries []entry `json:"entries"`
 	}{Kind: SourceKind, Form: FormCatalog, Update: update, Omitted: omitted, Entries: make([]entry, len(es))}
 	for i, e := range es {
-		rec.Entries[i] = entry{Name: e.Name, Description: e.Description, Origin: e.Origin}
+		rec.Entries[i] = entry{Name: e.Name, Description: e.Description, Origin: e.Origin, Digest: e.ContentDigest}
 		if e.Origin != "" && e.OriginKind == digest.OriginWebsite {
 			rec.Entries[i].OriginKind = "website"
 		}

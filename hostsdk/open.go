@@ -12,6 +12,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
@@ -58,6 +59,23 @@ type OpenOptions struct {
 	// rank, another scope or trusted directives is attached by a host
 	// built from parts (New).
 	Providers []skills.Provider
+	// Lock pins the skills of every source to the content digests it
+	// records (skills.RegistryOptions.Lock): a skill whose content changed
+	// is left out of the catalog and not loaded, and the step says so
+	// (ReasonLockMismatch), never serving it changed. Read one with
+	// skilllock.Parse, or a skills CLI skills-lock.json with
+	// skilllock.ParseNamed. nil locks nothing.
+	Lock *skilllock.Lock
+	// Unlocked says what Lock does with a skill it does not name:
+	// skills.UnlockedLeaveOut (the default; ReasonNotLocked) or
+	// skills.UnlockedAllow.
+	Unlocked skills.UnlockedPolicy
+	// RecordDigests records the content digest of every skill in the
+	// session's catalog and load records without a lock
+	// (skills.RegistryOptions.RecordDigests), at the cost of a digest of
+	// each listed skill whenever a snapshot is computed afresh. A Lock
+	// records them anyway.
+	RecordDigests bool
 	// Store keeps the session logs: any sessionlog.Store, such as
 	// PostgreSQL's (package pglog). nil uses SessionDir.
 	Store sessionlog.Store
@@ -140,7 +158,7 @@ func Open(ctx context.Context, opts *OpenOptions) (*Host, error) {
 		closeAll()
 		return nil, err
 	}
-	registry, err := skills.NewRegistry(nil)
+	registry, err := skills.NewRegistry(&skills.RegistryOptions{Lock: o.Lock, Unlocked: o.Unlocked, RecordDigests: o.RecordDigests})
 	if err != nil {
 		closeAll()
 		return nil, err

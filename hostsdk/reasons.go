@@ -24,6 +24,8 @@ const (
 	ReasonNoMount              = contract.ReasonNoMount
 	ReasonProviderIncomplete   = contract.ReasonProviderIncomplete
 	ReasonProviderDegraded     = contract.ReasonProviderDegraded
+	ReasonLockMismatch         = contract.ReasonLockMismatch
+	ReasonNotLocked            = contract.ReasonNotLocked
 	ReasonNameCollision        = contract.ReasonNameCollision
 	ReasonHostError            = contract.ReasonHostError
 	ReasonPluginError          = contract.ReasonPluginError

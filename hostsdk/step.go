@@ -297,7 +297,7 @@ func failureReason(err error) Reason {
 // or the step failed.
 func troubling(c ReasonCode) bool {
 	switch c {
-	case contract.ReasonSnapshotIncomplete, contract.ReasonProviderIncomplete, contract.ReasonProviderDegraded, contract.ReasonToolShadowed,
+	case contract.ReasonSnapshotIncomplete, contract.ReasonProviderIncomplete, contract.ReasonProviderDegraded, contract.ReasonToolShadowed, contract.ReasonLockMismatch,
 		contract.ReasonHostError, contract.ReasonPluginError:
 		return true
 	}

@@ -107,7 +107,7 @@ func (e *engine) executeSkillTool(ctx context.Context, host contract.Host, m mou
 	}
 	directives := directivesOf(got.Skill, value.Origin)
 	return contract.ToolResult{Value: &value, Text: render.WithDirectivesNotice(text, name, directives), Directives: directives,
-		Source: events.EncodeLoad(name, events.ContentDigest(value.Content))}, nil
+		Source: events.EncodeLoadVersion(name, events.ContentDigest(value.Content), got.Skill.ContentDigest)}, nil
 }
 
 func errorResult(refusal render.ToolError) contract.ToolResult {

@@ -115,7 +115,7 @@ func (e *engine) invocations(ctx context.Context, host contract.Host, m mount, r
 		// The digest is of the instructions as the provider gave them, the
 		// user's arguments not substituted: what attaching the skill again
 		// after a compaction compares with the skill as it is then.
-		source := events.EncodeInvocation(name, events.ContentDigest(got.Skill.Content))
+		source := events.EncodeInvocationVersion(name, events.ContentDigest(got.Skill.Content), got.Skill.ContentDigest)
 		if m.cfg.InvocationArguments {
 			content, err := render.SubstituteNamedArguments(value.Content, mention.Args, got.Skill.ArgumentNames)
 			if err != nil {

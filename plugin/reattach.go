@@ -95,16 +95,17 @@ func (e *engine) reattach(ctx context.Context, host contract.Host, m mount, req 
 	records := make([]events.Loaded, 0, len(pending))
 	attached := make([]contract.AttachedSkill, 0, len(pending))
 	for _, p := range pending {
-		it, d, err := e.attachOne(ctx, host, m, req, v, p.Name, min(perSkill, budget))
+		it, rec, err := e.attachOne(ctx, host, m, req, v, p.Name, min(perSkill, budget))
 		if err != nil {
 			return nil, nil, err
 		}
-		if it.State == "" && p.Digest != "" && d != p.Digest {
+		if it.State == "" && p.Digest != "" && rec.Digest != p.Digest {
 			it.State = events.StateChanged
 		}
 		budget -= it.Kept
 		items = append(items, it)
-		records = append(records, events.Loaded{Name: p.Name, Digest: d, State: it.State})
+		rec.Name, rec.State = p.Name, it.State
+		records = append(records, rec)
 		attached = append(attached, contract.AttachedSkill{Name: p.Name, State: it.State, MessageID: id, Kept: it.Kept, Total: it.Total})
 	}
 	return &contract.Edit{Op: contract.EditAppend, Message: contract.Message{
@@ -121,22 +122,23 @@ func (e *engine) reattach(ctx context.Context, host contract.Host, m mount, req 
 // gone; one its provider fails to load, or that cannot be rendered, is
 // unavailable; one for which less than contract.MinReattachLength
 // characters are left, and that does not fit whole, is left out. It
-// returns the item and the ContentDigest of its instructions (""
-// when nothing is attached). Only a failure to reach the host is an error.
-func (e *engine) attachOne(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, v *view.View, name string, limit int) (render.Reattached, string, error) {
+// returns the item and its record: the ContentDigest of its instructions
+// and the content digest of the version the host loaded (both "" when
+// nothing is attached). Only a failure to reach the host is an error.
+func (e *engine) attachOne(ctx context.Context, host contract.Host, m mount, req contract.StepRequest, v *view.View, name string, limit int) (render.Reattached, events.Loaded, error) {
 	it := render.Reattached{Name: name, State: events.StateGone}
 	if _, listed := v.Lookup(name); !listed {
-		return it, "", nil
+		return it, events.Loaded{Name: name}, nil
 	}
 	got, err := host.GetSkill(ctx, contract.SkillRequest{SessionID: req.SessionID, Cwd: req.Cwd, AgentScope: req.AgentScope, Name: name, UserInvocation: true})
 	switch {
 	case err != nil:
-		return render.Reattached{}, "", hostFailed("load skill %q to attach it again: %w", name, err)
+		return render.Reattached{}, events.Loaded{}, hostFailed("load skill %q to attach it again: %w", name, err)
 	case got.Error != "":
 		it.State = events.StateUnavailable
-		return it, "", nil
+		return it, events.Loaded{Name: name}, nil
 	case !got.Found || (!got.Skill.Invocation.ModelInvocable && !got.Skill.Invocation.UserInvocable):
-		return it, "", nil
+		return it, events.Loaded{Name: name}, nil
 	}
 	value := got.Skill.ToolValue()
 	value.Name = name
@@ -147,17 +149,17 @@ func (e *engine) attachOne(ctx context.Context, host contract.Host, m mount, req
 	cut, kept, total := render.CutInstructions(value.Content, max(limit, 0))
 	if kept < total && kept < contract.MinReattachLength {
 		it.State = events.StateLeftOut
-		return it, "", nil
+		return it, events.Loaded{Name: name}, nil
 	}
 	value.Content = cut
 	text, err := render.SkillContent(value, m.cfg.ResourceTool && got.Skill.Invocation.ModelInvocable)
 	if err != nil {
 		it.State = events.StateUnavailable
-		return it, "", nil
+		return it, events.Loaded{Name: name}, nil
 	}
 	it.State, it.Kept, it.Total = "", kept, total
 	it.Text = render.WithDirectivesNotice(text, name, directivesOf(got.Skill, value.Origin))
-	return it, d, nil
+	return it, events.Loaded{Name: name, Digest: d, ContentDigest: got.Skill.ContentDigest}, nil
 }
 
 // scanLoads feeds sc the session's events, newest first, up to
@@ -198,7 +200,7 @@ func (e *engine) preload(ctx context.Context, host contract.Host, m mount, req c
 			continue
 		}
 		seen[name] = true
-		it, d, err := e.attachOne(ctx, host, m, req, v, name, maxInt)
+		it, rec, err := e.attachOne(ctx, host, m, req, v, name, maxInt)
 		if err != nil {
 			return nil, nil, contract.Reason{}, err
 		}
@@ -206,7 +208,7 @@ func (e *engine) preload(ctx context.Context, host contract.Host, m mount, req c
 		if it.State == "" {
 			a.MessageID = id
 			texts = append(texts, it.Text)
-			records = append(records, events.Loaded{Name: name, Digest: d})
+			records = append(records, rec)
 		}
 		attached = append(attached, a)
 	}

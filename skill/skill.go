@@ -63,6 +63,13 @@ type Summary struct {
 	// touched a file they match (MatchPaths); empty: always. One string
 	// keeps a Summary comparable.
 	Paths string
+	// ContentDigest is the digest of the skill's content as a skill lock
+	// records it ("sha256:" and 64 lower-case hexadecimal digits; package
+	// skilllock defines it per kind of source), set by a registry that
+	// computes digests (skills.RegistryOptions.Lock or RecordDigests);
+	// empty when unknown. The catalog record names it, so a session's
+	// log says which version of each skill its catalog listed.
+	ContentDigest string
 }
 
 // Definition is a loaded skill: its summary, where its resources live and

@@ -21,6 +21,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/skill"
 	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 )
 
@@ -72,6 +73,16 @@ type explainOptions struct {
 	mcpCommand string
 	mcpHeaders headerFlags
 	mcpLabel   string
+
+	// web is a website's skills (-web-url), as the demo takes them.
+	web webOptions
+	// lockFile pins the skills to a lock (-lock), and allowUnlocked lets
+	// the skills it does not name in (-unlocked allow).
+	lockFile string
+	unlocked string
+	// session is a session log file (-session) whose recorded versions
+	// explain prints instead.
+	session string
 
 	// wrapLocal, when set, wraps the skill directories' provider where the
 	// registry reaches it: tests count the calls that get through.
@@ -161,6 +172,8 @@ catalog:
                   other skills are published, with its last-good listing or without it
   paths           scoped by its paths: in the catalog once the session touches a
                   matching file (-touched FILE reports one)
+  lock-mismatch   -lock names it, and its content is not the locked version: left out
+  not-locked      -lock does not name it, and -unlocked leave-out leaves it out
 
 Skill directories are those of the Agent Skills provider: <project>/.agents/skills
 from -cwd up to the repository root (only with -trust-project), -home's
@@ -173,6 +186,12 @@ scanned (and which are absent), how many skills loaded, how many were
 skipped and why, and which directories of skills were not scanned: a
 project's when it is not trusted, .claude/skills or .codex/skills without
 their -preset.
+
+With -session FILE (a session log, as hostsdk.Open's SessionDir keeps one
+per session) it prints instead, for each catalog the session's model was
+shown and each skill it loaded, the version of every skill named: the
+content digest recorded with it ("version not recorded" when the host
+computed none, as without a lock).
 
 Each skill that asks something of the runtime says what: its directives
 (a fork and its agent, a model, tools to pre-approve), as a host loading it
@@ -199,6 +218,21 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if o.requests != "" {
 		return explainRequests(ctx, o, stdout, stderr)
+	}
+	if o.session != "" {
+		sv, err := readSessionVersions(o.session)
+		if err != nil {
+			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
+			return 1
+		}
+		if o.json {
+			if !printJSON(stdout, stderr, "explain", sv) {
+				return 1
+			}
+			return 0
+		}
+		printSessionVersions(stdout, sv)
+		return 0
 	}
 	ex, err := explain(ctx, o)
 	if err != nil {
@@ -243,6 +277,10 @@ func explainFlags(o *explainOptions) *flag.FlagSet {
 	fl.StringVar(&o.mcpCommand, "mcp-command", "", "also list remote skills from the MCP server that `COMMAND` starts (stdio; split on spaces)")
 	fl.Var(&o.mcpHeaders, "mcp-header", "`NAME: VALUE` header sent to the -mcp-url server (repeatable)")
 	fl.StringVar(&o.mcpLabel, "mcp-label", mcpskills.DefaultLabel, "the `LABEL` the host gives the MCP server")
+	o.web.flags(fl)
+	fl.StringVar(&o.session, "session", "", "print instead which version (content digest) of each skill the session logged in `FILE` (a session directory's .jsonl) showed its model in each catalog and loaded")
+	fl.StringVar(&o.lockFile, "lock", "", "pin the skills to the lock `FILE` (skillcatalog lock's, or a skills CLI skills-lock.json): a changed skill is left out (lock-mismatch)")
+	fl.StringVar(&o.unlocked, "unlocked", "leave-out", "with -lock, what happens to a skill the lock does not name: `POLICY` leave-out (not-locked) or allow")
 	fl.Usage = func() {
 		fmt.Fprint(fl.Output(), explainUsage)
 		fl.PrintDefaults()
@@ -306,7 +344,11 @@ func explain(ctx context.Context, o explainOptions) (explanation, error) {
 // registry returns a registry of fsys's skills and, when o names an MCP
 // server, the server's, and a function that closes what it opened.
 func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, func(), error) {
-	reg, err := skills.NewRegistry(nil)
+	ro, err := o.lockOptions()
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := skills.NewRegistry(ro)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -315,8 +357,17 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 		listed = o.wrapLocal(fsys)
 	}
 	reg.AddProvider(tools.GlobalScope, &listedOnce{Provider: listed}, nil)
+	closeWeb := func() {}
+	if o.web.url != "" {
+		web, err := o.web.provider()
+		if err != nil {
+			return nil, nil, fmt.Errorf("website skills: %w", err)
+		}
+		reg.AddProvider(tools.GlobalScope, web, &skills.ProviderOptions{Rank: -1, Label: o.web.label})
+		closeWeb = func() { web.Close() }
+	}
 	if o.mcpURL == "" && o.mcpCommand == "" {
-		return reg, func() {}, nil
+		return reg, closeWeb, nil
 	}
 	remote, err := mcpskills.New(&mcpskills.Options{URL: o.mcpURL, Command: strings.Fields(o.mcpCommand), Headers: o.mcpHeaders.m, Label: o.mcpLabel})
 	if err != nil {
@@ -325,7 +376,7 @@ func (o explainOptions) registry(fsys *agentskills.Provider) (*skills.Registry, 
 	// Best-effort, as the provider declares: while the server cannot be
 	// read, the local skills are published without its skills.
 	reg.AddProvider(tools.GlobalScope, remote, &skills.ProviderOptions{Rank: -1, Label: o.mcpLabel})
-	return reg, func() { remote.Close() }, nil
+	return reg, func() { remote.Close(); closeWeb() }, nil
 }
 
 // explainSession is the session explain's one step belongs to.
@@ -445,6 +496,7 @@ func (o explainOptions) explanation(ctx context.Context, res hostsdk.StepResult,
 	}
 	ex.Skills = append(ex.Skills, explainUntrusted(local, all)...)
 	ex.Skills = append(ex.Skills, explainOutages(snap)...)
+	ex.Skills = append(ex.Skills, explainLocked(snap)...)
 	slices.SortStableFunc(ex.Skills, func(a, b explainedSkill) int {
 		return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Path, b.Path))
 	})
@@ -702,6 +754,29 @@ func (p *listedOnce) List(ctx context.Context, req skills.ListRequest) (skills.O
 	}
 	p.lists[req.Cwd] = cloneObservation(obs)
 	return obs, nil
+}
+
+// ContentDigest implements skills.ContentDigester with the wrapped
+// provider's, so that a lock digests a skill on disk as a host does.
+func (p *listedOnce) ContentDigest(ctx context.Context, req skills.LoadRequest) (string, bool, error) {
+	if d, ok := p.Provider.(skills.ContentDigester); ok {
+		return d.ContentDigest(ctx, req)
+	}
+	def, found, err := p.Provider.Load(ctx, req)
+	if err != nil || !found {
+		return "", found, err
+	}
+	return skilllock.FilesDigest([]skilllock.File{{Path: "SKILL.md", Content: []byte(def.Content)}}), true, nil
+}
+
+// SkillsCLIDigest implements skills.SkillsCLIDigester with the wrapped
+// provider's.
+func (p *listedOnce) SkillsCLIDigest(ctx context.Context, req skills.LoadRequest) (string, bool, error) {
+	d, ok := p.Provider.(skills.SkillsCLIDigester)
+	if !ok {
+		return "", false, fmt.Errorf("the provider cannot digest a skill as the skills CLI does")
+	}
+	return d.SkillsCLIDigest(ctx, req)
 }
 
 // SetInvalidate implements skills.Invalidator: nothing changes while

@@ -10,6 +10,7 @@
 //	skillcatalog validate [-json] DIR...                skills against the Agent Skills specification
 //	skillcatalog publish [-json] [-strict] DIR OUT      skills as a static website (/.well-known/agent-skills/)
 //	skillcatalog explain [flags]                        the catalog the model would see, and why
+//	skillcatalog lock [flags] [-verify FILE]            pin every skill to its content digest
 //	skillcatalog search -skills DIR QUERY               the skills that best match a request
 //	skillcatalog eval -skills DIR [FILE|DIR...]         trigger evals: where each request puts its skill
 //	skillcatalog hostcheck -- COMMAND [ARG...]          check a host of the plugin protocol
@@ -44,6 +45,7 @@ Usage:
   skillcatalog validate [-json] DIR...                check skills against the Agent Skills specification
   skillcatalog publish [-json] [-strict] DIR OUT      write skills as a static website for any web server (/.well-known/agent-skills/)
   skillcatalog explain [-skills DIR] [flags]          show the catalog the model would see, and why each skill is in or out
+  skillcatalog lock [flags] [-verify FILE]            write a lock of every skill's content digest, or check the sources against one
   skillcatalog search -skills DIR [flags] QUERY       find the skills that best match a request, as the skill_search tool does
   skillcatalog eval -skills DIR [flags] [FILE|DIR...] run trigger evals offline: where each request puts the skill it is about
   skillcatalog hostcheck [-json] [-timeout D] -- COMMAND [ARG...]
@@ -58,6 +60,7 @@ Each command's flags:
   skillcatalog validate -h
   skillcatalog publish -h
   skillcatalog explain -h
+  skillcatalog lock -h
   skillcatalog search -h
   skillcatalog eval -h
   skillcatalog hostcheck -h
@@ -90,6 +93,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return publishCommand(ctx, args[1:], stdout, stderr)
 	case "explain":
 		return explainCommand(ctx, args[1:], stdout, stderr)
+	case "lock":
+		return lockCommand(ctx, args[1:], stdout, stderr)
 	case "search":
 		return searchCommand(ctx, args[1:], stdout, stderr)
 	case "eval":

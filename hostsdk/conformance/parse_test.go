@@ -17,7 +17,7 @@ func TestParseErrorsCarryPositions(t *testing.T) {
 		{
 			name: "unknown top-level field",
 			yaml: "descripton: typo\nsteps:\n  - preStep: {}\n",
-			want: `x.yaml:1:1: unknown field "descripton" (known fields: agents, description, name, plugin, project, providers, sessions, sites, skills, steps)`,
+			want: `x.yaml:1:1: unknown field "descripton" (known fields: agents, description, lock, name, plugin, project, providers, sessions, sites, skills, steps)`,
 		},
 		{
 			name: "site without a dir",

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -19,6 +20,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/hostsdk/tools"
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 	"github.com/skillcatalog/skillcatalog/skill/skills/skilltest"
 )
@@ -160,7 +162,11 @@ func (r *Runner) run(ctx context.Context, s *scenario) (res Result) {
 // newEnv builds a scenario's world in dir: scopes, skills, providers,
 // seeded session logs and the Host, with the plugin not yet loaded.
 func (r *Runner) newEnv(ctx context.Context, s *scenario, dir string) (*env, error) {
-	reg, err := skills.NewRegistry(nil)
+	ro, err := lockOptions(s.Lock)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := skills.NewRegistry(ro)
 	if err != nil {
 		return nil, err
 	}
@@ -1017,4 +1023,36 @@ func duplicateIDs(evs []sessionlog.Event) []string {
 		}
 	}
 	return dup
+}
+
+// lockOptions are the registry options of a scenario's lock; nil without
+// one.
+func lockOptions(l *lockSpec) (*skills.RegistryOptions, error) {
+	if l == nil {
+		return nil, nil
+	}
+	entries := make([]skilllock.Entry, 0, len(l.Skills))
+	for _, ls := range l.Skills {
+		e := skilllock.Entry{Kind: skilllock.Kind(cmp.Or(ls.Kind, string(skilllock.KindLocal))), Origin: ls.Origin, Name: ls.Name, Digest: ls.Digest}
+		switch {
+		case (ls.Body == nil) == (ls.Digest == ""):
+			return nil, fmt.Errorf("lock: skill %q: give its body or its digest, one of them", ls.Name)
+		case ls.Body != nil:
+			e.Digest = skilllock.FilesDigest([]skilllock.File{{Path: "SKILL.md", Content: []byte(*ls.Body)}})
+		}
+		entries = append(entries, e)
+	}
+	lock, err := skilllock.New(entries)
+	if err != nil {
+		return nil, fmt.Errorf("lock: %w", err)
+	}
+	ro := &skills.RegistryOptions{Lock: lock}
+	switch l.Unlocked {
+	case "", "leave-out":
+	case "allow":
+		ro.Unlocked = skills.UnlockedAllow
+	default:
+		return nil, fmt.Errorf("lock: unlocked %q is not leave-out or allow", l.Unlocked)
+	}
+	return ro, nil
 }

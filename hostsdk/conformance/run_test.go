@@ -187,7 +187,7 @@ func TestRunFilesReport(t *testing.T) {
 		"FAIL b-fail (" + filepath.Join(dir, "b-fail.yaml") + ")\n" +
 		`    step 1 (preStep by agent:main in session s1): outcome: got "unchanged", want "initial"` + "\n" +
 		"FAIL " + filepath.Join(dir, "c-broken.yaml") + "\n" +
-		"    " + filepath.Join(dir, "c-broken.yaml") + `:2:1: unknown field "stepz" (known fields: agents, description, name, plugin, project, providers, sessions, sites, skills, steps)` + "\n" +
+		"    " + filepath.Join(dir, "c-broken.yaml") + `:2:1: unknown field "stepz" (known fields: agents, description, lock, name, plugin, project, providers, sessions, sites, skills, steps)` + "\n" +
 		"1 passed, 2 failed\n"
 	if out.String() != want {
 		t.Errorf("report:\n%s\nwant:\n%s", out.String(), want)

@@ -28,6 +28,7 @@ type scenario struct {
 	Sites       []siteSpec     `yaml:"sites"`
 	Project     *projectSpec   `yaml:"project"`
 	Sessions    []sessionSpec  `yaml:"sessions"`
+	Lock        *lockSpec      `yaml:"lock"`
 	Steps       []stepSpec     `yaml:"steps"`
 	Pos         position       `yaml:"-"`
 }
@@ -505,4 +506,29 @@ func normalizeJSON(v any) (any, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// lockSpec pins the scenario's skills to a skill lock
+// (skills.RegistryOptions.Lock), every host of the scenario alike.
+type lockSpec struct {
+	Skills []lockedSkill `yaml:"skills"`
+	// Unlocked is leave-out (the default) or allow
+	// (skills.RegistryOptions.Unlocked).
+	Unlocked string   `yaml:"unlocked"`
+	Pos      position `yaml:"-"`
+}
+
+// lockedSkill is one skill of a lock: locked to the version whose
+// instructions are Body (skilllock.FilesDigest of one file SKILL.md
+// holding them, the digest a registry takes of a runtime skill or of a
+// provider's skill it loads), or to the literal Digest.
+type lockedSkill struct {
+	Name string `yaml:"name"`
+	// Kind is local (the default), mcp or website; Origin the remote
+	// source's label.
+	Kind   string   `yaml:"kind"`
+	Origin string   `yaml:"origin"`
+	Body   *string  `yaml:"body"`
+	Digest string   `yaml:"digest"`
+	Pos    position `yaml:"-"`
 }

@@ -127,6 +127,8 @@ func providerMessage(err error) string {
 // not list (Degraded), each line bounded.
 type Notes struct {
 	Shared, Incomplete, Degraded []string
+	// Locked are the skills the registry's lock left out (LockedOut).
+	Locked []skills.LockedOut
 }
 
 // SnapshotNotes returns the notes of a registry's snapshot.
@@ -135,6 +137,7 @@ func SnapshotNotes(s skills.Snapshot) Notes {
 		Shared:     s.Diagnostics,
 		Incomplete: BoundLines(s.Incomplete, MaxProviderErrorBytes),
 		Degraded:   BoundLines(s.Degraded, MaxProviderErrorBytes),
+		Locked:     s.LockedOut,
 	}
 }
 
@@ -157,6 +160,13 @@ func AddNotes(resp contract.StepResponse, n Notes) (diagnostics []string, reason
 	}
 	for _, why := range n.Degraded {
 		reasons = append(reasons, contract.Reason{Code: contract.ReasonProviderDegraded, Detail: why})
+	}
+	for _, lo := range n.Locked {
+		code := contract.ReasonLockMismatch
+		if lo.Reason == skills.ReasonNotLocked {
+			code = contract.ReasonNotLocked
+		}
+		reasons = append(reasons, contract.Reason{Code: code, Detail: BoundText(lo.String(), MaxProviderErrorBytes)})
 	}
 	return diagnostics, reasons
 }

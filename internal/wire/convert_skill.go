@@ -39,13 +39,15 @@ func setSummary(out *pb.SkillSummary, pol *pb.InvocationPolicy, s skill.Summary)
 	out.OriginKind = originKindToProto(s.OriginKind)
 	out.WhenToUse, out.Keywords, out.SearchText = s.WhenToUse, s.Keywords, s.SearchText
 	out.Paths = skill.PathPatterns(s.Paths)
+	out.ContentDigest = s.ContentDigest
 }
 
 // summaryFromProto converts a skill summary.
 func summaryFromProto(s *pb.SkillSummary) skill.Summary {
 	return skill.Summary{Name: s.GetName(), Description: s.GetDescription(), Invocation: policyFromProto(s.GetInvocation()), Provider: s.GetProvider(),
 		Origin: s.GetOrigin(), OriginKind: originKindFromProto(s.GetOriginKind()), QualifiedName: s.GetQualifiedName(), ArgumentHint: s.GetArgumentHint(),
-		WhenToUse: s.GetWhenToUse(), Keywords: s.GetKeywords(), SearchText: s.GetSearchText(), Paths: pathsFromProto(s.GetPaths())}
+		WhenToUse: s.GetWhenToUse(), Keywords: s.GetKeywords(), SearchText: s.GetSearchText(), Paths: pathsFromProto(s.GetPaths()),
+		ContentDigest: s.GetContentDigest()}
 }
 
 // pathsFromProto is the skill.Summary.Paths of a summary's patterns: those

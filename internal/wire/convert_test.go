@@ -26,7 +26,7 @@ var (
 	fullDefinition = skill.Definition{
 		Summary: skill.Summary{Name: "docs:acme/pdf", Description: "Fill forms.", Invocation: skill.InvocationPolicy{ModelInvocable: true}, Provider: "docs",
 			Origin: "docs", OriginKind: skill.OriginWebsite, QualifiedName: "docs:acme/pdf", ArgumentHint: "[form-name]",
-			WhenToUse: "When a form has fields.", Keywords: "pdf, forms", SearchText: "# PDF Fill the fields.", Paths: "forms/**/*.pdf\n*.fdf"},
+			WhenToUse: "When a form has fields.", Keywords: "pdf, forms", SearchText: "# PDF Fill the fields.", Paths: "forms/**/*.pdf\n*.fdf", ContentDigest: "sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"},
 		ResourceBase:  &skill.ResourceBase{Kind: skill.ResourceURL, URL: "skill://pdf/"},
 		Content:       "Do it.",
 		Directives:    &fullDirectives,

@@ -46,7 +46,22 @@ type Discovery struct {
 	// honoured in the definitions it loads, and states every other kind a
 	// skill asks for as not acted on. Empty: the host acts on none.
 	HonourDirectives []string `json:"honourDirectives,omitempty"`
+	// LockFile is a skill lock (an absolute path to a lock file in
+	// package skilllock's format, or to a skills CLI skills-lock.json),
+	// read when the sources open: every skill is pinned to the content
+	// digest it records, and one whose content changed is left out
+	// (reason lock-mismatch), never served changed. Empty: no lock.
+	LockFile string `json:"lockFile,omitempty"`
+	// Unlocked says what a LockFile does with a skill it does not name:
+	// "leave-out" (the default; reason not-locked) or "allow".
+	Unlocked string `json:"unlocked,omitempty"`
 }
+
+// The values of Discovery.Unlocked.
+const (
+	UnlockedLeaveOut = "leave-out"
+	UnlockedAllow    = "allow"
+)
 
 // DiscoveryServer is one MCP skill server of a Discovery: a server that
 // declares the MCP Skills extension, or one that publishes

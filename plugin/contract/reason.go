@@ -96,6 +96,14 @@ const (
 	// error, and says which. It comes with any outcome, while the provider
 	// fails.
 	ReasonProviderDegraded ReasonCode = "provider-degraded"
+	// ReasonLockMismatch: the host's skill lock names a skill whose
+	// content no longer has the locked digest, so it was left out of the
+	// snapshot (and is not loaded) rather than served changed; Detail
+	// names the skill and both digests. It comes with any outcome.
+	ReasonLockMismatch ReasonCode = "lock-mismatch"
+	// ReasonNotLocked: the host's skill lock does not name a skill, and
+	// the host leaves such skills out; Detail names the skill.
+	ReasonNotLocked ReasonCode = "not-locked"
 	// ReasonNameCollision: skills of more than one origin share a name,
 	// and the remote ones are listed under qualified names; Detail says
 	// which.
@@ -118,7 +126,7 @@ func ReasonCodes() []ReasonCode {
 		ReasonCurrent, ReasonProposed, ReasonEmpty,
 		ReasonPublishedInitial, ReasonPublishedReplacement, ReasonPublishedTombstone,
 		ReasonBudget, ReasonInvoked, ReasonRelevant, ReasonPathsActivated, ReasonReattached, ReasonPreloaded,
-		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
+		ReasonNoMount, ReasonProviderIncomplete, ReasonProviderDegraded, ReasonLockMismatch, ReasonNotLocked, ReasonNameCollision, ReasonHostError, ReasonPluginError, ReasonCanceled,
 	}
 }
 

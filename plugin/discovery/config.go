@@ -52,7 +52,7 @@ const PresetAgentSkills = "agent-skills"
 
 // The keys of a discovery configuration and of one of its servers.
 var (
-	configKeys  = []string{"homeDir", "honourDirectives", "mcpServers", "presets", "skillRoots", "trustProjects", "trustedProjects", "websites"}
+	configKeys  = []string{"homeDir", "honourDirectives", "lockFile", "mcpServers", "presets", "skillRoots", "trustProjects", "trustedProjects", "unlocked", "websites"}
 	serverKeys  = []string{"allowHttp", "availability", "headers", "indexMaxAgeMs", "label", "rank", "requestTimeoutMs", "skillUris", "trustDirectives", "url"}
 	websiteKeys = []string{"allowHttp", "availability", "label", "rank", "requestTimeoutMs", "requireDigests", "trustDirectives", "url"}
 	// processKeys would start a program: refused, not unknown.
@@ -78,6 +78,7 @@ func Parse(raw string) (contract.Discovery, error) {
 	}{
 		{"skillRoots", &d.SkillRoots}, {"presets", &d.Presets}, {"homeDir", &d.HomeDir},
 		{"trustProjects", &d.TrustProjects}, {"trustedProjects", &d.TrustedProjects}, {"honourDirectives", &d.HonourDirectives},
+		{"lockFile", &d.LockFile}, {"unlocked", &d.Unlocked},
 	}
 	for _, f := range fields {
 		if err := decode(f.key, obj[f.key], f.dst); err != nil {
@@ -217,6 +218,19 @@ func check(d contract.Discovery) error {
 		if err := checkPath("homeDir", d.HomeDir); err != nil {
 			return err
 		}
+	}
+	if d.LockFile != "" {
+		if err := checkPath("lockFile", d.LockFile); err != nil {
+			return err
+		}
+	}
+	switch d.Unlocked {
+	case "", contract.UnlockedLeaveOut, contract.UnlockedAllow:
+	default:
+		return fmt.Errorf("discovery option unlocked %q is not %q or %q", d.Unlocked, contract.UnlockedLeaveOut, contract.UnlockedAllow)
+	}
+	if d.Unlocked != "" && d.LockFile == "" {
+		return fmt.Errorf("discovery option unlocked needs lockFile: without a lock every skill is allowed")
 	}
 	if d.TrustProjects && len(d.TrustedProjects) > 0 {
 		return fmt.Errorf("discovery options trustProjects and trustedProjects exclude each other: trustProjects trusts every project already")

@@ -31,7 +31,7 @@ func TestParseRefusesNamingTheOptionAndItsBound(t *testing.T) {
 	for _, tt := range []struct{ raw, want string }{
 		{`[]`, "discovery must be a single JSON object"},
 		{`{} {}`, "discovery must be a single JSON object"},
-		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, honourDirectives, mcpServers, presets, skillRoots, trustProjects, trustedProjects, websites)`},
+		{`{"skillroots": []}`, `discovery has an unknown option "skillroots" (known options: homeDir, honourDirectives, lockFile, mcpServers, presets, skillRoots, trustProjects, trustedProjects, unlocked, websites)`},
 		{`{"skillRoots": "/a"}`, `discovery option skillRoots must be an array of strings, got "/a"`},
 		{`{"skillRoots": ["skills"]}`, `discovery option skillRoots[0] must be an absolute path, got "skills"`},
 		{`{"skillRoots": ` + many(65, `"/a"`) + `}`, "skillRoots lists 65 directories, more than the 64 it may"},

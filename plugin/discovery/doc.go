@@ -82,4 +82,16 @@
 // are closed when the plugin stops (Service.Close). Each provider keeps
 // its own bounds (agentskills: 10,000 entries a listing, 32 levels up;
 // mcpskills: its entry, size, cache and timeout limits).
+//
+// # Skill locks
+//
+// LockFile (a skillcatalog lock file, or a skills CLI skills-lock.json by
+// its name) is read when the configuration's providers open
+// (LockOptions), and pins every discovered skill through the registry's
+// lock, the same code a Go host's skills.RegistryOptions.Lock runs: a
+// skill whose content is not the locked version is left out and refused
+// at load, and every step says so with the reasons lock-mismatch and
+// not-locked (Unlocked "allow" lists the skills the lock does not name).
+// A lock file that cannot be read or parsed refuses the Configure. The
+// file is read once: a changed lock takes a new configuration.
 package discovery

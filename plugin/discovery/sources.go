@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/url"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/skillcatalog/skillcatalog/plugin/contract"
 	"github.com/skillcatalog/skillcatalog/skill/agentskills"
 	"github.com/skillcatalog/skillcatalog/skill/mcpskills"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 	"github.com/skillcatalog/skillcatalog/skill/skills"
 	"github.com/skillcatalog/skillcatalog/skill/webskills"
 )
@@ -43,7 +45,11 @@ type sources struct {
 // mcpskills provider and each website as a webskills provider, labelled
 // with its label, in Scope.
 func openSources(d contract.Discovery, logger *slog.Logger) (*sources, error) {
-	reg, err := skills.NewRegistry(nil)
+	ro, err := LockOptions(d)
+	if err != nil {
+		return nil, err
+	}
+	reg, err := skills.NewRegistry(ro)
 	if err != nil {
 		return nil, err
 	}
@@ -171,4 +177,26 @@ func (s *sources) close() error {
 	}
 	s.closers = nil
 	return errors.Join(errs...)
+}
+
+// LockOptions are the registry options of d's lock (LockFile, Unlocked):
+// the lock file is read now, and one that cannot be read or parsed is a
+// configuration error naming the option.
+func LockOptions(d contract.Discovery) (*skills.RegistryOptions, error) {
+	if d.LockFile == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(d.LockFile)
+	if err != nil {
+		return nil, &contract.ConfigError{Message: fmt.Sprintf("discovery option lockFile: %v", err)}
+	}
+	lock, err := skilllock.ParseNamed(d.LockFile, data)
+	if err != nil {
+		return nil, &contract.ConfigError{Message: fmt.Sprintf("discovery option lockFile %s: %v", d.LockFile, err)}
+	}
+	ro := &skills.RegistryOptions{Lock: lock}
+	if d.Unlocked == contract.UnlockedAllow {
+		ro.Unlocked = skills.UnlockedAllow
+	}
+	return ro, nil
 }

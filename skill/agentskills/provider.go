@@ -115,8 +115,12 @@ type Provider struct {
 	watchFailed bool   // a watcher error since the last scan
 	roots       map[string]*rootScan
 	resolved    map[resKey]*resolution
-	diags       map[string][]Diagnostic // by working directory, latest scan
-	seenRoots   map[string]bool         // roots found existing by some scan
+	// recent is the latest resolution of each key, watching or not, for
+	// ContentDigest to find a listed skill's directory without scanning
+	// every root again (at most maxRecentResolutions keys).
+	recent    map[resKey]*resolution
+	diags     map[string][]Diagnostic // by working directory, latest scan
+	seenRoots map[string]bool         // roots found existing by some scan
 }
 
 var (
@@ -161,6 +165,7 @@ func New(opts *Options) (*Provider, error) {
 		loopDone:  make(chan struct{}),
 		roots:     make(map[string]*rootScan),
 		resolved:  make(map[resKey]*resolution),
+		recent:    make(map[resKey]*resolution),
 		diags:     make(map[string][]Diagnostic),
 		seenRoots: make(map[string]bool),
 	}
@@ -566,6 +571,10 @@ func (p *Provider) store(ctx context.Context, key resKey, cwd string, res *resol
 	prev := p.diags[cwd]
 	defer p.logDiags(ctx, prev, res.diags) // after the unlock
 	p.diags[cwd] = res.diags
+	if _, ok := p.recent[key]; !ok && len(p.recent) >= maxRecentResolutions {
+		clear(p.recent) // a host of many working directories: start over
+	}
+	p.recent[key] = res
 	if p.ws != nil && res.complete && !res.unwatched && p.gen == gen {
 		p.resolved[key] = res
 	}

@@ -59,6 +59,26 @@
 // (agentskills) and runtime skills are strict: a skill root that cannot be
 // read keeps the whole catalog waiting, as before.
 //
+// # Locked skills
+//
+// A registry with [RegistryOptions.Lock] (package skilllock) digests every
+// skill a snapshot lists, as the lock defines the digest for the skill's
+// kind (a provider computes it through [ContentDigester], from its files
+// or from the digests its source publishes; any other through Load), and
+// sets [skill.Summary.ContentDigest]. A skill whose digest is not the
+// locked one, or cannot be computed, is left out of the snapshot (never
+// replaced by another version: no source offers one by digest), and Get
+// checks a definition it loads again, so content changed after the
+// listing is refused with a [LoadError]. [Snapshot.LockedOut] names each
+// skill left out and why ([ReasonLockMismatch], [ReasonNotLocked]), and
+// the host turns each into a step reason. A snapshot that left a skill
+// out is not cached, so every step says so until the skill matches again.
+// A skill the lock does not name is left out or listed as
+// [RegistryOptions.Unlocked] says. [RegistryOptions.RecordDigests]
+// digests the listed skills without a lock, for the session's records.
+// Digesting costs a read of each local skill's files whenever a snapshot
+// is computed rather than taken from the cache.
+//
 // A host that sent a snapshot and is asked for the next one can ask
 // [Registry.SnapshotChanges] for what changed since, rather than for the whole
 // snapshot. When a query sees only runtime skills of one scope the registry

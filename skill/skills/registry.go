@@ -16,6 +16,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/skillcatalog/skillcatalog/skill"
+	"github.com/skillcatalog/skillcatalog/skill/skilllock"
 )
 
 // RuntimeProvider is the provider label of skills registered with
@@ -150,6 +151,10 @@ type Snapshot struct {
 	// lists the provider again. It is for the host's operators, never the
 	// model.
 	Degraded []string
+	// LockedOut are the skills the registry's lock (RegistryOptions.Lock)
+	// left out, in name order: each with its reason (ReasonLockMismatch,
+	// ReasonNotLocked) and a detail for the host's operators.
+	LockedOut []LockedOut
 }
 
 // LoadError is returned by Registry.Get when the winning provider's Load
@@ -178,6 +183,13 @@ type Registry struct {
 	cache  *snapshotCache
 	texts  *textVerdicts // whether a version of a resource file is text
 	tel    providerTelemetry
+	// lock and unlocked are RegistryOptions.Lock and Unlocked, fixed at
+	// construction.
+	lock     *skilllock.Lock
+	unlocked UnlockedPolicy
+	// digests is RegistryOptions.RecordDigests, or a lock: every listed
+	// skill's ContentDigest is computed.
+	digests bool
 }
 
 type scopeSources struct {
@@ -296,6 +308,22 @@ type RegistryOptions struct {
 	// and counts the failed ones (see the package documentation). nil
 	// records nothing.
 	MeterProvider metric.MeterProvider
+	// Lock, when set, pins every skill a snapshot lists to the content
+	// digest the lock records for it (see the package documentation,
+	// "Locked skills"): a skill whose content has another digest is left
+	// out of every snapshot and not loaded (ReasonLockMismatch, in
+	// Snapshot.LockedOut), never served in place of the locked one. nil
+	// locks nothing.
+	Lock *skilllock.Lock
+	// Unlocked says what a registry with a Lock does with a skill the lock
+	// does not name: UnlockedLeaveOut (the zero value) or UnlockedAllow.
+	Unlocked UnlockedPolicy
+	// RecordDigests sets the ContentDigest of every skill a snapshot
+	// lists (as a Lock does), without a lock, so that a session's catalog
+	// records say which version of each skill it listed. It costs a
+	// digest of every listed skill (a read of a local skill's files) each
+	// time a snapshot is computed rather than taken from the cache.
+	RecordDigests bool
 }
 
 // NewRegistry returns an empty registry configured by opts; nil means every
@@ -313,6 +341,9 @@ func NewRegistry(opts *RegistryOptions) (*Registry, error) {
 	if o.SnapshotCacheBytes == 0 {
 		o.SnapshotCacheBytes = DefaultSnapshotCacheBytes
 	}
+	if o.Unlocked > UnlockedAllow {
+		return nil, fmt.Errorf("skills: RegistryOptions.Unlocked %d is not UnlockedLeaveOut (0) or UnlockedAllow (1)", o.Unlocked)
+	}
 	tel, err := newProviderTelemetry(o.TracerProvider, o.MeterProvider)
 	if err != nil {
 		return nil, err
@@ -322,6 +353,7 @@ func NewRegistry(opts *RegistryOptions) (*Registry, error) {
 		scopes: make(map[string]*scopeSources),
 		cache:  newSnapshotCache(defaultCacheEntries, o.SnapshotCacheBytes),
 		texts:  newTextVerdicts(textVerdictEntries),
+		lock:   o.Lock, unlocked: o.Unlocked, digests: o.RecordDigests || o.Lock != nil,
 	}, nil
 }
 
@@ -493,7 +525,7 @@ func (r *Registry) Snapshot(ctx context.Context, q Query) (Snapshot, error) {
 		return Snapshot{}, err
 	}
 	s.Skills, s.Diagnostics, s.Incomplete = slices.Clone(s.Skills), slices.Clone(s.Diagnostics), slices.Clone(s.Incomplete)
-	s.Degraded = slices.Clone(s.Degraded)
+	s.Degraded, s.LockedOut = slices.Clone(s.Degraded), slices.Clone(s.LockedOut)
 	return s, nil
 }
 
@@ -511,6 +543,7 @@ func (r *Registry) SharedSnapshot(ctx context.Context, q Query) (Snapshot, error
 	return Snapshot{
 		Skills: slices.Clip(v.skills), Complete: v.complete, Token: v.token,
 		Diagnostics: slices.Clip(v.diagnostics), Incomplete: slices.Clip(v.incomplete), Degraded: slices.Clip(v.degraded),
+		LockedOut: slices.Clip(v.locked),
 	}, nil
 }
 
@@ -567,11 +600,17 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	}
 	i, ok := slices.BinarySearchFunc(v.skills, name, func(s skill.Summary, n string) int { return strings.Compare(s.Name, n) })
 	if !ok {
-		return loadUnlisted(ctx, q, name, v.unlisted)
+		def, src, found, err := loadUnlisted(ctx, q, name, v.unlisted)
+		if err != nil || !found || r.lock == nil {
+			return def, src, found, err
+		}
+		return r.lockUnlisted(ctx, q, def, src)
 	}
 	sum, src := v.skills[i], v.sources[i]
 	if src.runtime != nil {
-		return src.runtime.def.Clone(), src, true, nil
+		def := src.runtime.def.Clone()
+		def.ContentDigest = sum.ContentDigest
+		return def, src, true, nil
 	}
 	def, found, err := src.provider.loadChecked(ctx, LoadRequest{SessionID: q.SessionID, Cwd: q.Cwd, Name: name})
 	if err != nil {
@@ -580,6 +619,9 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 	if !found {
 		return skill.Definition{}, source{}, false, nil
 	}
+	if err := r.checkLoaded(ctx, q, sum, src, def); err != nil {
+		return skill.Definition{}, source{}, false, &LoadError{Name: name, Provider: sum.Provider, Err: err}
+	}
 	// The listing says what the skill is called and where it comes from
 	// (the origin and its kind): a remote skill may be listed under its
 	// qualified name.
@@ -587,6 +629,8 @@ func (r *Registry) get(ctx context.Context, q Query, name string) (skill.Definit
 		def.Name = sum.Name
 	}
 	def.Origin, def.OriginKind, def.QualifiedName = sum.Origin, sum.OriginKind, sum.QualifiedName
+	// The version the listing digested (and a lock checked again above).
+	def.ContentDigest = sum.ContentDigest
 	if def.Description == "" {
 		def.Description = sum.Description
 	}
@@ -669,6 +713,8 @@ type view struct {
 	// degraded says which best-effort providers could not list, and what
 	// stood in for them. A degraded view is never cached.
 	degraded []string
+	// locked are the skills the registry's lock left out.
+	locked []LockedOut
 }
 
 // loadUnlisted asks the providers of an incomplete snapshot for a name the
@@ -752,9 +798,16 @@ func (r *Registry) view(ctx context.Context, q Query) (*view, error) {
 	if !v.complete {
 		v.incomplete = whyIncomplete(q, p, results)
 	}
+	if r.digests {
+		if v, err = r.applyLock(ctx, q, v); err != nil {
+			return nil, err
+		}
+	}
 	// A degraded view is not kept: the next snapshot lists the failed
-	// provider again, and replaces its stand-in when it answers.
-	if v.complete && p.cacheable && len(degraded) == 0 {
+	// provider again, and replaces its stand-in when it answers. Nor is one
+	// a lock left skills out of: every step says so (LockedOut) until the
+	// skills match again.
+	if v.complete && p.cacheable && len(degraded) == 0 && len(v.locked) == 0 {
 		r.mu.Lock()
 		// A change during the computation may or may not be reflected in v,
 		// so v is only kept if nothing changed. An ending session must not
@@ -810,6 +863,9 @@ func (r *Registry) planLocked(q Query) plan {
 // onlyRuntimeLocked returns the one scope of chain that holds skills, when
 // it holds runtime skills only and no other scope of chain holds any.
 func (r *Registry) onlyRuntimeLocked(chain []string) (*scopeSources, bool) {
+	if r.digests {
+		return nil, false // every snapshot is digested (and checked against a lock)
+	}
 	var only *scopeSources
 	for _, scope := range chain {
 		src, ok := r.scopes[scope]

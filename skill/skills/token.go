@@ -62,6 +62,9 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 		if s.Paths != "" {
 			bits |= 64 // its paths follow (so a list without them hashes as before)
 		}
+		if s.ContentDigest != "" {
+			bits |= 128 // its content digest follows (so a list without digests hashes as before)
+		}
 		buf = append(buf, bits)
 		buf = appendTokenString(buf, s.Provider)
 		if s.Origin != "" {
@@ -81,6 +84,9 @@ func snapshotTokenOf(n int, at func(int) *skill.Summary) string {
 		}
 		if s.Paths != "" {
 			buf = appendTokenString(buf, s.Paths)
+		}
+		if s.ContentDigest != "" {
+			buf = appendTokenString(buf, s.ContentDigest)
 		}
 		if len(buf) >= chunk {
 			_, _ = h.Write(buf)

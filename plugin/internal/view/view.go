@@ -105,6 +105,7 @@ type viewEntry struct {
 	origin                     string            // a remote skill's source label; "" for the host's own
 	originKind                 digest.OriginKind // what origin labels; MCP server for the host's own
 	rawHash                    xxh3.Uint128      // of the description as listed
+	contentDigest              string            // as listed, recorded with the entry
 	lineLen, recordLen, encLen int
 }
 
@@ -448,7 +449,7 @@ func (b *viewBuilder) list(s skill.Summary) {
 				b.keep()
 				return
 			}
-			if e := &b.prev.blocks[b.pb].entries[b.pe]; e.rawHash == h && e.origin == s.Origin && e.originKind == kind {
+			if e := &b.prev.blocks[b.pb].entries[b.pe]; e.rawHash == h && e.origin == s.Origin && e.originKind == kind && e.contentDigest == recordedDigest(s.ContentDigest) {
 				b.keep()
 				return
 			}
@@ -461,7 +462,8 @@ func (b *viewBuilder) list(s skill.Summary) {
 	l.cut = cutsAfter(l.name)
 	b.listed = append(b.listed, l)
 	if invocable {
-		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(listed, b.maxLen), Origin: strings.Clone(s.Origin), OriginKind: kind}, h)
+		b.write(digest.Entry{Name: l.name, Description: render.NormalizeDescription(listed, b.maxLen), Origin: strings.Clone(s.Origin), OriginKind: kind,
+			ContentDigest: strings.Clone(recordedDigest(s.ContentDigest))}, h)
 	}
 	b.added(l)
 }
@@ -475,13 +477,14 @@ func (b *viewBuilder) write(e digest.Entry, rawHash xxh3.Uint128) {
 	b.encoded = digest.AppendEntry(b.encoded, e)
 	b.count(e.Origin, e.OriginKind)
 	b.entries = append(b.entries, viewEntry{
-		name:       e.Name,
-		origin:     e.Origin,
-		originKind: e.OriginKind,
-		rawHash:    rawHash,
-		lineLen:    len(b.lines) - l0,
-		recordLen:  len(b.records) - r0,
-		encLen:     len(b.encoded) - e0,
+		name:          e.Name,
+		origin:        e.Origin,
+		originKind:    e.OriginKind,
+		contentDigest: e.ContentDigest,
+		rawHash:       rawHash,
+		lineLen:       len(b.lines) - l0,
+		recordLen:     len(b.records) - r0,
+		encLen:        len(b.encoded) - e0,
 	})
 }
 
@@ -738,7 +741,7 @@ func Fit(base *View, budget int) *View {
 				// The view's own strings, not the decoded copy, which
 				// would pin every entry's encoding.
 				f := fit.Entries[i+j]
-				f.Name, f.Origin, f.OriginKind = e.name, e.origin, e.originKind
+				f.Name, f.Origin, f.OriginKind, f.ContentDigest = e.name, e.origin, e.originKind, e.contentDigest
 				b.write(f, e.rawHash)
 			} else {
 				b.appendEntry(e, blk.lines[line:line+e.lineLen], blk.records[record:record+e.recordLen], blk.encoded[enc:enc+e.encLen])
@@ -868,3 +871,20 @@ func (v *View) CatalogDescription(name string) (string, bool) {
 // Lossy reports whether a catalog budget shortened a description of v's
 // catalog or left a skill out of it.
 func (v *View) Lossy() bool { return v.base != nil }
+
+// recordedDigest is a snapshot's content digest as a catalog record keeps
+// it: "" unless it has the form of one ("sha256:" and 64 lower-case
+// hexadecimal digits), so a foreign host's value is never recorded as a
+// digest.
+func recordedDigest(d string) string {
+	const prefix = "sha256:"
+	if len(d) != len(prefix)+64 || !strings.HasPrefix(d, prefix) {
+		return ""
+	}
+	for _, c := range []byte(d[len(prefix):]) {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return ""
+		}
+	}
+	return d
+}

@@ -2226,7 +2226,15 @@ type SkillSummary struct {
 	// relevant-skills message until a step's touched_paths match one,
 	// gitignore-style, relative to the step's cwd. Empty: not scoped. At
 	// most 64 patterns of at most 1 KiB. Part of the summary.
-	Paths         []string `protobuf:"bytes,12,rep,name=paths,proto3" json:"paths,omitempty"`
+	Paths []string `protobuf:"bytes,12,rep,name=paths,proto3" json:"paths,omitempty"`
+	// The digest of the skill's content as a skill lock records it
+	// ("sha256:" and 64 lower-case hexadecimal digits; see package
+	// skilllock), where the host computed one (a host running against a
+	// lock does); empty otherwise. The plugin records it with the skill's
+	// entry in the catalog record it publishes, and never compares it: a
+	// catalog is published for a change of names and descriptions alone. A
+	// value of another form is recorded as empty.
+	ContentDigest string `protobuf:"bytes,13,opt,name=content_digest,json=contentDigest,proto3" json:"content_digest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2345,6 +2353,13 @@ func (x *SkillSummary) GetPaths() []string {
 	return nil
 }
 
+func (x *SkillSummary) GetContentDigest() string {
+	if x != nil {
+		return x.ContentDigest
+	}
+	return ""
+}
+
 // SkillDefinition is a loaded skill.
 type SkillDefinition struct {
 	state       protoimpl.MessageState `protogen:"open.v1"`
@@ -2376,6 +2391,11 @@ type SkillDefinition struct {
 	// frontmatter field), in order: the plugin replaces `$name` in the
 	// instructions a user invokes with the argument at the name's position.
 	ArgumentNames []string `protobuf:"bytes,17,rep,name=argument_names,json=argumentNames,proto3" json:"argument_names,omitempty"`
+	// As in SkillSummary: the content digest of the version loaded, where the
+	// host computed one. The plugin records it in the durable record of the
+	// load (a skill-load, skill-invocation, skill-preload or skill-reattach
+	// record's content_digest).
+	ContentDigest string `protobuf:"bytes,18,opt,name=content_digest,json=contentDigest,proto3" json:"content_digest,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2520,6 +2540,13 @@ func (x *SkillDefinition) GetArgumentNames() []string {
 		return x.ArgumentNames
 	}
 	return nil
+}
+
+func (x *SkillDefinition) GetContentDigest() string {
+	if x != nil {
+		return x.ContentDigest
+	}
+	return ""
 }
 
 // SkillDirectives are what a skill asks of the runtime beyond its text, read
@@ -4380,7 +4407,7 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x02 \x01(\tR\x04path\x12\x10\n" +
 	"\x03url\x18\x03 \x01(\tR\x03url\x12 \n" +
-	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xb8\x03\n" +
+	"\vdescription\x18\x04 \x01(\tR\vdescription\"\xdf\x03\n" +
 	"\fSkillSummary\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -4398,7 +4425,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	" \x01(\tR\bkeywords\x12\x1f\n" +
 	"\vsearch_text\x18\v \x01(\tR\n" +
 	"searchText\x12\x14\n" +
-	"\x05paths\x18\f \x03(\tR\x05paths\"\x82\x05\n" +
+	"\x05paths\x18\f \x03(\tR\x05paths\x12%\n" +
+	"\x0econtent_digest\x18\r \x01(\tR\rcontentDigest\"\xa9\x05\n" +
 	"\x0fSkillDefinition\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12A\n" +
@@ -4422,7 +4450,8 @@ const file_skillcatalog_v1_skillcatalog_proto_rawDesc = "" +
 	"\vsearch_text\x18\x0e \x01(\tR\n" +
 	"searchText\x12\x14\n" +
 	"\x05paths\x18\x0f \x03(\tR\x05paths\x12%\n" +
-	"\x0eargument_names\x18\x11 \x03(\tR\rargumentNames\"\x8b\x03\n" +
+	"\x0eargument_names\x18\x11 \x03(\tR\rargumentNames\x12%\n" +
+	"\x0econtent_digest\x18\x12 \x01(\tR\rcontentDigest\"\x8b\x03\n" +
 	"\x0fSkillDirectives\x127\n" +
 	"\acontext\x18\x01 \x01(\x0e2\x1d.skillcatalog.v1.SkillContextR\acontext\x12\x14\n" +
 	"\x05agent\x18\x02 \x01(\tR\x05agent\x12\x14\n" +
