@@ -40,6 +40,12 @@ func benchHostWith(b *testing.B, n int, store sessionlog.Store) (*hostsdk.Host, 
 // benchHostLoaded is benchHostWith with the plugin loaded as opts say.
 func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts *hostsdk.LoadOptions) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
 	b.Helper()
+	return benchHostMounted(b, n, store, opts, nil)
+}
+
+// benchHostMounted is benchHostLoaded with the mount's options.
+func benchHostMounted(b *testing.B, n int, store sessionlog.Store, opts *hostsdk.LoadOptions, mount *hostsdk.MountOptions) (*hostsdk.Host, *skills.Registry, *hostsdk.Plugin) {
+	b.Helper()
 	tree := tools.NewTree()
 	if err := tree.AddScope("agent:a", tools.GlobalScope); err != nil {
 		b.Fatal(err)
@@ -63,7 +69,7 @@ func benchHostLoaded(b *testing.B, n int, store sessionlog.Store, opts *hostsdk.
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := p.Mount(context.Background(), tools.GlobalScope, nil); err != nil {
+	if _, err := p.Mount(context.Background(), tools.GlobalScope, mount); err != nil {
 		b.Fatal(err)
 	}
 	return host, reg, p

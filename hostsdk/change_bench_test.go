@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillcatalog/skillcatalog/plugin/contract"
+
 	"github.com/skillcatalog/skillcatalog/hostsdk"
 	"github.com/skillcatalog/skillcatalog/hostsdk/pluginproc"
 	"github.com/skillcatalog/skillcatalog/hostsdk/sessionlog"
@@ -66,7 +68,7 @@ func BenchmarkChangeStepRoundTrip(b *testing.B) {
 
 // changeStep is BenchmarkChangeStepRoundTrip on one mode, size and store.
 func changeStep(b *testing.B, opts *hostsdk.LoadOptions, n int, store sessionlog.Store) {
-	host, reg, _ := benchHostLoaded(b, n, store, opts)
+	host, reg, _ := benchHostMounted(b, n, store, opts, wholeCatalog)
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	if _, err := runStep(ctx, host, step); err != nil {
@@ -97,11 +99,18 @@ func changeStep(b *testing.B, opts *hostsdk.LoadOptions, n int, store sessionlog
 	b.ReportMetric(float64(len(page.Events[0].Body)), "catalog-B")
 }
 
+// wholeCatalog mounts the plugin with no catalog budget, so a change of
+// any skill's description is one the published catalog shows, at every
+// size (under the default budget, large libraries are listed by name).
+var wholeCatalog = &hostsdk.MountOptions{CatalogBudget: contract.NoCatalogBudget}
+
 // changedDescription is skill k's description at iteration i: as long as
 // the one benchHostLoaded registered it with (for i < 10^7), so the
-// published catalog keeps its size however many iterations run.
+// published catalog keeps its size however many iterations run. The
+// revision comes first, within what the default catalog budget keeps of a
+// description, so every change is one the model would see.
 func changedDescription(i, k int) string {
-	return fmt.Sprintf("Handles task family %d: reads the inputs, checks them against the house rules, revision number %07d.", k, i)
+	return fmt.Sprintf("Handles task family %d, revision %07d: reads the inputs, checks them against the house rules, writes.", k, i)
 }
 
 // BenchmarkStaticAndLoopSteps is a step where the catalog did not change,
@@ -206,7 +215,7 @@ func changeFloor(b *testing.B, n int, store sessionlog.Store) {
 func publishedReplacement(b *testing.B, n int) sessionlog.Event {
 	b.Helper()
 	store := sessionlog.NewMemoryStore()
-	host, reg, _ := benchHostLoaded(b, n, store, &hostsdk.LoadOptions{InProcess: true})
+	host, reg, _ := benchHostMounted(b, n, store, &hostsdk.LoadOptions{InProcess: true}, wholeCatalog)
 	ctx := context.Background()
 	step := hostsdk.Step{SessionID: "s1", Cwd: "/work", AgentScope: "agent:a"}
 	if _, err := runStep(ctx, host, step); err != nil {
