@@ -221,32 +221,10 @@ func explainCommand(ctx context.Context, args []string, stdout, stderr io.Writer
 	}
 	if o.session != "" {
 		sv, err := readSessionVersions(o.session)
-		if err != nil {
-			fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
-			return 1
-		}
-		if o.json {
-			if !printJSON(stdout, stderr, "explain", sv) {
-				return 1
-			}
-			return 0
-		}
-		printSessionVersions(stdout, sv)
-		return 0
+		return report(stdout, stderr, "explain", sv, err, o.json, printSessionVersions)
 	}
 	ex, err := explain(ctx, o)
-	if err != nil {
-		fmt.Fprintf(stderr, "skillcatalog explain: %v\n", err)
-		return 1
-	}
-	if o.json {
-		if !printJSON(stdout, stderr, "explain", ex) {
-			return 1
-		}
-		return 0
-	}
-	printExplanation(stdout, ex)
-	return 0
+	return report(stdout, stderr, "explain", ex, err, o.json, printExplanation)
 }
 
 // explainFlags is explain's flag set, which fills o. Its defaults are

@@ -204,6 +204,24 @@ func printJSON(stdout, stderr io.Writer, command string, v any) bool {
 	return true
 }
 
+// report ends a command that computed v (or failed with err): the error on
+// stderr and exit status 1, or v as JSON (asJSON) or as text (print) on
+// stdout and status 0.
+func report[T any](stdout, stderr io.Writer, command string, v T, err error, asJSON bool, print func(io.Writer, T)) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "skillcatalog %s: %v\n", command, err)
+		return 1
+	}
+	if asJSON {
+		if !printJSON(stdout, stderr, command, v) {
+			return 1
+		}
+		return 0
+	}
+	print(stdout, v)
+	return 0
+}
+
 // usageError reports a misuse the flag package cannot see, followed by the
 // command's usage, on stderr.
 func usageError(fl *flag.FlagSet, stderr io.Writer, format string, args ...any) int {

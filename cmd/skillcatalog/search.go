@@ -93,18 +93,7 @@ func searchCommand(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return s.batch(ctx, o, stdout, stderr)
 	}
 	res, err := s.search(ctx, fl.Arg(0), o.k)
-	if err != nil {
-		fmt.Fprintf(stderr, "skillcatalog search: %v\n", err)
-		return 1
-	}
-	if o.json {
-		if !printJSON(stdout, stderr, "search", res) {
-			return 1
-		}
-		return 0
-	}
-	printSearch(stdout, res)
-	return 0
+	return report(stdout, stderr, "search", res, err, o.json, printSearch)
 }
 
 // searcher is a host with the plugin in process, mounted with the
