@@ -28,7 +28,9 @@ func BenchmarkChangeStepGRPC(b *testing.B) {
 				})
 			}
 			c, served := connect(b, plugin.New(nil), h)
-			m := mountBound(b, c, served, "", "tooldef-1")
+			// No catalog budget: under the default one, 1,000 skills are
+			// listed by name, and a changed description is not seen.
+			m := mountBound(b, c, served, `{"catalogBudget": 0}`, "tooldef-1")
 			ctx := context.Background()
 			step := func(i int, want contract.Outcome) {
 				h.mu.Lock()
